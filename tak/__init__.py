@@ -1,0 +1,53 @@
+"""Tak rules engine: positions, moves, PTN and TPS, results, roads and Tak threats.
+
+Pure Python with no dependencies and no I/O::
+
+    >>> from tak import Position
+    >>> position = Position(6, komi=2)
+    >>> position.play("a1")
+    Placement(file=0, rank=0, piece=<Piece.FLAT: 0>)
+"""
+
+from tak.errors import IllegalMoveError, PTNError, TakError, TPSError
+from tak.moves import (
+    Color,
+    Direction,
+    Move,
+    Piece,
+    Placement,
+    Spread,
+    parse_move,
+    parse_move_with_marks,
+    square_name,
+)
+from tak.position import STANDARD_RESERVES, Opening, Position, Reserves, perft
+from tak.results import Result, ResultKind, parse_result
+from tak.tps import Board, Stack, format_tps, parse_tps
+
+__all__ = [
+    "STANDARD_RESERVES",
+    "Board",
+    "Color",
+    "Direction",
+    "IllegalMoveError",
+    "Move",
+    "Opening",
+    "PTNError",
+    "Piece",
+    "Placement",
+    "Position",
+    "Reserves",
+    "Result",
+    "ResultKind",
+    "Spread",
+    "Stack",
+    "TPSError",
+    "TakError",
+    "format_tps",
+    "parse_move",
+    "parse_move_with_marks",
+    "parse_result",
+    "parse_tps",
+    "perft",
+    "square_name",
+]

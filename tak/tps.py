@@ -1,0 +1,127 @@
+"""TPS (Tak Positional System): one line for a whole position, as PTN Ninja and PlayTak write it.
+
+`x6/x6/x6/x6/x6/x6 1 1`: rows from the top rank down; squares separated by `,`; `x` or `xN` for
+empty squares; a stack as its colours (1 or 2) bottom to top, with S or C after a wall or capstone
+on top; then the player to move and the move number.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tak.errors import TPSError
+from tak.moves import MAX_SIZE, Color, Piece
+
+_STACK_RE = re.compile(r"([12]+)([SC]?)")
+
+
+@dataclass(frozen=True, slots=True)
+class Stack:
+    """The pieces on one square: colours bottom to top, and what the top piece is."""
+
+    colors: tuple[Color, ...] = ()
+    top: Piece = Piece.FLAT
+
+    @property
+    def height(self) -> int:
+        return len(self.colors)
+
+    @property
+    def owner(self) -> Color | None:
+        """Whoever's piece is on top, and so may move the stack."""
+        return self.colors[-1] if self.colors else None
+
+    def tps(self) -> str:
+        if not self.colors:
+            return "x"
+        return "".join(str(c.number) for c in self.colors) + self.top.letter
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """What a TPS string holds: `squares[rank][file]`, rank 0 being rank 1."""
+
+    squares: tuple[tuple[Stack, ...], ...]
+    to_move: Color
+    move_number: int
+
+    @property
+    def size(self) -> int:
+        return len(self.squares)
+
+    @property
+    def ply(self) -> int:
+        """Plies played before this position: move 1 with White to move is ply 0."""
+        return (self.move_number - 1) * 2 + self.to_move
+
+
+def parse_tps(text: str) -> Board:
+    """Read a TPS string; raise :class:`tak.TPSError` naming the part that is wrong."""
+    parts = text.strip().removeprefix("[TPS").strip().strip("[]\"").split()
+    if len(parts) != 3:
+        raise TPSError(
+            "A TPS position has three parts separated by spaces: the rows, the player to move "
+            "and the move number, like x6/x6/x6/x6/x6/x6 1 1."
+        )
+    rows_text, player_text, number_text = parts
+    rows = rows_text.split("/")
+    size = len(rows)
+    if not 3 <= size <= MAX_SIZE:
+        raise TPSError(f"The TPS has {size} rows, but boards are 3x3 to 8x8.")
+    squares: list[tuple[Stack, ...]] = []
+    for index, row in enumerate(rows):
+        rank = size - index
+        stacks = _parse_row(row, rank)
+        if len(stacks) != size:
+            raise TPSError(
+                f"Rank {rank} ({row!r}) has {len(stacks)} squares, but the board is {size}x{size}."
+            )
+        squares.append(tuple(stacks))
+    squares.reverse()
+    if player_text not in ("1", "2"):
+        raise TPSError(f"The player to move must be 1 or 2, not {player_text!r}.")
+    if not number_text.isdigit() or int(number_text) < 1:
+        raise TPSError(f"The move number must be a whole number from 1, not {number_text!r}.")
+    return Board(tuple(squares), Color(int(player_text) - 1), int(number_text))
+
+
+def _parse_row(row: str, rank: int) -> list[Stack]:
+    stacks: list[Stack] = []
+    for token in row.split(","):
+        if re.fullmatch(r"x\d*", token):
+            count = int(token[1:]) if len(token) > 1 else 1
+            if count < 1:
+                raise TPSError(f"Rank {rank}: {token!r} stands for no squares.")
+            stacks.extend([Stack()] * count)
+            continue
+        match = _STACK_RE.fullmatch(token)
+        if match is None:
+            raise TPSError(
+                f"Rank {rank}: {token!r} is not a square. Write x (or x3 for three empty "
+                "squares) or a stack's colours bottom to top, like 12 or 121S or 2C."
+            )
+        colors = tuple(Color(int(c) - 1) for c in match[1])
+        top = {"": Piece.FLAT, "S": Piece.WALL, "C": Piece.CAP}[match[2]]
+        stacks.append(Stack(colors, top))
+    return stacks
+
+
+def format_tps(board: Board) -> str:
+    """Write a TPS string, merging runs of empty squares as PTN Ninja does (`x3`)."""
+    rows = []
+    for rank in reversed(board.squares):
+        tokens: list[str] = []
+        empties = 0
+        for stack in rank:
+            if not stack.colors:
+                empties += 1
+                continue
+            if empties:
+                tokens.append("x" if empties == 1 else f"x{empties}")
+                empties = 0
+            tokens.append(stack.tps())
+        if empties:
+            tokens.append("x" if empties == 1 else f"x{empties}")
+        rows.append(",".join(tokens))
+    return f"{'/'.join(rows)} {board.to_move.number} {board.move_number}"
