@@ -98,7 +98,7 @@ class Placement:
 class Spread:
     """Pieces taken from the top of a stack and dropped, bottom first, along a straight line.
 
-    `drops[i]` pieces land on the (i+1)-th square from the origin; the number picked up is their sum.
+    `drops[i]` pieces land on the (i+1)-th square from the origin; their sum is the count.
     """
 
     file: int
@@ -133,7 +133,7 @@ Move = Placement | Spread
 
 
 def spread_shape_problem(spread: Spread) -> str | None:
-    """Why a spread is malformed whatever the board, or None: shared by the parser and the position."""
+    """Why a spread is malformed on any board, or None (for the parser and the position)."""
     if not spread.drops:
         return "A spread must drop at least one piece."
     if any(d < 1 for d in spread.drops):
@@ -194,7 +194,7 @@ def parse_move_with_marks(text: str) -> tuple[Move, str]:
     if match["piece"] is not None and match["piece"].upper() != "F":
         raise PTNError(
             f"A spread moves a stack, so it takes no piece letter: write "
-            f"{stripped[stripped.index(match['piece']) + 1:]} instead of {stripped}."
+            f"{stripped[stripped.index(match['piece']) + 1 :]} instead of {stripped}."
         )
     count = int(match["count"]) if match["count"] is not None else None
     if count == 0:

@@ -185,7 +185,7 @@ def flattening_sequences(carry: int, reach: int) -> tuple[tuple[int, ...], ...]:
     """Drops that cross `reach` free squares and end with a lone capstone on the wall after them."""
     result: list[tuple[int, ...]] = []
     for count in range(reach + 1, carry + 1):
-        result.extend(parts + (1,) for parts in _compositions_exact(count - 1, reach))
+        result.extend((*parts, 1) for parts in _compositions_exact(count - 1, reach))
     return tuple(result)
 
 
@@ -208,8 +208,11 @@ def _compositions_exact(total: int, parts: int) -> tuple[tuple[int, ...], ...]:
 
 @cache
 def _sequence_count(carry: int, reach: int) -> int:
-    return sum(comb(count - 1, parts - 1) for count in range(1, carry + 1)
-               for parts in range(1, min(reach, count) + 1))
+    return sum(
+        comb(count - 1, parts - 1)
+        for count in range(1, carry + 1)
+        for parts in range(1, min(reach, count) + 1)
+    )
 
 
 @cache
@@ -315,9 +318,7 @@ class Position:
     def board(self) -> Board:
         """The stacks, whose turn it is and the move number, as TPS describes them."""
         n = self.size
-        rows = tuple(
-            tuple(self.stack(file, rank) for file in range(n)) for rank in range(n)
-        )
+        rows = tuple(tuple(self.stack(file, rank) for file in range(n)) for rank in range(n))
         return Board(rows, self.to_move, self.ply // 2 + 1)
 
     def copy(self) -> Position:
@@ -557,9 +558,7 @@ class Position:
             if reserves.caps == 0:
                 raise IllegalMoveError("You have no capstone left to place.")
         elif reserves.stones == 0:
-            raise IllegalMoveError(
-                "You have no stones left: only your capstone can be placed."
-            )
+            raise IllegalMoveError("You have no stones left: only your capstone can be placed.")
 
     def _check_spread(self, move: Spread) -> None:
         problem = spread_shape_problem(move)
@@ -816,4 +815,3 @@ def perft(position: Position, depth: int) -> int:
         total += perft(position, depth - 1)
         position.pop()
     return total
-

@@ -58,7 +58,7 @@ class Board:
 
 def parse_tps(text: str) -> Board:
     """Read a TPS string; raise :class:`tak.TPSError` naming the part that is wrong."""
-    parts = text.strip().removeprefix("[TPS").strip().strip("[]\"").split()
+    parts = text.strip().removeprefix("[TPS").strip().strip('[]"').split()
     if len(parts) != 3:
         raise TPSError(
             "A TPS position has three parts separated by spaces: the rows, the player to move "
