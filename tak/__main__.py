@@ -1,0 +1,79 @@
+"""Command line: `python -m tak moves|perft|play "<TPS>" ...`.
+
+Options for the position (komi, opening, reserves) come before the TPS. Illegal input prints the
+reason on stderr and exits with code 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tak.errors import TakError
+from tak.position import Position, perft
+
+
+def _position(args: argparse.Namespace) -> Position:
+    return Position.from_tps(
+        args.tps,
+        komi=args.komi,
+        opening=args.opening,
+        stones=args.stones,
+        caps=args.caps,
+    )
+
+
+def _moves(args: argparse.Namespace) -> None:
+    for text in sorted(move.ptn() for move in _position(args).legal_moves()):
+        print(text)
+
+
+def _perft(args: argparse.Namespace) -> None:
+    if args.depth < 0:
+        raise TakError("The depth must be 0 or more.")
+    print(perft(_position(args), args.depth))
+
+
+def _play(args: argparse.Namespace) -> None:
+    position = _position(args)
+    for text in args.moves:
+        try:
+            position.play(text)
+        except TakError as error:
+            raise TakError(f"{text.strip()}: {error}") from error
+    print(position.tps())
+    print(position.result.ptn() if position.result else "ongoing")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m tak", description=__doc__)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--komi", type=float, default=0, help="flats added to player 2 (x.5 ok)")
+    common.add_argument("--opening", choices=["swap", "no-swap"], default="swap")
+    common.add_argument("--stones", type=int, default=None, help="stones per player")
+    common.add_argument("--caps", type=int, default=None, help="capstones per player")
+    common.add_argument("tps", help='a TPS position, e.g. "x6/x6/x6/x6/x6/x6 1 1"')
+    commands = parser.add_subparsers(dest="command", required=True)
+    moves = commands.add_parser("moves", parents=[common], help="list the legal moves, sorted")
+    moves.set_defaults(run=_moves)
+    count = commands.add_parser("perft", parents=[common], help="count move sequences")
+    count.add_argument("depth", type=int)
+    count.set_defaults(run=_perft)
+    play = commands.add_parser("play", parents=[common], help="play moves, print TPS and result")
+    play.add_argument("moves", nargs="*", help="moves in PTN")
+    play.set_defaults(run=_play)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        args.run(args)
+    except (TakError, ValueError) as error:
+        print(error, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
