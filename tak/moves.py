@@ -75,6 +75,11 @@ def square_name(file: int, rank: int) -> str:
     return f"{FILES[file]}{rank + 1}"
 
 
+def _check_square(file: int, rank: int) -> None:
+    if not (0 <= file < MAX_SIZE and 0 <= rank < MAX_SIZE):
+        raise ValueError(f"({file}, {rank}) is not a square: files and ranks run from 0 to 7.")
+
+
 @dataclass(frozen=True, slots=True)
 class Placement:
     """A piece placed from the reserve on an empty square."""
@@ -82,6 +87,9 @@ class Placement:
     file: int
     rank: int
     piece: Piece = Piece.FLAT
+
+    def __post_init__(self) -> None:
+        _check_square(self.file, self.rank)
 
     @property
     def square(self) -> str:
@@ -105,6 +113,9 @@ class Spread:
     rank: int
     direction: Direction
     drops: tuple[int, ...] = (1,)
+
+    def __post_init__(self) -> None:
+        _check_square(self.file, self.rank)
 
     @property
     def square(self) -> str:
