@@ -1,0 +1,185 @@
+"""Every refusal the services can give, as a specific type with a sentence the bot can show as is.
+
+The Discord layer catches :class:`BredonError` and replies with ``error.message``; tests and code
+that needs to react to one case catch the subclass.
+"""
+
+from __future__ import annotations
+
+
+class BredonError(Exception):
+    """Base class: a request the services refused. Nothing was changed."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+# ----------------------------------------------------------------- lookups
+
+
+class UnknownGame(BredonError):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"There is no game #{game_id}.")
+        self.game_id = game_id
+
+
+class UnknownChallenge(BredonError):
+    def __init__(self, challenge_id: int) -> None:
+        super().__init__(f"There is no challenge #{challenge_id}.")
+        self.challenge_id = challenge_id
+
+
+class UnknownMatch(BredonError):
+    def __init__(self, match_id: int) -> None:
+        super().__init__(f"There is no match #{match_id}.")
+        self.match_id = match_id
+
+
+class UnknownPlayer(BredonError):
+    def __init__(self, player_id: int) -> None:
+        super().__init__("That player has not played here yet.")
+        self.player_id = player_id
+
+
+# ----------------------------------------------------------------- settings
+
+
+class InvalidSetting(BredonError):
+    """A size, komi, day count, colour, opening, reserve or preference the bot does not accept."""
+
+
+# ----------------------------------------------------------------- challenges
+
+
+class ChallengeYourself(BredonError):
+    def __init__(self) -> None:
+        super().__init__("You cannot accept or address your own challenge.")
+
+
+class NotYourChallenge(BredonError):
+    def __init__(self, action: str) -> None:
+        super().__init__(f"Only the player who made this challenge can {action} it.")
+
+
+class ChallengeNotForYou(BredonError):
+    def __init__(self) -> None:
+        super().__init__("This challenge is addressed to someone else.")
+
+
+class ChallengeClosed(BredonError):
+    def __init__(self, challenge_id: int, status: str) -> None:
+        super().__init__(f"Challenge #{challenge_id} is no longer open: it was {status}.")
+        self.status = status
+
+
+class ChallengeExpired(BredonError):
+    def __init__(self, challenge_id: int) -> None:
+        super().__init__(f"Challenge #{challenge_id} has expired.")
+
+
+class OpenChallengeDecline(BredonError):
+    def __init__(self) -> None:
+        super().__init__("An open challenge cannot be declined: just leave it for someone else.")
+
+
+# ----------------------------------------------------------------- games
+
+
+class NotInGame(BredonError):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"You are not playing in game #{game_id}.")
+
+
+class NotYourTurn(BredonError):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"It is not your turn in game #{game_id}.")
+
+
+class GameOver(BredonError):
+    def __init__(self, game_id: int, result: str) -> None:
+        super().__init__(f"Game #{game_id} is over ({result}).")
+
+
+class GameNotOver(BredonError):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"Game #{game_id} is still being played.")
+
+
+class PositionChanged(BredonError):
+    """The move was meant for a ply the game has left: another move or an undo came first."""
+
+    def __init__(self, game_id: int, expected_ply: int, actual_ply: int) -> None:
+        super().__init__(
+            f"The position has changed in game #{game_id} (you saw ply {expected_ply}, "
+            f"it is now ply {actual_ply}): look at the board again."
+        )
+        self.expected_ply = expected_ply
+        self.actual_ply = actual_ply
+
+
+class IllegalMove(BredonError):
+    """The engine refused the move; ``reason`` is its sentence."""
+
+    def __init__(self, text: str, reason: str) -> None:
+        super().__init__(f"{text}: {reason}")
+        self.text = text
+        self.reason = reason
+
+
+class TooLateToAbort(BredonError):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            f"Game #{game_id} can no longer be aborted: both players have moved. "
+            "Resign or offer a draw instead."
+        )
+
+
+class NoDrawOffer(BredonError):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"Your opponent has not offered a draw in game #{game_id}.")
+
+
+class DrawAlreadyOffered(BredonError):
+    def __init__(self, game_id: int, *, by_opponent: bool = False) -> None:
+        if by_opponent:
+            super().__init__(
+                f"Your opponent has offered a draw in game #{game_id}: accept or decline it."
+            )
+        else:
+            super().__init__(f"You have already offered a draw in game #{game_id}.")
+
+
+class NoUndoRequest(BredonError):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"Your opponent has not asked to undo a move in game #{game_id}.")
+
+
+class UndoAlreadyRequested(BredonError):
+    def __init__(self, game_id: int, *, by_opponent: bool = False) -> None:
+        if by_opponent:
+            super().__init__(
+                f"Your opponent has asked to undo the last move in game #{game_id}: "
+                "accept or decline it."
+            )
+        else:
+            super().__init__(f"You have already asked to undo the last move in game #{game_id}.")
+
+
+class NothingToUndo(BredonError):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"No move has been played in game #{game_id} yet.")
+
+
+class OwnRequest(BredonError):
+    def __init__(self, what: str) -> None:
+        super().__init__(f"You cannot answer your own {what}: your opponent has to.")
+
+
+class RematchPending(BredonError):
+    def __init__(self, game_id: int, challenge_id: int) -> None:
+        super().__init__(
+            f"A rematch of game #{game_id} is already waiting for an answer "
+            f"(challenge #{challenge_id})."
+        )
+        self.challenge_id = challenge_id

@@ -1,0 +1,60 @@
+"""The application's services: everything the Discord layer can ask for, with no discord.py.
+
+Open them all on one database with :meth:`Services.open`; each takes the clock it reads the time
+from, so tests can move time.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.clock import Clock, SystemClock
+from bot.services.challenges import ChallengeService
+from bot.services.deadlines import DeadlineService
+from bot.services.games import GameService
+from bot.services.guilds import GuildService
+from bot.services.matches import MatchService
+from bot.services.players import PlayerService
+from bot.services.queries import QueryService
+from bot.store import DEFAULT_PATH, Database
+
+
+@dataclass(frozen=True)
+class Services:
+    db: Database
+    clock: Clock
+    players: PlayerService
+    guilds: GuildService
+    challenges: ChallengeService
+    games: GameService
+    matches: MatchService
+    deadlines: DeadlineService
+    queries: QueryService
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path = DEFAULT_PATH,
+        *,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+    ) -> Services:
+        """Open the database (migrating it) and the services on it."""
+        db = await Database.open(path)
+        clock = clock or SystemClock()
+        return cls(
+            db=db,
+            clock=clock,
+            players=PlayerService(db, clock),
+            guilds=GuildService(db),
+            challenges=ChallengeService(db, clock, rng),
+            games=GameService(db, clock),
+            matches=MatchService(db),
+            deadlines=DeadlineService(db, clock),
+            queries=QueryService(db),
+        )
+
+    async def close(self) -> None:
+        await self.db.close()

@@ -1,0 +1,301 @@
+"""Challenges: an invitation to a game or a match, direct (to one member) or open (first taker).
+
+Settings left out come from the guild's defaults. A challenge is open until it is accepted,
+declined (by the addressed member), cancelled (by the challenger) or it expires; nobody can accept
+their own. Accepting creates the game (and the match, for more than one game) in one transaction.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import timedelta
+
+from bot.clock import Clock
+from bot.errors import (
+    ChallengeClosed,
+    ChallengeExpired,
+    ChallengeNotForYou,
+    ChallengeYourself,
+    GameNotOver,
+    InvalidSetting,
+    NotYourChallenge,
+    OpenChallengeDecline,
+    RematchPending,
+)
+from bot.services.guilds import fetch_guild_settings
+from bot.services.matches import create_match
+from bot.services.records import (
+    fetch_challenge,
+    fetch_game,
+    fetch_match,
+    insert_game,
+    save_player,
+)
+from bot.services.views import (
+    CHALLENGE_SELECT,
+    MAX_MATCH_GAMES,
+    ChallengeStatus,
+    ChallengeView,
+    ColourChoice,
+    GameSetup,
+    GameView,
+    MatchView,
+    PlayerRef,
+    challenge_from_row,
+)
+from bot.store import Database, Transaction, to_db
+from tak import Opening
+
+DEFAULT_LIFETIME = timedelta(days=7)
+
+
+@dataclass(frozen=True, slots=True)
+class Acceptance:
+    challenge: ChallengeView
+    game: GameView  # the first game
+    match: MatchView | None  # for a challenge to more than one game
+
+
+class ChallengeService:
+    def __init__(self, db: Database, clock: Clock, rng: random.Random | None = None) -> None:
+        self._db = db
+        self._clock = clock
+        self._rng = rng or random.Random()
+
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        challenger: PlayerRef,
+        opponent: PlayerRef | None = None,
+        size: int | None = None,
+        komi: float | None = None,
+        colour: ColourChoice | str = ColourChoice.RANDOM,
+        opening: Opening | str = Opening.SWAP,
+        stones: int | None = None,
+        caps: int | None = None,
+        days_per_move: int | None = None,
+        games: int = 1,
+        rated: bool = True,
+        lifetime: timedelta = DEFAULT_LIFETIME,
+    ) -> ChallengeView:
+        """A new open challenge; None settings take the guild's defaults."""
+        if opponent is not None and opponent.id == challenger.id:
+            raise ChallengeYourself()
+        if not 1 <= games <= MAX_MATCH_GAMES:
+            raise InvalidSetting(f"A match has 1 to {MAX_MATCH_GAMES} games.")
+        try:
+            colour = ColourChoice(colour)
+        except ValueError:
+            raise InvalidSetting("The colour must be 'white', 'black' or 'random'.") from None
+        async with self._db.transaction() as tx:
+            defaults = await fetch_guild_settings(tx, guild_id)
+            setup = GameSetup.create(
+                size=defaults.size if size is None else size,
+                komi=defaults.komi if komi is None else komi,
+                opening=opening,
+                stones=stones,
+                caps=caps,
+                days_per_move=defaults.days_per_move if days_per_move is None else days_per_move,
+                rated=rated,
+            )
+            return await self._insert(
+                tx,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger=challenger,
+                opponent=opponent,
+                colour=colour,
+                setup=setup,
+                games=games,
+                lifetime=lifetime,
+                rematch_of=None,
+            )
+
+    async def _insert(
+        self,
+        tx: Transaction,
+        *,
+        guild_id: int,
+        channel_id: int,
+        challenger: PlayerRef,
+        opponent: PlayerRef | None,
+        colour: ColourChoice,
+        setup: GameSetup,
+        games: int,
+        lifetime: timedelta,
+        rematch_of: int | None,
+    ) -> ChallengeView:
+        now = self._clock.now()
+        await save_player(tx, challenger, now)
+        if opponent is not None:
+            await save_player(tx, opponent, now)
+        stones, caps = setup.stones[0], setup.caps[0]
+        cursor = await tx.execute(
+            "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, colour, "
+            "size, komi, opening, stones, caps, days_per_move, games, rated, rematch_of, "
+            "created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                guild_id,
+                channel_id,
+                challenger.id,
+                None if opponent is None else opponent.id,
+                colour.value,
+                setup.size,
+                setup.komi,
+                setup.opening.value,
+                None if setup.standard_reserves else stones,
+                None if setup.standard_reserves else caps,
+                setup.days_per_move,
+                games,
+                int(setup.rated),
+                rematch_of,
+                to_db(now),
+                to_db(now + lifetime),
+            ),
+        )
+        assert cursor.lastrowid is not None
+        return await fetch_challenge(tx, cursor.lastrowid)
+
+    async def accept(self, challenge_id: int, player: PlayerRef) -> Acceptance:
+        """`player` takes the challenge: the game starts now (white to move)."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            challenge = await self._open(tx, challenge_id)
+            if player.id == challenge.challenger.id:
+                raise ChallengeYourself()
+            if challenge.opponent is not None and challenge.opponent.id != player.id:
+                raise ChallengeNotForYou()
+            await save_player(tx, player, now)
+            challenger_white = {
+                ColourChoice.WHITE: True,
+                ColourChoice.BLACK: False,
+                ColourChoice.RANDOM: self._rng.random() < 0.5,
+            }[challenge.colour]
+            white, black = (challenge.challenger.id, player.id)
+            if not challenger_white:
+                white, black = black, white
+            match_id = None
+            if challenge.games > 1:
+                match_id = await create_match(
+                    tx,
+                    guild_id=challenge.guild_id,
+                    player1_id=white,
+                    player2_id=black,
+                    games_total=challenge.games,
+                    now=now,
+                )
+            game = await insert_game(
+                tx,
+                guild_id=challenge.guild_id,
+                channel_id=challenge.channel_id,
+                thread_id=None,
+                white_id=white,
+                black_id=black,
+                setup=challenge.setup,
+                now=now,
+                match_id=match_id,
+                match_game=None if match_id is None else 1,
+            )
+            await tx.execute(
+                "UPDATE challenges SET status = 'accepted', accepted_by = ?, game_id = ?, "
+                "closed_at = ? WHERE id = ?",
+                (player.id, game.id, to_db(now), challenge.id),
+            )
+            match = None if match_id is None else await fetch_match(tx, match_id)
+            return Acceptance(await fetch_challenge(tx, challenge.id), game, match)
+
+    async def decline(self, challenge_id: int, player_id: int) -> ChallengeView:
+        """The addressed member says no. Open challenges cannot be declined."""
+        async with self._db.transaction() as tx:
+            challenge = await self._open(tx, challenge_id)
+            if challenge.opponent is None:
+                raise OpenChallengeDecline()
+            if challenge.opponent.id != player_id:
+                raise ChallengeNotForYou()
+            return await self._close(tx, challenge, ChallengeStatus.DECLINED)
+
+    async def cancel(self, challenge_id: int, player_id: int) -> ChallengeView:
+        """The challenger withdraws."""
+        async with self._db.transaction() as tx:
+            challenge = await self._open(tx, challenge_id)
+            if challenge.challenger.id != player_id:
+                raise NotYourChallenge("cancel")
+            return await self._close(tx, challenge, ChallengeStatus.CANCELLED)
+
+    async def rematch(
+        self, game_id: int, player: PlayerRef, *, lifetime: timedelta = DEFAULT_LIFETIME
+    ) -> ChallengeView:
+        """After a game, challenge the opponent again with the same settings and the colours
+        swapped (a whole new match of the same length if the game was part of one)."""
+        async with self._db.transaction() as tx:
+            game = await fetch_game(tx, game_id)
+            if game.is_active:
+                raise GameNotOver(game.id)
+            colour = game.color_of(player.id)
+            pending = await tx.fetchone(
+                "SELECT id FROM challenges WHERE rematch_of = ? AND status = 'open' "
+                "AND expires_at > ?",
+                (game.id, to_db(self._clock.now())),
+            )
+            if pending is not None:
+                raise RematchPending(game.id, pending["id"])
+            games = 1
+            if game.match_id is not None:
+                games = (await fetch_match(tx, game.match_id)).games_total
+            return await self._insert(
+                tx,
+                guild_id=game.guild_id,
+                channel_id=game.channel_id,
+                challenger=player,
+                opponent=game.opponent_of(player.id),
+                colour=ColourChoice(str(colour.other)),
+                setup=game.setup,
+                games=games,
+                lifetime=lifetime,
+                rematch_of=game.id,
+            )
+
+    async def get(self, challenge_id: int) -> ChallengeView:
+        async with self._db.snapshot() as tx:
+            return await fetch_challenge(tx, challenge_id)
+
+    async def open_challenges(
+        self, *, guild_id: int | None = None, channel_id: int | None = None
+    ) -> list[ChallengeView]:
+        """Challenges that can still be accepted, oldest first."""
+        rows = await self._db.fetchall(
+            CHALLENGE_SELECT + " WHERE c.status = 'open' AND c.expires_at > ? "
+            "AND (? IS NULL OR c.guild_id = ?) AND (? IS NULL OR c.channel_id = ?) "
+            "ORDER BY c.created_at, c.id",
+            (to_db(self._clock.now()), guild_id, guild_id, channel_id, channel_id),
+        )
+        return [challenge_from_row(row) for row in rows]
+
+    async def set_message(self, challenge_id: int, message_id: int) -> ChallengeView:
+        """Remember the message that shows the challenge (to edit its buttons later)."""
+        async with self._db.transaction() as tx:
+            await fetch_challenge(tx, challenge_id)
+            await tx.execute(
+                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
+            )
+            return await fetch_challenge(tx, challenge_id)
+
+    async def _open(self, tx: Transaction, challenge_id: int) -> ChallengeView:
+        challenge = await fetch_challenge(tx, challenge_id)
+        if not challenge.is_open:
+            raise ChallengeClosed(challenge.id, challenge.status.value)
+        if challenge.expires_at <= self._clock.now():
+            raise ChallengeExpired(challenge.id)
+        return challenge
+
+    async def _close(
+        self, tx: Transaction, challenge: ChallengeView, status: ChallengeStatus
+    ) -> ChallengeView:
+        await tx.execute(
+            "UPDATE challenges SET status = ?, closed_at = ? WHERE id = ?",
+            (status.value, to_db(self._clock.now()), challenge.id),
+        )
+        return await fetch_challenge(tx, challenge.id)

@@ -1,0 +1,157 @@
+"""Move deadlines, reminders and challenge expiry, all kept in the database.
+
+Each active game has a deadline (``days_per_move`` after the last move, or after the start) and a
+reminder time at 80% of it. When the deadline passes the player to move loses on time; a game in
+which nobody has moved is aborted instead. Open challenges expire at their ``expires_at``.
+
+Nothing lives in memory, so a restart loses nothing: the scheduler of the Discord layer asks
+:meth:`DeadlineService.next_due_at` when to wake up and calls :meth:`DeadlineService.run_due`.
+Each item is settled in its own transaction that re-checks it, so a move that lands just before a
+time-out wins, and two schedulers (two processes) never settle the same item twice. Reminders are
+claimed when they are handed out: at most one reminder a turn, even across a crash.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.clock import Clock
+from bot.services.games import finish_game
+from bot.services.records import fetch_game
+from bot.services.views import (
+    CHALLENGE_SELECT,
+    GAME_SELECT,
+    ChallengeView,
+    GameEnding,
+    GameView,
+    PlayerRef,
+    challenge_from_row,
+    game_from_row,
+)
+from bot.store import Database, from_db, to_db
+from tak import Result, ResultKind
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    game: GameView
+    player: PlayerRef  # the player to move
+    deadline: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DueWork:
+    """What is due at a moment, before anything is done about it."""
+
+    timeouts: list[GameView]
+    reminders: list[GameView]
+    expired_challenges: list[ChallengeView]
+
+    def __bool__(self) -> bool:
+        return bool(self.timeouts or self.reminders or self.expired_challenges)
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineReport:
+    """What :meth:`DeadlineService.run_due` did, for the Discord layer to announce."""
+
+    endings: list[GameEnding]  # games lost on time or aborted
+    reminders: list[Reminder]  # to send now
+    expired_challenges: list[ChallengeView]
+
+
+class DeadlineService:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    async def next_due_at(self) -> datetime | None:
+        """The earliest deadline, reminder or challenge expiry still to come (or overdue)."""
+        row = await self._db.fetchone(
+            "SELECT MIN(t) FROM ("
+            "SELECT MIN(deadline_at) AS t FROM games WHERE status = 'active' "
+            "UNION ALL SELECT MIN(reminder_at) FROM games WHERE status = 'active' "
+            "UNION ALL SELECT MIN(expires_at) FROM challenges WHERE status = 'open')"
+        )
+        return None if row is None else from_db(row[0])
+
+    async def due(self, at: datetime | None = None) -> DueWork:
+        """What is due at `at` (default now), without changing anything."""
+        moment = to_db(at or self._clock.now())
+        async with self._db.snapshot() as tx:
+            timeouts = await tx.fetchall(
+                GAME_SELECT + " WHERE g.status = 'active' AND g.deadline_at <= ? "
+                "ORDER BY g.deadline_at, g.id",
+                (moment,),
+            )
+            reminders = await tx.fetchall(
+                GAME_SELECT + " WHERE g.status = 'active' AND g.reminder_at <= ? "
+                "AND g.deadline_at > ? ORDER BY g.reminder_at, g.id",
+                (moment, moment),
+            )
+            challenges = await tx.fetchall(
+                CHALLENGE_SELECT + " WHERE c.status = 'open' AND c.expires_at <= ? "
+                "ORDER BY c.expires_at, c.id",
+                (moment,),
+            )
+        return DueWork(
+            [game_from_row(row) for row in timeouts],
+            [game_from_row(row) for row in reminders],
+            [challenge_from_row(row) for row in challenges],
+        )
+
+    async def run_due(self, at: datetime | None = None) -> DeadlineReport:
+        """Settle everything due at `at` (default now): time-outs, reminders, expiries."""
+        moment = at or self._clock.now()
+        work = await self.due(moment)
+        endings = []
+        for game in work.timeouts:
+            ending = await self.time_out(game.id, moment)
+            if ending is not None:
+                endings.append(ending)
+        reminders = []
+        for game in work.reminders:
+            reminder = await self._claim_reminder(game.id, moment)
+            if reminder is not None:
+                reminders.append(reminder)
+        expired = []
+        for challenge in work.expired_challenges:
+            async with self._db.transaction() as tx:
+                cursor = await tx.execute(
+                    "UPDATE challenges SET status = 'expired', closed_at = ? "
+                    "WHERE id = ? AND status = 'open' AND expires_at <= ?",
+                    (to_db(moment), challenge.id, to_db(moment)),
+                )
+                if cursor.rowcount == 1:
+                    row = await tx.fetchone(CHALLENGE_SELECT + " WHERE c.id = ?", (challenge.id,))
+                    assert row is not None
+                    expired.append(challenge_from_row(row))
+        return DeadlineReport(endings, reminders, expired)
+
+    async def time_out(self, game_id: int, at: datetime | None = None) -> GameEnding | None:
+        """End the game on time if its deadline has passed at `at`; None if it has not (a move
+        came first) or the game is over. With no move played the game is aborted instead."""
+        moment = at or self._clock.now()
+        async with self._db.transaction() as tx:
+            game = await fetch_game(tx, game_id)
+            if not game.is_active or game.deadline_at is None or game.deadline_at > moment:
+                return None
+            if game.ply == 0:
+                result = Result(None, ResultKind.ABORT)
+            else:
+                result = Result(game.to_move.other, ResultKind.TIME)
+            return await finish_game(tx, game, game.position_from_tps(), result, moment)
+
+    async def _claim_reminder(self, game_id: int, moment: datetime) -> Reminder | None:
+        async with self._db.transaction() as tx:
+            game = await fetch_game(tx, game_id)
+            if (
+                not game.is_active
+                or game.reminder_at is None
+                or game.reminder_at > moment
+                or game.deadline_at is None
+            ):
+                return None
+            await tx.execute("UPDATE games SET reminder_at = NULL WHERE id = ?", (game.id,))
+            return Reminder(game, game.player_to_move, game.deadline_at)

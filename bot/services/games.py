@@ -1,0 +1,380 @@
+"""Playing a game: moves, resignation, draw offers, undo requests and aborts.
+
+Where positions come from: the move log is the record; each game row also keeps the current TPS
+and ply. A move needs the full :class:`tak.Position`, so the service keeps the positions of
+recently played games in memory (:class:`PositionCache`), each with the TPS it was cached at.
+A cached position is used only if that TPS and the ply equal the row's inside the move's
+transaction, so a move made by another process (or an undo) is never missed; otherwise the
+position is rebuilt by replaying the live moves of the log, and the result must match the row.
+A position is taken out of the cache for the length of a move and put back only after the commit,
+so a failed or rolled-back move can never leave a position ahead of the database.
+
+Races: every change runs in one ``BEGIN IMMEDIATE`` transaction that re-reads the game, and a move
+carries the ply its player saw. Of two moves sent for the same position, the first commits and the
+second finds the ply changed and gets :class:`PositionChanged`. The log's unique index on live
+(game, ply) refuses a second move for a ply even if a caller skips the check.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from bot.clock import Clock
+from bot.errors import (
+    BredonError,
+    DrawAlreadyOffered,
+    GameOver,
+    IllegalMove,
+    NoDrawOffer,
+    NothingToUndo,
+    NotYourTurn,
+    NoUndoRequest,
+    OwnRequest,
+    PositionChanged,
+    TooLateToAbort,
+    UndoAlreadyRequested,
+)
+from bot.services.matches import record_game_in_match
+from bot.services.records import fetch_game
+from bot.services.views import (
+    GameEnding,
+    GameStatus,
+    GameView,
+    MoveOutcome,
+    deadlines_after,
+)
+from bot.store import Database, Transaction, to_db
+from tak import Color, Position, PTNError, Result, ResultKind, TakError, parse_move
+
+
+@dataclass(frozen=True, slots=True)
+class _Request:
+    """Something one player asks and the other answers: a draw offer or an undo request."""
+
+    column: str  # the games column holding who asked
+    what: str
+    missing: Callable[[int], BredonError]
+    already: Callable[..., BredonError]
+
+
+DRAW_OFFER = _Request("draw_offer_by", "draw offer", NoDrawOffer, DrawAlreadyOffered)
+UNDO_REQUEST = _Request("undo_request_by", "undo request", NoUndoRequest, UndoAlreadyRequested)
+
+
+class PositionCache:
+    """The positions of recently played games, most recent last, each with its TPS."""
+
+    def __init__(self, capacity: int = 4096) -> None:
+        self._capacity = capacity
+        self._entries: OrderedDict[int, tuple[Position, str]] = OrderedDict()
+
+    def take(self, game_id: int, ply: int, tps: str) -> Position | None:
+        """Remove and return the game's position if it is the one at (`ply`, `tps`)."""
+        entry = self._entries.pop(game_id, None)
+        if entry is None or entry[0].ply != ply or entry[1] != tps:
+            return None
+        return entry[0]
+
+    def put(self, game_id: int, position: Position, tps: str) -> None:
+        self._entries[game_id] = (position, tps)
+        if len(self._entries) > self._capacity:
+            self._entries.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+async def replay_position(tx: Transaction, game: GameView) -> Position:
+    """The game's position rebuilt from its live moves (with history, so it can be unwound)."""
+    rows = await tx.fetchall(
+        "SELECT ptn FROM moves WHERE game_id = ? AND undone_at IS NULL ORDER BY ply",
+        (game.id,),
+    )
+    position = game.setup.start_position()
+    for row in rows:
+        position.play(row["ptn"])
+    if position.ply != game.ply or position.tps() != game.tps:
+        raise RuntimeError(f"Game #{game.id}: the move log does not lead to the stored position.")
+    return position
+
+
+async def finish_game(
+    tx: Transaction, game: GameView, position: Position, result: Result, now: datetime
+) -> GameEnding:
+    """End an active game with `result`: score it, stop its clock, and count it in its match.
+
+    `position` is the final one; a winner scores its squares plus their unplayed pieces
+    (see :mod:`bot.services.matches` for the rules).
+    """
+    aborted = result.kind is ResultKind.ABORT
+    points = 0 if aborted or result.winner is None else position.points(result)
+    winner_id = None if result.winner is None else game.player(result.winner).id
+    status = GameStatus.ABORTED if aborted else GameStatus.FINISHED
+    await tx.execute(
+        "UPDATE games SET status = ?, result = ?, result_kind = ?, winner_id = ?, points = ?, "
+        "finished_at = ?, deadline_at = NULL, reminder_at = NULL, draw_offer_by = NULL, "
+        "undo_request_by = NULL WHERE id = ?",
+        (status.value, result.ptn(), result.kind.value, winner_id, points, to_db(now), game.id),
+    )
+    finished = replace(
+        game,
+        status=status,
+        result=Result(result.winner, result.kind),  # as stored: the road is on the position
+        points=points,
+        finished_at=now,
+        deadline_at=None,
+        reminder_at=None,
+        draw_offer_by=None,
+        undo_request_by=None,
+    )
+    match, next_game = await record_game_in_match(tx, finished, now)
+    return GameEnding(finished, result, points, match, next_game)
+
+
+def require_active(game: GameView) -> None:
+    if not game.is_active:
+        raise GameOver(game.id, game.result.ptn() if game.result else game.status.value)
+
+
+class GameService:
+    """Everything players do in a game. Every method refuses with a :class:`BredonError`
+    subclass and then has changed nothing."""
+
+    def __init__(self, db: Database, clock: Clock, cache: PositionCache | None = None) -> None:
+        self._db = db
+        self._clock = clock
+        self._cache = cache if cache is not None else PositionCache()
+
+    # ----------------------------------------------------------------- reading
+
+    async def get(self, game_id: int) -> GameView:
+        async with self._db.snapshot() as tx:
+            return await fetch_game(tx, game_id)
+
+    async def position(self, game_id: int) -> Position:
+        """The current position (a copy, with its history), e.g. to draw the board."""
+        async with self._db.snapshot() as tx:
+            game = await fetch_game(tx, game_id)
+            position = await self._take_position(tx, game)
+        self._cache.put(game.id, position, game.tps)
+        return position.copy()
+
+    async def legal_moves(self, game_id: int) -> list[str]:
+        """The legal moves in PTN, for autocompletion; empty once the game is over."""
+        position = await self.position(game_id)
+        if position.result is not None:
+            return []
+        return [move.ptn() for move in position.legal_moves()]
+
+    async def _take_position(self, tx: Transaction, game: GameView) -> Position:
+        cached = self._cache.take(game.id, game.ply, game.tps)
+        return cached if cached is not None else await replay_position(tx, game)
+
+    # ----------------------------------------------------------------- moves
+
+    async def move(
+        self, game_id: int, player_id: int, text: str, *, expected_ply: int | None = None
+    ) -> MoveOutcome:
+        """Play `text` (PTN) for `player_id`.
+
+        `expected_ply` is the ply the player saw when they chose the move (the Discord layer
+        passes it); if the game has moved on since, :class:`PositionChanged` is raised.
+        """
+        try:
+            move = parse_move(text.strip())
+        except PTNError as error:
+            raise IllegalMove(text.strip(), str(error)) from None
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            game = await fetch_game(tx, game_id)
+            require_active(game)
+            mover = game.color_of(player_id)
+            if expected_ply is not None and expected_ply != game.ply:
+                raise PositionChanged(game.id, expected_ply, game.ply)
+            if mover is not game.to_move:
+                raise NotYourTurn(game.id)
+            position = await self._take_position(tx, game)
+            try:
+                position.play(move)
+            except TakError as error:
+                self._cache.put(game.id, position, game.tps)
+                raise IllegalMove(text.strip(), str(error)) from None
+            outcome = await self._record_move(tx, game, position, mover, player_id, now)
+        self._cache.put(game.id, position, outcome.game.tps)
+        return outcome
+
+    async def _record_move(
+        self,
+        tx: Transaction,
+        game: GameView,
+        position: Position,
+        mover: Color,
+        player_id: int,
+        now: datetime,
+    ) -> MoveOutcome:
+        """Append the move just played on `position` and bring the game row up to it."""
+        move = position.last_move
+        assert move is not None
+        tps = position.tps()
+        deadline, reminder = deadlines_after(now, game.setup.days_per_move)
+        await tx.execute(
+            "INSERT INTO moves (game_id, ply, ptn, player_id, played_at) VALUES (?, ?, ?, ?, ?)",
+            (game.id, position.ply, move.ptn(), player_id, to_db(now)),
+        )
+        cursor = await tx.execute(
+            "UPDATE games SET ply = ?, tps = ?, last_move_at = ?, deadline_at = ?, "
+            "reminder_at = ?, draw_offer_by = NULL, undo_request_by = NULL "
+            "WHERE id = ? AND ply = ? AND status = 'active'",
+            (position.ply, tps, to_db(now), to_db(deadline), to_db(reminder), game.id, game.ply),
+        )
+        if cursor.rowcount != 1:
+            raise PositionChanged(game.id, game.ply, position.ply)
+        moved = replace(
+            game,
+            ply=position.ply,
+            tps=tps,
+            last_move_at=now,
+            deadline_at=deadline,
+            reminder_at=reminder,
+            draw_offer_by=None,
+            undo_request_by=None,
+        )
+        result = position.result
+        ending = None
+        if result is not None:
+            ending = await finish_game(tx, moved, position, result, now)
+            moved = ending.game
+        tak = result is None and position.has_road_threat(mover)
+        return MoveOutcome(moved, move.ptn(), position.ply, position.copy(), tak, ending)
+
+    # ----------------------------------------------------------------- ending by the players
+
+    async def resign(self, game_id: int, player_id: int) -> GameEnding:
+        """`player_id` resigns; the opponent wins and scores as for a board win."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            game = await fetch_game(tx, game_id)
+            require_active(game)
+            loser = game.color_of(player_id)
+            result = Result(loser.other, ResultKind.RESIGNATION)
+            return await finish_game(tx, game, game.position_from_tps(), result, now)
+
+    async def abort(self, game_id: int, player_id: int) -> GameEnding:
+        """Either player may abort until both have moved (ply 2); the game counts for nothing."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            game = await fetch_game(tx, game_id)
+            require_active(game)
+            game.color_of(player_id)
+            if game.ply >= 2:
+                raise TooLateToAbort(game.id)
+            result = Result(None, ResultKind.ABORT)
+            return await finish_game(tx, game, game.position_from_tps(), result, now)
+
+    # ----------------------------------------------------------------- draws and undo
+
+    async def offer_draw(self, game_id: int, player_id: int) -> GameView:
+        """Offer a draw; it stands until the opponent answers or a move is made."""
+        return await self._ask(game_id, player_id, DRAW_OFFER)
+
+    async def accept_draw(self, game_id: int, player_id: int) -> GameEnding:
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            game = await self._pending(tx, game_id, player_id, DRAW_OFFER)
+            result = Result(None, ResultKind.AGREEMENT)
+            return await finish_game(tx, game, game.position_from_tps(), result, now)
+
+    async def decline_draw(self, game_id: int, player_id: int) -> GameView:
+        return await self._decline(game_id, player_id, DRAW_OFFER)
+
+    async def request_undo(self, game_id: int, player_id: int) -> GameView:
+        """Ask to take back the last ply; the opponent must accept. A move cancels the request."""
+        return await self._ask(game_id, player_id, UNDO_REQUEST)
+
+    async def accept_undo(self, game_id: int, player_id: int) -> GameView:
+        """Rewind one ply: the last move is marked undone in the log (never deleted), and the
+        player who made it is to move again with a fresh deadline."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            game = await self._pending(tx, game_id, player_id, UNDO_REQUEST)
+            position = await self._take_position(tx, game)
+            position.pop()
+            tps = position.tps()
+            deadline, reminder = deadlines_after(now, game.setup.days_per_move)
+            await tx.execute(
+                "UPDATE moves SET undone_at = ? WHERE game_id = ? AND ply = ? "
+                "AND undone_at IS NULL",
+                (to_db(now), game.id, game.ply),
+            )
+            await tx.execute(
+                "UPDATE games SET ply = ?, tps = ?, deadline_at = ?, reminder_at = ?, "
+                "undo_request_by = NULL, draw_offer_by = NULL WHERE id = ?",
+                (position.ply, tps, to_db(deadline), to_db(reminder), game.id),
+            )
+            rewound = replace(
+                game,
+                ply=position.ply,
+                tps=tps,
+                deadline_at=deadline,
+                reminder_at=reminder,
+                undo_request_by=None,
+                draw_offer_by=None,
+            )
+        self._cache.put(game.id, position, tps)
+        return rewound
+
+    async def decline_undo(self, game_id: int, player_id: int) -> GameView:
+        return await self._decline(game_id, player_id, UNDO_REQUEST)
+
+    async def _ask(self, game_id: int, player_id: int, request: _Request) -> GameView:
+        async with self._db.transaction() as tx:
+            game = await fetch_game(tx, game_id)
+            require_active(game)
+            game.color_of(player_id)
+            if request is UNDO_REQUEST and game.ply == 0:
+                raise NothingToUndo(game.id)
+            asker = getattr(game, request.column)
+            if asker is not None:
+                raise request.already(game.id, by_opponent=asker != player_id)
+            await tx.execute(
+                f"UPDATE games SET {request.column} = ? WHERE id = ?", (player_id, game.id)
+            )
+            return replace(game, **{request.column: player_id})
+
+    async def _decline(self, game_id: int, player_id: int, request: _Request) -> GameView:
+        async with self._db.transaction() as tx:
+            game = await self._pending(tx, game_id, player_id, request)
+            await tx.execute(f"UPDATE games SET {request.column} = NULL WHERE id = ?", (game.id,))
+            return replace(game, **{request.column: None})
+
+    async def _pending(
+        self, tx: Transaction, game_id: int, player_id: int, request: _Request
+    ) -> GameView:
+        """The game, if the opponent of `player_id` has made `request` in it."""
+        game = await fetch_game(tx, game_id)
+        require_active(game)
+        game.color_of(player_id)
+        asker = getattr(game, request.column)
+        if asker is None:
+            raise request.missing(game.id)
+        if asker == player_id:
+            raise OwnRequest(request.what)
+        return game
+
+    # ----------------------------------------------------------------- Discord bookkeeping
+
+    async def attach(
+        self, game_id: int, *, thread_id: int | None = None, message_id: int | None = None
+    ) -> GameView:
+        """Record where the game is shown: its thread and/or its board message."""
+        async with self._db.transaction() as tx:
+            game = await fetch_game(tx, game_id)
+            await tx.execute(
+                "UPDATE games SET thread_id = COALESCE(?, thread_id), "
+                "message_id = COALESCE(?, message_id) WHERE id = ?",
+                (thread_id, message_id, game.id),
+            )
+            return await fetch_game(tx, game_id)

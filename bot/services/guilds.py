@@ -1,0 +1,67 @@
+"""Per-guild defaults for new challenges, and the guild's bot configuration."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.services.views import check_days, check_komi, check_size
+from bot.store import Database, Transaction
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """What a guild's admins configure; a guild that never did gets these defaults."""
+
+    guild_id: int
+    size: int = 6
+    komi: float = 2.0  # the community's tournament standard on 6x6
+    days_per_move: int = 3
+    use_threads: bool = True  # a thread per game
+    organizer_role_id: int | None = None  # may run tournaments besides admins
+
+
+async def fetch_guild_settings(tx: Transaction, guild_id: int) -> GuildSettings:
+    row = await tx.fetchone("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+    if row is None:
+        return GuildSettings(guild_id)
+    return GuildSettings(
+        guild_id=guild_id,
+        size=row["size"],
+        komi=row["komi"],
+        days_per_move=row["days_per_move"],
+        use_threads=bool(row["use_threads"]),
+        organizer_role_id=row["organizer_role_id"],
+    )
+
+
+class GuildService:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def get(self, guild_id: int) -> GuildSettings:
+        async with self._db.snapshot() as tx:
+            return await fetch_guild_settings(tx, guild_id)
+
+    async def save(self, settings: GuildSettings) -> GuildSettings:
+        """Store changed settings (``dataclasses.replace`` on :meth:`get`'s); checked first."""
+        check_size(settings.size)
+        check_komi(settings.komi)
+        check_days(settings.days_per_move)
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO guild_settings "
+                "(guild_id, size, komi, days_per_move, use_threads, organizer_role_id) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "size = excluded.size, komi = excluded.komi, "
+                "days_per_move = excluded.days_per_move, use_threads = excluded.use_threads, "
+                "organizer_role_id = excluded.organizer_role_id",
+                (
+                    settings.guild_id,
+                    settings.size,
+                    float(settings.komi),
+                    settings.days_per_move,
+                    int(settings.use_threads),
+                    settings.organizer_role_id,
+                ),
+            )
+            return await fetch_guild_settings(tx, settings.guild_id)

@@ -1,0 +1,95 @@
+"""Lists of games and game records (PTN with tags, TPS) for the Discord layer to show."""
+
+from __future__ import annotations
+
+from bot.services.records import fetch_game
+from bot.services.views import GAME_SELECT, GameView, game_from_row
+from bot.store import Database
+from tak import Color, parse_move
+from tak.ptn import Game, GamePly
+
+MAX_LIST = 100
+
+
+class QueryService:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def games_for_player(
+        self, player_id: int, *, guild_id: int | None = None
+    ) -> list[GameView]:
+        """The player's active games: those awaiting their move first, each group by deadline."""
+        rows = await self._db.fetchall(
+            GAME_SELECT + " WHERE g.status = 'active' AND (g.white_id = ? OR g.black_id = ?) "
+            "AND (? IS NULL OR g.guild_id = ?) "
+            "ORDER BY CASE WHEN (g.ply % 2 = 0) = (g.white_id = ?) THEN 0 ELSE 1 END, "
+            "g.deadline_at, g.id LIMIT ?",
+            (player_id, player_id, guild_id, guild_id, player_id, MAX_LIST),
+        )
+        return [game_from_row(row) for row in rows]
+
+    async def games_in_channel(self, channel_id: int) -> list[GameView]:
+        """Active games shown in a channel or in a thread of that id, oldest first."""
+        rows = await self._db.fetchall(
+            GAME_SELECT + " WHERE g.status = 'active' AND (g.channel_id = ? OR g.thread_id = ?) "
+            "ORDER BY g.id LIMIT ?",
+            (channel_id, channel_id, MAX_LIST),
+        )
+        return [game_from_row(row) for row in rows]
+
+    async def finished_games(
+        self, *, guild_id: int | None = None, player_id: int | None = None, limit: int = 25
+    ) -> list[GameView]:
+        """Games that are over (finished or aborted), the most recent first."""
+        rows = await self._db.fetchall(
+            GAME_SELECT + " WHERE g.status != 'active' AND (? IS NULL OR g.guild_id = ?) "
+            "AND (? IS NULL OR g.white_id = ? OR g.black_id = ?) "
+            "ORDER BY g.finished_at DESC, g.id DESC LIMIT ?",
+            (guild_id, guild_id, player_id, player_id, player_id, min(limit, MAX_LIST)),
+        )
+        return [game_from_row(row) for row in rows]
+
+    async def record(self, game_id: int) -> Game:
+        """The game as a PTN record: tags, the live moves, and the result once over."""
+        async with self._db.snapshot() as tx:
+            game = await fetch_game(tx, game_id)
+            rows = await tx.fetchall(
+                "SELECT ptn FROM moves WHERE game_id = ? AND undone_at IS NULL ORDER BY ply",
+                (game.id,),
+            )
+        record = Game(tags=ptn_tags(game), plies=[GamePly(parse_move(r["ptn"])) for r in rows])
+        record.result = game.result
+        return record
+
+    async def ptn(self, game_id: int) -> str:
+        return (await self.record(game_id)).ptn()
+
+    async def tps(self, game_id: int) -> str:
+        """The current position in TPS."""
+        async with self._db.snapshot() as tx:
+            return (await fetch_game(tx, game_id)).tps
+
+
+def ptn_tags(game: GameView) -> dict[str, str]:
+    """Player1/2, Date, Size, Komi, Opening, Flats/Caps when not standard, Result."""
+    setup = game.setup
+    tags = {
+        "Site": "Bredon",
+        "Player1": game.white.name,
+        "Player2": game.black.name,
+        "Date": game.created_at.strftime("%Y.%m.%d"),
+        "Size": str(setup.size),
+        "Komi": f"{setup.komi:g}",
+        "Opening": setup.opening.value,
+    }
+    if game.match_game is not None:
+        tags["Round"] = str(game.match_game)
+    if not setup.standard_reserves:
+        for name, pair in (("Flats", setup.stones), ("Caps", setup.caps)):
+            if pair[0] == pair[1]:
+                tags[name] = str(pair[0])
+            else:
+                tags[f"{name}1"], tags[f"{name}2"] = str(pair[Color.WHITE]), str(pair[Color.BLACK])
+    if game.result is not None:
+        tags["Result"] = game.result.ptn()
+    return tags

@@ -1,0 +1,98 @@
+"""Reads and writes that several services share, always inside a caller's transaction."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.errors import UnknownChallenge, UnknownGame, UnknownMatch
+from bot.services.views import (
+    CHALLENGE_SELECT,
+    GAME_SELECT,
+    MATCH_SELECT,
+    ChallengeView,
+    GameSetup,
+    GameView,
+    MatchView,
+    PlayerRef,
+    challenge_from_row,
+    deadlines_after,
+    game_from_row,
+    match_from_row,
+)
+from bot.store import Transaction, to_db
+
+
+async def fetch_game(tx: Transaction, game_id: int) -> GameView:
+    row = await tx.fetchone(GAME_SELECT + " WHERE g.id = ?", (game_id,))
+    if row is None:
+        raise UnknownGame(game_id)
+    return game_from_row(row)
+
+
+async def fetch_challenge(tx: Transaction, challenge_id: int) -> ChallengeView:
+    row = await tx.fetchone(CHALLENGE_SELECT + " WHERE c.id = ?", (challenge_id,))
+    if row is None:
+        raise UnknownChallenge(challenge_id)
+    return challenge_from_row(row)
+
+
+async def fetch_match(tx: Transaction, match_id: int) -> MatchView:
+    row = await tx.fetchone(MATCH_SELECT + " WHERE m.id = ?", (match_id,))
+    if row is None:
+        raise UnknownMatch(match_id)
+    return match_from_row(row)
+
+
+async def save_player(tx: Transaction, player: PlayerRef, now: datetime) -> None:
+    """Create the player, or refresh the display name they go by now."""
+    await tx.execute(
+        "INSERT INTO players (id, name, created_at, updated_at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at "
+        "WHERE name IS NOT excluded.name",
+        (player.id, player.name, to_db(now), to_db(now)),
+    )
+
+
+async def insert_game(
+    tx: Transaction,
+    *,
+    guild_id: int,
+    channel_id: int,
+    thread_id: int | None,
+    white_id: int,
+    black_id: int,
+    setup: GameSetup,
+    now: datetime,
+    match_id: int | None = None,
+    match_game: int | None = None,
+) -> GameView:
+    """A new game at the start position, with white's first deadline running from `now`."""
+    deadline, reminder = deadlines_after(now, setup.days_per_move)
+    cursor = await tx.execute(
+        "INSERT INTO games (guild_id, channel_id, thread_id, white_id, black_id, size, komi, "
+        "opening, stones1, stones2, caps1, caps2, rated, days_per_move, tps, deadline_at, "
+        "reminder_at, match_id, match_game, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            guild_id,
+            channel_id,
+            thread_id,
+            white_id,
+            black_id,
+            setup.size,
+            setup.komi,
+            setup.opening.value,
+            *setup.stones,
+            *setup.caps,
+            int(setup.rated),
+            setup.days_per_move,
+            setup.start_position().tps(),
+            to_db(deadline),
+            to_db(reminder),
+            match_id,
+            match_game,
+            to_db(now),
+        ),
+    )
+    assert cursor.lastrowid is not None
+    return await fetch_game(tx, cursor.lastrowid)

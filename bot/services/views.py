@@ -1,0 +1,414 @@
+"""What the services hand back: small frozen dataclasses, built from database rows.
+
+They carry ids and plain values only (no discord.py), so the Discord layer can render them and
+tests can compare them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from bot.errors import InvalidSetting, NotInGame
+from bot.store import from_db
+from tak import STANDARD_RESERVES, Color, Opening, Position, Result, ResultKind, parse_result
+
+MAX_DAYS_PER_MOVE = 30
+MAX_MATCH_GAMES = 25
+MAX_KOMI = 10
+# The reminder goes out when this share of the time for a move has passed.
+REMINDER_FRACTION = 0.8
+
+
+class ColourChoice(StrEnum):
+    """The colour a challenger asks for: white is player 1, who moves first."""
+
+    WHITE = "white"
+    BLACK = "black"
+    RANDOM = "random"
+
+
+class GameStatus(StrEnum):
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+class ChallengeStatus(StrEnum):
+    OPEN = "open"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+class MatchStatus(StrEnum):
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+class NotifyMode(StrEnum):
+    """How a player wants reminders: a mention in the game's thread or a direct message."""
+
+    MENTION = "mention"
+    DM = "dm"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRef:
+    """A Discord user as the services know them: id and the last display name seen."""
+
+    id: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameSetup:
+    """Everything that fixes how a game is played; reserves are per colour (white, black)."""
+
+    size: int
+    komi: float
+    opening: Opening
+    stones: tuple[int, int]
+    caps: tuple[int, int]
+    days_per_move: int
+    rated: bool
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        size: int,
+        komi: float,
+        opening: Opening | str = Opening.SWAP,
+        stones: int | None = None,
+        caps: int | None = None,
+        days_per_move: int,
+        rated: bool = True,
+    ) -> GameSetup:
+        """Checked settings; raises :class:`InvalidSetting` with the reason."""
+        check_size(size)
+        check_komi(komi)
+        check_days(days_per_move)
+        try:
+            opening = Opening(opening)
+        except ValueError:
+            raise InvalidSetting("The opening must be 'swap' or 'no-swap'.") from None
+        default_stones, default_caps = STANDARD_RESERVES[size]
+        for value, what in ((stones, "stones"), (caps, "capstones")):
+            if value is not None and not 0 <= value <= 200:
+                raise InvalidSetting(f"The number of {what} must be from 0 to 200.")
+        s = default_stones if stones is None else stones
+        c = default_caps if caps is None else caps
+        if s + c == 0:
+            raise InvalidSetting("Each player needs at least one piece.")
+        return cls(size, float(komi), opening, (s, s), (c, c), days_per_move, rated)
+
+    @property
+    def standard_reserves(self) -> bool:
+        stones, caps = STANDARD_RESERVES[self.size]
+        return self.stones == (stones, stones) and self.caps == (caps, caps)
+
+    def start_position(self) -> Position:
+        return Position(
+            self.size, komi=self.komi, stones=self.stones, caps=self.caps, opening=self.opening
+        )
+
+
+def check_size(size: int) -> None:
+    if size not in STANDARD_RESERVES:
+        raise InvalidSetting("The board size must be from 3 to 8.")
+
+
+def check_komi(komi: float) -> None:
+    if komi * 2 != int(komi * 2) or abs(komi) > MAX_KOMI:
+        raise InvalidSetting(
+            f"Komi must be a multiple of 0.5 from -{MAX_KOMI} to {MAX_KOMI} (e.g. 2 or 2.5)."
+        )
+
+
+def check_days(days: int) -> None:
+    if not 1 <= days <= MAX_DAYS_PER_MOVE:
+        raise InvalidSetting(f"Days per move must be from 1 to {MAX_DAYS_PER_MOVE}.")
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    """A game as stored: who plays which colour, its settings, where it is, and how it ended.
+
+    ``result`` holds the winner and the kind; a road's squares are on the final position
+    (:meth:`bot.services.games.GameService.position`).
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    message_id: int | None
+    white: PlayerRef
+    black: PlayerRef
+    setup: GameSetup
+    status: GameStatus
+    result: Result | None
+    points: int | None
+    ply: int
+    tps: str
+    draw_offer_by: int | None
+    undo_request_by: int | None
+    deadline_at: datetime | None
+    reminder_at: datetime | None
+    match_id: int | None
+    match_game: int | None
+    created_at: datetime
+    last_move_at: datetime | None
+    finished_at: datetime | None
+
+    @property
+    def is_active(self) -> bool:
+        return self.status is GameStatus.ACTIVE
+
+    @property
+    def to_move(self) -> Color:
+        return Color.WHITE if self.ply % 2 == 0 else Color.BLACK
+
+    @property
+    def player_to_move(self) -> PlayerRef:
+        return self.player(self.to_move)
+
+    @property
+    def winner(self) -> PlayerRef | None:
+        if self.result is None or self.result.winner is None:
+            return None
+        return self.player(self.result.winner)
+
+    def player(self, color: Color) -> PlayerRef:
+        return self.white if color is Color.WHITE else self.black
+
+    def color_of(self, player_id: int) -> Color:
+        """The colour `player_id` plays; raises :class:`NotInGame` for anyone else."""
+        if player_id == self.white.id:
+            return Color.WHITE
+        if player_id == self.black.id:
+            return Color.BLACK
+        raise NotInGame(self.id)
+
+    def opponent_of(self, player_id: int) -> PlayerRef:
+        return self.player(self.color_of(player_id).other)
+
+    def position_from_tps(self) -> Position:
+        """The current position from the stored TPS (no move history: use it to read, not undo)."""
+        s = self.setup
+        return Position.from_tps(
+            self.tps, komi=s.komi, stones=s.stones, caps=s.caps, opening=s.opening
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeView:
+    id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    challenger: PlayerRef
+    opponent: PlayerRef | None  # None: open to anyone
+    colour: ColourChoice  # the challenger's
+    setup: GameSetup
+    games: int  # games in the match; 1 for a single game
+    status: ChallengeStatus
+    accepted_by: int | None
+    game_id: int | None
+    rematch_of: int | None
+    created_at: datetime
+    expires_at: datetime
+    closed_at: datetime | None
+
+    @property
+    def is_open(self) -> bool:
+        return self.status is ChallengeStatus.OPEN
+
+
+@dataclass(frozen=True, slots=True)
+class MatchView:
+    """An N-game series. Player 1 has white in odd-numbered games."""
+
+    id: int
+    guild_id: int
+    player1: PlayerRef
+    player2: PlayerRef
+    games_total: int
+    games_played: int
+    points1: int
+    points2: int
+    status: MatchStatus
+    created_at: datetime
+    finished_at: datetime | None
+
+    def points_of(self, player_id: int) -> int:
+        return self.points1 if player_id == self.player1.id else self.points2
+
+    @property
+    def leader(self) -> PlayerRef | None:
+        """Who has more points so far (the winner once finished); None when level."""
+        if self.points1 == self.points2:
+            return None
+        return self.player1 if self.points1 > self.points2 else self.player2
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnding:
+    """How a game ended, what it scored, and what it did to its match."""
+
+    game: GameView
+    result: Result
+    points: int  # the winner's score; 0 for draws and aborts
+    match: MatchView | None
+    next_game: GameView | None  # the match's next game, created with colours swapped
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOutcome:
+    """A move that was applied: the new position, the result if it ended the game, and whether
+    the mover now threatens to complete a road (the bot's cue to call "Tak")."""
+
+    game: GameView
+    move: str  # canonical PTN
+    ply: int  # the ply number of this move, 1 for the first
+    position: Position  # a copy the caller may keep
+    tak: bool
+    ending: GameEnding | None
+
+    @property
+    def result(self) -> Result | None:
+        return self.ending.result if self.ending else None
+
+
+# ----------------------------------------------------------------- rows to views
+
+
+def game_from_row(row: sqlite3.Row) -> GameView:
+    """A row of :data:`GAME_SELECT`."""
+    result = None
+    if row["result"] is not None:
+        result = Result(parse_result(row["result"]).winner, ResultKind(row["result_kind"]))
+    setup = GameSetup(
+        size=row["size"],
+        komi=row["komi"],
+        opening=Opening(row["opening"]),
+        stones=(row["stones1"], row["stones2"]),
+        caps=(row["caps1"], row["caps2"]),
+        days_per_move=row["days_per_move"],
+        rated=bool(row["rated"]),
+    )
+    return GameView(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        thread_id=row["thread_id"],
+        message_id=row["message_id"],
+        white=PlayerRef(row["white_id"], row["white_name"]),
+        black=PlayerRef(row["black_id"], row["black_name"]),
+        setup=setup,
+        status=GameStatus(row["status"]),
+        result=result,
+        points=row["points"],
+        ply=row["ply"],
+        tps=row["tps"],
+        draw_offer_by=row["draw_offer_by"],
+        undo_request_by=row["undo_request_by"],
+        deadline_at=from_db(row["deadline_at"]),
+        reminder_at=from_db(row["reminder_at"]),
+        match_id=row["match_id"],
+        match_game=row["match_game"],
+        created_at=_required(row["created_at"]),
+        last_move_at=from_db(row["last_move_at"]),
+        finished_at=from_db(row["finished_at"]),
+    )
+
+
+GAME_SELECT = """
+SELECT g.*, w.name AS white_name, b.name AS black_name
+FROM games g JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id
+"""
+
+
+def challenge_from_row(row: sqlite3.Row) -> ChallengeView:
+    """A row of :data:`CHALLENGE_SELECT`."""
+    size = row["size"]
+    default_stones, default_caps = STANDARD_RESERVES[size]
+    stones = default_stones if row["stones"] is None else row["stones"]
+    caps = default_caps if row["caps"] is None else row["caps"]
+    opponent = None
+    if row["opponent_id"] is not None:
+        opponent = PlayerRef(row["opponent_id"], row["opponent_name"])
+    return ChallengeView(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        message_id=row["message_id"],
+        challenger=PlayerRef(row["challenger_id"], row["challenger_name"]),
+        opponent=opponent,
+        colour=ColourChoice(row["colour"]),
+        setup=GameSetup(
+            size=size,
+            komi=row["komi"],
+            opening=Opening(row["opening"]),
+            stones=(stones, stones),
+            caps=(caps, caps),
+            days_per_move=row["days_per_move"],
+            rated=bool(row["rated"]),
+        ),
+        games=row["games"],
+        status=ChallengeStatus(row["status"]),
+        accepted_by=row["accepted_by"],
+        game_id=row["game_id"],
+        rematch_of=row["rematch_of"],
+        created_at=_required(row["created_at"]),
+        expires_at=_required(row["expires_at"]),
+        closed_at=from_db(row["closed_at"]),
+    )
+
+
+CHALLENGE_SELECT = """
+SELECT c.*, p.name AS challenger_name, o.name AS opponent_name
+FROM challenges c JOIN players p ON p.id = c.challenger_id
+LEFT JOIN players o ON o.id = c.opponent_id
+"""
+
+
+def match_from_row(row: sqlite3.Row) -> MatchView:
+    """A row of :data:`MATCH_SELECT`."""
+    return MatchView(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        player1=PlayerRef(row["player1_id"], row["player1_name"]),
+        player2=PlayerRef(row["player2_id"], row["player2_name"]),
+        games_total=row["games_total"],
+        games_played=row["games_played"],
+        points1=row["points1"],
+        points2=row["points2"],
+        status=MatchStatus(row["status"]),
+        created_at=_required(row["created_at"]),
+        finished_at=from_db(row["finished_at"]),
+    )
+
+
+MATCH_SELECT = """
+SELECT m.*, p1.name AS player1_name, p2.name AS player2_name
+FROM matches m JOIN players p1 ON p1.id = m.player1_id JOIN players p2 ON p2.id = m.player2_id
+"""
+
+
+def _required(text: str) -> datetime:
+    moment = from_db(text)
+    assert moment is not None
+    return moment
+
+
+def deadlines_after(moment: datetime, days_per_move: int) -> tuple[datetime, datetime]:
+    """The move deadline and the reminder time (at 80% of the allowance) for a turn that starts
+    at `moment`."""
+    allowance = timedelta(days=days_per_move)
+    return moment + allowance, moment + allowance * REMINDER_FRACTION

@@ -1,0 +1,99 @@
+"""Fixtures for the service tests: real SQLite files in a temporary folder and a fake clock."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.clock import FakeClock
+from bot.services import Services
+from bot.services.views import GameView, MoveOutcome, PlayerRef
+
+ALICE = PlayerRef(101, "alice")
+BOB = PlayerRef(202, "bob")
+CAROL = PlayerRef(303, "carol")
+GUILD = 1_000_000_000_000_000_001
+CHANNEL = 2_000_000_000_000_000_002
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "bredon.sqlite3"
+
+
+@pytest.fixture
+async def services(db_path: Path, clock: FakeClock) -> AsyncIterator[Services]:
+    opened = await Services.open(db_path, clock=clock, rng=random.Random(7))
+    yield opened
+    await opened.close()
+
+
+async def start_game(services: Services, **settings: Any) -> GameView:
+    """Alice (white unless `colour` says otherwise) against Bob, accepted at once."""
+    settings.setdefault("colour", "white")
+    settings.setdefault("size", 5)
+    challenge = await services.challenges.create(
+        guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BOB, **settings
+    )
+    acceptance = await services.challenges.accept(challenge.id, BOB)
+    return acceptance.game
+
+
+async def play(services: Services, game_id: int, moves: str) -> list[MoveOutcome]:
+    """Play space-separated moves, each by the player to move."""
+    outcomes = []
+    for text in moves.split():
+        game = await services.games.get(game_id)
+        outcome = await services.games.move(
+            game_id, game.player_to_move.id, text, expected_ply=game.ply
+        )
+        outcomes.append(outcome)
+    return outcomes
+
+
+Starter = Callable[..., Awaitable[GameView]]
+Player = Callable[[int, str], Awaitable[list[MoveOutcome]]]
+
+
+@pytest.fixture
+def new_game(services: Services) -> Starter:
+    """`await new_game(size=3, ...)`: a game between Alice (white) and Bob."""
+
+    async def make(**settings: Any) -> GameView:
+        return await start_game(services, **settings)
+
+    return make
+
+
+@pytest.fixture
+def moves(services: Services) -> Player:
+    """`await moves(game_id, "a1 e5 ...")`: each move by the player to move."""
+
+    async def run(game_id: int, text: str) -> list[MoveOutcome]:
+        return await play(services, game_id, text)
+
+    return run
+
+
+@pytest.fixture
+def alice() -> PlayerRef:
+    return ALICE
+
+
+@pytest.fixture
+def bob() -> PlayerRef:
+    return BOB
+
+
+@pytest.fixture
+def carol() -> PlayerRef:
+    return CAROL
