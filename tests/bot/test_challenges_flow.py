@@ -1,0 +1,180 @@
+"""Challenges: direct and open, accept, decline, cancel, expiry, guild defaults, rematch."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from datetime import timedelta
+
+import pytest
+
+from bot import errors
+from bot.services.challenges import ChallengeService
+from bot.services.views import ChallengeStatus, GameStatus
+from tak import Color
+
+GUILD, CHANNEL = 11, 22
+
+
+async def create(services, challenger, opponent=None, **settings):
+    return await services.challenges.create(
+        guild_id=GUILD, channel_id=CHANNEL, challenger=challenger, opponent=opponent, **settings
+    )
+
+
+async def test_a_direct_challenge_starts_a_game_with_the_chosen_colours(
+    services, alice, bob
+) -> None:
+    challenge = await create(services, alice, bob, colour="black", size=6, komi=2.5)
+    assert challenge.is_open and challenge.opponent == bob
+    accepted = await services.challenges.accept(challenge.id, bob)
+    game = accepted.game
+    assert (game.white, game.black) == (bob, alice)
+    assert game.setup.size == 6 and game.setup.komi == 2.5 and game.ply == 0
+    assert game.status is GameStatus.ACTIVE and accepted.match is None
+    assert accepted.challenge.status is ChallengeStatus.ACCEPTED
+    assert accepted.challenge.game_id == game.id and accepted.challenge.accepted_by == bob.id
+    with pytest.raises(errors.ChallengeClosed):
+        await services.challenges.accept(challenge.id, bob)
+
+
+async def test_nobody_accepts_their_own_or_someone_elses_challenge(
+    services, alice, bob, carol
+) -> None:
+    with pytest.raises(errors.ChallengeYourself):
+        await create(services, alice, alice)
+    direct = await create(services, alice, bob)
+    with pytest.raises(errors.ChallengeYourself):
+        await services.challenges.accept(direct.id, alice)
+    with pytest.raises(errors.ChallengeNotForYou):
+        await services.challenges.accept(direct.id, carol)
+    open_challenge = await create(services, alice)
+    with pytest.raises(errors.ChallengeYourself):
+        await services.challenges.accept(open_challenge.id, alice)
+    taken = await services.challenges.accept(open_challenge.id, carol)
+    assert {taken.game.white, taken.game.black} == {alice, carol}
+    with pytest.raises(errors.ChallengeClosed):
+        await services.challenges.accept(open_challenge.id, bob)
+
+
+async def test_decline_and_cancel_are_for_the_right_people(services, alice, bob, carol) -> None:
+    direct = await create(services, alice, bob)
+    with pytest.raises(errors.ChallengeNotForYou):
+        await services.challenges.decline(direct.id, carol.id)
+    with pytest.raises(errors.NotYourChallenge):
+        await services.challenges.cancel(direct.id, bob.id)
+    declined = await services.challenges.decline(direct.id, bob.id)
+    assert declined.status is ChallengeStatus.DECLINED
+    with pytest.raises(errors.ChallengeClosed, match="declined"):
+        await services.challenges.cancel(direct.id, alice.id)
+
+    open_challenge = await create(services, alice)
+    with pytest.raises(errors.OpenChallengeDecline):
+        await services.challenges.decline(open_challenge.id, bob.id)
+    cancelled = await services.challenges.cancel(open_challenge.id, alice.id)
+    assert cancelled.status is ChallengeStatus.CANCELLED
+    assert await services.challenges.open_challenges(guild_id=GUILD) == []
+
+
+async def test_challenges_expire(services, clock, alice, bob) -> None:
+    challenge = await create(services, alice, bob, lifetime=timedelta(hours=1))
+    assert await services.challenges.open_challenges(channel_id=CHANNEL) == [challenge]
+    clock.advance(hours=1)
+    assert await services.challenges.open_challenges(channel_id=CHANNEL) == []
+    with pytest.raises(errors.ChallengeExpired):
+        await services.challenges.accept(challenge.id, bob)
+    report = await services.deadlines.run_due()
+    assert [c.id for c in report.expired_challenges] == [challenge.id]
+    assert (await services.challenges.get(challenge.id)).status is ChallengeStatus.EXPIRED
+
+
+async def test_missing_settings_come_from_the_guild_defaults(services, alice, bob) -> None:
+    defaults = await services.guilds.get(GUILD)
+    assert (defaults.size, defaults.komi, defaults.days_per_move) == (6, 2.0, 3)
+    await services.guilds.save(replace(defaults, size=5, komi=1.5, days_per_move=7))
+    challenge = await create(services, alice, bob)
+    assert challenge.setup.size == 5 and challenge.setup.komi == 1.5
+    assert challenge.setup.days_per_move == 7
+    explicit = await create(services, alice, bob, size=4, komi=0, days_per_move=1)
+    assert (explicit.setup.size, explicit.setup.komi, explicit.setup.days_per_move) == (4, 0, 1)
+    with pytest.raises(errors.InvalidSetting):
+        await services.guilds.save(replace(defaults, size=9))
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"size": 2},
+        {"size": 9},
+        {"komi": 0.3},
+        {"komi": 40},
+        {"days_per_move": 0},
+        {"days_per_move": 99},
+        {"games": 0},
+        {"games": 100},
+        {"colour": "purple"},
+        {"opening": "sideways"},
+        {"stones": -1},
+        {"stones": 0, "caps": 0},
+    ],
+)
+async def test_bad_settings_are_refused_and_nothing_is_stored(
+    services, alice, bob, settings
+) -> None:
+    with pytest.raises(errors.InvalidSetting):
+        await create(services, alice, bob, **settings)
+    assert await services.db.fetchall("SELECT * FROM challenges") == []
+
+
+async def test_reserve_overrides_reach_the_game(services, alice, bob) -> None:
+    challenge = await create(services, alice, bob, size=5, stones=15, caps=2)
+    game = (await services.challenges.accept(challenge.id, bob)).game
+    assert game.setup.stones == (15, 15) and game.setup.caps == (2, 2)
+    position = await services.games.position(game.id)
+    assert position.reserves(Color.WHITE).stones == 15
+    assert position.reserves(Color.BLACK).caps == 2
+
+
+async def test_random_colours_follow_the_service_random_source(db_path, clock, alice, bob):
+    from bot.store import Database
+
+    db = await Database.open(db_path)
+    try:
+        whites = set()
+        for seed in range(8):
+            service = ChallengeService(db, clock, random.Random(seed))
+            challenge = await service.create(
+                guild_id=GUILD, channel_id=CHANNEL, challenger=alice, opponent=bob
+            )
+            whites.add((await service.accept(challenge.id, bob)).game.white)
+        assert whites == {alice, bob}
+    finally:
+        await db.close()
+
+
+async def test_rematch_swaps_colours_once_the_game_is_over(services, new_game, alice, bob):
+    game = await new_game(size=4, komi=1)
+    with pytest.raises(errors.GameNotOver):
+        await services.challenges.rematch(game.id, bob)
+    await services.games.resign(game.id, alice.id)
+    rematch = await services.challenges.rematch(game.id, bob)
+    assert rematch.opponent == alice and rematch.rematch_of == game.id
+    assert rematch.setup == game.setup
+    with pytest.raises(errors.RematchPending):
+        await services.challenges.rematch(game.id, alice)
+    new = (await services.challenges.accept(rematch.id, alice)).game
+    assert (new.white, new.black) == (bob, alice)
+
+
+async def test_names_are_refreshed_and_preferences_kept(services, alice, bob) -> None:
+    await create(services, alice, bob)
+    renamed = replace(alice, name="Alice the Great")
+    await services.players.set_notify(alice.id, "dm")
+    await services.players.set_theme(alice.id, "classic")
+    profile = await services.players.register(renamed)
+    assert profile.name == "Alice the Great" and profile.notify.value == "dm"
+    assert profile.theme == "classic"
+    with pytest.raises(errors.InvalidSetting):
+        await services.players.set_notify(alice.id, "pigeon")
+    with pytest.raises(errors.UnknownPlayer):
+        await services.players.get(999)

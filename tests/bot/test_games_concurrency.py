@@ -1,0 +1,151 @@
+"""Races and failures: concurrent moves, two processes on one file, exceptions mid-move."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from bot import errors
+from bot.services import Services
+from bot.store import Transaction
+
+
+async def test_fifty_concurrent_moves_apply_exactly_one(services, new_game) -> None:
+    game = await new_game(size=6)
+    squares = [f"{f}{r}" for f in "abcdef" for r in "123456"]
+    attempts = [
+        services.games.move(game.id, game.white.id, squares[i % 36], expected_ply=0)
+        for i in range(50)
+    ]
+    results = await asyncio.gather(*attempts, return_exceptions=True)
+    applied = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert len(applied) == 1
+    assert all(isinstance(r, errors.PositionChanged) for r in refused)
+    rows = await services.db.fetchall("SELECT ply FROM moves WHERE game_id = ?", (game.id,))
+    assert [r["ply"] for r in rows] == [1]
+    assert (await services.games.get(game.id)).ply == 1
+
+
+async def test_two_services_on_one_file_never_both_apply_a_move(
+    services, new_game, db_path, clock
+) -> None:
+    """The second service stands for a second process: its own connection and cache."""
+    game = await new_game(size=6)
+    other = await Services.open(db_path, clock=clock)
+    try:
+        # Both caches hold the position at ply 1.
+        await services.games.move(game.id, game.white.id, "a1", expected_ply=0)
+        await other.games.position(game.id)
+        attempts = [
+            service.games.move(game.id, game.black.id, square, expected_ply=1)
+            for service in (services, other) * 10
+            for square in ("b2", "c3")
+        ]
+        results = await asyncio.gather(*attempts, return_exceptions=True)
+        applied = [r for r in results if not isinstance(r, BaseException)]
+        assert len(applied) == 1
+        assert all(
+            isinstance(r, errors.PositionChanged) for r in results if isinstance(r, BaseException)
+        )
+        # Each continues from the other's moves: a stale cached position is never used.
+        await other.games.move(game.id, game.white.id, "d4", expected_ply=2)
+        outcome = await services.games.move(game.id, game.black.id, "e5", expected_ply=3)
+        assert outcome.ply == 4
+        assert (await services.games.position(game.id)).tps() == outcome.game.tps
+        assert (await other.games.position(game.id)).tps() == outcome.game.tps
+    finally:
+        await other.close()
+
+
+class Injected(Exception):
+    pass
+
+
+async def table_dump(services: Services) -> dict[str, list[tuple]]:
+    dump = {}
+    for table in ("players", "challenges", "games", "moves", "matches", "guild_settings"):
+        rows = await services.db.fetchall(f"SELECT * FROM {table} ORDER BY rowid")
+        dump[table] = [tuple(row) for row in rows]
+    return dump
+
+
+async def test_an_exception_between_the_steps_of_a_move_writes_nothing(
+    services, new_game, moves, monkeypatch
+) -> None:
+    """The move that ends a match game touches the log, the game, the match and a new game;
+    failing at any of those statements, or at the commit, leaves every table as it was."""
+    game = await new_game(size=3, games=2)
+    await moves(game.id, "a3 a1 b1 b3")
+    original_execute = Transaction.execute
+    calls = 0
+
+    async def counting(self, sql, params=()):
+        nonlocal calls
+        calls += 1
+        return await original_execute(self, sql, params)
+
+    monkeypatch.setattr(Transaction, "execute", counting)
+    probe = await new_game(size=3, games=2)
+    await moves(probe.id, "a3 a1 b1 b3")
+    calls = 0
+    await services.games.move(probe.id, probe.white.id, "c1", expected_ply=4)
+    steps = calls
+    assert steps >= 4  # log, game, game result, match (and the next game)
+
+    before = await table_dump(services)
+    for failing_step in range(1, steps + 1):
+        calls = 0
+
+        async def failing(self, sql, params=(), failing_step=failing_step):
+            nonlocal calls
+            calls += 1
+            if calls == failing_step:
+                raise Injected(sql)
+            return await original_execute(self, sql, params)
+
+        monkeypatch.setattr(Transaction, "execute", failing)
+        with pytest.raises(Injected):
+            await services.games.move(game.id, game.white.id, "c1", expected_ply=4)
+        assert await table_dump(services) == before, f"step {failing_step} left a trace"
+    monkeypatch.setattr(Transaction, "execute", original_execute)
+
+    connection = services.db._connection
+    original_commit = type(connection).commit
+
+    async def failing_commit(self):
+        raise Injected("commit")
+
+    monkeypatch.setattr(type(connection), "commit", failing_commit)
+    with pytest.raises(Injected):
+        await services.games.move(game.id, game.white.id, "c1", expected_ply=4)
+    monkeypatch.setattr(type(connection), "commit", original_commit)
+    assert await table_dump(services) == before
+
+    outcome = await services.games.move(game.id, game.white.id, "c1", expected_ply=4)
+    assert outcome.result is not None and outcome.result.ptn() == "R-0"
+    assert outcome.ending is not None and outcome.ending.next_game is not None
+
+
+async def test_many_games_played_in_parallel_stay_consistent(services, new_game) -> None:
+    """Random legal moves in ten games at once; every game row matches a replay of its log."""
+    rng = random.Random(3)
+    games = [await new_game(size=4) for _ in range(10)]
+
+    async def play_randomly(game_id: int) -> None:
+        for _ in range(20):
+            position = await services.games.position(game_id)
+            if position.result is not None:
+                return
+            game = await services.games.get(game_id)
+            move = rng.choice(position.legal_moves()).ptn()
+            await services.games.move(game_id, game.player_to_move.id, move, expected_ply=game.ply)
+
+    await asyncio.gather(*(play_randomly(g.id) for g in games))
+    for game in games:
+        stored = await services.games.get(game.id)
+        record = await services.queries.record(game.id)
+        assert record.final_position().tps() == stored.tps
+        assert len(record.plies) == stored.ply
