@@ -1,0 +1,202 @@
+"""The board image, checked on its pixels."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from rendering import DEFAULT_SIZE, THEMES, komi_text, layout, render_board
+from tak import Color, Position, Result, ResultKind, parse_move
+
+WIDTH = 600
+
+
+def pixels(png: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(png))
+    assert image.format == "PNG"
+    return image.convert("RGB")
+
+
+def column_colours(image: Image.Image, width: int, n: int, square: tuple[int, int]) -> list:
+    """The colours met going up through a square at 40% of its width (inside every stack's
+    profile and top piece), with repeats merged."""
+    frame = layout(width, n)
+    left, top, _, bottom = frame.square_box(*square)
+    x = left + round(0.4 * frame.square)
+    seen: list = []
+    for y in range(bottom - 1, top - 1, -1):
+        colour = image.getpixel((x, y))
+        if not seen or seen[-1] != colour:
+            seen.append(colour)
+    return seen
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_a_flats_centre_has_its_owners_colour(theme: str) -> None:
+    position = Position.from_tps("1,x2/x,2,x/x2,2 1 3")
+    image = pixels(render_board(position, theme=theme, size=WIDTH))
+    frame = layout(WIDTH, 3)
+    white, black = (p.fill for p in THEMES[theme].players)
+    assert image.getpixel(frame.square_centre(0, 2)) == white
+    assert image.getpixel(frame.square_centre(1, 1)) == black
+    assert image.getpixel(frame.square_centre(2, 0)) == black
+    assert image.getpixel(frame.square_centre(0, 0)) in THEMES[theme].squares
+
+
+def test_stack_layers_read_bottom_to_top_in_order() -> None:
+    theme = THEMES["default"]
+    white, black = (p.fill for p in theme.players)
+    position = Position.from_tps("x5/x5/x2,11212,x2/x5/x5 1 5")
+    image = pixels(render_board(position, size=WIDTH))
+    fills = [c for c in column_colours(image, WIDTH, 5, (2, 2)) if c in (white, black)]
+    merged = [c for i, c in enumerate(fills) if i == 0 or fills[i - 1] != c]
+    # Bottom to top: 1 1 2 1 2 -> white, black, white, then the black top piece.
+    assert merged == [white, black, white, black]
+
+
+def test_pieces_below_the_carry_limit_are_drawn_apart_and_faded() -> None:
+    theme = THEMES["default"]
+    position = Position.from_tps("x3/x,2211121,x/x3 1 6", stones=20)
+    image = pixels(render_board(position, size=WIDTH))
+    square = theme.squares[(1 + 1) % 2]
+    white, black = (p.fill for p in theme.players)
+    faded_white, faded_black = (theme.buried(p.fill, square) for p in theme.players)
+    names = {white: "W", black: "B", faded_white: "w", faded_black: "b"}
+    seen = [names[c] for c in column_colours(image, WIDTH, 3, (1, 1)) if c in names]
+    merged = "".join(c for i, c in enumerate(seen) if i == 0 or seen[i - 1] != c)
+    # 2211 are below the 3x3 carry limit; 12 and the white top piece can move.
+    assert merged == "bwWBW"
+
+
+def test_the_last_moves_squares_are_tinted() -> None:
+    theme = THEMES["default"]
+    # 2a2>11 took a2's two pieces and dropped one on b2 and one on c2.
+    position = Position.from_tps("x4/x4/x,1,22,21/x4 1 5")
+    move = parse_move("2a2>11")
+    plain = pixels(render_board(position, size=WIDTH))
+    tinted = pixels(render_board(position, last_move=move, size=WIDTH))
+    frame = layout(WIDTH, 4)
+    for file in range(4):
+        left, top, _, _ = frame.square_box(file, 1)
+        beside_piece = (left + 4, top + frame.square // 2)
+        colour = theme.squares[(file + 1) % 2]
+        assert plain.getpixel(beside_piece) == colour
+        moved = theme.tinted_squares[(file + 1) % 2]
+        assert tinted.getpixel(beside_piece) == (moved if file < 3 else colour)
+        assert moved != colour
+    assert tinted.getpixel((0, 0)) == plain.getpixel((0, 0))
+
+
+def test_a_placement_tints_its_square_only() -> None:
+    theme = THEMES["paper"]
+    position = Position.from_tps("x3/x,1,x/x3 2 1")
+    image = pixels(render_board(position, last_move=parse_move("b2"), theme="paper", size=WIDTH))
+    frame = layout(WIDTH, 3)
+    for file in range(3):
+        for rank in range(3):
+            left, top, _, _ = frame.square_box(file, rank)
+            expected = theme.tinted_squares if (file, rank) == (1, 1) else theme.squares
+            assert image.getpixel((left + 4, top + 4)) == expected[(file + rank) % 2]
+
+
+def test_a_road_is_drawn_across_its_squares_with_a_banner() -> None:
+    theme = THEMES["default"]
+    position = Position.from_tps("x4/1,1,1,1/2,2,2,x/x4 2 5")
+    assert position.result is not None and position.result.kind is ResultKind.ROAD
+    image = pixels(render_board(position, size=WIDTH))
+    frame = layout(WIDTH, 4, banner=True)
+    assert image.size == (WIDTH, frame.height)
+    for file in range(4):
+        left, top, right, bottom = frame.square_box(file, 2)
+        # Between the pieces: the square's left and right edges, on the road's centre line.
+        assert image.getpixel((left + 3, (top + bottom) // 2)) == theme.road
+        assert image.getpixel((right - 4, (top + bottom) // 2)) == theme.road
+    banner = image.getpixel((frame.pad + 6, frame.banner_y + frame.banner_height // 2))
+    assert banner == theme.alert
+
+
+def test_a_given_result_shows_a_banner_without_a_road() -> None:
+    theme = THEMES["default"]
+    position = Position(5)
+    resigned = Result(Color.BLACK, ResultKind.RESIGNATION)
+    image = pixels(render_board(position, result=resigned, size=WIDTH))
+    frame = layout(WIDTH, 5, banner=True)
+    assert image.size == (WIDTH, frame.height)
+    assert theme.road not in {c for _, c in image.getcolors(1 << 20)}
+
+
+def test_towers_of_forty_stay_inside_their_square() -> None:
+    tall = "12" * 30
+    tower = Position.from_tps(f"x8/x8/x8/x3,{tall},x4/x8/x8/x8/x8 1 40", stones=60)
+    empty = Position.from_tps("x8/x8/x8/x8/x8/x8/x8/x8 1 40", stones=60)
+    with_tower = pixels(render_board(tower, size=WIDTH))
+    without = pixels(render_board(empty, size=WIDTH))
+    frame = layout(WIDTH, 8)
+    inside = frame.square_box(3, 4)
+    for rank in range(8):
+        for file in range(8):
+            box = frame.square_box(file, rank)
+            same = with_tower.crop(box).tobytes() == without.crop(box).tobytes()
+            assert same == ((file, rank) != (3, 4))
+    assert with_tower.crop(inside).tobytes() != without.crop(inside).tobytes()
+
+
+def test_walls_capstones_and_flats_look_different() -> None:
+    position = Position.from_tps("1,1S,1C/x3/x3 2 3", caps=1)
+    image = pixels(render_board(position, size=WIDTH))
+    frame = layout(WIDTH, 3)
+    shapes = [image.crop(frame.square_box(file, 2)).tobytes() for file in range(3)]
+    assert len(set(shapes)) == 3
+
+
+def test_tak_marker_defaults_to_the_road_threat_of_the_player_who_moved() -> None:
+    threat = Position.from_tps("x4/1,1,1,x/2,2,x2/x4 2 4")
+    assert threat.has_road_threat(Color.WHITE)
+    calm = Position.from_tps("x4/1,x,1,x/2,2,x2/x4 2 4")
+    assert not calm.has_road_threat(Color.WHITE)
+    assert render_board(threat) == render_board(threat, show_tak=True)
+    assert render_board(threat) != render_board(threat, show_tak=False)
+    assert render_board(calm) == render_board(calm, show_tak=False)
+
+
+def test_the_same_input_gives_the_same_bytes() -> None:
+    position = Position.from_tps("x4/1,1212,1,x/2,2S,x2/1C,x3 2 9", komi=2.5, caps=1)
+    options = {"last_move": parse_move("c3<"), "players": ("Аня", "李"), "size": 700}
+    assert render_board(position, **options) == render_board(position, **options)
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+@pytest.mark.parametrize("n", range(3, 9))
+def test_every_board_size_renders_in_every_theme(n: int, theme: str) -> None:
+    position = Position(n, komi=2)
+    for move in ("a1", f"{'abcdefgh'[n - 1]}{n}", "b2", "b1", "b2-", "Sc2"):
+        position.play(move)
+    image = pixels(render_board(position, last_move=position.last_move, theme=theme))
+    frame = layout(DEFAULT_SIZE, n)
+    assert image.size == (DEFAULT_SIZE, frame.height)
+    assert frame.board_x + frame.board_side <= DEFAULT_SIZE - frame.pad
+    assert frame.square >= 100  # 8x8 still ~45 px a square at a phone's 400 px
+    black = THEMES[theme].players[1].fill
+    assert image.getpixel(frame.square_centre(n - 1, n - 1)) == THEMES[theme].players[0].fill
+    assert black in {c for _, c in image.getcolors(1 << 20)}
+
+
+def test_bad_options_are_refused_with_a_reason() -> None:
+    position = Position(5)
+    with pytest.raises(ValueError, match=r"no theme 'neon'.*default, paper, high-contrast"):
+        render_board(position, theme="neon")
+    with pytest.raises(ValueError, match="width must be"):
+        render_board(position, size=50)
+    with pytest.raises(ValueError, match="leaves the 5x5 board"):
+        render_board(position, last_move=parse_move("3a5+12"))
+    with pytest.raises(ValueError, match="two player names"):
+        render_board(position, players=("only one",))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("komi", "text"), [(0, ""), (2, "+2"), (2.5, "+2½"), (0.5, "+½"), (-1, "−1"), (-1.5, "−1½")]
+)
+def test_komi_is_written_with_halves(komi: float, text: str) -> None:
+    assert komi_text(komi) == text
