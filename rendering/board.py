@@ -145,6 +145,15 @@ def _sprite(piece: Piece, fill: RGB, edge: RGB, side: int) -> Image.Image:
     return image.resize((side, side), Image.Resampling.LANCZOS)
 
 
+@lru_cache(maxsize=512)
+def _sprite_on(piece: Piece, fill: RGB, edge: RGB, side: int, background: RGB) -> Image.Image:
+    """The sprite flattened onto a plain background: an opaque RGB tile, quick to paste."""
+    tile = Image.new("RGB", (side, side), background)
+    sprite = _sprite(piece, fill, edge, side)
+    tile.paste(sprite, (0, 0), sprite)
+    return tile
+
+
 # ----------------------------------------------------------------------------- the empty board
 
 
@@ -234,7 +243,8 @@ def draw_scene(scene: Scene) -> Image.Image:
             if stack.colors:
                 squares = theme.tinted_squares if (file, rank) in tinted else theme.squares
                 under = squares[(file + rank) % 2]
-                _draw_stack(image, draw, frame, sizes, theme, file, rank, stack, under)
+                on_road = (file, rank) in road
+                _draw_stack(image, draw, frame, sizes, theme, file, rank, stack, under, on_road)
     _draw_header(image, draw, frame, scene)
     if scene.result is not None:
         _draw_banner(image, frame, theme, scene.result)
@@ -322,6 +332,7 @@ def _draw_stack(
     rank: int,
     stack: Stack,
     under: RGB,
+    on_road: bool,
 ) -> None:
     """The stack's profile (buried pieces as layers, bottom to top) with the top piece above it,
     and the height in the corner for stacks of two or more."""
@@ -350,10 +361,14 @@ def _draw_stack(
         outline = edge if high - low >= 4 else None
         draw.rectangle(box, fill=fill, outline=outline)
     piece = theme.players[stack.colors[-1]]
-    sprite = _sprite(stack.top, piece.fill, piece.edge, top_size)
     x = round(centre_x - top_size / 2)
     y = round(column_top)
-    image.paste(sprite, (x, y), sprite)
+    if on_road:
+        sprite = _sprite(stack.top, piece.fill, piece.edge, top_size)
+        image.paste(sprite, (x, y), sprite)
+    else:
+        # Nothing else is drawn under the top piece's box: paste it ready-made on its square.
+        image.paste(_sprite_on(stack.top, piece.fill, piece.edge, top_size, under), (x, y))
     if stack.height >= 2:
         _draw_height(image, frame, theme, (right, top), stack.height)
 

@@ -200,3 +200,21 @@ def test_bad_options_are_refused_with_a_reason() -> None:
 )
 def test_komi_is_written_with_halves(komi: float, text: str) -> None:
     assert komi_text(komi) == text
+
+
+def test_renders_in_threads_match_renders_in_turn() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    positions = [
+        Position.from_tps(tps, stones=60)
+        for tps in ("x3/x,1212,x/2,x,1 1 4", "x4/1,2,1,2/x4/21,x3 2 5", "x5/x5/x2,121,x2/x5/x5 1 3")
+    ]
+    jobs = [(p, theme, name) for p in positions for theme in THEMES for name in ("Ана", "王", "Bo")]
+
+    def draw(job: tuple[Position, str, str]) -> bytes:
+        position, theme, name = job
+        return render_board(position, theme=theme, players=(name, "x"), size=500)
+
+    in_turn = [draw(job) for job in jobs]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        assert list(pool.map(draw, jobs)) == in_turn
