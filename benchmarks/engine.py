@@ -1,0 +1,123 @@
+"""Engine speed: perft, Tak-threat detection and single-move handling. Prints figures.
+
+Targets (issue 2, 2-core machine, CPython): perft(6x6 start, 4) = 13,586,048 in <= 15 s; threat
+detection on heavy 6x6-8x8 mid-game positions median <= 2 ms and worst <= 10 ms; parse, validate
+and apply one move <= 0.1 ms.
+
+    python benchmarks/engine.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from tak import Color, Position, perft
+
+# Heavy published positions (tall stacks, walls, capstones) from ViliamVadocz/tak-perft.
+HEAVY = [
+    "x,2,2,22S,2,111S/21S,22C,112,x,1112S,11S/x,2,112212,2,2S,2/x,2,121122,x,1112,211/"
+    "21C,x,1,2S,21S,x/2S,x,212,1S,12S,1S 1 33",
+    "2,x,2,111S,2,12/2,122S,2122,1S,x,1/x,111,1,11S,x2/21122112C,x,212S,2S,2,1212S/"
+    "1,112S,21221S,2S,x2/21,222,x,12S,x2 2 30",
+    "1,x2,22S,1,x2/1,2S,122,1S,1,12,22/2,1,x,2,1221C,11S,21/x,1211S,221,1,12122S,121,1/"
+    "2,122C,212111,1S,22,12,1/2S,2,x,12122,2,21,2S/x2,1S,1,2,1,2 2 41",
+    "1,1,x5/x,12,1S,111,2S,211,2/12S,2,1C,21212S,212,21,2C/x,211S,122,2221,21,22,1/"
+    "x,1,221,12,1,1,1112S/x,1,12222S,2,222,112121S,122/1,x,1,x,2,12,11S 2 41",
+    "x,1,1,1S,1S,1S,1S,1S/1,x,1,1,2S,2S,1C,1S/1,1,x,1,1,2C,2S,1S/1S,1,1,x,1,1,2S,1S/"
+    "1S,2S,1,1,x,1,1,1S/1S,2S,2C,1,1,x,1,1/1S,1C,2S,2S,1,1,x,1/1S,1S,1S,1S,1S,1,1,x 2 50",
+    "x,1S,1C,1S,x4/1,11,11111C,2S,2C,2S,2S,2S/x8/x8/x2,2C,x5/x2,1S,x5/x2,1S,x5/x2,1S,x5 1 14",
+]
+
+
+def random_midgames(count: int, *, threatened: bool, seed: int = 7) -> list[Position]:
+    """Mid-game positions of 6x6 to 8x8 from seeded random play that favours spreads (so stacks
+    grow tall), still in play after 40 to 90 plies. With `threatened`, each game instead stops at
+    the first position after ply 30 where a player threatens a road: the expensive case, where
+    many spreads survive the pruning."""
+    rng = random.Random(seed)
+    positions: list[Position] = []
+    while len(positions) < count:
+        position = Position(rng.choice([6, 7, 8]), komi=2)
+        target = rng.randint(40, 90)
+        while position.result is None:
+            if threatened and position.ply > 30:
+                if any(position.has_road_threat(c) for c in Color):
+                    positions.append(Position.from_tps(position.tps(), komi=2))
+                    break
+            elif not threatened and position.ply >= target:
+                positions.append(Position.from_tps(position.tps(), komi=2))
+                break
+            moves = position.legal_moves()
+            spreads = [m for m in moves if not hasattr(m, "piece")]
+            pool = spreads if spreads and rng.random() < 0.6 else moves
+            position.push(rng.choice(pool))
+    return positions
+
+
+def time_ms(function, repeat: int) -> list[float]:  # type: ignore[no-untyped-def]
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        samples.append((time.perf_counter() - start) * 1000)
+    return samples
+
+
+def bench_perft() -> None:
+    start = time.perf_counter()
+    nodes = perft(Position(6), 4)
+    seconds = time.perf_counter() - start
+    print(
+        f"perft 6x6 start depth 4: {nodes:,} nodes in {seconds:.2f} s "
+        f"({nodes / seconds / 1e6:.2f} M nodes/s)  target <= 15 s"
+    )
+
+
+def bench_threats(quick: bool) -> None:
+    count = 20 if quick else 100
+    positions = [Position.from_tps(t) for t in HEAVY]
+    positions += random_midgames(count, threatened=False)
+    positions += random_midgames(count // 2, threatened=True)
+    per_position = []
+    threatened = 0
+    for position in positions:
+        for color in Color:
+            samples = time_ms(lambda p=position, c=color: p.road_threats(c), 5)
+            per_position.append(statistics.median(samples))
+            threatened += bool(position.road_threats(color))
+    per_position.sort()
+    print(
+        f"road threats ({len(per_position)} checks on {len(positions)} heavy 6x6-8x8 positions,"
+        f" {threatened} with a threat): median {statistics.median(per_position):.3f} ms, "
+        f"p95 {per_position[int(len(per_position) * 0.95)]:.3f} ms, "
+        f"worst {per_position[-1]:.3f} ms  targets median <= 2 ms, worst <= 10 ms"
+    )
+
+
+def bench_single_move() -> None:
+    position = Position.from_tps(HEAVY[0])
+    texts = [m.ptn() for m in position.legal_moves()]
+    rounds = 20
+    start = time.perf_counter()
+    for _ in range(rounds):
+        for text in texts:
+            position.play(text)
+            position.pop()
+    per_move = (time.perf_counter() - start) / (rounds * len(texts)) * 1000
+    print(f"parse + validate + apply one move (then undo): {per_move:.4f} ms  target <= 0.1 ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer positions, same figures")
+    args = parser.parse_args()
+    bench_single_move()
+    bench_threats(args.quick)
+    bench_perft()
+
+
+if __name__ == "__main__":
+    main()
