@@ -187,6 +187,13 @@ class Database:
             finally:
                 await self._connection.rollback()
 
+    async def write_one(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+        """Run one writing statement on its own: SQLite commits it (with what its triggers do)
+        entirely or not at all. For hot paths where one conditional statement is the whole
+        change; ``RETURNING`` rows come back."""
+        async with self._lock:
+            return list(await self._connection.execute_fetchall(sql, params))
+
     async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         async with self._lock:
             return list(await self._connection.execute_fetchall(sql, params))

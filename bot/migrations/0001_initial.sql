@@ -59,6 +59,8 @@ CREATE TABLE games (
     points          INTEGER,                             -- the winner's score, 0 for a draw
     ply             INTEGER NOT NULL DEFAULT 0,          -- plies played (live moves in the log)
     tps             TEXT NOT NULL,                       -- the position after `ply` plies
+    last_ptn        TEXT,                                -- the move that made ply `ply`
+    last_player_id  INTEGER REFERENCES players (id),     -- who played it
     draw_offer_by   INTEGER REFERENCES players (id),
     undo_request_by INTEGER REFERENCES players (id),
     deadline_at     TEXT,                                -- the side to move loses on time then
@@ -109,7 +111,8 @@ CREATE TABLE challenges (
 CREATE INDEX challenges_open ON challenges (expires_at) WHERE status = 'open';
 CREATE INDEX challenges_channel ON challenges (channel_id, status);
 
--- The move log. Rows are only ever added; an accepted undo marks the last live row undone.
+-- The move log. Rows are only ever added (by games_log_move below); an accepted undo marks the
+-- last live row undone.
 CREATE TABLE moves (
     id          INTEGER PRIMARY KEY,
     game_id     INTEGER NOT NULL REFERENCES games (id),
@@ -134,4 +137,16 @@ WHEN NEW.game_id IS NOT OLD.game_id OR NEW.ply IS NOT OLD.ply OR NEW.ptn IS NOT 
     OR OLD.undone_at IS NOT NULL
 BEGIN
     SELECT RAISE(ABORT, 'the move log is append-only: a move can only be marked undone, once');
+END;
+
+-- Advancing a game by one ply appends its move (last_ptn, last_player_id, last_move_at) to the log
+-- within the same statement, so the game row and the log cannot disagree.
+CREATE TRIGGER games_log_move AFTER UPDATE OF ply ON games
+WHEN NEW.ply > OLD.ply
+BEGIN
+    SELECT RAISE(ABORT, 'a game advances one ply at a time, with its move')
+    WHERE NEW.ply != OLD.ply + 1 OR NEW.last_ptn IS NULL OR NEW.last_player_id IS NULL
+        OR NEW.last_move_at IS NULL;
+    INSERT INTO moves (game_id, ply, ptn, player_id, played_at)
+    VALUES (NEW.id, NEW.ply, NEW.last_ptn, NEW.last_player_id, NEW.last_move_at);
 END;

@@ -1,18 +1,26 @@
 """Playing a game: moves, resignation, draw offers, undo requests and aborts.
 
-Where positions come from: the move log is the record; each game row also keeps the current TPS
-and ply. A move needs the full :class:`tak.Position`, so the service keeps the positions of
-recently played games in memory (:class:`PositionCache`), each with the TPS it was cached at.
-A cached position is used only if that TPS and the ply equal the row's inside the move's
-transaction, so a move made by another process (or an undo) is never missed; otherwise the
-position is rebuilt by replaying the live moves of the log, and the result must match the row.
-A position is taken out of the cache for the length of a move and put back only after the commit,
-so a failed or rolled-back move can never leave a position ahead of the database.
+Where positions come from: the move log is the record; each game row also keeps the current TPS,
+ply and last move, and advancing the row's ply appends the move to the log in the same statement
+(the ``games_log_move`` trigger), so the two cannot disagree. A move needs the full
+:class:`tak.Position`, so the service keeps recently played games in memory
+(:class:`PositionCache`): the game as last seen and its position. A cached position is only used
+for a game whose stored ply and TPS are still the cached ones; otherwise it is rebuilt by
+replaying the live moves of the log, which must lead to the stored TPS. An entry is taken out of
+the cache for the length of a move and put back only once the move is committed, so a failed move
+can never leave a position ahead of the database.
 
-Races: every change runs in one ``BEGIN IMMEDIATE`` transaction that re-reads the game, and a move
-carries the ply its player saw. Of two moves sent for the same position, the first commits and the
-second finds the ply changed and gets :class:`PositionChanged`. The log's unique index on live
-(game, ply) refuses a second move for a ply even if a caller skips the check.
+A move takes one of two paths. The quick one, for a cached game and a move that does not end it:
+the turn, the ply the player saw and the move are checked against the cached state, then one
+``UPDATE ... WHERE ply = ? AND tps = ? AND status = 'active'`` applies it (with its log row) only
+if the database still holds exactly that state; SQLite commits the single statement atomically.
+Anything else (no cache entry, a refusal, a move that ends the game, or a row that changed under
+the cache) goes the checked way: one ``BEGIN IMMEDIATE`` transaction that re-reads the game,
+re-checks everything and gives the precise refusal, and also scores a finished game and its match.
+
+Races: of two moves sent for the same position, the first commits and the second finds the ply
+changed and gets :class:`PositionChanged`. The log's unique index on live (game, ply) refuses a
+second move for a ply even if a caller skips the check.
 """
 
 from __future__ import annotations
@@ -45,9 +53,10 @@ from bot.services.views import (
     GameView,
     MoveOutcome,
     deadlines_after,
+    game_from_row,
 )
-from bot.store import Database, Transaction, to_db
-from tak import Color, Position, PTNError, Result, ResultKind, TakError, parse_move
+from bot.store import Database, Transaction, from_db, to_db
+from tak import Move, Position, PTNError, Result, ResultKind, TakError, parse_move
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,22 +73,32 @@ DRAW_OFFER = _Request("draw_offer_by", "draw offer", NoDrawOffer, DrawAlreadyOff
 UNDO_REQUEST = _Request("undo_request_by", "undo request", NoUndoRequest, UndoAlreadyRequested)
 
 
+@dataclass(slots=True)
+class CachedGame:
+    game: GameView  # as last read or written
+    position: Position  # at game.ply, with its history
+
+
 class PositionCache:
-    """The positions of recently played games, most recent last, each with its TPS."""
+    """Recently played games and their positions, least recently used first."""
 
     def __init__(self, capacity: int = 4096) -> None:
         self._capacity = capacity
-        self._entries: OrderedDict[int, tuple[Position, str]] = OrderedDict()
+        self._entries: OrderedDict[int, CachedGame] = OrderedDict()
 
-    def take(self, game_id: int, ply: int, tps: str) -> Position | None:
-        """Remove and return the game's position if it is the one at (`ply`, `tps`)."""
-        entry = self._entries.pop(game_id, None)
-        if entry is None or entry[0].ply != ply or entry[1] != tps:
+    def take(self, game_id: int) -> CachedGame | None:
+        """Remove and return the game's entry, whatever state it is for."""
+        return self._entries.pop(game_id, None)
+
+    def take_position(self, game: GameView) -> Position | None:
+        """Remove the game's entry and return its position if it is the one stored for `game`."""
+        entry = self._entries.pop(game.id, None)
+        if entry is None or entry.game.ply != game.ply or entry.game.tps != game.tps:
             return None
-        return entry[0]
+        return entry.position
 
-    def put(self, game_id: int, position: Position, tps: str) -> None:
-        self._entries[game_id] = (position, tps)
+    def put(self, game: GameView, position: Position) -> None:
+        self._entries[game.id] = CachedGame(game, position)
         if len(self._entries) > self._capacity:
             self._entries.popitem(last=False)
 
@@ -134,6 +153,47 @@ async def finish_game(
     return GameEnding(finished, result, points, match, next_game)
 
 
+# Advance an active game by one ply from the ply it is known at; the trigger logs the move.
+_ADVANCE = (
+    "UPDATE games SET ply = ?, tps = ?, last_ptn = ?, last_player_id = ?, last_move_at = ?, "
+    "deadline_at = ?, reminder_at = ?, draw_offer_by = NULL, undo_request_by = NULL "
+    "WHERE id = ? AND ply = ? AND status = 'active'"
+)
+
+
+def _advance_params(
+    game: GameView,
+    position: Position,
+    tps: str,
+    player_id: int,
+    now: datetime,
+    deadline: datetime,
+    reminder: datetime,
+) -> tuple[object, ...]:
+    move = position.last_move
+    assert move is not None
+    return (
+        position.ply,
+        tps,
+        move.ptn(),
+        player_id,
+        to_db(now),
+        to_db(deadline),
+        to_db(reminder),
+        game.id,
+        game.ply,
+    )
+
+
+def _outcome(game: GameView, position: Position, ending: GameEnding | None) -> MoveOutcome:
+    """The caller's view of a committed move; "Tak" if the mover can now complete a road."""
+    move = position.last_move
+    assert move is not None
+    mover = position.to_move.other
+    tak = position.result is None and position.has_road_threat(mover)
+    return MoveOutcome(game, move.ptn(), position.ply, position.copy(), tak, ending)
+
+
 def require_active(game: GameView) -> None:
     if not game.is_active:
         raise GameOver(game.id, game.result.ptn() if game.result else game.status.value)
@@ -159,7 +219,7 @@ class GameService:
         async with self._db.snapshot() as tx:
             game = await fetch_game(tx, game_id)
             position = await self._take_position(tx, game)
-        self._cache.put(game.id, position, game.tps)
+        self._cache.put(game, position)
         return position.copy()
 
     async def legal_moves(self, game_id: int) -> list[str]:
@@ -170,7 +230,7 @@ class GameService:
         return [move.ptn() for move in position.legal_moves()]
 
     async def _take_position(self, tx: Transaction, game: GameView) -> Position:
-        cached = self._cache.take(game.id, game.ply, game.tps)
+        cached = self._cache.take_position(game)
         return cached if cached is not None else await replay_position(tx, game)
 
     # ----------------------------------------------------------------- moves
@@ -187,6 +247,48 @@ class GameService:
             move = parse_move(text.strip())
         except PTNError as error:
             raise IllegalMove(text.strip(), str(error)) from None
+        outcome = await self._quick_move(game_id, player_id, move, expected_ply)
+        if outcome is None:
+            outcome = await self._checked_move(game_id, player_id, move, text, expected_ply)
+        return outcome
+
+    async def _quick_move(
+        self, game_id: int, player_id: int, move: Move, expected_ply: int | None
+    ) -> MoveOutcome | None:
+        """The move applied by one conditional statement, or None to take the checked path."""
+        entry = self._cache.take(game_id)
+        if entry is None:
+            return None
+        game, position = entry.game, entry.position
+        if (
+            not game.is_active
+            or expected_ply not in (None, game.ply)
+            or game.player_to_move.id != player_id
+            or not position.is_legal(move)
+        ):
+            self._cache.put(game, position)
+            return None
+        position.push(move)
+        if position.result is not None:
+            position.pop()
+            self._cache.put(game, position)
+            return None
+        now = self._clock.now()
+        tps = position.tps()
+        deadline, reminder = deadlines_after(now, game.setup.days_per_move)
+        rows = await self._db.write_one(
+            _ADVANCE + " AND tps = ? RETURNING *",
+            (*_advance_params(game, position, tps, player_id, now, deadline, reminder), game.tps),
+        )
+        if not rows:  # the stored game is not the cached one any more
+            return None
+        moved = game_from_row(rows[0], (game.white.name, game.black.name))
+        self._cache.put(moved, position)
+        return _outcome(moved, position, None)
+
+    async def _checked_move(
+        self, game_id: int, player_id: int, move: Move, text: str, expected_ply: int | None
+    ) -> MoveOutcome:
         now = self._clock.now()
         async with self._db.transaction() as tx:
             game = await fetch_game(tx, game_id)
@@ -200,55 +302,32 @@ class GameService:
             try:
                 position.play(move)
             except TakError as error:
-                self._cache.put(game.id, position, game.tps)
+                self._cache.put(game, position)
                 raise IllegalMove(text.strip(), str(error)) from None
-            outcome = await self._record_move(tx, game, position, mover, player_id, now)
-        self._cache.put(game.id, position, outcome.game.tps)
-        return outcome
-
-    async def _record_move(
-        self,
-        tx: Transaction,
-        game: GameView,
-        position: Position,
-        mover: Color,
-        player_id: int,
-        now: datetime,
-    ) -> MoveOutcome:
-        """Append the move just played on `position` and bring the game row up to it."""
-        move = position.last_move
-        assert move is not None
-        tps = position.tps()
-        deadline, reminder = deadlines_after(now, game.setup.days_per_move)
-        await tx.execute(
-            "INSERT INTO moves (game_id, ply, ptn, player_id, played_at) VALUES (?, ?, ?, ?, ?)",
-            (game.id, position.ply, move.ptn(), player_id, to_db(now)),
-        )
-        cursor = await tx.execute(
-            "UPDATE games SET ply = ?, tps = ?, last_move_at = ?, deadline_at = ?, "
-            "reminder_at = ?, draw_offer_by = NULL, undo_request_by = NULL "
-            "WHERE id = ? AND ply = ? AND status = 'active'",
-            (position.ply, tps, to_db(now), to_db(deadline), to_db(reminder), game.id, game.ply),
-        )
-        if cursor.rowcount != 1:
-            raise PositionChanged(game.id, game.ply, position.ply)
-        moved = replace(
-            game,
-            ply=position.ply,
-            tps=tps,
-            last_move_at=now,
-            deadline_at=deadline,
-            reminder_at=reminder,
-            draw_offer_by=None,
-            undo_request_by=None,
-        )
-        result = position.result
-        ending = None
-        if result is not None:
-            ending = await finish_game(tx, moved, position, result, now)
-            moved = ending.game
-        tak = result is None and position.has_road_threat(mover)
-        return MoveOutcome(moved, move.ptn(), position.ply, position.copy(), tak, ending)
+            tps = position.tps()
+            deadline, reminder = deadlines_after(now, game.setup.days_per_move)
+            cursor = await tx.execute(
+                _ADVANCE, _advance_params(game, position, tps, player_id, now, deadline, reminder)
+            )
+            if cursor.rowcount != 1:
+                raise PositionChanged(game.id, game.ply, position.ply)
+            moved = replace(
+                game,
+                ply=position.ply,
+                tps=tps,
+                last_move=move.ptn(),
+                last_move_at=now,
+                deadline_at=deadline,
+                reminder_at=reminder,
+                draw_offer_by=None,
+                undo_request_by=None,
+            )
+            ending = None
+            if position.result is not None:
+                ending = await finish_game(tx, moved, position, position.result, now)
+                moved = ending.game
+        self._cache.put(moved, position)
+        return _outcome(moved, position, ending)
 
     # ----------------------------------------------------------------- ending by the players
 
@@ -309,21 +388,38 @@ class GameService:
                 "AND undone_at IS NULL",
                 (to_db(now), game.id, game.ply),
             )
+            previous = await tx.fetchone(
+                "SELECT ptn, player_id, played_at FROM moves WHERE game_id = ? AND ply = ? "
+                "AND undone_at IS NULL",
+                (game.id, position.ply),
+            )
             await tx.execute(
-                "UPDATE games SET ply = ?, tps = ?, deadline_at = ?, reminder_at = ?, "
-                "undo_request_by = NULL, draw_offer_by = NULL WHERE id = ?",
-                (position.ply, tps, to_db(deadline), to_db(reminder), game.id),
+                "UPDATE games SET ply = ?, tps = ?, last_ptn = ?, last_player_id = ?, "
+                "last_move_at = ?, deadline_at = ?, reminder_at = ?, undo_request_by = NULL, "
+                "draw_offer_by = NULL WHERE id = ?",
+                (
+                    position.ply,
+                    tps,
+                    previous and previous["ptn"],
+                    previous and previous["player_id"],
+                    previous and previous["played_at"],
+                    to_db(deadline),
+                    to_db(reminder),
+                    game.id,
+                ),
             )
             rewound = replace(
                 game,
                 ply=position.ply,
                 tps=tps,
+                last_move=previous and previous["ptn"],
+                last_move_at=from_db(previous and previous["played_at"]),
                 deadline_at=deadline,
                 reminder_at=reminder,
                 undo_request_by=None,
                 draw_offer_by=None,
             )
-        self._cache.put(game.id, position, tps)
+        self._cache.put(rewound, position)
         return rewound
 
     async def decline_undo(self, game_id: int, player_id: int) -> GameView:

@@ -156,6 +156,7 @@ class GameView:
     points: int | None
     ply: int
     tps: str
+    last_move: str | None  # PTN of the move that made `ply`
     draw_offer_by: int | None
     undo_request_by: int | None
     deadline_at: datetime | None
@@ -288,8 +289,9 @@ class MoveOutcome:
 # ----------------------------------------------------------------- rows to views
 
 
-def game_from_row(row: sqlite3.Row) -> GameView:
-    """A row of :data:`GAME_SELECT`."""
+def game_from_row(row: sqlite3.Row, names: tuple[str, str] | None = None) -> GameView:
+    """A row of :data:`GAME_SELECT`, or of the games table with the players' `names`."""
+    white_name, black_name = names or (row["white_name"], row["black_name"])
     result = None
     if row["result"] is not None:
         result = Result(parse_result(row["result"]).winner, ResultKind(row["result_kind"]))
@@ -308,14 +310,15 @@ def game_from_row(row: sqlite3.Row) -> GameView:
         channel_id=row["channel_id"],
         thread_id=row["thread_id"],
         message_id=row["message_id"],
-        white=PlayerRef(row["white_id"], row["white_name"]),
-        black=PlayerRef(row["black_id"], row["black_name"]),
+        white=PlayerRef(row["white_id"], white_name),
+        black=PlayerRef(row["black_id"], black_name),
         setup=setup,
         status=GameStatus(row["status"]),
         result=result,
         points=row["points"],
         ply=row["ply"],
         tps=row["tps"],
+        last_move=row["last_ptn"],
         draw_offer_by=row["draw_offer_by"],
         undo_request_by=row["undo_request_by"],
         deadline_at=from_db(row["deadline_at"]),

@@ -9,11 +9,14 @@ import pytest
 
 from bot import errors
 from bot.services import Services
-from bot.store import Transaction
+from bot.store import Database, Transaction
 
 
-async def test_fifty_concurrent_moves_apply_exactly_one(services, new_game) -> None:
+@pytest.mark.parametrize("cached", [False, True], ids=["cold", "cached"])
+async def test_fifty_concurrent_moves_apply_exactly_one(services, new_game, cached) -> None:
     game = await new_game(size=6)
+    if cached:  # the first attempt can take the quick path
+        await services.games.position(game.id)
     squares = [f"{f}{r}" for f in "abcdef" for r in "123456"]
     attempts = [
         services.games.move(game.id, game.white.id, squares[i % 36], expected_ply=0)
@@ -36,7 +39,8 @@ async def test_two_services_on_one_file_never_both_apply_a_move(
     game = await new_game(size=6)
     other = await Services.open(db_path, clock=clock)
     try:
-        # Both caches hold the position at ply 1.
+        # Both caches hold the position at ply 1: each service's first attempt takes the quick
+        # path, and the one that loses finds the row changed under its cache.
         await services.games.move(game.id, game.white.id, "a1", expected_ply=0)
         await other.games.position(game.id)
         attempts = [
@@ -123,6 +127,23 @@ async def test_an_exception_between_the_steps_of_a_move_writes_nothing(
         await services.games.move(game.id, game.white.id, "c1", expected_ply=4)
     monkeypatch.setattr(type(connection), "commit", original_commit)
     assert await table_dump(services) == before
+
+    # A move that does not end the game is one statement: failing it changes nothing either.
+    other = await new_game(size=3)
+    await moves(other.id, "a3 a1")
+    await services.games.position(other.id)  # cached, so the quick path is taken
+    before = await table_dump(services)
+    original_write = Database.write_one
+
+    async def failing_write(self, sql, params=()):
+        raise Injected(sql)
+
+    monkeypatch.setattr(Database, "write_one", failing_write)
+    with pytest.raises(Injected):
+        await services.games.move(other.id, other.white.id, "b1", expected_ply=2)
+    monkeypatch.setattr(Database, "write_one", original_write)
+    assert await table_dump(services) == before
+    assert (await moves(other.id, "b1"))[0].tak
 
     outcome = await services.games.move(game.id, game.white.id, "c1", expected_ply=4)
     assert outcome.result is not None and outcome.result.ptn() == "R-0"

@@ -112,3 +112,17 @@ async def test_the_move_log_is_append_only(services, new_game, moves) -> None:
             await tx.execute("UPDATE moves SET undone_at = 'again' WHERE ply = 2")
     rows = await services.db.fetchall("SELECT ply, ptn FROM moves ORDER BY id")
     assert [(r["ply"], r["ptn"]) for r in rows] == [(1, "a1"), (2, "e5")]
+
+
+async def test_a_game_advances_one_logged_ply_at_a_time(services, new_game, moves) -> None:
+    game = await new_game()
+    await moves(game.id, "a1")
+    for statement in (
+        "UPDATE games SET ply = ply + 2, last_ptn = 'b2', last_player_id = 202",
+        "UPDATE games SET ply = ply + 1, last_ptn = NULL",
+    ):
+        with pytest.raises(sqlite3.IntegrityError, match="one ply at a time"):
+            async with services.db.transaction() as tx:
+                await tx.execute(statement)
+    rows = await services.db.fetchall("SELECT ply FROM moves")
+    assert [r["ply"] for r in rows] == [1]

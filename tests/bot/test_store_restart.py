@@ -22,6 +22,7 @@ CHILD = textwrap.dedent(
     from bot.clock import FakeClock
     from bot.services import Services
     from bot.services.views import PlayerRef
+    from bot.services.games import GameService
     from bot.store import Transaction
 
     ALICE, BOB, CAROL = PlayerRef(101, "alice"), PlayerRef(202, "bob"), PlayerRef(303, "carol")
@@ -56,7 +57,10 @@ CHILD = textwrap.dedent(
                 os._exit(9)
             return cursor
         Transaction.execute = die_after_writing
-        await s.games.move(game.id, ALICE.id, "d4", expected_ply=4)
+        # A fresh service has no cached position, so the move runs in a transaction.
+        fresh = GameService(s.db, s.clock)
+        await fresh.move(game.id, ALICE.id, "d4", expected_ply=4)
+        os._exit(0)  # not reached when the move dies as planned
 
     asyncio.run(main(sys.argv[1]))
     """

@@ -1,0 +1,58 @@
+"""The in-memory positions: a cached game moves with one statement, a stale cache is never used."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import errors
+from bot.services.games import GameService
+from bot.store import Database
+
+
+async def test_a_cached_game_moves_with_one_statement(
+    services, new_game, moves, monkeypatch
+) -> None:
+    game = await new_game()
+    await moves(game.id, "a1")  # the game is now cached
+    transactions = 0
+    original = Database.transaction
+
+    def counting(self):
+        nonlocal transactions
+        transactions += 1
+        return original(self)
+
+    monkeypatch.setattr(Database, "transaction", counting)
+    outcomes = await moves(game.id, "e5 c3 d4")
+    assert transactions == 0
+    assert outcomes[-1].game == await services.games.get(game.id)
+    assert [m.ptn() for m in outcomes[-1].position.moves] == ["a1", "e5", "c3", "d4"]
+
+
+async def test_a_change_behind_the_cache_is_noticed(services, new_game, moves, clock) -> None:
+    """Another process (a second service here) undoes a move and plays another in its place:
+    the first service's cache has the same ply but not the same position."""
+    game = await new_game()
+    await moves(game.id, "a1 e5 c3")
+    other = GameService(services.db, clock)
+    await other.request_undo(game.id, game.white.id)
+    await other.accept_undo(game.id, game.black.id)
+    await other.move(game.id, game.white.id, "b2", expected_ply=2)
+    # The first service still caches ply 3 with c3; black's reply must see b2 instead.
+    with pytest.raises(errors.IllegalMove):
+        await services.games.move(game.id, game.black.id, "b2", expected_ply=3)
+    outcome = await services.games.move(game.id, game.black.id, "c3", expected_ply=3)
+    assert [m.ptn() for m in outcome.position.moves] == ["a1", "e5", "b2", "c3"]
+    assert outcome.game == await services.games.get(game.id)
+
+
+async def test_refusals_on_a_cached_game_are_the_precise_ones(services, new_game, moves) -> None:
+    game = await new_game()
+    await moves(game.id, "a1")
+    with pytest.raises(errors.NotYourTurn):
+        await services.games.move(game.id, game.white.id, "b2")
+    with pytest.raises(errors.PositionChanged):
+        await services.games.move(game.id, game.black.id, "b2", expected_ply=0)
+    with pytest.raises(errors.IllegalMove, match="occupied"):
+        await services.games.move(game.id, game.black.id, "a1")
+    assert (await services.games.get(game.id)).ply == 1
