@@ -168,21 +168,22 @@ class Database:
     async def transaction(self) -> AsyncIterator[Transaction]:
         """A write transaction: committed if the block ends normally, rolled back if it raises."""
         async with self._lock:
-            await self._connection.execute("BEGIN IMMEDIATE")
             try:
+                await self._connection.execute("BEGIN IMMEDIATE")
                 yield Transaction(self._connection)
                 await self._connection.commit()
             except BaseException:
-                if self._connection.in_transaction:
-                    await self._connection.rollback()
+                # Unconditional: the connection's thread runs this after anything queued before
+                # (even a BEGIN whose caller was cancelled), and it is a no-op with no transaction.
+                await self._connection.rollback()
                 raise
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[Transaction]:
         """A read transaction: every query in the block sees the same committed state."""
         async with self._lock:
-            await self._connection.execute("BEGIN")
             try:
+                await self._connection.execute("BEGIN")
                 yield Transaction(self._connection)
             finally:
                 await self._connection.rollback()

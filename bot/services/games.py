@@ -102,9 +102,6 @@ class PositionCache:
         if len(self._entries) > self._capacity:
             self._entries.popitem(last=False)
 
-    def __len__(self) -> int:
-        return len(self._entries)
-
 
 async def replay_position(tx: Transaction, game: GameView) -> Position:
     """The game's position rebuilt from its live moves (with history, so it can be unwound)."""

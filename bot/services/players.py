@@ -20,10 +20,6 @@ class PlayerProfile:
     theme: str | None  # None: the bot's default theme
     notify: NotifyMode
 
-    @property
-    def ref(self) -> PlayerRef:
-        return PlayerRef(self.id, self.name)
-
 
 async def fetch_player(tx: Transaction, player_id: int) -> PlayerProfile:
     row = await tx.fetchone("SELECT * FROM players WHERE id = ?", (player_id,))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -126,3 +127,32 @@ async def test_a_game_advances_one_logged_ply_at_a_time(services, new_game, move
                 await tx.execute(statement)
     rows = await services.db.fetchall("SELECT ply FROM moves")
     assert [r["ply"] for r in rows] == [1]
+
+
+async def test_a_cancelled_transaction_leaves_the_connection_usable(db_path: Path) -> None:
+    db = await Database.open(db_path)
+    try:
+        entered = asyncio.Event()
+
+        async def slow_writer() -> None:
+            async with db.transaction() as tx:
+                await tx.execute(
+                    "INSERT INTO players (id, name, created_at, updated_at) "
+                    "VALUES (1, 'a', 'x', 'x')"
+                )
+                entered.set()
+                await asyncio.sleep(10)
+
+        task = asyncio.create_task(slow_writer())
+        await entered.wait()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert await db.fetchall("SELECT * FROM players") == []
+        async with db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO players (id, name, created_at, updated_at) VALUES (2, 'b', 'x', 'x')"
+            )
+        assert [r["id"] for r in await db.fetchall("SELECT id FROM players")] == [2]
+    finally:
+        await db.close()
