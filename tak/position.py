@@ -641,26 +641,12 @@ class Position:
         if self._capstones[mover]:
             pieces.append(Piece.CAP)
         moves: list[Move] = [Placement(sq % n, sq // n, p) for sq in empties for p in pieces]
-        blockers = self._walls | self._caps
-        walls = self._walls
-        rays = self._geo.rays
-        for sq, stack in enumerate(self._stacks):
-            if not stack or stack[-1] != mover:
-                continue
-            carry = min(len(stack), n)
+        for sq, carry, direction, _ray, reach, flattens in self._spread_lines(mover):
             file, rank = sq % n, sq // n
-            is_cap = self._tops[sq] == CAP
-            for direction, ray in zip(_DIRECTIONS, rays[sq], strict=True):
-                reach = 0
-                for target in ray:
-                    if blockers >> target & 1:
-                        break
-                    reach += 1
-                for drops in drop_sequences(carry, reach):
-                    moves.append(Spread(file, rank, direction, drops))
-                if is_cap and reach < len(ray) and walls >> ray[reach] & 1:
-                    for drops in flattening_sequences(carry, reach):
-                        moves.append(Spread(file, rank, direction, drops))
+            moves.extend(Spread(file, rank, direction, d) for d in drop_sequences(carry, reach))
+            if flattens:
+                sequences = flattening_sequences(carry, reach)
+                moves.extend(Spread(file, rank, direction, d) for d in sequences)
         return moves
 
     def count_legal_moves(self) -> int:
@@ -675,6 +661,19 @@ class Position:
         mover = self.ply & 1
         kinds = (2 if self._stones[mover] else 0) + (1 if self._capstones[mover] else 0)
         total = empties * kinds
+        for _sq, carry, _direction, _ray, reach, flattens in self._spread_lines(mover):
+            total += _sequence_count(carry, reach)
+            if flattens:
+                total += _flattening_count(carry, reach)
+        return total
+
+    def _spread_lines(
+        self, mover: int
+    ) -> Iterator[tuple[int, int, Direction, tuple[int, ...], int, bool]]:
+        """For every stack `mover` controls and every direction: the square, how many pieces it
+        can carry, the direction and its ray of squares, how many of those are free to drop on
+        (`reach`), and whether a capstone on top could flatten the wall right after them."""
+        n = self.size
         blockers = self._walls | self._caps
         walls = self._walls
         rays = self._geo.rays
@@ -684,16 +683,14 @@ class Position:
                 continue
             carry = len(stack) if len(stack) < n else n
             is_cap = tops[sq] == CAP
-            for ray in rays[sq]:
+            for direction, ray in zip(_DIRECTIONS, rays[sq], strict=True):
                 reach = 0
                 for target in ray:
                     if blockers >> target & 1:
                         break
                     reach += 1
-                total += _sequence_count(carry, reach)
-                if is_cap and reach < len(ray) and walls >> ray[reach] & 1:
-                    total += _flattening_count(carry, reach)
-        return total
+                flattens = is_cap and reach < len(ray) and bool(walls >> ray[reach] & 1)
+                yield sq, carry, direction, ray, reach, flattens
 
     # ----------------------------------------------------------------- Tak threats
 
@@ -703,29 +700,30 @@ class Position:
         Asked for the player who just moved, this is the "Tak" call: what they threaten to play
         next. Only moves that win by road count (a double road wins for the mover).
         """
+        return list(self._threats(color))
+
+    def has_road_threat(self, color: Color | None = None) -> bool:
+        """Whether :meth:`road_threats` is non-empty, stopping at the first threat."""
+        return next(self._threats(color), None) is not None
+
+    def _threats(self, color: Color | None) -> Iterator[Move]:
         if self._result is not None or self.ply < 2:
-            return []
+            return
         me = int(self.to_move if color is None else color)
         geo = self._geo
         n = self.size
         mine = self._road[me]
-        threats: list[Move] = []
-        occupied = self._road[0] | self._road[1] | self._walls
+        free = geo.full & ~(self._road[0] | self._road[1] | self._walls)
         road_pieces = ([Piece.FLAT] if self._stones[me] else []) + (
             [Piece.CAP] if self._capstones[me] else []
         )
-        if road_pieces and geo.has_road(mine | (geo.full & ~occupied)):
-            for sq in _squares(geo.full & ~occupied):
+        if road_pieces and geo.has_road(mine | free):
+            for sq in _squares(free):
                 if geo.has_road(mine | 1 << sq):
-                    threats.extend(Placement(sq % n, sq // n, p) for p in road_pieces)
+                    yield from (Placement(sq % n, sq // n, p) for p in road_pieces)
         for move in self._spread_candidates(me):
             if geo.has_road(self._road_after_spread(move, me)):
-                threats.append(move)
-        return threats
-
-    def has_road_threat(self, color: Color | None = None) -> bool:
-        """Whether :meth:`road_threats` is non-empty, stopping at the first threat."""
-        return bool(self.road_threats(color))
+                yield move
 
     def _spread_candidates(self, me: int) -> Iterator[Spread]:
         """Spreads of `me`'s stacks in directions where a road is possible at all.
@@ -734,34 +732,20 @@ class Position:
         origin, becoming a road piece of mine) joins no two edges.
         """
         n = self.size
-        geo = self._geo
         mine = self._road[me]
-        blockers = self._walls | self._caps
-        walls = self._walls
-        for sq, stack in enumerate(self._stacks):
-            if not stack or stack[-1] != me:
+        for sq, carry, direction, ray, reach, flattens in self._spread_lines(me):
+            last = min(carry, reach + 1 if flattens else reach)
+            best = mine | 1 << sq
+            for target in ray[:last]:
+                best |= 1 << target
+            if last == 0 or not self._geo.has_road(best):
                 continue
-            carry = min(len(stack), n)
-            is_cap = self._tops[sq] == CAP
             file, rank = sq % n, sq // n
-            for direction, ray in zip(_DIRECTIONS, self._geo.rays[sq], strict=True):
-                reach = 0
-                for target in ray:
-                    if blockers >> target & 1:
-                        break
-                    reach += 1
-                flattens = is_cap and reach < len(ray) and walls >> ray[reach] & 1
-                last = min(carry, reach + 1 if flattens else reach)
-                best = mine | 1 << sq
-                for target in ray[:last]:
-                    best |= 1 << target
-                if last == 0 or not geo.has_road(best):
-                    continue
-                for drops in drop_sequences(carry, reach):
+            for drops in drop_sequences(carry, reach):
+                yield Spread(file, rank, direction, drops)
+            if flattens:
+                for drops in flattening_sequences(carry, reach):
                     yield Spread(file, rank, direction, drops)
-                if flattens:
-                    for drops in flattening_sequences(carry, reach):
-                        yield Spread(file, rank, direction, drops)
 
     def _road_after_spread(self, move: Spread, me: int) -> int:
         """`me`'s road bitboard as it would be after `move`, without playing it."""
