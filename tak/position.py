@@ -26,7 +26,7 @@ from tak.moves import (
     square_name,
 )
 from tak.results import Result, ResultKind
-from tak.tps import Board, Stack, format_tps, parse_tps
+from tak.tps import Board, Stack, parse_tps, row_text
 
 # Stones and capstones per player for each board size: the community standard.
 STANDARD_RESERVES: dict[int, tuple[int, int]] = {
@@ -40,6 +40,8 @@ STANDARD_RESERVES: dict[int, tuple[int, int]] = {
 
 FLAT, WALL, CAP = Piece.FLAT.value, Piece.WALL.value, Piece.CAP.value
 _DIRECTIONS = (Direction.UP, Direction.DOWN, Direction.RIGHT, Direction.LEFT)
+_DIGITS = ("1", "2")  # TPS writes White's pieces as 1 and Black's as 2
+_LETTERS = tuple(piece.letter for piece in Piece)
 
 
 class Opening(Enum):
@@ -313,7 +315,17 @@ class Position:
         self._result = self._board_result(Color(1 - board.to_move))
 
     def tps(self) -> str:
-        return format_tps(self.board())
+        """The position in TPS, written straight from the stacks (the services call it per move)."""
+        n = self.size
+        stacks, tops = self._stacks, self._tops
+        rows = [
+            row_text(
+                "".join(_DIGITS[c] for c in stacks[sq]) + _LETTERS[tops[sq]] if stacks[sq] else ""
+                for sq in range(rank * n, rank * n + n)
+            )
+            for rank in range(n - 1, -1, -1)
+        ]
+        return f"{'/'.join(rows)} {(self.ply & 1) + 1} {self.ply // 2 + 1}"
 
     def board(self) -> Board:
         """The stacks, whose turn it is and the move number, as TPS describes them."""

@@ -8,6 +8,7 @@ on top; then the player to move and the move number.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tak.errors import TPSError
@@ -109,19 +110,25 @@ def _parse_row(row: str, rank: int) -> list[Stack]:
 
 def format_tps(board: Board) -> str:
     """Write a TPS string, merging runs of empty squares as PTN Ninja does (`x3`)."""
-    rows = []
-    for rank in reversed(board.squares):
-        tokens: list[str] = []
-        empties = 0
-        for stack in rank:
-            if not stack.colors:
-                empties += 1
-                continue
-            if empties:
-                tokens.append("x" if empties == 1 else f"x{empties}")
-                empties = 0
-            tokens.append(stack.tps())
+    rows = [
+        row_text(stack.tps() if stack.colors else "" for stack in rank)
+        for rank in reversed(board.squares)
+    ]
+    return f"{'/'.join(rows)} {board.to_move.number} {board.move_number}"
+
+
+def row_text(squares: Iterable[str]) -> str:
+    """One TPS row from its squares' texts, "" standing for an empty square."""
+    tokens: list[str] = []
+    empties = 0
+    for text in squares:
+        if not text:
+            empties += 1
+            continue
         if empties:
             tokens.append("x" if empties == 1 else f"x{empties}")
-        rows.append(",".join(tokens))
-    return f"{'/'.join(rows)} {board.to_move.number} {board.move_number}"
+            empties = 0
+        tokens.append(text)
+    if empties:
+        tokens.append("x" if empties == 1 else f"x{empties}")
+    return ",".join(tokens)

@@ -20,6 +20,7 @@ from tak import (
     Position,
     ResultKind,
     Spread,
+    format_tps,
     parse_move,
 )
 from tak.ptn import Game, GamePly
@@ -177,6 +178,7 @@ def test_push_then_pop_restores_everything(game: tuple[Position, list]) -> None:
 def test_tps_round_trip(game: tuple[Position, list]) -> None:
     position, _ = game
     text = position.tps()
+    assert text == format_tps(position.board())  # the fast writer and the general one agree
     again = Position.from_tps(text, komi=position.komi)
     assert again.tps() == text
     assert again.ply == position.ply
