@@ -15,8 +15,9 @@ inside the transaction.
 Times are stored as ISO-8601 UTC text with microseconds (:func:`to_db`), which sorts in time
 order, so deadlines compare with plain ``<=`` in SQL.
 
-``synchronous=NORMAL`` in WAL mode: a committed transaction survives any crash of the process;
-only a power cut or OS crash may lose the last few commits (SQLite's documented trade-off).
+``synchronous=FULL`` in WAL mode: a committed transaction (an accepted move) survives a crash of the
+process and also a power cut or OS crash. It costs about a quarter of the move throughput against
+NORMAL (benchmarks/service.py: 730 against 940 moves/s, p99 4.8 ms), well within the targets.
 """
 
 from __future__ import annotations
@@ -130,7 +131,7 @@ class Database:
             connection.row_factory = sqlite3.Row
             await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
             await connection.execute("PRAGMA journal_mode = WAL")
-            await connection.execute("PRAGMA synchronous = NORMAL")
+            await connection.execute("PRAGMA synchronous = FULL")
             await connection.execute("PRAGMA foreign_keys = ON")
             database = cls(connection, path)
             await database.migrate(load_migrations() if migrations is None else migrations)
