@@ -228,9 +228,12 @@ class Position:
     """A Tak position that moves are played on and taken back from.
 
     >>> p = Position(5)
-    >>> p.play("a1"); p.play("e5"); p.play("Cc3")
+    >>> for move in ["a1", "e5", "Cc3"]:  # the first two place the opponent's flats
+    ...     _ = p.play(move)
     >>> p.tps()
-    '1,x4/x5/x2,1C,x2/x5/2,x4 2 2'
+    'x4,1/x5/x2,1C,x2/x5/2,x4 2 2'
+    >>> p.pop()
+    Placement(file=2, rank=2, piece=<Piece.CAP: 2>)
     """
 
     def __init__(
