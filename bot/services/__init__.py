@@ -18,6 +18,7 @@ from bot.services.guilds import GuildService
 from bot.services.matches import MatchService
 from bot.services.players import PlayerService
 from bot.services.queries import QueryService
+from bot.services.ratings import RatingService
 from bot.store import DEFAULT_PATH, Database
 
 
@@ -32,6 +33,7 @@ class Services:
     matches: MatchService
     deadlines: DeadlineService
     queries: QueryService
+    ratings: RatingService
 
     @classmethod
     async def open(
@@ -54,6 +56,7 @@ class Services:
             matches=MatchService(db),
             deadlines=DeadlineService(db, clock),
             queries=QueryService(db),
+            ratings=RatingService(db),
         )
 
     async def close(self) -> None:

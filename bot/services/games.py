@@ -46,6 +46,7 @@ from bot.errors import (
     UndoAlreadyRequested,
 )
 from bot.services.matches import record_game_in_match
+from bot.services.ratings import rate_game
 from bot.services.records import fetch_game
 from bot.services.views import (
     GameEnding,
@@ -147,7 +148,8 @@ async def finish_game(
         undo_request_by=None,
     )
     match, next_game = await record_game_in_match(tx, finished, now)
-    return GameEnding(finished, result, points, match, next_game)
+    ratings = await rate_game(tx, finished, now)
+    return GameEnding(finished, result, points, match, next_game, ratings)
 
 
 # Advance an active game by one ply from the ply it is known at; the trigger logs the move.

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 
 from bot.errors import InvalidSetting, NotInGame
+from bot.ratings import Rating
 from bot.store import from_db
 from tak import STANDARD_RESERVES, Color, Opening, Position, Result, ResultKind, parse_result
 
@@ -259,6 +260,19 @@ class MatchView:
 
 
 @dataclass(frozen=True, slots=True)
+class RatingChange:
+    """What one rated game did to one player's rating."""
+
+    player: PlayerRef
+    before: Rating
+    after: Rating
+
+    @property
+    def delta(self) -> float:
+        return self.after.rating - self.before.rating
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnding:
     """How a game ended, what it scored, and what it did to its match."""
 
@@ -267,6 +281,7 @@ class GameEnding:
     points: int  # the winner's score; 0 for draws and aborts
     match: MatchView | None
     next_game: GameView | None  # the match's next game, created with colours swapped
+    ratings: tuple[RatingChange, RatingChange] | None = None  # white's, black's; rated games only
 
 
 @dataclass(frozen=True, slots=True)

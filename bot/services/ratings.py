@@ -1,0 +1,126 @@
+"""Ratings: Glicko-2 per guild and board size, updated in the transaction that ends a rated game.
+
+Each rated game is its own rating period (:func:`bot.ratings.update_after_game`). A win (on the
+board, by resignation or on time) scores 1, a draw 0.5, a loss 0; aborted games are not rated.
+A rating whose deviation is still above :data:`bot.ratings.PROVISIONAL_DEVIATION` is provisional:
+shown with a "?" and left off leaderboards.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.ratings import Rating, is_provisional, update_after_game
+from bot.services.views import GameStatus, GameView, PlayerRef, RatingChange, check_size
+from bot.store import Database, Transaction, to_db
+from tak import Color
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRating:
+    """A player's standing on one board size in one guild."""
+
+    player: PlayerRef
+    size: int
+    rating: Rating
+    games: int
+
+    @property
+    def provisional(self) -> bool:
+        return is_provisional(self.rating)
+
+    def label(self) -> str:
+        """'1623' or, while provisional, '1623?'."""
+        return f"{self.rating.rating:.0f}{'?' if self.provisional else ''}"
+
+
+async def _current(tx: Transaction, guild_id: int, size: int, player_id: int) -> Rating:
+    row = await tx.fetchone(
+        "SELECT rating, deviation, volatility FROM ratings "
+        "WHERE guild_id = ? AND size = ? AND player_id = ?",
+        (guild_id, size, player_id),
+    )
+    return Rating(row["rating"], row["deviation"], row["volatility"]) if row else Rating()
+
+
+async def rate_game(
+    tx: Transaction, game: GameView, now: datetime
+) -> tuple[RatingChange, RatingChange] | None:
+    """Update both players' ratings for a rated game that just finished (white's change first);
+    None for an unrated or aborted game."""
+    if not game.setup.rated or game.status is not GameStatus.FINISHED:
+        return None
+    winner = game.winner
+    score_white = 0.5 if winner is None else 1.0 if winner.id == game.white.id else 0.0
+    players = (game.player(Color.WHITE), game.player(Color.BLACK))
+    before = [await _current(tx, game.guild_id, game.setup.size, p.id) for p in players]
+    after = update_after_game(before[0], before[1], score_white)
+    for player, old, new in zip(players, before, after, strict=True):
+        await tx.execute(
+            "INSERT INTO ratings (guild_id, size, player_id, rating, deviation, volatility, games, "
+            "updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?) "
+            "ON CONFLICT (guild_id, size, player_id) DO UPDATE SET rating = excluded.rating, "
+            "deviation = excluded.deviation, volatility = excluded.volatility, "
+            "games = games + 1, updated_at = excluded.updated_at",
+            (
+                game.guild_id,
+                game.setup.size,
+                player.id,
+                new.rating,
+                new.deviation,
+                new.volatility,
+                to_db(now),
+            ),
+        )
+        await tx.execute(
+            "INSERT INTO rating_changes (game_id, player_id, rating_before, rating_after, "
+            "deviation_after) VALUES (?, ?, ?, ?, ?)",
+            (game.id, player.id, old.rating, new.rating, new.deviation),
+        )
+    white_change, black_change = (
+        RatingChange(player, old, new)
+        for player, old, new in zip(players, before, after, strict=True)
+    )
+    return white_change, black_change
+
+
+_RATING_SELECT = (
+    "SELECT r.size, r.rating, r.deviation, r.volatility, r.games, p.id, p.name "
+    "FROM ratings r JOIN players p ON p.id = r.player_id "
+)
+
+
+def _from_row(row: sqlite3.Row) -> PlayerRating:
+    return PlayerRating(
+        PlayerRef(row["id"], row["name"]),
+        row["size"],
+        Rating(row["rating"], row["deviation"], row["volatility"]),
+        row["games"],
+    )
+
+
+class RatingService:
+    """Reading ratings; they change only when rated games end."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def leaderboard(self, guild_id: int, size: int, limit: int = 25) -> list[PlayerRating]:
+        """The guild's established players on one board size, best first (provisional excluded)."""
+        check_size(size)
+        rows = await self._db.fetchall(
+            _RATING_SELECT + "WHERE r.guild_id = ? AND r.size = ? ORDER BY r.rating DESC, p.name",
+            (guild_id, size),
+        )
+        established = [rating for rating in map(_from_row, rows) if not rating.provisional]
+        return established[:limit]
+
+    async def player(self, guild_id: int, player_id: int) -> list[PlayerRating]:
+        """A player's ratings in the guild, one per board size played rated, by size."""
+        rows = await self._db.fetchall(
+            _RATING_SELECT + "WHERE r.guild_id = ? AND r.player_id = ? ORDER BY r.size",
+            (guild_id, player_id),
+        )
+        return [_from_row(row) for row in rows]
