@@ -1,0 +1,46 @@
+"""Tournament logic without storage or Discord: pairings for each format and the standings table.
+
+The tournament service loads results from the database, calls these functions and stores what
+they return.
+"""
+
+from bot.tournaments.model import MatchResult, Pairing, Round, TournamentError
+from bot.tournaments.pairing import (
+    elimination_round,
+    elimination_round_count,
+    elimination_winner,
+    round_robin,
+    swiss_round,
+)
+from bot.tournaments.standings import (
+    DEFAULT_SCORING,
+    DEFAULT_TIE_BREAKS,
+    Scoring,
+    ScoringSystem,
+    Standing,
+    TieBreak,
+    compute_standings,
+    ranking_scores,
+    standings_csv,
+)
+
+__all__ = [
+    "DEFAULT_SCORING",
+    "DEFAULT_TIE_BREAKS",
+    "MatchResult",
+    "Pairing",
+    "Round",
+    "Scoring",
+    "ScoringSystem",
+    "Standing",
+    "TieBreak",
+    "TournamentError",
+    "compute_standings",
+    "elimination_round",
+    "elimination_round_count",
+    "elimination_winner",
+    "ranking_scores",
+    "round_robin",
+    "standings_csv",
+    "swiss_round",
+]
