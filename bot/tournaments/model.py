@@ -90,10 +90,6 @@ class MatchResult:
         return cls(round, pairing.player1, pairing.player2, points1, points2, winner)
 
     @property
-    def pairing(self) -> Pairing:
-        return Pairing(self.player1, self.player2)
-
-    @property
     def players(self) -> frozenset[int]:
         return frozenset((self.player1, self.player2))
 
