@@ -183,3 +183,84 @@ class RematchPending(BredonError):
             f"(challenge #{challenge_id})."
         )
         self.challenge_id = challenge_id
+
+
+# ----------------------------------------------------------------- tournaments
+
+
+class UnknownTournament(BredonError):
+    def __init__(self, tournament_id: int) -> None:
+        super().__init__(f"There is no tournament #{tournament_id}.")
+        self.tournament_id = tournament_id
+
+
+class NotOrganizer(BredonError):
+    def __init__(self, action: str) -> None:
+        super().__init__(
+            f"Only a tournament organizer (Manage Server or the organizer role) can {action}."
+        )
+
+
+class TournamentNameTaken(BredonError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"A tournament called {name!r} is already open here: pick another name.")
+
+
+class WrongTournamentStage(BredonError):
+    """The tournament is not at the stage the request needs (sign-up, or running)."""
+
+    def __init__(self, name: str, status: str, action: str) -> None:
+        stage = {
+            "signup": "is still taking sign-ups",
+            "running": "has already started",
+            "finished": "is over",
+            "cancelled": "was cancelled",
+        }[status]
+        super().__init__(f"You cannot {action}: {name} {stage}.")
+        self.status = status
+
+
+class SignupClosed(BredonError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"Sign-up for {name} has closed.")
+
+
+class TournamentFull(BredonError):
+    def __init__(self, name: str, max_players: int) -> None:
+        super().__init__(f"{name} is full ({max_players} players).")
+
+
+class AlreadyEntered(BredonError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"You are already signed up for {name}.")
+
+
+class NotEntered(BredonError):
+    def __init__(self, name: str, *, you: bool = True) -> None:
+        who = "You are" if you else "That player is"
+        super().__init__(f"{who} not playing in {name}.")
+
+
+class NoLongerPlaying(BredonError):
+    def __init__(self, name: str, status: str) -> None:
+        what = "been disqualified from" if status == "disqualified" else "withdrawn from"
+        super().__init__(f"That player has already {what} {name}.")
+
+
+class NotEnoughPlayers(BredonError):
+    def __init__(self, name: str, needed: int, count: int) -> None:
+        super().__init__(f"{name} needs at least {needed} players to start; it has {count}.")
+
+
+class NoMatchToForfeit(BredonError):
+    def __init__(self, name: str, round_number: int) -> None:
+        super().__init__(
+            f"That player has no match still being played in round {round_number} of {name}."
+        )
+
+
+class TournamentGameAbort(BredonError):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            f"Game #{game_id} is a tournament game and cannot be aborted: resign or offer a draw."
+        )

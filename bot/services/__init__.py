@@ -19,6 +19,7 @@ from bot.services.matches import MatchService
 from bot.services.players import PlayerService
 from bot.services.queries import QueryService
 from bot.services.ratings import RatingService
+from bot.services.tournaments import TournamentService
 from bot.store import DEFAULT_PATH, Database
 
 
@@ -34,6 +35,7 @@ class Services:
     deadlines: DeadlineService
     queries: QueryService
     ratings: RatingService
+    tournaments: TournamentService
 
     @classmethod
     async def open(
@@ -57,6 +59,7 @@ class Services:
             deadlines=DeadlineService(db, clock),
             queries=QueryService(db),
             ratings=RatingService(db),
+            tournaments=TournamentService(db, clock),
         )
 
     async def close(self) -> None:

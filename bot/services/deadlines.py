@@ -2,7 +2,9 @@
 
 Each active game has a deadline (``days_per_move`` after the last move, or after the start) and a
 reminder time at 80% of it. When the deadline passes the player to move loses on time; a game in
-which nobody has moved is aborted instead. Open challenges expire at their ``expires_at``.
+which nobody has moved is aborted instead, except in a tournament, where white loses on time like
+anyone else who does not move (an abort would leave the pairing unplayed). Open challenges expire
+at their ``expires_at``.
 
 Nothing lives in memory, so a restart loses nothing: the scheduler of the Discord layer asks
 :meth:`DeadlineService.next_due_at` when to wake up and calls :meth:`DeadlineService.run_due`.
@@ -19,6 +21,7 @@ from datetime import datetime
 from bot.clock import Clock
 from bot.services.games import finish_game
 from bot.services.records import fetch_game
+from bot.services.tournament_rounds import in_tournament
 from bot.services.views import (
     CHALLENGE_SELECT,
     GAME_SELECT,
@@ -131,13 +134,14 @@ class DeadlineService:
 
     async def time_out(self, game_id: int, at: datetime | None = None) -> GameEnding | None:
         """End the game on time if its deadline has passed at `at`; None if it has not (a move
-        came first) or the game is over. With no move played the game is aborted instead."""
+        came first) or the game is over. With no move played a game outside a tournament is
+        aborted instead."""
         moment = at or self._clock.now()
         async with self._db.transaction() as tx:
             game = await fetch_game(tx, game_id)
             if not game.is_active or game.deadline_at is None or game.deadline_at > moment:
                 return None
-            if game.ply == 0:
+            if game.ply == 0 and not await in_tournament(tx, game):
                 result = Result(None, ResultKind.ABORT)
             else:
                 result = Result(game.to_move.other, ResultKind.TIME)

@@ -43,11 +43,13 @@ from bot.errors import (
     OwnRequest,
     PositionChanged,
     TooLateToAbort,
+    TournamentGameAbort,
     UndoAlreadyRequested,
 )
 from bot.services.matches import record_game_in_match
 from bot.services.ratings import rate_game
 from bot.services.records import fetch_game
+from bot.services.tournament_rounds import in_tournament, record_match_in_tournament
 from bot.services.views import (
     GameEnding,
     GameStatus,
@@ -121,7 +123,8 @@ async def replay_position(tx: Transaction, game: GameView) -> Position:
 async def finish_game(
     tx: Transaction, game: GameView, position: Position, result: Result, now: datetime
 ) -> GameEnding:
-    """End an active game with `result`: score it, stop its clock, and count it in its match.
+    """End an active game with `result`: score it, stop its clock, count it in its match, rate
+    it, and count a match it finished in its tournament (which may begin the next round).
 
     `position` is the final one; a winner scores its squares plus their unplayed pieces
     (see :mod:`bot.services.matches` for the rules).
@@ -149,7 +152,8 @@ async def finish_game(
     )
     match, next_game = await record_game_in_match(tx, finished, now)
     ratings = await rate_game(tx, finished, now)
-    return GameEnding(finished, result, points, match, next_game, ratings)
+    tournament = None if match is None else await record_match_in_tournament(tx, match, now)
+    return GameEnding(finished, result, points, match, next_game, ratings, tournament)
 
 
 # Advance an active game by one ply from the ply it is known at; the trigger logs the move.
@@ -341,7 +345,8 @@ class GameService:
             return await finish_game(tx, game, game.position_from_tps(), result, now)
 
     async def abort(self, game_id: int, player_id: int) -> GameEnding:
-        """Either player may abort until both have moved (ply 2); the game counts for nothing."""
+        """Either player may abort until both have moved (ply 2); the game counts for nothing.
+        Tournament games cannot be aborted: a player could dodge a pairing."""
         now = self._clock.now()
         async with self._db.transaction() as tx:
             game = await fetch_game(tx, game_id)
@@ -349,6 +354,8 @@ class GameService:
             game.color_of(player_id)
             if game.ply >= 2:
                 raise TooLateToAbort(game.id)
+            if await in_tournament(tx, game):
+                raise TournamentGameAbort(game.id)
             result = Result(None, ResultKind.ABORT)
             return await finish_game(tx, game, game.position_from_tps(), result, now)
 

@@ -13,6 +13,9 @@ Scoring (University Edition multi-game rules, completed for the cases the rulebo
   let a series that nobody plays restart itself forever.
 
 The match ends after N counted games; the player with more points wins it, equal points draw it.
+A match created ``until_decided`` (an elimination match in a tournament) cannot end drawn: when the
+N games leave the players level it goes on one game at a time, colours still alternating, until
+one of them leads after a game.
 All-time guild totals add up every finished game in the guild, single games included.
 """
 
@@ -54,12 +57,13 @@ async def create_match(
     player2_id: int,
     games_total: int,
     now: datetime,
+    until_decided: bool = False,
 ) -> int:
     """A new match; player 1 has white in odd-numbered games."""
     cursor = await tx.execute(
-        "INSERT INTO matches (guild_id, player1_id, player2_id, games_total, created_at) "
-        "VALUES (?, ?, ?, ?, ?)",
-        (guild_id, player1_id, player2_id, games_total, to_db(now)),
+        "INSERT INTO matches (guild_id, player1_id, player2_id, games_total, until_decided, "
+        "created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        (guild_id, player1_id, player2_id, games_total, int(until_decided), to_db(now)),
     )
     assert cursor.lastrowid is not None
     return cursor.lastrowid
@@ -86,7 +90,8 @@ async def record_game_in_match(
     points1 = points if winner is not None and winner.id == match.player1.id else 0
     points2 = points if winner is not None and winner.id == match.player2.id else 0
     played = match.games_played + 1
-    finished = played >= match.games_total
+    level = match.points1 + points1 == match.points2 + points2
+    finished = played >= match.games_total and not (match.until_decided and level)
     await tx.execute(
         "UPDATE matches SET games_played = ?, points1 = points1 + ?, points2 = points2 + ?, "
         "status = ?, finished_at = ? WHERE id = ?",

@@ -57,7 +57,18 @@ class QueryService:
                 "SELECT ptn FROM moves WHERE game_id = ? AND undone_at IS NULL ORDER BY ply",
                 (game.id,),
             )
-        record = Game(tags=ptn_tags(game), plies=[GamePly(parse_move(r["ptn"])) for r in rows])
+            event = await tx.fetchone(
+                "SELECT t.name, tp.round, t.games_per_match FROM tournament_pairings tp "
+                "JOIN tournaments t ON t.id = tp.tournament_id WHERE tp.match_id = ?",
+                (game.match_id,),
+            )
+        tags = ptn_tags(game)
+        if event is not None:  # a tournament game: the event, and "round.game" in a match
+            tags["Event"] = event["name"]
+            tags["Round"] = str(event["round"])
+            if event["games_per_match"] > 1 or game.match_game != 1:
+                tags["Round"] += f".{game.match_game}"
+        record = Game(tags=tags, plies=[GamePly(parse_move(r["ptn"])) for r in rows])
         record.result = game.result
         return record
 

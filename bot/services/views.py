@@ -10,11 +10,15 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from bot.errors import InvalidSetting, NotInGame
 from bot.ratings import Rating
 from bot.store import from_db
 from tak import STANDARD_RESERVES, Color, Opening, Position, Result, ResultKind, parse_result
+
+if TYPE_CHECKING:
+    from bot.services.tournament_rounds import TournamentProgress
 
 MAX_DAYS_PER_MOVE = 30
 MAX_MATCH_GAMES = 25
@@ -234,7 +238,8 @@ class ChallengeView:
 
 @dataclass(frozen=True, slots=True)
 class MatchView:
-    """An N-game series. Player 1 has white in odd-numbered games."""
+    """An N-game series. Player 1 has white in odd-numbered games. An ``until_decided`` match
+    goes past N games while the players are level (see :mod:`bot.services.matches`)."""
 
     id: int
     guild_id: int
@@ -247,6 +252,7 @@ class MatchView:
     status: MatchStatus
     created_at: datetime
     finished_at: datetime | None
+    until_decided: bool = False
 
     def points_of(self, player_id: int) -> int:
         return self.points1 if player_id == self.player1.id else self.points2
@@ -282,6 +288,7 @@ class GameEnding:
     match: MatchView | None
     next_game: GameView | None  # the match's next game, created with colours swapped
     ratings: tuple[RatingChange, RatingChange] | None = None  # white's, black's; rated games only
+    tournament: TournamentProgress | None = None  # what the match's end did to its tournament
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,6 +417,7 @@ def match_from_row(row: sqlite3.Row) -> MatchView:
         status=MatchStatus(row["status"]),
         created_at=_required(row["created_at"]),
         finished_at=from_db(row["finished_at"]),
+        until_decided=bool(row["until_decided"]),
     )
 
 

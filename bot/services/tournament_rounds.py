@@ -1,0 +1,527 @@
+"""Tournament rounds: a finished match recorded, and the next round begun, in the caller's
+transaction.
+
+This is the part of the tournament service that ending a game reaches (through
+:func:`bot.services.games.finish_game`), so that the move which ends a round also starts the
+next one, or nothing at all happens. The rules:
+
+- A round begins by itself once every pairing of the current one is decided. Each pairing gets a
+  match of ``games_per_match`` games (player 1 has white in odd-numbered games) whose first game
+  starts at once in the tournament's channel; a bye is decided at once.
+- Round robin: the Berger rounds of the seeded field (:func:`bot.tournaments.round_robin`), the
+  same every time they are computed, since seeds never change once the tournament starts.
+- Swiss: :func:`bot.tournaments.swiss_round` over the players still in. It ends after its set
+  number of rounds, or sooner when the players still in can no longer be paired (fewer than two,
+  or an odd field whose players have all had their bye).
+- Single elimination: :func:`bot.tournaments.elimination_round` over the seeded bracket. Its
+  matches are ``until_decided``: a match left level goes on one game at a time, colours still
+  alternating, until one player leads (see :mod:`bot.services.matches`).
+- A pairing with a player who has withdrawn or been disqualified is decided at once as a forfeit
+  win for the other player, with no match. When both have left, a round robin skips the meeting;
+  an elimination bracket sends player 1 (the better seed) through, to forfeit the next match.
+- The tournament finishes when no round is left. Its winner is the bracket's winner, or in the
+  other formats the sole first place of the standings (none when first place is shared).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from bot.errors import UnknownTournament
+from bot.services.matches import create_match
+from bot.services.records import insert_game
+from bot.services.views import GameSetup, GameView, MatchStatus, MatchView, PlayerRef
+from bot.store import Transaction, from_db, to_db
+from bot.tournaments import (
+    MatchResult,
+    Round,
+    Scoring,
+    ScoringSystem,
+    TieBreak,
+    TournamentError,
+    compute_standings,
+    elimination_round,
+    elimination_winner,
+    round_robin,
+    swiss_round,
+)
+
+
+class TournamentFormat(StrEnum):
+    ROUND_ROBIN = "round_robin"
+    DOUBLE_ROUND_ROBIN = "double_round_robin"
+    SWISS = "swiss"
+    ELIMINATION = "elimination"
+
+
+class TournamentStatus(StrEnum):
+    SIGNUP = "signup"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+class EntrantStatus(StrEnum):
+    ACTIVE = "active"
+    WITHDRAWN = "withdrawn"
+    DISQUALIFIED = "disqualified"
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentView:
+    id: int
+    guild_id: int
+    channel_id: int  # where its games start
+    name: str
+    format: TournamentFormat
+    swiss_rounds: int | None  # Swiss only
+    setup: GameSetup  # of every game
+    games_per_match: int
+    scoring: Scoring
+    max_players: int
+    signup_deadline: datetime | None
+    organizer: PlayerRef  # who created it
+    status: TournamentStatus
+    current_round: int  # 0 before the start
+    rounds_total: int | None  # known from the start
+    winner: PlayerRef | None
+    player_count: int
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    player: PlayerRef
+    seed: int | None  # 1 is the top seed; None until the start
+    status: EntrantStatus
+    joined_at: datetime
+
+    @property
+    def is_active(self) -> bool:
+        return self.status is EntrantStatus.ACTIVE
+
+
+@dataclass(frozen=True, slots=True)
+class PairingView:
+    """A match of a round (player 1 has white in its first game), or a bye (no player 2)."""
+
+    id: int
+    tournament_id: int
+    round: int
+    player1: PlayerRef
+    player2: PlayerRef | None
+    match_id: int | None  # None for a bye or a pairing forfeited before it was played
+    points1: int
+    points2: int
+    winner: PlayerRef | None  # None while undecided, or for a drawn match
+    forfeit: bool
+    decided_at: datetime | None
+
+    @property
+    def is_bye(self) -> bool:
+        return self.player2 is None
+
+    @property
+    def is_decided(self) -> bool:
+        return self.decided_at is not None
+
+    def result(self) -> MatchResult:
+        """The decided match for the pairing and standings logic."""
+        assert self.player2 is not None and self.is_decided
+        winner = None if self.winner is None else self.winner.id
+        return MatchResult(
+            self.round, self.player1.id, self.player2.id, self.points1, self.points2, winner
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    number: int
+    pairings: tuple[PairingView, ...]  # byes included
+
+    @property
+    def is_complete(self) -> bool:
+        return all(p.is_decided for p in self.pairings)
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentProgress:
+    """What a change did to a tournament, for the Discord layer to announce."""
+
+    tournament: TournamentView  # as it stands after the change
+    decided: tuple[PairingView, ...] = ()  # results recorded
+    rounds: tuple[RoundView, ...] = ()  # rounds that began (more than one if forfeits filled one)
+    games: tuple[GameView, ...] = ()  # the first game of each new match
+    stopped: tuple[GameView, ...] = ()  # games ended unplayed by a forfeit or a cancellation
+
+    @property
+    def finished(self) -> bool:
+        return self.tournament.status is TournamentStatus.FINISHED
+
+
+# ----------------------------------------------------------------- reading
+
+
+TOURNAMENT_SELECT = """
+SELECT t.*, o.name AS organizer_name, w.name AS winner_name,
+    (SELECT COUNT(*) FROM tournament_players tp WHERE tp.tournament_id = t.id) AS player_count
+FROM tournaments t JOIN players o ON o.id = t.organizer_id LEFT JOIN players w ON w.id = t.winner_id
+"""
+
+_PAIRING_SELECT = """
+SELECT tp.*, p1.name AS player1_name, p2.name AS player2_name, w.name AS winner_name
+FROM tournament_pairings tp JOIN players p1 ON p1.id = tp.player1_id
+LEFT JOIN players p2 ON p2.id = tp.player2_id LEFT JOIN players w ON w.id = tp.winner_id
+"""
+
+
+def _player(row: sqlite3.Row, prefix: str) -> PlayerRef | None:
+    player_id = row[f"{prefix}_id"]
+    return None if player_id is None else PlayerRef(player_id, row[f"{prefix}_name"])
+
+
+def _moment(text: str) -> datetime:
+    moment = from_db(text)
+    assert moment is not None
+    return moment
+
+
+def tournament_from_row(row: sqlite3.Row) -> TournamentView:
+    """A row of :data:`TOURNAMENT_SELECT`."""
+    match_win = row["match_win"]
+    organizer = _player(row, "organizer")
+    assert organizer is not None
+    return TournamentView(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        name=row["name"],
+        format=TournamentFormat(row["format"]),
+        swiss_rounds=row["swiss_rounds"],
+        setup=GameSetup.create(
+            size=row["size"],
+            komi=row["komi"],
+            opening=row["opening"],
+            days_per_move=row["days_per_move"],
+            rated=bool(row["rated"]),
+        ),
+        games_per_match=row["games_per_match"],
+        scoring=Scoring(
+            system=ScoringSystem(row["scoring"]),
+            match_win=match_win,
+            match_draw=row["match_draw"],
+            match_loss=row["match_loss"],
+            bye_match_points=match_win,
+            tie_breaks=tuple(TieBreak(name) for name in row["tie_breaks"].split(",") if name),
+        ),
+        max_players=row["max_players"],
+        signup_deadline=from_db(row["signup_deadline"]),
+        organizer=organizer,
+        status=TournamentStatus(row["status"]),
+        current_round=row["current_round"],
+        rounds_total=row["rounds_total"],
+        winner=_player(row, "winner"),
+        player_count=row["player_count"],
+        created_at=_moment(row["created_at"]),
+        started_at=from_db(row["started_at"]),
+        finished_at=from_db(row["finished_at"]),
+    )
+
+
+def _pairing_from_row(row: sqlite3.Row) -> PairingView:
+    player1 = _player(row, "player1")
+    assert player1 is not None
+    return PairingView(
+        id=row["id"],
+        tournament_id=row["tournament_id"],
+        round=row["round"],
+        player1=player1,
+        player2=_player(row, "player2"),
+        match_id=row["match_id"],
+        points1=row["points1"],
+        points2=row["points2"],
+        winner=_player(row, "winner"),
+        forfeit=bool(row["forfeit"]),
+        decided_at=from_db(row["decided_at"]),
+    )
+
+
+async def fetch_tournament(tx: Transaction, tournament_id: int) -> TournamentView:
+    row = await tx.fetchone(TOURNAMENT_SELECT + " WHERE t.id = ?", (tournament_id,))
+    if row is None:
+        raise UnknownTournament(tournament_id)
+    return tournament_from_row(row)
+
+
+async def fetch_entrants(tx: Transaction, tournament_id: int) -> list[Entrant]:
+    """The players in seed order (join order before the start), withdrawn ones included."""
+    rows = await tx.fetchall(
+        "SELECT tp.*, p.name FROM tournament_players tp JOIN players p ON p.id = tp.player_id "
+        "WHERE tp.tournament_id = ? ORDER BY tp.seed, tp.joined_at, tp.rowid",
+        (tournament_id,),
+    )
+    return [
+        Entrant(
+            PlayerRef(row["player_id"], row["name"]),
+            row["seed"],
+            EntrantStatus(row["status"]),
+            _moment(row["joined_at"]),
+        )
+        for row in rows
+    ]
+
+
+async def fetch_pairings(
+    tx: Transaction, tournament_id: int, round_number: int | None = None
+) -> list[PairingView]:
+    """The pairings of one round, or of every round, in order."""
+    rows = await tx.fetchall(
+        _PAIRING_SELECT + " WHERE tp.tournament_id = ? AND (? IS NULL OR tp.round = ?) "
+        "ORDER BY tp.round, tp.id",
+        (tournament_id, round_number, round_number),
+    )
+    return [_pairing_from_row(row) for row in rows]
+
+
+async def pairing_of_match(tx: Transaction, match_id: int) -> PairingView | None:
+    row = await tx.fetchone(_PAIRING_SELECT + " WHERE tp.match_id = ?", (match_id,))
+    return None if row is None else _pairing_from_row(row)
+
+
+async def in_tournament(tx: Transaction, game: GameView) -> bool:
+    """Whether the game belongs to a tournament match."""
+    if game.match_id is None:
+        return False
+    row = await tx.fetchone(
+        "SELECT 1 FROM tournament_pairings WHERE match_id = ?", (game.match_id,)
+    )
+    return row is not None
+
+
+def standings_input(
+    pairings: Iterable[PairingView],
+) -> tuple[list[MatchResult], list[int]]:
+    """The decided matches and the byes, as the pairing and standings logic takes them."""
+    results, byes = [], []
+    for pairing in pairings:
+        if pairing.is_bye:
+            byes.append(pairing.player1.id)
+        elif pairing.is_decided:
+            results.append(pairing.result())
+    return results, byes
+
+
+# ----------------------------------------------------------------- writing
+
+
+async def decide(
+    tx: Transaction,
+    pairing: PairingView,
+    *,
+    points: tuple[int, int],
+    winner_id: int | None,
+    forfeit: bool,
+    now: datetime,
+) -> PairingView:
+    """Record an undecided pairing's result."""
+    await tx.execute(
+        "UPDATE tournament_pairings SET points1 = ?, points2 = ?, winner_id = ?, forfeit = ?, "
+        "decided_at = ? WHERE id = ? AND decided_at IS NULL",
+        (*points, winner_id, int(forfeit), to_db(now), pairing.id),
+    )
+    row = await tx.fetchone(_PAIRING_SELECT + " WHERE tp.id = ?", (pairing.id,))
+    assert row is not None
+    return _pairing_from_row(row)
+
+
+async def record_match_in_tournament(
+    tx: Transaction, match: MatchView, now: datetime
+) -> TournamentProgress | None:
+    """Count a match that just finished in its tournament and start the next round if it
+    completed this one; None for a match outside any running tournament or not finished."""
+    if match.status is not MatchStatus.FINISHED:
+        return None
+    pairing = await pairing_of_match(tx, match.id)
+    if pairing is None or pairing.is_decided:
+        return None
+    if (await fetch_tournament(tx, pairing.tournament_id)).status is not TournamentStatus.RUNNING:
+        return None
+    leader = match.leader
+    decided = await decide(
+        tx,
+        pairing,
+        points=(match.points1, match.points2),
+        winner_id=None if leader is None else leader.id,
+        forfeit=False,
+        now=now,
+    )
+    return await advance(tx, pairing.tournament_id, now, decided=(decided,))
+
+
+async def advance(
+    tx: Transaction,
+    tournament_id: int,
+    now: datetime,
+    *,
+    decided: tuple[PairingView, ...] = (),
+    stopped: tuple[GameView, ...] = (),
+) -> TournamentProgress:
+    """Begin rounds while the current one is complete, and finish the tournament when none is
+    left. Never refuses: it runs inside the transaction of the move that ended a match."""
+    rounds: list[RoundView] = []
+    games: list[GameView] = []
+    while True:
+        tournament = await fetch_tournament(tx, tournament_id)
+        if tournament.status is not TournamentStatus.RUNNING:
+            break
+        pairings = await fetch_pairings(tx, tournament_id)
+        if not all(p.is_decided for p in pairings):
+            break
+        entrants = await fetch_entrants(tx, tournament_id)
+        upcoming = _next_round(tournament, entrants, pairings)
+        if upcoming is None:
+            await _finish(tx, tournament, entrants, pairings, now)
+            break
+        begun, first_games = await _begin_round(tx, tournament, entrants, upcoming, now)
+        rounds.append(begun)
+        games.extend(first_games)
+    return TournamentProgress(
+        await fetch_tournament(tx, tournament_id), decided, tuple(rounds), tuple(games), stopped
+    )
+
+
+def _next_round(
+    tournament: TournamentView, entrants: list[Entrant], pairings: list[PairingView]
+) -> Round | None:
+    """The round after the current one (all of whose pairings are decided), or None."""
+    seeded = [e.player.id for e in entrants]
+    results, byes = standings_input(pairings)
+    number = tournament.current_round + 1
+    if tournament.format is TournamentFormat.ELIMINATION:
+        return elimination_round(seeded, results)
+    if tournament.format is TournamentFormat.SWISS:
+        active = [e.player.id for e in entrants if e.is_active]
+        assert tournament.swiss_rounds is not None
+        if number > tournament.swiss_rounds or len(active) < 2:
+            return None
+        try:
+            return swiss_round(active, results, byes, tournament.scoring)
+        except TournamentError:  # an odd field whose players have all had their bye
+            return None
+    double = tournament.format is TournamentFormat.DOUBLE_ROUND_ROBIN
+    schedule = round_robin(seeded, double=double)
+    return schedule[number - 1] if number <= len(schedule) else None
+
+
+async def _insert_pairing(
+    tx: Transaction,
+    tournament_id: int,
+    number: int,
+    player1: int,
+    player2: int | None,
+    *,
+    match_id: int | None = None,
+    winner_id: int | None = None,
+    decided_at: datetime | None = None,
+) -> None:
+    await tx.execute(
+        "INSERT INTO tournament_pairings (tournament_id, round, player1_id, player2_id, "
+        "match_id, winner_id, forfeit, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            tournament_id,
+            number,
+            player1,
+            player2,
+            match_id,
+            winner_id,
+            int(player2 is not None and match_id is None),  # decided unplayed: a forfeit
+            None if decided_at is None else to_db(decided_at),
+        ),
+    )
+
+
+async def _begin_round(
+    tx: Transaction,
+    tournament: TournamentView,
+    entrants: list[Entrant],
+    upcoming: Round,
+    now: datetime,
+) -> tuple[RoundView, list[GameView]]:
+    """Store the round's pairings and start a match (and its first game) for each."""
+    number = tournament.current_round + 1
+    await tx.execute(
+        "UPDATE tournaments SET current_round = ? WHERE id = ?", (number, tournament.id)
+    )
+    active = {e.player.id for e in entrants if e.is_active}
+    elimination = tournament.format is TournamentFormat.ELIMINATION
+    games = []
+    for pairing in upcoming.pairings:
+        present = [p for p in (pairing.player1, pairing.player2) if p in active]
+        if len(present) == 2:
+            match_id = await create_match(
+                tx,
+                guild_id=tournament.guild_id,
+                player1_id=pairing.player1,
+                player2_id=pairing.player2,
+                games_total=tournament.games_per_match,
+                now=now,
+                until_decided=elimination,
+            )
+            game = await insert_game(
+                tx,
+                guild_id=tournament.guild_id,
+                channel_id=tournament.channel_id,
+                thread_id=None,
+                white_id=pairing.player1,
+                black_id=pairing.player2,
+                setup=tournament.setup,
+                now=now,
+                match_id=match_id,
+                match_game=1,
+            )
+            await _insert_pairing(
+                tx, tournament.id, number, pairing.player1, pairing.player2, match_id=match_id
+            )
+            games.append(game)
+        elif present or elimination:
+            winner = present[0] if present else pairing.player1
+            await _insert_pairing(
+                tx,
+                tournament.id,
+                number,
+                pairing.player1,
+                pairing.player2,
+                winner_id=winner,
+                decided_at=now,
+            )
+    for bye in upcoming.byes:
+        await _insert_pairing(tx, tournament.id, number, bye, None, decided_at=now)
+    begun = RoundView(number, tuple(await fetch_pairings(tx, tournament.id, number)))
+    return begun, games
+
+
+async def _finish(
+    tx: Transaction,
+    tournament: TournamentView,
+    entrants: list[Entrant],
+    pairings: list[PairingView],
+    now: datetime,
+) -> None:
+    seeded = [e.player.id for e in entrants]
+    results, byes = standings_input(pairings)
+    if tournament.format is TournamentFormat.ELIMINATION:
+        winner = elimination_winner(seeded, results)
+    else:
+        table = compute_standings(seeded, results, byes, tournament.scoring)
+        first = [row.player for row in table if row.place == 1]
+        winner = first[0] if len(first) == 1 else None
+    await tx.execute(
+        "UPDATE tournaments SET status = 'finished', winner_id = ?, finished_at = ? WHERE id = ?",
+        (winner, to_db(now), tournament.id),
+    )
