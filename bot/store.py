@@ -129,8 +129,9 @@ class Database:
         connection = await aiosqlite.connect(path, isolation_level=None)
         try:
             connection.row_factory = sqlite3.Row
-            await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
-            await connection.execute("PRAGMA journal_mode = WAL")
+            await connection.execute_fetchall(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+            # These pragmas answer with a row: fetch it, or its open statement blocks COMMIT.
+            await connection.execute_fetchall("PRAGMA journal_mode = WAL")
             await connection.execute("PRAGMA synchronous = FULL")
             await connection.execute("PRAGMA foreign_keys = ON")
             database = cls(connection, path)
