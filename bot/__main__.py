@@ -1,0 +1,130 @@
+"""`python -m bot` runs the bot; `python -m bot sync [--guild [ID]]` registers its slash commands.
+
+Settings come from `.env` in the working directory and the environment (see `.env.example`).
+Every foreseeable failure (no token, a rejected token, an unusable database path) ends with a
+sentence saying what to do and a non-zero exit status, not a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sqlite3
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import aiohttp
+import discord
+
+from bot.app import create_bot, sync_commands
+from bot.settings import Settings, SettingsError, load_settings
+
+EXIT_CONFIG = 2
+EXIT_LOGIN = 3
+
+NO_TOKEN = (
+    "DISCORD_TOKEN is not set. Copy .env.example to .env and put your bot's token in it "
+    "(Discord Developer Portal -> your application -> Bot -> Reset Token), "
+    "or set DISCORD_TOKEN in the environment. See docs/discord-setup.md."
+)
+BAD_TOKEN = (
+    "Discord rejected DISCORD_TOKEN. Reset the token in the Developer Portal "
+    "(your application -> Bot -> Reset Token) and put the new one in .env."
+)
+
+
+class CommandLineError(Exception):
+    """A problem the operator can fix; the message says how."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Run the Bredon bot.")
+    actions = parser.add_subparsers(dest="action")
+    sync = actions.add_parser("sync", help="register the slash commands with Discord, then exit")
+    sync.add_argument(
+        "--guild",
+        nargs="?",
+        const="dev",
+        metavar="ID",
+        help="sync to one server only (instant); without ID, to BREDON_DEV_GUILD",
+    )
+    return parser.parse_args(argv)
+
+
+def sync_target(argument: str | None, settings: Settings) -> int | None:
+    """The guild to sync to (None: globally)."""
+    if argument is None:
+        return None
+    if argument == "dev":
+        if settings.dev_guild is None:
+            raise CommandLineError(
+                "--guild without an id needs BREDON_DEV_GUILD in .env.", EXIT_CONFIG
+            )
+        return settings.dev_guild
+    if not argument.isdigit():
+        raise CommandLineError(
+            f"--guild takes a server id (digits), not {argument!r}.", EXIT_CONFIG
+        )
+    return int(argument)
+
+
+async def run_bot(settings: Settings, token: str) -> None:
+    async with create_bot(settings) as bot:
+        await bot.start(token)
+
+
+async def run_sync(settings: Settings, token: str, guild_id: int | None) -> None:
+    async with create_bot(settings) as bot:
+        await bot.login(token)  # runs setup_hook, which loads the commands
+        commands = await sync_commands(bot, guild_id)
+    where = "globally (may take up to an hour to appear)" if guild_id is None else f"to {guild_id}"
+    print(f"Synced {len(commands)} command(s) {where}.")
+
+
+def main(argv: Sequence[str], environ: Mapping[str, str], cwd: Path) -> int:
+    """Run the action asked for; returns the exit status."""
+    args = parse_args(argv)
+    try:
+        settings = load_settings(cwd / ".env", environ)
+        if settings.token is None:
+            raise CommandLineError(NO_TOKEN, EXIT_CONFIG)
+        guild_id = sync_target(args.guild, settings) if args.action == "sync" else None
+    except (SettingsError, OSError) as error:
+        print(f"Configuration error: {error}", file=sys.stderr)
+        return EXIT_CONFIG
+    except CommandLineError as error:
+        print(error, file=sys.stderr)
+        return error.status
+    logging.basicConfig(
+        level=settings.logging_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    database = cwd / settings.database  # an absolute path stays as it is
+    settings = Settings(settings.token, database, settings.dev_guild, settings.log_level)
+    try:
+        if args.action == "sync":
+            asyncio.run(run_sync(settings, settings.token, guild_id))
+        else:
+            asyncio.run(run_bot(settings, settings.token))
+    except discord.LoginFailure:
+        print(BAD_TOKEN, file=sys.stderr)
+        return EXIT_LOGIN
+    except (aiohttp.ClientError, discord.GatewayNotFound, discord.ConnectionClosed) as error:
+        print(f"Cannot reach Discord ({error}). Check the network and try again.", file=sys.stderr)
+        return EXIT_LOGIN
+    except (OSError, sqlite3.Error) as error:
+        print(f"Cannot open the database {database}: {error}", file=sys.stderr)
+        return EXIT_CONFIG
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:], os.environ, Path.cwd()))

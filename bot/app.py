@@ -1,0 +1,141 @@
+"""The bot factory: one place builds the Discord bot, for `python -m bot` and for the tests.
+
+The bot opens the services on the database named in the settings, loads the cogs by name (the
+Discord layer sits above this one), and starts the deadline scheduler. Commands are only sent to
+Discord by :func:`sync_commands`, an explicit action, never at start-up.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import timedelta
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.clock import Clock, SystemClock
+from bot.errors import BredonError
+from bot.scheduler import DEFAULT_MAX_SLEEP, DeadlineScheduler
+from bot.services import Services
+from bot.services.deadlines import DeadlineReport
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.tak",)
+APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again later."
+
+
+async def send_private(interaction: discord.Interaction, text: str, **extra: object) -> None:
+    """Answer only the user who acted, whether or not the interaction was answered already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, **extra)  # type: ignore[arg-type]
+    else:
+        await interaction.response.send_message(text, ephemeral=True, **extra)  # type: ignore[arg-type]
+
+
+@asynccontextmanager
+async def refusals(interaction: discord.Interaction) -> AsyncIterator[None]:
+    """Show a refusal by the services (or the Discord layer) to the user, as it is, privately."""
+    try:
+        yield
+    except BredonError as error:
+        await send_private(interaction, error.message)
+
+
+async def apologise(
+    interaction: discord.Interaction, error: BaseException, action: str, game_id: object = None
+) -> None:
+    """Log an unexpected failure with what was being done and in which game, and tell the user
+    briefly."""
+    log.error(
+        "%s failed (game %s, user %s, guild %s)",
+        action,
+        game_id if game_id is not None else "-",
+        interaction.user.id,
+        interaction.guild_id,
+        exc_info=error,
+    )
+    try:
+        await send_private(interaction, APOLOGY)
+    except discord.HTTPException:
+        log.warning("Could not send the apology for %s.", action)
+
+
+class BredonTree(app_commands.CommandTree):
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        original = getattr(error, "original", error)
+        command = interaction.command
+        name = f"/{command.qualified_name}" if command is not None else "a command"
+        await apologise(interaction, original, name, getattr(interaction.namespace, "game", None))
+
+
+class BredonBot(commands.Bot):
+    """The Discord client with the services (``bot.services``) and the deadline scheduler."""
+
+    services: Services
+
+    def __init__(self, settings: Settings, *, clock: Clock, scheduler_max_sleep: timedelta) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            intents=discord.Intents.default(),
+            tree_cls=BredonTree,
+        )
+        self.settings = settings
+        self.clock = clock
+        self._scheduler_max_sleep = scheduler_max_sleep
+        self.scheduler: DeadlineScheduler | None = None
+
+    async def setup_hook(self) -> None:
+        self.services = await Services.open(self.settings.database, clock=self.clock)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.scheduler = DeadlineScheduler(
+            self.services.deadlines,
+            self.clock,
+            self._announce_deadlines,
+            max_sleep=self._scheduler_max_sleep,
+        )
+        self.scheduler.start(before=self.wait_until_ready)
+
+    async def _announce_deadlines(self, report: DeadlineReport) -> None:
+        """Cogs listen for ``on_deadline_report`` to tell the players."""
+        self.dispatch("deadline_report", report)
+
+    async def close(self) -> None:
+        if self.scheduler is not None:
+            await self.scheduler.stop()
+        if hasattr(self, "services"):
+            await self.services.close()
+        await super().close()
+
+
+def create_bot(
+    settings: Settings,
+    *,
+    clock: Clock | None = None,
+    scheduler_max_sleep: timedelta = DEFAULT_MAX_SLEEP,
+) -> BredonBot:
+    """A fresh, unstarted bot on the settings' database. Tests inject a clock that follows their
+    simulated time."""
+    return BredonBot(
+        settings, clock=clock or SystemClock(), scheduler_max_sleep=scheduler_max_sleep
+    )
+
+
+async def sync_commands(
+    bot: commands.Bot, guild_id: int | None = None
+) -> list[app_commands.AppCommand]:
+    """Register the command tree with Discord: in one guild (instant, for development) or
+    globally (may take up to an hour to show). Discord limits how often this may be done."""
+    if guild_id is None:
+        return await bot.tree.sync()
+    guild = discord.Object(id=guild_id)
+    bot.tree.copy_global_to(guild=guild)
+    return await bot.tree.sync(guild=guild)

@@ -1,0 +1,81 @@
+"""The bot's settings: read from the environment and a `.env` file, checked before anything starts.
+
+`.env` is parsed here (``KEY=value`` lines, ``#`` comments, optional quotes) so the bot needs no
+extra dependency; a variable set in the real environment wins over the file.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.store import DEFAULT_PATH
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+class SettingsError(Exception):
+    """A setting is missing or malformed; the message tells the operator what to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    token: str | None
+    database: Path = DEFAULT_PATH
+    dev_guild: int | None = None
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, str]) -> Settings:
+        """Settings from variables named as in ``.env.example``; empty values count as unset."""
+        token = values.get("DISCORD_TOKEN", "").strip() or None
+        database = Path(values.get("BREDON_DATABASE", "").strip() or DEFAULT_PATH)
+        guild_text = values.get("BREDON_DEV_GUILD", "").strip()
+        dev_guild = None
+        if guild_text:
+            if not guild_text.isdigit():
+                raise SettingsError(
+                    f"BREDON_DEV_GUILD must be a server id (digits only), not {guild_text!r}."
+                )
+            dev_guild = int(guild_text)
+        level = values.get("BREDON_LOG_LEVEL", "").strip().upper() or "INFO"
+        if level not in LOG_LEVELS:
+            raise SettingsError(
+                f"BREDON_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}."
+            )
+        return cls(token=token, database=database, dev_guild=dev_guild, log_level=level)
+
+    @property
+    def logging_level(self) -> int:
+        return logging.getLevelNamesMapping()[self.log_level]
+
+
+def parse_env_file(text: str) -> dict[str, str]:
+    """``KEY=value`` pairs of a ``.env`` file. Blank lines and ``#`` comments are skipped, an
+    ``export`` prefix is allowed, and matching single or double quotes around a value go."""
+    values: dict[str, str] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        line = line.removeprefix("export ").strip()
+        key, sep, value = line.partition("=")
+        key = key.strip()
+        if not sep or not key.isidentifier():
+            raise SettingsError(f".env line {number} is not KEY=value: {raw.strip()!r}")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key] = value
+    return values
+
+
+def load_settings(env_file: Path, environ: Mapping[str, str]) -> Settings:
+    """The `.env` file (if it exists) overlaid with the real environment."""
+    values: dict[str, str] = {}
+    if env_file.is_file():
+        values.update(parse_env_file(env_file.read_text(encoding="utf-8")))
+    values.update({key: value for key, value in environ.items() if value.strip()})
+    return Settings.from_mapping(values)

@@ -1,0 +1,300 @@
+"""What the bot says: small functions from service results to message text and embeds.
+
+No Discord calls and no rules here: the services decide, the engine knows Tak, and these only
+put their answers into words.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import discord
+
+from bot.services.deadlines import Reminder
+from bot.services.guilds import GuildSettings
+from bot.services.matches import PlayerTotals
+from bot.services.players import PlayerProfile
+from bot.services.views import (
+    ChallengeStatus,
+    ChallengeView,
+    GameEnding,
+    GameSetup,
+    GameView,
+    MatchStatus,
+    MatchView,
+    MoveOutcome,
+    PlayerRef,
+)
+from tak import Result, ResultKind, square_name
+from tak.ptn import Game
+
+MAX_THREAD_NAME = 100
+MAX_CONTENT = 2000
+
+HOW_WON = {
+    ResultKind.ROAD: "by road",
+    ResultKind.FLATS: "on flats",
+    ResultKind.RESIGNATION: "by resignation",
+    ResultKind.TIME: "on time",
+}
+
+
+def mention(player: PlayerRef | int) -> str:
+    return f"<@{player if isinstance(player, int) else player.id}>"
+
+
+def timestamp(moment: datetime) -> str:
+    """A time every reader sees in their own time zone, e.g. "in 2 days"."""
+    return f"<t:{int(moment.timestamp())}:R>"
+
+
+def describe_setup(setup: GameSetup, games: int = 1) -> str:
+    parts = [f"{setup.size}x{setup.size}", f"komi {setup.komi:g}", f"{setup.opening.value} opening"]
+    if not setup.standard_reserves:
+        parts.append(f"{setup.stones[0]} stones and {setup.caps[0]} capstones each")
+    day_word = "day" if setup.days_per_move == 1 else "days"
+    parts.append(f"{setup.days_per_move} {day_word} a move")
+    parts.append("rated" if setup.rated else "unrated")
+    if games > 1:
+        parts.append(f"a match of {games} games")
+    return ", ".join(parts)
+
+
+def challenge_text(challenge: ChallengeView) -> str:
+    who = challenge.challenger
+    colour = {
+        "white": "as white (moving first)",
+        "black": "as black",
+        "random": "with colours drawn at random",
+    }[challenge.colour.value]
+    if challenge.opponent is None:
+        head = f"{mention(who)} offers an **open challenge**: anyone may accept"
+    else:
+        head = f"{mention(who)} challenges {mention(challenge.opponent)}"
+    text = f"{head}, playing {colour}.\n{describe_setup(challenge.setup, challenge.games)}."
+    if challenge.rematch_of is not None:
+        text = f"Rematch of game #{challenge.rematch_of}! " + text
+    status = {
+        ChallengeStatus.OPEN: f"Challenge #{challenge.id}, open until "
+        f"{timestamp(challenge.expires_at)}.",
+        ChallengeStatus.ACCEPTED: f"Accepted by {mention(challenge.accepted_by or 0)}: "
+        f"game #{challenge.game_id}.",
+        ChallengeStatus.DECLINED: "Declined.",
+        ChallengeStatus.CANCELLED: "Cancelled by the challenger.",
+        ChallengeStatus.EXPIRED: "Expired: nobody accepted it in time.",
+    }[challenge.status]
+    return f"{text}\n{status}"
+
+
+def players_line(game: GameView) -> str:
+    return f"**{game.white.name}** (white) vs **{game.black.name}** (black)"
+
+
+def thread_name(game: GameView) -> str:
+    return f"Game {game.id}: {game.white.name} vs {game.black.name}"[:MAX_THREAD_NAME]
+
+
+def game_start_text(game: GameView) -> str:
+    round_text = f" (game {game.match_game} of the match)" if game.match_game else ""
+    return (
+        f"Game #{game.id}{round_text} starts: {players_line(game)}, "
+        f"{describe_setup(game.setup)}.\n{your_move(game)}"
+    )
+
+
+def your_move(game: GameView) -> str:
+    return (
+        f"{mention(game.player_to_move)}, your move with `/tak move` "
+        f"(time runs out {timestamp(game.deadline_at)})."
+        if game.deadline_at is not None
+        else f"{mention(game.player_to_move)}, your move with `/tak move`."
+    )
+
+
+def move_text(outcome: MoveOutcome) -> str:
+    game = outcome.game
+    mover = game.player(outcome.position.to_move.other)
+    text = f"**{mover.name}** played **{outcome.move}** (ply {outcome.ply})."
+    if outcome.tak:
+        text += " **Tak!**"
+    if outcome.ending is None:
+        text += f"\n{your_move(game)}"
+    return text
+
+
+def result_text(game: GameView, result: Result) -> str:
+    if result.winner is None:
+        return f"{result.describe()} ({result.ptn()})"
+    winner = game.player(result.winner)
+    how = HOW_WON.get(result.kind, "")
+    return f"**{winner.name}** ({result.winner}) wins {how} ({result.ptn()}).".replace("  ", " ")
+
+
+def road_text(result: Result) -> str | None:
+    if not result.road:
+        return None
+    return "Road: " + " - ".join(square_name(file, rank) for file, rank in result.road)
+
+
+def match_text(match: MatchView) -> str:
+    score = f"{match.player1.name} {match.points1} - {match.points2} {match.player2.name}"
+    if match.status is MatchStatus.FINISHED:
+        leader = match.leader
+        verdict = f"{leader.name} wins the match" if leader else "The match is drawn"
+        return f"Match #{match.id} is over: {score}. {verdict}!"
+    if match.status is MatchStatus.ABORTED:
+        return f"Match #{match.id} was abandoned after an aborted game: {score}."
+    played = f"after {match.games_played} of {match.games_total} games"
+    return f"Match #{match.id} score: {score} ({played})."
+
+
+def ending_text(ending: GameEnding) -> str:
+    game = ending.game
+    lines = [f"Game #{game.id} is over. {result_text(game, ending.result)}"]
+    road = road_text(ending.result)
+    if road:
+        lines.append(road)
+    if ending.result.winner is not None:
+        winner = game.player(ending.result.winner)
+        lines.append(f"{winner.name} scores **{ending.points}** points.")
+    if ending.match is not None:
+        lines.append(match_text(ending.match))
+    return "\n".join(lines)
+
+
+def reminder_text(reminder: Reminder) -> str:
+    return (
+        f"{mention(reminder.player)}, reminder: it is your move in game #{reminder.game.id}. "
+        f"Time runs out {timestamp(reminder.deadline)}, then the game is lost on time."
+    )
+
+
+def dm_turn_text(game: GameView, where: str) -> str:
+    return f"It is your move in game #{game.id} ({players_line(game)}): {where}"
+
+
+def game_line(game: GameView, viewer_id: int) -> str:
+    """One line of `/tak games`."""
+    if game.is_active:
+        if game.player_to_move.id == viewer_id:
+            state = "**your move**"
+        else:
+            state = f"{game.player_to_move.name} to move"
+        due = f", time runs out {timestamp(game.deadline_at)}" if game.deadline_at else ""
+        return f"#{game.id} {players_line(game)}, ply {game.ply}: {state}{due}"
+    result = game.result.ptn() if game.result else game.status.value
+    return f"#{game.id} {players_line(game)}: {result}"
+
+
+def join_lines(lines: list[str], empty: str) -> str:
+    """Lines that fit in one message, with a note when some had to be left out."""
+    if not lines:
+        return empty
+    text = ""
+    for shown, line in enumerate(lines):
+        if len(text) + len(line) + 60 > MAX_CONTENT:
+            return text + f"... and {len(lines) - shown} more."
+        text += line + "\n"
+    return text.rstrip()
+
+
+def totals_text(totals: PlayerTotals | None, name: str) -> str:
+    if totals is None:
+        return f"{name} has no finished games in this server yet."
+    return (
+        f"**{name}**: {totals.points} points all-time in this server "
+        f"({totals.games} games: {totals.wins} won, {totals.losses} lost, {totals.draws} drawn)."
+    )
+
+
+def settings_text(profile: PlayerProfile) -> str:
+    return (
+        f"Your board theme: **{profile.theme or 'default'}**. "
+        f"Turn notices and reminders: **{profile.notify.value}**."
+    )
+
+
+def guild_settings_text(settings: GuildSettings) -> str:
+    role = mention_role(settings.organizer_role_id) if settings.organizer_role_id else "none"
+    return (
+        f"New challenges default to {settings.size}x{settings.size}, komi {settings.komi:g}, "
+        f"{settings.days_per_move} days a move. Threads per game: "
+        f"{'on' if settings.use_threads else 'off'}. Organizer role: {role}."
+    )
+
+
+def mention_role(role_id: int) -> str:
+    return f"<@&{role_id}>"
+
+
+def mark_tak_threats(record: Game) -> Game:
+    """The record with a `'` mark on every move after which its player threatened a road
+    (computed, whatever the players typed). Other marks are kept."""
+    positions = list(record.replay())
+    for ply, position in zip(record.plies, positions[1:], strict=True):
+        mover = position.to_move.other
+        marks = ply.marks.replace("'", "")
+        if position.result is None and position.has_road_threat(mover):
+            marks = "'" + marks
+        ply.marks = marks
+    return record
+
+
+HELP = discord.Embed(
+    title="Bredon: Tak in Discord",
+    description=(
+        "Tak is a two-player game: build a **road**, a line of your pieces joining two opposite "
+        "edges of the board. Everything happens through `/tak` commands."
+    ),
+)
+HELP.add_field(
+    name="Playing",
+    value=(
+        "`/tak challenge` someone (or leave out the opponent for an open challenge); they press "
+        "**Accept**. The game gets a thread. Play with `/tak move`: start typing and the bot "
+        "suggests the legal moves. `/tak games` lists your games, your move first."
+    ),
+    inline=False,
+)
+HELP.add_field(
+    name="Reading the board image",
+    value=(
+        "Files a-h run left to right, ranks 1-8 bottom to top, so a1 is bottom left. "
+        "A flat stone lies flat, a wall (standing stone) stands on its edge, a capstone is round. "
+        "Stacks show their pieces from the side; the top piece controls the stack. "
+        "The last move is tinted, and **Tak** is marked when the player who just moved can "
+        "finish a road next turn."
+    ),
+    inline=False,
+)
+HELP.add_field(
+    name="PTN in brief",
+    value=(
+        "`a1` place a flat on a1 · `Sb2` a wall on b2 · `Cc3` a capstone on c3\n"
+        "`c3>` move the top piece of c3 one square right (`<` left, `+` up, `-` down)\n"
+        "`3c3+12` take 3 pieces from c3, go up, drop 1 then 2"
+    ),
+    inline=False,
+)
+HELP.add_field(
+    name="The rules in brief",
+    value=(
+        "On your turn either place a piece from your reserve on an empty square, or move a stack "
+        "you control: pick up to board-size pieces and drop at least one on each square in a "
+        "straight line. Walls block roads and movement; a capstone alone can flatten a wall. "
+        "On the first turn each player places one of the **opponent's** flats. "
+        "The game ends with a road, or when the board is full or a player runs out of pieces: "
+        "then most flats on top wins (black gets the komi). A win scores the board's squares "
+        "plus the winner's unplayed pieces."
+    ),
+    inline=False,
+)
+HELP.add_field(
+    name="Also",
+    value=(
+        "`/tak board`, `/tak tps`, `/tak ptn` (file and ptn.ninja link), `/tak replay` (GIF), "
+        "`/tak draw`, `/tak undo`, `/tak resign`, `/tak abort` (before both have moved), "
+        "`/tak scores`, `/tak settings` (theme, DM notices), `/tak config` (server admins)."
+    ),
+    inline=False,
+)

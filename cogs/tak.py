@@ -1,0 +1,423 @@
+"""The `/tak` slash commands: thin adapters from Discord to the services.
+
+Each command acknowledges at once (privately), asks a service, and lets :class:`GameTable` post
+what the channel should see; refusals come back from the services as :class:`BredonError` and
+are shown to the user as they are (:func:`bot.app.refusals`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import BredonBot, refusals
+from bot.errors import BredonError
+from bot.services.deadlines import DeadlineReport
+from bot.services.games import require_active
+from bot.services.views import GameView
+from cogs import messages
+from cogs.actions import player_of
+from cogs.buttons import HANDLERS, KINDS, ActionButton, buttons
+from cogs.table import GameTable
+from rendering import THEMES
+
+MAX_CHOICES = 25
+MAX_NINJA_LINK = 3900  # an embed description holds 4096 characters
+
+
+class Refusal(BredonError):
+    """A request the Discord layer itself turns down (the services never see it)."""
+
+
+async def thinking(interaction: discord.Interaction) -> None:
+    """Acknowledge within Discord's 3 seconds; the answer follows privately."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def game_choices(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[int]]:
+    """The user's games in progress, for any `game` option: "#12 vs bob (your move)"."""
+    services = interaction.client.services  # type: ignore[attr-defined]
+    user = interaction.user.id
+    choices = []
+    for game in await services.queries.games_for_player(user, guild_id=interaction.guild_id):
+        turn = "your move" if game.player_to_move.id == user else "waiting"
+        label = f"#{game.id} vs {game.opponent_of(user).name} ({turn})"
+        if current.strip().lstrip("#") in str(game.id) or current.lower() in label.lower():
+            choices.append(app_commands.Choice(name=label[:100], value=game.id))
+    return choices[:MAX_CHOICES]
+
+
+class TakCog(commands.Cog):
+    tak = app_commands.Group(
+        name="tak", description="Play Tak: challenges, moves, games and scores", guild_only=True
+    )
+
+    def __init__(self, bot: BredonBot) -> None:
+        self.bot = bot
+        self.services = bot.services
+        self.table = GameTable(bot, bot.services)
+
+    # ----------------------------------------------------------------- finding the game
+
+    async def find_game(
+        self,
+        interaction: discord.Interaction,
+        game_id: int | None,
+        *,
+        awaiting_move: bool = False,
+        finished_ok: bool = False,
+    ) -> GameView:
+        """The game meant: the one named, else the one in this thread or channel, else the
+        player's only game (awaiting their move, for a move; their last finished one, for
+        looking at); otherwise they must choose."""
+        if game_id is not None:
+            return await self.services.games.get(game_id)
+        user = interaction.user.id
+        here = await self.services.queries.games_in_channel(interaction.channel_id or 0)
+        mine_here = [g for g in here if user in (g.white.id, g.black.id)]
+        for candidates in (here, mine_here):
+            if len(candidates) == 1:
+                return candidates[0]
+        queries = self.services.queries
+        if not here:  # a thread whose game is over still names it
+            for game in await queries.finished_games(guild_id=interaction.guild_id):
+                if game.thread_id == interaction.channel_id:
+                    return game
+        mine = await queries.games_for_player(user, guild_id=interaction.guild_id)
+        waiting = [g for g in mine if g.player_to_move.id == user]
+        for candidates in (waiting, mine) if awaiting_move else (mine,):
+            if len(candidates) == 1:
+                return candidates[0]
+        if not mine and finished_ok:
+            for game in await queries.finished_games(guild_id=interaction.guild_id, player_id=user):
+                return game
+        if not mine:
+            raise Refusal("You have no game in progress. Start one with `/tak challenge`.")
+        numbers = ", ".join(f"#{g.id}" for g in (waiting or mine)[:10])
+        raise Refusal(f"Which game? Name it with the `game` option ({numbers}).")
+
+    # ----------------------------------------------------------------- challenges
+
+    @tak.command(name="challenge", description="Challenge someone (or anyone) to a game of Tak")
+    @app_commands.describe(
+        opponent="Who to play; leave out for an open challenge anyone may accept",
+        size="Board size, 3 to 8 (default: the server's, usually 6)",
+        komi="Extra points for black in a flat count, in halves, e.g. 2 or 2.5",
+        color="Your colour; white moves first",
+        opening="swap: each side's first move places an opponent's flat (standard)",
+        stones="Stones per player (default: standard for the size)",
+        caps="Capstones per player (default: standard for the size)",
+        days="Days each player has for a move (default: the server's)",
+        games="Games in the match, colours alternating (default 1)",
+        rated="Whether the game counts for the ratings (default yes)",
+    )
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.Member | None = None,
+        size: int | None = None,
+        komi: float | None = None,
+        color: Literal["white", "black", "random"] = "random",
+        opening: Literal["swap", "no-swap"] = "swap",
+        stones: int | None = None,
+        caps: int | None = None,
+        days: int | None = None,
+        games: int = 1,
+        rated: bool = True,
+    ) -> None:
+        await thinking(interaction)
+        async with refusals(interaction):
+            if opponent is not None and opponent.bot:
+                raise Refusal("Bots cannot play Tak here: challenge a person.")
+            challenge = await self.services.challenges.create(
+                guild_id=interaction.guild_id or 0,
+                channel_id=interaction.channel_id or 0,
+                challenger=player_of(interaction.user),
+                opponent=None if opponent is None else player_of(opponent),
+                size=size,
+                komi=komi,
+                colour=color,
+                opening=opening,
+                stones=stones,
+                caps=caps,
+                days_per_move=days,
+                games=games,
+                rated=rated,
+            )
+            assert interaction.channel is not None
+            message = await self.table.post_challenge(interaction.channel, challenge)
+            await interaction.followup.send(
+                f"Challenge #{challenge.id} is up: {message.jump_url}", ephemeral=True
+            )
+
+    # ----------------------------------------------------------------- playing
+
+    @tak.command(name="move", description="Play a move in PTN (start typing for the legal moves)")
+    @app_commands.describe(
+        ptn="The move, e.g. a1, Sb2 (wall), Cc3 (capstone), c3> or 3c3+12",
+        game="The game number (default: this thread's game, or your only game awaiting you)",
+    )
+    @app_commands.autocomplete(game=game_choices)
+    async def move(
+        self, interaction: discord.Interaction, ptn: str, game: int | None = None
+    ) -> None:
+        await thinking(interaction)
+        async with refusals(interaction):
+            target = await self.find_game(interaction, game, awaiting_move=True)
+            outcome = await self.services.games.move(target.id, interaction.user.id, ptn)
+            message = await self.table.post_move(outcome)
+            await interaction.followup.send(
+                f"You played **{outcome.move}** in game #{target.id}: {message.jump_url}",
+                ephemeral=True,
+            )
+
+    @move.autocomplete("ptn")
+    async def move_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The legal moves of the game's current position that start with what was typed."""
+        try:
+            target = await self.find_game(
+                interaction, interaction.namespace.game, awaiting_move=True
+            )
+            legal = await self.services.games.legal_moves(target.id)
+        except BredonError:
+            return []
+        typed = current.strip().lower()
+        found = [text for text in legal if text.lower().startswith(typed)]
+        return [app_commands.Choice(name=text, value=text) for text in found[:MAX_CHOICES]]
+
+    @tak.command(name="resign", description="Resign a game (you will be asked to confirm)")
+    @app_commands.describe(game="The game number (default: this thread's game or your only one)")
+    @app_commands.autocomplete(game=game_choices)
+    async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await thinking(interaction)
+        async with refusals(interaction):
+            target = await self.find_game(interaction, game)
+            require_active(target)
+            opponent = target.opponent_of(interaction.user.id)
+            await interaction.followup.send(
+                f"Resign game #{target.id} against {opponent.name}? This cannot be undone.",
+                view=buttons(("resign", target.id)),
+                ephemeral=True,
+            )
+
+    @tak.command(name="draw", description="Offer your opponent a draw")
+    @app_commands.describe(game="The game number (default: this thread's game or your only one)")
+    @app_commands.autocomplete(game=game_choices)
+    async def draw(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self._ask(interaction, game, "draw")
+
+    @tak.command(name="undo", description="Ask your opponent to take back the last move")
+    @app_commands.describe(game="The game number (default: this thread's game or your only one)")
+    @app_commands.autocomplete(game=game_choices)
+    async def undo(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self._ask(interaction, game, "undo")
+
+    async def _ask(
+        self, interaction: discord.Interaction, game_id: int | None, what: Literal["draw", "undo"]
+    ) -> None:
+        await thinking(interaction)
+        async with refusals(interaction):
+            target = await self.find_game(interaction, game_id)
+            ask = {"draw": self.services.games.offer_draw, "undo": self.services.games.request_undo}
+            updated = await ask[what](target.id, interaction.user.id)
+            message = await self.table.post_request(updated, interaction.user.id, what)
+            await interaction.followup.send(
+                f"Asked your opponent: {message.jump_url}", ephemeral=True
+            )
+
+    @tak.command(name="abort", description="Call off a game before both players have moved")
+    @app_commands.describe(game="The game number (default: this thread's game or your only one)")
+    @app_commands.autocomplete(game=game_choices)
+    async def abort(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await thinking(interaction)
+        async with refusals(interaction):
+            target = await self.find_game(interaction, game)
+            ending = await self.services.games.abort(target.id, interaction.user.id)
+            await self.table.post_ending(ending, f"{interaction.user.mention} aborted the game.")
+            await interaction.followup.send(f"Game #{target.id} is aborted.", ephemeral=True)
+
+    # ----------------------------------------------------------------- looking
+
+    @tak.command(name="board", description="Show a game's board")
+    @app_commands.describe(game="The game number (default: this thread's game or your only one)")
+    @app_commands.autocomplete(game=game_choices)
+    async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await thinking(interaction)
+        async with refusals(interaction):
+            target = await self.find_game(interaction, game, finished_ok=True)
+            position = await self.services.games.position(target.id)
+            file = await self.table.board_file(target, position, viewer_id=interaction.user.id)
+            state = messages.game_line(target, interaction.user.id)
+            await interaction.followup.send(state, file=file, ephemeral=True)
+
+    @tak.command(name="tps", description="A game's position as TPS text")
+    @app_commands.describe(game="The game number (default: this thread's game or your only one)")
+    @app_commands.autocomplete(game=game_choices)
+    async def tps(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await thinking(interaction)
+        async with refusals(interaction):
+            target = await self.find_game(interaction, game, finished_ok=True)
+            await interaction.followup.send(
+                f"Game #{target.id}, ply {target.ply}:\n```\n{target.tps}\n```", ephemeral=True
+            )
+
+    @tak.command(name="ptn", description="A game's record as a PTN file, with a ptn.ninja link")
+    @app_commands.describe(game="The game number (default: this thread's game or your only one)")
+    @app_commands.autocomplete(game=game_choices)
+    async def ptn(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await thinking(interaction)
+        async with refusals(interaction):
+            target = await self.find_game(interaction, game, finished_ok=True)
+            record = messages.mark_tak_threats(await self.services.queries.record(target.id))
+            text = record.ptn()
+            url = record.ninja_url()
+            link = (
+                f"[Open game #{target.id} in ptn.ninja]({url})"
+                if len(url) <= MAX_NINJA_LINK
+                else "The game is too long for a link: open the file in ptn.ninja."
+            )
+            await interaction.followup.send(
+                embed=discord.Embed(title=f"Game #{target.id}", description=link),
+                file=discord.File(io.BytesIO(text.encode()), filename=f"bredon-{target.id}.ptn"),
+                ephemeral=True,
+            )
+
+    @tak.command(name="replay", description="A game replayed as an animated image")
+    @app_commands.describe(game="The game number (default: this thread's game or your only one)")
+    @app_commands.autocomplete(game=game_choices)
+    async def replay(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await thinking(interaction)
+        async with refusals(interaction):
+            target = await self.find_game(interaction, game, finished_ok=True)
+            record = await self.services.queries.record(target.id)
+            file = await self.table.replay_file(target.id, record, interaction.user.id)
+            await interaction.followup.send(
+                f"Game #{target.id}, {len(record.plies)} plies.", file=file, ephemeral=True
+            )
+
+    @tak.command(name="games", description="List games: those awaiting your move first")
+    @app_commands.describe(user="Whose games (default: yours)", show="Games in progress or over")
+    async def games(
+        self,
+        interaction: discord.Interaction,
+        user: discord.Member | None = None,
+        show: Literal["active", "finished"] = "active",
+    ) -> None:
+        await thinking(interaction)
+        whose = user or interaction.user
+        queries = self.services.queries
+        if show == "active":
+            found = await queries.games_for_player(whose.id, guild_id=interaction.guild_id)
+        else:
+            found = await queries.finished_games(guild_id=interaction.guild_id, player_id=whose.id)
+        lines = [messages.game_line(game, whose.id) for game in found]
+        empty = f"{whose.display_name} has no {show} games in this server."
+        await interaction.followup.send(messages.join_lines(lines, empty), ephemeral=True)
+
+    @tak.command(name="scores", description="All-time points in this server, and the match score")
+    @app_commands.describe(user="Whose scores (default: yours)")
+    async def scores(
+        self, interaction: discord.Interaction, user: discord.Member | None = None
+    ) -> None:
+        await thinking(interaction)
+        whose = user or interaction.user
+        totals = await self.services.matches.guild_totals(interaction.guild_id or 0)
+        mine = next((t for t in totals if t.player.id == whose.id), None)
+        lines = [messages.totals_text(mine, whose.display_name)]
+        here = await self.services.queries.games_in_channel(interaction.channel_id or 0)
+        for match_id in sorted({g.match_id for g in here if g.match_id is not None}):
+            lines.append(messages.match_text(await self.services.matches.get(match_id)))
+        await interaction.followup.send("\n".join(lines), ephemeral=True)
+
+    @tak.command(name="help", description="How to play, read the board and write moves")
+    async def help(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(embed=messages.HELP, ephemeral=True)
+
+    # ----------------------------------------------------------------- settings
+
+    @tak.command(name="settings", description="Your board theme and how you are notified")
+    @app_commands.describe(
+        theme="The look of your board images",
+        notify="Turn notices and reminders by a mention in the thread, or also by DM",
+    )
+    @app_commands.choices(theme=[app_commands.Choice(name=n, value=n) for n in THEMES])
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        theme: str | None = None,
+        notify: Literal["mention", "dm"] | None = None,
+    ) -> None:
+        await thinking(interaction)
+        async with refusals(interaction):
+            players = self.services.players
+            profile = await players.register(player_of(interaction.user))
+            if theme is not None:
+                profile = await players.set_theme(interaction.user.id, theme)
+            if notify is not None:
+                profile = await players.set_notify(interaction.user.id, notify)
+            await interaction.followup.send(messages.settings_text(profile), ephemeral=True)
+
+    @tak.command(name="config", description="Server defaults for new games (server managers)")
+    @app_commands.describe(
+        size="Default board size, 3 to 8",
+        komi="Default komi, in halves",
+        days="Default days per move",
+        threads="Give each game its own thread",
+        organizer="A role that may run tournaments besides the server managers",
+    )
+    async def config(
+        self,
+        interaction: discord.Interaction,
+        size: int | None = None,
+        komi: float | None = None,
+        days: int | None = None,
+        threads: bool | None = None,
+        organizer: discord.Role | None = None,
+    ) -> None:
+        await thinking(interaction)
+        async with refusals(interaction):
+            if not interaction.permissions.manage_guild:
+                raise Refusal("Only members with the Manage Server permission can change this.")
+            guild_id = interaction.guild_id or 0
+            current = await self.services.guilds.get(guild_id)
+            changes = {
+                "size": size,
+                "komi": komi,
+                "days_per_move": days,
+                "use_threads": threads,
+                "organizer_role_id": organizer.id if organizer else None,
+            }
+            changed = {name: value for name, value in changes.items() if value is not None}
+            if changed:
+                current = await self.services.guilds.save(dataclasses.replace(current, **changed))
+            await interaction.followup.send(messages.guild_settings_text(current), ephemeral=True)
+
+    # ----------------------------------------------------------------- deadlines
+
+    @commands.Cog.listener()
+    async def on_deadline_report(self, report: DeadlineReport) -> None:
+        """Tell the players what the deadline scheduler settled: losses on time, reminders,
+        expired challenges."""
+        for ending in report.endings:
+            await self.table.post_ending(ending, "Time is up.")
+        for reminder in report.reminders:
+            await self.table.post_reminder(reminder)
+        for challenge in report.expired_challenges:
+            await self.table.close_challenge(challenge)
+
+
+async def setup(bot: BredonBot) -> None:
+    missing = set(KINDS) - set(HANDLERS)
+    if missing:
+        raise RuntimeError(f"Buttons without a handler: {sorted(missing)}")
+    bot.add_dynamic_items(ActionButton)
+    await bot.add_cog(TakCog(bot))

@@ -1,0 +1,95 @@
+"""SimCord fixtures: the real bot (from the one factory) on a temporary database, in a simulated
+Discord with one server, one channel and three members, and time that only moves when a test
+moves it."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import discord
+import pytest
+import simcord
+from PIL import Image
+
+from bot.app import BredonBot, create_bot, sync_commands
+from bot.settings import Settings
+
+
+class SimulatedClock:
+    """The services' clock on SimCord's simulated time (discord.utils.utcnow follows it)."""
+
+    def now(self) -> datetime:
+        return discord.utils.utcnow()
+
+
+def make_bot(db_path: Path) -> BredonBot:
+    return create_bot(Settings(token=None, database=db_path), clock=SimulatedClock())
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "bredon.sqlite3"
+
+
+@pytest.fixture
+def simcord_bot(db_path: Path) -> BredonBot:
+    return make_bot(db_path)
+
+
+@dataclass
+class World:
+    env: simcord.Env
+    guild: simcord.GuildHandle
+    channel: simcord.ChannelHandle
+    alice: simcord.MemberActor
+    bob: simcord.MemberActor
+    carol: simcord.MemberActor
+
+    def bot_messages(self, place: simcord.ChannelHandle) -> list[discord.Message]:
+        bot_id = self.env.bot.user.id
+        return [m for m in place.history() if m.author.id == bot_id and m.type.value == 0]
+
+    def last_bot_message(self, place: simcord.ChannelHandle) -> discord.Message:
+        return self.bot_messages(place)[-1]
+
+    async def challenge(self, challenger=None, **options) -> discord.Message:
+        """A challenge posted in the channel; returns its message (with the buttons)."""
+        result = await (challenger or self.alice).slash(self.channel, "tak challenge", **options)
+        assert result.ephemeral, result.response.content
+        assert "is up" in result.response.content, result.response.content
+        return self.last_bot_message(self.channel)
+
+    async def start_game(self, **options) -> simcord.ChannelHandle:
+        """Alice (white) challenges Bob, who accepts; returns the game's thread."""
+        options.setdefault("opponent", self.bob)
+        options.setdefault("color", "white")
+        message = await self.challenge(**options)
+        accepted = await options["opponent"].click(message, label="Accept")
+        assert accepted.followups == [], [f.content for f in accepted.followups]
+        return self.channel.threads[-1]
+
+    async def move(self, actor, place, ptn: str, **options):
+        return await actor.slash(place, "tak move", ptn=ptn, **options)
+
+
+@pytest.fixture
+async def world(simcord_env: simcord.Env) -> World:
+    env = simcord_env
+    await sync_commands(env.bot)
+    guild = env.create_guild("Tak Club")
+    channel = guild.create_text_channel("tak")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    carol = guild.add_member(env.create_user("carol"))
+    return World(env, guild, channel, alice, bob, carol)
+
+
+async def decoded_image(message: discord.Message) -> Image.Image:
+    """The message's one attachment, downloaded and decoded."""
+    [attachment] = message.attachments
+    image = Image.open(io.BytesIO(await attachment.read()))
+    image.load()
+    return image

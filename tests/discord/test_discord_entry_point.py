@@ -1,0 +1,91 @@
+"""`python -m bot`: settings from `.env`, and clear messages (never a traceback) for a missing or
+rejected token."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot import __main__ as entry
+from bot.app import BredonBot
+from bot.settings import Settings, SettingsError, load_settings, parse_env_file
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run_module(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "BREDON_"))}
+    env["PYTHONPATH"] = str(REPO)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_without_a_token_it_says_what_to_do_and_fails(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("# nothing filled in yet\nDISCORD_TOKEN=\n")
+    for args in ((), ("sync",)):
+        done = run_module(tmp_path, *args)
+        assert done.returncode == entry.EXIT_CONFIG
+        assert "DISCORD_TOKEN is not set" in done.stderr and ".env" in done.stderr
+        assert "Traceback" not in done.stderr + done.stdout
+    assert not (tmp_path / "bredon.sqlite3").exists()  # nothing was started
+
+
+def test_a_malformed_setting_is_named(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=abc\nBREDON_DEV_GUILD=my-server\n")
+    done = run_module(tmp_path, "sync", "--guild")
+    assert done.returncode == entry.EXIT_CONFIG
+    assert "BREDON_DEV_GUILD must be a server id" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_rejected_token_says_to_reset_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async def refuse(self: BredonBot, token: str, *, reconnect: bool = True) -> None:
+        raise discord.LoginFailure("Improper token has been passed.")
+
+    monkeypatch.setattr(BredonBot, "start", refuse)
+    status = entry.main([], {"DISCORD_TOKEN": "not-a-token"}, tmp_path)
+    assert status == entry.EXIT_LOGIN
+    assert "Discord rejected DISCORD_TOKEN" in capsys.readouterr().err
+
+
+def test_env_file_parsing() -> None:
+    values = parse_env_file(
+        '# comment\n\nDISCORD_TOKEN="abc.def"\nexport BREDON_DATABASE = data/b.sqlite3\n'
+        "BREDON_DEV_GUILD='123'\nBREDON_LOG_LEVEL=debug\n"
+    )
+    settings = Settings.from_mapping(values)
+    assert settings == Settings("abc.def", Path("data/b.sqlite3"), 123, "DEBUG")
+    with pytest.raises(SettingsError, match="line 2"):
+        parse_env_file("A=1\nnot a setting\n")
+    with pytest.raises(SettingsError, match="BREDON_LOG_LEVEL"):
+        Settings.from_mapping({"BREDON_LOG_LEVEL": "loud"})
+
+
+def test_the_environment_wins_over_the_file_and_defaults_fill_in(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=from-file\nBREDON_DEV_GUILD=5\n")
+    settings = load_settings(tmp_path / ".env", {"DISCORD_TOKEN": "from-env", "BREDON_X": ""})
+    assert settings.token == "from-env" and settings.dev_guild == 5
+    assert settings.database == Path("bredon.sqlite3") and settings.log_level == "INFO"
+    assert load_settings(tmp_path / "missing.env", {}).token is None
+
+
+def test_sync_target() -> None:
+    with_dev = Settings("t", dev_guild=42)
+    assert entry.sync_target(None, with_dev) is None
+    assert entry.sync_target("dev", with_dev) == 42
+    assert entry.sync_target("7", with_dev) == 7
+    with pytest.raises(entry.CommandLineError, match="BREDON_DEV_GUILD"):
+        entry.sync_target("dev", Settings("t"))
