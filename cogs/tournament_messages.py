@@ -1,0 +1,218 @@
+"""What the bot says about tournaments: service results put into text and embeds.
+
+Like :mod:`cogs.messages`, no Discord calls and no rules: the tournament service decides.
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from bot.services.tournaments import (
+    Entrant,
+    EntrantStatus,
+    PairingView,
+    RoundView,
+    StandingRow,
+    TournamentFormat,
+    TournamentProgress,
+    TournamentStatus,
+    TournamentView,
+)
+from bot.tournaments import ScoringSystem
+from cogs.messages import describe_setup, mention, timestamp
+
+MAX_DESCRIPTION = 4096
+MAX_FIELD = 1024
+MAX_TABLE_NAME = 14
+
+FORMAT_NAMES = {
+    TournamentFormat.ROUND_ROBIN: "round robin",
+    TournamentFormat.DOUBLE_ROUND_ROBIN: "double round robin",
+    TournamentFormat.SWISS: "Swiss",
+    TournamentFormat.ELIMINATION: "single elimination",
+}
+SCORING_NAMES = {
+    ScoringSystem.MATCH_POINTS: "match points",
+    ScoringSystem.GAME_POINTS: "game points (squares + unplayed pieces per win)",
+}
+STATUS_MARKS = {EntrantStatus.WITHDRAWN: " (withdrew)", EntrantStatus.DISQUALIFIED: " (DQ)"}
+
+
+def format_text(tournament: TournamentView) -> str:
+    text = FORMAT_NAMES[tournament.format]
+    if tournament.swiss_rounds is not None:
+        text += f" of {tournament.swiss_rounds} rounds"
+    return text
+
+
+def settings_text(tournament: TournamentView) -> str:
+    scoring = tournament.scoring
+    ranking = SCORING_NAMES[scoring.system]
+    if scoring.system is ScoringSystem.MATCH_POINTS:
+        ranking += f" ({scoring.match_win:g} a win, {scoring.match_draw:g} a draw)"
+    games = tournament.games_per_match
+    lines = [
+        f"**Format:** {format_text(tournament)}, "
+        f"{games} game{'s' if games > 1 else ''} a match, colours alternating",
+        f"**Games:** {describe_setup(tournament.setup)}",
+        f"**Ranking:** {ranking}; ties broken by "
+        + ", ".join(kind.label for kind in scoring.tie_breaks),
+        f"**Players:** {tournament.player_count} of at most {tournament.max_players}",
+        f"**Organizer:** {mention(tournament.organizer)}",
+    ]
+    if tournament.status is TournamentStatus.SIGNUP and tournament.signup_deadline is not None:
+        lines.append(f"**Sign-up closes** {timestamp(tournament.signup_deadline)}")
+    return "\n".join(lines)
+
+
+def created_embed(tournament: TournamentView) -> discord.Embed:
+    embed = discord.Embed(
+        title=f"New tournament: {tournament.name}",
+        description=settings_text(tournament)
+        + f"\n\nSign up with `/tournament join tournament:{tournament.name}`.",
+    )
+    return embed
+
+
+def round_title(tournament: TournamentView, number: int) -> str:
+    total = f" of {tournament.rounds_total}" if tournament.rounds_total else ""
+    return f"{tournament.name}: round {number}{total}"
+
+
+def pairing_line(pairing: PairingView) -> str:
+    """One pairing with its result so far: "**ann** 32 - 0 **ben**: ann wins"."""
+    if pairing.player2 is None:
+        return f"**{pairing.player1.name}** has a bye"
+    score = f"**{pairing.player1.name}** {pairing.points1} - {pairing.points2} "
+    score += f"**{pairing.player2.name}**"
+    if not pairing.is_decided:
+        return f"{score} (playing)"
+    if pairing.winner is None:
+        return f"{score}: drawn match"
+    verdict = "wins by forfeit" if pairing.forfeit else "wins"
+    return f"{score}: {pairing.winner.name} {verdict}"
+
+
+def round_embed(tournament: TournamentView, round_view: RoundView) -> discord.Embed:
+    lines = [pairing_line(p) for p in round_view.pairings]
+    return discord.Embed(
+        title=round_title(tournament, round_view.number),
+        description="\n".join(lines) or "No pairings.",
+    )
+
+
+def match_anchor_text(tournament: TournamentView, pairing: PairingView, game_id: int) -> str:
+    assert pairing.player2 is not None
+    return (
+        f"{tournament.name}, round {pairing.round}: {mention(pairing.player1)} vs "
+        f"{mention(pairing.player2)} (game #{game_id})."
+    )
+
+
+def _score(value: float) -> str:
+    return f"{value:g}"
+
+
+def standings_table(tournament: TournamentView, rows: list[StandingRow]) -> str:
+    """A monospaced table: place, player, W-D-L, the ranking score, game points, tie-breaks."""
+    breaks = tournament.scoring.tie_breaks
+    short = {"head_to_head": "H2H", "sonneborn_berger": "SB", "buchholz": "BH"}
+    header = ["#", "Player", "W-D-L", "Score", "GP", *(short[kind.value] for kind in breaks)]
+    body = []
+    for row in rows:
+        s = row.standing
+        name = row.player.name[:MAX_TABLE_NAME] + STATUS_MARKS.get(row.status, "")
+        record = f"{s.won}-{s.drawn}-{s.lost}" + (f"+{s.byes}b" if s.byes else "")
+        body.append(
+            [
+                str(s.place),
+                name,
+                record,
+                _score(s.score),
+                str(s.game_points),
+                *(_score(value) for value in s.tie_breaks),
+            ]
+        )
+    widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
+    lines = [
+        "  ".join(
+            cell.ljust(width) if i == 1 else cell.rjust(width)
+            for i, (cell, width) in enumerate(zip(line, widths, strict=True))
+        ).rstrip()
+        for line in [header, *body]
+    ]
+    return "```\n" + "\n".join(lines) + "\n```"
+
+
+def standings_embed(tournament: TournamentView, rows: list[StandingRow]) -> discord.Embed:
+    if not rows:
+        description = "No standings yet: fewer than two players have joined."
+    else:
+        description = standings_table(tournament, rows)
+        if len(description) > MAX_DESCRIPTION:
+            description = description[: MAX_DESCRIPTION - 8] + "\n…\n```"
+    status = {
+        TournamentStatus.SIGNUP: "signing up",
+        TournamentStatus.RUNNING: f"after round {tournament.current_round}",
+        TournamentStatus.FINISHED: "final",
+        TournamentStatus.CANCELLED: "cancelled",
+    }[tournament.status]
+    embed = discord.Embed(title=f"{tournament.name}: standings ({status})", description=description)
+    embed.set_footer(text=f"Score: {SCORING_NAMES[tournament.scoring.system]}. GP: game points.")
+    return embed
+
+
+def finished_text(progress: TournamentProgress) -> str:
+    tournament = progress.tournament
+    if tournament.winner is None:
+        return f"🏆 **{tournament.name}** is over: first place is shared."
+    return f"🏆 **{tournament.name}** is over: {mention(tournament.winner)} wins!"
+
+
+def decided_text(progress: TournamentProgress) -> str | None:
+    """The matches decided without being played to the end (forfeits) worth a line."""
+    lines = [f"Round {p.round}: {pairing_line(p)}" for p in progress.decided if p.forfeit]
+    return "\n".join(lines) or None
+
+
+def stopped_text(tournament: TournamentView, game_id: int) -> str:
+    if tournament.status is TournamentStatus.CANCELLED:
+        why = f"{tournament.name} was cancelled"
+    else:
+        why = "its match was decided by a forfeit"
+    return f"Game #{game_id} is stopped: {why}. It is not rated or counted; its moves are kept."
+
+
+def cancelled_text(tournament: TournamentView) -> str:
+    return f"**{tournament.name}** was cancelled by an organizer. Results so far are kept."
+
+
+def joined_text(tournament: TournamentView) -> str:
+    return (
+        f"You are in **{tournament.name}** ({tournament.player_count} of at most "
+        f"{tournament.max_players} players). Good luck!"
+    )
+
+
+def info_embed(tournament: TournamentView, entrants: list[Entrant]) -> discord.Embed:
+    embed = discord.Embed(
+        title=f"{tournament.name} ({tournament.status.value})",
+        description=settings_text(tournament),
+    )
+    lines = [
+        f"{entrant.seed or number}. {entrant.player.name}{STATUS_MARKS.get(entrant.status, '')}"
+        for number, entrant in enumerate(entrants, start=1)
+    ]
+    players = "\n".join(lines) or "Nobody yet."
+    if len(players) > MAX_FIELD:
+        players = players[: MAX_FIELD - 2] + "\n…"
+    embed.add_field(name="Players (by seed)" if tournament.started_at else "Players", value=players)
+    return embed
+
+
+def file_stem(tournament: TournamentView) -> str:
+    """A file name from the tournament's name: "Spring Open" -> "spring-open"."""
+    slug = re.sub(r"[^a-z0-9]+", "-", tournament.name.lower()).strip("-")
+    return slug or f"tournament-{tournament.id}"

@@ -1,0 +1,403 @@
+"""The `/tournament` slash commands and the tournament announcements.
+
+Commands are thin adapters over :class:`bot.services.tournaments.TournamentService`: each
+acknowledges at once (privately), tells organizers apart (Manage Server, or the guild's organizer
+role) and passes ``is_organizer`` on; the service refuses everything else with a clear message.
+
+Whatever moves a tournament on comes back as a :class:`TournamentProgress`, from these commands or
+from a game that ended (a move, a resignation, a deadline: :class:`cogs.table.GameTable`
+dispatches ``tournament_progress``). :meth:`TournamentCog.announce` posts it in the tournament's
+channel: forfeits, each new round's pairings and its games (each started like any Bredon game,
+with a thread, a board and a mention), and the winner with the final standings.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import timedelta
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import BredonBot, refusals
+from bot.services.tournaments import (
+    MAX_NAME_LENGTH,
+    MAX_PLAYERS,
+    MAX_SWISS_ROUNDS,
+    TournamentProgress,
+    TournamentStatus,
+    TournamentView,
+)
+from bot.services.views import MAX_DAYS_PER_MOVE, MAX_MATCH_GAMES
+from cogs import tournament_messages as say
+from cogs.actions import player_of
+from cogs.messages import mention
+from cogs.table import GameTable
+from cogs.tak import MAX_CHOICES, Refusal, thinking
+
+MAX_SIGNUP_DAYS = 60
+
+FORMATS = [
+    app_commands.Choice(name="Round robin", value="round_robin"),
+    app_commands.Choice(name="Double round robin (colours swapped)", value="double_round_robin"),
+    app_commands.Choice(name="Swiss (set swiss_rounds)", value="swiss"),
+    app_commands.Choice(name="Single elimination", value="elimination"),
+]
+SCORINGS = [
+    app_commands.Choice(name="Match points (3 a win, 1 a draw)", value="match_points"),
+    app_commands.Choice(name="Game points (squares + unplayed pieces)", value="game_points"),
+]
+TOURNAMENT_OPTION = "The tournament (default: the only one running or signing up here)"
+
+
+async def tournament_choices(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The guild's tournaments signing up or running whose name contains what was typed."""
+    services = interaction.client.services  # type: ignore[attr-defined]
+    typed = current.strip().casefold()
+    return [
+        app_commands.Choice(name=f"{t.name} ({t.status.value})"[:100], value=t.name)
+        for t in await services.tournaments.in_guild(interaction.guild_id or 0)
+        if typed in t.name.casefold()
+    ][:MAX_CHOICES]
+
+
+@asynccontextmanager
+async def acting(interaction: discord.Interaction) -> AsyncIterator[None]:
+    """Acknowledge within Discord's 3 seconds; a refusal in the body reaches the user privately."""
+    await thinking(interaction)
+    async with refusals(interaction):
+        yield
+
+
+class TournamentCog(commands.Cog):
+    tournament = app_commands.Group(
+        name="tournament",
+        description="Tournaments: sign up, pairings, standings; organizers run them",
+        guild_only=True,
+    )
+
+    def __init__(self, bot: BredonBot) -> None:
+        self.bot = bot
+        self.services = bot.services
+        self.table = GameTable(bot, bot.services)
+
+    # ----------------------------------------------------------------- helpers
+
+    async def find(self, interaction: discord.Interaction, name: str | None) -> TournamentView:
+        """The tournament named (the newest of that name, live ones first), else the guild's
+        only live one; otherwise the user must say which."""
+        guild_id = interaction.guild_id or 0
+        if name is None:
+            live = await self.services.tournaments.in_guild(guild_id)
+            if len(live) == 1:
+                return live[0]
+            if not live:
+                raise Refusal("No tournament is signing up or running in this server.")
+            names = ", ".join(t.name for t in live[:10])
+            raise Refusal(f"Which tournament? Name it with the `tournament` option ({names}).")
+        wanted = " ".join(name.split()).casefold()
+        every = await self.services.tournaments.in_guild(guild_id, live_only=False)
+        found = [t for t in every if t.name.casefold() == wanted]
+        live_first = sorted(found, key=lambda t: t.status not in _LIVE)  # stable: newest first
+        if not live_first:
+            raise Refusal(f"There is no tournament called {name!r} in this server.")
+        return live_first[0]
+
+    async def organizer_check(self, interaction: discord.Interaction) -> dict[str, Any]:
+        """What the service needs to tell organizers apart: who acts, and whether they may."""
+        return {
+            "actor_id": interaction.user.id,
+            "is_organizer": await self.is_organizer(interaction),
+        }
+
+    async def is_organizer(self, interaction: discord.Interaction) -> bool:
+        """Manage Server, or the guild's organizer role."""
+        if interaction.permissions.manage_guild:
+            return True
+        role_id = (await self.services.guilds.get(interaction.guild_id or 0)).organizer_role_id
+        roles = getattr(interaction.user, "roles", ())
+        return role_id is not None and any(role.id == role_id for role in roles)
+
+    async def announce(self, progress: TournamentProgress, headline: str | None = None) -> None:
+        """Post what changed in the tournament's channel, and start the new games."""
+        tournament = progress.tournament
+        place = await self.table.channel(tournament.channel_id)
+        for game in progress.stopped:
+            stopped_place = await self.table.place_of(game)
+            await stopped_place.send(say.stopped_text(tournament, game.id))
+        news = [line for line in (headline, say.decided_text(progress)) if line]
+        if tournament.status is TournamentStatus.CANCELLED:
+            news.append(say.cancelled_text(tournament))
+        if news:
+            await place.send("\n".join(news))
+        for begun in progress.rounds:
+            await place.send(
+                f"**{say.round_title(tournament, begun.number)}** begins.",
+                embed=say.round_embed(tournament, begun),
+            )
+            by_match = {p.match_id: p for p in begun.pairings if p.match_id is not None}
+            for game in progress.games:
+                pairing = by_match.get(game.match_id)
+                if pairing is not None:
+                    anchor = await place.send(say.match_anchor_text(tournament, pairing, game.id))
+                    await self.table.open_game(game, anchor=anchor)
+        if progress.finished:
+            rows = await self.services.tournaments.standings(tournament.id)
+            await place.send(
+                say.finished_text(progress), embed=say.standings_embed(tournament, rows)
+            )
+
+    @commands.Cog.listener()
+    async def on_tournament_progress(self, progress: TournamentProgress) -> None:
+        """A tournament game ended (by a move, a resignation or a deadline)."""
+        await self.announce(progress)
+
+    # ----------------------------------------------------------------- organizing
+
+    @tournament.command(name="create", description="Open a tournament for sign-up (organizers)")
+    @app_commands.describe(
+        name="The tournament's name, e.g. Spring Open",
+        format="How players are paired",
+        size="Board size, 3 to 8 (default: the server's)",
+        komi="Extra points for black in a flat count, in halves (default: the server's)",
+        games="Games per match, colours alternating (default 2)",
+        days="Days each player has for a move (default: the server's)",
+        scoring="What ranks the table (default: match points)",
+        max_players="Most players who may join (default 64)",
+        signup_days="Days sign-up stays open (default: until the organizer starts it)",
+        swiss_rounds="Rounds of a Swiss tournament (Swiss only)",
+        rated="Whether the games count for the ratings (default yes)",
+    )
+    @app_commands.choices(format=FORMATS, scoring=SCORINGS)
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, MAX_NAME_LENGTH],
+        format: str,
+        size: app_commands.Range[int, 3, 8] | None = None,
+        komi: float | None = None,
+        games: app_commands.Range[int, 1, MAX_MATCH_GAMES] = 2,
+        days: app_commands.Range[int, 1, MAX_DAYS_PER_MOVE] | None = None,
+        scoring: str = "match_points",
+        max_players: app_commands.Range[int, 2, MAX_PLAYERS] = MAX_PLAYERS,
+        signup_days: app_commands.Range[int, 1, MAX_SIGNUP_DAYS] | None = None,
+        swiss_rounds: app_commands.Range[int, 1, MAX_SWISS_ROUNDS] | None = None,
+        rated: bool = True,
+    ) -> None:
+        async with acting(interaction):
+            deadline = None
+            if signup_days is not None:
+                deadline = self.services.clock.now() + timedelta(days=signup_days)
+            created = await self.services.tournaments.create(
+                guild_id=interaction.guild_id or 0,
+                channel_id=interaction.channel_id or 0,
+                organizer=player_of(interaction.user),
+                is_organizer=await self.is_organizer(interaction),
+                name=name,
+                format=format,
+                swiss_rounds=swiss_rounds,
+                size=size,
+                komi=komi,
+                games_per_match=games,
+                days_per_move=days,
+                rated=rated,
+                scoring=scoring,
+                max_players=max_players,
+                signup_deadline=deadline,
+            )
+            assert interaction.channel is not None
+            message = await interaction.channel.send(embed=say.created_embed(created))
+            await interaction.followup.send(
+                f"**{created.name}** is open for sign-up: {message.jump_url}. "
+                "Start it with `/tournament start` once the players are in.",
+                ephemeral=True,
+            )
+
+    @tournament.command(name="start", description="Close sign-up and begin round 1 (organizers)")
+    @app_commands.describe(tournament=TOURNAMENT_OPTION)
+    @app_commands.autocomplete(tournament=tournament_choices)
+    async def start(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        async with acting(interaction):
+            found = await self.find(interaction, tournament)
+            progress = await self.services.tournaments.start(
+                found.id,
+                **await self.organizer_check(interaction),
+            )
+            await self.announce(progress, f"**{found.name}** has started!")
+            await interaction.followup.send(
+                f"{found.name} has started: the pairings are in <#{found.channel_id}>.",
+                ephemeral=True,
+            )
+
+    @tournament.command(
+        name="forfeit", description="Award a player their current match (organizers)"
+    )
+    @app_commands.describe(
+        player="The player who wins their undecided match of this round",
+        tournament=TOURNAMENT_OPTION,
+    )
+    @app_commands.autocomplete(tournament=tournament_choices)
+    async def forfeit(
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member,
+        tournament: str | None = None,
+    ) -> None:
+        async with acting(interaction):
+            found = await self.find(interaction, tournament)
+            progress = await self.services.tournaments.forfeit(
+                found.id,
+                winner_id=player.id,
+                **await self.organizer_check(interaction),
+            )
+            await self.announce(progress)
+            await interaction.followup.send(
+                f"{player.display_name} is awarded their round {found.current_round} match.",
+                ephemeral=True,
+            )
+
+    @tournament.command(name="disqualify", description="Remove a player from a running tournament")
+    @app_commands.describe(player="The player to remove", tournament=TOURNAMENT_OPTION)
+    @app_commands.autocomplete(tournament=tournament_choices)
+    async def disqualify(
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member,
+        tournament: str | None = None,
+    ) -> None:
+        async with acting(interaction):
+            found = await self.find(interaction, tournament)
+            progress = await self.services.tournaments.disqualify(
+                found.id,
+                player.id,
+                **await self.organizer_check(interaction),
+            )
+            await self.announce(
+                progress, f"{mention(player.id)} is disqualified from **{found.name}**."
+            )
+            await interaction.followup.send(
+                f"{player.display_name} is disqualified from {found.name}.", ephemeral=True
+            )
+
+    @tournament.command(name="cancel", description="Call a tournament off (organizers)")
+    @app_commands.describe(tournament=TOURNAMENT_OPTION)
+    @app_commands.autocomplete(tournament=tournament_choices)
+    async def cancel(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        async with acting(interaction):
+            found = await self.find(interaction, tournament)
+            progress = await self.services.tournaments.cancel(
+                found.id,
+                **await self.organizer_check(interaction),
+            )
+            await self.announce(progress)
+            await interaction.followup.send(f"{found.name} is cancelled.", ephemeral=True)
+
+    # ----------------------------------------------------------------- playing
+
+    @tournament.command(name="join", description="Sign up for a tournament")
+    @app_commands.describe(tournament=TOURNAMENT_OPTION)
+    @app_commands.autocomplete(tournament=tournament_choices)
+    async def join(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        async with acting(interaction):
+            found = await self.find(interaction, tournament)
+            await self.services.tournaments.join(found.id, player_of(interaction.user))
+            joined = await self.services.tournaments.get(found.id)
+            await interaction.followup.send(say.joined_text(joined), ephemeral=True)
+
+    @tournament.command(name="leave", description="Take back your sign-up before the start")
+    @app_commands.describe(tournament=TOURNAMENT_OPTION)
+    @app_commands.autocomplete(tournament=tournament_choices)
+    async def leave(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        async with acting(interaction):
+            found = await self.find(interaction, tournament)
+            await self.services.tournaments.leave(found.id, interaction.user.id)
+            await interaction.followup.send(f"You left {found.name}.", ephemeral=True)
+
+    @tournament.command(
+        name="withdraw", description="Leave a running tournament (matches forfeited)"
+    )
+    @app_commands.describe(tournament=TOURNAMENT_OPTION)
+    @app_commands.autocomplete(tournament=tournament_choices)
+    async def withdraw(
+        self, interaction: discord.Interaction, tournament: str | None = None
+    ) -> None:
+        async with acting(interaction):
+            found = await self.find(interaction, tournament)
+            progress = await self.services.tournaments.withdraw(found.id, interaction.user.id)
+            await self.announce(
+                progress, f"{interaction.user.mention} withdrew from **{found.name}**."
+            )
+            await interaction.followup.send(
+                f"You withdrew from {found.name}; your results so far stay in the standings.",
+                ephemeral=True,
+            )
+
+    # ----------------------------------------------------------------- looking
+
+    @tournament.command(name="pairings", description="A round's pairings and results")
+    @app_commands.describe(
+        round="The round number (default: the current round)", tournament=TOURNAMENT_OPTION
+    )
+    @app_commands.autocomplete(tournament=tournament_choices)
+    async def pairings(
+        self,
+        interaction: discord.Interaction,
+        round: app_commands.Range[int, 1, 100] | None = None,
+        tournament: str | None = None,
+    ) -> None:
+        async with acting(interaction):
+            found = await self.find(interaction, tournament)
+            shown = await self.services.tournaments.pairings(found.id, round)
+            await interaction.followup.send(embed=say.round_embed(found, shown), ephemeral=True)
+
+    @tournament.command(name="standings", description="The tournament's table")
+    @app_commands.describe(tournament=TOURNAMENT_OPTION)
+    @app_commands.autocomplete(tournament=tournament_choices)
+    async def standings(
+        self, interaction: discord.Interaction, tournament: str | None = None
+    ) -> None:
+        async with acting(interaction):
+            found = await self.find(interaction, tournament)
+            rows = await self.services.tournaments.standings(found.id)
+            await interaction.followup.send(embed=say.standings_embed(found, rows), ephemeral=True)
+
+    @tournament.command(name="info", description="A tournament's settings and players")
+    @app_commands.describe(tournament=TOURNAMENT_OPTION)
+    @app_commands.autocomplete(tournament=tournament_choices)
+    async def info(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        async with acting(interaction):
+            found = await self.find(interaction, tournament)
+            entrants = await self.services.tournaments.entrants(found.id)
+            await interaction.followup.send(embed=say.info_embed(found, entrants), ephemeral=True)
+
+    @tournament.command(
+        name="export", description="Standings as CSV and every game as one PTN file"
+    )
+    @app_commands.describe(tournament=TOURNAMENT_OPTION)
+    @app_commands.autocomplete(tournament=tournament_choices)
+    async def export(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        async with acting(interaction):
+            found = await self.find(interaction, tournament)
+            stem = say.file_stem(found)
+            table = await self.services.tournaments.standings_csv(found.id)
+            games = await self.services.tournaments.games_ptn(found.id)
+            files = [discord.File(io.BytesIO(table.encode()), filename=f"{stem}-standings.csv")]
+            if games:
+                files.append(discord.File(io.BytesIO(games.encode()), filename=f"{stem}.ptn"))
+            note = "" if games else " No game has finished yet, so there is no PTN file."
+            await interaction.followup.send(
+                f"{found.name}: the standings and the games.{note}", files=files, ephemeral=True
+            )
+
+
+_LIVE = (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)
+
+
+async def setup(bot: BredonBot) -> None:
+    await bot.add_cog(TournamentCog(bot))

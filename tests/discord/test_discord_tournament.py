@@ -1,0 +1,270 @@
+"""Tournaments through the real discord.py: a round robin created, joined, started and played to
+the end by `/tak move`, with the standings, ratings and exports read back; a loss on time that
+moves a round on; organizer-only commands refused to everyone else."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from datetime import timedelta
+from pathlib import Path
+
+import discord
+import pytest
+import simcord
+
+from bot import app
+from bot.app import BredonBot
+from bot.services.views import GameView
+from cogs.table import GameTable
+from tak.ptn import Game
+from tests.discord.conftest import World, decoded_image, make_bot
+from tests.discord.test_discord_meta import check_limits, walk
+
+# On 3x3: white's road a1-b1-c1 (the first two plies place the opponent's flat), and black's
+# road c1-c2-c3.
+WHITE_ROAD = "a3 a1 b1 b3 c1"
+BLACK_ROAD = "a1 c3 c2 b1 b3 c1"
+ORGANIZER_REFUSAL = "Only a tournament organizer (Manage Server or the organizer role) can {}."
+
+
+@pytest.fixture
+def simcord_bot(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> BredonBot:
+    monkeypatch.setattr(app, "EXTENSIONS", (*app.EXTENSIONS, "cogs.tournaments"))
+    original = GameTable.post_ending
+
+    async def post_ending(self, ending, preface=None):  # TEMPORARY until the hook in GameTable
+        message = await original(self, ending, preface)
+        if ending.tournament is not None:
+            self.client.dispatch("tournament_progress", ending.tournament)
+        return message
+
+    monkeypatch.setattr(GameTable, "post_ending", post_ending)
+    return make_bot(db_path)
+
+
+class Club:
+    """The world with a fourth player and an organizer who has Manage Server."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.env = world.env
+        self.channel = world.channel
+        guild = world.guild
+        managers = guild.create_role("Managers", permissions=discord.Permissions(manage_guild=True))
+        self.olga = guild.add_member(self.env.create_user("olga"), roles=(managers,))
+        self.dave = guild.add_member(self.env.create_user("dave"))
+        self.players = [world.alice, world.bob, world.carol, self.dave]
+        self.by_id = {actor.id: actor for actor in [*self.players, self.olga]}
+
+    @property
+    def services(self):
+        return self.env.bot.services
+
+    def thread(self, thread_id: int | None) -> simcord.ChannelHandle:
+        return next(t for t in self.channel.threads if t.id == thread_id)
+
+    def channel_posts(self) -> list[discord.Message]:
+        return self.world.bot_messages(self.channel)
+
+    async def create(self, by=None, **options) -> simcord.InteractionResult:
+        for name, value in {"name": "Spring Open", "format": "round_robin", "size": 3}.items():
+            options.setdefault(name, value)
+        options.setdefault("komi", 0)
+        options.setdefault("days", 1)
+        return await (by or self.olga).slash(self.channel, "tournament create", **options)
+
+    async def sign_up_and_start(self, **options) -> None:
+        created = await self.create(**options)
+        assert "is open for sign-up" in created.response.content, created.response.content
+        for player in self.players:
+            joined = await player.slash(self.channel, "tournament join")
+            assert joined.ephemeral and joined.response.content.startswith("You are in")
+        started = await self.olga.slash(self.channel, "tournament start")
+        assert started.ephemeral and "has started" in started.response.content
+
+    async def play(self, game_id: int, moves: str) -> None:
+        """Each move by the player to move, through `/tak move` in the game's thread."""
+        for text in moves.split():
+            game = await self.services.games.get(game_id)
+            mover = self.by_id[game.player_to_move.id]
+            result = await mover.slash(self.thread(game.thread_id), "tak move", ptn=text)
+            assert result.ephemeral and "You played" in result.response.content, (
+                result.response.content
+            )
+
+    async def win(self, game: GameView, winner_id: int) -> None:
+        await self.play(game.id, WHITE_ROAD if game.white.id == winner_id else BLACK_ROAD)
+
+    async def active_games(self) -> list[GameView]:
+        return await self.services.queries.games_in_channel(self.channel.id)
+
+
+@pytest.fixture
+async def club(world: World) -> Club:
+    return Club(world)
+
+
+def embed_titles(messages: list[discord.Message]) -> list[str]:
+    return [embed.title or "" for message in messages for embed in message.embeds]
+
+
+def table_rows(embed: discord.Embed) -> list[list[str]]:
+    """The body rows of a standings embed's monospaced table, split into cells."""
+    assert embed.description is not None
+    lines = embed.description.strip("`\n").splitlines()
+    assert lines[0].split()[:5] == ["#", "Player", "W-D-L", "Score", "GP"]
+    return [line.split() for line in lines[1:]]
+
+
+async def test_a_four_player_round_robin_played_through_discord(club: Club) -> None:
+    alice, bob, carol, dave = club.players
+    created = await club.create(games=2)
+    assert created.ephemeral
+    [announcement] = club.channel_posts()
+    assert announcement.embeds[0].title == "New tournament: Spring Open"
+    assert "round robin, 2 games a match" in (announcement.embeds[0].description or "")
+    suggested = await alice.autocomplete(club.channel, "tournament join", "tournament", "spr")
+    assert suggested == [{"name": "Spring Open (signup)", "value": "Spring Open"}]
+    for player in club.players:
+        joined = await player.slash(club.channel, "tournament join", tournament="Spring Open")
+        assert joined.ephemeral and joined.response.content.startswith("You are in")
+    started = await club.olga.slash(club.channel, "tournament start")
+    assert started.ephemeral and "has started" in started.response.content
+
+    assert "Spring Open: round 1 of 3" in embed_titles(club.channel_posts())
+    assert len(club.channel.threads) == 2  # one per match, under its announcement
+    for thread in club.channel.threads:
+        first = club.world.last_bot_message(thread)
+        [game] = await club.services.queries.games_in_channel(thread.id)
+        assert f"<@{game.white.id}>, your move" in first.content
+        assert (await decoded_image(first)).format == "PNG"
+
+    strength = [p.id for p in club.players]
+
+    def winner_of(game: GameView) -> int:
+        """The stronger player wins, except that carol and dave each win with white."""
+        if {game.white.id, game.black.id} == {carol.id, dave.id}:
+            return game.white.id
+        return min(game.white.id, game.black.id, key=strength.index)
+
+    played = 0
+    while active := await club.active_games():
+        for game in active:
+            await club.win(game, winner_of(game))
+            played += 1
+    assert played == 12  # six matches of two games
+    assert len(club.channel.threads) == 6
+    titles = embed_titles(club.channel_posts())
+    assert "Spring Open: round 2 of 3" in titles and "Spring Open: round 3 of 3" in titles
+
+    final = club.channel_posts()[-1]
+    assert final.content == f"🏆 **Spring Open** is over: {alice.mention} wins!"
+    expected = [
+        ["1", "alice", "3-0-0", "9"],
+        ["2", "bob", "2-0-1", "6"],
+        ["3", "carol", "0-1-2", "1"],  # carol and dave drew their match
+        ["3", "dave", "0-1-2", "1"],
+    ]
+    assert [row[:4] for row in table_rows(final.embeds[0])] == expected
+    asked = await carol.slash(club.channel, "tournament standings", tournament="Spring Open")
+    [embed] = asked.response.embeds
+    assert asked.ephemeral and embed.title == "Spring Open: standings (final)"
+    assert [row[:4] for row in table_rows(embed)] == expected
+
+    guild_id = club.world.guild.id
+    ratings = {p.id: (await club.services.ratings.player(guild_id, p.id))[0] for p in club.players}
+    assert all(r.games == 6 and r.size == 3 for r in ratings.values())
+    assert ratings[alice.id].rating.rating > ratings[bob.id].rating.rating > 1500
+    assert max(ratings[carol.id].rating.rating, ratings[dave.id].rating.rating) < 1500
+
+    exported = await bob.slash(club.channel, "tournament export", tournament="Spring Open")
+    table_file, games_file = exported.response.attachments
+    assert (table_file.filename, games_file.filename) == (
+        "spring-open-standings.csv",
+        "spring-open.ptn",
+    )
+    table = list(csv.reader(io.StringIO((await table_file.read()).decode())))
+    assert [row[2] for row in table[1:]] == ["alice", "bob", "carol", "dave"]
+    text = (await games_file.read()).decode()
+    games = [Game.parse(chunk) for chunk in re.split(r"\n\n(?=\[)", text.strip())]
+    assert len(games) == 12 and {g.tag("Event") for g in games} == {"Spring Open"}
+
+
+async def test_a_loss_on_time_moves_the_round_on(club: Club) -> None:
+    await club.sign_up_and_start(games=1, days=1)
+    finished, idle = await club.active_games()
+    await club.win(finished, finished.white.id)
+    await club.play(idle.id, "a1")  # white's first move; black never answers
+    assert "Spring Open: round 2 of 3" not in embed_titles(club.channel_posts())
+
+    for _ in range(5):  # a day and a bit, in steps the scheduler wakes at least once in
+        await club.env.advance_time(timedelta(hours=5).total_seconds())
+
+    timed_out = club.world.bot_messages(club.thread(idle.thread_id))
+    assert any("Time is up." in m.content and "wins on time" in m.content for m in timed_out)
+    assert "Spring Open: round 2 of 3" in embed_titles(club.channel_posts())
+    assert len(club.channel.threads) == 4
+    pairings = await club.world.alice.slash(club.channel, "tournament pairings", round=1)
+    [embed] = pairings.response.embeds
+    assert embed.title == "Spring Open: round 1 of 3"
+    assert embed.description is not None and "(playing)" not in embed.description
+
+
+async def test_only_organizers_run_a_tournament(club: Club) -> None:
+    alice, bob, carol = club.players[:3]
+    refused = await club.create(by=carol)
+    assert refused.ephemeral
+    assert refused.response.content == ORGANIZER_REFUSAL.format("create a tournament")
+    assert club.channel_posts() == []
+
+    await club.create()
+    for player in (alice, bob):
+        await player.slash(club.channel, "tournament join")
+    again = await alice.slash(club.channel, "tournament join")
+    assert again.response.content == "You are already signed up for Spring Open."
+    unknown = await alice.slash(club.channel, "tournament join", tournament="Autumn Cup")
+    assert unknown.response.content == "There is no tournament called 'Autumn Cup' in this server."
+    early = await carol.slash(club.channel, "tournament start")
+    assert early.response.content == ORGANIZER_REFUSAL.format("start")
+    assert club.channel.threads == []
+
+    # A member with the guild's organizer role may run it too.
+    referees = club.world.guild.create_role("Referees")
+    rita = club.world.guild.add_member(club.env.create_user("rita"), roles=(referees,))
+    configured = await club.olga.slash(club.channel, "tak config", organizer=referees)
+    assert "Organizer role" in configured.response.content
+    started = await rita.slash(club.channel, "tournament start")
+    assert "has started" in started.response.content
+    [thread] = club.channel.threads
+
+    for command, options in (("forfeit", {"player": alice}), ("disqualify", {"player": bob})):
+        denied = await carol.slash(club.channel, f"tournament {command}", **options)
+        assert denied.ephemeral and denied.response.content.startswith(
+            "Only a tournament organizer"
+        )
+    cancel = await bob.slash(club.channel, "tournament cancel")
+    assert cancel.response.content == ORGANIZER_REFUSAL.format("cancel")
+    [game] = await club.active_games()
+    assert game.ply == 0  # nothing changed
+
+    awarded = await club.olga.slash(club.channel, "tournament forfeit", player=alice)
+    assert awarded.ephemeral and "alice is awarded" in awarded.response.content
+    assert "is stopped" in club.world.last_bot_message(thread).content
+    final = club.channel_posts()[-1]
+    assert final.content == f"🏆 **Spring Open** is over: {alice.mention} wins!"
+    assert await club.active_games() == []
+
+
+async def test_the_tournament_commands_fit_discords_limits(club: Club) -> None:
+    tree = club.env.bot.tree
+    [group] = [c for c in tree.get_commands() if c.name == "tournament"]
+    problems = []
+    for path, item in walk(group.to_dict(tree)):
+        problems += check_limits(path, item)
+    assert problems == []
+    available = club.world.alice.available_commands(club.channel)
+    assert {f"tournament {name}" for name in ("create", "join", "standings", "export")} <= set(
+        available
+    )
