@@ -5,8 +5,9 @@ moves it."""
 from __future__ import annotations
 
 import io
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import discord
@@ -26,7 +27,14 @@ class SimulatedClock:
 
 
 def make_bot(db_path: Path) -> BredonBot:
-    return create_bot(Settings(token=None, database=db_path), clock=SimulatedClock())
+    """The bot as `python -m bot` builds it. The scheduler may sleep 6 hours between looks at the
+    database (deadlines here are a day or more away when made), which keeps simulated days cheap;
+    it still wakes exactly at each deadline."""
+    return create_bot(
+        Settings(token=None, database=db_path),
+        clock=SimulatedClock(),
+        scheduler_max_sleep=timedelta(hours=6),
+    )
 
 
 @pytest.fixture
@@ -35,8 +43,28 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def simcord_bot(db_path: Path) -> BredonBot:
-    return make_bot(db_path)
+async def new_bot(db_path: Path) -> AsyncIterator[Callable[[], BredonBot]]:
+    """`new_bot()`: a fresh bot on the test's database (for `simcord_bot` and restarts).
+
+    SimCord never calls ``bot.close()``, so the bots' databases are closed here afterwards (an
+    open aiosqlite connection keeps its thread, and the test process, alive)."""
+    made: list[BredonBot] = []
+
+    def make() -> BredonBot:
+        made.append(make_bot(db_path))
+        return made[-1]
+
+    yield make
+    for bot in made:
+        if bot.scheduler is not None:
+            await bot.scheduler.stop()
+        if hasattr(bot, "services"):
+            await bot.services.close()
+
+
+@pytest.fixture
+def simcord_bot(new_bot: Callable[[], BredonBot]) -> BredonBot:
+    return new_bot()
 
 
 @dataclass

@@ -1,0 +1,152 @@
+"""Looking at games (board, TPS, PTN, replay, lists, scores), personal and server settings, help,
+and what a user sees when something unexpected breaks."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+import pytest
+from simcord import assert_error
+
+from tak import Position
+from tak.ptn import Game
+from tests.discord.conftest import decoded_image
+
+# A 5x5 game in which white builds the a-file (a threat after a4) and black walls it off.
+MOVES = ["e5", "a1", "a2", "e4", "a3", "e3", "a4", "Sa5", "b1"]
+
+
+async def play_moves(world, thread, moves: list[str]) -> None:
+    players = [world.alice, world.bob]
+    for ply, text in enumerate(moves):
+        result = await world.move(players[ply % 2], thread, text)
+        assert "You played" in result.response.content, result.response.content
+
+
+async def test_board_tps_ptn_and_replay(world) -> None:
+    alice, bob = world.alice, world.bob
+    thread = await world.start_game(size=5, komi=1.5)
+    await play_moves(world, thread, MOVES)
+    position = Position(5, komi=1.5)
+    for text in MOVES:
+        position.play(text)
+
+    board = await bob.slash(thread, "tak board")
+    assert board.ephemeral and "#1" in board.response.content
+    image = await decoded_image(board.response.message)
+    assert image.format == "PNG"
+
+    tps = await alice.slash(world.channel, "tak tps", game=1)
+    assert position.tps() in tps.response.content
+
+    ptn = await alice.slash(thread, "tak ptn")
+    assert ptn.ephemeral
+    [embed] = ptn.response.embeds
+    assert "https://ptn.ninja/" in embed.description
+    [attachment] = ptn.response.message.attachments
+    record = Game.parse((await attachment.read()).decode())
+    assert [ply.move.ptn() for ply in record.plies] == MOVES
+    assert record.tag("Komi") == "1.5" and record.tag("Player1") == "alice"
+    replayed = Position(5, komi=1.5)
+    for ply in record.plies:
+        replayed.play(ply.move)
+        threat = replayed.has_road_threat(replayed.to_move.other)
+        assert ("'" in ply.marks) is threat, ply.move.ptn()
+    assert any("'" in ply.marks for ply in record.plies)
+
+    replay = await bob.slash(thread, "tak replay")
+    gif = await decoded_image(replay.response.message)
+    assert gif.format == "GIF" and gif.n_frames == len(MOVES) + 1
+
+
+async def test_games_list_puts_my_move_first_and_scores_count_finished_games(world) -> None:
+    alice, bob = world.alice, world.bob
+    first = await world.start_game(size=4)
+    await world.start_game(size=4)
+    await world.move(alice, first, "a1")  # game 1 now waits for bob, game 2 for alice
+    listing = await alice.slash(world.channel, "tak games")
+    lines = listing.response.content.splitlines()
+    assert lines[0].startswith("#2") and "**your move**" in lines[0]
+    assert lines[1].startswith("#1") and "bob to move" in lines[1]
+    bobs = await alice.slash(world.channel, "tak games", user=bob)
+    assert bobs.response.content.splitlines()[0].startswith("#1")
+
+    await bob.slash(first, "tak resign")
+    confirm = [m for m in first.history(viewer=bob) if m.components][-1]
+    await bob.click(confirm, label="Resign")
+    finished = await alice.slash(world.channel, "tak games", show="finished")
+    assert finished.response.content.startswith("#1") and "1-0" in finished.response.content
+    choices = await alice.autocomplete(world.channel, "tak board", "game", "")
+    assert [c["value"] for c in choices] == [2]
+
+    scores = await alice.slash(world.channel, "tak scores")
+    assert "**alice**" in scores.response.content and "1 won" in scores.response.content
+    none = await world.carol.slash(world.channel, "tak scores")
+    assert "no finished games" in none.response.content
+
+
+async def test_personal_settings_change_the_board_images(world) -> None:
+    alice = world.alice
+    thread = await world.start_game(size=4)
+    default = await decoded_image((await alice.slash(thread, "tak board")).response.message)
+    shown = await alice.slash(world.channel, "tak settings", theme="high-contrast")
+    assert "high-contrast" in shown.response.content and "mention" in shown.response.content
+    contrast = await decoded_image((await alice.slash(thread, "tak board")).response.message)
+    assert default.size == contrast.size
+    assert default.convert("RGB").tobytes() != contrast.convert("RGB").tobytes()
+
+
+async def test_server_config_is_for_managers_only(world) -> None:
+    carol = world.carol
+    refused = await carol.slash(world.channel, "tak config", size=5)
+    assert refused.ephemeral and "Manage Server" in refused.response.content
+    role = world.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    boss = world.guild.add_member(world.env.create_user("boss"), roles=[role])
+    bad = await boss.slash(world.channel, "tak config", days=0)
+    assert bad.response.content == "Days per move must be from 1 to 30."
+    done = await boss.slash(world.channel, "tak config", size=5, komi=0.5, threads=False)
+    assert (
+        "5x5, komi 0.5" in done.response.content
+        and "Threads per game: off" in done.response.content
+    )
+
+    challenge = await world.challenge(opponent=world.bob)
+    assert "5x5, komi 0.5" in challenge.content
+    await world.bob.click(challenge, label="Accept")
+    assert world.channel.threads == []  # the game is played in the channel itself
+    assert "Game #1" in world.last_bot_message(world.channel).content
+
+
+async def test_help_explains_the_board_ptn_and_rules(world) -> None:
+    shown = await world.carol.slash(world.channel, "tak help")
+    assert shown.ephemeral
+    [embed] = shown.response.embeds
+    names = [field.name for field in embed.fields]
+    assert {"Reading the board image", "PTN in brief", "The rules in brief"} <= set(names)
+
+
+async def test_an_unexpected_failure_is_logged_and_the_user_gets_an_apology(
+    world, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    thread = await world.start_game(size=4)
+
+    async def broken(game_id: int) -> str:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(world.env.bot.services.queries, "record", broken)
+    with caplog.at_level(logging.ERROR, logger="bot.app"):
+        result = await world.alice.slash(thread, "tak ptn", game=1)
+    assert result.ephemeral and result.response.content.startswith("Sorry, something went wrong")
+    assert "/tak ptn failed (game 1" in caplog.text
+    assert_error(world.env, RuntimeError, contains="disk on fire")
+
+    await world.move(world.alice, thread, "a1")
+    await world.move(world.bob, thread, "d4")
+    await world.alice.slash(thread, "tak draw")
+    offer = world.last_bot_message(thread)
+    monkeypatch.setattr(world.env.bot.services.games, "accept_draw", broken)
+    with caplog.at_level(logging.ERROR, logger="bot.app"):
+        pressed = await world.bob.click(offer, label="Accept draw")
+    assert pressed.followups[0].content.startswith("Sorry, something went wrong")
+    assert "the draw-yes button failed (game 1" in caplog.text
