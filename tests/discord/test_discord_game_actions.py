@@ -121,3 +121,24 @@ async def test_rematch_swaps_colours_and_starts_a_new_thread(world) -> None:
     assert new_thread.id != thread.id
     start = world.last_bot_message(new_thread)
     assert "Game #2" in start.content and bob.mention in start.content  # bob is white now
+
+
+async def test_a_two_game_match_goes_on_in_the_same_thread_with_colours_swapped(world) -> None:
+    alice, bob = world.alice, world.bob
+    thread = await world.start_game(size=4, games=2)
+    await world.move(alice, thread, "a1")
+    await world.move(bob, thread, "d4")
+    await bob.slash(thread, "tak resign")
+    confirm = [m for m in thread.history(viewer=bob) if labels(m) == ["Resign"]][-1]
+    await bob.click(confirm, label="Resign")
+
+    first_ending, second_start = world.bot_messages(thread)[-2:]
+    assert (
+        "Match #1 score: alice" in first_ending.content
+        and "after 1 of 2 games" in first_ending.content
+    )
+    assert labels(first_ending) == []  # no rematch while the match goes on
+    assert "Game #2 (game 2 of the match) starts" in second_start.content
+    assert bob.mention in second_start.content  # bob has white in game 2
+    scores = await alice.slash(thread, "tak scores")
+    assert "Match #1 score" in scores.response.content
