@@ -25,7 +25,7 @@ from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.tak",)
+EXTENSIONS = ("cogs.tak", "cogs.tournaments")
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again later."
 
 

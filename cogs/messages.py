@@ -10,10 +10,12 @@ from datetime import datetime
 
 import discord
 
+from bot.ratings import Rating, is_provisional
 from bot.services.deadlines import Reminder
 from bot.services.guilds import GuildSettings
 from bot.services.matches import PlayerTotals
 from bot.services.players import PlayerProfile
+from bot.services.ratings import PlayerRating
 from bot.services.views import (
     ChallengeStatus,
     ChallengeView,
@@ -24,6 +26,7 @@ from bot.services.views import (
     MatchView,
     MoveOutcome,
     PlayerRef,
+    RatingChange,
 )
 from tak import Result, ResultKind, square_name
 from tak.ptn import Game
@@ -159,7 +162,39 @@ def ending_text(ending: GameEnding) -> str:
         lines.append(f"{winner.name} scores **{ending.points}** points.")
     if ending.match is not None:
         lines.append(match_text(ending.match))
+    if ending.ratings is not None:
+        lines.append("Ratings: " + ", ".join(map(rating_change_text, ending.ratings)) + ".")
     return "\n".join(lines)
+
+
+def rating_label(rating: Rating) -> str:
+    """'1623', or '1623?' while provisional."""
+    return f"{rating.rating:.0f}{'?' if is_provisional(rating) else ''}"
+
+
+def rating_change_text(change: RatingChange) -> str:
+    delta = change.after.rating - change.before.rating
+    return f"{change.player.name} {rating_label(change.after)} ({delta:+.0f})"
+
+
+def ratings_text(ratings: list[PlayerRating], name: str) -> str:
+    """One line of `/tak scores`: the player's rating on each board size."""
+    if not ratings:
+        return f"{name} has no rating yet: ratings come from rated games."
+    sizes = ", ".join(f"{r.size}x{r.size} **{r.label()}** ({r.games} games)" for r in ratings)
+    return f"Ratings: {sizes}. A ? marks a provisional rating."
+
+
+def leaderboard_embed(size: int, board: list[PlayerRating]) -> discord.Embed:
+    lines = [
+        f"{place}. **{r.player.name}** {r.label()} ({r.games} games)"
+        for place, r in enumerate(board, start=1)
+    ]
+    empty = (
+        f"Nobody has an established {size}x{size} rating yet: a rating stops being "
+        "provisional after a few rated games."
+    )
+    return discord.Embed(title=f"Leaderboard, {size}x{size}", description="\n".join(lines) or empty)
 
 
 def reminder_text(reminder: Reminder) -> str:

@@ -160,6 +160,8 @@ class GameTable:
         )
         if ending.next_game is not None:
             await self.open_game(ending.next_game, anchor=None)
+        if ending.tournament is not None:  # announced by cogs.tournaments
+            self.client.dispatch("tournament_progress", ending.tournament)
         return message
 
     async def post_request(self, game: GameView, asker_id: int, what: str) -> discord.Message:

@@ -333,10 +333,26 @@ class TakCog(commands.Cog):
         totals = await self.services.matches.guild_totals(interaction.guild_id or 0)
         mine = next((t for t in totals if t.player.id == whose.id), None)
         lines = [messages.totals_text(mine, whose.display_name)]
+        ratings = await self.services.ratings.player(interaction.guild_id or 0, whose.id)
+        lines.append(messages.ratings_text(ratings, whose.display_name))
         here = await self.services.queries.games_in_channel(interaction.channel_id or 0)
         for match_id in sorted({g.match_id for g in here if g.match_id is not None}):
             lines.append(messages.match_text(await self.services.matches.get(match_id)))
         await interaction.followup.send("\n".join(lines), ephemeral=True)
+
+    @tak.command(name="leaderboard", description="The server's best rated players on a board size")
+    @app_commands.describe(size="Board size, 3 to 8 (default: the server's); provisional left out")
+    async def leaderboard(
+        self, interaction: discord.Interaction, size: app_commands.Range[int, 3, 8] | None = None
+    ) -> None:
+        await thinking(interaction)
+        async with refusals(interaction):
+            guild_id = interaction.guild_id or 0
+            chosen = size or (await self.services.guilds.get(guild_id)).size
+            board = await self.services.ratings.leaderboard(guild_id, chosen)
+            await interaction.followup.send(
+                embed=messages.leaderboard_embed(chosen, board), ephemeral=True
+            )
 
     @tak.command(name="help", description="How to play, read the board and write moves")
     async def help(self, interaction: discord.Interaction) -> None:

@@ -8,18 +8,14 @@ import csv
 import io
 import re
 from datetime import timedelta
-from pathlib import Path
 
 import discord
 import pytest
 import simcord
 
-from bot import app
-from bot.app import BredonBot
 from bot.services.views import GameView
-from cogs.table import GameTable
 from tak.ptn import Game
-from tests.discord.conftest import World, decoded_image, make_bot
+from tests.discord.conftest import World, decoded_image
 from tests.discord.test_discord_meta import check_limits, walk
 
 # On 3x3: white's road a1-b1-c1 (the first two plies place the opponent's flat), and black's
@@ -27,21 +23,6 @@ from tests.discord.test_discord_meta import check_limits, walk
 WHITE_ROAD = "a3 a1 b1 b3 c1"
 BLACK_ROAD = "a1 c3 c2 b1 b3 c1"
 ORGANIZER_REFUSAL = "Only a tournament organizer (Manage Server or the organizer role) can {}."
-
-
-@pytest.fixture
-def simcord_bot(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> BredonBot:
-    monkeypatch.setattr(app, "EXTENSIONS", (*app.EXTENSIONS, "cogs.tournaments"))
-    original = GameTable.post_ending
-
-    async def post_ending(self, ending, preface=None):  # TEMPORARY until the hook in GameTable
-        message = await original(self, ending, preface)
-        if ending.tournament is not None:
-            self.client.dispatch("tournament_progress", ending.tournament)
-        return message
-
-    monkeypatch.setattr(GameTable, "post_ending", post_ending)
-    return make_bot(db_path)
 
 
 class Club:
@@ -178,6 +159,34 @@ async def test_a_four_player_round_robin_played_through_discord(club: Club) -> N
     assert all(r.games == 6 and r.size == 3 for r in ratings.values())
     assert ratings[alice.id].rating.rating > ratings[bob.id].rating.rating > 1500
     assert max(ratings[carol.id].rating.rating, ratings[dave.id].rating.rating) < 1500
+
+    # Every game's end shows both rating changes; scores show the ratings, "?" while provisional.
+    endings = [
+        m.content
+        for t in club.channel.threads
+        for m in club.world.bot_messages(t)
+        if "wins by road" in m.content
+    ]
+    assert len(endings) == 12
+    change = re.compile(r"Ratings: \w+ \d+\?? \([+-]\d+\), \w+ \d+\?? \([+-]\d+\)\.")
+    assert all(change.search(text) for text in endings), endings[0]
+    scores = await alice.slash(club.channel, "tak scores")
+    assert f"3x3 **{ratings[alice.id].label()}** (6 games)" in scores.response.content
+    assert all(r.provisional for r in ratings.values())  # six games are not enough
+    empty = await alice.slash(club.channel, "tak leaderboard", size=3)
+    [board] = empty.response.embeds
+    assert (board.description or "").startswith("Nobody has an established 3x3 rating yet")
+    await club.services.db.write_one(  # alice and bob have played enough to be established
+        "UPDATE ratings SET deviation = 60 WHERE guild_id = ? AND player_id IN (?, ?)",
+        (guild_id, alice.id, bob.id),
+    )
+    leaders = await carol.slash(club.channel, "tak leaderboard", size=3)
+    [board] = leaders.response.embeds
+    assert board.title == "Leaderboard, 3x3"
+    assert [line.split()[:2] for line in (board.description or "").splitlines()] == [
+        ["1.", "**alice**"],
+        ["2.", "**bob**"],
+    ]
 
     exported = await bob.slash(club.channel, "tournament export", tournament="Spring Open")
     table_file, games_file = exported.response.attachments
