@@ -92,13 +92,13 @@ class ChallengeService:
             raise InvalidSetting("The colour must be 'white', 'black' or 'random'.") from None
         async with self._db.transaction() as tx:
             defaults = await fetch_guild_settings(tx, guild_id)
-            setup = GameSetup.create(
-                size=defaults.size if size is None else size,
-                komi=defaults.komi if komi is None else komi,
+            setup = defaults.game_setup(
+                size=size,
+                komi=komi,
+                days_per_move=days_per_move,
                 opening=opening,
                 stones=stones,
                 caps=caps,
-                days_per_move=defaults.days_per_move if days_per_move is None else days_per_move,
                 rated=rated,
             )
             return await self._insert(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.services.views import check_days, check_komi, check_size
+from bot.services.views import GameSetup, check_days, check_komi, check_size
 from bot.store import Database, Transaction
+from tak import Opening
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +19,28 @@ class GuildSettings:
     days_per_move: int = 3
     use_threads: bool = True  # a thread per game
     organizer_role_id: int | None = None  # may run tournaments besides admins
+
+    def game_setup(
+        self,
+        *,
+        size: int | None,
+        komi: float | None,
+        days_per_move: int | None,
+        opening: Opening | str = Opening.SWAP,
+        stones: int | None = None,
+        caps: int | None = None,
+        rated: bool = True,
+    ) -> GameSetup:
+        """Checked game settings, the guild's defaults standing in for those left as None."""
+        return GameSetup.create(
+            size=self.size if size is None else size,
+            komi=self.komi if komi is None else komi,
+            opening=opening,
+            stones=stones,
+            caps=caps,
+            days_per_move=self.days_per_move if days_per_move is None else days_per_move,
+            rated=rated,
+        )
 
 
 async def fetch_guild_settings(tx: Transaction, guild_id: int) -> GuildSettings:

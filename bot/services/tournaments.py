@@ -68,7 +68,6 @@ from bot.services.tournament_rounds import (
 from bot.services.views import (
     GAME_SELECT,
     MAX_MATCH_GAMES,
-    GameSetup,
     GameView,
     PlayerRef,
     game_from_row,
@@ -204,12 +203,8 @@ class TournamentService:
             raise InvalidSetting("The sign-up deadline must be in the future.")
         async with self._db.transaction() as tx:
             defaults = await fetch_guild_settings(tx, guild_id)
-            setup = GameSetup.create(
-                size=defaults.size if size is None else size,
-                komi=defaults.komi if komi is None else komi,
-                opening=opening,
-                days_per_move=defaults.days_per_move if days_per_move is None else days_per_move,
-                rated=rated,
+            setup = defaults.game_setup(
+                size=size, komi=komi, days_per_move=days_per_move, opening=opening, rated=rated
             )
             taken = await tx.fetchone(
                 "SELECT 1 FROM tournaments WHERE guild_id = ? AND name = ? COLLATE NOCASE "
