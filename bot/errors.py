@@ -264,3 +264,13 @@ class TournamentGameAbort(BredonError):
         super().__init__(
             f"Game #{game_id} is a tournament game and cannot be aborted: resign or offer a draw."
         )
+
+
+# ----------------------------------------------------------------- the store
+
+
+class StoreBusy(BredonError):
+    """Another process held the database's write lock for longer than the store waits."""
+
+    def __init__(self) -> None:
+        super().__init__("The game store is busy right now; please try again in a moment.")

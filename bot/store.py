@@ -8,9 +8,20 @@ changes nothing.
 Concurrency: aiosqlite gives the connection its own thread, and coroutines sharing it would
 interleave their statements between awaits. :meth:`Database.transaction` therefore holds an
 ``asyncio.Lock`` for the whole unit and opens it with ``BEGIN IMMEDIATE``, which takes SQLite's
-write lock at once, so writers in other processes on the same file are serialised too (they wait
-up to the busy timeout). Services check what they rely on (a game's ply, a challenge's status)
-inside the transaction.
+write lock at once, so writers in other processes on the same file are serialised too. Services
+check what they rely on (a game's ply, a challenge's status) inside the transaction.
+
+Faults give the operator or the user a sentence, not a stack trace. At open, ``PRAGMA quick_check``
+refuses a damaged file (:class:`CorruptDatabase`) or one that is not a database
+(:class:`NotADatabase`), and a file whose ``user_version`` is above the last migration is refused
+before anything is changed in it (:class:`NewerSchema`). While running, every write first checks
+that the path still names the file that was opened (one ``os.stat``, about 4 µs against the
+half millisecond of a synchronous commit), so a file deleted or replaced under the bot raises
+:class:`DatabaseGone` instead of committing into an unlinked inode; :meth:`Database.check_file` is
+the same check for the bot to await periodically. Another process holding the write lock makes a
+write wait at most the busy timeout (2 s, so a Discord command still answers within seconds) and
+then refuses it with :class:`~bot.errors.StoreBusy`, a refusal the bot shows the user as is;
+writers queued behind a refused one are refused at once rather than waiting in turn.
 
 Times are stored as ISO-8601 UTC text with microseconds (:func:`to_db`), which sorts in time
 order, so deadlines compare with plain ``<=`` in SQL.
@@ -23,8 +34,11 @@ NORMAL (benchmarks/service.py: 730 against 940 moves/s, p99 4.8 ms), well within
 from __future__ import annotations
 
 import asyncio
+import math
+import os
 import re
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -34,8 +48,11 @@ from typing import Any
 
 import aiosqlite
 
+from bot.errors import StoreBusy
+
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 DEFAULT_PATH = Path("bredon.sqlite3")
+DEFAULT_BUSY_TIMEOUT = 2.0
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 Params = Sequence[Any]
@@ -90,6 +107,43 @@ def _split_statements(script: str) -> Iterable[str]:
         raise ValueError(f"Unterminated SQL statement in a migration: {pending.strip()[:60]!r}")
 
 
+class StoreError(Exception):
+    """The database file cannot be used as it is: not a refusal to show a user, but a sentence
+    for the operator, who has to fix the file before Bredon can go on."""
+
+
+class NewerSchema(StoreError):
+    def __init__(self, path: Path, version: int, known: int) -> None:
+        super().__init__(
+            f"{path} has schema version {version}, but this Bredon knows up to {known}: "
+            "upgrade Bredon, or restore a backup made by this version."
+        )
+        self.version = version
+        self.known = known
+
+
+class CorruptDatabase(StoreError):
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(f"{path} is damaged ({problem}): restore it from a backup.")
+        self.problem = problem
+
+
+class NotADatabase(StoreError):
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            f"{path} is not a SQLite database, or its header is damaged: check that the "
+            "database setting names the right file, or restore it from a backup."
+        )
+
+
+class DatabaseGone(StoreError):
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            f"The database file {path} was deleted or replaced while Bredon was running; "
+            "stop Bredon and restore it."
+        )
+
+
 class Transaction:
     """Statements run inside one open transaction; only :meth:`Database.transaction` makes it."""
 
@@ -115,45 +169,91 @@ class Database:
         self._connection = connection
         self._lock = asyncio.Lock()
         self.path = path
+        # Absolute, so a later change of working directory cannot make the file look gone.
+        self._file = path.absolute()
+        self._identity = _identity(self._file)
+        self._busy_at = -math.inf  # when a write was last refused as busy (time.monotonic)
 
     @classmethod
     async def open(
         cls,
         path: str | Path = DEFAULT_PATH,
         *,
-        busy_timeout: float = 10.0,
+        busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
         migrations: list[Migration] | None = None,
     ) -> Database:
-        """Open (creating if needed) the file, set it up and bring its schema up to date."""
+        """Open (creating if needed) the file, check it, set it up and bring its schema up to
+        date. Raises a :class:`StoreError` for a file Bredon must not use."""
         path = Path(path)
-        connection = await aiosqlite.connect(path, isolation_level=None)
+        migrations = load_migrations() if migrations is None else migrations
+        connection = await aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout)
         try:
             connection.row_factory = sqlite3.Row
-            await connection.execute_fetchall(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
-            # These pragmas answer with a row: fetch it, or its open statement blocks COMMIT.
-            await connection.execute_fetchall("PRAGMA journal_mode = WAL")
-            await connection.execute("PRAGMA synchronous = FULL")
-            await connection.execute("PRAGMA foreign_keys = ON")
             database = cls(connection, path)
-            await database.migrate(load_migrations() if migrations is None else migrations)
+            # Checked before anything is written, so a refused file is left as it was.
+            await database._check_integrity()
+            await database._refuse_newer(migrations[-1].version if migrations else 0)
+            async with database._turn(write=True):
+                # These pragmas answer with a row: fetch it, or its open statement blocks COMMIT.
+                await connection.execute_fetchall("PRAGMA journal_mode = WAL")
+                await connection.execute("PRAGMA synchronous = FULL")
+                await connection.execute("PRAGMA foreign_keys = ON")
+            await database.migrate(migrations)
         except BaseException:
             await connection.close()
             raise
         return database
 
     async def close(self) -> None:
+        """Close the connection. If the file was deleted or replaced, first copy the write-ahead
+        log into the file opened: SQLite would otherwise leave the log under the old name, where
+        the next open would replay it onto whatever is put there (a restored backup)."""
         async with self._lock:
-            await self._connection.close()
+            try:
+                await self.check_file()
+            except DatabaseGone:
+                await self._connection.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                await self._connection.close()
+
+    async def check_file(self) -> None:
+        """Raise :class:`DatabaseGone` if the path no longer names the file that was opened.
+
+        Every write checks this before it commits; the bot should also await it every minute or
+        so, so that a file deleted or replaced while nobody plays is noticed too. It costs one
+        ``os.stat``."""
+        try:
+            identity = _identity(self._file)
+        except FileNotFoundError:
+            raise DatabaseGone(self.path) from None
+        if identity != self._identity:
+            raise DatabaseGone(self.path)
 
     async def schema_version(self) -> int:
         row = await self.fetchone("PRAGMA user_version")
         assert row is not None
         return int(row[0])
 
+    async def _check_integrity(self) -> None:
+        rows = await self.fetchall("PRAGMA quick_check(1)")
+        problem = " ".join(str(rows[0][0]).replace("*** in database main ***", "").split())
+        if problem != "ok":
+            raise CorruptDatabase(self.path, problem)
+
+    async def _refuse_newer(self, known: int) -> None:
+        version = await self.schema_version()
+        if version > known:
+            raise NewerSchema(self.path, version, known)
+
     async def migrate(self, migrations: list[Migration]) -> list[int]:
-        """Apply the migrations above the file's version; returns the versions applied."""
+        """Apply the migrations above the file's version; returns the versions applied.
+
+        An up-to-date file is only read, so opening it does not wait for another writer."""
+        current = await self.schema_version()
         applied = []
         for migration in migrations:
+            if migration.version <= current:
+                continue
             async with self.transaction() as tx:
                 row = await tx.fetchone("PRAGMA user_version")
                 assert row is not None
@@ -167,23 +267,50 @@ class Database:
         return applied
 
     @asynccontextmanager
+    async def _turn(self, *, write: bool) -> AsyncIterator[None]:
+        """The connection to one caller at a time, with SQLite's busy and corruption errors
+        turned into :class:`~bot.errors.StoreBusy` and :class:`StoreError`.
+
+        A writer that waited behind one refused as busy is refused at once: behind an outside
+        lock each caller then waits one busy timeout at most, not one per writer ahead of it."""
+        asked = time.monotonic()
+        async with self._lock:
+            if write and asked <= self._busy_at:
+                raise StoreBusy()
+            try:
+                yield
+            except sqlite3.DatabaseError as error:
+                # The primary code of an extended one; errors of the module itself have none.
+                code = (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF
+                if code == sqlite3.SQLITE_BUSY:  # "database is locked": another connection
+                    self._busy_at = time.monotonic()
+                    raise StoreBusy() from error
+                if code == sqlite3.SQLITE_NOTADB:
+                    raise NotADatabase(self.path) from error
+                if code == sqlite3.SQLITE_CORRUPT:
+                    raise CorruptDatabase(self.path, str(error)) from error
+                raise
+
+    @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
         """A write transaction: committed if the block ends normally, rolled back if it raises."""
-        async with self._lock:
+        async with self._turn(write=True):
             try:
                 await self._connection.execute("BEGIN IMMEDIATE")
                 yield Transaction(self._connection)
+                await self.check_file()
                 await self._connection.commit()
             except BaseException:
                 # Unconditional: the connection's thread runs this after anything queued before
-                # (even a BEGIN whose caller was cancelled), and it is a no-op with no transaction.
+                # (even a BEGIN whose caller was cancelled), and it is a no-op with no transaction
+                # (as after a BEGIN refused as busy).
                 await self._connection.rollback()
                 raise
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[Transaction]:
         """A read transaction: every query in the block sees the same committed state."""
-        async with self._lock:
+        async with self._turn(write=False):
             try:
                 await self._connection.execute("BEGIN")
                 yield Transaction(self._connection)
@@ -194,13 +321,20 @@ class Database:
         """Run one writing statement on its own: SQLite commits it (with what its triggers do)
         entirely or not at all. For hot paths where one conditional statement is the whole
         change; ``RETURNING`` rows come back."""
-        async with self._lock:
+        async with self._turn(write=True):
+            await self.check_file()
             return list(await self._connection.execute_fetchall(sql, params))
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        async with self._lock:
+        async with self._turn(write=False):
             return list(await self._connection.execute_fetchall(sql, params))
 
     async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    """What tells one file from another that takes its name: its device and inode."""
+    stat = os.stat(path)
+    return stat.st_dev, stat.st_ino
