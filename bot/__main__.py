@@ -1,8 +1,10 @@
 """`python -m bot` runs the bot; `python -m bot sync [--guild [ID]]` registers its slash commands.
 
 Settings come from `.env` in the working directory and the environment (see `.env.example`).
-Every foreseeable failure (no token, a rejected token, an unusable database path) ends with a
-sentence saying what to do and a non-zero exit status, not a traceback.
+Every foreseeable failure (no token, a rejected token, an unusable database path, a database
+file that is damaged, newer than this code or locked, or a `StoreError` that stops the running bot)
+ends with a sentence saying what to do and a non-zero exit status, not a traceback. The database
+is checked before Discord is contacted.
 """
 
 from __future__ import annotations
@@ -20,10 +22,13 @@ import aiohttp
 import discord
 
 from bot.app import create_bot, sync_commands
+from bot.errors import StoreBusy
 from bot.settings import Settings, SettingsError, load_settings
+from bot.store import Database, StoreError
 
 EXIT_CONFIG = 2
 EXIT_LOGIN = 3
+EXIT_DATABASE = 4
 
 NO_TOKEN = (
     "DISCORD_TOKEN is not set. Copy .env.example to .env and put your bot's token in it "
@@ -75,6 +80,12 @@ def sync_target(argument: str | None, settings: Settings) -> int | None:
     return int(argument)
 
 
+async def check_database(path: Path) -> None:
+    """Open the store (checking and migrating it) and close it again, so that a file Bredon
+    cannot use is reported before Discord is contacted."""
+    await (await Database.open(path)).close()
+
+
 async def run_bot(settings: Settings, token: str) -> None:
     async with create_bot(settings) as bot:
         await bot.start(token)
@@ -108,10 +119,14 @@ def main(argv: Sequence[str], environ: Mapping[str, str], cwd: Path) -> int:
     database = cwd / settings.database  # an absolute path stays as it is
     settings = Settings(settings.token, database, settings.dev_guild, settings.log_level)
     try:
+        asyncio.run(check_database(database))
         if args.action == "sync":
             asyncio.run(run_sync(settings, settings.token, guild_id))
         else:
             asyncio.run(run_bot(settings, settings.token))
+    except (StoreError, StoreBusy) as error:
+        print(error, file=sys.stderr)
+        return EXIT_DATABASE
     except discord.LoginFailure:
         print(BAD_TOKEN, file=sys.stderr)
         return EXIT_LOGIN

@@ -1,11 +1,13 @@
 """`python -m bot`: settings from `.env`, and clear messages (never a traceback) for a missing or
-rejected token."""
+rejected token and for a database file it must not use."""
 
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import discord
@@ -14,6 +16,7 @@ import pytest
 from bot import __main__ as entry
 from bot.app import BredonBot
 from bot.settings import Settings, SettingsError, load_settings, parse_env_file
+from bot.store import load_migrations
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -47,6 +50,27 @@ def test_a_malformed_setting_is_named(tmp_path: Path) -> None:
     assert done.returncode == entry.EXIT_CONFIG
     assert "BREDON_DEV_GUILD must be a server id" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_database_it_must_not_use_is_refused_before_contacting_discord(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=dummy-token\n")
+    database = tmp_path / "bredon.sqlite3"
+    known = len(load_migrations())
+    with closing(sqlite3.connect(database)) as newer:
+        newer.execute(f"PRAGMA user_version = {known + 3}")
+    done = run_module(tmp_path)
+    assert done.returncode == entry.EXIT_DATABASE
+    assert done.stderr == (
+        f"{database} has schema version {known + 3}, but this Bredon knows up to {known}: "
+        "upgrade Bredon, or restore a backup made by this version.\n"
+    )
+    assert done.stdout == ""
+
+    database.write_text("not a database at all\n" * 100)
+    done = run_module(tmp_path, "sync")
+    assert done.returncode == entry.EXIT_DATABASE
+    assert done.stderr.startswith(f"{database} is not a SQLite database")
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
 
 
 def test_a_rejected_token_says_to_reset_it(
