@@ -21,7 +21,7 @@ from tak import Color, Position, Result, ResultKind, parse_move
 
 _SAMPLE_TPS = (
     "2,1,1S,2S,1C,x/1212,2121C,x,21,12,1/2,x,2111111121212S,1,2,12/"
-    "x,1,2,x,1212121212121212121212,2/1,2C,x,12,x,1/2,x2,1,2,x 2 20"
+    "x,1,2,x,1212121212121212121212,2/1,2C,x,12,x,1/2,x2,1,2,x 2 40"
 )
 _SAMPLE_WIDTH = 700
 

@@ -91,7 +91,7 @@ def test_the_last_moves_squares_are_tinted() -> None:
 
 def test_a_placement_tints_its_square_only() -> None:
     theme = THEMES["paper"]
-    position = Position.from_tps("x3/x,1,x/x3 2 1")
+    position = Position.from_tps("x3/x,2,x/x3 2 1")  # White's first ply places Black's flat
     image = pixels(render_board(position, last_move=parse_move("b2"), theme="paper", size=WIDTH))
     frame = layout(WIDTH, 3)
     for file in range(3):
@@ -130,7 +130,7 @@ def test_a_given_result_shows_a_banner_without_a_road() -> None:
 def test_towers_of_forty_stay_inside_their_square() -> None:
     tall = "12" * 30
     tower = Position.from_tps(f"x8/x8/x8/x3,{tall},x4/x8/x8/x8/x8 1 40", stones=60)
-    empty = Position.from_tps("x8/x8/x8/x8/x8/x8/x8/x8 1 40", stones=60)
+    empty = Position.from_tps("x8/x8/x8/x8/x8/x8/x8/x8 1 1", stones=60)
     with_tower = pixels(render_board(tower, size=WIDTH))
     without = pixels(render_board(empty, size=WIDTH))
     frame = layout(WIDTH, 8)

@@ -78,7 +78,7 @@ def test_each_frame_tints_its_own_move() -> None:
 
 def test_cli_draws_a_tps_position(tmp_path: Path, capsys) -> None:
     out = tmp_path / "board.png"
-    code = main(["x5/x5/x2,1,x2/x5/x5 2 1", "-o", str(out), "--last-move", "c3", "--size", "500"])
+    code = main(["x5/x5/x2,2,x2/x5/x5 2 1", "-o", str(out), "--last-move", "c3", "--size", "500"])
     assert code == 0
     image = Image.open(out)
     assert image.format == "PNG" and image.width == 500
