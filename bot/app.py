@@ -25,7 +25,7 @@ from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.tak", "cogs.tournaments")
+EXTENSIONS = ("cogs.courier", "cogs.tak", "cogs.tournaments")  # the courier first: others use it
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again later."
 
 

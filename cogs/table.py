@@ -1,6 +1,15 @@
 """Where games are shown: the thread (or channel) of each game, its board images, its turn
-notices, reminders and endings. Commands, buttons and the deadline scheduler all post through
-one :class:`GameTable`, so a game looks the same whichever way it moved on.
+notices, reminders and endings, and the tournaments' news.
+
+Everything the players are told because the database changed comes out of the outbox
+(:mod:`bot.services.outbox`): :meth:`GameTable.show` turns one announcement into messages, and
+:class:`cogs.courier.Courier` decides when. An announcement is shown from what the database holds
+now plus the facts it carries (the position after a move, the match score after a game), so a
+retry days later shows what happened then.
+
+Where a game's post goes: its thread; if Discord says the thread is gone or closed to the bot
+(403/404), the game's channel; then the two players by DM; if none of those can be reached,
+:class:`Undeliverable`. Other failures (5xx, timeouts) propagate, to be retried.
 
 Images are rendered in a worker thread (``asyncio.to_thread``) so the event loop stays free.
 """
@@ -10,28 +19,125 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import Any
 
 import discord
 
 from bot.errors import UnknownPlayer
 from bot.services import Services
 from bot.services.deadlines import Reminder
-from bot.services.views import ChallengeView, GameEnding, GameView, MoveOutcome, NotifyMode
+from bot.services.outbox import (
+    ChallengeClosed,
+    EndingCause,
+    GameEnded,
+    GameStart,
+    Headline,
+    Item,
+    MovePlayed,
+    MoveTakenBack,
+    Outcome,
+    Payload,
+    ReminderDue,
+    RequestMade,
+    TournamentNews,
+)
+from bot.services.views import (
+    ChallengeView,
+    GameEnding,
+    GameView,
+    MatchStatus,
+    MoveOutcome,
+    NotifyMode,
+)
+from bot.store import from_db
 from cogs import messages
+from cogs import tournament_messages as say
 from cogs.buttons import buttons, challenge_buttons
 from rendering import THEMES, render_board, render_replay
-from tak import Position
+from tak import Move, Position, parse_move
 from tak.ptn import Game
 
 log = logging.getLogger(__name__)
 
 Place = discord.abc.Messageable
+GONE = (discord.Forbidden, discord.NotFound)  # the place is gone or closed to the bot
+
+
+# What the bot needs where a game or a tournament is played (docs/discord-setup.md).
+NEEDED = {
+    "view_channel": "View Channels",
+    "send_messages": "Send Messages",
+    "attach_files": "Attach Files",
+    "embed_links": "Embed Links",
+    "read_message_history": "Read Message History",
+}
+NEEDED_FOR_THREADS = {
+    "create_public_threads": "Create Public Threads",
+    "send_messages_in_threads": "Send Messages in Threads",
+}
+
+
+def missing_permissions(
+    channel: discord.abc.GuildChannel | discord.Thread, me: discord.Member, *, threads: bool
+) -> list[str]:
+    """The permissions the bot lacks in `channel` to show games there (by their names in
+    Discord's settings)."""
+    granted = channel.permissions_for(me)
+    needed = {**NEEDED, **(NEEDED_FOR_THREADS if threads else {})}
+    return [label for name, label in needed.items() if not getattr(granted, name)]
+
+
+class Undeliverable(Exception):
+    """No place is left to post an announcement: its thread, channel and DMs all refused."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """Where an announcement ended up."""
+
+    message: discord.Message | None  # None: nothing left to show (e.g. a deleted challenge)
+    outcome: Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """One message: its text, an image and buttons."""
+
+    text: str
+    png: bytes | None = None
+    filename: str = "board.png"
+    view: discord.ui.View | None = None
+
+    def kwargs(self, *, with_view: bool = True) -> dict[str, Any]:
+        extra: dict[str, Any] = {}
+        if self.png is not None:
+            extra["file"] = discord.File(io.BytesIO(self.png), filename=self.filename)
+        if with_view and self.view is not None:
+            extra["view"] = self.view
+        return extra
 
 
 class GameTable:
     def __init__(self, client: discord.Client, services: Services) -> None:
         self.client = client
         self.services = services
+        self._shows: dict[type[Any], Callable[[Item, Any], Awaitable[Shown]]] = {
+            GameStart: self._show_game_start,
+            MovePlayed: self._show_move,
+            GameEnded: self._show_ending,
+            RequestMade: self._show_request,
+            MoveTakenBack: self._show_undo,
+            ReminderDue: self._show_reminder,
+            ChallengeClosed: self._show_challenge_closed,
+            TournamentNews: self._show_tournament_news,
+        }
+
+    async def show(self, item: Item) -> Shown:
+        """Post one announcement (see the module's notes on where)."""
+        payload: Payload = item.payload
+        return await self._shows[type(payload)](item, payload)
 
     # ----------------------------------------------------------------- places
 
@@ -45,6 +151,40 @@ class GameTable:
     async def place_of(self, game: GameView) -> Place:
         return await self.channel(game.thread_id or game.channel_id)
 
+    async def post_for_game(self, game: GameView, post: Post) -> Shown:
+        """Post in the game's thread, else its channel, else to both players by DM."""
+        places = [game.thread_id, game.channel_id] if game.thread_id else [game.channel_id]
+        for number, place_id in enumerate(places):
+            try:
+                place = await self.channel(place_id)
+                message = await place.send(post.text, **post.kwargs())
+            except GONE as error:
+                log.warning("Game %s: cannot post in %s (%s).", game.id, place_id, error)
+                if place_id == game.thread_id and isinstance(error, discord.NotFound):
+                    await self.services.games.forget_thread(game.id)
+                continue
+            return Shown(message, Outcome.POSTED if number == 0 else Outcome.FALLBACK)
+        sent = None
+        for player in (game.white, game.black):
+            note = f"(I could not post this in the game's channel.)\n{post.text}"
+            message = await self._direct_message(player.id, note, post)
+            sent = sent or message
+        if sent is None:
+            raise Undeliverable(f"game {game.id}: thread, channel and both players' DMs refused")
+        return Shown(sent, Outcome.FALLBACK)
+
+    async def _direct_message(
+        self, player_id: int, text: str, post: Post | None = None
+    ) -> discord.Message | None:
+        """A DM, or None when the player cannot be reached (DMs closed, unknown user)."""
+        try:
+            user = self.client.get_user(player_id) or await self.client.fetch_user(player_id)
+            extra = {} if post is None else post.kwargs(with_view=False)
+            return await user.send(text, **extra)
+        except GONE as error:
+            log.info("Could not DM player %s (%s).", player_id, error)
+            return None
+
     # ----------------------------------------------------------------- images
 
     async def theme_for(self, player_id: int | None) -> str:
@@ -56,147 +196,313 @@ class GameTable:
             return "default"
         return theme if theme in THEMES else "default"
 
-    async def board_file(
-        self, game: GameView, position: Position, *, viewer_id: int | None
-    ) -> discord.File:
+    async def board_png(
+        self, game: GameView, position: Position, *, viewer_id: int | None, last_move: Move | None
+    ) -> bytes:
         """The position as a PNG in the viewer's theme, with the last move tinted and, once the
         game is over, its result (a road drawn across the board)."""
         theme = await self.theme_for(viewer_id)
         result = game.result
         if result is not None and position.result is not None:
             result = position.result  # the board's own result carries the road
-        png = await asyncio.to_thread(
+        return await asyncio.to_thread(
             render_board,
             position,
-            last_move=position.last_move,
+            last_move=last_move,
             players=(game.white.name, game.black.name),
             theme=theme,
             result=result,
         )
-        return discord.File(io.BytesIO(png), filename=f"bredon-{game.id}-ply-{position.ply}.png")
+
+    async def board_file(
+        self, game: GameView, position: Position, *, viewer_id: int | None
+    ) -> discord.File:
+        png = await self.board_png(
+            game, position, viewer_id=viewer_id, last_move=position.last_move
+        )
+        return discord.File(io.BytesIO(png), filename=_board_name(game, position))
 
     async def replay_file(self, game_id: int, record: Game, viewer_id: int) -> discord.File:
         theme = await self.theme_for(viewer_id)
         gif = await asyncio.to_thread(render_replay, record, theme=theme)
         return discord.File(io.BytesIO(gif), filename=f"bredon-{game_id}.gif")
 
+    async def _board_post(
+        self,
+        game: GameView,
+        position: Position,
+        text: str,
+        *,
+        viewer_id: int | None,
+        last_move: Move | None,
+        view: discord.ui.View | None = None,
+    ) -> Post:
+        png = await self.board_png(game, position, viewer_id=viewer_id, last_move=last_move)
+        return Post(text, png, _board_name(game, position), view)
+
     # ----------------------------------------------------------------- challenges
 
     async def post_challenge(self, place: Place, challenge: ChallengeView) -> discord.Message:
+        """Post a new challenge with its buttons (the caller learns at once if it failed)."""
         message = await place.send(
             messages.challenge_text(challenge), view=challenge_buttons(challenge)
         )
         await self.services.challenges.set_message(challenge.id, message.id)
         return message
 
-    async def close_challenge(self, challenge: ChallengeView) -> None:
+    async def _show_challenge_closed(self, item: Item, news: ChallengeClosed) -> Shown:
         """Show that a challenge is settled and take its buttons away."""
+        challenge = await self.services.challenges.get(news.challenge_id)
         if challenge.message_id is None:
-            return
-        place = await self.channel(challenge.channel_id)
-        assert isinstance(place, discord.abc.GuildChannel | discord.Thread)
-        await place.get_partial_message(challenge.message_id).edit(
-            content=messages.challenge_text(challenge), view=None
-        )
+            return Shown(None, Outcome.POSTED)
+        try:
+            place = await self.channel(challenge.channel_id)
+            assert isinstance(place, discord.abc.GuildChannel | discord.Thread)
+            message = await place.get_partial_message(challenge.message_id).edit(
+                content=messages.challenge_text(challenge), view=None
+            )
+        except GONE as error:
+            log.info("Challenge %s: its message cannot be edited (%s).", challenge.id, error)
+            return Shown(None, Outcome.GIVEN_UP)
+        return Shown(message, Outcome.POSTED)
 
     # ----------------------------------------------------------------- games
 
-    async def open_game(self, game: GameView, anchor: discord.Message | None) -> discord.Message:
-        """Start showing a game: a thread under `anchor` (the challenge) when the guild wants
-        threads and the bot may make one, else the game's channel; then the first board."""
-        if game.thread_id is None and anchor is not None:
-            game = await self._make_thread(game, anchor)
-        return await self.post_board(game, messages.game_start_text(game))
+    async def _show_game_start(self, item: Item, start: GameStart) -> Shown:
+        """A thread under the challenge (or under an anchor line in the tournament's channel)
+        when the guild wants threads and the bot may make one, else the channel; then the first
+        board. Steps already done are skipped on a retry: the thread is stored with the game, the
+        anchor line in the item's progress."""
+        game = await self.services.games.get(start.game_id)
+        if game.thread_id is None:
+            anchor = await self._anchor(item, game, start)
+            if anchor is not None:
+                game = await self._make_thread(game, anchor)
+        return await self._post_board(game, messages.game_start_text(game))
 
-    async def _make_thread(self, game: GameView, anchor: discord.Message) -> GameView:
+    async def _anchor(
+        self, item: Item, game: GameView, start: GameStart
+    ) -> discord.PartialMessage | None:
+        channel = await self.channel(game.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return None
+        if start.anchor_message_id is not None:
+            return channel.get_partial_message(start.anchor_message_id)
+        if start.tournament_id is None or game.match_id is None:
+            return None
+        if "anchor_id" not in item.progress:
+            tournament = await self.services.tournaments.get(start.tournament_id)
+            pairing = await self.services.tournaments.pairing_of_match(game.match_id)
+            if pairing is None or pairing.player2 is None:
+                return None
+            try:
+                anchor = await channel.send(say.match_anchor_text(tournament, pairing, game.id))
+            except GONE as error:
+                log.warning("Game %s: no anchor line in its channel (%s).", game.id, error)
+                return None
+            await self.services.outbox.save_progress(item, anchor_id=anchor.id)
+        return channel.get_partial_message(item.progress["anchor_id"])
+
+    async def _make_thread(self, game: GameView, anchor: discord.PartialMessage) -> GameView:
         settings = await self.services.guilds.get(game.guild_id)
-        if not settings.use_threads or not isinstance(anchor.channel, discord.TextChannel):
+        if not settings.use_threads:
             return game
         try:
             thread = await anchor.create_thread(name=messages.thread_name(game))
-        except discord.HTTPException as error:
+        except GONE as error:
             log.info("No thread for game %s (%s); playing in the channel.", game.id, error)
             return game
         return await self.services.games.attach(game.id, thread_id=thread.id)
 
-    async def post_board(self, game: GameView, text: str) -> discord.Message:
+    async def _post_board(self, game: GameView, text: str) -> Shown:
         """The current board with `text`, for the player to move; they are notified."""
         position = await self.services.games.position(game.id)
-        place = await self.place_of(game)
         viewer = game.player_to_move.id
-        message = await place.send(
-            text, file=await self.board_file(game, position, viewer_id=viewer)
+        post = await self._board_post(
+            game, position, text, viewer_id=viewer, last_move=position.last_move
         )
-        await self.notify_by_dm(game, viewer, message.jump_url)
-        return message
+        shown = await self.post_for_game(game, post)
+        await self.notify_by_dm(game, viewer, shown)
+        return shown
 
-    async def post_move(self, outcome: MoveOutcome) -> discord.Message:
-        if outcome.ending is not None:
-            return await self.post_ending(outcome.ending, messages.move_text(outcome))
-        game = outcome.game
-        place = await self.place_of(game)
+    async def _show_move(self, item: Item, played: MovePlayed) -> Shown:
+        stored = await self.services.games.get(played.game_id)
+        game = replace(stored, ply=played.ply, tps=played.tps)
+        position = game.position_from_tps()
+        outcome = MoveOutcome(game, played.move, played.ply, position, played.tak, None)
         viewer = game.player_to_move.id
-        message = await place.send(
+        post = await self._board_post(
+            game,
+            position,
             messages.move_text(outcome),
-            file=await self.board_file(game, outcome.position, viewer_id=viewer),
+            viewer_id=viewer,
+            last_move=parse_move(played.move),
         )
-        await self.notify_by_dm(game, viewer, message.jump_url)
-        return message
+        shown = await self.post_for_game(game, post)
+        await self.notify_by_dm(game, viewer, shown)
+        return shown
 
-    async def post_ending(self, ending: GameEnding, preface: str | None = None) -> discord.Message:
+    async def _show_undo(self, item: Item, undo: MoveTakenBack) -> Shown:
+        game = replace(await self.services.games.get(undo.game_id), ply=undo.ply, tps=undo.tps)
+        text = (
+            f"**{undo.taken_back}** was taken back in game #{game.id}.\n{messages.your_move(game)}"
+        )
+        position = game.position_from_tps()
+        viewer = game.player_to_move.id
+        post = await self._board_post(game, position, text, viewer_id=viewer, last_move=None)
+        shown = await self.post_for_game(game, post)
+        await self.notify_by_dm(game, viewer, shown)
+        return shown
+
+    async def _show_ending(self, item: Item, ended: GameEnded) -> Shown:
         """The result, the road, the points and the match score, with the final board and a
-        Rematch button; the match's next game starts right after."""
-        game = ending.game
+        Rematch button (the match's next game is its own announcement)."""
+        game = await self.services.games.get(ended.game_id)
+        if ended.cause == EndingCause.STOPPED:
+            assert ended.tournament_id is not None
+            tournament = await self.services.tournaments.get(ended.tournament_id)
+            return await self.post_for_game(game, Post(say.stopped_text(tournament, game.id)))
+        ending = await self._ending_of(game, ended)
+        position = game.position_from_tps()
+        last = ended.move or game.last_move
         text = messages.ending_text(ending)
+        preface = {
+            EndingCause.RESIGN: f"{messages.mention(ended.by or 0)} resigned.",
+            EndingCause.ABORT: f"{messages.mention(ended.by or 0)} aborted the game.",
+            EndingCause.DRAW: f"{messages.mention(ended.by or 0)} accepted the draw offer.",
+            EndingCause.TIME: "Time is up.",
+        }.get(EndingCause(ended.cause))
+        if ended.cause == EndingCause.MOVE and ended.move is not None and ended.ply is not None:
+            played = MoveOutcome(game, ended.move, ended.ply, position, ended.tak, ending)
+            preface = messages.move_text(played)
         if preface:
             text = f"{preface}\n{text}"
-        position = await self.services.games.position(game.id)
-        place = await self.place_of(game)
         view = buttons(("rematch", game.id)) if ending.next_game is None else None
-        message = await place.send(
+        post = await self._board_post(
+            game,
+            position,
             text,
-            file=await self.board_file(game, position, viewer_id=None),
+            viewer_id=None,
+            last_move=None if last is None else parse_move(last),
             view=view,
         )
-        if ending.next_game is not None:
-            await self.open_game(ending.next_game, anchor=None)
-        if ending.tournament is not None:  # announced by cogs.tournaments
-            self.client.dispatch("tournament_progress", ending.tournament)
-        return message
+        return await self.post_for_game(game, post)
 
-    async def post_request(self, game: GameView, asker_id: int, what: str) -> discord.Message:
+    async def _ending_of(self, game: GameView, ended: GameEnded) -> GameEnding:
+        """The game's ending as it stood when it ended (the match score then, not now)."""
+        assert game.result is not None
+        result = game.result
+        board = game.position_from_tps().result
+        if board is not None and board.kind is result.kind:
+            result = board  # with its road
+        match = None
+        if game.match_id is not None and ended.match_points is not None:
+            match = replace(
+                await self.services.matches.get(game.match_id),
+                points1=ended.match_points[0],
+                points2=ended.match_points[1],
+                games_played=ended.match_games_played or 0,
+                status=MatchStatus(ended.match_status),
+            )
+        next_game = None
+        if ended.next_game_id is not None:
+            next_game = await self.services.games.get(ended.next_game_id)
+        ratings = await self.services.ratings.changes_for_game(game.id)
+        return GameEnding(game, result, game.points or 0, match, next_game, ratings)
+
+    async def _show_request(self, item: Item, request: RequestMade) -> Shown:
         """A draw offer or undo request, with the opponent's buttons."""
-        opponent = game.opponent_of(asker_id)
+        game = await self.services.games.get(request.game_id)
+        asker = request.asker_id
+        opponent = game.opponent_of(asker)
         text = {
-            "draw": f"{messages.mention(asker_id)} offers a draw in game #{game.id}. "
+            "draw": f"{messages.mention(asker)} offers a draw in game #{game.id}. "
             f"{messages.mention(opponent)}, do you accept?",
-            "undo": f"{messages.mention(asker_id)} asks to take back the last move "
-            f"({game.last_move}) in game #{game.id}. "
+            "undo": f"{messages.mention(asker)} asks to take back the last move "
+            f"({request.last_move}) in game #{game.id}. "
             f"{messages.mention(opponent)}, do you allow it?",
-        }[what]
-        place = await self.place_of(game)
-        view = buttons((f"{what}-yes", game.id), (f"{what}-no", game.id))
-        return await place.send(text, view=view)
+        }[request.what]
+        view = buttons((f"{request.what}-yes", game.id), (f"{request.what}-no", game.id))
+        return await self.post_for_game(game, Post(text, view=view))
 
-    async def post_reminder(self, reminder: Reminder) -> None:
-        place = await self.place_of(reminder.game)
-        message = await place.send(messages.reminder_text(reminder))
-        await self.notify_by_dm(reminder.game, reminder.player.id, message.jump_url, reminder)
+    async def _show_reminder(self, item: Item, due: ReminderDue) -> Shown:
+        game = await self.services.games.get(due.game_id)
+        deadline = from_db(due.deadline)
+        assert deadline is not None
+        player = game.white if game.white.id == due.player_id else game.black
+        reminder = Reminder(game, player, deadline)
+        shown = await self.post_for_game(game, Post(messages.reminder_text(reminder)))
+        await self.notify_by_dm(game, player.id, shown, reminder)
+        return shown
 
     async def notify_by_dm(
-        self, game: GameView, player_id: int, link: str, reminder: Reminder | None = None
+        self, game: GameView, player_id: int, shown: Shown, reminder: Reminder | None = None
     ) -> None:
         """A direct message for players who asked for them; the mention in the game's thread
         stays the fallback when their DMs are closed."""
+        if shown.message is None or shown.message.guild is None:
+            return  # the post itself went out by DM
         try:
             profile = await self.services.players.get(player_id)
         except UnknownPlayer:
             return
         if profile.notify is not NotifyMode.DM:
             return
+        link = shown.message.jump_url
         text = messages.reminder_text(reminder) if reminder else messages.dm_turn_text(game, link)
-        try:
-            user = self.client.get_user(player_id) or await self.client.fetch_user(player_id)
-            await user.send(f"{text}\n{link}" if reminder else text)
-        except discord.HTTPException as error:
-            log.info("Could not DM player %s (%s); the thread mention stands.", player_id, error)
+        await self._direct_message(player_id, f"{text}\n{link}" if reminder else text)
+
+    # ----------------------------------------------------------------- tournaments
+
+    async def _show_tournament_news(self, item: Item, news: TournamentNews) -> Shown:
+        """Forfeits, the rounds that began and the end, in the tournament's channel. Each message
+        sent is counted in the item's progress, so a retry goes on from the next one."""
+        tournament = await self.services.tournaments.get(news.tournament_id)
+        posts = await self._tournament_posts(tournament, news)
+        place = await self.channel(tournament.channel_id)
+        last = None
+        for number, (text, embed) in enumerate(posts):
+            if number < item.progress.get("sent", 0):
+                continue
+            try:
+                last = await place.send(text, **({"embed": embed} if embed else {}))
+            except GONE as error:
+                raise Undeliverable(
+                    f"tournament {tournament.id}: its channel refused ({error})"
+                ) from error
+            await self.services.outbox.save_progress(item, sent=number + 1)
+        return Shown(last, Outcome.POSTED)
+
+    async def _tournament_posts(
+        self, tournament: Any, news: TournamentNews
+    ) -> list[tuple[str, discord.Embed | None]]:
+        name = tournament.name
+        headline = {
+            Headline.STARTED: f"**{name}** has started!",
+            Headline.WITHDREW: f"{messages.mention(news.player_id or 0)} withdrew from **{name}**.",
+            Headline.DISQUALIFIED: f"{messages.mention(news.player_id or 0)} is disqualified "
+            f"from **{name}**.",
+        }.get(Headline(news.headline)) if news.headline else None
+        decided = await self.services.tournaments.pairings_with_ids(tournament.id, news.decided)
+        lines = [line for line in (headline, say.decided_text(decided)) if line]
+        if news.cancelled:
+            lines.append(say.cancelled_text(tournament))
+        posts: list[tuple[str, discord.Embed | None]] = []
+        if lines:
+            posts.append(("\n".join(lines), None))
+        for number in news.rounds:
+            begun = await self.services.tournaments.pairings(tournament.id, number)
+            posts.append(
+                (
+                    f"**{say.round_title(tournament, number)}** begins.",
+                    say.round_embed(tournament, begun),
+                )
+            )
+        if news.finished:
+            rows = await self.services.tournaments.standings(tournament.id)
+            posts.append((say.finished_text(tournament), say.standings_embed(tournament, rows)))
+        return posts
+
+
+def _board_name(game: GameView, position: Position) -> str:
+    return f"bredon-{game.id}-ply-{position.ply}.png"

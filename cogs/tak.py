@@ -17,26 +17,52 @@ from discord.ext import commands
 
 from bot.app import BredonBot, refusals
 from bot.errors import BredonError
-from bot.services.deadlines import DeadlineReport
 from bot.services.games import require_active
+from bot.services.outbox import game_stream
 from bot.services.views import GameView
 from cogs import messages
-from cogs.actions import player_of
+from cogs.actions import Refusal, player_of, post_or_withdraw
 from cogs.buttons import HANDLERS, KINDS, ActionButton, buttons
-from cogs.table import GameTable
+from cogs.courier import StreamReport, courier_of
+from cogs.table import missing_permissions
 from rendering import THEMES
 
 MAX_CHOICES = 25
 MAX_NINJA_LINK = 3900  # an embed description holds 4096 characters
 
 
-class Refusal(BredonError):
-    """A request the Discord layer itself turns down (the services never see it)."""
-
-
 async def thinking(interaction: discord.Interaction) -> None:
     """Acknowledge within Discord's 3 seconds; the answer follows privately."""
     await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+def told(report: StreamReport, done: str, late: str) -> str:
+    """The truth for whoever acted: `done` with a link to the post, or `late` (what was saved,
+    and that its post will follow) when Discord did not take it."""
+    message = report.last_message
+    if report.pending == 0 and message is not None:
+        where = " (the game's thread is gone, so here)" if report.moved_elsewhere else ""
+        return f"{done}{where}: {message.jump_url}"
+    if report.failures:
+        return f"{late}, but I couldn't post it in the game's thread; I'll keep trying."
+    return f"{late}; the post will follow shortly."
+
+
+async def check_place(interaction: discord.Interaction, use_threads: bool) -> None:
+    """Refuse, before anything is stored, to start games where the bot cannot show them."""
+    channel = interaction.channel
+    guild = interaction.guild
+    if guild is None or not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+        raise Refusal("Games can only be played in a server's text channel.")
+    threads = use_threads and isinstance(channel, discord.TextChannel)
+    missing = missing_permissions(channel, guild.me, threads=threads)
+    if missing:
+        fix = " (or turn threads off with `/tak config threads:False`)" if threads else ""
+        raise Refusal(
+            f"I can't run games in {channel.mention}: I'm missing the "
+            f"{', '.join(missing)} permission{'s' if len(missing) > 1 else ''}. "
+            f"Ask a server manager to grant it{fix}."
+        )
 
 
 async def game_choices(
@@ -62,7 +88,8 @@ class TakCog(commands.Cog):
     def __init__(self, bot: BredonBot) -> None:
         self.bot = bot
         self.services = bot.services
-        self.table = GameTable(bot, bot.services)
+        self.courier = courier_of(bot)
+        self.table = self.courier.table
 
     # ----------------------------------------------------------------- finding the game
 
@@ -136,6 +163,8 @@ class TakCog(commands.Cog):
         async with refusals(interaction):
             if opponent is not None and opponent.bot:
                 raise Refusal("Bots cannot play Tak here: challenge a person.")
+            settings = await self.services.guilds.get(interaction.guild_id or 0)
+            await check_place(interaction, settings.use_threads)
             challenge = await self.services.challenges.create(
                 guild_id=interaction.guild_id or 0,
                 channel_id=interaction.channel_id or 0,
@@ -152,7 +181,7 @@ class TakCog(commands.Cog):
                 rated=rated,
             )
             assert interaction.channel is not None
-            message = await self.table.post_challenge(interaction.channel, challenge)
+            message = await post_or_withdraw(self.table, interaction.channel, challenge)
             await interaction.followup.send(
                 f"Challenge #{challenge.id} is up: {message.jump_url}", ephemeral=True
             )
@@ -172,11 +201,13 @@ class TakCog(commands.Cog):
         async with refusals(interaction):
             target = await self.find_game(interaction, game, awaiting_move=True)
             outcome = await self.services.games.move(target.id, interaction.user.id, ptn)
-            message = await self.table.post_move(outcome)
-            await interaction.followup.send(
-                f"You played **{outcome.move}** in game #{target.id}: {message.jump_url}",
-                ephemeral=True,
+            report = await self.courier.deliver_stream(game_stream(target.id))
+            text = told(
+                report,
+                f"You played **{outcome.move}** in game #{target.id}",
+                f"Your move {outcome.move} in game #{target.id} was recorded",
             )
+            await interaction.followup.send(text, ephemeral=True)
 
     @move.autocomplete("ptn")
     async def move_choices(
@@ -228,11 +259,10 @@ class TakCog(commands.Cog):
         async with refusals(interaction):
             target = await self.find_game(interaction, game_id)
             ask = {"draw": self.services.games.offer_draw, "undo": self.services.games.request_undo}
-            updated = await ask[what](target.id, interaction.user.id)
-            message = await self.table.post_request(updated, interaction.user.id, what)
-            await interaction.followup.send(
-                f"Asked your opponent: {message.jump_url}", ephemeral=True
-            )
+            await ask[what](target.id, interaction.user.id)
+            report = await self.courier.deliver_stream(game_stream(target.id))
+            text = told(report, "Asked your opponent", f"Your {what} request was recorded")
+            await interaction.followup.send(text, ephemeral=True)
 
     @tak.command(name="abort", description="Call off a game before both players have moved")
     @app_commands.describe(game="The game number (default: this thread's game or your only one)")
@@ -241,9 +271,10 @@ class TakCog(commands.Cog):
         await thinking(interaction)
         async with refusals(interaction):
             target = await self.find_game(interaction, game)
-            ending = await self.services.games.abort(target.id, interaction.user.id)
-            await self.table.post_ending(ending, f"{interaction.user.mention} aborted the game.")
-            await interaction.followup.send(f"Game #{target.id} is aborted.", ephemeral=True)
+            await self.services.games.abort(target.id, interaction.user.id)
+            report = await self.courier.deliver_stream(game_stream(target.id))
+            done = f"Game #{target.id} is aborted"
+            await interaction.followup.send(told(report, done, done), ephemeral=True)
 
     # ----------------------------------------------------------------- looking
 
@@ -416,19 +447,6 @@ class TakCog(commands.Cog):
             if changed:
                 current = await self.services.guilds.save(dataclasses.replace(current, **changed))
             await interaction.followup.send(messages.guild_settings_text(current), ephemeral=True)
-
-    # ----------------------------------------------------------------- deadlines
-
-    @commands.Cog.listener()
-    async def on_deadline_report(self, report: DeadlineReport) -> None:
-        """Tell the players what the deadline scheduler settled: losses on time, reminders,
-        expired challenges."""
-        for ending in report.endings:
-            await self.table.post_ending(ending, "Time is up.")
-        for reminder in report.reminders:
-            await self.table.post_reminder(reminder)
-        for challenge in report.expired_challenges:
-            await self.table.close_challenge(challenge)
 
 
 async def setup(bot: BredonBot) -> None:

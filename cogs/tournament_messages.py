@@ -16,7 +16,6 @@ from bot.services.tournaments import (
     RoundView,
     StandingRow,
     TournamentFormat,
-    TournamentProgress,
     TournamentStatus,
     TournamentView,
 )
@@ -164,16 +163,15 @@ def standings_embed(tournament: TournamentView, rows: list[StandingRow]) -> disc
     return embed
 
 
-def finished_text(progress: TournamentProgress) -> str:
-    tournament = progress.tournament
+def finished_text(tournament: TournamentView) -> str:
     if tournament.winner is None:
         return f"🏆 **{tournament.name}** is over: first place is shared."
     return f"🏆 **{tournament.name}** is over: {mention(tournament.winner)} wins!"
 
 
-def decided_text(progress: TournamentProgress) -> str | None:
+def decided_text(decided: list[PairingView]) -> str | None:
     """The matches decided without being played to the end (forfeits) worth a line."""
-    lines = [f"Round {p.round}: {pairing_line(p)}" for p in progress.decided if p.forfeit]
+    lines = [f"Round {p.round}: {pairing_line(p)}" for p in decided if p.forfeit]
     return "\n".join(lines) or None
 
 

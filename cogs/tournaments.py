@@ -4,16 +4,18 @@ Commands are thin adapters over :class:`bot.services.tournaments.TournamentServi
 acknowledges at once (privately), tells organizers apart (Manage Server, or the guild's organizer
 role) and passes ``is_organizer`` on; the service refuses everything else with a clear message.
 
-Whatever moves a tournament on comes back as a :class:`TournamentProgress`, from these commands or
-from a game that ended (a move, a resignation, a deadline: :class:`cogs.table.GameTable`
-dispatches ``tournament_progress``). :meth:`TournamentCog.announce` posts it in the tournament's
-channel: forfeits, each new round's pairings and its games (each started like any Bredon game,
-with a thread, a board and a mention), and the winner with the final standings.
+Whatever moves a tournament on (these commands, or a game that ended by a move, a resignation or
+a deadline) writes its news to the outbox in the same transaction: forfeits, each new round's
+pairings and its games (each started like any Bredon game, with a thread, a board and a mention),
+and the winner with the final standings. The courier posts them in the tournament's channel
+(:meth:`cogs.table.GameTable.show`); a command delivers its own news at once
+(:meth:`TournamentCog.announce`).
 """
 
 from __future__ import annotations
 
 import io
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -28,16 +30,16 @@ from bot.services.tournaments import (
     MAX_NAME_LENGTH,
     MAX_PLAYERS,
     MAX_SWISS_ROUNDS,
-    TournamentProgress,
     TournamentStatus,
     TournamentView,
 )
 from bot.services.views import MAX_DAYS_PER_MOVE, MAX_MATCH_GAMES
 from cogs import tournament_messages as say
 from cogs.actions import player_of
-from cogs.messages import mention
-from cogs.table import GameTable
-from cogs.tak import MAX_CHOICES, Refusal, thinking
+from cogs.courier import courier_of
+from cogs.tak import MAX_CHOICES, Refusal, check_place, thinking
+
+log = logging.getLogger(__name__)
 
 MAX_SIGNUP_DAYS = 60
 
@@ -85,7 +87,7 @@ class TournamentCog(commands.Cog):
     def __init__(self, bot: BredonBot) -> None:
         self.bot = bot
         self.services = bot.services
-        self.table = GameTable(bot, bot.services)
+        self.courier = courier_of(bot)
 
     # ----------------------------------------------------------------- helpers
 
@@ -124,39 +126,17 @@ class TournamentCog(commands.Cog):
         roles = getattr(interaction.user, "roles", ())
         return role_id is not None and any(role.id == role_id for role in roles)
 
-    async def announce(self, progress: TournamentProgress, headline: str | None = None) -> None:
-        """Post what changed in the tournament's channel, and start the new games."""
-        tournament = progress.tournament
-        place = await self.table.channel(tournament.channel_id)
-        for game in progress.stopped:
-            stopped_place = await self.table.place_of(game)
-            await stopped_place.send(say.stopped_text(tournament, game.id))
-        news = [line for line in (headline, say.decided_text(progress)) if line]
-        if tournament.status is TournamentStatus.CANCELLED:
-            news.append(say.cancelled_text(tournament))
-        if news:
-            await place.send("\n".join(news))
-        for begun in progress.rounds:
-            await place.send(
-                f"**{say.round_title(tournament, begun.number)}** begins.",
-                embed=say.round_embed(tournament, begun),
-            )
-            by_match = {p.match_id: p for p in begun.pairings if p.match_id is not None}
-            for game in progress.games:
-                pairing = by_match.get(game.match_id)
-                if pairing is not None:
-                    anchor = await place.send(say.match_anchor_text(tournament, pairing, game.id))
-                    await self.table.open_game(game, anchor=anchor)
-        if progress.finished:
-            rows = await self.services.tournaments.standings(tournament.id)
-            await place.send(
-                say.finished_text(progress), embed=say.standings_embed(tournament, rows)
-            )
+    async def check_channel(self, interaction: discord.Interaction) -> None:
+        """Refuse, before anything is stored, a tournament where its games cannot be shown."""
+        settings = await self.services.guilds.get(interaction.guild_id or 0)
+        await check_place(interaction, settings.use_threads)
 
-    @commands.Cog.listener()
-    async def on_tournament_progress(self, progress: TournamentProgress) -> None:
-        """A tournament game ended (by a move, a resignation or a deadline)."""
-        await self.announce(progress)
+    async def announce(self, tournament: TournamentView) -> str:
+        """Deliver the tournament's news now; a note for the organizer if Discord refused."""
+        report = await self.courier.deliver_stream(f"tournament:{tournament.id}")
+        if report.pending:
+            return " I couldn't post the news in its channel yet; I'll keep trying."
+        return ""
 
     # ----------------------------------------------------------------- organizing
 
@@ -191,6 +171,7 @@ class TournamentCog(commands.Cog):
         rated: bool = True,
     ) -> None:
         async with acting(interaction):
+            await self.check_channel(interaction)
             deadline = None
             if signup_days is not None:
                 deadline = self.services.clock.now() + timedelta(days=signup_days)
@@ -212,12 +193,18 @@ class TournamentCog(commands.Cog):
                 signup_deadline=deadline,
             )
             assert interaction.channel is not None
-            message = await interaction.channel.send(embed=say.created_embed(created))
-            await interaction.followup.send(
-                f"**{created.name}** is open for sign-up: {message.jump_url}. "
-                "Start it with `/tournament start` once the players are in.",
-                ephemeral=True,
-            )
+            start_it = "Start it with `/tournament start` once the players are in."
+            try:
+                message = await interaction.channel.send(embed=say.created_embed(created))
+            except discord.HTTPException as error:
+                log.warning("Tournament %s: no announcement (%s).", created.id, error)
+                text = (
+                    f"**{created.name}** is open for sign-up, but I couldn't announce it here "
+                    f"(Discord said: {error.text or error.status}). {start_it}"
+                )
+            else:
+                text = f"**{created.name}** is open for sign-up: {message.jump_url}. {start_it}"
+            await interaction.followup.send(text, ephemeral=True)
 
     @tournament.command(name="start", description="Close sign-up and begin round 1 (organizers)")
     @app_commands.describe(tournament=TOURNAMENT_OPTION)
@@ -229,9 +216,9 @@ class TournamentCog(commands.Cog):
                 found.id,
                 **await self.organizer_check(interaction),
             )
-            await self.announce(progress, f"**{found.name}** has started!")
+            late = await self.announce(progress.tournament)
             await interaction.followup.send(
-                f"{found.name} has started: the pairings are in <#{found.channel_id}>.",
+                f"{found.name} has started: the pairings are in <#{found.channel_id}>.{late}",
                 ephemeral=True,
             )
 
@@ -256,9 +243,9 @@ class TournamentCog(commands.Cog):
                 winner_id=player.id,
                 **await self.organizer_check(interaction),
             )
-            await self.announce(progress)
+            late = await self.announce(progress.tournament)
             await interaction.followup.send(
-                f"{player.display_name} is awarded their round {found.current_round} match.",
+                f"{player.display_name} is awarded their round {found.current_round} match.{late}",
                 ephemeral=True,
             )
 
@@ -278,11 +265,9 @@ class TournamentCog(commands.Cog):
                 player.id,
                 **await self.organizer_check(interaction),
             )
-            await self.announce(
-                progress, f"{mention(player.id)} is disqualified from **{found.name}**."
-            )
+            late = await self.announce(progress.tournament)
             await interaction.followup.send(
-                f"{player.display_name} is disqualified from {found.name}.", ephemeral=True
+                f"{player.display_name} is disqualified from {found.name}.{late}", ephemeral=True
             )
 
     @tournament.command(name="cancel", description="Call a tournament off (organizers)")
@@ -295,8 +280,8 @@ class TournamentCog(commands.Cog):
                 found.id,
                 **await self.organizer_check(interaction),
             )
-            await self.announce(progress)
-            await interaction.followup.send(f"{found.name} is cancelled.", ephemeral=True)
+            late = await self.announce(progress.tournament)
+            await interaction.followup.send(f"{found.name} is cancelled.{late}", ephemeral=True)
 
     # ----------------------------------------------------------------- playing
 
@@ -330,11 +315,10 @@ class TournamentCog(commands.Cog):
         async with acting(interaction):
             found = await self.find(interaction, tournament)
             progress = await self.services.tournaments.withdraw(found.id, interaction.user.id)
-            await self.announce(
-                progress, f"{interaction.user.mention} withdrew from **{found.name}**."
-            )
+            late = await self.announce(progress.tournament)
             await interaction.followup.send(
-                f"You withdrew from {found.name}; your results so far stay in the standings.",
+                f"You withdrew from {found.name}; your results so far stay in the standings."
+                + late,
                 ephemeral=True,
             )
 

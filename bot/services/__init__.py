@@ -16,6 +16,7 @@ from bot.services.deadlines import DeadlineService
 from bot.services.games import GameService
 from bot.services.guilds import GuildService
 from bot.services.matches import MatchService
+from bot.services.outbox import OutboxService
 from bot.services.players import PlayerService
 from bot.services.queries import QueryService
 from bot.services.ratings import RatingService
@@ -36,6 +37,7 @@ class Services:
     queries: QueryService
     ratings: RatingService
     tournaments: TournamentService
+    outbox: OutboxService
 
     @classmethod
     async def open(
@@ -60,6 +62,7 @@ class Services:
             queries=QueryService(db),
             ratings=RatingService(db),
             tournaments=TournamentService(db, clock),
+            outbox=OutboxService(db, clock),
         )
 
     async def close(self) -> None:

@@ -25,6 +25,7 @@ from bot.errors import (
 )
 from bot.services.guilds import fetch_guild_settings
 from bot.services.matches import create_match
+from bot.services.outbox import GameStart, enqueue
 from bot.services.records import (
     fetch_challenge,
     fetch_game,
@@ -204,6 +205,7 @@ class ChallengeService:
                 "closed_at = ? WHERE id = ?",
                 (player.id, game.id, to_db(now), challenge.id),
             )
+            await enqueue(tx, GameStart(game.id, anchor_message_id=challenge.message_id), now)
             match = None if match_id is None else await fetch_match(tx, match_id)
             return Acceptance(await fetch_challenge(tx, challenge.id), game, match)
 

@@ -6,6 +6,10 @@ which nobody has moved is aborted instead, except in a tournament, where white l
 anyone else who does not move (an abort would leave the pairing unplayed). Open challenges expire
 at their ``expires_at``.
 
+Every settlement writes its announcement to the outbox (:mod:`bot.services.outbox`) in its own
+transaction. A game whose announcements are not all delivered yet does not lose on time: its
+player may not have been told it is their move (the delivery then moves the deadline on).
+
 Nothing lives in memory, so a restart loses nothing: the scheduler of the Discord layer asks
 :meth:`DeadlineService.next_due_at` when to wake up and calls :meth:`DeadlineService.run_due`.
 Each item is settled in its own transaction that re-checks it, so a move that lands just before a
@@ -16,10 +20,18 @@ claimed when they are handed out: at most one reminder a turn, even across a cra
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.clock import Clock
 from bot.services.games import finish_game
+from bot.services.outbox import (
+    GAME_HAS_PENDING_NEWS,
+    ChallengeClosed,
+    EndingCause,
+    GameEnded,
+    ReminderDue,
+    enqueue,
+)
 from bot.services.records import fetch_game
 from bot.services.tournament_rounds import in_tournament
 from bot.services.views import (
@@ -34,6 +46,8 @@ from bot.services.views import (
 )
 from bot.store import Database, from_db, to_db
 from tak import Result, ResultKind
+
+RECHECK_HELD = timedelta(minutes=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,12 +84,17 @@ class DeadlineService:
         self._clock = clock
 
     async def next_due_at(self) -> datetime | None:
-        """The earliest deadline, reminder or challenge expiry still to come (or overdue)."""
+        """The earliest deadline, reminder or challenge expiry still to come (or overdue). A
+        deadline held back by an undelivered announcement is looked at again in
+        :data:`RECHECK_HELD` (its announcement may be delivered by then)."""
+        soon = to_db(self._clock.now() + RECHECK_HELD)
         row = await self._db.fetchone(
             "SELECT MIN(t) FROM ("
-            "SELECT MIN(deadline_at) AS t FROM games WHERE status = 'active' "
+            f"SELECT MIN(CASE WHEN {GAME_HAS_PENDING_NEWS} THEN MAX(deadline_at, ?) "
+            "ELSE deadline_at END) AS t FROM games g WHERE status = 'active' "
             "UNION ALL SELECT MIN(reminder_at) FROM games WHERE status = 'active' "
-            "UNION ALL SELECT MIN(expires_at) FROM challenges WHERE status = 'open')"
+            "UNION ALL SELECT MIN(expires_at) FROM challenges WHERE status = 'open')",
+            (soon,),
         )
         return None if row is None else from_db(row[0])
 
@@ -85,7 +104,7 @@ class DeadlineService:
         async with self._db.snapshot() as tx:
             timeouts = await tx.fetchall(
                 GAME_SELECT + " WHERE g.status = 'active' AND g.deadline_at <= ? "
-                "ORDER BY g.deadline_at, g.id",
+                f"AND NOT {GAME_HAS_PENDING_NEWS} ORDER BY g.deadline_at, g.id",
                 (moment,),
             )
             reminders = await tx.fetchall(
@@ -130,6 +149,7 @@ class DeadlineService:
                     row = await tx.fetchone(CHALLENGE_SELECT + " WHERE c.id = ?", (challenge.id,))
                     assert row is not None
                     expired.append(challenge_from_row(row))
+                    await enqueue(tx, ChallengeClosed(challenge.id), moment)
         return DeadlineReport(endings, reminders, expired)
 
     async def time_out(self, game_id: int, at: datetime | None = None) -> GameEnding | None:
@@ -141,11 +161,17 @@ class DeadlineService:
             game = await fetch_game(tx, game_id)
             if not game.is_active or game.deadline_at is None or game.deadline_at > moment:
                 return None
+            pending = await tx.fetchone(
+                f"SELECT {GAME_HAS_PENDING_NEWS} FROM games g WHERE g.id = ?", (game.id,)
+            )
+            if pending is not None and pending[0]:
+                return None
             if game.ply == 0 and not await in_tournament(tx, game):
                 result = Result(None, ResultKind.ABORT)
             else:
                 result = Result(game.to_move.other, ResultKind.TIME)
-            return await finish_game(tx, game, game.position_from_tps(), result, moment)
+            news = GameEnded(game.id, EndingCause.TIME)
+            return await finish_game(tx, game, game.position_from_tps(), result, moment, news)
 
     async def _claim_reminder(self, game_id: int, moment: datetime) -> Reminder | None:
         async with self._db.transaction() as tx:
@@ -158,4 +184,6 @@ class DeadlineService:
             ):
                 return None
             await tx.execute("UPDATE games SET reminder_at = NULL WHERE id = ?", (game.id,))
+            notice = ReminderDue(game.id, game.player_to_move.id, to_db(game.deadline_at))
+            await enqueue(tx, notice, moment)
             return Reminder(game, game.player_to_move, game.deadline_at)

@@ -47,6 +47,16 @@ from bot.errors import (
     UndoAlreadyRequested,
 )
 from bot.services.matches import record_game_in_match
+from bot.services.outbox import (
+    EndingCause,
+    GameEnded,
+    GameStart,
+    MovePlayed,
+    MoveTakenBack,
+    RequestMade,
+    announce_progress,
+    enqueue,
+)
 from bot.services.ratings import rate_game
 from bot.services.records import fetch_game
 from bot.services.tournament_rounds import in_tournament, record_match_in_tournament
@@ -121,10 +131,17 @@ async def replay_position(tx: Transaction, game: GameView) -> Position:
 
 
 async def finish_game(
-    tx: Transaction, game: GameView, position: Position, result: Result, now: datetime
+    tx: Transaction,
+    game: GameView,
+    position: Position,
+    result: Result,
+    now: datetime,
+    news: GameEnded,
 ) -> GameEnding:
     """End an active game with `result`: score it, stop its clock, count it in its match, rate
     it, and count a match it finished in its tournament (which may begin the next round).
+    `news` says how it ended, for the announcement written here with the match's next game and
+    the tournament's progress after it.
 
     `position` is the final one; a winner scores its squares plus their unplayed pieces
     (see :mod:`bot.services.matches` for the rules).
@@ -153,6 +170,19 @@ async def finish_game(
     match, next_game = await record_game_in_match(tx, finished, now)
     ratings = await rate_game(tx, finished, now)
     tournament = None if match is None else await record_match_in_tournament(tx, match, now)
+    if match is not None:
+        news = replace(
+            news,
+            match_points=(match.points1, match.points2),
+            match_games_played=match.games_played,
+            match_status=match.status.value,
+            next_game_id=None if next_game is None else next_game.id,
+        )
+    ending_id = await enqueue(tx, news, now)
+    if next_game is not None:
+        await enqueue(tx, GameStart(next_game.id), now, after=ending_id)
+    if tournament is not None:
+        await announce_progress(tx, tournament, now, after=ending_id)
     return GameEnding(finished, result, points, match, next_game, ratings, tournament)
 
 
@@ -188,13 +218,9 @@ def _advance_params(
     )
 
 
-def _outcome(game: GameView, position: Position, ending: GameEnding | None) -> MoveOutcome:
-    """The caller's view of a committed move; "Tak" if the mover can now complete a road."""
-    move = position.last_move
-    assert move is not None
-    mover = position.to_move.other
-    tak = position.result is None and position.has_road_threat(mover)
-    return MoveOutcome(game, move.ptn(), position.ply, position.copy(), tak, ending)
+def _tak(position: Position) -> bool:
+    """"Tak": the player who just moved can complete a road with their next move."""
+    return position.result is None and position.has_road_threat(position.to_move.other)
 
 
 def require_active(game: GameView) -> None:
@@ -278,16 +304,23 @@ class GameService:
             return None
         now = self._clock.now()
         tps = position.tps()
+        tak = _tak(position)
         deadline, reminder = deadlines_after(now, game.setup.days_per_move)
-        rows = await self._db.write_one(
-            _ADVANCE + " AND tps = ? RETURNING *",
-            (*_advance_params(game, position, tps, player_id, now, deadline, reminder), game.tps),
-        )
-        if not rows:  # the stored game is not the cached one any more
-            return None
+        async with self._db.transaction() as tx:
+            rows = await tx.fetchall(
+                _ADVANCE + " AND tps = ? RETURNING *",
+                (
+                    *_advance_params(game, position, tps, player_id, now, deadline, reminder),
+                    game.tps,
+                ),
+            )
+            if not rows:  # the stored game is not the cached one any more
+                return None
+            ptn = move.ptn()
+            await enqueue(tx, MovePlayed(game.id, position.ply, ptn, tps, tak), now)
         moved = game_from_row(rows[0], (game.white.name, game.black.name))
         self._cache.put(moved, position)
-        return _outcome(moved, position, None)
+        return MoveOutcome(moved, ptn, position.ply, position.copy(), tak, None)
 
     async def _checked_move(
         self, game_id: int, player_id: int, move: Move, text: str, expected_ply: int | None
@@ -326,11 +359,15 @@ class GameService:
                 undo_request_by=None,
             )
             ending = None
+            tak = _tak(position)
             if position.result is not None:
-                ending = await finish_game(tx, moved, position, position.result, now)
+                news = GameEnded(game.id, EndingCause.MOVE, move=move.ptn(), ply=position.ply)
+                ending = await finish_game(tx, moved, position, position.result, now, news)
                 moved = ending.game
+            else:
+                await enqueue(tx, MovePlayed(game.id, position.ply, move.ptn(), tps, tak), now)
         self._cache.put(moved, position)
-        return _outcome(moved, position, ending)
+        return MoveOutcome(moved, move.ptn(), position.ply, position.copy(), tak, ending)
 
     # ----------------------------------------------------------------- ending by the players
 
@@ -342,7 +379,8 @@ class GameService:
             require_active(game)
             loser = game.color_of(player_id)
             result = Result(loser.other, ResultKind.RESIGNATION)
-            return await finish_game(tx, game, game.position_from_tps(), result, now)
+            news = GameEnded(game.id, EndingCause.RESIGN, by=player_id)
+            return await finish_game(tx, game, game.position_from_tps(), result, now, news)
 
     async def abort(self, game_id: int, player_id: int) -> GameEnding:
         """Either player may abort until both have moved (ply 2); the game counts for nothing.
@@ -357,7 +395,8 @@ class GameService:
             if await in_tournament(tx, game):
                 raise TournamentGameAbort(game.id)
             result = Result(None, ResultKind.ABORT)
-            return await finish_game(tx, game, game.position_from_tps(), result, now)
+            news = GameEnded(game.id, EndingCause.ABORT, by=player_id)
+            return await finish_game(tx, game, game.position_from_tps(), result, now, news)
 
     # ----------------------------------------------------------------- draws and undo
 
@@ -370,7 +409,8 @@ class GameService:
         async with self._db.transaction() as tx:
             game = await self._pending(tx, game_id, player_id, DRAW_OFFER)
             result = Result(None, ResultKind.AGREEMENT)
-            return await finish_game(tx, game, game.position_from_tps(), result, now)
+            news = GameEnded(game.id, EndingCause.DRAW, by=player_id)
+            return await finish_game(tx, game, game.position_from_tps(), result, now, news)
 
     async def decline_draw(self, game_id: int, player_id: int) -> GameView:
         return await self._decline(game_id, player_id, DRAW_OFFER)
@@ -425,6 +465,8 @@ class GameService:
                 undo_request_by=None,
                 draw_offer_by=None,
             )
+            assert game.last_move is not None
+            await enqueue(tx, MoveTakenBack(game.id, game.last_move, position.ply, tps), now)
         self._cache.put(rewound, position)
         return rewound
 
@@ -432,6 +474,7 @@ class GameService:
         return await self._decline(game_id, player_id, UNDO_REQUEST)
 
     async def _ask(self, game_id: int, player_id: int, request: _Request) -> GameView:
+        now = self._clock.now()
         async with self._db.transaction() as tx:
             game = await fetch_game(tx, game_id)
             require_active(game)
@@ -444,6 +487,8 @@ class GameService:
             await tx.execute(
                 f"UPDATE games SET {request.column} = ? WHERE id = ?", (player_id, game.id)
             )
+            what = "draw" if request is DRAW_OFFER else "undo"
+            await enqueue(tx, RequestMade(game.id, what, player_id, game.last_move), now)
             return replace(game, **{request.column: player_id})
 
     async def _decline(self, game_id: int, player_id: int, request: _Request) -> GameView:
@@ -467,6 +512,10 @@ class GameService:
         return game
 
     # ----------------------------------------------------------------- Discord bookkeeping
+
+    async def forget_thread(self, game_id: int) -> None:
+        """The game's thread is gone: show the game in its channel from now on."""
+        await self._db.write_one("UPDATE games SET thread_id = NULL WHERE id = ?", (game_id,))
 
     async def attach(
         self, game_id: int, *, thread_id: int | None = None, message_id: int | None = None

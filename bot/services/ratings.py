@@ -124,3 +124,23 @@ class RatingService:
             (guild_id, player_id),
         )
         return [_from_row(row) for row in rows]
+
+    async def changes_for_game(self, game_id: int) -> tuple[RatingChange, RatingChange] | None:
+        """What a finished rated game did to its players' ratings (white's first), as stored."""
+        rows = await self._db.fetchall(
+            "SELECT rc.*, p.name, g.white_id FROM rating_changes rc "
+            "JOIN players p ON p.id = rc.player_id JOIN games g ON g.id = rc.game_id "
+            "WHERE rc.game_id = ? ORDER BY rc.player_id != g.white_id",
+            (game_id,),
+        )
+        if len(rows) != 2:
+            return None
+        white, black = (
+            RatingChange(
+                PlayerRef(row["player_id"], row["name"]),
+                Rating(row["rating_before"]),
+                Rating(row["rating_after"], row["deviation_after"]),
+            )
+            for row in rows
+        )
+        return white, black

@@ -45,6 +45,7 @@ from bot.errors import (
 )
 from bot.services.games import finish_game
 from bot.services.guilds import fetch_guild_settings
+from bot.services.outbox import EndingCause, GameEnded, Headline, announce_progress
 from bot.services.queries import QueryService
 from bot.services.records import fetch_match, save_player
 from bot.services.tournament_rounds import (
@@ -62,6 +63,7 @@ from bot.services.tournament_rounds import (
     fetch_entrants,
     fetch_pairings,
     fetch_tournament,
+    pairing_of_match,
     standings_input,
     tournament_from_row,
 )
@@ -314,7 +316,9 @@ class TournamentService:
                 "WHERE id = ?",
                 (_rounds_total(tournament, count), to_db(now), tournament.id),
             )
-            return await advance(tx, tournament.id, now)
+            progress = await advance(tx, tournament.id, now)
+            await announce_progress(tx, progress, now, headline=Headline.STARTED)
+            return progress
 
     # ----------------------------------------------------------------- reading
 
@@ -349,6 +353,18 @@ class TournamentService:
                     f"{tournament.name} has rounds 1 to {tournament.current_round} so far."
                 )
             return RoundView(number, tuple(await fetch_pairings(tx, tournament.id, number)))
+
+    async def pairings_with_ids(
+        self, tournament_id: int, ids: tuple[int, ...]
+    ) -> list[PairingView]:
+        """The tournament's pairings among `ids`, in round order (e.g. those a change decided)."""
+        async with self._db.snapshot() as tx:
+            every = await fetch_pairings(tx, tournament_id)
+        return [pairing for pairing in every if pairing.id in ids]
+
+    async def pairing_of_match(self, match_id: int) -> PairingView | None:
+        async with self._db.snapshot() as tx:
+            return await pairing_of_match(tx, match_id)
 
     async def standings(self, tournament_id: int) -> list[StandingRow]:
         """The table, best first; empty before two players have joined."""
@@ -399,7 +415,9 @@ class TournamentService:
             if pairing is None:
                 raise NoMatchToForfeit(tournament.name, tournament.current_round)
             decided, stopped = await self._forfeit_pairing(tx, pairing, winner_id, now)
-            return await advance(tx, tournament.id, now, decided=(decided,), stopped=stopped)
+            progress = await advance(tx, tournament.id, now, decided=(decided,), stopped=stopped)
+            await announce_progress(tx, progress, now)
+            return progress
 
     async def cancel(
         self, tournament_id: int, *, actor_id: int, is_organizer: bool
@@ -413,14 +431,16 @@ class TournamentService:
             stopped: list[GameView] = []
             for pairing in await fetch_pairings(tx, tournament.id, tournament.current_round):
                 if not pairing.is_decided and pairing.match_id is not None:
-                    stopped.extend(await self._stop_match(tx, pairing.match_id, now))
+                    stopped.extend(await self._stop_match(tx, tournament.id, pairing.match_id, now))
             await tx.execute(
                 "UPDATE tournaments SET status = 'cancelled', finished_at = ? WHERE id = ?",
                 (to_db(now), tournament.id),
             )
-            return TournamentProgress(
+            progress = TournamentProgress(
                 await fetch_tournament(tx, tournament.id), stopped=tuple(stopped)
             )
+            await announce_progress(tx, progress, now)
+            return progress
 
     # ----------------------------------------------------------------- exports
 
@@ -480,11 +500,15 @@ class TournamentService:
         )
         pairing = await _open_pairing(tx, tournament, player_id)
         if pairing is None:
-            return await advance(tx, tournament.id, now)
-        assert pairing.player2 is not None
-        opponent = pairing.player2.id if pairing.player1.id == player_id else pairing.player1.id
-        decided, stopped = await self._forfeit_pairing(tx, pairing, opponent, now)
-        return await advance(tx, tournament.id, now, decided=(decided,), stopped=stopped)
+            progress = await advance(tx, tournament.id, now)
+        else:
+            assert pairing.player2 is not None
+            opponent = pairing.player2.id if pairing.player1.id == player_id else pairing.player1.id
+            decided, stopped = await self._forfeit_pairing(tx, pairing, opponent, now)
+            progress = await advance(tx, tournament.id, now, decided=(decided,), stopped=stopped)
+        headline = Headline.WITHDREW if you else Headline.DISQUALIFIED
+        await announce_progress(tx, progress, now, headline=headline, player_id=player_id)
+        return progress
 
     async def _forfeit_pairing(
         self, tx: Transaction, pairing: PairingView, winner_id: int, now: datetime
@@ -493,7 +517,7 @@ class TournamentService:
         stopped: list[GameView] = []
         points = (0, 0)
         if pairing.match_id is not None:
-            stopped = await self._stop_match(tx, pairing.match_id, now)
+            stopped = await self._stop_match(tx, pairing.tournament_id, pairing.match_id, now)
             match = await fetch_match(tx, pairing.match_id)
             points = (match.points1, match.points2)
         decided = await decide(
@@ -501,7 +525,9 @@ class TournamentService:
         )
         return decided, tuple(stopped)
 
-    async def _stop_match(self, tx: Transaction, match_id: int, now: datetime) -> list[GameView]:
+    async def _stop_match(
+        self, tx: Transaction, tournament_id: int, match_id: int, now: datetime
+    ) -> list[GameView]:
         """Abort the match's game in progress (which ends the match as aborted)."""
         rows = await tx.fetchall(
             GAME_SELECT + " WHERE g.match_id = ? AND g.status = 'active'", (match_id,)
@@ -509,7 +535,8 @@ class TournamentService:
         abort = Result(None, ResultKind.ABORT)
         stopped = []
         for game in map(game_from_row, rows):
-            ending = await finish_game(tx, game, game.position_from_tps(), abort, now)
+            news = GameEnded(game.id, EndingCause.STOPPED, tournament_id=tournament_id)
+            ending = await finish_game(tx, game, game.position_from_tps(), abort, now, news)
             stopped.append(ending.game)
         return stopped
 

@@ -11,6 +11,7 @@ import pytest
 
 from bot.clock import FakeClock
 from bot.services import Services
+from bot.services.outbox import Outcome
 from bot.services.views import GameView, MoveOutcome, PlayerRef
 
 ALICE = PlayerRef(101, "alice")
@@ -30,10 +31,38 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "bredon.sqlite3"
 
 
+async def deliver_everything(services: Services) -> int:
+    """What the Discord layer does when Discord works: every announcement due is delivered."""
+    count = 0
+    while items := await services.outbox.due():
+        for item in items:
+            claimed = await services.outbox.claim(item.id)
+            assert claimed is not None
+            await services.outbox.delivered(claimed, Outcome.POSTED)
+            count += 1
+    return count
+
+
+def with_announcements_delivered(services: Services) -> Services:
+    """The services as the bot runs them with Discord working: before the deadline service
+    looks at what is due, everything announced so far has been delivered (a game with an
+    undelivered announcement cannot lose on time: see bot.services.outbox)."""
+    deadlines = services.deadlines
+    for name in ("due", "run_due", "next_due_at", "time_out"):
+        method = getattr(deadlines, name)
+
+        async def delivering_first(*args: Any, _method: Any = method, **kwargs: Any) -> Any:
+            await deliver_everything(services)
+            return await _method(*args, **kwargs)
+
+        setattr(deadlines, name, delivering_first)
+    return services
+
+
 @pytest.fixture
 async def services(db_path: Path, clock: FakeClock) -> AsyncIterator[Services]:
     opened = await Services.open(db_path, clock=clock, rng=random.Random(7))
-    yield opened
+    yield with_announcements_delivered(opened)
     await opened.close()
 
 

@@ -6,27 +6,32 @@ import pytest
 
 from bot import errors
 from bot.services.games import GameService
-from bot.store import Database
+from bot.store import Transaction
 
 
-async def test_a_cached_game_moves_with_one_statement(
+async def test_a_cached_game_moves_without_reading_it_again(
     services, new_game, moves, monkeypatch
 ) -> None:
+    """The quick path: one conditional update and its announcement, no read of the game or its
+    move log."""
     game = await new_game()
     await moves(game.id, "a1")  # the game is now cached
-    transactions = 0
-    original = Database.transaction
+    statements: list[str] = []
+    for name in ("execute", "fetchall", "fetchone"):
+        original = getattr(Transaction, name)
 
-    def counting(self):
-        nonlocal transactions
-        transactions += 1
-        return original(self)
+        async def recording(self, sql, params=(), _original=original):
+            statements.append(sql.split()[0] + " " + sql.split()[2])
+            return await _original(self, sql, params)
 
-    monkeypatch.setattr(Database, "transaction", counting)
-    outcomes = await moves(game.id, "e5 c3 d4")
-    assert transactions == 0
-    assert outcomes[-1].game == await services.games.get(game.id)
-    assert [m.ptn() for m in outcomes[-1].position.moves] == ["a1", "e5", "c3", "d4"]
+        monkeypatch.setattr(Transaction, name, recording)
+    for turn, text in enumerate(["e5", "c3", "d4"]):
+        statements.clear()
+        await services.games.move(game.id, (game.black, game.white)[turn % 2].id, text)
+        assert statements == ["UPDATE SET", "INSERT outbox"], statements
+    outcome = (await moves(game.id, "e4"))[-1]
+    assert outcome.game == await services.games.get(game.id)
+    assert [m.ptn() for m in outcome.position.moves] == ["a1", "e5", "c3", "d4", "e4"]
 
 
 async def test_a_change_behind_the_cache_is_noticed(services, new_game, moves, clock) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from bot import errors
 from bot.services import Services
-from bot.store import Database, Transaction
+from bot.store import Transaction
 
 
 @pytest.mark.parametrize("cached", [False, True], ids=["cold", "cached"])
@@ -70,7 +70,8 @@ class Injected(Exception):
 
 async def table_dump(services: Services) -> dict[str, list[tuple]]:
     dump = {}
-    for table in ("players", "challenges", "games", "moves", "matches", "guild_settings"):
+    tables = ("players", "challenges", "games", "moves", "matches", "guild_settings", "outbox")
+    for table in tables:
         rows = await services.db.fetchall(f"SELECT * FROM {table} ORDER BY rowid")
         dump[table] = [tuple(row) for row in rows]
     return dump
@@ -128,20 +129,38 @@ async def test_an_exception_between_the_steps_of_a_move_writes_nothing(
     monkeypatch.setattr(type(connection), "commit", original_commit)
     assert await table_dump(services) == before
 
-    # A move that does not end the game is one statement: failing it changes nothing either.
+    # A move that does not end the game (the quick path for a cached game): its game row and
+    # its announcement go together or not at all.
     other = await new_game(size=3)
     await moves(other.id, "a3 a1")
     await services.games.position(other.id)  # cached, so the quick path is taken
     before = await table_dump(services)
-    original_write = Database.write_one
+    original_fetchall = Transaction.fetchall
+    for failing_step in (1, 2):
+        calls = 0
+        await services.games.position(other.id)  # cached again: a failed move dropped it
 
-    async def failing_write(self, sql, params=()):
-        raise Injected(sql)
+        def failing_at(original, failing_step=failing_step):
+            async def failing_quick(self, sql, params=()):
+                nonlocal calls
+                calls += 1
+                if calls == failing_step:
+                    raise Injected(sql)
+                return await original(self, sql, params)
 
-    monkeypatch.setattr(Database, "write_one", failing_write)
+            return failing_quick
+
+        monkeypatch.setattr(Transaction, "execute", failing_at(original_execute))
+        monkeypatch.setattr(Transaction, "fetchall", failing_at(original_fetchall))
+        with pytest.raises(Injected):
+            await services.games.move(other.id, other.white.id, "b1", expected_ply=2)
+        assert await table_dump(services) == before, f"step {failing_step} left a trace"
+        monkeypatch.undo()
+    await services.games.position(other.id)
+    monkeypatch.setattr(type(connection), "commit", failing_commit)
     with pytest.raises(Injected):
         await services.games.move(other.id, other.white.id, "b1", expected_ply=2)
-    monkeypatch.setattr(Database, "write_one", original_write)
+    monkeypatch.setattr(type(connection), "commit", original_commit)
     assert await table_dump(services) == before
     assert (await moves(other.id, "b1"))[0].tak
 

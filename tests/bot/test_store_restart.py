@@ -12,6 +12,7 @@ from pathlib import Path
 from bot.clock import FakeClock
 from bot.services import Services
 from bot.services.views import ChallengeStatus, GameStatus, MatchStatus, PlayerRef
+from tests.bot.conftest import with_announcements_delivered
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -83,7 +84,7 @@ async def test_a_new_process_resumes_games_challenges_matches_and_deadlines(
     challenge_id, game_id, first_id, match_id = map(int, child.stdout.split())
 
     clock = FakeClock()
-    services = await Services.open(path, clock=clock)
+    services = with_announcements_delivered(await Services.open(path, clock=clock))
     try:
         # The game is where the last committed move left it; the half-written move is gone.
         game = await services.games.get(game_id)

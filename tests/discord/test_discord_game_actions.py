@@ -89,7 +89,7 @@ async def test_abort_only_before_both_players_moved(world) -> None:
     thread = await world.start_game(size=5)
     await world.move(alice, thread, "a1")
     aborted = await bob.slash(thread, "tak abort")
-    assert aborted.response.content == "Game #1 is aborted."
+    assert aborted.response.content.startswith("Game #1 is aborted: https://discord.com/")
     assert "The game was aborted. (0-0)" in world.last_bot_message(thread).content
 
     second = await world.start_game(size=5)

@@ -1,0 +1,404 @@
+"""The outbox: what the players must be told because the database changed.
+
+A service that changes what players should see (a move, a game's end, the next game of a match, a
+round of a tournament, a reminder, an expired challenge...) calls :func:`enqueue` inside the same
+transaction, so the announcement exists exactly when the change does. The Discord layer then posts
+it and marks it delivered only after Discord accepted it (:class:`OutboxService`); until then it is
+retried, with backoff, after failures and after restarts. Nothing here knows Discord: an item holds
+the facts (a :data:`Payload`), and the Discord layer turns them into messages.
+
+Order: items of one *stream* (one game, one tournament, one challenge) are handed out oldest first,
+and only once every older item of the stream is settled; an item may also wait for another one
+(``after``), as a match's next game waits for the previous game's ending. An item that can never be
+delivered is settled as given up (and logged by the Discord layer), so it blocks nothing.
+
+Fairness: while a game has an undelivered announcement its clock cannot run out (see
+:mod:`bot.services.deadlines`), and a turn notice that Discord refused at first moves the game's
+deadline on by the delay once it is delivered, so nobody loses on time because Discord failed.
+
+Delivery is at least once: a crash after Discord accepted a post and before it is marked delivered
+posts it again after the restart. Claims (``claimed_until``) keep two deliverers, in one process or
+two, from working on the same item at once.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from bot.clock import Clock
+from bot.store import Database, Transaction, from_db, to_db
+
+if TYPE_CHECKING:
+    from bot.services.tournament_rounds import TournamentProgress
+
+BACKOFF_FIRST = timedelta(seconds=30)
+BACKOFF_MAX = timedelta(hours=1)
+CLAIM_FOR = timedelta(minutes=2)
+LATE_AFTER = timedelta(minutes=1)  # a refused turn notice this late moves the deadline on
+
+
+class Outcome(StrEnum):
+    POSTED = "posted"  # where it belongs
+    FALLBACK = "fallback"  # in the game's channel or by DM, its place being gone
+    GIVEN_UP = "given_up"  # nowhere: logged
+
+
+def game_stream(game_id: int) -> str:
+    return f"game:{game_id}"
+
+
+# ----------------------------------------------------------------- what is announced
+
+
+@dataclass(frozen=True, slots=True)
+class _AboutAGame:
+    """An announcement in a game's stream."""
+
+    game_id: int
+
+    @property
+    def stream(self) -> str:
+        return game_stream(self.game_id)
+
+
+@dataclass(frozen=True, slots=True)
+class GameStart(_AboutAGame):
+    """A new game: its thread (under the challenge, or under an anchor message in the
+    tournament's channel), its first board and the first player's notice."""
+
+    KIND: ClassVar[str] = "game_start"
+    anchor_message_id: int | None = None  # the accepted challenge's message
+    tournament_id: int | None = None  # a tournament game: an anchor line in its channel first
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlayed(_AboutAGame):
+    """A move that did not end the game: the board after it and the next player's notice."""
+
+    KIND: ClassVar[str] = "move"
+    ply: int
+    move: str
+    tps: str
+    tak: bool
+
+
+class EndingCause(StrEnum):
+    MOVE = "move"
+    RESIGN = "resign"
+    ABORT = "abort"
+    DRAW = "draw"
+    TIME = "time"
+    STOPPED = "stopped"  # by a tournament's forfeit or cancellation
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(_AboutAGame):
+    """A game's end with the final board; the match score as it stood right after it."""
+
+    KIND: ClassVar[str] = "ending"
+    cause: str  # an EndingCause
+    by: int | None = None  # who resigned, aborted or accepted the draw
+    move: str | None = None  # the final move, for an ending by a move
+    ply: int | None = None
+    tak: bool = False
+    match_points: tuple[int, int] | None = None
+    match_games_played: int | None = None
+    match_status: str | None = None
+    tournament_id: int | None = None  # for a stopped game
+    next_game_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RequestMade(_AboutAGame):
+    """A draw offer or an undo request, for the opponent to answer."""
+
+    KIND: ClassVar[str] = "request"
+    what: str  # "draw" or "undo"
+    asker_id: int
+    last_move: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTakenBack(_AboutAGame):
+    KIND: ClassVar[str] = "undo"
+    taken_back: str
+    ply: int  # the ply the game is back at
+    tps: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReminderDue(_AboutAGame):
+    KIND: ClassVar[str] = "reminder"
+    player_id: int
+    deadline: str  # store text
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeClosed:
+    """A challenge that expired: its message loses its buttons."""
+
+    KIND: ClassVar[str] = "challenge_closed"
+    challenge_id: int
+
+    @property
+    def stream(self) -> str:
+        return f"challenge:{self.challenge_id}"
+
+
+class Headline(StrEnum):
+    STARTED = "started"
+    WITHDREW = "withdrew"
+    DISQUALIFIED = "disqualified"
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentNews:
+    """What moved a tournament on: forfeits, rounds that began, the end or a cancellation."""
+
+    KIND: ClassVar[str] = "tournament"
+    tournament_id: int
+    headline: str | None = None  # a Headline
+    player_id: int | None = None  # who withdrew or was disqualified
+    decided: tuple[int, ...] = ()  # pairing ids decided
+    rounds: tuple[int, ...] = ()  # round numbers that began
+    finished: bool = False
+    cancelled: bool = False
+
+    @property
+    def stream(self) -> str:
+        return f"tournament:{self.tournament_id}"
+
+
+Payload = (
+    GameStart
+    | MovePlayed
+    | GameEnded
+    | RequestMade
+    | MoveTakenBack
+    | ReminderDue
+    | ChallengeClosed
+    | TournamentNews
+)
+PAYLOADS: dict[str, type[Payload]] = {
+    kind.KIND: kind
+    for kind in (
+        GameStart,
+        MovePlayed,
+        GameEnded,
+        RequestMade,
+        MoveTakenBack,
+        ReminderDue,
+        ChallengeClosed,
+        TournamentNews,
+    )
+}
+TURN_NOTICES = (GameStart, MovePlayed, MoveTakenBack)
+
+
+def _decode(kind: str, text: str) -> Payload:
+    cls = PAYLOADS[kind]
+    values = json.loads(text)
+    for name, value in values.items():  # JSON has no tuples
+        if isinstance(value, list):
+            values[name] = tuple(value)
+    return cls(**values)
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    id: int
+    payload: Payload
+    created_at: datetime
+    attempts: int
+    progress: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def stream(self) -> str:
+        return self.payload.stream
+
+    @property
+    def game_id(self) -> int | None:
+        return getattr(self.payload, "game_id", None)
+
+
+def _item(row: Any) -> Item:
+    created = from_db(row["created_at"])
+    assert created is not None
+    return Item(
+        row["id"],
+        _decode(row["kind"], row["payload"]),
+        created,
+        row["attempts"],
+        json.loads(row["progress"]),
+    )
+
+
+async def enqueue(
+    tx: Transaction, payload: Payload, now: datetime, *, after: int | None = None
+) -> int:
+    """Add an announcement in the caller's transaction; returns its id (for ``after``)."""
+    cursor = await tx.execute(
+        "INSERT INTO outbox (stream, kind, payload, after_id, created_at, next_attempt_at) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            payload.stream,
+            payload.KIND,
+            json.dumps(asdict(payload)),
+            after,
+            to_db(now),
+            to_db(now),
+        ),
+    )
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+# Pending, its turn in its stream, and what it waits for settled.
+_READY = (
+    "o.delivered_at IS NULL "
+    "AND NOT EXISTS (SELECT 1 FROM outbox b WHERE b.stream = o.stream AND b.id < o.id "
+    "AND b.delivered_at IS NULL) "
+    "AND (o.after_id IS NULL OR EXISTS (SELECT 1 FROM outbox c WHERE c.id = o.after_id "
+    "AND c.delivered_at IS NOT NULL))"
+)
+
+# SQL for "this game has an announcement still to deliver" (games aliased g).
+GAME_HAS_PENDING_NEWS = (
+    "EXISTS (SELECT 1 FROM outbox o WHERE o.stream = 'game:' || g.id AND o.delivered_at IS NULL)"
+)
+
+
+def backoff(attempts: int) -> timedelta:
+    """30 s after the first failure, doubling, at most an hour."""
+    return min(BACKOFF_FIRST * 2 ** max(attempts - 1, 0), BACKOFF_MAX)
+
+
+class OutboxService:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    async def due(self, *, stream: str | None = None, limit: int = 50) -> list[Item]:
+        """Items ready to deliver now, oldest first (only `stream`'s, if given)."""
+        now = to_db(self._clock.now())
+        rows = await self._db.fetchall(
+            "SELECT o.* FROM outbox o WHERE " + _READY + " AND o.next_attempt_at <= ? "
+            "AND (o.claimed_until IS NULL OR o.claimed_until <= ?) "
+            "AND (? IS NULL OR o.stream = ?) ORDER BY o.id LIMIT ?",
+            (now, now, stream, stream, limit),
+        )
+        return [_item(row) for row in rows]
+
+    async def claim(self, item_id: int) -> Item | None:
+        """Take the item for delivery, if it is still ready and nobody else has it."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            row = await tx.fetchone(
+                "SELECT o.* FROM outbox o WHERE o.id = ? AND " + _READY + " "
+                "AND (o.claimed_until IS NULL OR o.claimed_until <= ?)",
+                (item_id, to_db(now)),
+            )
+            if row is None:
+                return None
+            await tx.execute(
+                "UPDATE outbox SET claimed_until = ? WHERE id = ?",
+                (to_db(now + CLAIM_FOR), item_id),
+            )
+            return _item(row)
+
+    async def save_progress(self, item: Item, **steps: Any) -> None:
+        """Record steps done (e.g. an anchor message posted) so a retry does not redo them."""
+        item.progress.update(steps)
+        await self._db.write_one(
+            "UPDATE outbox SET progress = ? WHERE id = ?", (json.dumps(item.progress), item.id)
+        )
+
+    async def delivered(self, item: Item, outcome: Outcome, error: str | None = None) -> None:
+        """Settle the item. A turn notice that arrives late gives its player the time lost."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "UPDATE outbox SET delivered_at = ?, outcome = ?, claimed_until = NULL, "
+                "last_error = COALESCE(?, last_error) WHERE id = ?",
+                (to_db(now), outcome.value, error, item.id),
+            )
+            delay = now - item.created_at
+            refused = item.attempts > 0  # Discord failed it at least once
+            if refused and isinstance(item.payload, TURN_NOTICES) and delay > LATE_AFTER:
+                ply = getattr(item.payload, "ply", 0)
+                row = await tx.fetchone(
+                    "SELECT deadline_at, reminder_at FROM games WHERE id = ? AND ply = ? "
+                    "AND status = 'active' AND deadline_at IS NOT NULL",
+                    (item.payload.game_id, ply),
+                )
+                if row is not None:
+                    deadline = from_db(row["deadline_at"])
+                    reminder = from_db(row["reminder_at"])
+                    assert deadline is not None
+                    await tx.execute(
+                        "UPDATE games SET deadline_at = ?, reminder_at = ? WHERE id = ?",
+                        (
+                            to_db(deadline + delay),
+                            None if reminder is None else to_db(reminder + delay),
+                            item.payload.game_id,
+                        ),
+                    )
+
+    async def failed(self, item: Item, error: str) -> datetime:
+        """Try again later, with backoff; returns when."""
+        now = self._clock.now()
+        attempts = item.attempts + 1
+        retry_at = now + backoff(attempts)
+        await self._db.write_one(
+            "UPDATE outbox SET attempts = ?, next_attempt_at = ?, claimed_until = NULL, "
+            "last_error = ? WHERE id = ?",
+            (attempts, to_db(retry_at), error[:500], item.id),
+        )
+        return retry_at
+
+    async def next_due_at(self) -> datetime | None:
+        """When the earliest item that is next in its stream may be tried."""
+        row = await self._db.fetchone(
+            "SELECT MIN(MAX(o.next_attempt_at, COALESCE(o.claimed_until, ''))) FROM outbox o "
+            "WHERE " + _READY
+        )
+        return None if row is None else from_db(row[0])
+
+    async def pending(self, stream: str | None = None) -> int:
+        """How many announcements are still to deliver (of `stream`, if given)."""
+        row = await self._db.fetchone(
+            "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL AND (? IS NULL OR stream = ?)",
+            (stream, stream),
+        )
+        assert row is not None
+        return int(row[0])
+
+
+async def announce_progress(
+    tx: Transaction,
+    progress: TournamentProgress,
+    now: datetime,
+    *,
+    headline: Headline | None = None,
+    player_id: int | None = None,
+    after: int | None = None,
+) -> None:
+    """Announce what moved a tournament on, then start the games of the rounds that began
+    (each after the news, so the pairings come first)."""
+    news = TournamentNews(
+        progress.tournament.id,
+        headline=None if headline is None else headline.value,
+        player_id=player_id,
+        decided=tuple(p.id for p in progress.decided),
+        rounds=tuple(r.number for r in progress.rounds),
+        finished=progress.finished,
+        cancelled=progress.tournament.status.value == "cancelled",
+    )
+    news_id = await enqueue(tx, news, now, after=after)
+    for game in progress.games:
+        start = GameStart(game.id, tournament_id=progress.tournament.id)
+        await enqueue(tx, start, now, after=news_id)

@@ -1,0 +1,204 @@
+"""The courier: delivers the outbox (:mod:`bot.services.outbox`) to Discord.
+
+It runs in the background, woken when something was enqueued (:meth:`Courier.kick`) or when the
+next retry is due, and delivers every item that is ready, one at a time, each through
+:meth:`cogs.table.GameTable.show`. Whoever acted (a move, a resignation) first has their game's
+items delivered at once (:meth:`Courier.deliver_stream`) so the reply can link the post, or say
+truthfully that it is late.
+
+What a failure does:
+- Discord refused the place for good (403/404) and every fallback too
+  (:class:`cogs.table.Undeliverable`): logged as an error with the game, settled as given up.
+- Discord failed otherwise (5xx, rate limits, the network): retried with backoff, for as long
+  as it takes; a game waiting for its announcement cannot lose on time meanwhile.
+- A bug of ours: logged with the traceback, retried with backoff, given up after
+  :data:`MAX_ATTEMPTS_AFTER_A_BUG` attempts so it cannot hold its game's stream for ever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+import aiohttp
+import discord
+from discord.ext import commands
+
+from bot.app import BredonBot
+from bot.services.deadlines import DeadlineReport
+from bot.services.outbox import Item, Outcome
+from cogs.table import GameTable, Shown, Undeliverable
+
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS_AFTER_A_BUG = 8
+IDLE_LOOK = timedelta(minutes=10)  # look at the outbox at least this often (other processes)
+TRANSIENT = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
+
+
+@dataclass
+class StreamReport:
+    """What delivering one stream now did, for the reply to whoever acted."""
+
+    shown: list[Shown] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    pending: int = 0  # still to deliver afterwards
+
+    @property
+    def last_message(self) -> discord.Message | None:
+        return next((s.message for s in reversed(self.shown) if s.message is not None), None)
+
+    @property
+    def moved_elsewhere(self) -> bool:
+        return any(s.outcome is not Outcome.POSTED for s in self.shown)
+
+
+class Courier:
+    def __init__(self, bot: BredonBot, table: GameTable) -> None:
+        self._bot = bot
+        self.table = table
+        self._outbox = bot.services.outbox
+        self._kicked = False
+        self._nap: asyncio.Task[None] | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self, before: Callable[[], Awaitable[object]] | None = None) -> None:
+        self._task = asyncio.create_task(self._run(before), name="bredon-courier")
+
+    async def stop(self) -> None:
+        if self._task is None:
+            return
+        if self._nap is not None:
+            self._nap.cancel()
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        self._task = None
+
+    def kick(self) -> None:
+        """Something was enqueued: deliver it now (the loop's nap is cut short)."""
+        self._kicked = True
+        if self._nap is not None:
+            self._nap.cancel()
+
+    async def deliver_stream(self, stream: str) -> StreamReport:
+        """Deliver what is ready in one stream now (the acting player's game), then wake the
+        background loop for whatever the change started elsewhere (a next game, a round)."""
+        report = StreamReport()
+        try:
+            while items := await self._outbox.due(stream=stream):
+                progressed = False
+                for item in items:
+                    shown, error = await self._deliver(item)
+                    if shown is not None:
+                        report.shown.append(shown)
+                        progressed = True
+                    if error is not None:
+                        report.failures.append(error)
+                if not progressed:
+                    break
+            report.pending = await self._outbox.pending(stream)
+        finally:
+            self.kick()
+        return report
+
+    async def deliver_due(self) -> int:
+        """Deliver every item that is ready; returns how many were settled."""
+        settled = 0
+        while items := await self._outbox.due():
+            before = settled
+            for item in items:
+                shown, _ = await self._deliver(item)
+                settled += shown is not None
+            if settled == before:
+                break
+        return settled
+
+    async def _deliver(self, ready: Item) -> tuple[Shown | None, str | None]:
+        """Claim and show one item; (what was shown, or None; the failure, or None)."""
+        item = await self._outbox.claim(ready.id)
+        if item is None:
+            return None, None  # another deliverer has it, or it was settled meanwhile
+        where = f"announcement {item.id} ({item.payload.KIND}, {item.stream})"
+        try:
+            shown = await self.table.show(item)
+        except Undeliverable as error:
+            log.error("Could not deliver %s anywhere: %s. Given up.", where, error)
+            given_up = Shown(None, Outcome.GIVEN_UP)
+            await self._outbox.delivered(item, Outcome.GIVEN_UP, str(error))
+            return given_up, str(error)
+        except TRANSIENT as error:
+            retry_at = await self._outbox.failed(item, f"{type(error).__name__}: {error}")
+            log.warning("Discord failed %s: %s; retrying at %s.", where, error, retry_at)
+            return None, str(error)
+        except Exception as error:
+            log.exception("Showing %s failed.", where)
+            if item.attempts + 1 >= MAX_ATTEMPTS_AFTER_A_BUG:
+                await self._outbox.delivered(item, Outcome.GIVEN_UP, repr(error))
+                return Shown(None, Outcome.GIVEN_UP), repr(error)
+            await self._outbox.failed(item, repr(error))
+            return None, repr(error)
+        await self._outbox.delivered(item, shown.outcome)
+        return shown, None
+
+    async def _run(self, before: Callable[[], Awaitable[object]] | None) -> None:
+        if before is not None:
+            await before()
+        while True:
+            self._kicked = False
+            try:
+                await self.deliver_due()
+                pause = await self._pause()
+            except Exception:
+                log.exception("The courier failed; looking again in a minute.")
+                pause = timedelta(minutes=1)
+            if self._kicked:
+                continue
+            # A nap of its own, which kick() cancels; waiting for it never raises.
+            self._nap = asyncio.create_task(asyncio.sleep(pause.total_seconds()))
+            try:
+                await asyncio.wait({self._nap})
+            finally:
+                self._nap = None
+
+    async def _pause(self) -> timedelta:
+        next_due = await self._outbox.next_due_at()
+        if next_due is None:
+            return IDLE_LOOK
+        wait = next_due - self._bot.services.clock.now()
+        return max(timedelta(seconds=1), min(wait, IDLE_LOOK))
+
+
+class CourierCog(commands.Cog):
+    """Runs the courier with the bot, and wakes it when the deadline scheduler settled
+    something."""
+
+    def __init__(self, bot: BredonBot) -> None:
+        self.courier = Courier(bot, GameTable(bot, bot.services))
+        self._bot = bot
+
+    async def cog_load(self) -> None:
+        self.courier.start(before=self._bot.wait_until_ready)
+
+    async def cog_unload(self) -> None:
+        await self.courier.stop()
+
+    @commands.Cog.listener()
+    async def on_deadline_report(self, report: DeadlineReport) -> None:
+        self.courier.kick()
+
+
+def courier_of(client: discord.Client) -> Courier:
+    # By name, not isinstance: discord.py executes an extension's module afresh at each load.
+    cog = client.get_cog("CourierCog")  # type: ignore[attr-defined]
+    if cog is None:
+        raise RuntimeError("cogs.courier is not loaded")
+    return cog.courier  # type: ignore[no-any-return]
+
+
+async def setup(bot: BredonBot) -> None:
+    await bot.add_cog(CourierCog(bot))
