@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 from PIL import Image
@@ -10,6 +9,7 @@ from PIL import Image
 from rendering import THEMES, layout, render_replay
 from rendering.__main__ import main
 from tak.ptn import Game
+from tests.rendering.conftest import frames
 
 # White builds a road along rank 1 while Black plays elsewhere: 13 plies, ends R-0.
 ROAD_GAME = """[Player1 "Alice"]
@@ -27,20 +27,9 @@ ROAD_GAME = """[Player1 "Alice"]
 """
 
 
-def frames(gif: bytes) -> list[Image.Image]:
-    image = Image.open(io.BytesIO(gif))
-    assert image.format == "GIF"
-    out = []
-    for index in range(image.n_frames):
-        image.seek(index)
-        out.append(image.convert("RGB"))
-        out[-1].info["duration"] = image.info["duration"]
-    return out
-
-
 def test_a_replay_has_a_frame_per_ply_and_the_start() -> None:
     game = Game.parse(ROAD_GAME)
-    shots = frames(render_replay(game, size=400, frame_ms=500, final_ms=3000))
+    shots = list(frames(render_replay(game, size=400, frame_ms=500, final_ms=3000)))
     assert len(shots) == len(game.plies) + 1
     assert [s.info["duration"] for s in shots] == [500] * len(game.plies) + [3000]
     assert {s.size for s in shots} == {(400, layout(400, 5, banner=True).height)}
@@ -49,7 +38,7 @@ def test_a_replay_has_a_frame_per_ply_and_the_start() -> None:
 def test_the_last_frame_shows_the_road_and_the_result() -> None:
     theme = THEMES["default"]
     game = Game.parse(ROAD_GAME)
-    shots = frames(render_replay(game, size=400))
+    shots = list(frames(render_replay(game, size=400)))
     frame = layout(400, 5, banner=True)
     banner = (frame.pad + 5, frame.banner_y + frame.banner_height // 2)
     assert shots[-1].getpixel(banner) == theme.alert
@@ -63,7 +52,7 @@ def test_the_last_frame_shows_the_road_and_the_result() -> None:
 def test_each_frame_tints_its_own_move() -> None:
     theme = THEMES["default"]
     game = Game.parse(ROAD_GAME)
-    shots = frames(render_replay(game, size=400))
+    shots = list(frames(render_replay(game, size=400)))
     frame = layout(400, 5, banner=True)
     for index, ply in enumerate(game.plies, 1):
         left, top, _, _ = frame.square_box(ply.move.file, ply.move.rank)
