@@ -1,4 +1,5 @@
-"""Board images for Tak: a position in, PNG bytes out; a game in, an animated GIF out.
+"""Board images for Tak: a position in, PNG bytes out; a game in, an animated GIF out (under a
+byte budget: long games are sampled, see :func:`render_replay_within`).
 
 The renderer knows nothing of Discord or the database::
 
@@ -8,20 +9,32 @@ The renderer knows nothing of Discord or the database::
 """
 
 from rendering.board import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, komi_text, layout
-from rendering.render import REPLAY_SIZE, render_board, render_replay
+from rendering.render import render_board
+from rendering.replay import (
+    CLOSING_PLIES,
+    MAX_REPLAY_BYTES,
+    REPLAY_SIZE,
+    ReplayImage,
+    render_replay,
+    render_replay_within,
+)
 from rendering.themes import THEMES, PieceColours, Theme, theme_problems
 
 __all__ = [
+    "CLOSING_PLIES",
     "DEFAULT_SIZE",
+    "MAX_REPLAY_BYTES",
     "MAX_SIZE",
     "MIN_SIZE",
     "REPLAY_SIZE",
     "THEMES",
     "PieceColours",
+    "ReplayImage",
     "Theme",
     "komi_text",
     "layout",
     "render_board",
     "render_replay",
+    "render_replay_within",
     "theme_problems",
 ]

@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 
 from rendering.board import DEFAULT_SIZE
-from rendering.render import REPLAY_SIZE, render_board, render_replay
+from rendering.render import render_board
+from rendering.replay import REPLAY_SIZE, render_replay
 from rendering.themes import THEMES
 from tak import Position, TakError, parse_move
 from tak.ptn import Game

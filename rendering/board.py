@@ -222,12 +222,15 @@ class Scene:
     result: Result | None
     # Keep room for a banner even without a result, so every frame of a replay has one size.
     banner_room: bool = False
+    # A quiet line in the banner's place when there is no result (a sampled replay's ply count).
+    caption: str = ""
 
 
 def draw_scene(scene: Scene) -> Image.Image:
     """The RGB image of a scene."""
     position, theme = scene.position, scene.theme
-    frame = layout(scene.width, position.size, scene.result is not None or scene.banner_room)
+    banner = scene.result is not None or scene.banner_room or bool(scene.caption)
+    frame = layout(scene.width, position.size, banner)
     image = _empty_board(theme, frame).copy()
     draw = ImageDraw.Draw(image)
     for file, rank in _moved_squares(scene.last_move, position.size):
@@ -248,6 +251,8 @@ def draw_scene(scene: Scene) -> Image.Image:
     _draw_header(image, draw, frame, scene)
     if scene.result is not None:
         _draw_banner(image, frame, theme, scene.result)
+    elif scene.caption:
+        _draw_banner_text(image, frame, scene.caption, theme.muted)
     return image
 
 
@@ -483,16 +488,25 @@ def _draw_stats(
         x += width - (0 if kind is None else icon + gap) + spacing
 
 
-def _draw_banner(image: Image.Image, frame: Layout, theme: Theme, result: Result) -> None:
-    box = (
+def _banner_box(frame: Layout) -> tuple[int, int, int, int]:
+    return (
         frame.pad,
         frame.banner_y,
         frame.width - frame.pad - 1,
         frame.banner_y + frame.banner_height,
     )
-    ImageDraw.Draw(image).rounded_rectangle(box, round(14 * frame.unit), theme.alert)
+
+
+def _draw_banner(image: Image.Image, frame: Layout, theme: Theme, result: Result) -> None:
+    ImageDraw.Draw(image).rounded_rectangle(_banner_box(frame), round(14 * frame.unit), theme.alert)
     text = result.describe()
     if result.kind is not ResultKind.ABORT:
         text += f"  {result.ptn()}"
-    line = fit(text, round(32 * frame.unit), box[2] - box[0] - round(24 * frame.unit))
-    draw_line(image, (frame.width / 2, (box[1] + box[3]) / 2), line, theme.alert_text, "mm")
+    _draw_banner_text(image, frame, text, theme.alert_text)
+
+
+def _draw_banner_text(image: Image.Image, frame: Layout, text: str, colour: RGB) -> None:
+    """One line centred in the banner's box, cut with an ellipsis if it does not fit."""
+    left, top, right, bottom = _banner_box(frame)
+    line = fit(text, round(32 * frame.unit), right - left - round(24 * frame.unit))
+    draw_line(image, (frame.width / 2, (top + bottom) / 2), line, colour, "mm")

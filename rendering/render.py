@@ -1,9 +1,8 @@
-"""The renderer's public entry points: a board as PNG bytes, a whole game as an animated GIF."""
+"""A board as PNG bytes: the renderer's entry point for one position."""
 
 from __future__ import annotations
 
 import io
-from dataclasses import replace
 
 from PIL import Image
 
@@ -11,13 +10,10 @@ from rendering.board import DEFAULT_SIZE, Scene, draw_scene
 from rendering.palette import to_palette
 from rendering.themes import THEMES, Theme
 from tak import Move, Position, Result
-from tak.ptn import Game
 
 # On palette images zlib level 3 is as fast as level 1 and a fifth smaller; level 9 saves another
 # third at six times the time.
 _PNG_LEVEL = 3
-# Replays are watched inline: smaller frames keep a long game's GIF small and quick to make.
-REPLAY_SIZE = 600
 
 
 def resolve_theme(theme: str | Theme) -> Theme:
@@ -93,48 +89,4 @@ def render_board(
 def png_bytes(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=_PNG_LEVEL)
-    return buffer.getvalue()
-
-
-def render_replay(
-    game: Game,
-    *,
-    players: tuple[str, str] | None = None,
-    theme: str | Theme = "default",
-    size: int = REPLAY_SIZE,
-    frame_ms: int = 900,
-    final_ms: int = 4000,
-) -> bytes:
-    """The whole game as an animated GIF: the start, then one frame a ply with that move tinted,
-    the last frame held for `final_ms` and showing the result. Players default to the game's
-    Player1 and Player2 tags. Every frame uses the theme's fixed palette, so the GIF stays small
-    (a 150-ply 8x8 game is well under Discord's 10 MiB)."""
-    if players is None:
-        players = (game.tag("Player1") or "Player 1", game.tag("Player2") or "Player 2")
-    chosen = resolve_theme(theme)
-    positions = list(game.replay())
-    frames = []
-    for index, position in enumerate(positions):
-        final = index == len(positions) - 1
-        view = scene(
-            position,
-            last_move=game.plies[index - 1].move if index else None,
-            players=players,
-            theme=chosen,
-            size=size,
-            show_tak=None,
-            result=game.result if final else None,
-        )
-        view = replace(view, banner_room=game.result is not None)
-        frames.append(to_palette(draw_scene(view), chosen))
-    buffer = io.BytesIO()
-    frames[0].save(
-        buffer,
-        format="GIF",
-        save_all=True,
-        append_images=frames[1:],
-        duration=[frame_ms] * (len(frames) - 1) + [final_ms],
-        loop=0,
-        optimize=False,
-    )
     return buffer.getvalue()
