@@ -4,16 +4,22 @@
 
 Targets (issue 3): a heavy 8x8 position (tall stacks, walls, both capstones) at the default size
 renders and encodes in at most 30 ms (median) into at most 150 KB of PNG; a 60-ply 6x6 GIF takes
-at most 3 s; a 150-ply 8x8 GIF stays under Discord's 10 MiB.
+at most 3 s; a 150-ply 8x8 GIF stays under Discord's 10 MiB. Issue 10: a 1,200-ply 8x8 replay
+stays within MAX_REPLAY_BYTES (8 MiB) in bounded memory; before, every frame was kept and the
+same game took 12.6 s, 33.6 MiB and a peak of 1,084 MiB. The peak is the most resident memory of
+a fresh process that plays the game out and renders it.
 """
 
 from __future__ import annotations
 
 import random
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
-from rendering import DEFAULT_SIZE, render_board, render_replay
+from rendering import DEFAULT_SIZE, MAX_REPLAY_BYTES, render_board, render_replay_within
 from tak import Position, Spread, parse_move
 from tak.ptn import Game, GamePly
 
@@ -66,18 +72,39 @@ def main() -> None:
 
     time_replay(playout(6, 60, seed=6), "target <= 3 s")
     time_replay(playout(8, 150, seed=8), "GIF limit 10 MiB")
+    # In a process of its own, so that the peak memory is this replay's.
+    subprocess.run([sys.executable, __file__, "--long-replay"], check=True)
 
 
 def time_replay(game: Game, target: str) -> None:
     start = time.perf_counter()
-    gif = render_replay(game)
+    replay = render_replay_within(game)
     seconds = time.perf_counter() - start
     size = game.tag("Size")
     print(
         f"{size}x{size} {len(game.plies)}-ply GIF: {seconds:.2f} s, "
-        f"{len(gif) / 2**20:.2f} MiB ({target})"
+        f"{len(replay.data) / 2**20:.2f} MiB ({target}); {replay.frames} frames at "
+        f"{replay.width} px; {replay.note or 'every ply shown.'}"
     )
 
 
+def long_replay() -> None:
+    game = playout(8, 1200, seed=8)
+    before = peak_mib()  # the interpreter, the imports and the game
+    time_replay(game, f"budget {MAX_REPLAY_BYTES / 2**20:.0f} MiB")
+    print(f"  peak memory {peak_mib():.0f} MiB ({before:.0f} MiB before rendering)")
+
+
+def peak_mib() -> float:
+    """This process's peak resident size so far: Linux's VmHWM, which starts afresh at exec
+    (ru_maxrss would carry over the parent's peak into the child)."""
+    status = Path("/proc/self/status").read_text()
+    kib = next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:"))
+    return int(kib) / 1024
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["--long-replay"]:
+        long_replay()
+    else:
+        main()
