@@ -24,7 +24,7 @@ from cogs import messages
 from cogs.actions import Refusal, player_of, post_or_withdraw
 from cogs.buttons import HANDLERS, KINDS, ActionButton, buttons
 from cogs.courier import StreamReport, courier_of
-from cogs.table import missing_permissions
+from cogs.table import NEEDED_FOR_THREADS, missing_permissions
 from rendering import THEMES
 
 MAX_CHOICES = 25
@@ -57,11 +57,13 @@ async def check_place(interaction: discord.Interaction, use_threads: bool) -> No
     threads = use_threads and isinstance(channel, discord.TextChannel)
     missing = missing_permissions(channel, guild.me, threads=threads)
     if missing:
-        fix = " (or turn threads off with `/tak config threads:False`)" if threads else ""
+        several = len(missing) > 1
+        thread_rights = set(missing) & set(NEEDED_FOR_THREADS.values())
+        fix = " (or to turn threads off with `/tak config threads:False`)" if thread_rights else ""
         raise Refusal(
             f"I can't run games in {channel.mention}: I'm missing the "
-            f"{', '.join(missing)} permission{'s' if len(missing) > 1 else ''}. "
-            f"Ask a server manager to grant it{fix}."
+            f"{', '.join(missing)} permission{'s' if several else ''}. "
+            f"Ask a server manager to grant {'them' if several else 'it'}{fix}."
         )
 
 

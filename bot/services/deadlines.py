@@ -47,7 +47,7 @@ from bot.services.views import (
 from bot.store import Database, from_db, to_db
 from tak import Result, ResultKind
 
-RECHECK_HELD = timedelta(minutes=1)
+RECHECK_HELD = timedelta(minutes=15)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,12 +85,14 @@ class DeadlineService:
 
     async def next_due_at(self) -> datetime | None:
         """The earliest deadline, reminder or challenge expiry still to come (or overdue). A
-        deadline held back by an undelivered announcement is looked at again in
-        :data:`RECHECK_HELD` (its announcement may be delivered by then)."""
+        deadline held back by an undelivered announcement is looked at again when that
+        announcement is next tried (at the soonest in :data:`RECHECK_HELD`)."""
         soon = to_db(self._clock.now() + RECHECK_HELD)
         row = await self._db.fetchone(
             "SELECT MIN(t) FROM ("
-            f"SELECT MIN(CASE WHEN {GAME_HAS_PENDING_NEWS} THEN MAX(deadline_at, ?) "
+            f"SELECT MIN(CASE WHEN {GAME_HAS_PENDING_NEWS} THEN MAX(deadline_at, ?, "
+            "(SELECT MIN(o.next_attempt_at) FROM outbox o WHERE o.stream = 'game:' || g.id "
+            "AND o.delivered_at IS NULL)) "
             "ELSE deadline_at END) AS t FROM games g WHERE status = 'active' "
             "UNION ALL SELECT MIN(reminder_at) FROM games WHERE status = 'active' "
             "UNION ALL SELECT MIN(expires_at) FROM challenges WHERE status = 'open')",

@@ -13,8 +13,9 @@ and only once every older item of the stream is settled; an item may also wait f
 delivered is settled as given up (and logged by the Discord layer), so it blocks nothing.
 
 Fairness: while a game has an undelivered announcement its clock cannot run out (see
-:mod:`bot.services.deadlines`), and a turn notice that Discord refused at first moves the game's
-deadline on by the delay once it is delivered, so nobody loses on time because Discord failed.
+:mod:`bot.services.deadlines`), and a turn notice delivered late (Discord refused it, or it waited
+for one that was refused) moves the game's deadline on by the delay, so nobody loses on time or
+has a game aborted because Discord failed.
 
 Delivery is at least once: a crash after Discord accepted a post and before it is marked delivered
 posts it again after the restart. Claims (``claimed_until``) keep two deliverers, in one process or
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 BACKOFF_FIRST = timedelta(seconds=30)
 BACKOFF_MAX = timedelta(hours=1)
 CLAIM_FOR = timedelta(minutes=2)
-LATE_AFTER = timedelta(minutes=1)  # a refused turn notice this late moves the deadline on
+LATE_AFTER = timedelta(minutes=1)  # a turn notice this late moves the deadline on
 
 
 class Outcome(StrEnum):
@@ -272,9 +273,46 @@ GAME_HAS_PENDING_NEWS = (
 )
 
 
+async def _give_time_back(tx: Transaction, item: Item, now: datetime) -> None:
+    """A turn notice delivered late moves the deadline (and reminder) on by the delay; a late
+    reminder leaves its player at least the time it was meant to give."""
+    payload = item.payload
+    if isinstance(payload, ReminderDue):
+        warned = from_db(payload.deadline)
+        assert warned is not None
+        await tx.execute(
+            "UPDATE games SET deadline_at = MAX(deadline_at, ?) WHERE id = ? "
+            "AND status = 'active' AND deadline_at = ?",
+            (to_db(now + (warned - item.created_at)), payload.game_id, payload.deadline),
+        )
+        return
+    if not isinstance(payload, TURN_NOTICES):
+        return
+    row = await tx.fetchone(
+        "SELECT deadline_at, reminder_at FROM games WHERE id = ? AND ply = ? "
+        "AND status = 'active' AND deadline_at IS NOT NULL",
+        (payload.game_id, getattr(payload, "ply", 0)),
+    )
+    if row is None:
+        return  # the game moved on, or is over
+    delay = now - item.created_at
+    deadline = from_db(row["deadline_at"])
+    reminder = from_db(row["reminder_at"])
+    assert deadline is not None
+    await tx.execute(
+        "UPDATE games SET deadline_at = ?, reminder_at = ? WHERE id = ?",
+        (
+            to_db(deadline + delay),
+            None if reminder is None else to_db(reminder + delay),
+            payload.game_id,
+        ),
+    )
+
+
 def backoff(attempts: int) -> timedelta:
     """30 s after the first failure, doubling, at most an hour."""
-    return min(BACKOFF_FIRST * 2 ** max(attempts - 1, 0), BACKOFF_MAX)
+    doublings = min(max(attempts - 1, 0), 20)  # 2**20 * 30 s is far past the cap already
+    return min(BACKOFF_FIRST * 2**doublings, BACKOFF_MAX)
 
 
 class OutboxService:
@@ -326,27 +364,8 @@ class OutboxService:
                 "last_error = COALESCE(?, last_error) WHERE id = ?",
                 (to_db(now), outcome.value, error, item.id),
             )
-            delay = now - item.created_at
-            refused = item.attempts > 0  # Discord failed it at least once
-            if refused and isinstance(item.payload, TURN_NOTICES) and delay > LATE_AFTER:
-                ply = getattr(item.payload, "ply", 0)
-                row = await tx.fetchone(
-                    "SELECT deadline_at, reminder_at FROM games WHERE id = ? AND ply = ? "
-                    "AND status = 'active' AND deadline_at IS NOT NULL",
-                    (item.payload.game_id, ply),
-                )
-                if row is not None:
-                    deadline = from_db(row["deadline_at"])
-                    reminder = from_db(row["reminder_at"])
-                    assert deadline is not None
-                    await tx.execute(
-                        "UPDATE games SET deadline_at = ?, reminder_at = ? WHERE id = ?",
-                        (
-                            to_db(deadline + delay),
-                            None if reminder is None else to_db(reminder + delay),
-                            item.payload.game_id,
-                        ),
-                    )
+            if now - item.created_at > LATE_AFTER:
+                await _give_time_back(tx, item, now)
 
     async def failed(self, item: Item, error: str) -> datetime:
         """Try again later, with backoff; returns when."""

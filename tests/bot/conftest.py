@@ -31,28 +31,36 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "bredon.sqlite3"
 
 
-async def deliver_everything(services: Services) -> int:
-    """What the Discord layer does when Discord works: every announcement due is delivered."""
+async def deliver_everything(services: Services, clock: FakeClock) -> int:
+    """What the Discord layer does when Discord works: every announcement is delivered, and
+    counted as delivered when it was made (with the clock set back for the moment)."""
     count = 0
+    now = clock.now()
     while items := await services.outbox.due():
         for item in items:
-            claimed = await services.outbox.claim(item.id)
-            assert claimed is not None
-            await services.outbox.delivered(claimed, Outcome.POSTED)
+            clock.set(item.created_at)
+            try:
+                claimed = await services.outbox.claim(item.id)
+                assert claimed is not None
+                await services.outbox.delivered(claimed, Outcome.POSTED)
+            finally:
+                clock.set(now)
             count += 1
     return count
 
 
 def with_announcements_delivered(services: Services) -> Services:
     """The services as the bot runs them with Discord working: before the deadline service
-    looks at what is due, everything announced so far has been delivered (a game with an
-    undelivered announcement cannot lose on time: see bot.services.outbox)."""
+    looks at what is due, everything announced so far has been delivered, at once (a game with
+    an undelivered announcement cannot lose on time: see bot.services.outbox)."""
+    clock = services.clock
+    assert isinstance(clock, FakeClock)
     deadlines = services.deadlines
     for name in ("due", "run_due", "next_due_at", "time_out"):
         method = getattr(deadlines, name)
 
         async def delivering_first(*args: Any, _method: Any = method, **kwargs: Any) -> Any:
-            await deliver_everything(services)
+            await deliver_everything(services, clock)
             return await _method(*args, **kwargs)
 
         setattr(deadlines, name, delivering_first)

@@ -5,6 +5,7 @@ moves it."""
 from __future__ import annotations
 
 import io
+import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -103,11 +104,38 @@ class World:
         return await actor.slash(place, "tak move", ptn=ptn, **options)
 
 
+# The permissions the invite link of docs/discord-setup.md grants, and nothing else.
+INVITE_PERMISSIONS = discord.Permissions(309237763072)
+
+
+def bot_role(env: simcord.Env, guild: simcord.GuildHandle) -> simcord.RoleHandle:
+    [role] = [r for r in guild.roles.values() if r.name == env.bot.user.name]
+    return role
+
+
+def grant_bot(
+    env: simcord.Env, guild: simcord.GuildHandle, permissions: discord.Permissions
+) -> None:
+    """Give the bot's own role exactly `permissions` (SimCord's default is nearly all)."""
+    env.backend.edit_role(guild.id, bot_role(env, guild).id, {"permissions": permissions.value})
+
+
+@pytest.fixture(autouse=True)
+def no_error_logs(request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture):
+    """Any ERROR logged during a Discord test fails it, unless the test expects errors
+    (``@pytest.mark.error_logs``) and checks them itself."""
+    yield
+    if request.node.get_closest_marker("error_logs") is None:
+        errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
+        assert not errors, [f"{r.name}: {r.getMessage()}" for r in errors]
+
+
 @pytest.fixture
 async def world(simcord_env: simcord.Env) -> World:
     env = simcord_env
     await sync_commands(env.bot)
     guild = env.create_guild("Tak Club")
+    grant_bot(env, guild, INVITE_PERMISSIONS)
     channel = guild.create_text_channel("tak")
     alice = guild.add_member(env.create_user("alice"))
     bob = guild.add_member(env.create_user("bob"))

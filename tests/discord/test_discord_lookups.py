@@ -126,6 +126,7 @@ async def test_help_explains_the_board_ptn_and_rules(world) -> None:
     assert {"Reading the board image", "PTN in brief", "The rules in brief"} <= set(names)
 
 
+@pytest.mark.error_logs
 async def test_an_unexpected_failure_is_logged_and_the_user_gets_an_apology(
     world, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
