@@ -89,6 +89,8 @@ async def check_database(path: Path) -> None:
 async def run_bot(settings: Settings, token: str) -> None:
     async with create_bot(settings) as bot:
         await bot.start(token)
+    if bot.fatal is not None:
+        raise bot.fatal
 
 
 async def run_sync(settings: Settings, token: str, guild_id: int | None) -> None:

@@ -7,6 +7,7 @@ Discord by :func:`sync_commands`, an explicit action, never at start-up.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -22,10 +23,12 @@ from bot.scheduler import DEFAULT_MAX_SLEEP, DeadlineScheduler
 from bot.services import Services
 from bot.services.deadlines import DeadlineReport
 from bot.settings import Settings
+from bot.store import StoreError
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.courier", "cogs.tak", "cogs.tournaments")  # the courier first: others use it
+DATABASE_CHECK_EVERY = timedelta(minutes=10)
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again later."
 
 
@@ -91,6 +94,8 @@ class BredonBot(commands.Bot):
         self.clock = clock
         self._scheduler_max_sleep = scheduler_max_sleep
         self.scheduler: DeadlineScheduler | None = None
+        self.fatal: StoreError | None = None  # why the bot stopped itself, for `python -m bot`
+        self._watchdog: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         self.services = await Services.open(self.settings.database, clock=self.clock)
@@ -103,12 +108,28 @@ class BredonBot(commands.Bot):
             max_sleep=self._scheduler_max_sleep,
         )
         self.scheduler.start(before=self.wait_until_ready)
+        self._watchdog = asyncio.create_task(self._watch_database(), name="bredon-watchdog")
+
+    async def _watch_database(self) -> None:
+        """Stop the bot, rather than write into a lost file, when the database file is deleted
+        or replaced under it (each write checks too; this catches a quiet bot)."""
+        while True:
+            await asyncio.sleep(DATABASE_CHECK_EVERY.total_seconds())
+            try:
+                await self.services.db.check_file()
+            except StoreError as error:
+                log.critical("%s Stopping.", error)
+                self.fatal = error
+                await self.close()
+                return
 
     async def _announce_deadlines(self, report: DeadlineReport) -> None:
         """Cogs listen for ``on_deadline_report`` to tell the players."""
         self.dispatch("deadline_report", report)
 
     async def close(self) -> None:
+        if self._watchdog is not None and self._watchdog is not asyncio.current_task():
+            self._watchdog.cancel()
         if self.scheduler is not None:
             await self.scheduler.stop()
         if hasattr(self, "services"):
