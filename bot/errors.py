@@ -274,3 +274,10 @@ class StoreBusy(BredonError):
 
     def __init__(self) -> None:
         super().__init__("The game store is busy right now; please try again in a moment.")
+
+
+class NotYourMoveToTakeBack(BredonError):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            f"Only the player who made the last move in game #{game_id} can ask to take it back."
+        )

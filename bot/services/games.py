@@ -38,6 +38,7 @@ from bot.errors import (
     IllegalMove,
     NoDrawOffer,
     NothingToUndo,
+    NotYourMoveToTakeBack,
     NotYourTurn,
     NoUndoRequest,
     OwnRequest,
@@ -484,6 +485,8 @@ class GameService:
             asker = getattr(game, request.column)
             if asker is not None:
                 raise request.already(game.id, by_opponent=asker != player_id)
+            if request is UNDO_REQUEST and game.player_to_move.id == player_id:
+                raise NotYourMoveToTakeBack(game.id)
             await tx.execute(
                 f"UPDATE games SET {request.column} = ? WHERE id = ?", (player_id, game.id)
             )

@@ -153,11 +153,13 @@ async def test_undo_needs_the_opponent_and_rewinds_one_ply(services, new_game, m
     ]
     assert "3. d4" not in await services.queries.ptn(game.id)  # ply 3 is white's move 2
     assert "2. d4" in await services.queries.ptn(game.id)
-    await services.games.request_undo(game.id, black)
-    declined = await services.games.decline_undo(game.id, white)
+    with pytest.raises(errors.NotYourMoveToTakeBack):  # black is to move: d4 is white's
+        await services.games.request_undo(game.id, black)
+    await services.games.request_undo(game.id, white)
+    declined = await services.games.decline_undo(game.id, black)
     assert declined.undo_request_by is None and declined.ply == 3
     with pytest.raises(errors.NoUndoRequest):
-        await services.games.accept_undo(game.id, white)
+        await services.games.accept_undo(game.id, black)
 
 
 async def test_legal_moves_for_autocompletion(services, new_game, moves) -> None:
