@@ -8,7 +8,7 @@ Pure Python with no dependencies and no I/O::
     Placement(file=0, rank=0, piece=<Piece.FLAT: 0>)
 """
 
-from tak.errors import IllegalMoveError, PTNError, TakError, TPSError
+from tak.errors import IllegalMoveError, PTNError, SetupError, TakError, TPSError
 from tak.moves import (
     Color,
     Direction,
@@ -20,11 +20,20 @@ from tak.moves import (
     parse_move_with_marks,
     square_name,
 )
-from tak.position import STANDARD_RESERVES, Opening, Position, Reserves, perft
+from tak.position import (
+    MAX_KOMI,
+    STANDARD_RESERVES,
+    Opening,
+    Position,
+    Reserves,
+    perft,
+    reserve_problem,
+)
 from tak.results import Result, ResultKind, parse_result
 from tak.tps import Board, Stack, format_tps, parse_tps
 
 __all__ = [
+    "MAX_KOMI",
     "STANDARD_RESERVES",
     "Board",
     "Color",
@@ -39,6 +48,7 @@ __all__ = [
     "Reserves",
     "Result",
     "ResultKind",
+    "SetupError",
     "Spread",
     "Stack",
     "TPSError",
@@ -49,5 +59,6 @@ __all__ = [
     "parse_result",
     "parse_tps",
     "perft",
+    "reserve_problem",
     "square_name",
 ]

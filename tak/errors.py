@@ -15,3 +15,15 @@ class TPSError(TakError):
 
 class IllegalMoveError(TakError):
     """A well-formed move that the rules do not allow in this position."""
+
+
+class SetupError(TakError):
+    """A board size, komi, reserve or opening that no game can be played with."""
+
+
+def quoted(text: str, limit: int = 40) -> str:
+    """`repr` of what someone typed, cut short so that an error message stays readable (and fits
+    a chat message) whatever they typed."""
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[:limit]) + f"... ({len(text):,} characters)"

@@ -11,10 +11,14 @@ import re
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
-from tak.errors import PTNError
+from tak.errors import PTNError, quoted
 
 FILES = "abcdefgh"
+MIN_SIZE = 3
 MAX_SIZE = 8
+# The longest move is about 14 characters (`8a1>11111111*`) plus a few marks; anything much longer
+# is refused before a regex or int() sees it.
+MAX_MOVE_LENGTH = 32
 
 
 class Color(IntEnum):
@@ -158,11 +162,11 @@ def spread_shape_problem(spread: Spread) -> str | None:
 
 
 # Marks that may follow a ply: Tak ('), Tinuë ('' or "), and annotations (! ? and doubles).
-MARKS_RE = r"['\"!?]*"
+# Digits are ASCII only: `\d` would let Arabic-Indic or other Unicode digits through.
 _MOVE_RE = re.compile(
-    r"(?P<count>\d+)?(?P<piece>[FSCfsc])?(?P<file>[A-Za-z])(?P<rank>\d+)"
-    r"(?:(?P<dir>[-+<>])(?P<drops>\d*)(?P<star>\*?))?"
-    rf"(?P<marks>{MARKS_RE})"
+    r"(?P<count>[0-9]+)?(?P<piece>[FSCfsc])?(?P<file>[A-Za-z])(?P<rank>[0-9]+)"
+    r"(?:(?P<dir>[-+<>])(?P<drops>[0-9]*)(?P<star>\*?))?"
+    r"(?P<marks>['\"!?]*)"
 )
 _PIECES = {"F": Piece.FLAT, "S": Piece.WALL, "C": Piece.CAP}
 _EXAMPLES = "a placement like a1, Sa1 (wall) or Ca1 (capstone), or a spread like a1> or 3a1>12"
@@ -183,6 +187,11 @@ def parse_move_with_marks(text: str) -> tuple[Move, str]:
     stripped = text.strip()
     if not stripped:
         raise PTNError(f"Type a move: {_EXAMPLES}.")
+    if len(stripped) > MAX_MOVE_LENGTH:
+        raise PTNError(
+            f"{quoted(stripped)} is too long for a move (at most {MAX_MOVE_LENGTH} characters). "
+            f"Write {_EXAMPLES}."
+        )
     match = _MOVE_RE.fullmatch(stripped)
     if match is None:
         raise PTNError(f"{stripped!r} is not a move in PTN. Write {_EXAMPLES}.")

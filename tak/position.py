@@ -13,7 +13,7 @@ from enum import Enum
 from functools import cache
 from math import comb
 
-from tak.errors import IllegalMoveError, PTNError
+from tak.errors import IllegalMoveError, PTNError, SetupError, quoted
 from tak.moves import (
     Color,
     Direction,
@@ -37,6 +37,10 @@ STANDARD_RESERVES: dict[int, tuple[int, int]] = {
     7: (40, 2),
     8: (50, 2),
 }
+# PTN Ninja and PlayTak stop at 4.5 (9 half-flats): a game with more komi could not be exported,
+# so no position is set up with it. The bot checks challenges against the same number.
+MAX_KOMI = 4.5
+MAX_RESERVE = 200  # stones, or capstones, per player
 
 FLAT, WALL, CAP = Piece.FLAT.value, Piece.WALL.value, Piece.CAP.value
 _DIRECTIONS = (Direction.UP, Direction.DOWN, Direction.RIGHT, Direction.LEFT)
@@ -61,6 +65,78 @@ class Reserves:
     @property
     def total(self) -> int:
         return self.stones + self.caps
+
+
+PerPlayer = int | tuple[int, int] | None
+
+
+def reserve_problem(
+    size: int,
+    stones: PerPlayer = None,
+    caps: PerPlayer = None,
+    opening: Opening | str = Opening.SWAP,
+) -> str | None:
+    """Why no game can start with these reserves (per player, or one number for both; None for
+    the board's standard), or None. :class:`Position` raises :class:`tak.SetupError` with the
+    same sentence; the bot asks first to refuse a challenge up front."""
+    try:
+        _checked_reserves(size, stones, caps, opening)
+    except SetupError as error:
+        return str(error)
+    return None
+
+
+def _checked_reserves(
+    size: int, stones: PerPlayer, caps: PerPlayer, opening: Opening | str
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Stones and capstones per player, or :class:`SetupError` when no game could start."""
+    if isinstance(size, bool) or not isinstance(size, int) or size not in STANDARD_RESERVES:
+        raise SetupError("The board size must be a whole number: sizes run from 3 to 8.")
+    default_stones, default_caps = STANDARD_RESERVES[size]
+    stone_pair = _per_player(stones, default_stones, "Stones")
+    cap_pair = _per_player(caps, default_caps, "Capstones")
+    if any(s + c == 0 for s, c in zip(stone_pair, cap_pair, strict=True)):
+        raise SetupError("Each player needs at least one piece: a stone or a capstone.")
+    if _opening(opening) is Opening.SWAP and 0 in stone_pair:
+        raise SetupError(
+            "Each player needs at least one stone for the opening: each player's first move "
+            "places a flat of the opponent's."
+        )
+    return stone_pair, cap_pair
+
+
+def _per_player(value: PerPlayer, default: int, what: str) -> tuple[int, int]:
+    if value is None:
+        return (default, default)
+    pair = tuple(value) if isinstance(value, tuple | list) else (value, value)
+    if len(pair) != 2 or any(
+        isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_RESERVE for v in pair
+    ):
+        raise SetupError(f"{what} must be a whole number from 0 to {MAX_RESERVE} per player.")
+    return (pair[0], pair[1])
+
+
+def _opening(opening: Opening | str) -> Opening:
+    try:
+        return Opening(opening)
+    except ValueError:
+        raise SetupError(
+            f"The opening must be 'swap' or 'no-swap', not {quoted(str(opening))}."
+        ) from None
+
+
+def _komi_halves(komi: float) -> int:
+    """Komi in half-flats; refuses NaN, infinities, huge numbers and anything off the half-grid."""
+    if (
+        isinstance(komi, bool)
+        or not isinstance(komi, int | float)
+        or not -MAX_KOMI <= komi <= MAX_KOMI
+        or komi * 2 != int(komi * 2)
+    ):
+        raise SetupError(
+            f"Komi must be a multiple of 0.5 from -{MAX_KOMI} to {MAX_KOMI} (e.g. 2 or 2.5)."
+        )
+    return int(komi * 2)
 
 
 class _Geometry:
@@ -241,20 +317,14 @@ class Position:
         size: int = 6,
         *,
         komi: float = 0,
-        stones: int | tuple[int, int] | None = None,
-        caps: int | tuple[int, int] | None = None,
+        stones: PerPlayer = None,
+        caps: PerPlayer = None,
         opening: Opening | str = Opening.SWAP,
     ) -> None:
-        if size not in STANDARD_RESERVES:
-            raise ValueError(f"Board size {size} is not supported: sizes run from 3 to 8.")
-        if komi * 2 != int(komi * 2):
-            raise ValueError(f"Komi {komi} is not a whole number of half-flats.")
+        self.starting_stones, self.starting_caps = _checked_reserves(size, stones, caps, opening)
         self.size = size
-        self._komi_halves = int(komi * 2)
-        self.opening = Opening(opening)
-        default_stones, default_caps = STANDARD_RESERVES[size]
-        self.starting_stones = _per_player(stones, default_stones, "stones")
-        self.starting_caps = _per_player(caps, default_caps, "capstones")
+        self._komi_halves = _komi_halves(komi)
+        self.opening = _opening(opening)
         self._geo = _geometry(size)
         self._stacks: list[list[int]] = [[] for _ in range(size * size)]
         self._tops = [FLAT] * (size * size)
@@ -276,8 +346,8 @@ class Position:
         tps: str,
         *,
         komi: float = 0,
-        stones: int | tuple[int, int] | None = None,
-        caps: int | tuple[int, int] | None = None,
+        stones: PerPlayer = None,
+        caps: PerPlayer = None,
         opening: Opening | str = Opening.SWAP,
     ) -> Position:
         """A position from TPS; the reserves are what the starting ones leave after the board.
@@ -565,6 +635,10 @@ class Position:
                     f"No {name} in the first two plies: each player's first move places a flat "
                     "of the opponent's colour."
                 )
+            if self._stones[1 - mover] == 0:
+                raise IllegalMoveError(
+                    "Your opponent has no stones left for the opening placement of their flat."
+                )
             return
         reserves = self.reserves(mover)
         if move.piece is Piece.CAP:
@@ -789,15 +863,6 @@ class Position:
             else:
                 bits &= ~(1 << target)
         return bits
-
-
-def _per_player(value: int | tuple[int, int] | None, default: int, what: str) -> tuple[int, int]:
-    if value is None:
-        return (default, default)
-    pair = (value, value) if isinstance(value, int) else tuple(value)
-    if len(pair) != 2 or any(not isinstance(v, int) or v < 0 or v > 200 for v in pair):
-        raise ValueError(f"{what.capitalize()} must be a whole number from 0 to 200 per player.")
-    return (pair[0], pair[1])
 
 
 def perft(position: Position, depth: int) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from tak.errors import PTNError
+from tak.errors import PTNError, quoted
 from tak.moves import Color
 
 
@@ -84,5 +84,6 @@ def parse_result(text: str) -> Result:
     if sep and left == "0" and right in kinds:
         return Result(Color.BLACK, kinds[right])
     raise PTNError(
-        f"{text.strip()!r} is not a PTN result: use R-0, 0-R, F-0, 0-F, 1-0, 0-1, 1/2-1/2 or 0-0."
+        f"{quoted(text.strip())} is not a PTN result: use R-0, 0-R, F-0, 0-F, 1-0, 0-1, 1/2-1/2 "
+        "or 0-0."
     )

@@ -11,10 +11,16 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tak.errors import TPSError
-from tak.moves import MAX_SIZE, Color, Piece
+from tak.errors import TPSError, quoted
+from tak.moves import MAX_SIZE, MIN_SIZE, Color, Piece
 
+# An 8x8 board holding every piece of two 200-stone, 200-capstone reserves takes under 1,000
+# characters; a longer text is refused before it is split up.
+MAX_TPS_LENGTH = 2_000
+MAX_MOVE_NUMBER = 999_999
 _STACK_RE = re.compile(r"([12]+)([SC]?)")
+_EMPTY_RE = re.compile(r"x([0-9]*)")
+_NUMBER_RE = re.compile(r"[0-9]{1,6}")  # ASCII only: str.isdigit() would let "²" through
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +65,11 @@ class Board:
 
 def parse_tps(text: str) -> Board:
     """Read a TPS string; raise :class:`tak.TPSError` naming the part that is wrong."""
+    if len(text) > MAX_TPS_LENGTH:
+        raise TPSError(
+            f"A TPS position is at most {MAX_TPS_LENGTH:,} characters long; this one has "
+            f"{len(text):,}."
+        )
     parts = text.strip().removeprefix("[TPS").strip().strip('[]"').split()
     if len(parts) != 3:
         raise TPSError(
@@ -68,38 +79,52 @@ def parse_tps(text: str) -> Board:
     rows_text, player_text, number_text = parts
     rows = rows_text.split("/")
     size = len(rows)
-    if not 3 <= size <= MAX_SIZE:
+    if not MIN_SIZE <= size <= MAX_SIZE:
         raise TPSError(f"The TPS has {size} rows, but boards are 3x3 to 8x8.")
     squares: list[tuple[Stack, ...]] = []
     for index, row in enumerate(rows):
         rank = size - index
-        stacks = _parse_row(row, rank)
+        stacks = _parse_row(row, rank, size)
         if len(stacks) != size:
             raise TPSError(
-                f"Rank {rank} ({row!r}) has {len(stacks)} squares, but the board is {size}x{size}."
+                f"Rank {rank} ({quoted(row)}) has {len(stacks)} squares, but the board is "
+                f"{size}x{size}."
             )
         squares.append(tuple(stacks))
     squares.reverse()
     if player_text not in ("1", "2"):
-        raise TPSError(f"The player to move must be 1 or 2, not {player_text!r}.")
-    if not number_text.isdigit() or int(number_text) < 1:
-        raise TPSError(f"The move number must be a whole number from 1, not {number_text!r}.")
+        raise TPSError(f"The player to move must be 1 or 2, not {quoted(player_text)}.")
+    if not _NUMBER_RE.fullmatch(number_text) or int(number_text) < 1:
+        raise TPSError(
+            f"The move number must be a whole number from 1 to {MAX_MOVE_NUMBER:,}, "
+            f"not {quoted(number_text)}."
+        )
     return Board(tuple(squares), Color(int(player_text) - 1), int(number_text))
 
 
-def _parse_row(row: str, rank: int) -> list[Stack]:
+def _parse_row(row: str, rank: int, size: int) -> list[Stack]:
     stacks: list[Stack] = []
     for token in row.split(","):
-        if re.fullmatch(r"x\d*", token):
-            count = int(token[1:]) if len(token) > 1 else 1
-            if count < 1:
-                raise TPSError(f"Rank {rank}: {token!r} stands for no squares.")
+        empty = _EMPTY_RE.fullmatch(token)
+        if empty:
+            digits = empty[1] or "1"
+            if len(digits) > 1 or digits == "0":
+                raise TPSError(
+                    f"Rank {rank}: {quoted(token)} is not a run of empty squares: write x, or x2 "
+                    f"to x{size}."
+                )
+            count = int(digits)
+            if len(stacks) + count > size:
+                raise TPSError(
+                    f"Rank {rank} ({quoted(row)}) has more than {size} squares, but the board "
+                    f"is {size}x{size}."
+                )
             stacks.extend([Stack()] * count)
             continue
         match = _STACK_RE.fullmatch(token)
         if match is None:
             raise TPSError(
-                f"Rank {rank}: {token!r} is not a square. Write x (or x3 for three empty "
+                f"Rank {rank}: {quoted(token)} is not a square. Write x (or x3 for three empty "
                 "squares) or a stack's colours bottom to top, like 12 or 121S or 2C."
             )
         colors = tuple(Color(int(c) - 1) for c in match[1])

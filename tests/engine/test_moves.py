@@ -71,6 +71,12 @@ def test_marks_are_returned() -> None:
         ("3a1>11", "The drops 11 add up to 2, but 3a1>11 picks up 3 pieces"),
         ("a1>12", "did you mean 3a1>12?"),
         ("9a1>", "more than any board's carry limit"),
+        # Digits are ASCII: int() would read these as 3, 1 and 4.
+        ("a٣", "'a٣' is not a move in PTN"),
+        ("١a1>", "is not a move in PTN"),
+        ("a1>۴", "is not a move in PTN"),
+        ("a²", "is not a move in PTN"),
+        ("5" * 5000 + "a1>", "too long for a move (at most 32 characters)"),
     ],
 )
 def test_refuses_with_the_reason(text: str, reason: str) -> None:
