@@ -621,13 +621,15 @@ class Position:
         else:
             self._check_spread(move)
 
+    # The checks read the raw stacks rather than :meth:`stack`, which builds enums per piece:
+    # they run for every ply of every PTN file read.
+
     def _check_placement(self, move: Placement) -> None:
-        stack = self.stack(move.file, move.rank)
-        if stack.colors:
+        if self._stacks[move.rank * self.size + move.file]:
             raise IllegalMoveError(
                 f"{move.square} is occupied: pieces can only be placed on empty squares."
             )
-        mover = self.to_move
+        mover = self.ply & 1
         if self.is_opening:
             if move.piece is not Piece.FLAT:
                 name = "walls" if move.piece is Piece.WALL else "capstones"
@@ -640,13 +642,14 @@ class Position:
                     "Your opponent has no stones left for the opening placement of their flat."
                 )
             return
-        reserves = self.reserves(mover)
         if move.piece is Piece.CAP:
             if self.starting_caps[mover] == 0:
-                raise IllegalMoveError(f"{mover.name.capitalize()} has no capstones in this game.")
-            if reserves.caps == 0:
+                raise IllegalMoveError(
+                    f"{Color(mover).name.capitalize()} has no capstones in this game."
+                )
+            if self._capstones[mover] == 0:
                 raise IllegalMoveError("You have no capstone left to place.")
-        elif reserves.stones == 0:
+        elif self._stones[mover] == 0:
             raise IllegalMoveError("You have no stones left: only your capstone can be placed.")
 
     def _check_spread(self, move: Spread) -> None:
@@ -659,37 +662,39 @@ class Position:
                 "flat of the opponent's colour."
             )
         n = self.size
-        stack = self.stack(move.file, move.rank)
-        if not stack.colors:
+        origin = move.rank * n + move.file
+        stack = self._stacks[origin]
+        if not stack:
             raise IllegalMoveError(f"{move.square} is empty: there is no stack to move.")
-        if stack.owner is not self.to_move:
+        if stack[-1] != self.ply & 1:
             raise IllegalMoveError(
-                f"{move.square} is topped by {stack.owner}'s piece: you can only move stacks "
+                f"{move.square} is topped by {Color(stack[-1])}'s piece: you can only move stacks "
                 "with your own piece on top."
             )
-        if move.count > n:
+        count = move.count
+        if count > n:
+            raise IllegalMoveError(f"You can carry at most {n} pieces on {n}x{n}, not {count}.")
+        height = len(stack)
+        if count > height:
             raise IllegalMoveError(
-                f"You can carry at most {n} pieces on {n}x{n}, not {move.count}."
-            )
-        if move.count > stack.height:
-            raise IllegalMoveError(
-                f"{move.square} holds only {stack.height} piece{'s' if stack.height > 1 else ''}: "
-                f"you can't pick up {move.count}."
+                f"{move.square} holds only {height} piece{'s' if height > 1 else ''}: "
+                f"you can't pick up {count}."
             )
         path = move.path()
+        tops = self._tops
         for index, (file, rank) in enumerate(path):
             if not (0 <= file < n and 0 <= rank < n):
                 raise IllegalMoveError(
                     f"{move.ptn()} walks off the board: it drops on {len(path)} squares, "
                     f"but only {index} lie that way from {move.square}."
                 )
-            target = self.stack(file, rank)
-            if not target.colors or target.top is Piece.FLAT:
+            target = rank * n + file
+            if not self._stacks[target] or tops[target] == FLAT:
                 continue
             name = square_name(file, rank)
-            if target.top is Piece.CAP:
+            if tops[target] == CAP:
                 raise IllegalMoveError(f"{name} holds a capstone: nothing can move onto it.")
-            if stack.top is not Piece.CAP:
+            if tops[origin] != CAP:
                 raise IllegalMoveError(
                     f"{name} holds a wall: only a capstone moving alone can flatten it."
                 )

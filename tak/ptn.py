@@ -17,16 +17,31 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from tak.errors import PTNError, TakError
+from tak.errors import PTNError, TakError, quoted
 from tak.lzstring import compress_to_encoded_uri_component
 from tak.moves import Color, Move, Spread, parse_move_with_marks
-from tak.position import STANDARD_RESERVES, Opening, Position
-from tak.results import Result, parse_result
+from tak.position import STANDARD_RESERVES, Position
+from tak.results import Result, ResultKind, parse_result
+from tak.tps import parse_tps
 
 NINJA_URL = "https://ptn.ninja/"
-_TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
-_TOKEN_RE = re.compile(r"\{[^}]*\}|\S+")
+# Real games run to a few hundred plies and a few kilobytes; these caps keep any file, however
+# built, to a fraction of a second.
+MAX_PTN_LENGTH = 1_000_000  # characters
+MAX_PLIES = 2_000
+MAX_TAGS = 100  # PTN Ninja knows 22 tag names
+# As PTN Ninja reads a tag: no escapes, so a value runs to the next `"` whatever comes before it.
+_TAG_RE = re.compile(r'\s*\[\s*([A-Za-z0-9_]+)\s*"([^"]*)"\s*\]')
+# A comment, a lone `{` that opens a comment never closed, or anything else up to a space or `{`.
+_TOKEN_RE = re.compile(r"\{[^}]*\}|\{|[^\s{]+")
+_MOVE_NUMBER_RE = re.compile(r"[0-9]{1,6}\.")
 _RESULT_TOKENS = {"R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2", "0-0"}
+_SIZE_RE = re.compile(r"[3-8]")
+_COUNT_RE = re.compile(r"[0-9]{1,3}")
+_KOMI_RE = re.compile(r"[+-]?(?:[0-9]{1,3}(?:\.[0-9]{1,3})?|\.[0-9]{1,3})")
+# Written in place of what PTN Ninja cannot read in a tag value or a comment.
+_TAG_SUBSTITUTES = str.maketrans({'"': "''", "{": "(", "}": ")"})
+_COMMENT_SUBSTITUTES = str.maketrans({"{": "(", "}": ")"})
 
 
 @dataclass
@@ -59,35 +74,64 @@ class Game:
         existing = next((k for k in self.tags if k.lower() == name.lower()), name)
         self.tags[existing] = value
 
+    def _value(self, name: str) -> str | None:
+        """A tag's value, None when missing or left blank ("" or "?", as PTN Ninja reads them)."""
+        value = self.tag(name)
+        return None if value is None or value.strip() in ("", "?") else value.strip()
+
     def start(self) -> Position:
         """The position before the first move, from the Size, TPS, Komi, Flats, Caps and Opening
         tags."""
-        tps = self.tag("TPS")
-        size_text = self.tag("Size")
         try:
-            komi = float(self.tag("Komi") or 0)
-            opening = Opening(self.tag("Opening") or "swap")
-            size = int(size_text) if size_text else None
-            if tps:
-                size = len(tps.split()[0].split("/"))
-            if size is None:
-                raise PTNError("The game has neither a Size nor a TPS tag.")
-            stones, caps = STANDARD_RESERVES.get(size, (0, 0))
-            stones_pair = self._pair("Flats", stones)
-            caps_pair = self._pair("Caps", caps)
-            if tps:
-                return Position.from_tps(
-                    tps, komi=komi, stones=stones_pair, caps=caps_pair, opening=opening
-                )
-            return Position(size, komi=komi, stones=stones_pair, caps=caps_pair, opening=opening)
-        except (ValueError, TakError) as error:
+            return self._start()
+        except TakError as error:
             raise PTNError(f"The game's tags don't describe a start position: {error}") from error
 
+    def _start(self) -> Position:
+        size_text = self._value("Size")
+        size = None
+        if size_text is not None:
+            if not _SIZE_RE.fullmatch(size_text):
+                raise PTNError(
+                    f"Size {quoted(size_text)} is not a board size: sizes run from 3 to 8."
+                )
+            size = int(size_text)
+        tps = self._value("TPS")
+        if tps is not None:
+            board_size = parse_tps(tps).size
+            if size is not None and size != board_size:
+                raise PTNError(
+                    f"The Size tag says {size}, but the TPS is {board_size}x{board_size}."
+                )
+            size = board_size
+        if size is None:
+            raise PTNError("The game has neither a Size nor a TPS tag.")
+        komi_text = self._value("Komi") or "0"
+        if not _KOMI_RE.fullmatch(komi_text):
+            raise PTNError(f"Komi {quoted(komi_text)} is not a number of flats like 2 or 2.5.")
+        stones, caps = STANDARD_RESERVES[size]
+        komi = float(komi_text)
+        stone_pair = self._pair("Flats", stones)
+        cap_pair = self._pair("Caps", caps)
+        opening = (self._value("Opening") or "swap").lower()
+        if tps is not None:
+            return Position.from_tps(
+                tps, komi=komi, stones=stone_pair, caps=cap_pair, opening=opening
+            )
+        return Position(size, komi=komi, stones=stone_pair, caps=cap_pair, opening=opening)
+
     def _pair(self, name: str, default: int) -> tuple[int, int]:
-        both = self.tag(name)
-        base = int(both) if both else default
-        first, second = (int(self.tag(f"{name}{i}") or base) for i in (1, 2))
-        return first, second
+        """Flats or Caps for both players, overridden per player by Flats1/Flats2..."""
+        base = self._count(name, default)
+        return self._count(f"{name}1", base), self._count(f"{name}2", base)
+
+    def _count(self, name: str, default: int) -> int:
+        text = self._value(name)
+        if text is None:
+            return default
+        if not _COUNT_RE.fullmatch(text):
+            raise PTNError(f"{name} {quoted(text)} is not a number of pieces.")
+        return int(text)
 
     def replay(self) -> Iterator[Position]:
         """The position before the first move and after every ply (each a separate copy)."""
@@ -111,38 +155,67 @@ class Game:
 
     @classmethod
     def parse(cls, text: str) -> Game:
-        """Read a PTN file; every move is checked, and errors name the move number."""
+        """Read a PTN file; every move is checked, and errors name the move number.
+
+        A result written after the moves or in the Result tag must agree with the board: a road
+        or flat win only where the moves end the game so, anything else only where they don't.
+        """
+        if len(text) > MAX_PTN_LENGTH:
+            raise PTNError(
+                f"A PTN file is at most {MAX_PTN_LENGTH:,} characters long; this one has "
+                f"{len(text):,}."
+            )
         game = cls()
+        text = text.removeprefix("\ufeff")
         body_start = 0
-        for match in _TAG_RE.finditer(text):
-            if text[body_start : match.start()].strip():
-                break
-            game.tags[match[1]] = match[2].replace('\\"', '"')
+        while match := _TAG_RE.match(text, body_start):
+            if len(game.tags) == MAX_TAGS:
+                raise PTNError(f"A PTN file has at most {MAX_TAGS} tags.")
+            game.set_tag(match[1], match[2])
             body_start = match.end()
         position = game.start()
+        result_token = game._read_moves(text[body_start:], position)
+        game.result = _settled_result(position.result, result_token, game._value("Result"))
+        return game
+
+    def _read_moves(self, body: str, position: Position) -> str | None:
+        """Play the body's plies on `position`; return the result token after them, if any."""
         result_token = None
-        for token in _TOKEN_RE.findall(text[body_start:]):
-            if token.startswith("{"):
-                target = game.plies[-1].comments if game.plies else game.comments
+        numbered_at = -1  # how many plies were read when the last move number came
+        skipped = False  # whether `--` stood for White's ply
+        for token in _TOKEN_RE.findall(body):
+            if token[0] == "{":
+                if token == "{":
+                    raise PTNError("A comment opened with { is never closed with }.")
+                target = self.plies[-1].comments if self.plies else self.comments
                 target.append(token[1:-1])
                 continue
             if result_token is not None:
-                raise PTNError(f"{token!r} comes after the result {result_token}.")
+                raise PTNError(f"{quoted(token)} comes after the result {result_token}.")
             if token.upper() in _RESULT_TOKENS:
                 result_token = token
                 continue
-            if re.fullmatch(r"\d+\.", token) or token == "--":
-                continue
-            game._read_ply(token, position)
-        result_text = result_token or game.tag("Result")
-        if result_text:
-            board = position.result
-            parsed = parse_result(result_text)
-            keep_road = board is not None and board.ptn() == parsed.ptn()
-            game.result = board if keep_road else parsed
-        else:
-            game.result = position.result
-        return game
+            if _MOVE_NUMBER_RE.fullmatch(token):
+                # Numbers are not checked (PTN Ninja takes a lone "1." after a TPS of move 2),
+                # but one between two plies is enough.
+                if numbered_at == len(self.plies):
+                    raise PTNError(f"Move number {token} follows another with no ply between.")
+                numbered_at = len(self.plies)
+            elif token == "--":
+                if self.plies or skipped or position.to_move is Color.WHITE:
+                    raise PTNError(
+                        "-- stands only for White's ply before a game that starts with Black "
+                        "to move."
+                    )
+                skipped = True
+            elif len(self.plies) == MAX_PLIES:
+                raise PTNError(
+                    f"The game has more than {MAX_PLIES:,} plies, longer than any real game: "
+                    "it is not read."
+                )
+            else:
+                self._read_ply(token, position)
+        return result_token
 
     def _read_ply(self, token: str, position: Position) -> None:
         number = position.ply // 2 + 1
@@ -151,17 +224,22 @@ class Game:
             move, marks = parse_move_with_marks(token)
             position.play(move)
         except TakError as error:
-            raise PTNError(f"Move {number} ({who}) {token}: {error}") from error
+            shown = token if len(token) <= 40 else quoted(token)
+            raise PTNError(f"Move {number} ({who}) {shown}: {error}") from error
         self.plies.append(GamePly(move, marks))
 
     # ----------------------------------------------------------------- writing
 
     def ptn(self) -> str:
-        """The file text: tags, then one numbered line a move, then the result."""
-        lines = [f'[{name} "{_escape(value)}"]' for name, value in self.tags.items()]
+        """The file text: tags, then one numbered line a move, then the result.
+
+        Written for PTN Ninja: tag values lose `"` (written `''`) and braces, comments lose
+        braces, and an aborted game gets no result (PTN Ninja has no `0-0`).
+        """
+        lines = [f'[{name} "{_tag_text(value)}"]' for name, value in self.tags.items()]
         if lines:
             lines.append("")
-        body = [f"{{{c}}}" for c in self.comments]
+        body = [_comment_text(c) for c in self.comments]
         position = self.start()
         line: list[str] = []
         for ply in self.plies:
@@ -172,13 +250,55 @@ class Game:
                 if position.to_move is Color.BLACK:
                     line.append("--")
             line.append(_move_text(ply.move, position) + ply.marks)
-            line.extend(f"{{{c}}}" for c in ply.comments)
+            line.extend(_comment_text(c) for c in ply.comments)
             position.push(ply.move)
-        if self.result is not None:
+        if self.result is not None and self.result.kind is not ResultKind.ABORT:
             line.append(self.result.ptn())
         if line:
             body.append(" ".join(line))
         return "\n".join(lines + body) + "\n"
+
+
+def _tag_text(value: str) -> str:
+    """A tag value as PTN Ninja reads it: no `"` (no escapes either), no braces, one line."""
+    return "".join(" " if char.isspace() else char for char in value.translate(_TAG_SUBSTITUTES))
+
+
+def _comment_text(comment: str) -> str:
+    """`{comment}`, its braces turned into parentheses so that it ends where it should."""
+    return "{" + comment.translate(_COMMENT_SUBSTITUTES) + "}"
+
+
+def _settled_result(board: Result | None, token: str | None, tag: str | None) -> Result | None:
+    """The game's result: the board's, checked against the result written after the moves and in
+    the Result tag; a result from the players (resignation, time, agreement) where the board
+    has none."""
+    written = parse_result(token) if token else None
+    tagged = parse_result(tag) if tag else None
+    if written and tagged and written.ptn() != tagged.ptn():
+        raise PTNError(
+            f"The moves end with {written.ptn()}, but the Result tag says {tagged.ptn()}."
+        )
+    claim = written or tagged
+    if board is not None:
+        if claim is not None and claim.ptn() != board.ptn():
+            raise PTNError(
+                f"The result {claim.ptn()} contradicts the board, where the moves end the game: "
+                f"{board.describe()} ({board.ptn()})"
+            )
+        return board
+    if claim is None:
+        return None
+    if claim.kind.on_board and claim.winner is not None:
+        if written is None:
+            return None  # a Result tag on moves that stop short of the end: a puzzle, say
+        raise PTNError(
+            f"{claim.ptn()} says the game ended on the board, but after the last move it goes "
+            "on: no road, the board is not full and both players have pieces left."
+        )
+    if claim.winner is None and claim.kind is ResultKind.FLATS:
+        return Result(None, ResultKind.AGREEMENT)  # 1/2-1/2 on a board that is not over
+    return claim
 
 
 def _move_text(move: Move, position: Position) -> str:
@@ -189,7 +309,3 @@ def _move_text(move: Move, position: Position) -> str:
         if position.stack(file, rank).top.name == "WALL":
             text += "*"
     return text
-
-
-def _escape(value: str) -> str:
-    return value.replace('"', '\\"')

@@ -229,6 +229,8 @@ def test_ptn_game_round_trip(game: tuple[Position, list], marks: list[str]) -> N
     )
     text = record.ptn()
     again = Game.parse(text)
+    assert again.tags["Player2"] == "bob ''the'' builder"  # PTN Ninja has no escapes for `"`
+    again.tags["Player2"] = record.tags["Player2"]
     assert again == record
-    assert again.ptn() == text
+    assert Game.parse(text).ptn() == text
     assert again.final_position().tps() == position.tps()
