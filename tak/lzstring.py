@@ -6,9 +6,18 @@ strings are sequences of UTF-16 code units, so text is turned into code units fi
 (characters outside the BMP become surrogate pairs) and turned back after decompressing.
 """
 
+from tak.errors import PTNError
+
 _URI_SAFE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-$"
-_URI_SAFE_VALUES = {char: index for index, char in enumerate(_URI_SAFE_ALPHABET)}
 _BITS_PER_CHAR = 6
+# Each character's six bits reversed, so that the stream's next bit is the lowest. Only the low
+# six bits are ever read: "$" (64) decodes as zeros, exactly as in JS.
+_REVERSED_VALUES = {
+    char: int(format(index & 0x3F, "06b")[::-1], 2) for index, char in enumerate(_URI_SAFE_ALPHABET)
+}
+# Real games make links of a few kilobytes; this keeps decoding any link well under a second.
+MAX_DECOMPRESSED_LENGTH = 300_000
+_TOO_LONG = "The link {} characters, more than any game record: it was not decoded."
 
 # Codes 0-2 are reserved in the stream: 8-bit literal follows, 16-bit literal follows, end.
 _LITERAL_8 = 0
@@ -114,19 +123,29 @@ def _compress(units: str) -> str:
     return writer.finish()
 
 
-def _decompress(values: list[int]) -> str | None:
-    """Inverse of _compress over 6-bit values, mirroring LZString._decompress."""
-    length = len(values)
-    # Only the low six bits are ever read: "$" (64) decodes as zeros, exactly as in JS.
-    bits = "".join(format(value & 0x3F, "06b") for value in values)
-    position = 0
+def _decompress(units: str) -> str | None:
+    """Inverse of _compress over link characters, mirroring LZString._decompress; raises
+    :class:`tak.PTNError` as soon as the output passes MAX_DECOMPRESSED_LENGTH."""
+    length = len(units)
+    values = [_REVERSED_VALUES.get(char, 0) for char in units]
+    loaded = 0  # characters whose bits are in `buffer`
+    buffer = 0  # bits loaded and not read yet, the next one lowest
+    buffered = 0
+    consumed = 0  # bits read
 
     def read(width: int) -> int:
         """Read ``width`` bits, least significant first; past the end reads zeros."""
-        nonlocal position
-        chunk = bits[position : position + width]
-        position += width
-        return int(chunk[::-1] or "0", 2)
+        nonlocal loaded, buffer, buffered, consumed
+        while buffered < width:
+            if loaded < length:
+                buffer |= values[loaded] << buffered
+            loaded += 1
+            buffered += _BITS_PER_CHAR
+        value = buffer & ((1 << width) - 1)
+        buffer >>= width
+        buffered -= width
+        consumed += width
+        return value
 
     first = read(2)
     if first == _END_OF_STREAM:
@@ -138,11 +157,12 @@ def _decompress(values: list[int]) -> str | None:
     dictionary = ["", "", "", char]  # codes 0-2 are control codes, never looked up
     phrase = char
     result = [char]
+    produced = 1
     enlarge_in = 4
     num_bits = 3
 
     while True:
-        if 1 + position // _BITS_PER_CHAR > length:
+        if 1 + consumed // _BITS_PER_CHAR > length:
             return ""  # JS gives up silently on truncated input
         code = read(num_bits)
         if code == _END_OF_STREAM:
@@ -161,6 +181,9 @@ def _decompress(values: list[int]) -> str | None:
             entry = phrase + phrase[0]
         else:
             return None
+        produced += len(entry)
+        if produced > MAX_DECOMPRESSED_LENGTH:
+            raise PTNError(_TOO_LONG.format(f"decodes to more than {MAX_DECOMPRESSED_LENGTH:,}"))
         result.append(entry)
         dictionary.append(phrase + entry[0])
         enlarge_in -= 1
@@ -180,10 +203,13 @@ def decompress_from_encoded_uri_component(data: str) -> str | None:
 
     As in JS, "" gives None, spaces count as "+" (a URL decoder may have turned "+"
     into " "), characters outside the alphabet read as zero bits, and truncated input
-    gives "".
+    gives "". Unlike JS, a link longer than MAX_DECOMPRESSED_LENGTH, or one that decodes to
+    more (LZW can grow a few kilobytes into millions of characters), raises
+    :class:`tak.PTNError`.
     """
     if data == "":
         return None
-    units = _to_code_units(data).replace(" ", "+")
-    decoded = _decompress([_URI_SAFE_VALUES.get(char, 0) for char in units])
+    if len(data) > MAX_DECOMPRESSED_LENGTH:
+        raise PTNError(_TOO_LONG.format(f"is longer than {MAX_DECOMPRESSED_LENGTH:,}"))
+    decoded = _decompress(_to_code_units(data).replace(" ", "+"))
     return None if decoded is None else _from_code_units(decoded)

@@ -1,10 +1,17 @@
 """tak.lzstring must agree with the JavaScript lz-string that ptn.ninja decodes links with."""
 
+import time
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tak.lzstring import compress_to_encoded_uri_component, decompress_from_encoded_uri_component
+from tak import PTNError
+from tak.lzstring import (
+    MAX_DECOMPRESSED_LENGTH,
+    compress_to_encoded_uri_component,
+    decompress_from_encoded_uri_component,
+)
 
 PTN_6X6 = (
     '[Site "PlayTak.com"]\n'
@@ -561,3 +568,20 @@ def test_plus_may_arrive_as_space(text: str) -> None:
     # A form decoder can turn "+" into " "; lz-string reads spaces as "+".
     compressed = compress_to_encoded_uri_component(text)
     assert decompress_from_encoded_uri_component(compressed.replace("+", " ")) == text
+
+
+def test_output_is_capped_however_small_the_link() -> None:
+    # LZW doubles phrases: a link of 1.5 KB holds 300,001 "a"s; a crafted one holds millions.
+    at_cap = compress_to_encoded_uri_component("a" * MAX_DECOMPRESSED_LENGTH)
+    assert decompress_from_encoded_uri_component(at_cap) == "a" * MAX_DECOMPRESSED_LENGTH
+    over = compress_to_encoded_uri_component("a" * (MAX_DECOMPRESSED_LENGTH + 1))
+    assert len(over) < 2_000
+    start = time.perf_counter()
+    with pytest.raises(PTNError, match="decodes to more than 300,000 characters"):
+        decompress_from_encoded_uri_component(over)
+    assert time.perf_counter() - start < 1
+
+
+def test_links_longer_than_the_cap_are_not_read() -> None:
+    with pytest.raises(PTNError, match="is longer than 300,000 characters"):
+        decompress_from_encoded_uri_component("A" * (MAX_DECOMPRESSED_LENGTH + 1))
