@@ -7,13 +7,17 @@ extra dependency; a variable set in the real environment wins over the file.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from bot.store import DEFAULT_PATH
+from tak.errors import quoted
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+MAX_ENV_LENGTH = 65_536  # characters of .env
+_ENV_KEY_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class SettingsError(Exception):
@@ -54,20 +58,31 @@ class Settings:
 
 def parse_env_file(text: str) -> dict[str, str]:
     """``KEY=value`` pairs of a ``.env`` file. Blank lines and ``#`` comments are skipped, an
-    ``export`` prefix is allowed, and matching single or double quotes around a value go."""
+    ``export`` prefix is allowed, and matching single or double quotes around a value go.
+
+    Anything else raises :class:`SettingsError` naming the line: keys are ASCII names as the
+    environment has them, and a NUL (which no path or token can hold) is refused.
+    """
+    if len(text) > MAX_ENV_LENGTH:
+        raise SettingsError(
+            f".env is {len(text):,} characters long; settings take a few lines (at most "
+            f"{MAX_ENV_LENGTH:,} characters)."
+        )
     values: dict[str, str] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         line = line.removeprefix("export ").strip()
         key, sep, value = line.partition("=")
         key = key.strip()
-        if not sep or not key.isidentifier():
-            raise SettingsError(f".env line {number} is not KEY=value: {raw.strip()!r}")
+        if not sep or not _ENV_KEY_RE.fullmatch(key):
+            raise SettingsError(f".env line {number} is not KEY=value: {quoted(raw.strip())}")
         value = value.strip()
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
             value = value[1:-1]
+        if "\x00" in value:
+            raise SettingsError(f".env line {number}: the value of {key} holds a NUL character.")
         values[key] = value
     return values
 
