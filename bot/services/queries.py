@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.services.records import fetch_game
 from bot.services.views import GAME_SELECT, GameView, game_from_row
 from bot.store import Database
-from tak import Color, parse_move
+from tak import Color, ResultKind, parse_move
 from tak.ptn import Game, GamePly
 
 MAX_LIST = 100
@@ -58,16 +58,14 @@ class QueryService:
                 (game.id,),
             )
             event = await tx.fetchone(
-                "SELECT t.name, tp.round, t.games_per_match FROM tournament_pairings tp "
+                "SELECT t.name, tp.round FROM tournament_pairings tp "
                 "JOIN tournaments t ON t.id = tp.tournament_id WHERE tp.match_id = ?",
                 (game.match_id,),
             )
         tags = ptn_tags(game)
-        if event is not None:  # a tournament game: the event, and "round.game" in a match
+        if event is not None:  # a tournament game: the event and its round (digits only)
             tags["Event"] = event["name"]
             tags["Round"] = str(event["round"])
-            if event["games_per_match"] > 1 or game.match_game != 1:
-                tags["Round"] += f".{game.match_game}"
         record = Game(tags=tags, plies=[GamePly(parse_move(r["ptn"])) for r in rows])
         record.result = game.result
         return record
@@ -82,7 +80,11 @@ class QueryService:
 
 
 def ptn_tags(game: GameView) -> dict[str, str]:
-    """Player1/2, Date, Size, Komi, Opening, Flats/Caps when not standard, Result."""
+    """Player1/2, Date, Size, Komi, Opening, Flats/Caps when not standard, Result.
+
+    Only tags PTN Ninja knows, with values it accepts: an aborted game has no Result (PTN Ninja
+    has no "0-0"), and names are made safe when the file is written (:meth:`Game.ptn`).
+    """
     setup = game.setup
     tags = {
         "Site": "Bredon",
@@ -101,6 +103,6 @@ def ptn_tags(game: GameView) -> dict[str, str]:
                 tags[name] = str(pair[0])
             else:
                 tags[f"{name}1"], tags[f"{name}2"] = str(pair[Color.WHITE]), str(pair[Color.BLACK])
-    if game.result is not None:
+    if game.result is not None and game.result.kind is not ResultKind.ABORT:
         tags["Result"] = game.result.ptn()
     return tags
