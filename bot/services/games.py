@@ -1,22 +1,28 @@
 """Playing a game: moves, resignation, draw offers, undo requests and aborts.
 
-Where positions come from: the move log is the record; each game row also keeps the current TPS,
-ply and last move, and advancing the row's ply appends the move to the log in the same statement
-(the ``games_log_move`` trigger), so the two cannot disagree. A move needs the full
-:class:`tak.Position`, so the service keeps recently played games in memory
-(:class:`PositionCache`): the game as last seen and its position. A cached position is only used
-for a game whose stored ply and TPS are still the cached ones; otherwise it is rebuilt by
-replaying the live moves of the log, which must lead to the stored TPS. An entry is taken out of
-the cache for the length of a move and put back only once the move is committed, so a failed move
-can never leave a position ahead of the database.
+Where positions come from: the move log is the record. Each game row also keeps the current TPS,
+ply and last move, and a *version* that every change of position (a move or an undo) raises by
+one. Advancing the row's ply appends the move to the log in the same statement (the
+``games_log_move`` trigger), and the triggers refuse a change of ply that does not raise the
+version by exactly one (migration 0005), so row, version and log cannot disagree.
+
+A move needs the full :class:`tak.Position`, so the service keeps recently played games in memory
+(:class:`PositionCache`): the game as last seen, the version it was at and its position. A cached
+position is only used while the stored version is still that one; otherwise it is rebuilt by
+replaying the live moves of the log, which must lead to the stored TPS. Ply and TPS would not do:
+moves transpose, so another process can undo and replay a game into the same ply and TPS along
+another history, and an undo would then take back the wrong move. An entry is taken out of the
+cache for the length of a move and put back only once the move is committed, so a failed move can
+never leave a position ahead of the database.
 
 A move takes one of two paths. The quick one, for a cached game and a move that does not end it:
 the turn, the ply the player saw and the move are checked against the cached state, then one
-``UPDATE ... WHERE ply = ? AND tps = ? AND status = 'active'`` applies it (with its log row) only
-if the database still holds exactly that state; SQLite commits the single statement atomically.
-Anything else (no cache entry, a refusal, a move that ends the game, or a row that changed under
-the cache) goes the checked way: one ``BEGIN IMMEDIATE`` transaction that re-reads the game,
-re-checks everything and gives the precise refusal, and also scores a finished game and its match.
+``UPDATE ... WHERE ply = ? AND version = ? AND status = 'active'`` applies it (with its log row)
+only if the database still holds exactly that state; SQLite commits the single statement
+atomically. Anything else (no cache entry, a refusal, a move that ends the game, or a row that
+changed under the cache) goes the checked way: one ``BEGIN IMMEDIATE`` transaction that re-reads
+the game, re-checks everything and gives the precise refusal, and also scores a finished game
+and its match.
 
 Races: of two moves sent for the same position, the first commits and the second finds the ply
 changed and gets :class:`PositionChanged`. The log's unique index on live (game, ply) refuses a
@@ -59,7 +65,7 @@ from bot.services.outbox import (
     enqueue,
 )
 from bot.services.ratings import rate_game
-from bot.services.records import fetch_game
+from bot.services.records import fetch_game, fetch_game_version
 from bot.services.tournament_rounds import in_tournament, record_match_in_tournament
 from bot.services.views import (
     GameEnding,
@@ -90,6 +96,7 @@ UNDO_REQUEST = _Request("undo_request_by", "undo request", NoUndoRequest, UndoAl
 @dataclass(slots=True)
 class CachedGame:
     game: GameView  # as last read or written
+    version: int  # the stored version of that state
     position: Position  # at game.ply, with its history
 
 
@@ -101,18 +108,16 @@ class PositionCache:
         self._entries: OrderedDict[int, CachedGame] = OrderedDict()
 
     def take(self, game_id: int) -> CachedGame | None:
-        """Remove and return the game's entry, whatever state it is for."""
+        """Remove and return the game's entry, whatever version it is for."""
         return self._entries.pop(game_id, None)
 
-    def take_position(self, game: GameView) -> Position | None:
-        """Remove the game's entry and return its position if it is the one stored for `game`."""
-        entry = self._entries.pop(game.id, None)
-        if entry is None or entry.game.ply != game.ply or entry.game.tps != game.tps:
-            return None
-        return entry.position
+    def take_position(self, game_id: int, version: int) -> Position | None:
+        """Remove the game's entry and return its position if it is the one of `version`."""
+        entry = self._entries.pop(game_id, None)
+        return entry.position if entry is not None and entry.version == version else None
 
-    def put(self, game: GameView, position: Position) -> None:
-        self._entries[game.id] = CachedGame(game, position)
+    def put(self, game: GameView, version: int, position: Position) -> None:
+        self._entries[game.id] = CachedGame(game, version, position)
         if len(self._entries) > self._capacity:
             self._entries.popitem(last=False)
 
@@ -187,16 +192,18 @@ async def finish_game(
     return GameEnding(finished, result, points, match, next_game, ratings, tournament)
 
 
-# Advance an active game by one ply from the ply it is known at; the trigger logs the move.
+# Advance an active game by one ply from the ply and version it is known at; the trigger logs
+# the move.
 _ADVANCE = (
     "UPDATE games SET ply = ?, tps = ?, last_ptn = ?, last_player_id = ?, last_move_at = ?, "
-    "deadline_at = ?, reminder_at = ?, draw_offer_by = NULL, undo_request_by = NULL "
-    "WHERE id = ? AND ply = ? AND status = 'active'"
+    "deadline_at = ?, reminder_at = ?, draw_offer_by = NULL, undo_request_by = NULL, "
+    "version = version + 1 WHERE id = ? AND ply = ? AND version = ? AND status = 'active'"
 )
 
 
 def _advance_params(
     game: GameView,
+    version: int,
     position: Position,
     tps: str,
     player_id: int,
@@ -216,6 +223,7 @@ def _advance_params(
         to_db(reminder),
         game.id,
         game.ply,
+        version,
     )
 
 
@@ -247,9 +255,9 @@ class GameService:
     async def position(self, game_id: int) -> Position:
         """The current position (a copy, with its history), e.g. to draw the board."""
         async with self._db.snapshot() as tx:
-            game = await fetch_game(tx, game_id)
-            position = await self._take_position(tx, game)
-        self._cache.put(game, position)
+            game, version = await fetch_game_version(tx, game_id)
+            position = await self._take_position(tx, game, version)
+        self._cache.put(game, version, position)
         return position.copy()
 
     async def legal_moves(self, game_id: int) -> list[str]:
@@ -259,8 +267,8 @@ class GameService:
             return []
         return [move.ptn() for move in position.legal_moves()]
 
-    async def _take_position(self, tx: Transaction, game: GameView) -> Position:
-        cached = self._cache.take_position(game)
+    async def _take_position(self, tx: Transaction, game: GameView, version: int) -> Position:
+        cached = self._cache.take_position(game.id, version)
         return cached if cached is not None else await replay_position(tx, game)
 
     # ----------------------------------------------------------------- moves
@@ -289,19 +297,19 @@ class GameService:
         entry = self._cache.take(game_id)
         if entry is None:
             return None
-        game, position = entry.game, entry.position
+        game, version, position = entry.game, entry.version, entry.position
         if (
             not game.is_active
             or expected_ply not in (None, game.ply)
             or game.player_to_move.id != player_id
             or not position.is_legal(move)
         ):
-            self._cache.put(game, position)
+            self._cache.put(game, version, position)
             return None
         position.push(move)
         if position.result is not None:
             position.pop()
-            self._cache.put(game, position)
+            self._cache.put(game, version, position)
             return None
         now = self._clock.now()
         tps = position.tps()
@@ -309,18 +317,15 @@ class GameService:
         deadline, reminder = deadlines_after(now, game.setup.days_per_move)
         async with self._db.transaction() as tx:
             rows = await tx.fetchall(
-                _ADVANCE + " AND tps = ? RETURNING *",
-                (
-                    *_advance_params(game, position, tps, player_id, now, deadline, reminder),
-                    game.tps,
-                ),
+                _ADVANCE + " RETURNING *",
+                _advance_params(game, version, position, tps, player_id, now, deadline, reminder),
             )
             if not rows:  # the stored game is not the cached one any more
                 return None
             ptn = move.ptn()
             await enqueue(tx, MovePlayed(game.id, position.ply, ptn, tps, tak), now)
         moved = game_from_row(rows[0], (game.white.name, game.black.name))
-        self._cache.put(moved, position)
+        self._cache.put(moved, rows[0]["version"], position)
         return MoveOutcome(moved, ptn, position.ply, position.copy(), tak, None)
 
     async def _checked_move(
@@ -328,23 +333,24 @@ class GameService:
     ) -> MoveOutcome:
         now = self._clock.now()
         async with self._db.transaction() as tx:
-            game = await fetch_game(tx, game_id)
+            game, version = await fetch_game_version(tx, game_id)
             require_active(game)
             mover = game.color_of(player_id)
             if expected_ply is not None and expected_ply != game.ply:
                 raise PositionChanged(game.id, expected_ply, game.ply)
             if mover is not game.to_move:
                 raise NotYourTurn(game.id)
-            position = await self._take_position(tx, game)
+            position = await self._take_position(tx, game, version)
             try:
                 position.play(move)
             except TakError as error:
-                self._cache.put(game, position)
+                self._cache.put(game, version, position)
                 raise IllegalMove(text.strip(), str(error)) from None
             tps = position.tps()
             deadline, reminder = deadlines_after(now, game.setup.days_per_move)
             cursor = await tx.execute(
-                _ADVANCE, _advance_params(game, position, tps, player_id, now, deadline, reminder)
+                _ADVANCE,
+                _advance_params(game, version, position, tps, player_id, now, deadline, reminder),
             )
             if cursor.rowcount != 1:
                 raise PositionChanged(game.id, game.ply, position.ply)
@@ -367,7 +373,7 @@ class GameService:
                 moved = ending.game
             else:
                 await enqueue(tx, MovePlayed(game.id, position.ply, move.ptn(), tps, tak), now)
-        self._cache.put(moved, position)
+        self._cache.put(moved, version + 1, position)
         return MoveOutcome(moved, move.ptn(), position.ply, position.copy(), tak, ending)
 
     # ----------------------------------------------------------------- ending by the players
@@ -422,11 +428,12 @@ class GameService:
 
     async def accept_undo(self, game_id: int, player_id: int) -> GameView:
         """Rewind one ply: the last move is marked undone in the log (never deleted), and the
-        player who made it is to move again with a fresh deadline."""
+        player who made it is to move again with a fresh deadline. The position is replayed from
+        the log, so the move taken back is the log's, whatever another process did."""
         now = self._clock.now()
         async with self._db.transaction() as tx:
             game = await self._pending(tx, game_id, player_id, UNDO_REQUEST)
-            position = await self._take_position(tx, game)
+            position = await replay_position(tx, game)
             position.pop()
             tps = position.tps()
             deadline, reminder = deadlines_after(now, game.setup.days_per_move)
@@ -440,10 +447,10 @@ class GameService:
                 "AND undone_at IS NULL",
                 (game.id, position.ply),
             )
-            await tx.execute(
+            updated = await tx.fetchall(
                 "UPDATE games SET ply = ?, tps = ?, last_ptn = ?, last_player_id = ?, "
                 "last_move_at = ?, deadline_at = ?, reminder_at = ?, undo_request_by = NULL, "
-                "draw_offer_by = NULL WHERE id = ?",
+                "draw_offer_by = NULL, version = version + 1 WHERE id = ? RETURNING version",
                 (
                     position.ply,
                     tps,
@@ -468,7 +475,7 @@ class GameService:
             )
             assert game.last_move is not None
             await enqueue(tx, MoveTakenBack(game.id, game.last_move, position.ply, tps), now)
-        self._cache.put(rewound, position)
+        self._cache.put(rewound, updated[0]["version"], position)
         return rewound
 
     async def decline_undo(self, game_id: int, player_id: int) -> GameView:

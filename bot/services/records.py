@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import datetime
 
 from bot.errors import UnknownChallenge, UnknownGame, UnknownMatch
@@ -23,10 +24,20 @@ from bot.store import Transaction, to_db
 
 
 async def fetch_game(tx: Transaction, game_id: int) -> GameView:
+    return game_from_row(await _game_row(tx, game_id))
+
+
+async def fetch_game_version(tx: Transaction, game_id: int) -> tuple[GameView, int]:
+    """The game and the version of its position (see :mod:`bot.services.games`)."""
+    row = await _game_row(tx, game_id)
+    return game_from_row(row), row["version"]
+
+
+async def _game_row(tx: Transaction, game_id: int) -> sqlite3.Row:
     row = await tx.fetchone(GAME_SELECT + " WHERE g.id = ?", (game_id,))
     if row is None:
         raise UnknownGame(game_id)
-    return game_from_row(row)
+    return row
 
 
 async def fetch_challenge(tx: Transaction, challenge_id: int) -> ChallengeView:
