@@ -24,6 +24,7 @@ from bot.services import Services
 from bot.services.deadlines import DeadlineReport
 from bot.settings import Settings
 from bot.store import StoreError
+from bot.text_safety import message_text
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ async def refusals(interaction: discord.Interaction) -> AsyncIterator[None]:
     try:
         yield
     except BredonError as error:
-        await send_private(interaction, error.message)
+        await send_private(interaction, message_text(error.message))
 
 
 async def apologise(
@@ -89,6 +90,9 @@ class BredonBot(commands.Bot):
             help_command=None,
             intents=discord.Intents.default(),
             tree_cls=BredonTree,
+            # Names and tournament titles are users' text: they may ping members, never roles
+            # or everyone.
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
         )
         self.settings = settings
         self.clock = clock

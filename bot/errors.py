@@ -6,6 +6,8 @@ that needs to react to one case catch the subclass.
 
 from __future__ import annotations
 
+from bot.text_safety import one_line
+
 
 class BredonError(Exception):
     """Base class: a request the services refused. Nothing was changed."""
@@ -122,7 +124,8 @@ class IllegalMove(BredonError):
     """The engine refused the move; ``reason`` is its sentence."""
 
     def __init__(self, text: str, reason: str) -> None:
-        super().__init__(f"{text}: {reason}")
+        named = text and text in reason  # the engine's sentences name the move themselves
+        super().__init__(reason if named or not text else f"{one_line(text)}: {reason}")
         self.text = text
         self.reason = reason
 
@@ -281,3 +284,24 @@ class NotYourMoveToTakeBack(BredonError):
         super().__init__(
             f"Only the player who made the last move in game #{game_id} can ask to take it back."
         )
+
+
+class TooManyChallenges(BredonError):
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"You already have {limit} open challenges, the most allowed: cancel one, or wait "
+            "until one is accepted or expires."
+        )
+
+
+class TooManyTournaments(BredonError):
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"This server already has {limit} tournaments signing up or running, the most "
+            "allowed: finish or cancel one first."
+        )
+
+
+class InvisibleName(InvalidSetting):
+    def __init__(self, what: str) -> None:
+        super().__init__(f"A {what} needs a name with visible letters or digits.")

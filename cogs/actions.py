@@ -9,11 +9,14 @@ import logging
 
 import discord
 
-from bot.errors import BredonError
+from bot.app import apologise, refusals
+from bot.errors import BredonError, NoDrawOffer, NotYourTurn, NoUndoRequest, PositionChanged
+from bot.services.games import require_active
 from bot.services.outbox import game_stream
-from bot.services.views import ChallengeView, PlayerRef
+from bot.services.views import ChallengeView, GameView, PlayerRef
+from bot.text_safety import typed_move, visible_name
 from cogs import messages
-from cogs.buttons import on_press
+from cogs.buttons import Handler, fingerprint, on_move_press, on_press
 from cogs.courier import Courier, courier_of
 from cogs.table import GameTable, Place
 
@@ -25,7 +28,10 @@ class Refusal(BredonError):
 
 
 def player_of(user: discord.User | discord.Member) -> PlayerRef:
-    return PlayerRef(user.id, user.display_name)
+    """The user as a player, under a name safe to show: their display name without control or
+    bidi characters; their account name, or "player <id>", when nothing visible is left."""
+    name = visible_name(user.display_name) or visible_name(user.name) or f"player {user.id}"
+    return PlayerRef(user.id, name)
 
 
 def table_of(interaction: discord.Interaction) -> GameTable:
@@ -57,6 +63,22 @@ async def settle_message(interaction: discord.Interaction, text: str) -> None:
     await interaction.edit_original_response(content=text, view=None)
 
 
+def lapses(handler: Handler) -> Handler:
+    """An answer to an offer that is gone (a move or an answer came first): the offer's
+    message loses its buttons, and the presser is told why."""
+
+    async def answering(interaction: discord.Interaction, game_id: int) -> None:
+        try:
+            await handler(interaction, game_id)
+        except (NoDrawOffer, NoUndoRequest):
+            if interaction.message is not None:
+                lapsed = f"{interaction.message.content}\n*This has lapsed.*"
+                await interaction.edit_original_response(content=lapsed[:2000], view=None)
+            raise
+
+    return answering
+
+
 @on_press("accept")
 async def accept_challenge(interaction: discord.Interaction, challenge_id: int) -> None:
     table = table_of(interaction)
@@ -82,6 +104,7 @@ async def cancel_challenge(interaction: discord.Interaction, challenge_id: int) 
 
 
 @on_press("draw-yes")
+@lapses
 async def accept_draw(interaction: discord.Interaction, game_id: int) -> None:
     table = table_of(interaction)
     await table.services.games.accept_draw(game_id, interaction.user.id)
@@ -90,6 +113,7 @@ async def accept_draw(interaction: discord.Interaction, game_id: int) -> None:
 
 
 @on_press("draw-no")
+@lapses
 async def decline_draw(interaction: discord.Interaction, game_id: int) -> None:
     await table_of(interaction).services.games.decline_draw(game_id, interaction.user.id)
     await settle_message(
@@ -98,6 +122,7 @@ async def decline_draw(interaction: discord.Interaction, game_id: int) -> None:
 
 
 @on_press("undo-yes")
+@lapses
 async def accept_undo(interaction: discord.Interaction, game_id: int) -> None:
     await table_of(interaction).services.games.accept_undo(game_id, interaction.user.id)
     await settle_message(interaction, f"{interaction.user.mention} allowed the undo.")
@@ -105,6 +130,7 @@ async def accept_undo(interaction: discord.Interaction, game_id: int) -> None:
 
 
 @on_press("undo-no")
+@lapses
 async def decline_undo(interaction: discord.Interaction, game_id: int) -> None:
     await table_of(interaction).services.games.decline_undo(game_id, interaction.user.id)
     await settle_message(interaction, f"{interaction.user.mention} refused the undo.")
@@ -125,3 +151,61 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     place = await table.channel(challenge.channel_id)
     message = await post_or_withdraw(table, place, challenge)
     await interaction.followup.send(f"Rematch offered: {message.jump_url}", ephemeral=True)
+
+
+FEW_MOVES = 8  # the form lists the legal moves when there are no more than this
+
+
+class MoveForm(discord.ui.Modal):
+    """The form behind a board's Move button: one field for the move, with the legal moves
+    listed when there are few, or a reminder of how PTN writes moves."""
+
+    def __init__(self, game: GameView, legal: list[str]) -> None:
+        super().__init__(title=f"Your move in game #{game.id}"[:45], timeout=15 * 60)
+        self.game_id = game.id
+        self.ply = game.ply
+        hint = (
+            "Legal: " + ", ".join(legal)
+            if len(legal) <= FEW_MOVES
+            else "e.g. c3, Sb2 (wall), Cc3 (capstone), c3> or 3c3+12 (spread)"
+        )
+        self.move = discord.ui.TextInput(
+            label="Move (PTN)", placeholder=hint[:100], custom_id="move", max_length=32
+        )
+        self.add_item(self.move)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        courier = _courier(interaction)
+        async with refusals(interaction):
+            outcome = await courier.table.services.games.move(
+                self.game_id,
+                interaction.user.id,
+                typed_move(self.move.value),
+                expected_ply=self.ply,
+            )
+            report = await courier.deliver_stream(game_stream(self.game_id))
+            reply = report.reply(
+                f"You played **{outcome.move}** in game #{self.game_id}",
+                f"Your move {outcome.move} in game #{self.game_id} was recorded",
+            )
+            await interaction.followup.send(reply, ephemeral=True)
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        await apologise(interaction, error, "the move form", self.game_id)
+
+
+@on_move_press
+async def open_move_form(
+    interaction: discord.Interaction, game_id: int, ply: int, position: str
+) -> None:
+    """Only the player to move, on the board of the current position, gets the form."""
+    games = table_of(interaction).services.games
+    game = await games.get(game_id)
+    require_active(game)
+    game.color_of(interaction.user.id)
+    if game.ply != ply or fingerprint(game.tps) != position:
+        raise PositionChanged(game.id, ply, game.ply)
+    if game.player_to_move.id != interaction.user.id:
+        raise NotYourTurn(game.id)
+    await interaction.response.send_modal(MoveForm(game, await games.legal_moves(game.id)))

@@ -42,6 +42,11 @@ HOW_WON = {
 }
 
 
+def display(name: str) -> str:
+    """A name (or other user text) as it may stand in a message: no markdown, no mentions."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
 def mention(player: PlayerRef | int) -> str:
     return f"<@{player if isinstance(player, int) else player.id}>"
 
@@ -90,7 +95,7 @@ def challenge_text(challenge: ChallengeView) -> str:
 
 
 def players_line(game: GameView) -> str:
-    return f"**{game.white.name}** (white) vs **{game.black.name}** (black)"
+    return f"**{display(game.white.name)}** (white) vs **{display(game.black.name)}** (black)"
 
 
 def thread_name(game: GameView) -> str:
@@ -117,7 +122,7 @@ def your_move(game: GameView) -> str:
 def move_text(outcome: MoveOutcome) -> str:
     game = outcome.game
     mover = game.player(outcome.position.to_move.other)
-    text = f"**{mover.name}** played **{outcome.move}** (ply {outcome.ply})."
+    text = f"**{display(mover.name)}** played **{outcome.move}** (ply {outcome.ply})."
     if outcome.tak:
         text += " **Tak!**"
     if outcome.ending is None:
@@ -130,7 +135,8 @@ def result_text(game: GameView, result: Result) -> str:
         return f"{result.describe()} ({result.ptn()})"
     winner = game.player(result.winner)
     how = HOW_WON.get(result.kind, "")
-    return f"**{winner.name}** ({result.winner}) wins {how} ({result.ptn()}).".replace("  ", " ")
+    text = f"**{display(winner.name)}** ({result.winner}) wins {how} ({result.ptn()})."
+    return text.replace("  ", " ")
 
 
 def road_text(result: Result) -> str | None:
@@ -140,10 +146,11 @@ def road_text(result: Result) -> str | None:
 
 
 def match_text(match: MatchView) -> str:
-    score = f"{match.player1.name} {match.points1} - {match.points2} {match.player2.name}"
+    one, two = display(match.player1.name), display(match.player2.name)
+    score = f"{one} {match.points1} - {match.points2} {two}"
     if match.status is MatchStatus.FINISHED:
         leader = match.leader
-        verdict = f"{leader.name} wins the match" if leader else "The match is drawn"
+        verdict = f"{display(leader.name)} wins the match" if leader else "The match is drawn"
         return f"Match #{match.id} is over: {score}. {verdict}!"
     if match.status is MatchStatus.ABORTED:
         return f"Match #{match.id} was abandoned after an aborted game: {score}."
@@ -159,7 +166,7 @@ def ending_text(ending: GameEnding) -> str:
         lines.append(road)
     if ending.result.winner is not None:
         winner = game.player(ending.result.winner)
-        lines.append(f"{winner.name} scores **{ending.points}** points.")
+        lines.append(f"{display(winner.name)} scores **{ending.points}** points.")
     if ending.match is not None:
         lines.append(match_text(ending.match))
     if ending.ratings is not None:
@@ -174,7 +181,7 @@ def rating_label(rating: Rating) -> str:
 
 def rating_change_text(change: RatingChange) -> str:
     delta = change.after.rating - change.before.rating
-    return f"{change.player.name} {rating_label(change.after)} ({delta:+.0f})"
+    return f"{display(change.player.name)} {rating_label(change.after)} ({delta:+.0f})"
 
 
 def ratings_text(ratings: list[PlayerRating], name: str) -> str:
@@ -187,7 +194,7 @@ def ratings_text(ratings: list[PlayerRating], name: str) -> str:
 
 def leaderboard_embed(size: int, board: list[PlayerRating]) -> discord.Embed:
     lines = [
-        f"{place}. **{r.player.name}** {r.label()} ({r.games} games)"
+        f"{place}. **{display(r.player.name)}** {r.label()} ({r.games} games)"
         for place, r in enumerate(board, start=1)
     ]
     empty = (
@@ -214,7 +221,7 @@ def game_line(game: GameView, viewer_id: int) -> str:
         if game.player_to_move.id == viewer_id:
             state = "**your move**"
         else:
-            state = f"{game.player_to_move.name} to move"
+            state = f"{display(game.player_to_move.name)} to move"
         due = f", time runs out {timestamp(game.deadline_at)}" if game.deadline_at else ""
         return f"#{game.id} {players_line(game)}, ply {game.ply}: {state}{due}"
     result = game.result.ptn() if game.result else game.status.value

@@ -20,7 +20,7 @@ from bot.services.tournaments import (
     TournamentView,
 )
 from bot.tournaments import ScoringSystem
-from cogs.messages import describe_setup, mention, timestamp
+from cogs.messages import describe_setup, display, mention, timestamp
 
 MAX_DESCRIPTION = 4096
 MAX_FIELD = 1024
@@ -68,30 +68,30 @@ def settings_text(tournament: TournamentView) -> str:
 
 def created_embed(tournament: TournamentView) -> discord.Embed:
     embed = discord.Embed(
-        title=f"New tournament: {tournament.name}",
+        title=f"New tournament: {display(tournament.name)}",
         description=settings_text(tournament)
-        + f"\n\nSign up with `/tournament join tournament:{tournament.name}`.",
+        + f"\n\nSign up with `/tournament join tournament:{display(tournament.name)}`.",
     )
     return embed
 
 
 def round_title(tournament: TournamentView, number: int) -> str:
     total = f" of {tournament.rounds_total}" if tournament.rounds_total else ""
-    return f"{tournament.name}: round {number}{total}"
+    return f"{display(tournament.name)}: round {number}{total}"
 
 
 def pairing_line(pairing: PairingView) -> str:
     """One pairing with its result so far: "**ann** 32 - 0 **ben**: ann wins"."""
     if pairing.player2 is None:
-        return f"**{pairing.player1.name}** has a bye"
-    score = f"**{pairing.player1.name}** {pairing.points1} - {pairing.points2} "
-    score += f"**{pairing.player2.name}**"
+        return f"**{display(pairing.player1.name)}** has a bye"
+    score = f"**{display(pairing.player1.name)}** {pairing.points1} - {pairing.points2} "
+    score += f"**{display(pairing.player2.name)}**"
     if not pairing.is_decided:
         return f"{score} (playing)"
     if pairing.winner is None:
         return f"{score}: drawn match"
     verdict = "wins by forfeit" if pairing.forfeit else "wins"
-    return f"{score}: {pairing.winner.name} {verdict}"
+    return f"{score}: {display(pairing.winner.name)} {verdict}"
 
 
 def round_embed(tournament: TournamentView, round_view: RoundView) -> discord.Embed:
@@ -105,7 +105,7 @@ def round_embed(tournament: TournamentView, round_view: RoundView) -> discord.Em
 def match_anchor_text(tournament: TournamentView, pairing: PairingView, game_id: int) -> str:
     assert pairing.player2 is not None
     return (
-        f"{tournament.name}, round {pairing.round}: {mention(pairing.player1)} vs "
+        f"{display(tournament.name)}, round {pairing.round}: {mention(pairing.player1)} vs "
         f"{mention(pairing.player2)} (game #{game_id})."
     )
 
@@ -158,15 +158,16 @@ def standings_embed(tournament: TournamentView, rows: list[StandingRow]) -> disc
         TournamentStatus.FINISHED: "final",
         TournamentStatus.CANCELLED: "cancelled",
     }[tournament.status]
-    embed = discord.Embed(title=f"{tournament.name}: standings ({status})", description=description)
+    title = f"{display(tournament.name)}: standings ({status})"
+    embed = discord.Embed(title=title, description=description)
     embed.set_footer(text=f"Score: {SCORING_NAMES[tournament.scoring.system]}. GP: game points.")
     return embed
 
 
 def finished_text(tournament: TournamentView) -> str:
     if tournament.winner is None:
-        return f"🏆 **{tournament.name}** is over: first place is shared."
-    return f"🏆 **{tournament.name}** is over: {mention(tournament.winner)} wins!"
+        return f"🏆 **{display(tournament.name)}** is over: first place is shared."
+    return f"🏆 **{display(tournament.name)}** is over: {mention(tournament.winner)} wins!"
 
 
 def decided_text(decided: list[PairingView]) -> str | None:
@@ -177,30 +178,31 @@ def decided_text(decided: list[PairingView]) -> str | None:
 
 def stopped_text(tournament: TournamentView, game_id: int) -> str:
     if tournament.status is TournamentStatus.CANCELLED:
-        why = f"{tournament.name} was cancelled"
+        why = f"{display(tournament.name)} was cancelled"
     else:
         why = "its match was decided by a forfeit"
     return f"Game #{game_id} is stopped: {why}. It is not rated or counted; its moves are kept."
 
 
 def cancelled_text(tournament: TournamentView) -> str:
-    return f"**{tournament.name}** was cancelled by an organizer. Results so far are kept."
+    return f"**{display(tournament.name)}** was cancelled by an organizer. Results so far are kept."
 
 
 def joined_text(tournament: TournamentView) -> str:
     return (
-        f"You are in **{tournament.name}** ({tournament.player_count} of at most "
+        f"You are in **{display(tournament.name)}** ({tournament.player_count} of at most "
         f"{tournament.max_players} players). Good luck!"
     )
 
 
 def info_embed(tournament: TournamentView, entrants: list[Entrant]) -> discord.Embed:
     embed = discord.Embed(
-        title=f"{tournament.name} ({tournament.status.value})",
+        title=f"{display(tournament.name)} ({tournament.status.value})",
         description=settings_text(tournament),
     )
     lines = [
-        f"{entrant.seed or number}. {entrant.player.name}{STATUS_MARKS.get(entrant.status, '')}"
+        f"{entrant.seed or number}. {display(entrant.player.name)}"
+        + STATUS_MARKS.get(entrant.status, "")
         for number, entrant in enumerate(entrants, start=1)
     ]
     players = "\n".join(lines) or "Nobody yet."

@@ -37,6 +37,7 @@ from bot.services.views import MAX_DAYS_PER_MOVE, MAX_MATCH_GAMES
 from cogs import tournament_messages as say
 from cogs.actions import player_of
 from cogs.courier import courier_of
+from cogs.messages import display
 from cogs.tak import MAX_CHOICES, Refusal, check_place, thinking
 
 log = logging.getLogger(__name__)
@@ -199,11 +200,15 @@ class TournamentCog(commands.Cog):
             except discord.HTTPException as error:
                 log.warning("Tournament %s: no announcement (%s).", created.id, error)
                 text = (
-                    f"**{created.name}** is open for sign-up, but I couldn't announce it here "
+                    f"**{display(created.name)}** is open for sign-up, but I couldn't announce "
+                    "it here "
                     f"(Discord said: {error.text or error.status}). {start_it}"
                 )
             else:
-                text = f"**{created.name}** is open for sign-up: {message.jump_url}. {start_it}"
+                text = (
+                    f"**{display(created.name)}** is open for sign-up: {message.jump_url}. "
+                    + start_it
+                )
             await interaction.followup.send(text, ephemeral=True)
 
     @tournament.command(name="start", description="Close sign-up and begin round 1 (organizers)")
@@ -218,7 +223,8 @@ class TournamentCog(commands.Cog):
             )
             late = await self.announce(progress.tournament)
             await interaction.followup.send(
-                f"{found.name} has started: the pairings are in <#{found.channel_id}>.{late}",
+                f"{display(found.name)} has started: the pairings are in "
+                f"<#{found.channel_id}>.{late}",
                 ephemeral=True,
             )
 
@@ -245,7 +251,8 @@ class TournamentCog(commands.Cog):
             )
             late = await self.announce(progress.tournament)
             await interaction.followup.send(
-                f"{player.display_name} is awarded their round {found.current_round} match.{late}",
+                f"{display(player.display_name)} is awarded their round "
+                f"{found.current_round} match.{late}",
                 ephemeral=True,
             )
 
@@ -267,7 +274,9 @@ class TournamentCog(commands.Cog):
             )
             late = await self.announce(progress.tournament)
             await interaction.followup.send(
-                f"{player.display_name} is disqualified from {found.name}.{late}", ephemeral=True
+                f"{display(player.display_name)} is disqualified from {display(found.name)}."
+                + late,
+                ephemeral=True,
             )
 
     @tournament.command(name="cancel", description="Call a tournament off (organizers)")
@@ -281,7 +290,8 @@ class TournamentCog(commands.Cog):
                 **await self.organizer_check(interaction),
             )
             late = await self.announce(progress.tournament)
-            await interaction.followup.send(f"{found.name} is cancelled.{late}", ephemeral=True)
+            cancelled = f"{display(found.name)} is cancelled.{late}"
+            await interaction.followup.send(cancelled, ephemeral=True)
 
     # ----------------------------------------------------------------- playing
 
@@ -302,7 +312,7 @@ class TournamentCog(commands.Cog):
         async with acting(interaction):
             found = await self.find(interaction, tournament)
             await self.services.tournaments.leave(found.id, interaction.user.id)
-            await interaction.followup.send(f"You left {found.name}.", ephemeral=True)
+            await interaction.followup.send(f"You left {display(found.name)}.", ephemeral=True)
 
     @tournament.command(
         name="withdraw", description="Leave a running tournament (matches forfeited)"
@@ -317,8 +327,8 @@ class TournamentCog(commands.Cog):
             progress = await self.services.tournaments.withdraw(found.id, interaction.user.id)
             late = await self.announce(progress.tournament)
             await interaction.followup.send(
-                f"You withdrew from {found.name}; your results so far stay in the standings."
-                + late,
+                f"You withdrew from {display(found.name)}; your results so far stay in the "
+                "standings." + late,
                 ephemeral=True,
             )
 
@@ -376,7 +386,9 @@ class TournamentCog(commands.Cog):
                 files.append(discord.File(io.BytesIO(games.encode()), filename=f"{stem}.ptn"))
             note = "" if games else " No game has finished yet, so there is no PTN file."
             await interaction.followup.send(
-                f"{found.name}: the standings and the games.{note}", files=files, ephemeral=True
+                f"{display(found.name)}: the standings and the games.{note}",
+                files=files,
+                ephemeral=True,
             )
 
 
