@@ -9,6 +9,7 @@ This module only knows the buttons' looks and ids. What a press does is register
 from __future__ import annotations
 
 import re
+import zlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -18,6 +19,7 @@ from bot.app import apologise, refusals
 from bot.services.views import ChallengeView
 
 Handler = Callable[[discord.Interaction, int], Awaitable[None]]
+FormOpener = Callable[[discord.Interaction, int, int, str], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +40,7 @@ KINDS = {
     "rematch": ButtonKind("Rematch", discord.ButtonStyle.primary),
 }
 HANDLERS: dict[str, Handler] = {}
+MOVE_FORMS: list[FormOpener] = []  # the one handler for the Move button, set by cogs.actions
 
 
 def on_press(action: str) -> Callable[[Handler], Handler]:
@@ -74,12 +77,73 @@ class ActionButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Acknowledge at once (the message stays as it is), then act; refusals are private."""
-        try:
-            async with refusals(interaction):
-                await interaction.response.defer()
-                await HANDLERS[self.action](interaction, self.target)
-        except Exception as error:
-            await apologise(interaction, error, f"the {self.action} button", self.target)
+
+        async def act() -> None:
+            await interaction.response.defer()
+            await HANDLERS[self.action](interaction, self.target)
+
+        await pressed(interaction, f"the {self.action} button", self.target, act())
+
+
+async def pressed(
+    interaction: discord.Interaction, what: str, target: int, act: Awaitable[None]
+) -> None:
+    """Run a button's action: a refusal reaches the presser privately, anything else is logged
+    and apologised for."""
+    try:
+        async with refusals(interaction):
+            await act
+    except Exception as error:
+        await apologise(interaction, error, what, target)
+
+
+def on_move_press(opener: FormOpener) -> FormOpener:
+    """Register what pressing a board's Move button does (open the move form)."""
+    MOVE_FORMS[:] = [opener]
+    return opener
+
+
+class MoveButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"bredon:move:(?P<game>\d+):(?P<ply>\d+):(?P<position>[0-9a-f]{8})",
+):
+    """On every board: opens a form for the move, for the position that board shows (its ply
+    and :func:`fingerprint`)."""
+
+    def __init__(self, game_id: int, ply: int, position: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Move",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"bredon:move:{game_id}:{ply}:{position}",
+            )
+        )
+        self.game_id = game_id
+        self.ply = ply
+        self.position = position
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> MoveButton:
+        return cls(int(match["game"]), int(match["ply"]), match["position"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """The form must be the first answer, so nothing is acknowledged before it."""
+        opened = MOVE_FORMS[0](interaction, self.game_id, self.ply, self.position)
+        await pressed(interaction, "the Move button", self.game_id, opened)
+
+
+def move_button(game_id: int, ply: int, tps: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(MoveButton(game_id, ply, fingerprint(tps)))
+    return view
+
+
+def fingerprint(tps: str) -> str:
+    """A short mark of a position, so that a button or a suggestion made for it is refused in
+    any other, even one reached again at the same ply after an undo."""
+    return f"{zlib.crc32(tps.encode()):08x}"
 
 
 def buttons(*pairs: tuple[str, int]) -> discord.ui.View:

@@ -56,6 +56,17 @@ class StreamReport:
     def moved_elsewhere(self) -> bool:
         return any(s.outcome is not Outcome.POSTED for s in self.shown)
 
+    def reply(self, done: str, late: str) -> str:
+        """The truth for whoever acted: `done` with a link to the post, or `late` (what was
+        saved, and that its post will follow) when Discord did not take it."""
+        message = self.last_message
+        if self.pending == 0 and message is not None:
+            where = " (the game's thread is gone, so here)" if self.moved_elsewhere else ""
+            return f"{done}{where}: {message.jump_url}"
+        if self.failures:
+            return f"{late}, but I couldn't post it in the game's thread; I'll keep trying."
+        return f"{late}; the post will follow shortly."
+
 
 class Courier:
     def __init__(self, bot: BredonBot, table: GameTable) -> None:

@@ -43,6 +43,7 @@ from bot.services.outbox import (
     RequestMade,
     TournamentNews,
 )
+from bot.services.tournaments import TournamentView
 from bot.services.views import (
     ChallengeView,
     GameEnding,
@@ -54,15 +55,16 @@ from bot.services.views import (
 from bot.store import from_db
 from cogs import messages
 from cogs import tournament_messages as say
-from cogs.buttons import buttons, challenge_buttons
-from rendering import THEMES, render_board, render_replay
+from cogs.buttons import buttons, challenge_buttons, move_button
+from rendering import THEMES, render_board, render_replay_within
 from tak import Move, Position, parse_move
 from tak.ptn import Game
 
 log = logging.getLogger(__name__)
 
 Place = discord.abc.Messageable
-GONE = (discord.Forbidden, discord.NotFound)  # the place is gone or closed to the bot
+GONE = (discord.Forbidden, discord.NotFound)
+MAX_RENDERS = 2  # the place is gone or closed to the bot
 
 
 # What the bot needs where a game or a tournament is played (docs/discord-setup.md).
@@ -123,6 +125,9 @@ class GameTable:
     def __init__(self, client: discord.Client, services: Services) -> None:
         self.client = client
         self.services = services
+        # Images are drawn in worker threads; at most this many at once, so a burst of replays
+        # cannot take all the memory or starve the board posts.
+        self._renders = asyncio.Semaphore(MAX_RENDERS)
         self._shows: dict[type[Any], Callable[[Item, Any], Awaitable[Shown]]] = {
             GameStart: self._show_game_start,
             MovePlayed: self._show_move,
@@ -205,14 +210,15 @@ class GameTable:
         result = game.result
         if result is not None and position.result is not None:
             result = position.result  # the board's own result carries the road
-        return await asyncio.to_thread(
-            render_board,
-            position,
-            last_move=last_move,
-            players=(game.white.name, game.black.name),
-            theme=theme,
-            result=result,
-        )
+        async with self._renders:
+            return await asyncio.to_thread(
+                render_board,
+                position,
+                last_move=last_move,
+                players=(game.white.name, game.black.name),
+                theme=theme,
+                result=result,
+            )
 
     async def board_file(
         self, game: GameView, position: Position, *, viewer_id: int | None
@@ -222,10 +228,15 @@ class GameTable:
         )
         return discord.File(io.BytesIO(png), filename=_board_name(game, position))
 
-    async def replay_file(self, game_id: int, record: Game, viewer_id: int) -> discord.File:
+    async def replay_file(
+        self, game_id: int, record: Game, viewer_id: int
+    ) -> tuple[discord.File, str]:
+        """The game as a GIF within Discord's upload limit, and a note on the plies sampled."""
         theme = await self.theme_for(viewer_id)
-        gif = await asyncio.to_thread(render_replay, record, theme=theme)
-        return discord.File(io.BytesIO(gif), filename=f"bredon-{game_id}.gif")
+        async with self._renders:
+            replay = await asyncio.to_thread(render_replay_within, record, theme=theme)
+        file = discord.File(io.BytesIO(replay.data), filename=f"bredon-{game_id}.gif")
+        return file, replay.note
 
     async def _board_post(
         self,
@@ -319,7 +330,12 @@ class GameTable:
         position = await self.services.games.position(game.id)
         viewer = game.player_to_move.id
         post = await self._board_post(
-            game, position, text, viewer_id=viewer, last_move=position.last_move
+            game,
+            position,
+            text,
+            viewer_id=viewer,
+            last_move=position.last_move,
+            view=move_button(game.id, game.ply, game.tps),
         )
         shown = await self.post_for_game(game, post)
         await self.notify_by_dm(game, viewer, shown)
@@ -337,6 +353,7 @@ class GameTable:
             messages.move_text(outcome),
             viewer_id=viewer,
             last_move=parse_move(played.move),
+            view=move_button(game.id, played.ply, played.tps),
         )
         shown = await self.post_for_game(game, post)
         await self.notify_by_dm(game, viewer, shown)
@@ -349,7 +366,14 @@ class GameTable:
         )
         position = game.position_from_tps()
         viewer = game.player_to_move.id
-        post = await self._board_post(game, position, text, viewer_id=viewer, last_move=None)
+        post = await self._board_post(
+            game,
+            position,
+            text,
+            viewer_id=viewer,
+            last_move=None,
+            view=move_button(game.id, undo.ply, undo.tps),
+        )
         shown = await self.post_for_game(game, post)
         await self.notify_by_dm(game, viewer, shown)
         return shown
@@ -474,15 +498,19 @@ class GameTable:
         return Shown(last, Outcome.POSTED)
 
     async def _tournament_posts(
-        self, tournament: Any, news: TournamentNews
+        self, tournament: TournamentView, news: TournamentNews
     ) -> list[tuple[str, discord.Embed | None]]:
-        name = tournament.name
-        headline = {
-            Headline.STARTED: f"**{name}** has started!",
-            Headline.WITHDREW: f"{messages.mention(news.player_id or 0)} withdrew from **{name}**.",
-            Headline.DISQUALIFIED: f"{messages.mention(news.player_id or 0)} is disqualified "
-            f"from **{name}**.",
-        }.get(Headline(news.headline)) if news.headline else None
+        name = messages.display(tournament.name)
+        who = messages.mention(news.player_id or 0)
+        headline = (
+            {
+                Headline.STARTED: f"**{name}** has started!",
+                Headline.WITHDREW: f"{who} withdrew from **{name}**.",
+                Headline.DISQUALIFIED: f"{who} is disqualified from **{name}**.",
+            }[Headline(news.headline)]
+            if news.headline
+            else None
+        )
         decided = await self.services.tournaments.pairings_with_ids(tournament.id, news.decided)
         lines = [line for line in (headline, say.decided_text(decided)) if line]
         if news.cancelled:

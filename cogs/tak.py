@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import re
+from dataclasses import dataclass
 from typing import Literal
 
 import discord
@@ -16,18 +18,28 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot, refusals
-from bot.errors import BredonError
+from bot.errors import BredonError, PositionChanged, UnknownGame
 from bot.services.games import require_active
 from bot.services.outbox import game_stream
-from bot.services.views import GameView
+from bot.services.views import MAX_DAYS_PER_MOVE, MAX_KOMI, MAX_MATCH_GAMES, GameView
+from bot.text_safety import typed_move
 from cogs import messages
 from cogs.actions import Refusal, player_of, post_or_withdraw
-from cogs.buttons import HANDLERS, KINDS, ActionButton, buttons
-from cogs.courier import StreamReport, courier_of
+from cogs.buttons import (
+    HANDLERS,
+    KINDS,
+    MOVE_FORMS,
+    ActionButton,
+    MoveButton,
+    buttons,
+    fingerprint,
+)
+from cogs.courier import courier_of
 from cogs.table import NEEDED_FOR_THREADS, missing_permissions
 from rendering import THEMES
 
 MAX_CHOICES = 25
+MAX_RESERVE = 200  # what the engine accepts per player
 MAX_NINJA_LINK = 3900  # an embed description holds 4096 characters
 
 
@@ -36,16 +48,42 @@ async def thinking(interaction: discord.Interaction) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
 
 
-def told(report: StreamReport, done: str, late: str) -> str:
-    """The truth for whoever acted: `done` with a link to the post, or `late` (what was saved,
-    and that its post will follow) when Discord did not take it."""
-    message = report.last_message
-    if report.pending == 0 and message is not None:
-        where = " (the game's thread is gone, so here)" if report.moved_elsewhere else ""
-        return f"{done}{where}: {message.jump_url}"
-    if report.failures:
-        return f"{late}, but I couldn't post it in the game's thread; I'll keep trying."
-    return f"{late}; the post will follow shortly."
+@dataclass(frozen=True, slots=True)
+class SuggestedMove:
+    """A move as suggested by autocompletion: it carries the game, the ply and a fingerprint of
+    the position it was suggested for (``c3@12.7.9f3a01c2``), so a stale or re-sent suggestion
+    never lands in another position, even one reached again at the same ply after an undo."""
+
+    move: str
+    game_id: int
+    ply: int
+    position: str  # the position's fingerprint
+
+    @classmethod
+    def for_game(cls, move: str, game: GameView) -> SuggestedMove:
+        return cls(move, game.id, game.ply, fingerprint(game.tps))
+
+    @property
+    def value(self) -> str:
+        return f"{self.move}@{self.game_id}.{self.ply}.{self.position}"
+
+    @classmethod
+    def parse(cls, value: str) -> SuggestedMove | None:
+        found = _SUGGESTED.fullmatch(value.strip())
+        if found is None:
+            return None
+        return cls(found["move"], int(found["game"]), int(found["ply"]), found["position"])
+
+    def check(self, game: GameView) -> None:
+        """Refuse unless `game` still stands where the suggestion was made."""
+        require_active(game)
+        if game.ply != self.ply or fingerprint(game.tps) != self.position:
+            raise PositionChanged(game.id, self.ply, game.ply)
+
+
+_SUGGESTED = re.compile(
+    r"(?P<move>[^@\s]{1,32})@(?P<game>\d{1,19})\.(?P<ply>\d{1,6})\.(?P<position>[0-9a-f]{8})"
+)
 
 
 async def check_place(interaction: discord.Interaction, use_threads: bool) -> None:
@@ -96,41 +134,40 @@ class TakCog(commands.Cog):
     # ----------------------------------------------------------------- finding the game
 
     async def find_game(
-        self,
-        interaction: discord.Interaction,
-        game_id: int | None,
-        *,
-        awaiting_move: bool = False,
-        finished_ok: bool = False,
+        self, interaction: discord.Interaction, game_id: int | None, *, acting: bool = False
     ) -> GameView:
-        """The game meant: the one named, else the one in this thread or channel, else the
-        player's only game (awaiting their move, for a move; their last finished one, for
-        looking at); otherwise they must choose."""
-        if game_id is not None:
-            return await self.services.games.get(game_id)
+        """The game meant, by one rule everywhere: the game named (in this server only), else
+        the game this thread was made for (whatever its age or status), else the caller's own
+        games (the one awaiting them, for a move). `acting` (a move, a resignation, an offer)
+        never picks a game the caller is not playing in."""
+        guild_id = interaction.guild_id or 0
         user = interaction.user.id
-        here = await self.services.queries.games_in_channel(interaction.channel_id or 0)
-        mine_here = [g for g in here if user in (g.white.id, g.black.id)]
-        for candidates in (here, mine_here):
-            if len(candidates) == 1:
-                return candidates[0]
+        if game_id is not None:
+            try:
+                named = await self.services.games.get(game_id)
+            except UnknownGame:
+                named = None
+            if named is None or named.guild_id != guild_id:
+                raise UnknownGame(game_id)  # other servers' games do not exist here
+            return named
         queries = self.services.queries
-        if not here:  # a thread whose game is over still names it
-            for game in await queries.finished_games(guild_id=interaction.guild_id):
-                if game.thread_id == interaction.channel_id:
-                    return game
-        mine = await queries.games_for_player(user, guild_id=interaction.guild_id)
+        here = await queries.game_in_thread(interaction.channel_id or 0, guild_id)
+        if here is not None and (not acting or user in (here.white.id, here.black.id)):
+            return here
+        mine = await queries.games_for_player(user, guild_id=guild_id)
+        in_channel = [g for g in mine if interaction.channel_id in (g.channel_id, g.thread_id)]
         waiting = [g for g in mine if g.player_to_move.id == user]
-        for candidates in (waiting, mine) if awaiting_move else (mine,):
+        for candidates in (in_channel, waiting, mine):
             if len(candidates) == 1:
                 return candidates[0]
-        if not mine and finished_ok:
-            for game in await queries.finished_games(guild_id=interaction.guild_id, player_id=user):
+        if not mine and not acting:
+            for game in await queries.finished_games(guild_id=guild_id, player_id=user, limit=1):
                 return game
         if not mine:
-            raise Refusal("You have no game in progress. Start one with `/tak challenge`.")
-        numbers = ", ".join(f"#{g.id}" for g in (waiting or mine)[:10])
-        raise Refusal(f"Which game? Name it with the `game` option ({numbers}).")
+            raise Refusal("You have no game in progress here. Start one with `/tak challenge`.")
+        listed, u = (waiting or mine)[:10], user
+        choices = ", ".join(f"#{g.id} vs {messages.display(g.opponent_of(u).name)}" for g in listed)
+        raise Refusal(f"Which game? Name it with the `game` option: {choices}.")
 
     # ----------------------------------------------------------------- challenges
 
@@ -151,14 +188,14 @@ class TakCog(commands.Cog):
         self,
         interaction: discord.Interaction,
         opponent: discord.Member | None = None,
-        size: int | None = None,
-        komi: float | None = None,
+        size: app_commands.Range[int, 3, 8] | None = None,
+        komi: app_commands.Range[float, -MAX_KOMI, MAX_KOMI] | None = None,
         color: Literal["white", "black", "random"] = "random",
         opening: Literal["swap", "no-swap"] = "swap",
-        stones: int | None = None,
-        caps: int | None = None,
-        days: int | None = None,
-        games: int = 1,
+        stones: app_commands.Range[int, 0, MAX_RESERVE] | None = None,
+        caps: app_commands.Range[int, 0, MAX_RESERVE] | None = None,
+        days: app_commands.Range[int, 1, MAX_DAYS_PER_MOVE] | None = None,
+        games: app_commands.Range[int, 1, MAX_MATCH_GAMES] = 1,
         rated: bool = True,
     ) -> None:
         await thinking(interaction)
@@ -201,31 +238,43 @@ class TakCog(commands.Cog):
     ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
-            target = await self.find_game(interaction, game, awaiting_move=True)
-            outcome = await self.services.games.move(target.id, interaction.user.id, ptn)
+            chosen = SuggestedMove.parse(ptn)
+            target = await self.find_game(
+                interaction, chosen.game_id if chosen else game, acting=True
+            )
+            if chosen is not None:
+                chosen.check(target)
+            text = chosen.move if chosen else typed_move(ptn)
+            outcome = await self.services.games.move(
+                target.id,
+                interaction.user.id,
+                text,
+                expected_ply=chosen.ply if chosen else None,
+            )
             report = await self.courier.deliver_stream(game_stream(target.id))
-            text = told(
-                report,
+            reply = report.reply(
                 f"You played **{outcome.move}** in game #{target.id}",
                 f"Your move {outcome.move} in game #{target.id} was recorded",
             )
-            await interaction.followup.send(text, ephemeral=True)
+            await interaction.followup.send(reply, ephemeral=True)
 
     @move.autocomplete("ptn")
     async def move_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """The legal moves of the game's current position that start with what was typed."""
+        """The legal moves of the caller's game that start with what was typed; each carries
+        the game and the ply it was suggested for, so that it only ever applies there."""
         try:
-            target = await self.find_game(
-                interaction, interaction.namespace.game, awaiting_move=True
-            )
+            target = await self.find_game(interaction, interaction.namespace.game, acting=True)
             legal = await self.services.games.legal_moves(target.id)
         except BredonError:
             return []
-        typed = current.strip().lower()
+        typed = typed_move(current).lower()
         found = [text for text in legal if text.lower().startswith(typed)]
-        return [app_commands.Choice(name=text, value=text) for text in found[:MAX_CHOICES]]
+        return [
+            app_commands.Choice(name=text, value=SuggestedMove.for_game(text, target).value)
+            for text in found[:MAX_CHOICES]
+        ]
 
     @tak.command(name="resign", description="Resign a game (you will be asked to confirm)")
     @app_commands.describe(game="The game number (default: this thread's game or your only one)")
@@ -233,11 +282,12 @@ class TakCog(commands.Cog):
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         await thinking(interaction)
         async with refusals(interaction):
-            target = await self.find_game(interaction, game)
+            target = await self.find_game(interaction, game, acting=True)
             require_active(target)
             opponent = target.opponent_of(interaction.user.id)
             await interaction.followup.send(
-                f"Resign game #{target.id} against {opponent.name}? This cannot be undone.",
+                f"Resign game #{target.id} against {messages.display(opponent.name)}? "
+                "This cannot be undone.",
                 view=buttons(("resign", target.id)),
                 ephemeral=True,
             )
@@ -259,11 +309,11 @@ class TakCog(commands.Cog):
     ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
-            target = await self.find_game(interaction, game_id)
+            target = await self.find_game(interaction, game_id, acting=True)
             ask = {"draw": self.services.games.offer_draw, "undo": self.services.games.request_undo}
             await ask[what](target.id, interaction.user.id)
             report = await self.courier.deliver_stream(game_stream(target.id))
-            text = told(report, "Asked your opponent", f"Your {what} request was recorded")
+            text = report.reply("Asked your opponent", f"Your {what} request was recorded")
             await interaction.followup.send(text, ephemeral=True)
 
     @tak.command(name="abort", description="Call off a game before both players have moved")
@@ -272,11 +322,11 @@ class TakCog(commands.Cog):
     async def abort(self, interaction: discord.Interaction, game: int | None = None) -> None:
         await thinking(interaction)
         async with refusals(interaction):
-            target = await self.find_game(interaction, game)
+            target = await self.find_game(interaction, game, acting=True)
             await self.services.games.abort(target.id, interaction.user.id)
             report = await self.courier.deliver_stream(game_stream(target.id))
             done = f"Game #{target.id} is aborted"
-            await interaction.followup.send(told(report, done, done), ephemeral=True)
+            await interaction.followup.send(report.reply(done, done), ephemeral=True)
 
     # ----------------------------------------------------------------- looking
 
@@ -286,7 +336,7 @@ class TakCog(commands.Cog):
     async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
         await thinking(interaction)
         async with refusals(interaction):
-            target = await self.find_game(interaction, game, finished_ok=True)
+            target = await self.find_game(interaction, game)
             position = await self.services.games.position(target.id)
             file = await self.table.board_file(target, position, viewer_id=interaction.user.id)
             state = messages.game_line(target, interaction.user.id)
@@ -298,7 +348,7 @@ class TakCog(commands.Cog):
     async def tps(self, interaction: discord.Interaction, game: int | None = None) -> None:
         await thinking(interaction)
         async with refusals(interaction):
-            target = await self.find_game(interaction, game, finished_ok=True)
+            target = await self.find_game(interaction, game)
             await interaction.followup.send(
                 f"Game #{target.id}, ply {target.ply}:\n```\n{target.tps}\n```", ephemeral=True
             )
@@ -309,7 +359,7 @@ class TakCog(commands.Cog):
     async def ptn(self, interaction: discord.Interaction, game: int | None = None) -> None:
         await thinking(interaction)
         async with refusals(interaction):
-            target = await self.find_game(interaction, game, finished_ok=True)
+            target = await self.find_game(interaction, game)
             record = messages.mark_tak_threats(await self.services.queries.record(target.id))
             text = record.ptn()
             url = record.ninja_url()
@@ -330,12 +380,11 @@ class TakCog(commands.Cog):
     async def replay(self, interaction: discord.Interaction, game: int | None = None) -> None:
         await thinking(interaction)
         async with refusals(interaction):
-            target = await self.find_game(interaction, game, finished_ok=True)
+            target = await self.find_game(interaction, game)
             record = await self.services.queries.record(target.id)
-            file = await self.table.replay_file(target.id, record, interaction.user.id)
-            await interaction.followup.send(
-                f"Game #{target.id}, {len(record.plies)} plies.", file=file, ephemeral=True
-            )
+            file, note = await self.table.replay_file(target.id, record, interaction.user.id)
+            text = f"Game #{target.id}, {len(record.plies)} plies. {note}".rstrip()
+            await interaction.followup.send(text, file=file, ephemeral=True)
 
     @tak.command(name="games", description="List games: those awaiting your move first")
     @app_commands.describe(user="Whose games (default: yours)", show="Games in progress or over")
@@ -368,9 +417,10 @@ class TakCog(commands.Cog):
         lines = [messages.totals_text(mine, whose.display_name)]
         ratings = await self.services.ratings.player(interaction.guild_id or 0, whose.id)
         lines.append(messages.ratings_text(ratings, whose.display_name))
-        here = await self.services.queries.games_in_channel(interaction.channel_id or 0)
-        for match_id in sorted({g.match_id for g in here if g.match_id is not None}):
-            lines.append(messages.match_text(await self.services.matches.get(match_id)))
+        guild_id = interaction.guild_id or 0
+        here = await self.services.queries.game_in_thread(interaction.channel_id or 0, guild_id)
+        if here is not None and here.match_id is not None:  # this thread's match, even if over
+            lines.append(messages.match_text(await self.services.matches.get(here.match_id)))
         await interaction.followup.send("\n".join(lines), ephemeral=True)
 
     @tak.command(name="leaderboard", description="The server's best rated players on a board size")
@@ -426,9 +476,9 @@ class TakCog(commands.Cog):
     async def config(
         self,
         interaction: discord.Interaction,
-        size: int | None = None,
-        komi: float | None = None,
-        days: int | None = None,
+        size: app_commands.Range[int, 3, 8] | None = None,
+        komi: app_commands.Range[float, -MAX_KOMI, MAX_KOMI] | None = None,
+        days: app_commands.Range[int, 1, MAX_DAYS_PER_MOVE] | None = None,
         threads: bool | None = None,
         organizer: discord.Role | None = None,
     ) -> None:
@@ -453,7 +503,7 @@ class TakCog(commands.Cog):
 
 async def setup(bot: BredonBot) -> None:
     missing = set(KINDS) - set(HANDLERS)
-    if missing:
-        raise RuntimeError(f"Buttons without a handler: {sorted(missing)}")
-    bot.add_dynamic_items(ActionButton)
+    if missing or not MOVE_FORMS:
+        raise RuntimeError(f"Buttons without a handler: {sorted(missing) or ['move']}")
+    bot.add_dynamic_items(ActionButton, MoveButton)
     await bot.add_cog(TakCog(bot))

@@ -22,6 +22,7 @@ from bot.errors import (
     NotYourChallenge,
     OpenChallengeDecline,
     RematchPending,
+    TooManyChallenges,
 )
 from bot.services.guilds import fetch_guild_settings
 from bot.services.matches import create_match
@@ -49,6 +50,7 @@ from bot.store import Database, Transaction, to_db
 from tak import Opening
 
 DEFAULT_LIFETIME = timedelta(days=7)
+MAX_OPEN_CHALLENGES = 10  # per user, so that nobody floods a channel with challenges
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +132,13 @@ class ChallengeService:
         rematch_of: int | None,
     ) -> ChallengeView:
         now = self._clock.now()
+        row = await tx.fetchone(
+            "SELECT COUNT(*) FROM challenges WHERE challenger_id = ? AND status = 'open' "
+            "AND expires_at > ?",
+            (challenger.id, to_db(now)),
+        )
+        if row is not None and row[0] >= MAX_OPEN_CHALLENGES:
+            raise TooManyChallenges(MAX_OPEN_CHALLENGES)
         await save_player(tx, challenger, now)
         if opponent is not None:
             await save_player(tx, opponent, now)

@@ -73,6 +73,16 @@ class QueryService:
     async def ptn(self, game_id: int) -> str:
         return (await self.record(game_id)).ptn()
 
+    async def game_in_thread(self, thread_id: int, guild_id: int) -> GameView | None:
+        """The game a thread was made for, whatever its age or status; of a match's games
+        sharing the thread, the one in progress, else the latest."""
+        row = await self._db.fetchone(
+            GAME_SELECT + " WHERE g.thread_id = ? AND g.guild_id = ? "
+            "ORDER BY g.status = 'active' DESC, g.id DESC LIMIT 1",
+            (thread_id, guild_id),
+        )
+        return None if row is None else game_from_row(row)
+
     async def tps(self, game_id: int) -> str:
         """The current position in TPS."""
         async with self._db.snapshot() as tx:

@@ -33,12 +33,14 @@ from bot.clock import Clock
 from bot.errors import (
     AlreadyEntered,
     InvalidSetting,
+    InvisibleName,
     NoLongerPlaying,
     NoMatchToForfeit,
     NotEnoughPlayers,
     NotEntered,
     NotOrganizer,
     SignupClosed,
+    TooManyTournaments,
     TournamentFull,
     TournamentNameTaken,
     WrongTournamentStage,
@@ -75,6 +77,7 @@ from bot.services.views import (
     game_from_row,
 )
 from bot.store import Database, Transaction, to_db
+from bot.text_safety import strip_unsafe
 from bot.tournaments import (
     DEFAULT_TIE_BREAKS,
     Scoring,
@@ -91,6 +94,7 @@ from tak import Opening, Result, ResultKind
 MAX_PLAYERS = 64
 MAX_SWISS_ROUNDS = 20
 MAX_NAME_LENGTH = 60
+MAX_LIVE_TOURNAMENTS = 10  # per server, signing up or running
 
 __all__ = [
     "Entrant",
@@ -186,8 +190,10 @@ class TournamentService:
         """
         if not is_organizer:
             raise NotOrganizer("create a tournament")
-        name = " ".join(name.split())
-        if not 0 < len(name) <= MAX_NAME_LENGTH:
+        name = " ".join(strip_unsafe(name).split())
+        if not any(char.isalnum() for char in name):
+            raise InvisibleName("tournament")
+        if len(name) > MAX_NAME_LENGTH:
             raise InvalidSetting(f"A tournament name has 1 to {MAX_NAME_LENGTH} characters.")
         chosen = _choice(TournamentFormat, format, "format")
         if chosen is TournamentFormat.SWISS:
@@ -215,6 +221,13 @@ class TournamentService:
             )
             if taken is not None:
                 raise TournamentNameTaken(name)
+            live = await tx.fetchone(
+                "SELECT COUNT(*) FROM tournaments WHERE guild_id = ? "
+                "AND status IN ('signup', 'running')",
+                (guild_id,),
+            )
+            if live is not None and live[0] >= MAX_LIVE_TOURNAMENTS:
+                raise TooManyTournaments(MAX_LIVE_TOURNAMENTS)
             await save_player(tx, organizer, now)
             cursor = await tx.execute(
                 "INSERT INTO tournaments (guild_id, channel_id, name, format, swiss_rounds, size, "

@@ -15,14 +15,23 @@ from typing import TYPE_CHECKING
 from bot.errors import InvalidSetting, NotInGame
 from bot.ratings import Rating
 from bot.store import from_db
-from tak import STANDARD_RESERVES, Color, Opening, Position, Result, ResultKind, parse_result
+from tak import (
+    MAX_KOMI,  # PTN Ninja and PlayTak stop at 4.5
+    STANDARD_RESERVES,
+    Color,
+    Opening,
+    Position,
+    Result,
+    ResultKind,
+    parse_result,
+    reserve_problem,
+)
 
 if TYPE_CHECKING:
     from bot.services.tournament_rounds import TournamentProgress
 
 MAX_DAYS_PER_MOVE = 30
 MAX_MATCH_GAMES = 25
-MAX_KOMI = 10
 # The reminder goes out when this share of the time for a move has passed.
 REMINDER_FRACTION = 0.8
 
@@ -108,8 +117,9 @@ class GameSetup:
                 raise InvalidSetting(f"The number of {what} must be from 0 to 200.")
         s = default_stones if stones is None else stones
         c = default_caps if caps is None else caps
-        if s + c == 0:
-            raise InvalidSetting("Each player needs at least one piece.")
+        problem = reserve_problem(size, s, c, opening)
+        if problem is not None:
+            raise InvalidSetting(problem)
         return cls(size, float(komi), opening, (s, s), (c, c), days_per_move, rated)
 
     @property

@@ -65,7 +65,9 @@ FOUR = (ANN, BEN, CAT, DAN)
         ({"tie_breaks": ("coin_toss",)}, "tie-break must be one of"),
         ({"scoring": "goals"}, "scoring must be one of"),
         ({"size": 9}, "board size"),
-        ({"name": "   "}, "1 to 60 characters"),
+        ({"name": "   "}, "visible letters"),
+        ({"name": "\u202e\u200b "}, "visible letters"),
+        ({"name": "x" * 61}, "1 to 60 characters"),
     ],
 )
 async def test_bad_settings_are_refused(services: Services, settings, message) -> None:

@@ -5,6 +5,8 @@ road win announced with the points and a Rematch button."""
 from __future__ import annotations
 
 import discord
+import pytest
+from simcord.backend.errors import OptionError
 
 from tak import Position
 from tests.discord.conftest import decoded_image
@@ -74,11 +76,13 @@ async def test_move_suggestions_are_the_legal_moves_typed_so_far(world) -> None:
     first = await world.alice.autocomplete(thread, "tak move", "ptn", "")
     assert len(first) == 25
     typed = await world.alice.autocomplete(thread, "tak move", "ptn", "c")
-    assert [c["value"] for c in typed] == ["c1", "c2", "c3", "c4", "c5"]  # opening: flats only
+    assert [c["name"] for c in typed] == ["c1", "c2", "c3", "c4", "c5"]  # opening: flats only
+    # Each suggestion carries its game and ply, so it only ever applies to that position.
+    assert all(c["value"].startswith(f"{c['name']}@1.0.") for c in typed)
     await world.move(world.alice, thread, "a1")
     await world.move(world.bob, thread, "e5")
     walls = await world.alice.autocomplete(thread, "tak move", "ptn", "sb")
-    assert [c["value"] for c in walls] == ["Sb1", "Sb2", "Sb3", "Sb4", "Sb5"]
+    assert [c["name"] for c in walls] == ["Sb1", "Sb2", "Sb3", "Sb4", "Sb5"]
     outside = await world.alice.autocomplete(world.channel, "tak move", "ptn", "zz")
     assert outside == []
 
@@ -93,15 +97,19 @@ async def test_mistakes_are_refused_privately_and_change_nothing(world) -> None:
     assert out_of_turn.ephemeral
     assert out_of_turn.response.content == "It is not your turn in game #1."
     occupied = await world.move(bob, thread, "a1")
-    assert occupied.ephemeral and occupied.response.content.startswith("a1: ")
-    assert "occupied" in occupied.response.content or "empty" in occupied.response.content
+    assert occupied.ephemeral
+    assert occupied.response.content == (
+        "a1 is occupied: pieces can only be placed on empty squares."  # the input named once
+    )
     wall_first = await world.move(bob, thread, "Sb2")
     assert wall_first.ephemeral and wall_first.response.content.startswith("Sb2: ")
     nonsense = await world.move(bob, thread, "z9")
-    assert nonsense.ephemeral and nonsense.response.content.startswith("z9: ")
-    outsider = await world.move(carol, thread, "b2")
+    assert nonsense.ephemeral and nonsense.response.content.startswith("z9 is not a square")
+    outsider = await world.move(carol, thread, "b2")  # not her game, and she has none
     assert outsider.ephemeral
-    assert outsider.response.content == "You are not playing in game #1."
+    assert outsider.response.content.startswith("You have no game in progress here.")
+    named = await world.move(carol, thread, "b2", game=1)
+    assert named.response.content == "You are not playing in game #1."
     unknown = await world.move(bob, thread, "b2", game=99)
     assert unknown.response.content == "There is no game #99."
     assert len(world.bot_messages(thread)) == posted  # nothing was played or announced
@@ -120,10 +128,14 @@ async def test_challenges_that_cannot_be_made_or_taken(world) -> None:
     assert to_bot.ephemeral and "Bots cannot play" in to_bot.response.content
     odd_komi = await alice.slash(world.channel, "tak challenge", opponent=bob, komi=2.3)
     assert odd_komi.ephemeral and odd_komi.response.content.startswith("Komi must be")
-    slow = await alice.slash(world.channel, "tak challenge", opponent=bob, days=99)
-    assert slow.response.content == "Days per move must be from 1 to 30."
-    big = await alice.slash(world.channel, "tak challenge", opponent=bob, size=9)
-    assert big.response.content == "The board size must be from 3 to 8."
+    # Bounded options are refused by Discord's client before the bot sees them.
+    for option, value in (("days", 99), ("size", 9), ("komi", 5), ("games", 0)):
+        with pytest.raises(OptionError, match=f"Option '{option}' of 'tak challenge' must be"):
+            await alice.slash(world.channel, "tak challenge", opponent=bob, **{option: value})
+    broken = await alice.slash(
+        world.channel, "tak challenge", opponent=bob, stones=0, caps=1, opening="swap"
+    )
+    assert broken.response.content.startswith("Each player needs at least one stone")
     assert world.bot_messages(world.channel) == []
 
     challenge = await world.challenge(opponent=bob)

@@ -8,6 +8,7 @@ import logging
 import discord
 import pytest
 from simcord import assert_error
+from simcord.backend.errors import OptionError
 
 from tak import Position
 from tak.ptn import Game
@@ -103,8 +104,8 @@ async def test_server_config_is_for_managers_only(world) -> None:
     assert refused.ephemeral and "Manage Server" in refused.response.content
     role = world.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
     boss = world.guild.add_member(world.env.create_user("boss"), roles=[role])
-    bad = await boss.slash(world.channel, "tak config", days=0)
-    assert bad.response.content == "Days per move must be from 1 to 30."
+    with pytest.raises(OptionError, match="Option 'days' of 'tak config' must be ≥ 1"):
+        await boss.slash(world.channel, "tak config", days=0)
     done = await boss.slash(world.channel, "tak config", size=5, komi=0.5, threads=False)
     assert (
         "5x5, komi 0.5" in done.response.content
