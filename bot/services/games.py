@@ -2,18 +2,24 @@
 
 Where positions come from: the move log is the record. Each game row also keeps the current TPS,
 ply and last move, and a *version* that every change of position (a move or an undo) raises by
-one. Advancing the row's ply appends the move to the log in the same statement (the
-``games_log_move`` trigger), and the triggers refuse a change of ply that does not raise the
-version by exactly one (migration 0005), so row, version and log cannot disagree.
+one. Advancing the row's ply appends the move and the TPS after it to the log in the same
+statement (the ``games_log_move`` trigger), and the triggers refuse a change of ply that does not
+raise the version by exactly one (migration 0005), so row, version and log cannot disagree.
 
-A move needs the full :class:`tak.Position`, so the service keeps recently played games in memory
-(:class:`PositionCache`): the game as last seen, the version it was at and its position. A cached
-position is only used while the stored version is still that one; otherwise it is rebuilt by
-replaying the live moves of the log, which must lead to the stored TPS. Ply and TPS would not do:
-moves transpose, so another process can undo and replay a game into the same ply and TPS along
-another history, and an undo would then take back the wrong move. An entry is taken out of the
-cache for the length of a move and put back only once the move is committed, so a failed move can
-never leave a position ahead of the database.
+Positions are loaded without replaying the game, so a move costs the same at ply 10 and at ply
+150. A move needs only the stored TPS (:meth:`GameView.position_from_tps`): the move it plays
+becomes the position's last move. Reading the position (to draw the board, which tints the last
+move) and undoing need the position with its last move: the TPS the log keeps before that move,
+with the move played on it (:func:`logged_position`). Only moves logged before migration 0005
+have no TPS; such a game is replayed from its first move.
+
+The service keeps recently played games in memory (:class:`PositionCache`), each position with at
+least its last move and with the version it is at, and uses a cached position only while the
+stored version is that one. Ply and TPS would not do: moves transpose, so another process can
+undo and replay a game into the same ply and TPS along another history. An undo never unwinds a
+cached position either: it loads the position before the last move from the log. An entry is
+taken out of the cache for the length of a move and put back only once the move is committed,
+so a failed move can never leave a position ahead of the database.
 
 A move takes one of two paths. The quick one, for a cached game and a move that does not end it:
 the turn, the ply the player saw and the move are checked against the cached state, then one
@@ -97,7 +103,7 @@ UNDO_REQUEST = _Request("undo_request_by", "undo request", NoUndoRequest, UndoAl
 class CachedGame:
     game: GameView  # as last read or written
     version: int  # the stored version of that state
-    position: Position  # at game.ply, with its history
+    position: Position  # at game.ply, with at least its last move
 
 
 class PositionCache:
@@ -122,17 +128,53 @@ class PositionCache:
             self._entries.popitem(last=False)
 
 
-async def replay_position(tx: Transaction, game: GameView) -> Position:
-    """The game's position rebuilt from its live moves (with history, so it can be unwound)."""
+def _log_mismatch(game: GameView) -> RuntimeError:
+    return RuntimeError(f"Game #{game.id}: the move log does not lead to the stored position.")
+
+
+async def logged_position(tx: Transaction, game: GameView, ply: int) -> Position:
+    """The position after the game's first `ply` live moves, with the last of them: that move
+    played on the TPS the log keeps before it. Moves logged before the log kept TPS (migration
+    0005) are replayed from the start instead."""
+    if ply == 0:
+        return game.setup.start_position()
     rows = await tx.fetchall(
-        "SELECT ptn FROM moves WHERE game_id = ? AND undone_at IS NULL ORDER BY ply",
-        (game.id,),
+        "SELECT ptn, tps FROM moves WHERE game_id = ? AND ply BETWEEN ? AND ? "
+        "AND undone_at IS NULL ORDER BY ply",
+        (game.id, ply - 1, ply),
+    )
+    if len(rows) != min(ply, 2):
+        raise _log_mismatch(game)
+    *before, last = rows
+    if not before:
+        position = game.setup.start_position()
+    elif before[0]["tps"] is None:
+        return await _replayed(tx, game, ply)
+    else:
+        position = replace(game, tps=before[0]["tps"]).position_from_tps()
+    position.play(last["ptn"])
+    if last["tps"] not in (None, position.tps()):
+        raise _log_mismatch(game)
+    return position
+
+
+async def _replayed(tx: Transaction, game: GameView, ply: int) -> Position:
+    """The position after the first `ply` live moves, replayed from the start."""
+    rows = await tx.fetchall(
+        "SELECT ptn FROM moves WHERE game_id = ? AND ply <= ? AND undone_at IS NULL ORDER BY ply",
+        (game.id, ply),
     )
     position = game.setup.start_position()
     for row in rows:
         position.play(row["ptn"])
+    return position
+
+
+async def load_position(tx: Transaction, game: GameView) -> Position:
+    """The game's stored position, from its log (see :func:`logged_position`)."""
+    position = await logged_position(tx, game, game.ply)
     if position.ply != game.ply or position.tps() != game.tps:
-        raise RuntimeError(f"Game #{game.id}: the move log does not lead to the stored position.")
+        raise _log_mismatch(game)
     return position
 
 
@@ -253,10 +295,13 @@ class GameService:
             return await fetch_game(tx, game_id)
 
     async def position(self, game_id: int) -> Position:
-        """The current position (a copy, with its history), e.g. to draw the board."""
+        """The current position (a copy), e.g. to draw the board. It holds the moves played on
+        it since it was loaded, the last move at least; the whole record is the log."""
         async with self._db.snapshot() as tx:
             game, version = await fetch_game_version(tx, game_id)
-            position = await self._take_position(tx, game, version)
+            position = self._cache.take_position(game.id, version)
+            if position is None:
+                position = await load_position(tx, game)
         self._cache.put(game, version, position)
         return position.copy()
 
@@ -266,10 +311,6 @@ class GameService:
         if position.result is not None:
             return []
         return [move.ptn() for move in position.legal_moves()]
-
-    async def _take_position(self, tx: Transaction, game: GameView, version: int) -> Position:
-        cached = self._cache.take_position(game.id, version)
-        return cached if cached is not None else await replay_position(tx, game)
 
     # ----------------------------------------------------------------- moves
 
@@ -340,11 +381,13 @@ class GameService:
                 raise PositionChanged(game.id, expected_ply, game.ply)
             if mover is not game.to_move:
                 raise NotYourTurn(game.id)
-            position = await self._take_position(tx, game, version)
+            cached = self._cache.take_position(game.id, version)
+            position = game.position_from_tps() if cached is None else cached
             try:
                 position.play(move)
             except TakError as error:
-                self._cache.put(game, version, position)
+                if cached is not None:  # one from the row does not know its last move
+                    self._cache.put(game, version, cached)
                 raise IllegalMove(text.strip(), str(error)) from None
             tps = position.tps()
             deadline, reminder = deadlines_after(now, game.setup.days_per_move)
@@ -428,13 +471,12 @@ class GameService:
 
     async def accept_undo(self, game_id: int, player_id: int) -> GameView:
         """Rewind one ply: the last move is marked undone in the log (never deleted), and the
-        player who made it is to move again with a fresh deadline. The position is replayed from
-        the log, so the move taken back is the log's, whatever another process did."""
+        player who made it is to move again with a fresh deadline. The position before it comes
+        from the log, not from unwinding a cached one (see the module's docstring)."""
         now = self._clock.now()
         async with self._db.transaction() as tx:
             game = await self._pending(tx, game_id, player_id, UNDO_REQUEST)
-            position = await replay_position(tx, game)
-            position.pop()
+            position = await logged_position(tx, game, game.ply - 1)
             tps = position.tps()
             deadline, reminder = deadlines_after(now, game.setup.days_per_move)
             await tx.execute(

@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 
 from bot import errors
+from bot.services import Services
+from bot.services.challenges import ChallengeService
 from bot.services.games import GameService
-from bot.store import Transaction
+from bot.store import Database, Transaction, load_migrations, to_db
+from tests.bot.conftest import ALICE, BOB
 
 
 async def test_a_cached_game_moves_without_reading_it_again(
@@ -47,8 +50,46 @@ async def test_a_change_behind_the_cache_is_noticed(services, new_game, moves, c
     with pytest.raises(errors.IllegalMove):
         await services.games.move(game.id, game.black.id, "b2", expected_ply=3)
     outcome = await services.games.move(game.id, game.black.id, "c3", expected_ply=3)
-    assert [m.ptn() for m in outcome.position.moves] == ["a1", "e5", "b2", "c3"]
+    assert [m.ptn() for m in outcome.position.moves] == ["c3"]  # loaded from the stored TPS
     assert outcome.game == await services.games.get(game.id)
+    assert outcome.position.tps() == (await services.queries.record(game.id)).final_position().tps()
+
+
+async def test_a_game_logged_before_the_log_kept_positions_is_replayed(db_path, clock) -> None:
+    """Moves logged before migration 0005 have no TPS: such a game still loads, moves and
+    takes back moves, replaying its log where a TPS is missing."""
+    migrations = load_migrations()
+    old = await Database.open(db_path, migrations=migrations[:4])
+    challenge = await ChallengeService(old, clock).create(
+        guild_id=1, channel_id=2, challenger=ALICE, opponent=BOB, colour="white", size=5
+    )
+    game = (await ChallengeService(old, clock).accept(challenge.id, BOB)).game
+    position = game.setup.start_position()
+    for ply, text in enumerate(["a1", "e5", "c3", "c4"]):  # as the code of then wrote them
+        position.play(text)
+        await old.write_one(
+            "UPDATE games SET ply = ?, tps = ?, last_ptn = ?, last_player_id = ?, "
+            "last_move_at = ? WHERE id = ?",
+            (ply + 1, position.tps(), text, (ALICE, BOB)[ply % 2].id, to_db(clock.now()), game.id),
+        )
+    await old.close()
+
+    services = await Services.open(db_path, clock=clock)
+    try:
+        assert (await services.games.position(game.id)).tps() == position.tps()
+        await services.games.move(game.id, ALICE.id, "d3", expected_ply=4)
+        await services.games.request_undo(game.id, ALICE.id)  # takes back d3
+        await services.games.accept_undo(game.id, BOB.id)
+        await services.games.request_undo(game.id, BOB.id)  # and c4
+        rewound = await services.games.accept_undo(game.id, ALICE.id)
+        assert (rewound.ply, rewound.last_move) == (3, "c3")
+        position.pop()
+        assert rewound.tps == position.tps()
+        outcome = await services.games.move(game.id, BOB.id, "b4", expected_ply=3)
+        position.play("b4")
+        assert outcome.game.tps == position.tps()
+    finally:
+        await services.close()
 
 
 async def test_refusals_on_a_cached_game_are_the_precise_ones(services, new_game, moves) -> None:
