@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import logging
 import os
 import sqlite3
@@ -119,7 +120,7 @@ def main(argv: Sequence[str], environ: Mapping[str, str], cwd: Path) -> int:
         level=settings.logging_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     database = cwd / settings.database  # an absolute path stays as it is
-    settings = Settings(settings.token, database, settings.dev_guild, settings.log_level)
+    settings = dataclasses.replace(settings, database=database)
     try:
         asyncio.run(check_database(database))
         if args.action == "sync":

@@ -79,6 +79,13 @@ class BredonTree(app_commands.CommandTree):
         await apologise(interaction, original, name, getattr(interaction.namespace, "game", None))
 
 
+def intents_for(settings: Settings) -> discord.Intents:
+    """Slash commands need no privileged intent; reading typed moves needs message content."""
+    intents = discord.Intents.default()
+    intents.message_content = settings.typed_moves
+    return intents
+
+
 class BredonBot(commands.Bot):
     """The Discord client with the services (``bot.services``) and the deadline scheduler."""
 
@@ -88,7 +95,7 @@ class BredonBot(commands.Bot):
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
-            intents=discord.Intents.default(),
+            intents=intents_for(settings),
             tree_cls=BredonTree,
             # Names and tournament titles are users' text: they may ping members, never roles
             # or everyone.

@@ -20,6 +20,18 @@ MAX_ENV_LENGTH = 65_536  # characters of .env
 _ENV_KEY_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
+SWITCHES = {
+    "1": True,
+    "true": True,
+    "yes": True,
+    "on": True,
+    "0": False,
+    "false": False,
+    "no": False,
+    "off": False,
+}
+
+
 class SettingsError(Exception):
     """A setting is missing or malformed; the message tells the operator what to do."""
 
@@ -30,6 +42,7 @@ class Settings:
     database: Path = DEFAULT_PATH
     dev_guild: int | None = None
     log_level: str = "INFO"
+    typed_moves: bool = False  # read moves typed in game threads (message content intent)
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, str]) -> Settings:
@@ -39,7 +52,7 @@ class Settings:
         guild_text = values.get("BREDON_DEV_GUILD", "").strip()
         dev_guild = None
         if guild_text:
-            if not guild_text.isdigit():
+            if not (guild_text.isascii() and guild_text.isdigit()):
                 raise SettingsError(
                     f"BREDON_DEV_GUILD must be a server id (digits only), not {guild_text!r}."
                 )
@@ -49,7 +62,16 @@ class Settings:
             raise SettingsError(
                 f"BREDON_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}."
             )
-        return cls(token=token, database=database, dev_guild=dev_guild, log_level=level)
+        typed = values.get("BREDON_TYPED_MOVES", "").strip().lower() or "0"
+        if typed not in SWITCHES:
+            raise SettingsError(f"BREDON_TYPED_MOVES must be 1 (on) or 0 (off), not {typed!r}.")
+        return cls(
+            token=token,
+            database=database,
+            dev_guild=dev_guild,
+            log_level=level,
+            typed_moves=SWITCHES[typed],
+        )
 
     @property
     def logging_level(self) -> int:

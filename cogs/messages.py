@@ -261,7 +261,8 @@ def guild_settings_text(settings: GuildSettings) -> str:
     return (
         f"New challenges default to {settings.size}x{settings.size}, komi {settings.komi:g}, "
         f"{settings.days_per_move} days a move. Threads per game: "
-        f"{'on' if settings.use_threads else 'off'}. Organizer role: {role}."
+        f"{'on' if settings.use_threads else 'off'}. Organizer role: {role}. Moves typed in "
+        f"game threads: {'played' if settings.typed_moves else 'not read'}."
     )
 
 

@@ -472,6 +472,7 @@ class TakCog(commands.Cog):
         days="Default days per move",
         threads="Give each game its own thread",
         organizer="A role that may run tournaments besides the server managers",
+        typed_moves="Play moves typed as plain messages in a game's thread (if the bot reads them)",
     )
     async def config(
         self,
@@ -481,6 +482,7 @@ class TakCog(commands.Cog):
         days: app_commands.Range[int, 1, MAX_DAYS_PER_MOVE] | None = None,
         threads: bool | None = None,
         organizer: discord.Role | None = None,
+        typed_moves: bool | None = None,
     ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
@@ -494,11 +496,42 @@ class TakCog(commands.Cog):
                 "days_per_move": days,
                 "use_threads": threads,
                 "organizer_role_id": organizer.id if organizer else None,
+                "typed_moves": typed_moves,
             }
             changed = {name: value for name, value in changes.items() if value is not None}
             if changed:
                 current = await self.services.guilds.save(dataclasses.replace(current, **changed))
             await interaction.followup.send(messages.guild_settings_text(current), ephemeral=True)
+
+
+    # ----------------------------------------------------------------- typed moves
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        """A move typed in a game's thread, where the bot reads messages (BREDON_TYPED_MOVES)
+        and the server allows it: played if it is a legal move by the player to move, for the
+        position they see; anything else is left alone, as the players' own chat."""
+        if not self.bot.settings.typed_moves or message.author.bot or message.guild is None:
+            return
+        text = typed_move(message.content)
+        if _LOOKS_LIKE_A_MOVE.fullmatch(text) is None:
+            return
+        game = await self.services.queries.game_in_thread(message.channel.id, message.guild.id)
+        if game is None or not game.is_active or game.player_to_move.id != message.author.id:
+            return
+        if not (await self.services.guilds.get(message.guild.id)).typed_moves:
+            return
+        try:
+            await self.services.games.move(
+                game.id, message.author.id, text, expected_ply=game.ply
+            )
+        except BredonError:
+            return  # not a legal move here: just chat
+        await self.courier.deliver_stream(game_stream(game.id))
+
+
+# A placement or a spread in PTN, with optional marks: anything else in a thread is chat.
+_LOOKS_LIKE_A_MOVE = re.compile(r"[1-8]?[CSFcsf]?[a-hA-H][1-8]([<>+-][1-8]*)?['\"!?]*")
 
 
 async def setup(bot: BredonBot) -> None:

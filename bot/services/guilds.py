@@ -19,6 +19,7 @@ class GuildSettings:
     days_per_move: int = 3
     use_threads: bool = True  # a thread per game
     organizer_role_id: int | None = None  # may run tournaments besides admins
+    typed_moves: bool = False  # moves typed as messages in a game's thread are played
 
     def game_setup(
         self,
@@ -54,6 +55,7 @@ async def fetch_guild_settings(tx: Transaction, guild_id: int) -> GuildSettings:
         days_per_move=row["days_per_move"],
         use_threads=bool(row["use_threads"]),
         organizer_role_id=row["organizer_role_id"],
+        typed_moves=bool(row["typed_moves"]),
     )
 
 
@@ -73,11 +75,12 @@ class GuildService:
         async with self._db.transaction() as tx:
             await tx.execute(
                 "INSERT INTO guild_settings "
-                "(guild_id, size, komi, days_per_move, use_threads, organizer_role_id) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "(guild_id, size, komi, days_per_move, use_threads, organizer_role_id, "
+                "typed_moves) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
                 "size = excluded.size, komi = excluded.komi, "
                 "days_per_move = excluded.days_per_move, use_threads = excluded.use_threads, "
-                "organizer_role_id = excluded.organizer_role_id",
+                "organizer_role_id = excluded.organizer_role_id, "
+                "typed_moves = excluded.typed_moves",
                 (
                     settings.guild_id,
                     settings.size,
@@ -85,6 +88,7 @@ class GuildService:
                     settings.days_per_move,
                     int(settings.use_threads),
                     settings.organizer_role_id,
+                    int(settings.typed_moves),
                 ),
             )
             return await fetch_guild_settings(tx, settings.guild_id)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.settings import MAX_ENV_LENGTH, SettingsError, parse_env_file
+from bot.settings import MAX_ENV_LENGTH, Settings, SettingsError, parse_env_file
 
 
 def test_a_usual_file() -> None:
@@ -65,3 +65,19 @@ def test_any_text_gives_settings_or_a_settings_error(text: str) -> None:
     assert time.perf_counter() - start < 1
     for key, value in values.items():
         assert key.isascii() and key.isidentifier() and "\x00" not in value
+
+
+@pytest.mark.parametrize(
+    ("value", "typed"), [("", False), ("0", False), ("1", True), ("yes", True), ("OFF", False)]
+)
+def test_typed_moves_is_an_explicit_switch(value: str, typed: bool) -> None:
+    assert Settings.from_mapping({"BREDON_TYPED_MOVES": value}).typed_moves is typed
+
+
+@pytest.mark.parametrize(
+    ("values", "named"),
+    [({"BREDON_TYPED_MOVES": "maybe"}, "BREDON_TYPED_MOVES"), ({"BREDON_DEV_GUILD": "²"}, "id")],
+)
+def test_bad_switches_and_ids_are_refused_by_name(values: dict[str, str], named: str) -> None:
+    with pytest.raises(SettingsError, match=named):
+        Settings.from_mapping(values)

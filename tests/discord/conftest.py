@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -27,12 +28,12 @@ class SimulatedClock:
         return discord.utils.utcnow()
 
 
-def make_bot(db_path: Path) -> BredonBot:
+def make_bot(db_path: Path, **settings: Any) -> BredonBot:
     """The bot as `python -m bot` builds it. The scheduler may sleep 6 hours between looks at the
     database (deadlines here are a day or more away when made), which keeps simulated days cheap;
     it still wakes exactly at each deadline."""
     return create_bot(
-        Settings(token=None, database=db_path),
+        Settings(token=None, database=db_path, **settings),
         clock=SimulatedClock(),
         scheduler_max_sleep=timedelta(hours=6),
     )
@@ -44,15 +45,16 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def new_bot(db_path: Path) -> AsyncIterator[Callable[[], BredonBot]]:
-    """`new_bot()`: a fresh bot on the test's database (for `simcord_bot` and restarts).
+async def new_bot(db_path: Path) -> AsyncIterator[Callable[..., BredonBot]]:
+    """`new_bot()`: a fresh bot on the test's database (for `simcord_bot` and restarts);
+    keyword arguments change its settings, e.g. `new_bot(typed_moves=True)`.
 
     SimCord never calls ``bot.close()``, so the bots' databases are closed here afterwards (an
     open aiosqlite connection keeps its thread, and the test process, alive)."""
     made: list[BredonBot] = []
 
-    def make() -> BredonBot:
-        made.append(make_bot(db_path))
+    def make(**settings: Any) -> BredonBot:
+        made.append(make_bot(db_path, **settings))
         return made[-1]
 
     yield make
@@ -64,7 +66,7 @@ async def new_bot(db_path: Path) -> AsyncIterator[Callable[[], BredonBot]]:
 
 
 @pytest.fixture
-def simcord_bot(new_bot: Callable[[], BredonBot]) -> BredonBot:
+def simcord_bot(new_bot: Callable[..., BredonBot]) -> BredonBot:
     return new_bot()
 
 
