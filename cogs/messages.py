@@ -337,7 +337,7 @@ HELP.add_field(
     value=(
         "`/tak board`, `/tak tps`, `/tak ptn` (file and ptn.ninja link), `/tak replay` (GIF), "
         "`/tak draw`, `/tak undo`, `/tak resign`, `/tak abort` (before both have moved), "
-        "`/tak scores`, `/tak settings` (theme, DM notices), `/tak config` (server admins)."
+        "`/tak scores`, `/tak settings` (theme, DM notices), `/bredon config` (server managers)."
     ),
     inline=False,
 )

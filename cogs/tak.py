@@ -97,7 +97,7 @@ async def check_place(interaction: discord.Interaction, use_threads: bool) -> No
     if missing:
         several = len(missing) > 1
         thread_rights = set(missing) & set(NEEDED_FOR_THREADS.values())
-        fix = " (or to turn threads off with `/tak config threads:False`)" if thread_rights else ""
+        fix = " (or to turn threads off: `/bredon config threads:False`)" if thread_rights else ""
         raise Refusal(
             f"I can't run games in {channel.mention}: I'm missing the "
             f"{', '.join(missing)} permission{'s' if several else ''}. "
@@ -123,6 +123,13 @@ async def game_choices(
 class TakCog(commands.Cog):
     tak = app_commands.Group(
         name="tak", description="Play Tak: challenges, moves, games and scores", guild_only=True
+    )
+    # Server settings: shown to server managers only (Discord hides it from everyone else).
+    bredon = app_commands.Group(
+        name="bredon",
+        description="Bredon's settings for this server (server managers)",
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
     )
 
     def __init__(self, bot: BredonBot) -> None:
@@ -465,7 +472,7 @@ class TakCog(commands.Cog):
                 profile = await players.set_notify(interaction.user.id, notify)
             await interaction.followup.send(messages.settings_text(profile), ephemeral=True)
 
-    @tak.command(name="config", description="Server defaults for new games (server managers)")
+    @bredon.command(name="config", description="Server defaults: new games, threads, typed moves")
     @app_commands.describe(
         size="Default board size, 3 to 8",
         komi="Default komi, in halves",

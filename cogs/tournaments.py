@@ -81,8 +81,16 @@ async def acting(interaction: discord.Interaction) -> AsyncIterator[None]:
 class TournamentCog(commands.Cog):
     tournament = app_commands.Group(
         name="tournament",
-        description="Tournaments: sign up, pairings, standings; organizers run them",
+        description="Tournaments: sign up, pairings, standings",
         guild_only=True,
+    )
+    # Shown to server managers only, unless a manager grants it to the organizer role
+    # (Server Settings -> Integrations); the service still checks who may run a tournament.
+    organize = app_commands.Group(
+        name="organize",
+        description="Run tournaments: create, start, forfeits, disqualifications (organizers)",
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
     )
 
     def __init__(self, bot: BredonBot) -> None:
@@ -141,7 +149,7 @@ class TournamentCog(commands.Cog):
 
     # ----------------------------------------------------------------- organizing
 
-    @tournament.command(name="create", description="Open a tournament for sign-up (organizers)")
+    @organize.command(name="create", description="Open a tournament for sign-up")
     @app_commands.describe(
         name="The tournament's name, e.g. Spring Open",
         format="How players are paired",
@@ -194,7 +202,7 @@ class TournamentCog(commands.Cog):
                 signup_deadline=deadline,
             )
             assert interaction.channel is not None
-            start_it = "Start it with `/tournament start` once the players are in."
+            start_it = "Start it with `/organize start` once the players are in."
             try:
                 message = await interaction.channel.send(embed=say.created_embed(created))
             except discord.HTTPException as error:
@@ -211,7 +219,7 @@ class TournamentCog(commands.Cog):
                 )
             await interaction.followup.send(text, ephemeral=True)
 
-    @tournament.command(name="start", description="Close sign-up and begin round 1 (organizers)")
+    @organize.command(name="start", description="Close sign-up and begin round 1")
     @app_commands.describe(tournament=TOURNAMENT_OPTION)
     @app_commands.autocomplete(tournament=tournament_choices)
     async def start(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
@@ -228,9 +236,7 @@ class TournamentCog(commands.Cog):
                 ephemeral=True,
             )
 
-    @tournament.command(
-        name="forfeit", description="Award a player their current match (organizers)"
-    )
+    @organize.command(name="forfeit", description="Award a player their current match")
     @app_commands.describe(
         player="The player who wins their undecided match of this round",
         tournament=TOURNAMENT_OPTION,
@@ -256,7 +262,7 @@ class TournamentCog(commands.Cog):
                 ephemeral=True,
             )
 
-    @tournament.command(name="disqualify", description="Remove a player from a running tournament")
+    @organize.command(name="disqualify", description="Remove a player from a running tournament")
     @app_commands.describe(player="The player to remove", tournament=TOURNAMENT_OPTION)
     @app_commands.autocomplete(tournament=tournament_choices)
     async def disqualify(
@@ -279,7 +285,7 @@ class TournamentCog(commands.Cog):
                 ephemeral=True,
             )
 
-    @tournament.command(name="cancel", description="Call a tournament off (organizers)")
+    @organize.command(name="cancel", description="Call a tournament off")
     @app_commands.describe(tournament=TOURNAMENT_OPTION)
     @app_commands.autocomplete(tournament=tournament_choices)
     async def cancel(self, interaction: discord.Interaction, tournament: str | None = None) -> None:

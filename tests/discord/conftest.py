@@ -122,6 +122,15 @@ def grant_bot(
     env.backend.edit_role(guild.id, bot_role(env, guild).id, {"permissions": permissions.value})
 
 
+async def allow_command(
+    env: simcord.Env, guild: simcord.GuildHandle, name: str, *targets: Any
+) -> None:
+    """What a server manager does in Server Settings -> Integrations: let `targets` (roles,
+    members) use a command Discord shows to managers only."""
+    [command] = [c for c in await env.bot.tree.fetch_commands() if c.name == name]
+    guild.set_command_permissions(command, dict.fromkeys(targets, True))
+
+
 @pytest.fixture(autouse=True)
 def no_error_logs(request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture):
     """Any ERROR logged during a Discord test fails it, unless the test expects errors

@@ -10,7 +10,7 @@ from simcord.backend.errors import OptionError
 
 from bot.services.challenges import MAX_OPEN_CHALLENGES
 from bot.services.views import PlayerRef
-from tests.discord.conftest import World
+from tests.discord.conftest import World, allow_command
 from tests.discord.test_discord_tournament import WHITE_ROAD, Club
 
 
@@ -134,8 +134,9 @@ async def test_long_odd_and_reversed_input_gets_a_short_plain_refusal(world: Wor
         assert not text.startswith(":")
     [once] = [(await world.move(alice, thread, "q9")).response.content]
     assert once.count("q9") == 1
+    await allow_command(world.env, world.guild, "organize", world.alice)
     with pytest.raises(OptionError):
-        await world.alice.slash(world.channel, "tournament create", name="x" * 1960)
+        await world.alice.slash(world.channel, "organize create", name="x" * 1960)
 
 
 async def test_names_and_titles_never_ping(club: Club) -> None:
@@ -148,7 +149,7 @@ async def test_names_and_titles_never_ping(club: Club) -> None:
     assert created.ephemeral
     for player in (mallory, world.carol):
         await player.slash(club.channel, "tournament join")
-    await club.olga.slash(club.channel, "tournament start")
+    await club.olga.slash(club.channel, "organize start")
     for message in club.channel_posts() + [
         m for thread in club.channel.threads for m in world.bot_messages(thread)
     ]:

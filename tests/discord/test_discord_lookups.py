@@ -8,11 +8,11 @@ import logging
 import discord
 import pytest
 from simcord import assert_error
-from simcord.backend.errors import OptionError
+from simcord.backend.errors import OptionError, SetupError
 
 from tak import Position
 from tak.ptn import Game
-from tests.discord.conftest import decoded_image
+from tests.discord.conftest import allow_command, decoded_image
 
 # A 5x5 game in which white builds the a-file (a threat after a4) and black walls it off.
 MOVES = ["e5", "a1", "a2", "e4", "a3", "e3", "a4", "Sa5", "b1"]
@@ -100,13 +100,16 @@ async def test_personal_settings_change_the_board_images(world) -> None:
 
 async def test_server_config_is_for_managers_only(world) -> None:
     carol = world.carol
-    refused = await carol.slash(world.channel, "tak config", size=5)
+    with pytest.raises(SetupError, match="default-member-permissions"):  # Discord hides it
+        await carol.slash(world.channel, "bredon config", size=5)
+    await allow_command(world.env, world.guild, "bredon", carol)  # a manager shows it to her
+    refused = await carol.slash(world.channel, "bredon config", size=5)
     assert refused.ephemeral and "Manage Server" in refused.response.content
     role = world.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
     boss = world.guild.add_member(world.env.create_user("boss"), roles=[role])
-    with pytest.raises(OptionError, match="Option 'days' of 'tak config' must be ≥ 1"):
-        await boss.slash(world.channel, "tak config", days=0)
-    done = await boss.slash(world.channel, "tak config", size=5, komi=0.5, threads=False)
+    with pytest.raises(OptionError, match="Option 'days' of 'bredon config' must be ≥ 1"):
+        await boss.slash(world.channel, "bredon config", days=0)
+    done = await boss.slash(world.channel, "bredon config", size=5, komi=0.5, threads=False)
     assert (
         "5x5, komi 0.5" in done.response.content
         and "Threads per game: off" in done.response.content

@@ -53,7 +53,11 @@ async def test_every_cog_loads_with_the_tak_and_tournament_groups(simcord_env) -
     assert bot.cogs, "no cog loaded"
     assert bot.intents == discord.Intents.default()
     assert not bot.intents.message_content and not bot.intents.members
-    assert [command.name for command in bot.tree.get_commands()] == ["tak", "tournament"]
+    names = [command.name for command in bot.tree.get_commands()]
+    assert names == ["tak", "bredon", "tournament", "organize"]
+    admin = {c.name: c.default_permissions for c in bot.tree.get_commands()}
+    assert admin["bredon"] == admin["organize"] == discord.Permissions(manage_guild=True)
+    assert admin["tak"] is None and admin["tournament"] is None
 
 
 async def test_names_descriptions_and_options_fit_discord(simcord_env) -> None:
@@ -75,7 +79,6 @@ async def test_names_descriptions_and_options_fit_discord(simcord_env) -> None:
         "challenge",
         "move",
         "help",
-        "config",
         "board",
         "games",
         "resign",

@@ -12,10 +12,11 @@ from datetime import timedelta
 import discord
 import pytest
 import simcord
+from simcord.backend.errors import SetupError
 
 from bot.services.views import GameView
 from tak.ptn import Game
-from tests.discord.conftest import World, decoded_image
+from tests.discord.conftest import World, allow_command, decoded_image
 from tests.discord.test_discord_meta import check_limits, walk
 
 # On 3x3: white's road a1-b1-c1 (the first two plies place the opponent's flat), and black's
@@ -54,7 +55,7 @@ class Club:
             options.setdefault(name, value)
         options.setdefault("komi", 0)
         options.setdefault("days", 1)
-        return await (by or self.olga).slash(self.channel, "tournament create", **options)
+        return await (by or self.olga).slash(self.channel, "organize create", **options)
 
     async def sign_up_and_start(self, **options) -> None:
         created = await self.create(**options)
@@ -62,7 +63,7 @@ class Club:
         for player in self.players:
             joined = await player.slash(self.channel, "tournament join")
             assert joined.ephemeral and joined.response.content.startswith("You are in")
-        started = await self.olga.slash(self.channel, "tournament start")
+        started = await self.olga.slash(self.channel, "organize start")
         assert started.ephemeral and "has started" in started.response.content
 
     async def play(self, game_id: int, moves: str) -> None:
@@ -111,7 +112,7 @@ async def test_a_four_player_round_robin_played_through_discord(club: Club) -> N
     for player in club.players:
         joined = await player.slash(club.channel, "tournament join", tournament="Spring Open")
         assert joined.ephemeral and joined.response.content.startswith("You are in")
-    started = await club.olga.slash(club.channel, "tournament start")
+    started = await club.olga.slash(club.channel, "organize start")
     assert started.ephemeral and "has started" in started.response.content
 
     assert "Spring Open: round 1 of 3" in embed_titles(club.channel_posts())
@@ -223,6 +224,12 @@ async def test_a_loss_on_time_moves_the_round_on(club: Club) -> None:
 
 async def test_only_organizers_run_a_tournament(club: Club) -> None:
     alice, bob, carol = club.players[:3]
+    guild = club.world.guild
+    # Discord shows /organize to server managers only...
+    with pytest.raises(SetupError, match="default-member-permissions"):
+        await club.create(by=carol)
+    # ...unless a manager lets others see it; the bot still refuses whoever is no organizer.
+    await allow_command(club.env, guild, "organize", guild.default_role)
     refused = await club.create(by=carol)
     assert refused.ephemeral
     assert refused.response.content == ORGANIZER_REFUSAL.format("create a tournament")
@@ -235,30 +242,30 @@ async def test_only_organizers_run_a_tournament(club: Club) -> None:
     assert again.response.content == "You are already signed up for Spring Open."
     unknown = await alice.slash(club.channel, "tournament join", tournament="Autumn Cup")
     assert unknown.response.content == "There is no tournament called 'Autumn Cup' in this server."
-    early = await carol.slash(club.channel, "tournament start")
+    early = await carol.slash(club.channel, "organize start")
     assert early.response.content == ORGANIZER_REFUSAL.format("start")
     assert club.channel.threads == []
 
     # A member with the guild's organizer role may run it too.
-    referees = club.world.guild.create_role("Referees")
-    rita = club.world.guild.add_member(club.env.create_user("rita"), roles=(referees,))
-    configured = await club.olga.slash(club.channel, "tak config", organizer=referees)
+    referees = guild.create_role("Referees")
+    rita = guild.add_member(club.env.create_user("rita"), roles=(referees,))
+    configured = await club.olga.slash(club.channel, "bredon config", organizer=referees)
     assert "Organizer role" in configured.response.content
-    started = await rita.slash(club.channel, "tournament start")
+    started = await rita.slash(club.channel, "organize start")
     assert "has started" in started.response.content
     [thread] = club.channel.threads
 
     for command, options in (("forfeit", {"player": alice}), ("disqualify", {"player": bob})):
-        denied = await carol.slash(club.channel, f"tournament {command}", **options)
+        denied = await carol.slash(club.channel, f"organize {command}", **options)
         assert denied.ephemeral and denied.response.content.startswith(
             "Only a tournament organizer"
         )
-    cancel = await bob.slash(club.channel, "tournament cancel")
+    cancel = await bob.slash(club.channel, "organize cancel")
     assert cancel.response.content == ORGANIZER_REFUSAL.format("cancel")
     [game] = await club.active_games()
     assert game.ply == 0  # nothing changed
 
-    awarded = await club.olga.slash(club.channel, "tournament forfeit", player=alice)
+    awarded = await club.olga.slash(club.channel, "organize forfeit", player=alice)
     assert awarded.ephemeral and "alice is awarded" in awarded.response.content
     assert "is stopped" in club.world.last_bot_message(thread).content
     final = club.channel_posts()[-1]
@@ -268,12 +275,13 @@ async def test_only_organizers_run_a_tournament(club: Club) -> None:
 
 async def test_the_tournament_commands_fit_discords_limits(club: Club) -> None:
     tree = club.env.bot.tree
-    [group] = [c for c in tree.get_commands() if c.name == "tournament"]
     problems = []
-    for path, item in walk(group.to_dict(tree)):
-        problems += check_limits(path, item)
+    for group in (c for c in tree.get_commands() if c.name in ("tournament", "organize")):
+        for path, item in walk(group.to_dict(tree)):
+            problems += check_limits(path, item)
     assert problems == []
-    available = club.world.alice.available_commands(club.channel)
-    assert {f"tournament {name}" for name in ("create", "join", "standings", "export")} <= set(
-        available
-    )
+    available = set(club.world.alice.available_commands(club.channel))
+    assert {f"tournament {name}" for name in ("join", "standings", "export")} <= available
+    assert not any(name.startswith(("organize", "bredon")) for name in available)
+    managing = set(club.olga.available_commands(club.channel))
+    assert {"organize create", "organize start", "bredon config"} <= managing

@@ -1,5 +1,5 @@
 """Moves typed as plain messages in a game's thread: opt-in for the bot (BREDON_TYPED_MOVES, which
-needs the message content intent) and for each server (/tak config typed_moves)."""
+needs the message content intent) and for each server (/bredon config typed_moves)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def simcord_bot(new_bot: Callable[..., BredonBot]) -> BredonBot:
 async def allow_typed_moves(world: World) -> None:
     role = world.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
     boss = world.guild.add_member(world.env.create_user("boss"), roles=[role])
-    done = await boss.slash(world.channel, "tak config", typed_moves=True)
+    done = await boss.slash(world.channel, "bredon config", typed_moves=True)
     assert "Moves typed in game threads: played" in done.response.content
 
 
