@@ -10,7 +10,7 @@ from datetime import datetime
 
 import discord
 
-from bot.ratings import Rating, is_provisional
+from bot.glicko2 import Rating, is_provisional
 from bot.services.deadlines import Reminder
 from bot.services.guilds import GuildSettings
 from bot.services.matches import PlayerTotals

@@ -1,8 +1,8 @@
 """Ratings: Glicko-2 per guild and board size, updated in the transaction that ends a rated game.
 
-Each rated game is its own rating period (:func:`bot.ratings.update_after_game`). A win (on the
+Each rated game is its own rating period (:func:`bot.glicko2.update_after_game`). A win (on the
 board, by resignation or on time) scores 1, a draw 0.5, a loss 0; aborted games are not rated.
-A rating whose deviation is still above :data:`bot.ratings.PROVISIONAL_DEVIATION` is provisional:
+A rating whose deviation is still above :data:`bot.glicko2.PROVISIONAL_DEVIATION` is provisional:
 shown with a "?" and left off leaderboards.
 """
 
@@ -12,7 +12,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.ratings import Rating, is_provisional, update_after_game
+from bot.glicko2 import Rating, is_provisional, update_after_game
 from bot.services.views import GameStatus, GameView, PlayerRef, RatingChange, check_size
 from bot.store import Database, Transaction, to_db
 from tak import Color

@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from bot.errors import InvalidSetting, NotInGame
-from bot.ratings import Rating
+from bot.glicko2 import Rating
 from bot.store import from_db
 from tak import (
     MAX_KOMI,  # PTN Ninja and PlayTak stop at 4.5

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ratings import Rating, update_after_game
+from bot.glicko2 import Rating, update_after_game
 from bot.services.views import GameStatus
 
 ROAD_3X3 = "a3 a1 b1 b3 c1"  # white (Alice) wins by road along rank 1

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.ratings import (
+from bot.glicko2 import (
     DEFAULT_DEVIATION,
     SCALE,
     GameScore,
