@@ -14,17 +14,16 @@ from bot.glicko2 import Rating, is_provisional
 from bot.services.deadlines import Reminder
 from bot.services.guilds import GuildSettings
 from bot.services.matches import PlayerTotals
+from bot.services.outcomes import GameEnding, MoveOutcome
 from bot.services.players import PlayerProfile
 from bot.services.ratings import PlayerRating
 from bot.services.views import (
     ChallengeStatus,
     ChallengeView,
-    GameEnding,
     GameSetup,
     GameView,
     MatchStatus,
     MatchView,
-    MoveOutcome,
     PlayerRef,
     RatingChange,
 )

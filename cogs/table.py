@@ -43,13 +43,12 @@ from bot.services.outbox import (
     RequestMade,
     TournamentNews,
 )
+from bot.services.outcomes import GameEnding, MoveOutcome
 from bot.services.tournaments import TournamentView
 from bot.services.views import (
     ChallengeView,
-    GameEnding,
     GameView,
     MatchStatus,
-    MoveOutcome,
     NotifyMode,
 )
 from bot.store import from_db

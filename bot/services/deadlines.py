@@ -32,13 +32,13 @@ from bot.services.outbox import (
     ReminderDue,
     enqueue,
 )
+from bot.services.outcomes import GameEnding
 from bot.services.records import fetch_game
 from bot.services.tournament_rounds import in_tournament
 from bot.services.views import (
     CHALLENGE_SELECT,
     GAME_SELECT,
     ChallengeView,
-    GameEnding,
     GameView,
     PlayerRef,
     challenge_from_row,

@@ -70,14 +70,13 @@ from bot.services.outbox import (
     announce_progress,
     enqueue,
 )
+from bot.services.outcomes import GameEnding, MoveOutcome
 from bot.services.ratings import rate_game
 from bot.services.records import fetch_game, fetch_game_version
 from bot.services.tournament_rounds import in_tournament, record_match_in_tournament
 from bot.services.views import (
-    GameEnding,
     GameStatus,
     GameView,
-    MoveOutcome,
     deadlines_after,
     game_from_row,
 )

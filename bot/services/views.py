@@ -10,7 +10,6 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from bot.errors import InvalidSetting, NotInGame
 from bot.glicko2 import Rating
@@ -26,9 +25,6 @@ from tak import (
     parse_result,
     reserve_problem,
 )
-
-if TYPE_CHECKING:
-    from bot.services.tournament_rounds import TournamentProgress
 
 MAX_DAYS_PER_MOVE = 30
 MAX_MATCH_GAMES = 25
@@ -286,36 +282,6 @@ class RatingChange:
     @property
     def delta(self) -> float:
         return self.after.rating - self.before.rating
-
-
-@dataclass(frozen=True, slots=True)
-class GameEnding:
-    """How a game ended, what it scored, and what it did to its match."""
-
-    game: GameView
-    result: Result
-    points: int  # the winner's score; 0 for draws and aborts
-    match: MatchView | None
-    next_game: GameView | None  # the match's next game, created with colours swapped
-    ratings: tuple[RatingChange, RatingChange] | None = None  # white's, black's; rated games only
-    tournament: TournamentProgress | None = None  # what the match's end did to its tournament
-
-
-@dataclass(frozen=True, slots=True)
-class MoveOutcome:
-    """A move that was applied: the new position, the result if it ended the game, and whether
-    the mover now threatens to complete a road (the bot's cue to call "Tak")."""
-
-    game: GameView
-    move: str  # canonical PTN
-    ply: int  # the ply number of this move, 1 for the first
-    position: Position  # a copy the caller may keep
-    tak: bool
-    ending: GameEnding | None
-
-    @property
-    def result(self) -> Result | None:
-        return self.ending.result if self.ending else None
 
 
 # ----------------------------------------------------------------- rows to views

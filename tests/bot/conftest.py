@@ -12,7 +12,8 @@ import pytest
 from bot.clock import FakeClock
 from bot.services import Services
 from bot.services.outbox import Outcome
-from bot.services.views import GameView, MoveOutcome, PlayerRef
+from bot.services.outcomes import MoveOutcome
+from bot.services.views import GameView, PlayerRef
 
 ALICE = PlayerRef(101, "alice")
 BOB = PlayerRef(202, "bob")

@@ -7,8 +7,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.services import Services
+from bot.services.outcomes import GameEnding
 from bot.services.tournament_rounds import TournamentProgress, TournamentView
-from bot.services.views import GameEnding, GameView, PlayerRef
+from bot.services.views import GameView, PlayerRef
 
 GUILD = 3_000_000_000_000_000_003
 CHANNEL = 4_000_000_000_000_000_004
