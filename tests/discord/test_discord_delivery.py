@@ -263,3 +263,22 @@ async def test_a_challenge_discord_refuses_to_post_is_withdrawn(world: World) ->
     assert "I couldn't post the challenge here" in result.response.content
     [row] = await env.bot.services.db.fetchall("SELECT status FROM challenges")
     assert row["status"] == "cancelled"
+
+
+async def test_a_loss_on_time_posted_late_is_posted_once(world: World, new_bot) -> None:
+    """The time-out is saved while its post fails, across a restart: it arrives once after."""
+    env, alice, bob = world.env, world.alice, world.bob
+    thread = await world.start_game(size=5, days=1)
+    await world.move(alice, thread, "a1")
+    await world.move(bob, thread, "e5")
+    await advance(env, timedelta(hours=20))  # the reminder, delivered
+    fail_posts(env, thread, times=None)
+    await advance(env, timedelta(hours=5))  # past the deadline: the time-out is saved
+    services = env.bot.services
+    assert not (await services.games.get(1)).is_active
+    assert count(contents(world, thread), "Time is up.") == 0
+    await env.restart_bot(new_bot())
+    discord_works_again(env)
+    await advance(env, timedelta(hours=1))
+    assert count(contents(world, thread), "Time is up.") == 1
+    assert await env.bot.services.outbox.pending() == 0
