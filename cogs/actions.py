@@ -10,7 +10,14 @@ import logging
 import discord
 
 from bot.app import apologise, refusals
-from bot.errors import BredonError, NoDrawOffer, NotYourTurn, NoUndoRequest, PositionChanged
+from bot.errors import (
+    BredonError,
+    GameOver,
+    NoDrawOffer,
+    NotYourTurn,
+    NoUndoRequest,
+    PositionChanged,
+)
 from bot.services.games import require_active
 from bot.services.outbox import game_stream
 from bot.services.views import ChallengeView, GameView, PlayerRef
@@ -70,7 +77,7 @@ def lapses(handler: Handler) -> Handler:
     async def answering(interaction: discord.Interaction, game_id: int) -> None:
         try:
             await handler(interaction, game_id)
-        except (NoDrawOffer, NoUndoRequest):
+        except (NoDrawOffer, NoUndoRequest, GameOver):
             if interaction.message is not None:
                 lapsed = f"{interaction.message.content}\n*This has lapsed.*"
                 await interaction.edit_original_response(content=lapsed[:2000], view=None)

@@ -42,6 +42,7 @@ from bot.services.outbox import (
     ReminderDue,
     RequestMade,
     TournamentNews,
+    game_stream,
 )
 from bot.services.outcomes import GameEnding, MoveOutcome
 from bot.services.tournaments import TournamentView
@@ -356,6 +357,7 @@ class GameTable:
         )
         shown = await self.post_for_game(game, post)
         await self.notify_by_dm(game, viewer, shown)
+        await self._lapse(played)
         return shown
 
     async def _show_undo(self, item: Item, undo: MoveTakenBack) -> Shown:
@@ -446,7 +448,45 @@ class GameTable:
             f"{messages.mention(opponent)}, do you allow it?",
         }[request.what]
         view = buttons((f"{request.what}-yes", game.id), (f"{request.what}-no", game.id))
-        return await self.post_for_game(game, Post(text, view=view))
+        shown = await self.post_for_game(game, Post(text, view=view))
+        if shown.message is not None:  # so that a move can take the buttons away (_lapse)
+            place = shown.message.channel.id
+            await self.services.outbox.save_progress(
+                item, message_id=shown.message.id, channel_id=place
+            )
+        return shown
+
+    async def _lapse(self, played: MovePlayed) -> None:
+        """The offers a move cancelled lose their buttons (best effort: a press on one that is
+        left says it lapsed, too)."""
+        stream = game_stream(played.game_id)
+        offers = await self.services.outbox.delivered_items(stream, RequestMade.KIND)
+        for what in played.lapsed:
+            offer = next(
+                (
+                    item
+                    for item in offers
+                    if isinstance(item.payload, RequestMade)
+                    and item.payload.what == what
+                    and "message_id" in item.progress
+                ),
+                None,
+            )
+            if offer is None:
+                continue
+            try:
+                place = await self.channel(offer.progress["channel_id"])
+                assert isinstance(place, discord.abc.GuildChannel | discord.Thread)
+                message = await place.fetch_message(offer.progress["message_id"])
+                lapsed = f"{message.content}\n*This has lapsed: a move came first.*"
+                await message.edit(content=lapsed[:2000], view=None)
+            except discord.HTTPException as error:
+                log.info(
+                    "Game %s: the lapsed %s offer keeps its buttons (%s).",
+                    played.game_id,
+                    what,
+                    error,
+                )
 
     async def _show_reminder(self, item: Item, due: ReminderDue) -> Shown:
         game = await self.services.games.get(due.game_id)

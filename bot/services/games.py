@@ -23,12 +23,12 @@ so a failed move can never leave a position ahead of the database.
 
 A move takes one of two paths. The quick one, for a cached game and a move that does not end it:
 the turn, the ply the player saw and the move are checked against the cached state, then one
-``UPDATE ... WHERE ply = ? AND version = ? AND status = 'active'`` applies it (with its log row)
-only if the database still holds exactly that state; SQLite commits the single statement
-atomically. Anything else (no cache entry, a refusal, a move that ends the game, or a row that
-changed under the cache) goes the checked way: one ``BEGIN IMMEDIATE`` transaction that re-reads
-the game, re-checks everything and gives the precise refusal, and also scores a finished game
-and its match.
+``UPDATE ... WHERE ply = ? AND version = ? AND status = 'active'`` (and no offer pending) applies
+it with its log row, only if the database still holds exactly that state, and its announcement
+is written in the same transaction (:mod:`bot.services.outbox`). Anything else (no cache entry, a
+refusal, a move that ends the game or cancels an offer, or a row that changed under the cache)
+goes the checked way: one ``BEGIN IMMEDIATE`` transaction that re-reads the game, re-checks
+everything and gives the precise refusal, and also scores a finished game and its match.
 
 Races: of two moves sent for the same position, the first commits and the second finds the ply
 changed and gets :class:`PositionChanged`. The log's unique index on live (game, ply) refuses a
@@ -273,6 +273,12 @@ def _tak(position: Position) -> bool:
     return position.result is None and position.has_road_threat(position.to_move.other)
 
 
+def _lapsed(game: GameView) -> tuple[str, ...]:
+    """The offers a move in `game` cancels: a pending draw offer, a pending undo request."""
+    offers = (("draw", game.draw_offer_by), ("undo", game.undo_request_by))
+    return tuple(what for what, by in offers if by is not None)
+
+
 def require_active(game: GameView) -> None:
     if not game.is_active:
         raise GameOver(game.id, game.result.ptn() if game.result else game.status.value)
@@ -357,7 +363,9 @@ class GameService:
         deadline, reminder = deadlines_after(now, game.setup.days_per_move)
         async with self._db.transaction() as tx:
             rows = await tx.fetchall(
-                _ADVANCE + " RETURNING *",
+                # An offer pending (this process may not know of it) sends the move the checked
+                # way, which tells the offer's message that it lapsed.
+                _ADVANCE + " AND draw_offer_by IS NULL AND undo_request_by IS NULL RETURNING *",
                 _advance_params(game, version, position, tps, player_id, now, deadline, reminder),
             )
             if not rows:  # the stored game is not the cached one any more
@@ -414,7 +422,8 @@ class GameService:
                 ending = await finish_game(tx, moved, position, position.result, now, news)
                 moved = ending.game
             else:
-                await enqueue(tx, MovePlayed(game.id, position.ply, move.ptn(), tps, tak), now)
+                played = MovePlayed(game.id, position.ply, move.ptn(), tps, tak, _lapsed(game))
+                await enqueue(tx, played, now)
         self._cache.put(moved, version + 1, position)
         return MoveOutcome(moved, move.ptn(), position.ply, position.copy(), tak, ending)
 

@@ -85,6 +85,7 @@ class MovePlayed(_AboutAGame):
     move: str
     tps: str
     tak: bool
+    lapsed: tuple[str, ...] = ()  # "draw", "undo": the offers this move cancelled
 
 
 class EndingCause(StrEnum):
@@ -386,6 +387,16 @@ class OutboxService:
             "WHERE " + _READY
         )
         return None if row is None else from_db(row[0])
+
+    async def delivered_items(self, stream: str, kind: str, limit: int = 20) -> list[Item]:
+        """The stream's latest delivered announcements of one kind, newest first (e.g. to find
+        the message of the last draw offer)."""
+        rows = await self._db.fetchall(
+            "SELECT * FROM outbox WHERE stream = ? AND kind = ? AND delivered_at IS NOT NULL "
+            "ORDER BY id DESC LIMIT ?",
+            (stream, kind, limit),
+        )
+        return [_item(row) for row in rows]
 
     async def pending(self, stream: str | None = None) -> int:
         """How many announcements are still to deliver (of `stream`, if given)."""

@@ -168,17 +168,23 @@ async def test_one_user_cannot_flood_a_channel_with_challenges(world: World) -> 
     assert len(world.bot_messages(world.channel)) == MAX_OPEN_CHALLENGES
 
 
-async def test_a_lapsed_draw_offer_loses_its_buttons(world: World) -> None:
+async def test_a_lapsed_offer_loses_its_buttons(world: World) -> None:
     alice, bob = world.alice, world.bob
     thread = await world.start_game(size=5)
     await world.move(alice, thread, "a1")
     await alice.slash(thread, "tak draw")
     offer = world.last_bot_message(thread)
-    await world.move(bob, thread, "e5")  # a move cancels the offer
-    pressed = await bob.click(offer, label="Accept draw")
-    assert "has not offered a draw" in pressed.followups[0].content
+    await world.move(bob, thread, "e5")  # a move cancels the offer, and takes its buttons away
     lapsed = next(m for m in world.bot_messages(thread) if m.id == offer.id)
     assert "This has lapsed" in lapsed.content and lapsed.components == []
+
+    await bob.slash(thread, "tak undo")  # bob asks to take back e5...
+    request = world.last_bot_message(thread)
+    await world.env.bot.services.games.decline_undo(1, alice.id)  # ...answered elsewhere
+    pressed = await alice.click(request, label="Allow undo")  # a press on the stale buttons
+    assert "has not asked to undo" in pressed.followups[0].content
+    stale = next(m for m in world.bot_messages(thread) if m.id == request.id)
+    assert "This has lapsed" in stale.content and stale.components == []
 
 
 async def test_the_player_to_move_cannot_ask_to_take_back_the_opponents_move(
