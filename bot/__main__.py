@@ -36,6 +36,10 @@ NO_TOKEN = (
     "(Discord Developer Portal -> your application -> Bot -> Reset Token), "
     "or set DISCORD_TOKEN in the environment. See docs/discord-setup.md."
 )
+NO_INTENT = (
+    "BREDON_TYPED_MOVES=1 needs the Message Content Intent: switch it on in the Developer Portal "
+    "(your application -> Bot -> Privileged Gateway Intents), or set BREDON_TYPED_MOVES=0."
+)
 BAD_TOKEN = (
     "Discord rejected DISCORD_TOKEN. Reset the token in the Developer Portal "
     "(your application -> Bot -> Reset Token) and put the new one in .env."
@@ -130,6 +134,9 @@ def main(argv: Sequence[str], environ: Mapping[str, str], cwd: Path) -> int:
     except (StoreError, StoreBusy) as error:
         print(error, file=sys.stderr)
         return EXIT_DATABASE
+    except discord.PrivilegedIntentsRequired:
+        print(NO_INTENT, file=sys.stderr)
+        return EXIT_CONFIG
     except discord.LoginFailure:
         print(BAD_TOKEN, file=sys.stderr)
         return EXIT_LOGIN

@@ -143,9 +143,9 @@ class BredonBot(commands.Bot):
             self._watchdog.cancel()
         if self.scheduler is not None:
             await self.scheduler.stop()
+        await super().close()  # unloads the cogs: the courier stops before the store closes
         if hasattr(self, "services"):
             await self.services.close()
-        await super().close()
 
 
 def create_bot(

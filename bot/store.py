@@ -319,8 +319,8 @@ class Database:
 
     async def write_one(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         """Run one writing statement on its own: SQLite commits it (with what its triggers do)
-        entirely or not at all. For hot paths where one conditional statement is the whole
-        change; ``RETURNING`` rows come back."""
+        entirely or not at all. For a change that is one conditional statement (settling an
+        outbox item, forgetting a thread); ``RETURNING`` rows come back."""
         async with self._turn(write=True):
             await self.check_file()
             return list(await self._connection.execute_fetchall(sql, params))

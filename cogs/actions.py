@@ -18,12 +18,12 @@ from bot.errors import (
     NoUndoRequest,
     PositionChanged,
 )
-from bot.services.games import require_active
+from bot.services.games import position_mark, require_active
 from bot.services.outbox import game_stream
 from bot.services.views import ChallengeView, GameView, PlayerRef
 from bot.text_safety import typed_move, visible_name
 from cogs import messages
-from cogs.buttons import Handler, fingerprint, on_move_press, on_press
+from cogs.buttons import Handler, on_move_press, on_press
 from cogs.courier import Courier, courier_of
 from cogs.table import GameTable, Place
 
@@ -50,12 +50,13 @@ def _courier(interaction: discord.Interaction) -> Courier:
 
 
 async def post_or_withdraw(
-    table: GameTable, place: Place, challenge: ChallengeView
+    table: GameTable, place: Place | int, challenge: ChallengeView
 ) -> discord.Message:
-    """Post a new challenge; if Discord refuses, withdraw it, so that no challenge stands that
-    nobody can see or accept."""
+    """Post a new challenge (in `place`, or the channel of that id); if Discord refuses, withdraw
+    it, so that no challenge stands that nobody can see or accept."""
     try:
-        return await table.post_challenge(place, challenge)
+        where = await table.channel(place) if isinstance(place, int) else place
+        return await table.post_challenge(where, challenge)
     except discord.HTTPException as error:
         log.warning("Challenge %s could not be posted (%s); withdrawn.", challenge.id, error)
         await table.services.challenges.cancel(challenge.id, challenge.challenger.id)
@@ -90,8 +91,8 @@ def lapses(handler: Handler) -> Handler:
 async def accept_challenge(interaction: discord.Interaction, challenge_id: int) -> None:
     table = table_of(interaction)
     accepted = await table.services.challenges.accept(challenge_id, player_of(interaction.user))
-    await settle_message(interaction, messages.challenge_text(accepted.challenge))
     await _courier(interaction).deliver_stream(game_stream(accepted.game.id))
+    await settle_message(interaction, messages.challenge_text(accepted.challenge))
 
 
 @on_press("decline")
@@ -115,8 +116,8 @@ async def cancel_challenge(interaction: discord.Interaction, challenge_id: int) 
 async def accept_draw(interaction: discord.Interaction, game_id: int) -> None:
     table = table_of(interaction)
     await table.services.games.accept_draw(game_id, interaction.user.id)
-    await settle_message(interaction, f"{interaction.user.mention} accepted the draw offer.")
     await _courier(interaction).deliver_stream(game_stream(game_id))
+    await settle_message(interaction, f"{interaction.user.mention} accepted the draw offer.")
 
 
 @on_press("draw-no")
@@ -132,8 +133,8 @@ async def decline_draw(interaction: discord.Interaction, game_id: int) -> None:
 @lapses
 async def accept_undo(interaction: discord.Interaction, game_id: int) -> None:
     await table_of(interaction).services.games.accept_undo(game_id, interaction.user.id)
-    await settle_message(interaction, f"{interaction.user.mention} allowed the undo.")
     await _courier(interaction).deliver_stream(game_stream(game_id))
+    await settle_message(interaction, f"{interaction.user.mention} allowed the undo.")
 
 
 @on_press("undo-no")
@@ -147,16 +148,15 @@ async def decline_undo(interaction: discord.Interaction, game_id: int) -> None:
 async def resign(interaction: discord.Interaction, game_id: int) -> None:
     table = table_of(interaction)
     await table.services.games.resign(game_id, interaction.user.id)
-    await settle_message(interaction, f"You resigned game #{game_id}.")
     await _courier(interaction).deliver_stream(game_stream(game_id))
+    await settle_message(interaction, f"You resigned game #{game_id}.")
 
 
 @on_press("rematch")
 async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     table = table_of(interaction)
     challenge = await table.services.challenges.rematch(game_id, player_of(interaction.user))
-    place = await table.channel(challenge.channel_id)
-    message = await post_or_withdraw(table, place, challenge)
+    message = await post_or_withdraw(table, challenge.channel_id, challenge)
     await interaction.followup.send(f"Rematch offered: {message.jump_url}", ephemeral=True)
 
 
@@ -171,6 +171,7 @@ class MoveForm(discord.ui.Modal):
         super().__init__(title=f"Your move in game #{game.id}"[:45], timeout=15 * 60)
         self.game_id = game.id
         self.ply = game.ply
+        self.mark = position_mark(game.tps)
         hint = (
             "Legal: " + ", ".join(legal)
             if len(legal) <= FEW_MOVES
@@ -190,6 +191,7 @@ class MoveForm(discord.ui.Modal):
                 interaction.user.id,
                 typed_move(self.move.value),
                 expected_ply=self.ply,
+                expected_mark=self.mark,
             )
             report = await courier.deliver_stream(game_stream(self.game_id))
             reply = report.reply(
@@ -211,7 +213,7 @@ async def open_move_form(
     game = await games.get(game_id)
     require_active(game)
     game.color_of(interaction.user.id)
-    if game.ply != ply or fingerprint(game.tps) != position:
+    if game.ply != ply or position_mark(game.tps) != position:
         raise PositionChanged(game.id, ply, game.ply)
     if game.player_to_move.id != interaction.user.id:
         raise NotYourTurn(game.id)

@@ -9,13 +9,13 @@ This module only knows the buttons' looks and ids. What a press does is register
 from __future__ import annotations
 
 import re
-import zlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import discord
 
 from bot.app import apologise, refusals
+from bot.services.games import position_mark
 from bot.services.views import ChallengeView
 
 Handler = Callable[[discord.Interaction, int], Awaitable[None]]
@@ -108,7 +108,7 @@ class MoveButton(
     template=r"bredon:move:(?P<game>\d+):(?P<ply>\d+):(?P<position>[0-9a-f]{8})",
 ):
     """On every board: opens a form for the move, for the position that board shows (its ply
-    and :func:`fingerprint`)."""
+    and :func:`~bot.services.games.position_mark`)."""
 
     def __init__(self, game_id: int, ply: int, position: str) -> None:
         super().__init__(
@@ -136,14 +136,8 @@ class MoveButton(
 
 def move_button(game_id: int, ply: int, tps: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(MoveButton(game_id, ply, fingerprint(tps)))
+    view.add_item(MoveButton(game_id, ply, position_mark(tps)))
     return view
-
-
-def fingerprint(tps: str) -> str:
-    """A short mark of a position, so that a button or a suggestion made for it is refused in
-    any other, even one reached again at the same ply after an undo."""
-    return f"{zlib.crc32(tps.encode()):08x}"
 
 
 def buttons(*pairs: tuple[str, int]) -> discord.ui.View:

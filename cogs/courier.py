@@ -9,10 +9,11 @@ truthfully that it is late.
 What a failure does:
 - Discord refused the place for good (403/404) and every fallback too
   (:class:`cogs.table.Undeliverable`): logged as an error with the game, settled as given up.
-- Discord failed otherwise (5xx, rate limits, the network): retried with backoff, for as long
-  as it takes; a game waiting for its announcement cannot lose on time meanwhile.
-- A bug of ours: logged with the traceback, retried with backoff, given up after
-  :data:`MAX_ATTEMPTS_AFTER_A_BUG` attempts so it cannot hold its game's stream for ever.
+- Discord failed for now (5xx, 429, the network) or the store was busy: retried with backoff, for
+  as long as it takes; a game waiting for its announcement cannot lose on time meanwhile.
+- Anything else (another 4xx, a bug of ours): logged with the traceback, retried with backoff,
+  and given up after :data:`MAX_ATTEMPTS_AFTER_A_BUG` such failures, so it cannot hold its
+  game's stream for ever.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import discord
 from discord.ext import commands
 
 from bot.app import BredonBot
+from bot.errors import StoreBusy
 from bot.services.deadlines import DeadlineReport
 from bot.services.outbox import Item, Outcome
 from cogs.table import GameTable, Shown, Undeliverable
@@ -37,7 +39,13 @@ log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS_AFTER_A_BUG = 8
 IDLE_LOOK = timedelta(minutes=10)  # look at the outbox at least this often (other processes)
-TRANSIENT = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
+
+
+def transient(error: BaseException) -> bool:
+    """A failure that time cures: Discord's 5xx and rate limits, the network, a busy store."""
+    if isinstance(error, discord.HTTPException):
+        return error.status >= 500 or error.status == 429
+    return isinstance(error, aiohttp.ClientError | OSError | asyncio.TimeoutError | StoreBusy)
 
 
 @dataclass
@@ -49,20 +57,24 @@ class StreamReport:
     pending: int = 0  # still to deliver afterwards
 
     @property
-    def last_message(self) -> discord.Message | None:
-        return next((s.message for s in reversed(self.shown) if s.message is not None), None)
-
-    @property
-    def moved_elsewhere(self) -> bool:
-        return any(s.outcome is not Outcome.POSTED for s in self.shown)
+    def last_link(self) -> str | None:
+        return next((s.link for s in reversed(self.shown) if s.link is not None), None)
 
     def reply(self, done: str, late: str) -> str:
         """The truth for whoever acted: `done` with a link to the post, or `late` (what was
-        saved, and that its post will follow) when Discord did not take it."""
-        message = self.last_message
-        if self.pending == 0 and message is not None:
-            where = " (the game's thread is gone, so here)" if self.moved_elsewhere else ""
-            return f"{done}{where}: {message.jump_url}"
+        saved) and what became of its post."""
+        outcomes = {s.outcome for s in self.shown}
+        if self.pending == 0 and Outcome.GIVEN_UP in outcomes:
+            return (
+                f"{late}, but Discord refused the post everywhere (the game's thread, its "
+                "channel and the players' DMs); a server manager should check my permissions."
+            )
+        if self.pending == 0 and Outcome.FALLBACK in outcomes:
+            link = self.last_link
+            where = f": {link}" if link and "/@me/" not in link else ", by DM"
+            return f"{done} (the game's thread is gone or closed to me, so elsewhere){where}"
+        if self.pending == 0 and self.last_link is not None:
+            return f"{done}: {self.last_link}"
         if self.failures:
             return f"{late}, but I couldn't post it in the game's thread; I'll keep trying."
         return f"{late}; the post will follow shortly."
@@ -113,6 +125,10 @@ class Courier:
                 if not progressed:
                     break
             report.pending = await self._outbox.pending(stream)
+        except Exception as error:  # the change is saved: the loop delivers it later
+            log.warning("Delivering %s now failed (%s); the courier will retry.", stream, error)
+            report.failures.append(str(error))
+            report.pending = max(report.pending, 1)
         finally:
             self.kick()
         return report
@@ -139,18 +155,19 @@ class Courier:
             shown = await self.table.show(item)
         except Undeliverable as error:
             log.error("Could not deliver %s anywhere: %s. Given up.", where, error)
-            given_up = Shown(None, Outcome.GIVEN_UP)
             await self._outbox.delivered(item, Outcome.GIVEN_UP, str(error))
-            return given_up, str(error)
-        except TRANSIENT as error:
-            retry_at = await self._outbox.failed(item, f"{type(error).__name__}: {error}")
-            log.warning("Discord failed %s: %s; retrying at %s.", where, error, retry_at)
-            return None, str(error)
+            return Shown(None, Outcome.GIVEN_UP), str(error)
         except Exception as error:
+            if transient(error):
+                retry_at = await self._outbox.failed(item, f"{type(error).__name__}: {error}")
+                log.warning("Discord failed %s: %s; retrying at %s.", where, error, retry_at)
+                return None, str(error)
             log.exception("Showing %s failed.", where)
-            if item.attempts + 1 >= MAX_ATTEMPTS_AFTER_A_BUG:
+            bugs = item.progress.get("bugs", 0) + 1
+            if bugs >= MAX_ATTEMPTS_AFTER_A_BUG:
                 await self._outbox.delivered(item, Outcome.GIVEN_UP, repr(error))
                 return Shown(None, Outcome.GIVEN_UP), repr(error)
+            await self._outbox.save_progress(item, bugs=bugs)
             await self._outbox.failed(item, repr(error))
             return None, repr(error)
         await self._outbox.delivered(item, shown.outcome)

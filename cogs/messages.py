@@ -27,11 +27,11 @@ from bot.services.views import (
     PlayerRef,
     RatingChange,
 )
+from bot.text_safety import MAX_MESSAGE
 from tak import Result, ResultKind, square_name
 from tak.ptn import Game
 
 MAX_THREAD_NAME = 100
-MAX_CONTENT = 2000
 
 HOW_WON = {
     ResultKind.ROAD: "by road",
@@ -233,7 +233,7 @@ def join_lines(lines: list[str], empty: str) -> str:
         return empty
     text = ""
     for shown, line in enumerate(lines):
-        if len(text) + len(line) + 60 > MAX_CONTENT:
+        if len(text) + len(line) + 60 > MAX_MESSAGE:
             return text + f"... and {len(lines) - shown} more."
         text += line + "\n"
     return text.rstrip()
@@ -255,13 +255,19 @@ def settings_text(profile: PlayerProfile) -> str:
     )
 
 
-def guild_settings_text(settings: GuildSettings) -> str:
+def guild_settings_text(settings: GuildSettings, *, reads_typed_moves: bool) -> str:
     role = mention_role(settings.organizer_role_id) if settings.organizer_role_id else "none"
+    if not settings.typed_moves:
+        typed = "not read"
+    elif reads_typed_moves:
+        typed = "played"
+    else:
+        typed = "on, but this bot does not read messages (BREDON_TYPED_MOVES is off)"
     return (
         f"New challenges default to {settings.size}x{settings.size}, komi {settings.komi:g}, "
         f"{settings.days_per_move} days a move. Threads per game: "
         f"{'on' if settings.use_threads else 'off'}. Organizer role: {role}. Moves typed in "
-        f"game threads: {'played' if settings.typed_moves else 'not read'}."
+        f"game threads: {typed}."
     )
 
 

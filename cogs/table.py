@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.errors import UnknownPlayer
@@ -63,8 +64,9 @@ from tak.ptn import Game
 log = logging.getLogger(__name__)
 
 Place = discord.abc.Messageable
-GONE = (discord.Forbidden, discord.NotFound)
-MAX_RENDERS = 2  # the place is gone or closed to the bot
+GONE = (discord.Forbidden, discord.NotFound)  # the place is gone or closed to the bot
+THREAD_EXISTS = 160004  # Discord's code: this message already has a thread
+MAX_RENDERS = 2
 
 
 # What the bot needs where a game or a tournament is played (docs/discord-setup.md).
@@ -99,8 +101,9 @@ class Undeliverable(Exception):
 class Shown:
     """Where an announcement ended up."""
 
-    message: discord.Message | None  # None: nothing left to show (e.g. a deleted challenge)
+    link: str | None  # the post; None when nothing was left to show (e.g. a deleted challenge)
     outcome: Outcome
+    in_guild: bool = True  # False: it went to the players by DM
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,9 +128,10 @@ class GameTable:
     def __init__(self, client: discord.Client, services: Services) -> None:
         self.client = client
         self.services = services
-        # Images are drawn in worker threads; at most this many at once, so a burst of replays
-        # cannot take all the memory or starve the board posts.
+        # Images are drawn in worker threads, a bounded number at once so that a burst cannot
+        # take all the memory; replays (seconds each) have their own, so boards never wait.
         self._renders = asyncio.Semaphore(MAX_RENDERS)
+        self._replays = asyncio.Semaphore(1)
         self._shows: dict[type[Any], Callable[[Item, Any], Awaitable[Shown]]] = {
             GameStart: self._show_game_start,
             MovePlayed: self._show_move,
@@ -153,11 +157,13 @@ class GameTable:
         assert isinstance(channel, Place)
         return channel
 
-    async def place_of(self, game: GameView) -> Place:
-        return await self.channel(game.thread_id or game.channel_id)
-
-    async def post_for_game(self, game: GameView, post: Post) -> Shown:
-        """Post in the game's thread, else its channel, else to both players by DM."""
+    async def post_for_game(self, item: Item, game: GameView, post: Post) -> Shown:
+        """Post in the game's thread, else its channel, else to both players by DM. What went
+        out is recorded in the item's progress, so a retry (after a later step failed) does not
+        post it again."""
+        done = item.progress.get("posted")
+        if done is not None:
+            return Shown(done["link"], Outcome(done["outcome"]), done["in_guild"])
         places = [game.thread_id, game.channel_id] if game.thread_id else [game.channel_id]
         for number, place_id in enumerate(places):
             try:
@@ -168,27 +174,42 @@ class GameTable:
                 if place_id == game.thread_id and isinstance(error, discord.NotFound):
                     await self.services.games.forget_thread(game.id)
                 continue
-            return Shown(message, Outcome.POSTED if number == 0 else Outcome.FALLBACK)
-        sent = None
+            outcome = Outcome.POSTED if number == 0 else Outcome.FALLBACK
+            return await self._posted(item, Shown(message.jump_url, outcome))
+        sent: list[int] = item.progress.get("dm_sent", [])
         for player in (game.white, game.black):
+            if player.id in sent:
+                continue
             note = f"(I could not post this in the game's channel.)\n{post.text}"
-            message = await self._direct_message(player.id, note, post)
-            sent = sent or message
-        if sent is None:
+            if await self._direct_message(player.id, note, post) is not None:
+                sent = [*sent, player.id]
+                await self.services.outbox.save_progress(item, dm_sent=sent)
+        if not sent:
             raise Undeliverable(f"game {game.id}: thread, channel and both players' DMs refused")
-        return Shown(sent, Outcome.FALLBACK)
+        return await self._posted(item, Shown(None, Outcome.FALLBACK, in_guild=False))
+
+    async def _posted(self, item: Item, shown: Shown) -> Shown:
+        posted = {"link": shown.link, "outcome": shown.outcome.value, "in_guild": shown.in_guild}
+        await self.services.outbox.save_progress(item, posted=posted)
+        return shown
 
     async def _direct_message(
-        self, player_id: int, text: str, post: Post | None = None
+        self, player_id: int, text: str, post: Post | None = None, *, best_effort: bool = False
     ) -> discord.Message | None:
-        """A DM, or None when the player cannot be reached (DMs closed, unknown user)."""
+        """A DM, or None when the player cannot be reached (DMs closed, unknown user). A
+        `best_effort` DM (a courtesy notice) also gives up on a failure that time would cure,
+        rather than make its announcement be posted again."""
         try:
             user = self.client.get_user(player_id) or await self.client.fetch_user(player_id)
             extra = {} if post is None else post.kwargs(with_view=False)
             return await user.send(text, **extra)
         except GONE as error:
             log.info("Could not DM player %s (%s).", player_id, error)
-            return None
+        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as error:
+            if not best_effort:
+                raise
+            log.info("Could not DM player %s now (%s); the mention stands.", player_id, error)
+        return None
 
     # ----------------------------------------------------------------- images
 
@@ -233,7 +254,7 @@ class GameTable:
     ) -> tuple[discord.File, str]:
         """The game as a GIF within Discord's upload limit, and a note on the plies sampled."""
         theme = await self.theme_for(viewer_id)
-        async with self._renders:
+        async with self._replays:
             replay = await asyncio.to_thread(render_replay_within, record, theme=theme)
         file = discord.File(io.BytesIO(replay.data), filename=f"bredon-{game_id}.gif")
         return file, replay.note
@@ -268,14 +289,15 @@ class GameTable:
             return Shown(None, Outcome.POSTED)
         try:
             place = await self.channel(challenge.channel_id)
-            assert isinstance(place, discord.abc.GuildChannel | discord.Thread)
+            if not isinstance(place, discord.abc.GuildChannel | discord.Thread):
+                return Shown(None, Outcome.GIVEN_UP)
             message = await place.get_partial_message(challenge.message_id).edit(
                 content=messages.challenge_text(challenge), view=None
             )
         except GONE as error:
             log.info("Challenge %s: its message cannot be edited (%s).", challenge.id, error)
             return Shown(None, Outcome.GIVEN_UP)
-        return Shown(message, Outcome.POSTED)
+        return Shown(message.jump_url, Outcome.POSTED)
 
     # ----------------------------------------------------------------- games
 
@@ -289,12 +311,18 @@ class GameTable:
             anchor = await self._anchor(item, game, start)
             if anchor is not None:
                 game = await self._make_thread(game, anchor)
-        return await self._post_board(game, messages.game_start_text(game))
+        position = await self.services.games.position(game.id)
+        text = messages.game_start_text(game)
+        return await self._post_turn(item, game, position, text, position.last_move)
 
     async def _anchor(
         self, item: Item, game: GameView, start: GameStart
     ) -> discord.PartialMessage | None:
-        channel = await self.channel(game.channel_id)
+        try:
+            channel = await self.channel(game.channel_id)
+        except GONE as error:
+            log.warning("Game %s: its channel is gone (%s).", game.id, error)
+            return None
         if not isinstance(channel, discord.TextChannel):
             return None
         if start.anchor_message_id is not None:
@@ -319,25 +347,31 @@ class GameTable:
         if not settings.use_threads:
             return game
         try:
-            thread = await anchor.create_thread(name=messages.thread_name(game))
+            thread_id = (await anchor.create_thread(name=messages.thread_name(game))).id
         except GONE as error:
             log.info("No thread for game %s (%s); playing in the channel.", game.id, error)
             return game
-        return await self.services.games.attach(game.id, thread_id=thread.id)
+        except discord.HTTPException as error:
+            if error.code != THREAD_EXISTS:
+                raise
+            thread_id = anchor.id  # made by an earlier try: a message's thread has its id
+        return await self.services.games.attach(game.id, thread_id=thread_id)
 
-    async def _post_board(self, game: GameView, text: str) -> Shown:
-        """The current board with `text`, for the player to move; they are notified."""
-        position = await self.services.games.position(game.id)
+    async def _post_turn(
+        self, item: Item, game: GameView, position: Position, text: str, last_move: Move | None
+    ) -> Shown:
+        """The board with `text`, in the theme of the player to move, with the Move button for
+        this position; the player is told by DM if they asked to be."""
         viewer = game.player_to_move.id
         post = await self._board_post(
             game,
             position,
             text,
             viewer_id=viewer,
-            last_move=position.last_move,
+            last_move=last_move,
             view=move_button(game.id, game.ply, game.tps),
         )
-        shown = await self.post_for_game(game, post)
+        shown = await self.post_for_game(item, game, post)
         await self.notify_by_dm(game, viewer, shown)
         return shown
 
@@ -346,17 +380,8 @@ class GameTable:
         game = replace(stored, ply=played.ply, tps=played.tps)
         position = game.position_from_tps()
         outcome = MoveOutcome(game, played.move, played.ply, position, played.tak, None)
-        viewer = game.player_to_move.id
-        post = await self._board_post(
-            game,
-            position,
-            messages.move_text(outcome),
-            viewer_id=viewer,
-            last_move=parse_move(played.move),
-            view=move_button(game.id, played.ply, played.tps),
-        )
-        shown = await self.post_for_game(game, post)
-        await self.notify_by_dm(game, viewer, shown)
+        text = messages.move_text(outcome)
+        shown = await self._post_turn(item, game, position, text, parse_move(played.move))
         await self._lapse(played)
         return shown
 
@@ -365,19 +390,7 @@ class GameTable:
         text = (
             f"**{undo.taken_back}** was taken back in game #{game.id}.\n{messages.your_move(game)}"
         )
-        position = game.position_from_tps()
-        viewer = game.player_to_move.id
-        post = await self._board_post(
-            game,
-            position,
-            text,
-            viewer_id=viewer,
-            last_move=None,
-            view=move_button(game.id, undo.ply, undo.tps),
-        )
-        shown = await self.post_for_game(game, post)
-        await self.notify_by_dm(game, viewer, shown)
-        return shown
+        return await self._post_turn(item, game, game.position_from_tps(), text, None)
 
     async def _show_ending(self, item: Item, ended: GameEnded) -> Shown:
         """The result, the road, the points and the match score, with the final board and a
@@ -386,7 +399,8 @@ class GameTable:
         if ended.cause == EndingCause.STOPPED:
             assert ended.tournament_id is not None
             tournament = await self.services.tournaments.get(ended.tournament_id)
-            return await self.post_for_game(game, Post(say.stopped_text(tournament, game.id)))
+            stopped = Post(say.stopped_text(tournament, game.id))
+            return await self.post_for_game(item, game, stopped)
         ending = await self._ending_of(game, ended)
         position = game.position_from_tps()
         last = ended.move or game.last_move
@@ -411,7 +425,7 @@ class GameTable:
             last_move=None if last is None else parse_move(last),
             view=view,
         )
-        return await self.post_for_game(game, post)
+        return await self.post_for_game(item, game, post)
 
     async def _ending_of(self, game: GameView, ended: GameEnded) -> GameEnding:
         """The game's ending as it stood when it ended (the match score then, not now)."""
@@ -448,45 +462,28 @@ class GameTable:
             f"{messages.mention(opponent)}, do you allow it?",
         }[request.what]
         view = buttons((f"{request.what}-yes", game.id), (f"{request.what}-no", game.id))
-        shown = await self.post_for_game(game, Post(text, view=view))
-        if shown.message is not None:  # so that a move can take the buttons away (_lapse)
-            place = shown.message.channel.id
-            await self.services.outbox.save_progress(
-                item, message_id=shown.message.id, channel_id=place
-            )
-        return shown
+        return await self.post_for_game(item, game, Post(text, view=view))
 
     async def _lapse(self, played: MovePlayed) -> None:
-        """The offers a move cancelled lose their buttons (best effort: a press on one that is
-        left says it lapsed, too)."""
+        """The offers a move cancelled lose their buttons. Best effort: a press on one that is
+        left says it lapsed, too."""
         stream = game_stream(played.game_id)
         offers = await self.services.outbox.delivered_items(stream, RequestMade.KIND)
         for what in played.lapsed:
-            offer = next(
-                (
-                    item
-                    for item in offers
-                    if isinstance(item.payload, RequestMade)
-                    and item.payload.what == what
-                    and "message_id" in item.progress
-                ),
-                None,
-            )
-            if offer is None:
-                continue
+            asked = [o for o in offers if isinstance(o.payload, RequestMade)]
+            latest = next((o for o in asked if o.payload.what == what), None)
+            posted = None if latest is None else latest.progress.get("posted")
+            if posted is None or not posted["in_guild"] or posted["link"] is None:
+                continue  # given up, or sent by DM: no buttons to take away
+            channel_id, message_id = map(int, posted["link"].rsplit("/", 2)[-2:])
             try:
-                place = await self.channel(offer.progress["channel_id"])
+                place = await self.channel(channel_id)
                 assert isinstance(place, discord.abc.GuildChannel | discord.Thread)
-                message = await place.fetch_message(offer.progress["message_id"])
+                message = await place.fetch_message(message_id)
                 lapsed = f"{message.content}\n*This has lapsed: a move came first.*"
                 await message.edit(content=lapsed[:2000], view=None)
-            except discord.HTTPException as error:
-                log.info(
-                    "Game %s: the lapsed %s offer keeps its buttons (%s).",
-                    played.game_id,
-                    what,
-                    error,
-                )
+            except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as error:
+                log.info("Game %s: a lapsed %s offer keeps its buttons (%s).", stream, what, error)
 
     async def _show_reminder(self, item: Item, due: ReminderDue) -> Shown:
         game = await self.services.games.get(due.game_id)
@@ -494,7 +491,7 @@ class GameTable:
         assert deadline is not None
         player = game.white if game.white.id == due.player_id else game.black
         reminder = Reminder(game, player, deadline)
-        shown = await self.post_for_game(game, Post(messages.reminder_text(reminder)))
+        shown = await self.post_for_game(item, game, Post(messages.reminder_text(reminder)))
         await self.notify_by_dm(game, player.id, shown, reminder)
         return shown
 
@@ -503,7 +500,8 @@ class GameTable:
     ) -> None:
         """A direct message for players who asked for them; the mention in the game's thread
         stays the fallback when their DMs are closed."""
-        if shown.message is None or shown.message.guild is None:
+        link = shown.link
+        if link is None or not shown.in_guild:
             return  # the post itself went out by DM
         try:
             profile = await self.services.players.get(player_id)
@@ -511,9 +509,10 @@ class GameTable:
             return
         if profile.notify is not NotifyMode.DM:
             return
-        link = shown.message.jump_url
         text = messages.reminder_text(reminder) if reminder else messages.dm_turn_text(game, link)
-        await self._direct_message(player_id, f"{text}\n{link}" if reminder else text)
+        await self._direct_message(
+            player_id, f"{text}\n{link}" if reminder else text, best_effort=True
+        )
 
     # ----------------------------------------------------------------- tournaments
 
@@ -522,18 +521,19 @@ class GameTable:
         sent is counted in the item's progress, so a retry goes on from the next one."""
         tournament = await self.services.tournaments.get(news.tournament_id)
         posts = await self._tournament_posts(tournament, news)
-        place = await self.channel(tournament.channel_id)
-        last = None
+        last = item.progress.get("last_link")
         for number, (text, embed) in enumerate(posts):
             if number < item.progress.get("sent", 0):
                 continue
             try:
-                last = await place.send(text, **({"embed": embed} if embed else {}))
+                place = await self.channel(tournament.channel_id)
+                sent = await place.send(text, **({"embed": embed} if embed else {}))
             except GONE as error:
                 raise Undeliverable(
                     f"tournament {tournament.id}: its channel refused ({error})"
                 ) from error
-            await self.services.outbox.save_progress(item, sent=number + 1)
+            last = sent.jump_url
+            await self.services.outbox.save_progress(item, sent=number + 1, last_link=last)
         return Shown(last, Outcome.POSTED)
 
     async def _tournament_posts(

@@ -18,8 +18,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot, refusals
-from bot.errors import BredonError, PositionChanged, UnknownGame
-from bot.services.games import require_active
+from bot.errors import BredonError, UnknownGame
+from bot.services.games import position_mark, require_active
 from bot.services.outbox import game_stream
 from bot.services.views import MAX_DAYS_PER_MOVE, MAX_KOMI, MAX_MATCH_GAMES, GameView
 from bot.text_safety import typed_move
@@ -32,11 +32,11 @@ from cogs.buttons import (
     ActionButton,
     MoveButton,
     buttons,
-    fingerprint,
 )
 from cogs.courier import courier_of
 from cogs.table import NEEDED_FOR_THREADS, missing_permissions
 from rendering import THEMES
+from tak import PTNError, parse_move
 
 MAX_CHOICES = 25
 MAX_RESERVE = 200  # what the engine accepts per player
@@ -50,18 +50,19 @@ async def thinking(interaction: discord.Interaction) -> None:
 
 @dataclass(frozen=True, slots=True)
 class SuggestedMove:
-    """A move as suggested by autocompletion: it carries the game, the ply and a fingerprint of
-    the position it was suggested for (``c3@12.7.9f3a01c2``), so a stale or re-sent suggestion
-    never lands in another position, even one reached again at the same ply after an undo."""
+    """A move as suggested by autocompletion: it carries the game, the ply and the mark of the
+    position it was suggested for (``c3@12.7.9f3a01c2``, see
+    :func:`~bot.services.games.position_mark`), so a stale or re-sent suggestion never lands in
+    another position, even one reached again at the same ply after an undo."""
 
     move: str
     game_id: int
     ply: int
-    position: str  # the position's fingerprint
+    position: str  # the position's mark
 
     @classmethod
     def for_game(cls, move: str, game: GameView) -> SuggestedMove:
-        return cls(move, game.id, game.ply, fingerprint(game.tps))
+        return cls(move, game.id, game.ply, position_mark(game.tps))
 
     @property
     def value(self) -> str:
@@ -74,11 +75,6 @@ class SuggestedMove:
             return None
         return cls(found["move"], int(found["game"]), int(found["ply"]), found["position"])
 
-    def check(self, game: GameView) -> None:
-        """Refuse unless `game` still stands where the suggestion was made."""
-        require_active(game)
-        if game.ply != self.ply or fingerprint(game.tps) != self.position:
-            raise PositionChanged(game.id, self.ply, game.ply)
 
 
 _SUGGESTED = re.compile(
@@ -249,14 +245,13 @@ class TakCog(commands.Cog):
             target = await self.find_game(
                 interaction, chosen.game_id if chosen else game, acting=True
             )
-            if chosen is not None:
-                chosen.check(target)
             text = chosen.move if chosen else typed_move(ptn)
             outcome = await self.services.games.move(
                 target.id,
                 interaction.user.id,
                 text,
                 expected_ply=chosen.ply if chosen else None,
+                expected_mark=chosen.position if chosen else None,
             )
             report = await self.courier.deliver_stream(game_stream(target.id))
             reply = report.reply(
@@ -409,7 +404,7 @@ class TakCog(commands.Cog):
         else:
             found = await queries.finished_games(guild_id=interaction.guild_id, player_id=whose.id)
         lines = [messages.game_line(game, whose.id) for game in found]
-        empty = f"{whose.display_name} has no {show} games in this server."
+        empty = f"{messages.display(player_of(whose).name)} has no {show} games in this server."
         await interaction.followup.send(messages.join_lines(lines, empty), ephemeral=True)
 
     @tak.command(name="scores", description="All-time points in this server, and the match score")
@@ -421,9 +416,10 @@ class TakCog(commands.Cog):
         whose = user or interaction.user
         totals = await self.services.matches.guild_totals(interaction.guild_id or 0)
         mine = next((t for t in totals if t.player.id == whose.id), None)
-        lines = [messages.totals_text(mine, whose.display_name)]
+        name = messages.display(player_of(whose).name)
+        lines = [messages.totals_text(mine, name)]
         ratings = await self.services.ratings.player(interaction.guild_id or 0, whose.id)
-        lines.append(messages.ratings_text(ratings, whose.display_name))
+        lines.append(messages.ratings_text(ratings, name))
         guild_id = interaction.guild_id or 0
         here = await self.services.queries.game_in_thread(interaction.channel_id or 0, guild_id)
         if here is not None and here.match_id is not None:  # this thread's match, even if over
@@ -508,7 +504,9 @@ class TakCog(commands.Cog):
             changed = {name: value for name, value in changes.items() if value is not None}
             if changed:
                 current = await self.services.guilds.save(dataclasses.replace(current, **changed))
-            await interaction.followup.send(messages.guild_settings_text(current), ephemeral=True)
+            reading = self.bot.settings.typed_moves
+            text = messages.guild_settings_text(current, reads_typed_moves=reading)
+            await interaction.followup.send(text, ephemeral=True)
 
 
     # ----------------------------------------------------------------- typed moves
@@ -521,8 +519,10 @@ class TakCog(commands.Cog):
         if not self.bot.settings.typed_moves or message.author.bot or message.guild is None:
             return
         text = typed_move(message.content)
-        if _LOOKS_LIKE_A_MOVE.fullmatch(text) is None:
-            return
+        try:
+            parse_move(text)
+        except PTNError:
+            return  # not a move: chat
         game = await self.services.queries.game_in_thread(message.channel.id, message.guild.id)
         if game is None or not game.is_active or game.player_to_move.id != message.author.id:
             return
@@ -535,10 +535,6 @@ class TakCog(commands.Cog):
         except BredonError:
             return  # not a legal move here: just chat
         await self.courier.deliver_stream(game_stream(game.id))
-
-
-# A placement or a spread in PTN, with optional marks: anything else in a thread is chat.
-_LOOKS_LIKE_A_MOVE = re.compile(r"[1-8]?[CSFcsf]?[a-hA-H][1-8]([<>+-][1-8]*)?['\"!?]*")
 
 
 async def setup(bot: BredonBot) -> None:

@@ -96,10 +96,10 @@ def pairing_line(pairing: PairingView) -> str:
 
 def round_embed(tournament: TournamentView, round_view: RoundView) -> discord.Embed:
     lines = [pairing_line(p) for p in round_view.pairings]
-    return discord.Embed(
-        title=round_title(tournament, round_view.number),
-        description="\n".join(lines) or "No pairings.",
-    )
+    description = "\n".join(lines) or "No pairings."
+    if len(description) > MAX_DESCRIPTION:  # 32 pairings of long names: see /tournament pairings
+        description = description[: MAX_DESCRIPTION - 2] + "\n…"
+    return discord.Embed(title=round_title(tournament, round_view.number), description=description)
 
 
 def match_anchor_text(tournament: TournamentView, pairing: PairingView, game_id: int) -> str:

@@ -34,6 +34,7 @@ from bot.services.tournaments import (
     TournamentView,
 )
 from bot.services.views import MAX_DAYS_PER_MOVE, MAX_MATCH_GAMES
+from bot.text_safety import one_line
 from cogs import tournament_messages as say
 from cogs.actions import player_of
 from cogs.courier import courier_of
@@ -110,14 +111,14 @@ class TournamentCog(commands.Cog):
                 return live[0]
             if not live:
                 raise Refusal("No tournament is signing up or running in this server.")
-            names = ", ".join(t.name for t in live[:10])
+            names = ", ".join(display(t.name) for t in live[:10])
             raise Refusal(f"Which tournament? Name it with the `tournament` option ({names}).")
         wanted = " ".join(name.split()).casefold()
         every = await self.services.tournaments.in_guild(guild_id, live_only=False)
         found = [t for t in every if t.name.casefold() == wanted]
         live_first = sorted(found, key=lambda t: t.status not in _LIVE)  # stable: newest first
         if not live_first:
-            raise Refusal(f"There is no tournament called {name!r} in this server.")
+            raise Refusal(f"There is no tournament called '{one_line(name)}' in this server.")
         return live_first[0]
 
     async def organizer_check(self, interaction: discord.Interaction) -> dict[str, Any]:

@@ -186,6 +186,8 @@ class DeadlineService:
             ):
                 return None
             await tx.execute("UPDATE games SET reminder_at = NULL WHERE id = ?", (game.id,))
-            notice = ReminderDue(game.id, game.player_to_move.id, to_db(game.deadline_at))
+            notice = ReminderDue(
+                game.id, game.player_to_move.id, to_db(game.deadline_at), game.ply
+            )
             await enqueue(tx, notice, moment)
             return Reminder(game, game.player_to_move, game.deadline_at)

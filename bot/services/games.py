@@ -37,6 +37,7 @@ second move for a ply even if a caller skips the check.
 
 from __future__ import annotations
 
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -273,6 +274,23 @@ def _tak(position: Position) -> bool:
     return position.result is None and position.has_road_threat(position.to_move.other)
 
 
+def position_mark(tps: str) -> str:
+    """A short mark of a position, so that a move chosen for it (a suggestion, a board's Move
+    button) is refused in any other, even one reached again at the same ply after an undo."""
+    return f"{zlib.crc32(tps.encode()):08x}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """The position a player chose their move for, as far as the caller knows it."""
+
+    ply: int | None
+    mark: str | None
+
+    def matches(self, game: GameView) -> bool:
+        return self.ply in (None, game.ply) and self.mark in (None, position_mark(game.tps))
+
+
 def _lapsed(game: GameView) -> tuple[str, ...]:
     """The offers a move in `game` cancels: a pending draw offer, a pending undo request."""
     offers = (("draw", game.draw_offer_by), ("undo", game.undo_request_by))
@@ -320,33 +338,42 @@ class GameService:
     # ----------------------------------------------------------------- moves
 
     async def move(
-        self, game_id: int, player_id: int, text: str, *, expected_ply: int | None = None
+        self,
+        game_id: int,
+        player_id: int,
+        text: str,
+        *,
+        expected_ply: int | None = None,
+        expected_mark: str | None = None,
     ) -> MoveOutcome:
         """Play `text` (PTN) for `player_id`.
 
-        `expected_ply` is the ply the player saw when they chose the move (the Discord layer
-        passes it); if the game has moved on since, :class:`PositionChanged` is raised.
+        `expected_ply` and `expected_mark` (:func:`position_mark`) say which position the player
+        saw when they chose the move (the Discord layer passes them); if the game stands
+        elsewhere now, even at the same ply after an undo, :class:`PositionChanged` is raised.
         """
         try:
             move = parse_move(text.strip())
         except PTNError as error:
             raise IllegalMove(text.strip(), str(error)) from None
-        outcome = await self._quick_move(game_id, player_id, move, expected_ply)
+        seen = _Seen(expected_ply, expected_mark)
+        outcome = await self._quick_move(game_id, player_id, move, seen)
         if outcome is None:
-            outcome = await self._checked_move(game_id, player_id, move, text, expected_ply)
+            outcome = await self._checked_move(game_id, player_id, move, text, seen)
         return outcome
 
     async def _quick_move(
-        self, game_id: int, player_id: int, move: Move, expected_ply: int | None
+        self, game_id: int, player_id: int, move: Move, seen: _Seen
     ) -> MoveOutcome | None:
-        """The move applied by one conditional statement, or None to take the checked path."""
+        """The move applied by one conditional update (with its announcement), or None to take
+        the checked path."""
         entry = self._cache.take(game_id)
         if entry is None:
             return None
         game, version, position = entry.game, entry.version, entry.position
         if (
             not game.is_active
-            or expected_ply not in (None, game.ply)
+            or not seen.matches(game)
             or game.player_to_move.id != player_id
             or not position.is_legal(move)
         ):
@@ -377,15 +404,15 @@ class GameService:
         return MoveOutcome(moved, ptn, position.ply, position.copy(), tak, None)
 
     async def _checked_move(
-        self, game_id: int, player_id: int, move: Move, text: str, expected_ply: int | None
+        self, game_id: int, player_id: int, move: Move, text: str, seen: _Seen
     ) -> MoveOutcome:
         now = self._clock.now()
         async with self._db.transaction() as tx:
             game, version = await fetch_game_version(tx, game_id)
             require_active(game)
             mover = game.color_of(player_id)
-            if expected_ply is not None and expected_ply != game.ply:
-                raise PositionChanged(game.id, expected_ply, game.ply)
+            if not seen.matches(game):
+                raise PositionChanged(game.id, game.ply if seen.ply is None else seen.ply, game.ply)
             if mover is not game.to_move:
                 raise NotYourTurn(game.id)
             cached = self._cache.take_position(game.id, version)

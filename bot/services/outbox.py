@@ -13,28 +13,33 @@ and only once every older item of the stream is settled; an item may also wait f
 delivered is settled as given up (and logged by the Discord layer), so it blocks nothing.
 
 Fairness: while a game has an undelivered announcement its clock cannot run out (see
-:mod:`bot.services.deadlines`), and a turn notice delivered late (Discord refused it, or it waited
-for one that was refused) moves the game's deadline on by the delay, so nobody loses on time or
-has a game aborted because Discord failed.
+:mod:`bot.services.deadlines`), and a turn notice or reminder delivered late (Discord refused it,
+or it waited for one that was refused) leaves its player the time it was meant to give, counted
+from its delivery, so nobody loses on time or has a game aborted because Discord failed.
 
 Delivery is at least once: a crash after Discord accepted a post and before it is marked delivered
-posts it again after the restart. Claims (``claimed_until``) keep two deliverers, in one process or
-two, from working on the same item at once.
+posts it again after the restart. A claim (``claimed_until``) keeps other deliverers, in one
+process or two, off an item for :data:`CLAIM_FOR`; settling the item needs the claim to still hold,
+so a deliverer that overran it cannot settle an item another one took over.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+import logging
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.clock import Clock
+from bot.services.views import deadlines_after
 from bot.store import Database, Transaction, from_db, to_db
 
 if TYPE_CHECKING:
     from bot.services.tournament_rounds import TournamentProgress
+
+log = logging.getLogger(__name__)
 
 BACKOFF_FIRST = timedelta(seconds=30)
 BACKOFF_MAX = timedelta(hours=1)
@@ -137,6 +142,7 @@ class ReminderDue(_AboutAGame):
     KIND: ClassVar[str] = "reminder"
     player_id: int
     deadline: str  # store text
+    ply: int | None = None  # the turn it is for
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,28 +221,28 @@ class Item:
     id: int
     payload: Payload
     created_at: datetime
-    attempts: int
+    attempts: int  # failed deliveries so far
     progress: dict[str, Any] = field(default_factory=dict)
+    claim: str | None = None  # this deliverer's claim, which settling the item must still hold
 
     @property
     def stream(self) -> str:
         return self.payload.stream
 
-    @property
-    def game_id(self) -> int | None:
-        return getattr(self.payload, "game_id", None)
+
+class Unreadable(Exception):
+    """An outbox row this code cannot read (written by another version of Bredon)."""
 
 
 def _item(row: Any) -> Item:
     created = from_db(row["created_at"])
     assert created is not None
-    return Item(
-        row["id"],
-        _decode(row["kind"], row["payload"]),
-        created,
-        row["attempts"],
-        json.loads(row["progress"]),
-    )
+    try:
+        payload = _decode(row["kind"], row["payload"])
+        progress = json.loads(row["progress"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise Unreadable(f"outbox row {row['id']} ({row['kind']}): {error}") from None
+    return Item(row["id"], payload, created, row["attempts"], progress, row["claimed_until"])
 
 
 async def enqueue(
@@ -275,38 +281,32 @@ GAME_HAS_PENDING_NEWS = (
 
 
 async def _give_time_back(tx: Transaction, item: Item, now: datetime) -> None:
-    """A turn notice delivered late moves the deadline (and reminder) on by the delay; a late
-    reminder leaves its player at least the time it was meant to give."""
+    """Whoever is told late keeps the time they were meant to have: a turn notice leaves its
+    player a whole period from now, a reminder the time it was meant to leave. Applied at every
+    late attempt, it can only lengthen a deadline, never twice for the same wait."""
     payload = item.payload
     if isinstance(payload, ReminderDue):
         warned = from_db(payload.deadline)
         assert warned is not None
         await tx.execute(
             "UPDATE games SET deadline_at = MAX(deadline_at, ?) WHERE id = ? "
-            "AND status = 'active' AND deadline_at = ?",
-            (to_db(now + (warned - item.created_at)), payload.game_id, payload.deadline),
+            "AND status = 'active' AND ply = ?",
+            (to_db(now + (warned - item.created_at)), payload.game_id, payload.ply),
         )
         return
     if not isinstance(payload, TURN_NOTICES):
         return
     row = await tx.fetchone(
-        "SELECT deadline_at, reminder_at FROM games WHERE id = ? AND ply = ? "
+        "SELECT deadline_at, days_per_move FROM games WHERE id = ? AND ply = ? "
         "AND status = 'active' AND deadline_at IS NOT NULL",
         (payload.game_id, getattr(payload, "ply", 0)),
     )
     if row is None:
         return  # the game moved on, or is over
-    delay = now - item.created_at
-    deadline = from_db(row["deadline_at"])
-    reminder = from_db(row["reminder_at"])
-    assert deadline is not None
+    deadline, reminder = deadlines_after(now, row["days_per_move"])
     await tx.execute(
-        "UPDATE games SET deadline_at = ?, reminder_at = ? WHERE id = ?",
-        (
-            to_db(deadline + delay),
-            None if reminder is None else to_db(reminder + delay),
-            payload.game_id,
-        ),
+        "UPDATE games SET deadline_at = ?, reminder_at = ? WHERE id = ? AND deadline_at < ?",
+        (to_db(deadline), to_db(reminder), payload.game_id, to_db(deadline)),
     )
 
 
@@ -322,7 +322,8 @@ class OutboxService:
         self._clock = clock
 
     async def due(self, *, stream: str | None = None, limit: int = 50) -> list[Item]:
-        """Items ready to deliver now, oldest first (only `stream`'s, if given)."""
+        """Items ready to deliver now, oldest first (only `stream`'s, if given). A row this
+        code cannot read is settled as given up (and logged), so it blocks nothing."""
         now = to_db(self._clock.now())
         rows = await self._db.fetchall(
             "SELECT o.* FROM outbox o WHERE " + _READY + " AND o.next_attempt_at <= ? "
@@ -330,10 +331,23 @@ class OutboxService:
             "AND (? IS NULL OR o.stream = ?) ORDER BY o.id LIMIT ?",
             (now, now, stream, stream, limit),
         )
-        return [_item(row) for row in rows]
+        items = []
+        for row in rows:
+            try:
+                items.append(_item(row))
+            except Unreadable as error:
+                log.error("%s; given up.", error)
+                await self._db.write_one(
+                    "UPDATE outbox SET delivered_at = ?, outcome = 'given_up', last_error = ? "
+                    "WHERE id = ?",
+                    (now, str(error)[:500], row["id"]),
+                )
+        return items
 
     async def claim(self, item_id: int) -> Item | None:
-        """Take the item for delivery, if it is still ready and nobody else has it."""
+        """Take the item for delivery, if it is still ready and nobody else has it. A late turn
+        notice or reminder gives its player the time back here, before it is shown, so the post
+        tells the deadline that holds."""
         now = self._clock.now()
         async with self._db.transaction() as tx:
             row = await tx.fetchone(
@@ -343,11 +357,12 @@ class OutboxService:
             )
             if row is None:
                 return None
-            await tx.execute(
-                "UPDATE outbox SET claimed_until = ? WHERE id = ?",
-                (to_db(now + CLAIM_FOR), item_id),
-            )
-            return _item(row)
+            claim = to_db(now + CLAIM_FOR)
+            item = replace(_item(row), claim=claim)
+            if now - item.created_at > LATE_AFTER:
+                await _give_time_back(tx, item, now)
+            await tx.execute("UPDATE outbox SET claimed_until = ? WHERE id = ?", (claim, item_id))
+            return item
 
     async def save_progress(self, item: Item, **steps: Any) -> None:
         """Record steps done (e.g. an anchor message posted) so a retry does not redo them."""
@@ -356,17 +371,16 @@ class OutboxService:
             "UPDATE outbox SET progress = ? WHERE id = ?", (json.dumps(item.progress), item.id)
         )
 
-    async def delivered(self, item: Item, outcome: Outcome, error: str | None = None) -> None:
-        """Settle the item. A turn notice that arrives late gives its player the time lost."""
-        now = self._clock.now()
-        async with self._db.transaction() as tx:
-            await tx.execute(
-                "UPDATE outbox SET delivered_at = ?, outcome = ?, claimed_until = NULL, "
-                "last_error = COALESCE(?, last_error) WHERE id = ?",
-                (to_db(now), outcome.value, error, item.id),
-            )
-            if now - item.created_at > LATE_AFTER:
-                await _give_time_back(tx, item, now)
+    async def delivered(self, item: Item, outcome: Outcome, error: str | None = None) -> bool:
+        """Settle the item, if this deliverer's claim still holds (False: it ran out and
+        another deliverer took the item over)."""
+        rows = await self._db.write_one(
+            "UPDATE outbox SET delivered_at = ?, outcome = ?, claimed_until = NULL, "
+            "last_error = COALESCE(?, last_error) WHERE id = ? AND claimed_until IS ? "
+            "AND delivered_at IS NULL RETURNING id",
+            (to_db(self._clock.now()), outcome.value, error, item.id, item.claim),
+        )
+        return bool(rows)
 
     async def failed(self, item: Item, error: str) -> datetime:
         """Try again later, with backoff; returns when."""
@@ -375,8 +389,8 @@ class OutboxService:
         retry_at = now + backoff(attempts)
         await self._db.write_one(
             "UPDATE outbox SET attempts = ?, next_attempt_at = ?, claimed_until = NULL, "
-            "last_error = ? WHERE id = ?",
-            (attempts, to_db(retry_at), error[:500], item.id),
+            "last_error = ? WHERE id = ? AND claimed_until IS ?",
+            (attempts, to_db(retry_at), error[:500], item.id, item.claim),
         )
         return retry_at
 

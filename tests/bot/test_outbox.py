@@ -93,10 +93,15 @@ async def test_a_late_turn_notice_gives_its_player_the_time_back(services, new_g
     assert not await DeadlineService(services.db, clock).due()  # held: the notice is pending
     claimed = await services.outbox.claim(notice.id)
     assert claimed is not None
-    await services.outbox.delivered(claimed, Outcome.POSTED)
+    await services.outbox.failed(claimed, "HTTP 500")  # the time is given back once, not twice
+    clock.advance(seconds=30)
+    again = await services.outbox.claim(notice.id)
+    assert again is not None
+    assert await services.outbox.delivered(again, Outcome.POSTED)
+    assert not await services.outbox.delivered(claimed, Outcome.POSTED)  # its claim is gone
     after = await services.games.get(game.id)
     assert before.deadline_at is not None and after.deadline_at is not None
-    assert after.deadline_at - before.deadline_at == timedelta(hours=30)
+    assert after.deadline_at - before.deadline_at == timedelta(hours=30, seconds=30)
 
 
 async def test_a_late_reminder_leaves_the_time_it_was_meant_to_give(

@@ -164,8 +164,8 @@ async def test_a_deleted_thread_moves_the_game_to_its_channel(world: World) -> N
     await env.settle()
 
     played = await world.move(bob, world.channel, "e5", game=1)
-    assert "You played **e5** in game #1 (the game's thread is gone, so here)" in (
-        played.response.content
+    assert played.response.content.startswith(
+        "You played **e5** in game #1 (the game's thread is gone or closed to me, so elsewhere): "
     )
     assert count(contents(world, world.channel), "played **e5**") == 1
     assert (await env.bot.services.games.get(1)).thread_id is None  # from now on, the channel
@@ -183,7 +183,9 @@ async def test_a_thread_closed_to_the_bot_falls_back_to_the_channel_then_to_dms(
     thread = await world.start_game(size=5)
     fail_posts(env, thread, status=403, code=50013, times=None)
     played = await world.move(alice, thread, "a1")
-    assert "(the game's thread is gone, so here)" in played.response.content
+    assert "(the game's thread is gone or closed to me, so elsewhere): https" in (
+        played.response.content
+    )
     assert count(contents(world, world.channel), "played **a1**") == 1
 
     fail_posts(env, world.channel, status=403, code=50013, times=None)
@@ -206,7 +208,11 @@ async def test_an_announcement_nobody_can_receive_is_logged_and_blocks_nothing(
         fail_posts(env, place, status=403, code=50013, times=None)
     with caplog.at_level(logging.ERROR):
         played = await world.move(alice, thread, "a1")
-    assert "You played **a1**" not in played.response.content
+    assert played.response.content == (
+        "Your move a1 in game #1 was recorded, but Discord refused the post everywhere (the "
+        "game's thread, its channel and the players' DMs); a server manager should check my "
+        "permissions."
+    )
     assert "Could not deliver announcement" in caplog.text and "game:1" in caplog.text
     assert await env.bot.services.outbox.pending() == 0  # given up, not stuck
     other_move = await world.move(alice, other, "a1")
@@ -282,3 +288,72 @@ async def test_a_loss_on_time_posted_late_is_posted_once(world: World, new_bot) 
     await advance(env, timedelta(hours=1))
     assert count(contents(world, thread), "Time is up.") == 1
     assert await env.bot.services.outbox.pending() == 0
+
+
+async def test_an_offer_sent_by_dm_then_a_move_posts_the_board_once(world: World) -> None:
+    env, alice, bob = world.env, world.alice, world.bob
+    thread = await world.start_game(size=5)
+    await world.move(alice, thread, "a1")
+    fail_posts(env, thread, status=403, code=50013, times=None)
+    fail_posts(env, world.channel, status=403, code=50013, times=None)
+    await alice.slash(thread, "tak draw")  # the offer reaches both players by DM
+    assert "offers a draw" in bob.user.dm_channel.history()[-1].content
+    played = await world.move(bob, thread, "e5")  # cancels the offer, which has no buttons to lose
+    assert "You played **e5**" in played.response.content
+    boards = [m for m in alice.user.dm_channel.history() if "played **e5**" in m.content]
+    assert len(boards) == 1
+    assert await env.bot.services.outbox.pending() == 0
+
+
+async def test_a_failing_courtesy_dm_does_not_post_the_board_again(world: World) -> None:
+    env, alice, bob = world.env, world.alice, world.bob
+    await bob.slash(world.channel, "tak settings", notify="dm")
+    thread = await world.start_game(size=5)
+    fail_posts(env, bob.user.dm_channel, status=500, times=None)
+    await world.move(alice, thread, "a1")
+    await env.advance_time(120)
+    assert count(contents(world, thread), "played **a1**") == 1
+    assert await env.bot.services.outbox.pending() == 0
+
+
+async def test_a_late_turn_notice_shows_the_deadline_that_holds(world: World) -> None:
+    env, alice = world.env, world.alice
+    thread = await world.start_game(size=5, days=1)
+    fail_posts(env, thread, times=None)
+    await world.move(alice, thread, "a1")
+    await advance(env, timedelta(hours=30))  # Discord is down past bob's deadline
+    discord_works_again(env)
+    await advance(env, timedelta(hours=1))
+    [notice] = [m for m in world.bot_messages(thread) if "played **a1**" in m.content]
+    shown = int(notice.content.split("<t:")[1].split(":")[0])
+    assert shown > notice.created_at.timestamp() + 20 * 3600  # about a day from now, not past
+    stored = (await env.bot.services.games.get(1)).deadline_at
+    assert stored is not None and int(stored.timestamp()) == shown
+
+
+@pytest.mark.error_logs
+async def test_a_deleted_tournament_channel_gives_up_the_news_and_dms_the_games(
+    club: Club, caplog: pytest.LogCaptureFixture
+) -> None:
+    env = club.env
+    await club.sign_up_and_start(games=1, days=1)
+    first, second = await club.active_games()
+    await club.win(first, first.white.id)
+    *opening, winning = WHITE_ROAD.split()
+    await club.play(second.id, " ".join(opening))
+    lobby = club.world.guild.create_text_channel("lobby")
+    env.backend.delete_channel(club.channel.id)  # its game threads go with it
+    await env.settle()
+    stored = await club.services.games.get(second.id)
+    mover = club.by_id[stored.player_to_move.id]
+    await mover.slash(lobby, "tak move", ptn=winning, game=second.id)
+    await env.advance_time(60)
+    assert "tournament:1" in caplog.text and "Could not deliver announcement" in caplog.text
+    assert await club.services.outbox.pending() == 0  # nothing stuck
+    started = [
+        m.content
+        for player in club.players
+        for m in player.user.dm_channel.history()
+        if "starts" in m.content
+    ]
+    assert len(started) == 4  # round 2's two games, each to both players
