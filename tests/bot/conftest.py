@@ -32,10 +32,10 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "bredon.sqlite3"
 
 
-async def deliver_everything(services: Services, clock: FakeClock) -> int:
-    """What the Discord layer does when Discord works: every announcement is delivered, and
-    counted as delivered when it was made (with the clock set back for the moment)."""
-    count = 0
+async def deliver_everything(services: Services, clock: FakeClock) -> list[str]:
+    """What the Discord layer does when Discord works: every announcement is delivered, in
+    order, as it was made (the clock set back for the moment); returns "kind:stream" of each."""
+    delivered = []
     now = clock.now()
     while items := await services.outbox.due():
         for item in items:
@@ -43,11 +43,11 @@ async def deliver_everything(services: Services, clock: FakeClock) -> int:
             try:
                 claimed = await services.outbox.claim(item.id)
                 assert claimed is not None
-                await services.outbox.delivered(claimed, Outcome.POSTED)
+                assert await services.outbox.delivered(claimed, Outcome.POSTED)
             finally:
                 clock.set(now)
-            count += 1
-    return count
+            delivered.append(f"{item.payload.KIND}:{item.stream}")
+    return delivered
 
 
 def with_announcements_delivered(services: Services) -> Services:

@@ -15,7 +15,6 @@ from bot.services.outbox import (
     GameEnded,
     GameStart,
     MovePlayed,
-    OutboxService,
     Outcome,
     backoff,
     game_stream,
@@ -23,33 +22,21 @@ from bot.services.outbox import (
 from tests.bot.conftest import deliver_everything
 
 
-async def settle_all(outbox: OutboxService) -> list[str]:
-    """Deliver what is ready, round after round, as the courier does; the kinds in order."""
-    kinds = []
-    while items := await outbox.due():
-        for item in items:
-            claimed = await outbox.claim(item.id)
-            assert claimed is not None
-            kinds.append(f"{claimed.payload.KIND}:{claimed.stream}")
-            await outbox.delivered(claimed, Outcome.POSTED)
-    return kinds
-
-
-async def test_a_move_and_its_announcement_are_written_together(services, new_game, moves):
+async def test_a_move_and_its_announcement_are_written_together(services, new_game, moves, clock):
     game = await new_game()
     await moves(game.id, "a1 e5")
     pending = await services.outbox.due(stream=game_stream(game.id))
     assert [type(item.payload) for item in pending] == [GameStart]  # the head of the stream
-    kinds = await settle_all(services.outbox)
+    kinds = await deliver_everything(services, clock)
     assert kinds == [f"{kind}:game:{game.id}" for kind in ("game_start", "move", "move")]
     played = await services.db.fetchall("SELECT payload FROM outbox WHERE kind = 'move'")
     assert ['"move": "a1"' in row[0] for row in played] == [True, False]
 
 
-async def test_a_match_ending_comes_before_the_next_game(services, new_game, moves):
+async def test_a_match_ending_comes_before_the_next_game(services, new_game, moves, clock):
     game = await new_game(size=3, games=2, komi=0)
     await moves(game.id, "a3 a1 b1 b3 c1")
-    kinds = await settle_all(services.outbox)
+    kinds = await deliver_everything(services, clock)
     ending = kinds.index(f"ending:game:{game.id}")
     start = kinds.index(f"game_start:game:{game.id + 1}")
     assert ending < start
@@ -71,7 +58,7 @@ async def test_an_item_waits_while_an_older_one_of_its_stream_is_retried(
     assert await services.outbox.due() == []  # the move waits behind the failed start
     assert await services.outbox.next_due_at() == retry_at
     clock.advance(seconds=30)
-    assert await settle_all(services.outbox) == [
+    assert await deliver_everything(services, clock) == [
         f"game_start:game:{game.id}",
         f"move:game:{game.id}",
     ]
