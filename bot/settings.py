@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.store import DEFAULT_PATH
@@ -38,7 +38,7 @@ class SettingsError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    token: str | None
+    token: str | None = field(repr=False)  # never in a log line or an error
     database: Path = DEFAULT_PATH
     dev_guild: int | None = None
     log_level: str = "INFO"
@@ -100,13 +100,23 @@ def parse_env_file(text: str) -> dict[str, str]:
         key = key.strip()
         if not sep or not _ENV_KEY_RE.fullmatch(key):
             raise SettingsError(f".env line {number} is not KEY=value: {quoted(raw.strip())}")
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
+        value = _without_comment(value.strip())
         if "\x00" in value:
             raise SettingsError(f".env line {number}: the value of {key} holds a NUL character.")
         values[key] = value
     return values
+
+
+def _without_comment(value: str) -> str:
+    """A value without its quotes, or without a trailing ``# comment`` (as python-dotenv reads
+    them: a ``#`` after white space starts a comment in an unquoted value)."""
+    if value[:1] in ("'", '"'):
+        end = value.find(value[0], 1)
+        rest = value[end + 1 :].strip() if end > 0 else None
+        if rest is not None and (not rest or rest.startswith("#")):
+            return value[1:end]
+        return value
+    return re.split(r"\s#", value, maxsplit=1)[0].rstrip()
 
 
 def load_settings(env_file: Path, environ: Mapping[str, str]) -> Settings:

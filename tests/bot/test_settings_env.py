@@ -81,3 +81,22 @@ def test_typed_moves_is_an_explicit_switch(value: str, typed: bool) -> None:
 def test_bad_switches_and_ids_are_refused_by_name(values: dict[str, str], named: str) -> None:
     with pytest.raises(SettingsError, match=named):
         Settings.from_mapping(values)
+
+
+@pytest.mark.parametrize(
+    ("line", "value"),
+    [
+        ("DISCORD_TOKEN=abc.def # my bot", "abc.def"),
+        ('DISCORD_TOKEN="abc#def" # quoted', "abc#def"),
+        ("DISCORD_TOKEN='abc def'", "abc def"),
+        ("DISCORD_TOKEN=abc#def", "abc#def"),
+    ],
+)
+def test_trailing_comments_are_not_part_of_a_value(line: str, value: str) -> None:
+    assert parse_env_file(line)["DISCORD_TOKEN"] == value
+
+
+def test_the_token_never_shows_in_a_repr() -> None:
+    settings = Settings.from_mapping({"DISCORD_TOKEN": "secret.token.value"})
+    assert settings.token == "secret.token.value"
+    assert "secret" not in repr(settings)
