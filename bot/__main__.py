@@ -1,4 +1,5 @@
-"""`python -m bot` runs the bot; `python -m bot sync [--guild [ID]]` registers its slash commands.
+"""`python -m bot` runs the bot; `python -m bot sync [--guild [ID]]` registers its slash commands;
+`python -m bot backup FILE` copies the database consistently, even while the bot runs.
 
 Settings come from `.env` in the working directory and the environment (see `.env.example`).
 Every foreseeable failure (no token, a rejected token, an unusable database path, a database
@@ -25,7 +26,7 @@ import discord
 from bot.app import create_bot, sync_commands
 from bot.errors import StoreBusy
 from bot.settings import Settings, SettingsError, load_settings
-from bot.store import Database, StoreError
+from bot.store import Database, StoreError, backup_file
 
 EXIT_CONFIG = 2
 EXIT_LOGIN = 3
@@ -65,6 +66,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         metavar="ID",
         help="sync to one server only (instant); without ID, to BREDON_DEV_GUILD",
     )
+    backup = actions.add_parser(
+        "backup", help="copy the database to a new file, consistently, even while the bot runs"
+    )
+    backup.add_argument("file", type=Path, help="the backup file to create")
     return parser.parse_args(argv)
 
 
@@ -106,11 +111,24 @@ async def run_sync(settings: Settings, token: str, guild_id: int | None) -> None
     print(f"Synced {len(commands)} command(s) {where}.")
 
 
+def run_backup(database: Path, target: Path) -> int:
+    """`python -m bot backup FILE`: needs no token, and may run beside the bot."""
+    try:
+        version = backup_file(database, target)
+    except (StoreError, sqlite3.Error) as error:
+        print(f"Backup failed: {error}", file=sys.stderr)
+        return EXIT_DATABASE
+    print(f"Backed up {database} to {target} (schema version {version}, integrity ok).")
+    return 0
+
+
 def main(argv: Sequence[str], environ: Mapping[str, str], cwd: Path) -> int:
     """Run the action asked for; returns the exit status."""
     args = parse_args(argv)
     try:
         settings = load_settings(cwd / ".env", environ)
+        if args.action == "backup":
+            return run_backup(cwd / settings.database, cwd / args.file)
         if settings.token is None:
             raise CommandLineError(NO_TOKEN, EXIT_CONFIG)
         guild_id = sync_target(args.guild, settings) if args.action == "sync" else None

@@ -86,12 +86,27 @@ def intents_for(settings: Settings) -> discord.Intents:
     return intents
 
 
+# The permissions docs/discord-setup.md asks for, and nothing else.
+INVITE_PERMISSIONS = discord.Permissions(309237763072)
+
+
+def invite_link(application_id: int) -> str:
+    return discord.utils.oauth_url(
+        application_id,
+        permissions=INVITE_PERMISSIONS,
+        scopes=("bot", "applications.commands"),
+    )
+
+
 class BredonBot(commands.Bot):
     """The Discord client with the services (``bot.services``) and the deadline scheduler."""
 
     services: Services
 
     def __init__(self, settings: Settings, *, clock: Clock, scheduler_max_sleep: timedelta) -> None:
+        # Bredon never joins voice: discord.py's warnings about voice libraries would only
+        # look like a missing dependency.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
@@ -120,6 +135,18 @@ class BredonBot(commands.Bot):
         )
         self.scheduler.start(before=self.wait_until_ready)
         self._watchdog = asyncio.create_task(self._watch_database(), name="bredon-watchdog")
+
+    async def on_ready(self) -> None:
+        """Say who the bot is and how to invite it, once connected."""
+        assert self.user is not None
+        count = len(self.guilds)
+        log.info(
+            "Logged in as %s in %d server%s. Invite link: %s",
+            self.user,
+            count,
+            "" if count == 1 else "s",
+            invite_link(self.application_id or self.user.id),
+        )
 
     async def _watch_database(self) -> None:
         """Stop the bot, rather than write into a lost file, when the database file is deleted

@@ -40,7 +40,7 @@ import re
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, closing
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -338,3 +338,24 @@ def _identity(path: Path) -> tuple[int, int]:
     """What tells one file from another that takes its name: its device and inode."""
     stat = os.stat(path)
     return stat.st_dev, stat.st_ino
+
+
+def backup_file(source: Path, target: Path) -> int:
+    """Copy the database at `source` to the new file `target` with SQLite's online backup (a
+    consistent copy, also while the bot is writing), check the copy, and return its schema
+    version. Raises :class:`StoreError` with what to do."""
+    if target.exists():
+        raise StoreError(f"{target} already exists: name a new file for the backup.")
+    if not source.is_file():
+        raise StoreError(f"There is no database at {source}: check BREDON_DATABASE.")
+    with (
+        closing(sqlite3.connect(source, timeout=DEFAULT_BUSY_TIMEOUT)) as live,
+        closing(sqlite3.connect(target)) as copy,
+    ):
+        live.backup(copy)
+        checked = copy.execute("PRAGMA integrity_check").fetchone()
+        version = copy.execute("PRAGMA user_version").fetchone()[0]
+    if checked is None or checked[0] != "ok":
+        target.unlink(missing_ok=True)
+        raise CorruptDatabase(source, str(checked[0] if checked else "no answer"))
+    return int(version)

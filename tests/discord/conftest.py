@@ -17,7 +17,7 @@ import pytest
 import simcord
 from PIL import Image
 
-from bot.app import BredonBot, create_bot, sync_commands
+from bot.app import INVITE_PERMISSIONS, BredonBot, create_bot, sync_commands
 from bot.settings import Settings
 
 
@@ -106,8 +106,6 @@ class World:
         return await actor.slash(place, "tak move", ptn=ptn, **options)
 
 
-# The permissions the invite link of docs/discord-setup.md grants, and nothing else.
-INVITE_PERMISSIONS = discord.Permissions(309237763072)
 
 
 def bot_role(env: simcord.Env, guild: simcord.GuildHandle) -> simcord.RoleHandle:

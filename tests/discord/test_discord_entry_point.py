@@ -3,6 +3,7 @@ rejected token and for a database file it must not use."""
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import subprocess
@@ -113,3 +114,19 @@ def test_sync_target() -> None:
     assert entry.sync_target("7", with_dev) == 7
     with pytest.raises(entry.CommandLineError, match="BREDON_DEV_GUILD"):
         entry.sync_target("dev", Settings("t"))
+
+
+async def test_start_up_says_who_it_is_and_how_to_invite_it(
+    simcord_env, caplog: pytest.LogCaptureFixture
+) -> None:
+    bot = simcord_env.bot
+    simcord_env.create_guild("Tak Club")
+    await simcord_env.settle()
+    with caplog.at_level(logging.INFO, logger="bot.app"):
+        await bot.on_ready()
+    [line] = [r.getMessage() for r in caplog.records if "Logged in as" in r.getMessage()]
+    assert f"Logged in as {bot.user} in 1 server." in line
+    assert f"client_id={bot.application_id}" in line and "permissions=309237763072" in line
+    assert "applications.commands" in line
+    # Bredon never joins voice: discord.py is told not to warn about voice libraries.
+    assert not discord.VoiceClient.warn_nacl and not discord.VoiceClient.warn_dave
