@@ -22,7 +22,6 @@ from bot.services.games import position_mark, require_active
 from bot.services.outbox import game_stream
 from bot.services.views import ChallengeView, GameView, PlayerRef
 from bot.text_safety import typed_move, visible_name
-from cogs import messages
 from cogs.buttons import Handler, on_move_press, on_press
 from cogs.courier import Courier, courier_of
 from cogs.table import GameTable, Place
@@ -91,24 +90,21 @@ def lapses(handler: Handler) -> Handler:
 async def accept_challenge(interaction: discord.Interaction, challenge_id: int) -> None:
     table = table_of(interaction)
     accepted = await table.services.challenges.accept(challenge_id, player_of(interaction.user))
-    await _courier(interaction).deliver_stream(game_stream(accepted.game.id))
-    await settle_message(interaction, messages.challenge_text(accepted.challenge))
+    courier = _courier(interaction)
+    await courier.deliver_stream(f"challenge:{challenge_id}")
+    await courier.deliver_stream(game_stream(accepted.game.id))
 
 
 @on_press("decline")
 async def decline_challenge(interaction: discord.Interaction, challenge_id: int) -> None:
-    challenge = await table_of(interaction).services.challenges.decline(
-        challenge_id, interaction.user.id
-    )
-    await settle_message(interaction, messages.challenge_text(challenge))
+    await table_of(interaction).services.challenges.decline(challenge_id, interaction.user.id)
+    await _courier(interaction).deliver_stream(f"challenge:{challenge_id}")
 
 
 @on_press("cancel")
 async def cancel_challenge(interaction: discord.Interaction, challenge_id: int) -> None:
-    challenge = await table_of(interaction).services.challenges.cancel(
-        challenge_id, interaction.user.id
-    )
-    await settle_message(interaction, messages.challenge_text(challenge))
+    await table_of(interaction).services.challenges.cancel(challenge_id, interaction.user.id)
+    await _courier(interaction).deliver_stream(f"challenge:{challenge_id}")
 
 
 @on_press("draw-yes")

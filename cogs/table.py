@@ -30,7 +30,7 @@ from bot.errors import UnknownPlayer
 from bot.services import Services
 from bot.services.deadlines import Reminder
 from bot.services.outbox import (
-    ChallengeClosed,
+    ChallengeSettled,
     EndingCause,
     GameEnded,
     GameStart,
@@ -139,7 +139,7 @@ class GameTable:
             RequestMade: self._show_request,
             MoveTakenBack: self._show_undo,
             ReminderDue: self._show_reminder,
-            ChallengeClosed: self._show_challenge_closed,
+            ChallengeSettled: self._show_challenge_settled,
             TournamentNews: self._show_tournament_news,
         }
 
@@ -282,7 +282,7 @@ class GameTable:
         await self.services.challenges.set_message(challenge.id, message.id)
         return message
 
-    async def _show_challenge_closed(self, item: Item, news: ChallengeClosed) -> Shown:
+    async def _show_challenge_settled(self, item: Item, news: ChallengeSettled) -> Shown:
         """Show that a challenge is settled and take its buttons away."""
         challenge = await self.services.challenges.get(news.challenge_id)
         if challenge.message_id is None:

@@ -26,7 +26,7 @@ from bot.errors import (
 )
 from bot.services.guilds import fetch_guild_settings
 from bot.services.matches import create_match
-from bot.services.outbox import GameStart, enqueue
+from bot.services.outbox import ChallengeSettled, GameStart, enqueue
 from bot.services.records import (
     fetch_challenge,
     fetch_game,
@@ -214,6 +214,7 @@ class ChallengeService:
                 "closed_at = ? WHERE id = ?",
                 (player.id, game.id, to_db(now), challenge.id),
             )
+            await enqueue(tx, ChallengeSettled(challenge.id), now)
             await enqueue(tx, GameStart(game.id, anchor_message_id=challenge.message_id), now)
             match = None if match_id is None else await fetch_match(tx, match_id)
             return Acceptance(await fetch_challenge(tx, challenge.id), game, match)
@@ -305,8 +306,10 @@ class ChallengeService:
     async def _close(
         self, tx: Transaction, challenge: ChallengeView, status: ChallengeStatus
     ) -> ChallengeView:
+        now = self._clock.now()
         await tx.execute(
             "UPDATE challenges SET status = ?, closed_at = ? WHERE id = ?",
-            (status.value, to_db(self._clock.now()), challenge.id),
+            (status.value, to_db(now), challenge.id),
         )
+        await enqueue(tx, ChallengeSettled(challenge.id), now)
         return await fetch_challenge(tx, challenge.id)

@@ -26,7 +26,7 @@ from bot.clock import Clock
 from bot.services.games import finish_game
 from bot.services.outbox import (
     GAME_HAS_PENDING_NEWS,
-    ChallengeClosed,
+    ChallengeSettled,
     EndingCause,
     GameEnded,
     ReminderDue,
@@ -151,7 +151,7 @@ class DeadlineService:
                     row = await tx.fetchone(CHALLENGE_SELECT + " WHERE c.id = ?", (challenge.id,))
                     assert row is not None
                     expired.append(challenge_from_row(row))
-                    await enqueue(tx, ChallengeClosed(challenge.id), moment)
+                    await enqueue(tx, ChallengeSettled(challenge.id), moment)
         return DeadlineReport(endings, reminders, expired)
 
     async def time_out(self, game_id: int, at: datetime | None = None) -> GameEnding | None:

@@ -146,8 +146,9 @@ class ReminderDue(_AboutAGame):
 
 
 @dataclass(frozen=True, slots=True)
-class ChallengeClosed:
-    """A challenge that expired: its message loses its buttons."""
+class ChallengeSettled:
+    """A challenge that was accepted, declined, cancelled or expired: its message says so and
+    loses its buttons."""
 
     KIND: ClassVar[str] = "challenge_closed"
     challenge_id: int
@@ -188,7 +189,7 @@ Payload = (
     | RequestMade
     | MoveTakenBack
     | ReminderDue
-    | ChallengeClosed
+    | ChallengeSettled
     | TournamentNews
 )
 PAYLOADS: dict[str, type[Payload]] = {
@@ -200,7 +201,7 @@ PAYLOADS: dict[str, type[Payload]] = {
         RequestMade,
         MoveTakenBack,
         ReminderDue,
-        ChallengeClosed,
+        ChallengeSettled,
         TournamentNews,
     )
 }

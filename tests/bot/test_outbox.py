@@ -28,7 +28,10 @@ async def test_a_move_and_its_announcement_are_written_together(services, new_ga
     pending = await services.outbox.due(stream=game_stream(game.id))
     assert [type(item.payload) for item in pending] == [GameStart]  # the head of the stream
     kinds = await deliver_everything(services, clock)
-    assert kinds == [f"{kind}:game:{game.id}" for kind in ("game_start", "move", "move")]
+    assert kinds == [
+        "challenge_closed:challenge:1",  # accepted: its message shows it and loses its buttons
+        *(f"{kind}:game:{game.id}" for kind in ("game_start", "move", "move")),
+    ]
     played = await services.db.fetchall("SELECT payload FROM outbox WHERE kind = 'move'")
     assert ['"move": "a1"' in row[0] for row in played] == [True, False]
 
@@ -48,20 +51,19 @@ async def test_an_item_waits_while_an_older_one_of_its_stream_is_retried(
     services, new_game, moves, clock
 ):
     game = await new_game()
-    first = (await services.outbox.due())[0]
+    stream = game_stream(game.id)
+    [first] = await services.outbox.due(stream=stream)
     claimed = await services.outbox.claim(first.id)
     assert claimed is not None
     assert await services.outbox.claim(first.id) is None  # claimed once
     retry_at = await services.outbox.failed(claimed, "HTTP 500")
     assert retry_at == clock.now() + timedelta(seconds=30)
     await moves(game.id, "a1")
-    assert await services.outbox.due() == []  # the move waits behind the failed start
+    assert await services.outbox.due(stream=stream) == []  # the move waits behind the start
+    assert await deliver_everything(services, clock) == ["challenge_closed:challenge:1"]
     assert await services.outbox.next_due_at() == retry_at
     clock.advance(seconds=30)
-    assert await deliver_everything(services, clock) == [
-        f"game_start:game:{game.id}",
-        f"move:game:{game.id}",
-    ]
+    assert await deliver_everything(services, clock) == [f"game_start:{stream}", f"move:{stream}"]
 
 
 def test_backoff_doubles_up_to_an_hour() -> None:

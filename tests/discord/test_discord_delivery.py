@@ -357,3 +357,17 @@ async def test_a_deleted_tournament_channel_gives_up_the_news_and_dms_the_games(
         if "starts" in m.content
     ]
     assert len(started) == 4  # round 2's two games, each to both players
+
+
+async def test_a_declined_challenge_is_shown_declined_even_if_discord_fails_first(
+    world: World,
+) -> None:
+    env = world.env
+    message = await world.challenge(opponent=world.bob)
+    env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/{message.id}", times=1)
+    await world.bob.click(message, label="Decline")
+    assert (await env.bot.services.challenges.get(1)).status.value == "declined"
+    await env.advance_time(31)
+    shown = next(m for m in world.bot_messages(world.channel) if m.id == message.id)
+    assert shown.content.endswith("Declined.") and shown.components == []
+    assert await env.bot.services.outbox.pending() == 0
