@@ -34,6 +34,7 @@ NORMAL (benchmarks/service.py: 730 against 940 moves/s, p99 4.8 ms), well within
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import os
 import re
@@ -49,6 +50,8 @@ from typing import Any
 import aiosqlite
 
 from bot.errors import StoreBusy
+
+log = logging.getLogger(__name__)
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 DEFAULT_PATH = Path("bredon.sqlite3")
@@ -198,6 +201,17 @@ class Database:
                 await connection.execute_fetchall("PRAGMA journal_mode = WAL")
                 await connection.execute("PRAGMA synchronous = FULL")
                 await connection.execute("PRAGMA foreign_keys = ON")
+            current = await database.schema_version()
+            newest = migrations[-1].version if migrations else 0
+            if 0 < current < newest:  # an upgrade: keep the file as it was first
+                kept = await asyncio.to_thread(_backup_before_upgrade, path, current)
+                log.info(
+                    "Upgrading %s from schema %d to %d; saved a copy as %s.",
+                    path,
+                    current,
+                    newest,
+                    kept,
+                )
             await database.migrate(migrations)
         except BaseException:
             await connection.close()
@@ -359,3 +373,15 @@ def backup_file(source: Path, target: Path) -> int:
         target.unlink(missing_ok=True)
         raise CorruptDatabase(source, str(checked[0] if checked else "no answer"))
     return int(version)
+
+
+def _backup_before_upgrade(path: Path, version: int) -> Path:
+    """A copy of the file as it is, beside it, before migrations change it: to go back to if
+    an upgrade goes wrong (``bredon.v4-backup.sqlite3``; a number is added if that exists)."""
+    for number in range(1, 1000):
+        extra = "" if number == 1 else f"-{number}"
+        target = path.with_name(f"{path.stem}.v{version}-backup{extra}{path.suffix}")
+        if not target.exists():
+            backup_file(path, target)
+            return target
+    raise StoreError(f"Too many backups beside {path}: move some away, then start again.")

@@ -12,7 +12,7 @@ import textwrap
 from contextlib import closing
 from pathlib import Path
 
-from bot.store import load_migrations
+from bot.store import Database, load_migrations
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -107,3 +107,21 @@ def test_a_backup_never_overwrites_a_file(tmp_path: Path) -> None:
     )
     assert made.returncode == 4 and "already exists" in made.stderr
     assert "Traceback" not in made.stderr and taken.read_bytes() == b"keep me"
+
+
+async def test_an_upgrade_keeps_a_copy_of_the_file_as_it_was(tmp_path: Path) -> None:
+    database = tmp_path / "bredon.sqlite3"
+    older = load_migrations()[:3]
+    await (await Database.open(database, migrations=older)).close()
+    await (await Database.open(tmp_path / "fresh.sqlite3")).close()  # a new file: nothing to keep
+
+    upgraded = await Database.open(database)
+    try:
+        assert await upgraded.schema_version() == len(load_migrations())
+    finally:
+        await upgraded.close()
+    kept = tmp_path / "bredon.v3-backup.sqlite3"
+    with closing(sqlite3.connect(kept)) as copy:
+        assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert copy.execute("PRAGMA user_version").fetchone() == (3,)
+    assert sorted(p.name for p in tmp_path.glob("*backup*")) == [kept.name]
