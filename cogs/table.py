@@ -65,6 +65,8 @@ log = logging.getLogger(__name__)
 
 Place = discord.abc.Messageable
 GONE = (discord.Forbidden, discord.NotFound)  # the place is gone or closed to the bot
+# Any failure to reach Discord, for the steps that are only a courtesy (a DM, a lapsed offer).
+UNREACHABLE = (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError)
 THREAD_EXISTS = 160004  # Discord's code: this message already has a thread
 MAX_RENDERS = 2
 
@@ -205,7 +207,7 @@ class GameTable:
             return await user.send(text, **extra)
         except GONE as error:
             log.info("Could not DM player %s (%s).", player_id, error)
-        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as error:
+        except UNREACHABLE as error:
             if not best_effort:
                 raise
             log.info("Could not DM player %s now (%s); the mention stands.", player_id, error)
@@ -401,8 +403,8 @@ class GameTable:
             tournament = await self.services.tournaments.get(ended.tournament_id)
             stopped = Post(say.stopped_text(tournament, game.id))
             return await self.post_for_game(item, game, stopped)
-        ending = await self._ending_of(game, ended)
         position = game.position_from_tps()
+        ending = await self._ending_of(game, position, ended)
         last = ended.move or game.last_move
         text = messages.ending_text(ending)
         preface = {
@@ -427,11 +429,13 @@ class GameTable:
         )
         return await self.post_for_game(item, game, post)
 
-    async def _ending_of(self, game: GameView, ended: GameEnded) -> GameEnding:
+    async def _ending_of(
+        self, game: GameView, position: Position, ended: GameEnded
+    ) -> GameEnding:
         """The game's ending as it stood when it ended (the match score then, not now)."""
         assert game.result is not None
         result = game.result
-        board = game.position_from_tps().result
+        board = position.result
         if board is not None and board.kind is result.kind:
             result = board  # with its road
         match = None
@@ -482,7 +486,7 @@ class GameTable:
                 message = await place.fetch_message(message_id)
                 lapsed = f"{message.content}\n*This has lapsed: a move came first.*"
                 await message.edit(content=lapsed[:2000], view=None)
-            except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as error:
+            except UNREACHABLE as error:
                 log.info("Game %s: a lapsed %s offer keeps its buttons (%s).", stream, what, error)
 
     async def _show_reminder(self, item: Item, due: ReminderDue) -> Shown:
