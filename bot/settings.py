@@ -1,23 +1,31 @@
 """The bot's settings: read from the environment and a `.env` file, checked before anything starts.
 
-`.env` is parsed here (``KEY=value`` lines, ``#`` comments, optional quotes) so the bot needs no
-extra dependency; a variable set in the real environment wins over the file.
+`.env` is read with python-dotenv's parser, the format other tools write; the checks and the
+messages are ours, so a bad line or value is named (never the token) before anything starts. A
+variable set in the real environment wins over the file.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import io
 import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dotenv.parser import Binding, parse_stream
+from dotenv.variables import parse_variables
+
 from bot.store import DEFAULT_PATH
 from tak.errors import quoted
 
+TOKEN_VARIABLE = "DISCORD_TOKEN"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 MAX_ENV_LENGTH = 65_536  # characters of .env
 _ENV_KEY_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_TOKEN_RE = re.compile(r"[A-Za-z0-9._\-]+")  # what Discord's tokens are made of
 
 
 SWITCHES = {
@@ -37,17 +45,41 @@ class SettingsError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class Sharding:
+    """How this process connects to Discord: ``count`` shards in all (None: as Discord advises),
+    of which it runs ``ids`` (None: all of them). A bot in fewer than 2,500 servers needs none."""
+
+    count: int | None = None
+    ids: tuple[int, ...] | None = None
+
+    def describe(self) -> str:
+        total = "as many as Discord advises" if self.count is None else str(self.count)
+        if self.ids is None:
+            return f"all shards ({total})"
+        return f"shards {', '.join(map(str, self.ids))} of {total}"
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     token: str | None = field(repr=False)  # never in a log line or an error
     database: Path = DEFAULT_PATH
     dev_guild: int | None = None
     log_level: str = "INFO"
     typed_moves: bool = False  # read moves typed in game threads (message content intent)
+    health_port: int | None = None  # the /healthz and /metrics endpoint; None: off
+    health_host: str = "127.0.0.1"
+    sharding: Sharding | None = None  # None: one connection, no AutoShardedBot
+    env_file: EnvFile | None = field(default=None, compare=False)  # what load_settings read
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, str]) -> Settings:
         """Settings from variables named as in ``.env.example``; empty values count as unset."""
-        token = values.get("DISCORD_TOKEN", "").strip() or None
+        token = values.get(TOKEN_VARIABLE, "").strip() or None
+        if token is not None and not _TOKEN_RE.fullmatch(token):
+            raise SettingsError(
+                f"{TOKEN_VARIABLE} holds a space, a quote or another character no Discord token "
+                "has: copy the token again (Developer Portal -> your application -> Bot)."
+            )
         database = Path(values.get("BREDON_DATABASE", "").strip() or DEFAULT_PATH)
         guild_text = values.get("BREDON_DEV_GUILD", "").strip()
         dev_guild = None
@@ -71,6 +103,11 @@ class Settings:
             dev_guild=dev_guild,
             log_level=level,
             typed_moves=SWITCHES[typed],
+            health_port=_health_port(values.get("BREDON_HEALTH_PORT", "").strip()),
+            health_host=values.get("BREDON_HEALTH_HOST", "").strip() or "127.0.0.1",
+            sharding=_sharding(
+                values.get("BREDON_SHARDS", "").strip(), values.get("BREDON_SHARD_IDS", "").strip()
+            ),
         )
 
     @property
@@ -78,51 +115,124 @@ class Settings:
         return logging.getLevelNamesMapping()[self.log_level]
 
 
-def parse_env_file(text: str) -> dict[str, str]:
-    """``KEY=value`` pairs of a ``.env`` file. Blank lines and ``#`` comments are skipped, an
-    ``export`` prefix is allowed, and matching single or double quotes around a value go.
+def _number(text: str) -> int | None:
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
+
+
+def _health_port(text: str) -> int | None:
+    if not text:
+        return None
+    port = _number(text)
+    if port is None or not 1 <= port <= 65535:
+        raise SettingsError(f"BREDON_HEALTH_PORT must be a port number (1-65535), not {text!r}.")
+    return port
+
+
+def _sharding(shards: str, ranges: str) -> Sharding | None:
+    """``BREDON_SHARDS``: ``auto`` or the total number of shards; ``BREDON_SHARD_IDS``: which of
+    them this process runs, as ``0-3`` or ``0,2,5-7`` (needs the total)."""
+    if not shards and not ranges:
+        return None
+    count = None if shards.lower() in ("", "auto") else _number(shards)
+    if shards.lower() not in ("", "auto") and not count:
+        raise SettingsError(
+            f"BREDON_SHARDS must be auto or a number of shards (1 or more), not {shards!r}."
+        )
+    if not ranges:
+        return Sharding(count)
+    if count is None:
+        raise SettingsError(
+            "BREDON_SHARD_IDS needs BREDON_SHARDS set to the total number of shards "
+            "(every process must agree on it)."
+        )
+    ids: set[int] = set()
+    for part in ranges.split(","):
+        first, _, last = part.strip().partition("-")
+        low, high = _number(first.strip()), _number(last.strip() or first.strip())
+        if low is None or high is None or low > high:
+            raise SettingsError(
+                f"BREDON_SHARD_IDS must be shard numbers or ranges like 0-3,6, not {ranges!r}."
+            )
+        if high >= count:
+            raise SettingsError(
+                f"BREDON_SHARD_IDS names shard {high}, but shards are numbered 0 to {count - 1} "
+                f"(BREDON_SHARDS={count})."
+            )
+        ids.update(range(low, high + 1))
+    return Sharding(count, tuple(sorted(ids)))
+
+
+def parse_env_file(text: str, environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``KEY=value`` pairs of a ``.env`` file, read by python-dotenv's parser: ``#`` comments (also
+    after a value, following a space), an ``export`` prefix, single or double quotes, a leading
+    byte-order mark (Notepad writes one), and ``${VAR}`` or ``${VAR:-default}`` expanded from the
+    environment (which wins, as it does for settings) or from the lines above.
 
     Anything else raises :class:`SettingsError` naming the line: keys are ASCII names as the
-    environment has them, and a NUL (which no path or token can hold) is refused.
+    environment has them, and a NUL (which no path or token can hold) is refused. A refused line
+    that holds the token is named, never shown.
     """
     if len(text) > MAX_ENV_LENGTH:
         raise SettingsError(
             f".env is {len(text):,} characters long; settings take a few lines (at most "
             f"{MAX_ENV_LENGTH:,} characters)."
         )
+    environ = environ or {}
     values: dict[str, str] = {}
-    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        line = line.removeprefix("export ").strip()
-        key, sep, value = line.partition("=")
-        key = key.strip()
-        if not sep or not _ENV_KEY_RE.fullmatch(key):
-            raise SettingsError(f".env line {number} is not KEY=value: {quoted(raw.strip())}")
-        value = _without_comment(value.strip())
+    for binding in parse_stream(io.StringIO(text.removeprefix("\ufeff"))):
+        number = binding.original.line
+        key, value = binding.key, binding.value
+        if key is None and not binding.error:
+            continue  # a blank or comment line
+        if binding.error or key is None or value is None or not _ENV_KEY_RE.fullmatch(key):
+            raise SettingsError(f".env line {number} is not KEY=value: {_shown(binding)}")
         if "\x00" in value:
             raise SettingsError(f".env line {number}: the value of {key} holds a NUL character.")
-        values[key] = value
+        known = {**values, **{name: got for name, got in environ.items() if got.strip()}}
+        values[key] = "".join(atom.resolve(known) for atom in parse_variables(value))
     return values
 
 
-def _without_comment(value: str) -> str:
-    """A value without its quotes, or without a trailing ``# comment`` (as python-dotenv reads
-    them: a ``#`` after white space starts a comment in an unquoted value)."""
-    if value[:1] in ("'", '"'):
-        end = value.find(value[0], 1)
-        rest = value[end + 1 :].strip() if end > 0 else None
-        if rest is not None and (not rest or rest.startswith("#")):
-            return value[1:end]
-        return value
-    return re.split(r"\s#", value, maxsplit=1)[0].rstrip()
+def _shown(binding: Binding) -> str:
+    """A refused line as the message may show it: never the token's line."""
+    line = binding.original.string.strip()
+    if TOKEN_VARIABLE in line.upper():
+        return f"(the {TOKEN_VARIABLE} line, not shown)"
+    return quoted(line)
+
+
+@dataclass(frozen=True, slots=True)
+class EnvFile:
+    """Where `.env` was looked for, and whether it was there (for the start-up log)."""
+
+    path: Path
+    found: bool
+
+    def describe(self) -> str:
+        if self.found:
+            return f"Settings from {self.path.absolute()} and the environment."
+        return f"No {self.path.absolute()}: settings from the environment only."
+
+
+def read_env_file(path: Path, environ: Mapping[str, str]) -> tuple[dict[str, str], EnvFile]:
+    """The values in the file at `path` (none if it does not exist), and what was read."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return {}, EnvFile(path, found=False)
+    except OSError as error:
+        raise SettingsError(f"Cannot read {path}: {error.strerror or error}.") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SettingsError(
+            f"{path} is not UTF-8 text: save it as UTF-8 (in Notepad: Save as -> Encoding)."
+        ) from None
+    return parse_env_file(text, environ), EnvFile(path, found=True)
 
 
 def load_settings(env_file: Path, environ: Mapping[str, str]) -> Settings:
     """The `.env` file (if it exists) overlaid with the real environment."""
-    values: dict[str, str] = {}
-    if env_file.is_file():
-        values.update(parse_env_file(env_file.read_text(encoding="utf-8")))
+    values, read = read_env_file(env_file, environ)
     values.update({key: value for key, value in environ.items() if value.strip()})
-    return Settings.from_mapping(values)
+    return dataclasses.replace(Settings.from_mapping(values), env_file=read)

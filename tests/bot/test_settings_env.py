@@ -4,12 +4,21 @@ never with another exception, in well under a second."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.settings import MAX_ENV_LENGTH, Settings, SettingsError, parse_env_file
+from bot.settings import (
+    MAX_ENV_LENGTH,
+    EnvFile,
+    Settings,
+    SettingsError,
+    Sharding,
+    load_settings,
+    parse_env_file,
+)
 
 
 def test_a_usual_file() -> None:
@@ -100,3 +109,114 @@ def test_the_token_never_shows_in_a_repr() -> None:
     settings = Settings.from_mapping({"DISCORD_TOKEN": "secret.token.value"})
     assert settings.token == "secret.token.value"
     assert "secret" not in repr(settings)
+
+
+def test_variables_are_expanded_from_the_environment_first_then_the_lines_above() -> None:
+    text = (
+        "DATA=/srv/bredon\n"
+        "BREDON_DATABASE=${DATA}/bredon.sqlite3\n"
+        'BREDON_LOG_LEVEL="${LEVEL:-warning}"\n'
+        "BREDON_DEV_GUILD=${GUILD}\n"
+        "LATER=${DEFINED_BELOW}\nDEFINED_BELOW=x\n"
+    )
+    assert parse_env_file(text) == {
+        "DATA": "/srv/bredon",
+        "BREDON_DATABASE": "/srv/bredon/bredon.sqlite3",
+        "BREDON_LOG_LEVEL": "warning",
+        "BREDON_DEV_GUILD": "",
+        "LATER": "",
+        "DEFINED_BELOW": "x",
+    }
+    from_env = parse_env_file(text, {"DATA": "/var/lib/bredon", "LEVEL": "debug", "GUILD": "7"})
+    assert from_env["BREDON_DATABASE"] == "/var/lib/bredon/bredon.sqlite3"
+    assert from_env["BREDON_LOG_LEVEL"] == "debug" and from_env["BREDON_DEV_GUILD"] == "7"
+
+
+def test_a_notepad_file_with_a_byte_order_mark_and_crlf_is_read(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_bytes("DISCORD_TOKEN=abc.def\r\nBREDON_LOG_LEVEL=debug\r\n".encode("utf-8-sig"))
+    settings = load_settings(env, {})
+    assert settings.token == "abc.def" and settings.log_level == "DEBUG"
+    assert settings.env_file == EnvFile(env, found=True)
+    assert str(env.absolute()) in settings.env_file.describe()
+
+
+def test_a_missing_file_leaves_the_environment_and_says_so(tmp_path: Path) -> None:
+    settings = load_settings(tmp_path / ".env", {"DISCORD_TOKEN": "from.env"})
+    assert settings.token == "from.env" and settings.database == Path("bredon.sqlite3")
+    assert settings.env_file is not None and not settings.env_file.found
+    assert "settings from the environment only" in settings.env_file.describe()
+
+
+def test_a_file_in_another_encoding_or_unreadable_is_named(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_bytes("DISCORD_TOKEN=abc\n".encode("utf-16"))  # Notepad's "Unicode"
+    with pytest.raises(SettingsError, match="is not UTF-8 text: save it as UTF-8"):
+        load_settings(env, {})
+    env.unlink()
+    env.mkdir()
+    with pytest.raises(SettingsError, match="Cannot read"):
+        load_settings(env, {})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "DISCORD_TOKEN abc.secret.value",  # forgot the =
+        "DISCORD_TOKEN='abc.secret.value",  # unterminated quote
+        "discord_token: abc.secret.value",
+    ],
+)
+def test_a_refused_token_line_is_named_but_never_shown(text: str) -> None:
+    with pytest.raises(SettingsError) as caught:
+        parse_env_file(f"BREDON_LOG_LEVEL=info\n{text}\n")
+    assert "line 2" in str(caught.value) and "DISCORD_TOKEN line, not shown" in str(caught.value)
+    assert "secret" not in str(caught.value)
+
+
+@pytest.mark.parametrize("token", ["abc.secret def", "'abc.secret", "abc.secret\u200b"])
+def test_a_token_no_discord_token_looks_like_is_refused_without_showing_it(token: str) -> None:
+    with pytest.raises(SettingsError, match="copy the token again") as caught:
+        Settings.from_mapping({"DISCORD_TOKEN": token})
+    assert "secret" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("values", "expected"),
+    [
+        ({}, None),
+        ({"BREDON_SHARDS": "auto"}, Sharding()),
+        ({"BREDON_SHARDS": "4"}, Sharding(4)),
+        ({"BREDON_SHARDS": "8", "BREDON_SHARD_IDS": "0-3"}, Sharding(8, (0, 1, 2, 3))),
+        ({"BREDON_SHARDS": "8", "BREDON_SHARD_IDS": "6, 1-2,2"}, Sharding(8, (1, 2, 6))),
+    ],
+)
+def test_sharding(values: dict[str, str], expected: Sharding | None) -> None:
+    assert Settings.from_mapping(values).sharding == expected
+
+
+@pytest.mark.parametrize(
+    ("values", "reason"),
+    [
+        ({"BREDON_SHARDS": "0"}, "BREDON_SHARDS must be auto or a number of shards"),
+        ({"BREDON_SHARDS": "many"}, "BREDON_SHARDS must be auto or a number"),
+        ({"BREDON_SHARD_IDS": "0-3"}, "needs BREDON_SHARDS set to the total"),
+        ({"BREDON_SHARDS": "auto", "BREDON_SHARD_IDS": "0"}, "needs BREDON_SHARDS set"),
+        ({"BREDON_SHARDS": "4", "BREDON_SHARD_IDS": "3-1"}, "ranges like 0-3,6, not '3-1'"),
+        ({"BREDON_SHARDS": "4", "BREDON_SHARD_IDS": "2-4"}, "numbered 0 to 3"),
+        ({"BREDON_HEALTH_PORT": "http"}, "BREDON_HEALTH_PORT must be a port number"),
+        ({"BREDON_HEALTH_PORT": "70000"}, "(1-65535), not '70000'"),
+        ({"BREDON_LOG_LEVEL": "verbose"}, "BREDON_LOG_LEVEL must be one of"),
+    ],
+)
+def test_bad_values_are_refused_by_name(values: dict[str, str], reason: str) -> None:
+    with pytest.raises(SettingsError) as caught:
+        Settings.from_mapping(values)
+    assert reason in str(caught.value)
+
+
+def test_the_health_endpoint_is_off_unless_a_port_is_set() -> None:
+    assert Settings.from_mapping({}).health_port is None
+    on = Settings.from_mapping({"BREDON_HEALTH_PORT": "8080"})
+    assert (on.health_port, on.health_host) == (8080, "127.0.0.1")
+    assert Settings.from_mapping({"BREDON_HEALTH_HOST": "0.0.0.0"}).health_host == "0.0.0.0"
