@@ -2,16 +2,24 @@
 
 The bot opens the services on the database named in the settings, loads the cogs by name (the
 Discord layer sits above this one), and starts the deadline scheduler. Commands are only sent to
-Discord by :func:`sync_commands`, an explicit action, never at start-up.
+Discord by :func:`sync_commands`, an explicit action, never at start-up; once connected, the bot
+compares what Discord has registered with its own commands and says how to sync if they differ.
+With ``BREDON_SHARDS`` it is an ``AutoShardedBot`` (all shards, or the ones in
+``BREDON_SHARD_IDS``); with ``BREDON_HEALTH_PORT`` it serves ``/healthz`` and ``/metrics``
+(:mod:`bot.health`), timing every slash command in :class:`BredonTree`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+import shlex
+import sys
+import time
+from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
 from datetime import timedelta
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -19,6 +27,7 @@ from discord.ext import commands
 
 from bot.clock import Clock, SystemClock
 from bot.errors import BredonError
+from bot.health import CommandTimings, Gateway, HealthEndpoint
 from bot.scheduler import DEFAULT_MAX_SLEEP, DeadlineScheduler
 from bot.services import Services
 from bot.services.deadlines import DeadlineReport
@@ -70,6 +79,29 @@ async def apologise(
 
 
 class BredonTree(app_commands.CommandTree):
+    """The command tree, which also times each slash command and autocomplete for
+    ``/metrics``."""
+
+    def __init__(self, client: discord.Client, **options: Any) -> None:
+        super().__init__(client, **options)
+        self.timings = CommandTimings()
+
+    async def _call(self, interaction: discord.Interaction) -> None:
+        # discord.py runs each command (and its autocomplete) through this one method, so one
+        # wrapper here times them all without touching the cogs.
+        start = time.perf_counter()
+        try:
+            await super()._call(interaction)
+        finally:
+            command = interaction.command
+            kind = (
+                "autocomplete"
+                if interaction.type is discord.InteractionType.autocomplete
+                else "command"
+            )
+            name = command.qualified_name if command is not None else "unknown"
+            self.timings.observe(name, kind, time.perf_counter() - start)
+
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
@@ -98,12 +130,60 @@ def invite_link(application_id: int) -> str:
     )
 
 
+def sync_command() -> str:
+    """The command that registers the commands, as this installation runs it."""
+    return f"{shlex.quote(sys.executable)} -m bot sync"
+
+
+_COMPARED = ("name", "description", "min_value", "max_value", "min_length", "max_length")
+
+
+def command_shape(payload: Mapping[str, Any]) -> tuple[object, ...]:
+    """What of a command's (or option's) payload Discord shows the users: the same for the
+    local tree's ``to_dict`` and a fetched ``AppCommand.to_dict``, whose extra and default
+    fields differ."""
+    return (
+        payload.get("type") or 1,
+        *(payload.get(key) for key in _COMPARED),
+        bool(payload.get("required")),
+        bool(payload.get("autocomplete")),
+        tuple(sorted(payload.get("channel_types") or ())),
+        tuple((choice["name"], choice["value"]) for choice in payload.get("choices") or ()),
+        tuple(command_shape(option) for option in payload.get("options") or ()),
+    )
+
+
+def command_differences(
+    local: Iterable[Mapping[str, Any]], registered: Iterable[Mapping[str, Any]]
+) -> list[str]:
+    """What registering the local commands would change, as phrases (empty: nothing)."""
+    mine = {(c.get("type") or 1, c["name"]): command_shape(c) for c in local}
+    theirs = {(c.get("type") or 1, c["name"]): command_shape(c) for c in registered}
+    parts = []
+    for label, names in (
+        ("not registered", sorted(mine.keys() - theirs.keys())),
+        ("no longer in this version", sorted(theirs.keys() - mine.keys())),
+        ("changed", sorted(k for k in mine.keys() & theirs.keys() if mine[k] != theirs[k])),
+    ):
+        if names:
+            parts.append(f"{label}: " + ", ".join(f"/{name}" for _, name in names))
+    return parts
+
+
 class BredonBot(commands.Bot):
     """The Discord client with the services (``bot.services``) and the deadline scheduler."""
 
     services: Services
+    tree: BredonTree
 
-    def __init__(self, settings: Settings, *, clock: Clock, scheduler_max_sleep: timedelta) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        clock: Clock,
+        scheduler_max_sleep: timedelta,
+        **sharding: Any,
+    ) -> None:
         # Bredon never joins voice: discord.py's warnings about voice libraries would only
         # look like a missing dependency.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -115,8 +195,11 @@ class BredonBot(commands.Bot):
             # Names and tournament titles are users' text: they may ping members, never roles
             # or everyone.
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **sharding,
         )
         self.settings = settings
+        self.health: HealthEndpoint | None = None
+        self._gateway_up = False
         self.clock = clock
         self._scheduler_max_sleep = scheduler_max_sleep
         self.scheduler: DeadlineScheduler | None = None
@@ -135,18 +218,66 @@ class BredonBot(commands.Bot):
         )
         self.scheduler.start(before=self.wait_until_ready)
         self._watchdog = asyncio.create_task(self._watch_database(), name="bredon-watchdog")
+        if self.settings.health_port is not None:
+            self.health = HealthEndpoint(self.services.db, self.gateway, self.tree.timings)
+            await self.health.start(self.settings.health_host, self.settings.health_port)
+
+    def gateway(self) -> Gateway:
+        """Connected: ready, and no connection (shard) is down since."""
+        shards = getattr(self, "shards", None)  # an AutoShardedBot's
+        up = all(not shard.is_closed() for shard in shards.values()) if shards else self._gateway_up
+        return Gateway(self.is_ready() and not self.is_closed() and up, self.latency)
+
+    async def on_connect(self) -> None:
+        self._gateway_up = True
+
+    async def on_resumed(self) -> None:
+        self._gateway_up = True
+
+    async def on_disconnect(self) -> None:
+        self._gateway_up = False
 
     async def on_ready(self) -> None:
-        """Say who the bot is and how to invite it, once connected."""
+        """Say who the bot is and how to invite it, once connected, and whether the commands
+        need syncing."""
         assert self.user is not None
+        self._gateway_up = True
         count = len(self.guilds)
         log.info(
-            "Logged in as %s in %d server%s. Invite link: %s",
+            "Logged in as %s in %d server%s%s. Invite link: %s",
             self.user,
             count,
             "" if count == 1 else "s",
+            f" ({self.settings.sharding.describe()})" if self.settings.sharding else "",
             invite_link(self.application_id or self.user.id),
         )
+        await self.check_registered_commands()
+
+    async def check_registered_commands(self) -> None:
+        """Warn, with the command to run, when Discord's registered commands are not this
+        version's (the first start, or an update that changed them). With a development server
+        set, commands synced there count too."""
+        local = [command.to_dict(self.tree) for command in self.tree.get_commands()]
+        try:
+            differences = command_differences(
+                local, [c.to_dict() for c in await self.tree.fetch_commands()]
+            )
+            if differences and self.settings.dev_guild is not None:
+                in_guild = await self.tree.fetch_commands(
+                    guild=discord.Object(self.settings.dev_guild)
+                )
+                if not command_differences(local, [c.to_dict() for c in in_guild]):
+                    return
+        except discord.HTTPException as error:
+            log.warning("Could not compare the registered commands with these: %s", error)
+            return
+        if differences:
+            log.warning(
+                "The slash commands registered with Discord are not this version's (%s). "
+                "Register them with: %s",
+                "; ".join(differences),
+                sync_command(),
+            )
 
     async def _watch_database(self) -> None:
         """Stop the bot, rather than write into a lost file, when the database file is deleted
@@ -166,6 +297,8 @@ class BredonBot(commands.Bot):
         self.dispatch("deadline_report", report)
 
     async def close(self) -> None:
+        if self.health is not None:
+            await self.health.stop()
         if self._watchdog is not None and self._watchdog is not asyncio.current_task():
             self._watchdog.cancel()
         if self.scheduler is not None:
@@ -181,11 +314,23 @@ def create_bot(
     clock: Clock | None = None,
     scheduler_max_sleep: timedelta = DEFAULT_MAX_SLEEP,
 ) -> BredonBot:
-    """A fresh, unstarted bot on the settings' database. Tests inject a clock that follows their
-    simulated time."""
-    return BredonBot(
-        settings, clock=clock or SystemClock(), scheduler_max_sleep=scheduler_max_sleep
+    """A fresh, unstarted bot on the settings' database: an ``AutoShardedBot`` when the settings
+    ask for shards. Tests inject a clock that follows their simulated time."""
+    options = {"clock": clock or SystemClock(), "scheduler_max_sleep": scheduler_max_sleep}
+    if settings.sharding is None:
+        return BredonBot(settings, **options)
+    return ShardedBredonBot(
+        settings,
+        **options,
+        shard_count=settings.sharding.count,
+        shard_ids=list(settings.sharding.ids) if settings.sharding.ids is not None else None,
     )
+
+
+class ShardedBredonBot(BredonBot, commands.AutoShardedBot):
+    """Bredon over several gateway connections (shards), all in this process or the ones in
+    ``BREDON_SHARD_IDS``; every process runs the scheduler and the courier, which share the
+    database's work safely (see docs/scaling.md)."""
 
 
 async def sync_commands(

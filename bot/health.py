@@ -1,0 +1,209 @@
+"""The optional HTTP endpoint for whoever runs Bredon: ``/healthz`` for a health check (Docker,
+systemd, a load balancer) and ``/metrics`` in Prometheus' text format.
+
+It is off unless ``BREDON_HEALTH_PORT`` is set, and listens on ``BREDON_HEALTH_HOST`` (127.0.0.1
+by default: nothing is exposed beyond the machine unless asked). aiohttp comes with discord.py.
+
+``/healthz`` answers 200 only when the gateway is connected and the database takes a real write
+(a committed transaction, so a full disk, a lost file or another process holding the write lock
+shows); otherwise 503, with what is wrong in the JSON. The database figures are read from the
+file itself, so they hold for every process sharing it and survive restarts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from aiohttp import web
+
+from bot.errors import StoreBusy
+from bot.store import Database, StoreError
+
+log = logging.getLogger(__name__)
+
+PROBE_TIMEOUT = 5.0  # seconds; past this the database counts as not writable
+# Seconds; a slash command must be answered within 3 s, so the buckets are dense below that.
+LATENCY_BUCKETS = (0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Gateway:
+    """The Discord connection as the endpoint reports it."""
+
+    connected: bool
+    latency: float  # seconds of the last heartbeat round trip; nan when unknown
+
+
+@dataclass(slots=True)
+class _Histogram:
+    counts: list[int] = field(default_factory=lambda: [0] * len(LATENCY_BUCKETS))
+    total: int = 0
+    seconds: float = 0.0
+
+
+class CommandTimings:
+    """How long slash commands (and their autocomplete) take in the bot, per command: a
+    Prometheus histogram, kept in memory since the process started."""
+
+    def __init__(self) -> None:
+        self._by_command: dict[tuple[str, str], _Histogram] = {}
+
+    def observe(self, command: str, kind: str, seconds: float) -> None:
+        histogram = self._by_command.setdefault((command, kind), _Histogram())
+        for index, bound in enumerate(LATENCY_BUCKETS):
+            if seconds <= bound:
+                histogram.counts[index] += 1
+        histogram.total += 1
+        histogram.seconds += seconds
+
+    def lines(self) -> list[str]:
+        name = "bredon_command_seconds"
+        out = [
+            f"# HELP {name} Time from receiving a slash command or autocomplete to its end.",
+            f"# TYPE {name} histogram",
+        ]
+        for (command, kind), histogram in sorted(self._by_command.items()):
+            labels = f'command="{_label(command)}",kind="{kind}"'
+            for bound, count in zip(LATENCY_BUCKETS, histogram.counts, strict=True):
+                out.append(f'{name}_bucket{{{labels},le="{bound}"}} {count}')
+            out.append(f'{name}_bucket{{{labels},le="+Inf"}} {histogram.total}')
+            out.append(f"{name}_sum{{{labels}}} {histogram.seconds!r}")
+            out.append(f"{name}_count{{{labels}}} {histogram.total}")
+        return out
+
+
+def _label(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+@dataclass(frozen=True, slots=True)
+class StoreFigures:
+    moves: int  # ever played (undone ones included: the log keeps them)
+    active_games: int
+    backlog: int  # announcements not yet delivered
+
+
+async def store_figures(db: Database) -> StoreFigures:
+    """Cheap to read: moves are never deleted (a trigger refuses it), so the highest id counts
+    them without a scan."""
+    async with db.snapshot() as tx:
+        row = await tx.fetchone(
+            "SELECT (SELECT COALESCE(MAX(id), 0) FROM moves), "
+            "(SELECT COUNT(*) FROM games WHERE status = 'active'), "
+            "(SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL)"
+        )
+    assert row is not None
+    return StoreFigures(int(row[0]), int(row[1]), int(row[2]))
+
+
+async def database_problem(db: Database) -> str | None:
+    """Why the database cannot be written now, or None. The probe commits a real write that
+    changes nothing: it sets the schema version to the value it has, which rewrites the file's
+    header page through the write-ahead log."""
+    try:
+        async with asyncio.timeout(PROBE_TIMEOUT):
+            async with db.transaction() as tx:
+                row = await tx.fetchone("PRAGMA user_version")
+                assert row is not None
+                # PRAGMA takes no parameters; the value is the int just read.
+                await tx.execute(f"PRAGMA user_version = {int(row[0])}")
+    except StoreBusy:
+        return "another process holds the database's write lock"
+    except TimeoutError:
+        return f"a write did not finish within {PROBE_TIMEOUT:g} s"
+    except StoreError as error:
+        return str(error)
+    except (sqlite3.Error, ValueError, OSError) as error:  # ValueError: the store is closed
+        return f"{type(error).__name__}: {error}"
+    return None
+
+
+class HealthEndpoint:
+    """The aiohttp application and its server; :meth:`start` and :meth:`stop` around the bot."""
+
+    def __init__(
+        self, db: Database, gateway: Callable[[], Gateway], timings: CommandTimings
+    ) -> None:
+        self._db = db
+        self._gateway = gateway
+        self._timings = timings
+        self.app = web.Application()
+        self.app.router.add_get("/healthz", self.healthz)
+        self.app.router.add_get("/metrics", self.metrics)
+        self._runner: web.AppRunner | None = None
+        self.port: int | None = None
+
+    async def start(self, host: str, port: int) -> int:
+        """Listen (port 0: any free port); returns the port."""
+        self._runner = web.AppRunner(self.app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        self.port = int(self._runner.addresses[0][1])
+        log.info("Health and metrics at http://%s:%d/healthz and /metrics.", host, self.port)
+        return self.port
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def healthz(self, request: web.Request) -> web.Response:
+        gateway = self._gateway()
+        problem = await database_problem(self._db)
+        body: dict[str, object] = {
+            "gateway_connected": gateway.connected,
+            "database_writable": problem is None,
+        }
+        if problem is not None:
+            body["database_problem"] = problem
+        else:
+            body["undelivered_announcements"] = (await store_figures(self._db)).backlog
+        healthy = gateway.connected and problem is None
+        body["status"] = "ok" if healthy else "unhealthy"
+        return web.Response(
+            text=json.dumps(body), status=200 if healthy else 503, content_type="application/json"
+        )
+
+    async def metrics(self, request: web.Request) -> web.Response:
+        gateway = self._gateway()
+        figures = await store_figures(self._db)
+        latency = gateway.latency if math.isfinite(gateway.latency) else math.nan
+        lines = [
+            *_metric("bredon_moves_total", "counter", "Moves played (stored).", figures.moves),
+            *_metric("bredon_active_games", "gauge", "Games in progress.", figures.active_games),
+            *_metric(
+                "bredon_announcement_backlog",
+                "gauge",
+                "Announcements saved but not yet delivered to Discord.",
+                figures.backlog,
+            ),
+            *_metric(
+                "bredon_gateway_connected",
+                "gauge",
+                "1 when connected to Discord.",
+                gateway.connected,
+            ),
+            *_metric(
+                "bredon_gateway_latency_seconds",
+                "gauge",
+                "Discord heartbeat round trip (NaN when unknown).",
+                latency,
+            ),
+            *self._timings.lines(),
+        ]
+        return web.Response(
+            text="\n".join(lines) + "\n",
+            headers={"Content-Type": "text/plain; version=0.0.4; charset=utf-8"},
+        )
+
+
+def _metric(name: str, kind: str, help_text: str, value: float) -> list[str]:
+    shown = "NaN" if isinstance(value, float) and math.isnan(value) else repr(float(value))
+    return [f"# HELP {name} {help_text}", f"# TYPE {name} {kind}", f"{name} {shown}"]
