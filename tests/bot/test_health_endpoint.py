@@ -125,9 +125,7 @@ def assert_strict_exposition(text: str) -> None:
     """What the parser above forgives: every sample follows its family's HELP and TYPE, names
     are valid, every line ends with a newline."""
     assert text.endswith("\n")
-    sample = re.compile(
-        r'([a-zA-Z_:][a-zA-Z0-9_:]*)(\{([a-zA-Z_]\w*="(\\.|[^"\\])*",?)*\})? (\S+)'
-    )
+    sample = re.compile(r'([a-zA-Z_:][a-zA-Z0-9_:]*)(\{([a-zA-Z_]\w*="(\\.|[^"\\])*",?)*\})? (\S+)')
     typed: set[str] = set()
     for line in text.splitlines():
         if line.startswith("# TYPE "):
