@@ -1,11 +1,16 @@
 """`python -m bot` runs the bot; `python -m bot sync [--guild [ID]]` registers its slash commands;
-`python -m bot backup FILE` copies the database consistently, even while the bot runs.
+`python -m bot backup FILE` copies the database consistently, even while the bot runs;
+`python -m bot check [FILE]` reports a database's schema version, integrity and contents;
+`python -m bot health` asks the running bot's ``/healthz`` (for Docker's health check).
 
 Settings come from `.env` in the working directory and the environment (see `.env.example`).
 Every foreseeable failure (no token, a rejected token, an unusable database path, a database
 file that is damaged, newer than this code or locked, or a `StoreError` that stops the running bot)
 ends with a sentence saying what to do and a non-zero exit status, not a traceback. The database
 is checked before Discord is contacted.
+
+Exit statuses: 0 done; 1 unhealthy (``health``); 2 configuration; 3 Discord rejected the token or
+cannot be reached; 4 the database cannot be used (also a ``check`` or ``backup`` that failed).
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ import logging
 import os
 import sqlite3
 import sys
+import urllib.error
+import urllib.request
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -25,9 +32,13 @@ import discord
 
 from bot.app import create_bot, sync_commands
 from bot.errors import StoreBusy
+from bot.inspection import NotInspectable, inspect_database
 from bot.settings import Settings, SettingsError, load_settings
 from bot.store import Database, StoreError, backup_file
 
+log = logging.getLogger("bot")
+
+EXIT_UNHEALTHY = 1
 EXIT_CONFIG = 2
 EXIT_LOGIN = 3
 EXIT_DATABASE = 4
@@ -70,6 +81,13 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         "backup", help="copy the database to a new file, consistently, even while the bot runs"
     )
     backup.add_argument("file", type=Path, help="the backup file to create")
+    check = actions.add_parser(
+        "check", help="report a database's schema version, integrity and counts (read-only)"
+    )
+    check.add_argument(
+        "file", type=Path, nargs="?", help="the database file (default: BREDON_DATABASE)"
+    )
+    actions.add_parser("health", help="ask the running bot's /healthz (needs BREDON_HEALTH_PORT)")
     return parser.parse_args(argv)
 
 
@@ -122,6 +140,37 @@ def run_backup(database: Path, target: Path) -> int:
     return 0
 
 
+def run_check(database: Path) -> int:
+    """`python -m bot check [FILE]`: needs no token, changes nothing, may run beside the bot."""
+    try:
+        report = inspect_database(database)
+    except NotInspectable as error:
+        print(error, file=sys.stderr)
+        return EXIT_DATABASE
+    print("\n".join(report.lines()))
+    for problem in report.problems:
+        print(f"Problem: {problem}.", file=sys.stderr)
+    return EXIT_DATABASE if report.problems else 0
+
+
+def run_health(settings: Settings) -> int:
+    """`python -m bot health`: 0 when the bot's /healthz says healthy, else 1 with why."""
+    if settings.health_port is None:
+        print("BREDON_HEALTH_PORT is not set: the bot serves no /healthz.", file=sys.stderr)
+        return EXIT_CONFIG
+    host = "127.0.0.1" if settings.health_host in ("0.0.0.0", "::", "") else settings.health_host
+    url = f"http://{host}:{settings.health_port}/healthz"
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            print(response.read().decode())
+            return 0
+    except urllib.error.HTTPError as error:
+        print(error.read().decode(), file=sys.stderr)
+    except OSError as error:
+        print(f"No answer from {url}: {error}", file=sys.stderr)
+    return EXIT_UNHEALTHY
+
+
 def main(argv: Sequence[str], environ: Mapping[str, str], cwd: Path) -> int:
     """Run the action asked for; returns the exit status."""
     args = parse_args(argv)
@@ -129,6 +178,10 @@ def main(argv: Sequence[str], environ: Mapping[str, str], cwd: Path) -> int:
         settings = load_settings(cwd / ".env", environ)
         if args.action == "backup":
             return run_backup(cwd / settings.database, cwd / args.file)
+        if args.action == "check":
+            return run_check(cwd / (args.file or settings.database))
+        if args.action == "health":
+            return run_health(settings)
         if settings.token is None:
             raise CommandLineError(NO_TOKEN, EXIT_CONFIG)
         guild_id = sync_target(args.guild, settings) if args.action == "sync" else None
@@ -138,9 +191,9 @@ def main(argv: Sequence[str], environ: Mapping[str, str], cwd: Path) -> int:
     except CommandLineError as error:
         print(error, file=sys.stderr)
         return error.status
-    logging.basicConfig(
-        level=settings.logging_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    discord.utils.setup_logging(level=settings.logging_level, root=True)
+    if settings.env_file is not None:
+        log.info(settings.env_file.describe())
     database = cwd / settings.database  # an absolute path stays as it is
     settings = dataclasses.replace(settings, database=database)
     try:

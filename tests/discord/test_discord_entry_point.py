@@ -61,17 +61,20 @@ def test_a_database_it_must_not_use_is_refused_before_contacting_discord(tmp_pat
         newer.execute(f"PRAGMA user_version = {known + 3}")
     done = run_module(tmp_path)
     assert done.returncode == entry.EXIT_DATABASE
-    assert done.stderr == (
+    # The start-up log says which .env was read, then the one sentence.
+    settings_line, message = done.stderr.splitlines()
+    assert f"Settings from {tmp_path / '.env'} and the environment." in settings_line
+    assert message == (
         f"{database} has schema version {known + 3}, but this Bredon knows up to {known}: "
-        "upgrade Bredon, or restore a backup made by this version.\n"
+        "upgrade Bredon, or restore a backup made by this version."
     )
     assert done.stdout == ""
 
     database.write_text("not a database at all\n" * 100)
     done = run_module(tmp_path, "sync")
     assert done.returncode == entry.EXIT_DATABASE
-    assert done.stderr.startswith(f"{database} is not a SQLite database")
-    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[-1].startswith(f"{database} is not a SQLite database")
+    assert done.stderr.count("\n") == 2 and "Traceback" not in done.stderr
 
 
 def test_a_rejected_token_says_to_reset_it(

@@ -1,0 +1,111 @@
+"""`python -m bot check [FILE]` as a real subprocess: schema version against the code's,
+integrity, counts that match the file; read-only (an old file is not upgraded); exit 4 for any
+file that cannot be trusted, with a sentence and no traceback."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from contextlib import closing
+from pathlib import Path
+
+from bot.services import Services
+from bot.store import Database, load_migrations
+from tests.bot.conftest import play, start_game
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def check(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "BREDON_"))}
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "check", *args],
+        cwd=cwd,
+        env={**env, "PYTHONPATH": str(REPO)},  # no token: checking needs none
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def counted(path: Path, query: str) -> int:
+    with closing(sqlite3.connect(path)) as db:
+        return int(db.execute(query).fetchone()[0])
+
+
+async def test_a_sound_file_is_reported_with_its_counts(tmp_path: Path) -> None:
+    database = tmp_path / "bredon.sqlite3"
+    services = await Services.open(database)
+    try:
+        finished = await start_game(services)
+        await services.games.resign(finished.id, finished.white.id)
+        active = await start_game(services)
+        await play(services, active.id, "a1 e5")
+    finally:
+        await services.close()
+    done = check(tmp_path)
+    assert done.returncode == 0, done.stderr
+    known = len(load_migrations())
+    backlog = counted(database, "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL")
+    assert backlog > 0
+    assert done.stdout.splitlines() == [
+        f"{database}: schema version {known} (this Bredon's)",
+        "integrity check: ok",
+        "active games: 1",
+        "finished games: 1",
+        "aborted games: 0",
+        "players: 2",
+        "tournaments: 0",
+        f"undelivered announcements: {backlog}",
+    ]
+    assert done.stderr == ""
+
+
+async def test_an_older_file_is_reported_and_left_as_it_is(tmp_path: Path) -> None:
+    old = tmp_path / "old.sqlite3"
+    await (await Database.open(old, migrations=load_migrations()[:3])).close()
+    before = old.read_bytes()
+    done = check(tmp_path, "old.sqlite3")
+    assert done.returncode == 0, done.stderr
+    assert f"schema version 3; this Bredon will upgrade it to {len(load_migrations())}" in (
+        done.stdout
+    )
+    assert "undelivered announcements" not in done.stdout  # no outbox before migration 4
+    assert old.read_bytes() == before and not list(tmp_path.glob("*backup*"))
+    assert counted(old, "PRAGMA user_version") == 3
+
+
+def test_files_that_cannot_be_trusted_exit_4(tmp_path: Path) -> None:
+    known = len(load_migrations())
+    newer = tmp_path / "newer.sqlite3"
+    with closing(sqlite3.connect(newer)) as db:
+        db.execute(f"PRAGMA user_version = {known + 1}")
+    done = check(tmp_path, "newer.sqlite3")
+    assert done.returncode == 4
+    assert f"is newer than this Bredon's ({known}): upgrade Bredon" in done.stderr
+
+    damaged = tmp_path / "damaged.sqlite3"
+    with closing(sqlite3.connect(damaged)) as db:
+        db.execute("CREATE TABLE t (x TEXT)")
+        db.executemany("INSERT INTO t VALUES (?)", [("x" * 50,)] * 2000)
+        db.execute("CREATE INDEX tx ON t (x)")
+        db.commit()
+    data = bytearray(damaged.read_bytes())
+    data[4096 * 5 : 4096 * 5 + 200] = b"\xff" * 200  # inside the table's pages
+    damaged.write_bytes(bytes(data))
+    done = check(tmp_path, "damaged.sqlite3")
+    assert done.returncode == 4
+    assert "integrity check: FAILED" in done.stdout or "cannot be read" in done.stderr
+
+    (tmp_path / "text.sqlite3").write_text("not a database\n" * 100)
+    for name, message in (
+        ("text.sqlite3", "cannot be read as a SQLite database"),
+        ("missing.sqlite3", "There is no database at"),
+    ):
+        done = check(tmp_path, name)
+        assert done.returncode == 4 and message in done.stderr, done.stderr
+    for done in (check(tmp_path, "text.sqlite3"), check(tmp_path, "missing.sqlite3")):
+        assert "Traceback" not in done.stderr
+    assert not (tmp_path / "missing.sqlite3").exists()
