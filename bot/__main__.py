@@ -9,8 +9,9 @@ file that is damaged, newer than this code or locked, or a `StoreError` that sto
 ends with a sentence saying what to do and a non-zero exit status, not a traceback. The database
 is checked before Discord is contacted.
 
-Exit statuses: 0 done; 1 unhealthy (``health``); 2 configuration; 3 Discord rejected the token or
-cannot be reached; 4 the database cannot be used (also a ``check`` or ``backup`` that failed).
+Exit statuses: 0 done; 1 unhealthy (``health``); 2 configuration; 3 Discord rejected the token;
+4 the database cannot be used (also a ``check`` or ``backup`` that failed); 5 Discord cannot be
+reached. Only 5 (and 1) are worth retrying without a person: deploy/bredon.service says so.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ EXIT_UNHEALTHY = 1
 EXIT_CONFIG = 2
 EXIT_LOGIN = 3
 EXIT_DATABASE = 4
+EXIT_NETWORK = 5  # worth retrying by itself, unlike the others
 
 NO_TOKEN = (
     "DISCORD_TOKEN is not set. Copy .env.example to .env and put your bot's token in it "
@@ -213,7 +215,7 @@ def main(argv: Sequence[str], environ: Mapping[str, str], cwd: Path) -> int:
         return EXIT_LOGIN
     except (aiohttp.ClientError, discord.GatewayNotFound, discord.ConnectionClosed) as error:
         print(f"Cannot reach Discord ({error}). Check the network and try again.", file=sys.stderr)
-        return EXIT_LOGIN
+        return EXIT_NETWORK
     except (OSError, sqlite3.Error) as error:
         print(f"Cannot open the database {database}: {error}", file=sys.stderr)
         return EXIT_CONFIG

@@ -11,6 +11,7 @@ import sys
 from contextlib import closing
 from pathlib import Path
 
+import aiohttp
 import discord
 import pytest
 
@@ -133,3 +134,15 @@ async def test_start_up_says_who_it_is_and_how_to_invite_it(
     assert "applications.commands" in line
     # Bredon never joins voice: discord.py is told not to warn about voice libraries.
     assert not discord.VoiceClient.warn_nacl and not discord.VoiceClient.warn_dave
+
+
+def test_no_connection_to_discord_exits_5_which_is_worth_retrying(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async def unreachable(self: BredonBot, token: str, *, reconnect: bool = True) -> None:
+        raise aiohttp.ClientConnectionError("Cannot connect to host discord.com:443")
+
+    monkeypatch.setattr(BredonBot, "start", unreachable)
+    status = entry.main([], {"DISCORD_TOKEN": "a.token"}, tmp_path)
+    assert status == entry.EXIT_NETWORK == 5
+    assert "Cannot reach Discord" in capsys.readouterr().err

@@ -1,0 +1,36 @@
+# Bredon in a container: the README's install command, run as an unprivileged user, with the
+# database on the /data volume. tests/bot/test_deployment.py checks that the install and run
+# commands here are the README's.
+FROM python:3.12-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    # The health endpoint, inside the container only (publish it with BREDON_HEALTH_HOST=0.0.0.0).
+    BREDON_HEALTH_PORT=8080 \
+    BREDON_HEALTH_HOST=127.0.0.1
+
+RUN useradd --system --uid 10001 --user-group --home-dir /data --no-create-home bredon \
+    && mkdir /data && chown bredon:bredon /data
+
+# Installed as root, so the bot's own user cannot change its code.
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY tak ./tak
+COPY rendering ./rendering
+COPY bot ./bot
+COPY cogs ./cogs
+RUN python3 -m venv .venv && .venv/bin/pip install -e .
+
+# The working directory is the volume: bredon.sqlite3 (the default BREDON_DATABASE), the copies
+# kept before migrations and any `backup` land there, and a .env there is read.
+WORKDIR /data
+VOLUME /data
+USER bredon
+
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["/app/.venv/bin/python", "-m", "bot", "health"]
+
+# `docker run IMAGE` runs the bot; `docker run IMAGE sync`, `check`, `backup FILE` the others.
+ENTRYPOINT ["/app/.venv/bin/python", "-m", "bot"]

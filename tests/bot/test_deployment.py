@@ -1,0 +1,173 @@
+"""The deployment files agree with the README and the code. Docker has no daemon where the tests
+run, so the Dockerfile is parsed: its install and run commands must be the README's (run from
+the directory it installs in), and what it relies on (the health subcommand, the packages it
+copies, a non-root user, the volume) must exist. The systemd unit runs the same command and
+restarts only for the exit statuses worth retrying."""
+
+from __future__ import annotations
+
+import asyncio
+import configparser
+import json
+import os
+import re
+import shlex
+import sys
+import tomllib
+from collections.abc import AsyncIterator
+from pathlib import Path, PurePosixPath
+
+import pytest
+
+from bot import __main__ as entry
+from bot.health import CommandTimings, Gateway, HealthEndpoint
+from bot.services import Services
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def readme_install_and_run() -> list[str]:
+    """The README's "Install and run the bot" command, as its steps."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"\*\*Install and run the bot\*\*\s*```sh\n(.+?)\n```", text, re.S)
+    assert block is not None
+    return [step.strip() for step in block[1].split(" && ")]
+
+
+def dockerfile() -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) in order, continuation lines joined, comments left out."""
+    lines = (REPO / "Dockerfile").read_text(encoding="utf-8").splitlines()
+    text = "\n".join(line for line in lines if not line.lstrip().startswith("#"))
+    joined = re.sub(r"\\\n", " ", text)
+    return [
+        (line.split(None, 1)[0].upper(), " ".join(line.split()[1:]))
+        for line in joined.splitlines()
+        if line.strip()
+    ]
+
+
+def exec_form(arguments: str) -> list[str]:
+    words = json.loads(arguments)
+    assert isinstance(words, list) and all(isinstance(w, str) for w in words)
+    return words
+
+
+def in_directory(command: str, directory: PurePosixPath) -> list[str]:
+    """A README command's words with its relative paths (.venv/...) made absolute."""
+    return [str(directory / w) if w.startswith(".venv/") else w for w in shlex.split(command)]
+
+
+def test_the_dockerfile_installs_and_runs_as_the_readme_says() -> None:
+    *install, run = readme_install_and_run()
+    instructions = dockerfile()
+    workdir = PurePosixPath("/")
+    installed_in = None
+    for instruction, arguments in instructions:
+        if instruction == "WORKDIR":
+            workdir = workdir / arguments
+        if instruction == "RUN" and "venv" in arguments:
+            assert arguments == " && ".join(install)
+            installed_in = workdir
+    assert installed_in is not None, "no RUN with the README's install command"
+    [entrypoint] = [exec_form(a) for i, a in instructions if i == "ENTRYPOINT"]
+    assert entrypoint == in_directory(run, installed_in)
+    assert not [a for i, a in instructions if i == "CMD"]  # arguments go to `python -m bot`
+
+
+def test_the_image_runs_unprivileged_with_the_database_on_a_volume() -> None:
+    instructions = dockerfile()
+    names = [i for i, _ in instructions]
+    [user] = [a for i, a in instructions if i == "USER"]
+    assert user not in ("root", "0") and names.index("USER") < names.index("ENTRYPOINT")
+    assert ("VOLUME", "/data") in instructions
+    workdirs = [a for i, a in instructions if i == "WORKDIR"]
+    assert workdirs[-1] == "/data"  # the default relative bredon.sqlite3 lands on the volume
+    assert instructions[0][0] == "FROM" and "-slim" in instructions[0][1]
+
+
+def test_the_health_check_and_the_copied_files_exist() -> None:
+    instructions = dockerfile()
+    [check] = [a for i, a in instructions if i == "HEALTHCHECK"]
+    command = exec_form(check.split(" CMD ", 1)[1])
+    assert command[1:] == ["-m", "bot", "health"]
+    assert entry.parse_args(command[3:]).action == "health"
+    env = " ".join(a for i, a in instructions if i == "ENV")
+    assert "BREDON_HEALTH_PORT=8080" in env  # the endpoint the check asks is on in the image
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    packages = {p.rstrip("*") for p in project["tool"]["setuptools"]["packages"]["find"]["include"]}
+    copied = {a.split()[0] for i, a in instructions if i == "COPY"}
+    assert packages <= copied and {"pyproject.toml", project["project"]["readme"]} <= {
+        w for a in (a for i, a in instructions if i == "COPY") for w in a.split()[:-1]
+    }
+    allowed = {
+        line.removeprefix("!")
+        for line in (REPO / ".dockerignore").read_text().splitlines()
+        if line.startswith("!")
+    }
+    assert allowed == packages | {"pyproject.toml", "README.md"}  # never .env or a database
+
+
+def test_compose_uses_the_image_with_a_volume_and_the_env_file() -> None:
+    compose = (REPO / "compose.yaml").read_text(encoding="utf-8")
+    live = "\n".join(line for line in compose.splitlines() if not line.strip().startswith("#"))
+    assert "build: ." in live and "env_file: .env" in live
+    assert re.search(r"^\s+- bredon-data:/data$", live, re.M)
+    assert "BREDON_DATABASE: /data/bredon.sqlite3" in live
+
+
+def test_the_systemd_unit_runs_the_readme_command_and_restarts_wisely() -> None:
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.optionxform = str  # type: ignore[assignment,method-assign]
+    unit.read(REPO / "deploy" / "bredon.service")
+    service = unit["Service"]
+    *_, run = readme_install_and_run()
+    install_dir = PurePosixPath(service["ExecStart"].split("/.venv/")[0])
+    assert shlex.split(service["ExecStart"]) == in_directory(run, install_dir)
+    assert service["User"] not in ("root", "0") and service["Restart"] == "on-failure"
+    assert service["EnvironmentFile"].startswith("/etc/")
+    kept = {int(s) for s in service["RestartPreventExitStatus"].split()}
+    assert kept == {entry.EXIT_CONFIG, entry.EXIT_LOGIN, entry.EXIT_DATABASE}
+    assert entry.EXIT_NETWORK not in kept
+    assert service["WorkingDirectory"] == "/var/lib/" + service["StateDirectory"]
+
+
+@pytest.fixture
+async def endpoint(db_path: Path) -> AsyncIterator[tuple[int, dict[str, Gateway]]]:
+    services = await Services.open(db_path)
+    gateway = {"now": Gateway(True, 0.05)}
+    served = HealthEndpoint(services.db, lambda: gateway["now"], CommandTimings())
+    port = await served.start("127.0.0.1", 0)
+    yield port, gateway
+    await served.stop()
+    await services.close()
+
+
+async def health_command(cwd: Path, **env: str) -> tuple[int, str, str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "BREDON_"))}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        "health",
+        cwd=cwd,
+        env={**base, "PYTHONPATH": str(REPO), **env},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode is not None
+    return process.returncode, out.decode(), err.decode()
+
+
+async def test_the_health_command_is_what_docker_asks(
+    tmp_path: Path, endpoint: tuple[int, dict[str, Gateway]]
+) -> None:
+    port, gateway = endpoint
+    status, out, _ = await health_command(tmp_path, BREDON_HEALTH_PORT=str(port))
+    assert status == 0 and json.loads(out)["status"] == "ok"
+    gateway["now"] = Gateway(False, float("nan"))
+    status, _, err = await health_command(tmp_path, BREDON_HEALTH_PORT=str(port))
+    assert status == entry.EXIT_UNHEALTHY and '"gateway_connected": false' in err
+    status, _, err = await health_command(tmp_path)
+    assert status == entry.EXIT_CONFIG and "BREDON_HEALTH_PORT is not set" in err
