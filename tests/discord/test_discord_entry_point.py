@@ -78,16 +78,33 @@ def test_a_database_it_must_not_use_is_refused_before_contacting_discord(tmp_pat
     assert done.stderr.count("\n") == 2 and "Traceback" not in done.stderr
 
 
-def test_a_rejected_token_says_to_reset_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("failure", "status", "message"),
+    [
+        (
+            discord.LoginFailure("Improper token has been passed."),
+            3,
+            "Discord rejected DISCORD_TOKEN",
+        ),
+        # Worth retrying by itself (deploy/bredon.service restarts on it, not on 3).
+        (aiohttp.ClientConnectionError("Cannot connect to host"), 5, "Cannot reach Discord"),
+    ],
+)
+def test_a_rejected_token_or_no_connection_says_what_to_do(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    failure: Exception,
+    status: int,
+    message: str,
 ) -> None:
-    async def refuse(self: BredonBot, token: str, *, reconnect: bool = True) -> None:
-        raise discord.LoginFailure("Improper token has been passed.")
+    async def fail(self: BredonBot, token: str, *, reconnect: bool = True) -> None:
+        raise failure
 
-    monkeypatch.setattr(BredonBot, "start", refuse)
-    status = entry.main([], {"DISCORD_TOKEN": "not-a-token"}, tmp_path)
-    assert status == entry.EXIT_LOGIN
-    assert "Discord rejected DISCORD_TOKEN" in capsys.readouterr().err
+    monkeypatch.setattr(BredonBot, "start", fail)
+    assert entry.main([], {"DISCORD_TOKEN": "not-a-token"}, tmp_path) == status
+    assert message in capsys.readouterr().err
+    assert (entry.EXIT_LOGIN, entry.EXIT_NETWORK) == (3, 5)
 
 
 def test_env_file_parsing() -> None:
@@ -134,15 +151,3 @@ async def test_start_up_says_who_it_is_and_how_to_invite_it(
     assert "applications.commands" in line
     # Bredon never joins voice: discord.py is told not to warn about voice libraries.
     assert not discord.VoiceClient.warn_nacl and not discord.VoiceClient.warn_dave
-
-
-def test_no_connection_to_discord_exits_5_which_is_worth_retrying(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    async def unreachable(self: BredonBot, token: str, *, reconnect: bool = True) -> None:
-        raise aiohttp.ClientConnectionError("Cannot connect to host discord.com:443")
-
-    monkeypatch.setattr(BredonBot, "start", unreachable)
-    status = entry.main([], {"DISCORD_TOKEN": "a.token"}, tmp_path)
-    assert status == entry.EXIT_NETWORK == 5
-    assert "Cannot reach Discord" in capsys.readouterr().err
