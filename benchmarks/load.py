@@ -1,0 +1,192 @@
+"""Headroom on one machine: a database the size of a large deployment, then what the bot does
+with it (docs/scaling.md reports the figures).
+
+Builds a file with ``--servers`` servers' worth of games (10,000 by default: each server has its
+settings row and its games), ``--active`` games in progress (100,000) at random plies and
+``--finished`` finished ones, with their move logs, straight through sqlite3. Then, measured:
+
+- start-up: what ``python -m bot`` does before it can answer anyone: open the file to check and
+  migrate it (``quick_check`` reads the whole file), close it, open the services on it, and the
+  first looks of the deadline scheduler and the courier (the next deadline, the due
+  announcements); and ``python -m bot check`` (the full ``integrity_check``);
+- moves per second through ``GameService.move``, each committed, in games picked at random among
+  all the active ones (so a move's game is not cached: the usual case with this many games), a
+  round cold and then a round in the same games warm;
+- what the health endpoint reads (``/metrics``' figures and ``/healthz``'s write probe);
+- memory: the process' resident set size after start-up and after the moves.
+
+Run: ``.venv/bin/python benchmarks/load.py`` (a few minutes; ``--active 20000`` for a quick look).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sqlite3
+import tempfile
+import time
+from pathlib import Path
+
+from service import PLAYERS, START, insert_game, random_game, report
+
+from bot.clock import FakeClock
+from bot.health import database_problem, store_figures
+from bot.inspection import inspect_database
+from bot.services import Services
+from bot.services.games import GameService
+from bot.store import Database, to_db
+from tak import Position
+
+
+def rss_mib() -> float:
+    """The resident set size now (Linux)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def populate(path: Path, args: argparse.Namespace, rng: random.Random) -> None:
+    """Servers with their settings, and games spread over them: the active ones at random plies
+    (none ended by its moves), the finished ones resigned."""
+    records = [random_game(rng, 6, rng.randint(4, 70)) for _ in range(120)]
+    unfinished = [r for r in records if not _ends(r)]
+    connection = sqlite3.connect(path)
+    now = to_db(START)
+    with connection:
+        connection.executemany(
+            "INSERT INTO players (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)",
+            [(i, f"player{i}", now, now) for i in PLAYERS],
+        )
+        connection.executemany(
+            "INSERT INTO guild_settings (guild_id, size, komi, days_per_move, use_threads) "
+            "VALUES (?, 6, 2, 3, 1)",
+            [(_guild(n),) for n in range(args.servers)],
+        )
+        for game_id in range(1, args.active + args.finished + 1):
+            active = game_id <= args.active
+            record = rng.choice(unfinished if active else records)
+            insert_game(connection, game_id, rng.sample(PLAYERS, 2), record)
+        connection.execute(
+            "UPDATE games SET status = 'finished', result = COALESCE(result, '1-0'), "
+            "result_kind = COALESCE(result_kind, 'resignation'), finished_at = ?, "
+            "deadline_at = NULL, reminder_at = NULL WHERE id > ?",
+            (now, args.active),
+        )
+        # Spread over the servers, a few channels each.
+        connection.execute(
+            "UPDATE games SET guild_id = ? + id % ?, channel_id = 5000000 + id % ?",
+            (_guild(0), args.servers, args.servers * 3),
+        )
+    connection.close()
+
+
+def _guild(n: int) -> int:
+    return 1_000_000_000_000_000_000 + n
+
+
+def _ends(record: list[str]) -> bool:
+    position = Position(6, komi=2)
+    for move in record:
+        position.play(move)
+    return position.result is not None
+
+
+async def start_up(path: Path) -> tuple[Services, dict[str, float]]:
+    """What `python -m bot` does before answering, timed step by step."""
+    times = {}
+    started = time.perf_counter()
+    await (await Database.open(path)).close()  # __main__.check_database
+    times["open, check and close"] = time.perf_counter() - started
+    step = time.perf_counter()
+    services = await Services.open(path, clock=FakeClock(START))  # BredonBot.setup_hook
+    times["open the services"] = time.perf_counter() - step
+    step = time.perf_counter()
+    await services.deadlines.next_due_at()  # the scheduler's first look
+    await services.outbox.due()  # the courier's
+    times["first looks (deadlines, outbox)"] = time.perf_counter() - step
+    times["start-up in all"] = time.perf_counter() - started
+    return services, times
+
+
+async def moves(
+    services: Services, args: argparse.Namespace, rng: random.Random
+) -> dict[str, tuple[float, float, float]]:
+    """A round of one move in each of `--moves` random active games (cold), then a second."""
+    ids = rng.sample(range(1, args.active + 1), args.moves)
+    games = GameService(services.db, services.clock)  # a fresh cache, as after a restart
+    figures = {}
+    for label in ("cold (game not cached)", "warm (the same games again)"):
+        plans = []
+        for game_id in ids:  # chosen before the clock starts
+            game = await services.games.get(game_id)
+            position = await services.games.position(game_id)
+            legal = position.legal_moves()
+            rng.shuffle(legal)
+            plans.append((game_id, game.player_to_move.id, legal[0].ptn(), game.ply))
+        latencies = []
+        started = time.perf_counter()
+        for game_id, player, ptn, ply in plans:
+            begun = time.perf_counter()
+            outcome = await games.move(game_id, player, ptn, expected_ply=ply)
+            latencies.append(time.perf_counter() - begun)
+            if outcome.result is not None:
+                ids.remove(game_id)
+        figures[label] = report(label, latencies, time.perf_counter() - started, None)
+    return figures
+
+
+async def run(args: argparse.Namespace) -> None:
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory(dir=args.dir) as folder:
+        path = Path(folder) / "load.sqlite3"
+        await (await Database.open(path)).close()
+        started = time.perf_counter()
+        populate(path, args, rng)
+        with sqlite3.connect(path) as db:
+            [(move_rows,)] = db.execute("SELECT COUNT(*) FROM moves").fetchall()
+        size = path.stat().st_size / 2**20
+        print(
+            f"built {args.servers:,} servers, {args.active:,} active and {args.finished:,} "
+            f"finished games, {move_rows:,} moves: {size:,.0f} MiB in "
+            f"{time.perf_counter() - started:.0f} s"
+        )
+        base = rss_mib()
+        services, times = await start_up(path)
+        for label, seconds in times.items():
+            print(f"start-up: {label}: {seconds:.2f} s")
+        print(f"memory after start-up: {rss_mib():.0f} MiB RSS (before it: {base:.0f} MiB)")
+        try:
+            await moves(services, args, rng)
+            print(f"memory after the moves: {rss_mib():.0f} MiB RSS")
+            step = time.perf_counter()
+            figures = await store_figures(services.db)
+            print(
+                f"/metrics figures ({figures.active_games:,} active games): "
+                f"{(time.perf_counter() - step) * 1000:.1f} ms"
+            )
+            step = time.perf_counter()
+            assert await database_problem(services.db) is None
+            print(f"/healthz write probe: {(time.perf_counter() - step) * 1000:.1f} ms")
+        finally:
+            await services.close()
+        step = time.perf_counter()
+        checked = inspect_database(path)
+        assert not checked.problems
+        print(f"python -m bot check (integrity_check, counts): {time.perf_counter() - step:.1f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--servers", type=int, default=10_000)
+    parser.add_argument("--active", type=int, default=100_000, help="games in progress")
+    parser.add_argument("--finished", type=int, default=50_000, help="finished games")
+    parser.add_argument("--moves", type=int, default=2_000, help="games moved in, per round")
+    parser.add_argument("--dir", help="where to build the file (default: the temporary folder)")
+    parser.add_argument("--seed", type=int, default=1)
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
