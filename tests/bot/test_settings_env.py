@@ -220,3 +220,12 @@ def test_the_health_endpoint_is_off_unless_a_port_is_set() -> None:
     on = Settings.from_mapping({"BREDON_HEALTH_PORT": "8080"})
     assert (on.health_port, on.health_host) == (8080, "127.0.0.1")
     assert Settings.from_mapping({"BREDON_HEALTH_HOST": "0.0.0.0"}).health_host == "0.0.0.0"
+
+
+def test_the_example_file_loads_and_names_only_settings_the_bot_reads() -> None:
+    example = Path(__file__).resolve().parents[2] / ".env.example"
+    settings = load_settings(example, {})
+    assert settings.token is None and settings.health_port is None and settings.sharding is None
+    source = (Path(__file__).resolve().parents[2] / "bot" / "settings.py").read_text()
+    for key in parse_env_file(example.read_text(encoding="utf-8")):
+        assert f'"{key}"' in source, key
