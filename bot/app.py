@@ -138,6 +138,16 @@ def sync_command() -> str:
 _COMPARED = ("name", "description", "min_value", "max_value", "min_length", "max_length")
 
 
+def registered_payload(command: app_commands.AppCommand) -> dict[str, Any]:
+    """A fetched command as the local tree writes it, with who may see it (which
+    ``AppCommand.to_dict`` leaves out)."""
+    shown_to = command.default_member_permissions
+    return {
+        **command.to_dict(),
+        "default_member_permissions": None if shown_to is None else shown_to.value,
+    }
+
+
 def command_shape(payload: Mapping[str, Any]) -> tuple[object, ...]:
     """What of a command's (or option's) payload Discord shows the users: the same for the
     local tree's ``to_dict`` and a fetched ``AppCommand.to_dict``, whose extra and default
@@ -145,12 +155,18 @@ def command_shape(payload: Mapping[str, Any]) -> tuple[object, ...]:
     return (
         payload.get("type") or 1,
         *(payload.get(key) for key in _COMPARED),
+        # An int from the local tree, a string in Discord's JSON.
+        _as_int(payload.get("default_member_permissions")),
         bool(payload.get("required")),
         bool(payload.get("autocomplete")),
         tuple(sorted(payload.get("channel_types") or ())),
         tuple((choice["name"], choice["value"]) for choice in payload.get("choices") or ()),
         tuple(command_shape(option) for option in payload.get("options") or ()),
     )
+
+
+def _as_int(value: object) -> int | None:
+    return None if value is None else int(str(value))
 
 
 def command_differences(
@@ -260,13 +276,13 @@ class BredonBot(commands.Bot):
         local = [command.to_dict(self.tree) for command in self.tree.get_commands()]
         try:
             differences = command_differences(
-                local, [c.to_dict() for c in await self.tree.fetch_commands()]
+                local, [registered_payload(c) for c in await self.tree.fetch_commands()]
             )
             if differences and self.settings.dev_guild is not None:
                 in_guild = await self.tree.fetch_commands(
                     guild=discord.Object(self.settings.dev_guild)
                 )
-                if not command_differences(local, [c.to_dict() for c in in_guild]):
+                if not command_differences(local, [registered_payload(c) for c in in_guild]):
                     return
         except discord.HTTPException as error:
             log.warning("Could not compare the registered commands with these: %s", error)

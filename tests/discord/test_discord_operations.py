@@ -54,9 +54,13 @@ async def test_a_warning_names_the_commands_to_sync_and_the_command(
     tak = bot.tree.get_command("tak")
     assert tak is not None
     tak.description = "a changed description"  # as an update would
+    bredon = bot.tree.get_command("bredon")
+    assert bredon is not None and bredon.default_permissions is not None
+    bredon.default_permissions = None  # shown to everyone now, not managers only
     await bot.check_registered_commands()
     [warning] = warnings_about_commands(caplog)
-    assert "no longer in this version: /organize" in warning and "changed: /tak" in warning
+    assert "no longer in this version: /organize" in warning
+    assert "changed: /bredon, /tak" in warning
 
 
 async def test_commands_synced_to_the_development_server_count(
