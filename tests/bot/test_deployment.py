@@ -114,6 +114,8 @@ def test_compose_uses_the_image_with_a_volume_and_the_env_file() -> None:
     assert "build: ." in live and "env_file: .env" in live
     assert re.search(r"^\s+- bredon-data:/data$", live, re.M)
     assert "BREDON_DATABASE: /data/bredon.sqlite3" in live
+    # .env may blank the image's setting; the health check needs the endpoint on.
+    assert 'BREDON_HEALTH_PORT: "8080"' in live
 
 
 def test_the_systemd_unit_runs_the_readme_command_and_restarts_wisely() -> None:

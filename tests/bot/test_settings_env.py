@@ -3,6 +3,7 @@ never with another exception, in well under a second."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -227,5 +228,12 @@ def test_the_example_file_loads_and_names_only_settings_the_bot_reads() -> None:
     settings = load_settings(example, {})
     assert settings.token is None and settings.health_port is None and settings.sharding is None
     source = (Path(__file__).resolve().parents[2] / "bot" / "settings.py").read_text()
-    for key in parse_env_file(example.read_text(encoding="utf-8")):
+    text = example.read_text(encoding="utf-8")
+    # Optional settings are there as commented examples; uncommented, they are valid too.
+    uncommented = re.sub(r"^# ([A-Z_]+=)", r"\1", text, flags=re.M)
+    assert uncommented.count("\n") == text.count("\n") and uncommented != text
+    example_settings = Settings.from_mapping(parse_env_file(uncommented))
+    assert example_settings.sharding == Sharding(8, (0, 1, 2, 3))
+    assert example_settings.health_port == 8080
+    for key in parse_env_file(uncommented):
         assert f'"{key}"' in source, key
