@@ -169,8 +169,8 @@ def parse_env_file(text: str, environ: Mapping[str, str] | None = None) -> dict[
     environment (which wins, as it does for settings) or from the lines above.
 
     Anything else raises :class:`SettingsError` naming the line: keys are ASCII names as the
-    environment has them, and a NUL (which no path or token can hold) is refused. A refused line
-    that holds the token is named, never shown.
+    environment has them, and a NUL or a line break (which no setting holds) is refused. A
+    refused line that holds the token is named, never shown.
     """
     if len(text) > MAX_ENV_LENGTH:
         raise SettingsError(
@@ -188,6 +188,13 @@ def parse_env_file(text: str, environ: Mapping[str, str] | None = None) -> dict[
             raise SettingsError(f".env line {number} is not KEY=value: {_shown(binding)}")
         if "\x00" in value:
             raise SettingsError(f".env line {number}: the value of {key} holds a NUL character.")
+        if "\n" in value or "\r" in value:
+            # No setting holds a line break; a quote left open swallows the lines after it
+            # (perhaps the token's), which a later message must not show.
+            raise SettingsError(
+                f".env line {number}: the value of {key} runs over several lines; "
+                "is a quote not closed?"
+            )
         known = {**values, **{name: got for name, got in environ.items() if got.strip()}}
         values[key] = "".join(atom.resolve(known) for atom in parse_variables(value))
     return values

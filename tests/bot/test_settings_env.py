@@ -161,6 +161,26 @@ def test_a_file_in_another_encoding_or_unreadable_is_named(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (
+            'BREDON_LOG_LEVEL="info\nDISCORD_TOKEN=abc.secret.value\n"\n',
+            "the value of BREDON_LOG_LEVEL runs over several lines; is a quote not closed?",
+        ),
+        (
+            'BREDON_LOG_LEVEL="info\nDISCORD_TOKEN=abc.secret.value\nBREDON_DATABASE="x"\n',
+            "is not KEY=value: (the DISCORD_TOKEN line, not shown)",
+        ),
+    ],
+)
+def test_a_quote_left_open_never_carries_the_token_into_a_message(text: str, reason: str) -> None:
+    with pytest.raises(SettingsError) as caught:
+        parse_env_file(text)
+    assert str(caught.value).startswith(".env line 1") and reason in str(caught.value)
+    assert "secret" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "DISCORD_TOKEN abc.secret.value",  # forgot the =
