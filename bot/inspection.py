@@ -55,6 +55,10 @@ class DatabaseReport:
     def lines(self) -> list[str]:
         if self.version == self.known:
             schema = f"schema version {self.version} (this Bredon's)"
+        elif self.version == 0:
+            schema = (
+                "schema version 0: not set up (this Bredon creates its tables at its next start)"
+            )
         elif self.version < self.known:
             schema = (
                 f"schema version {self.version}; this Bredon will upgrade it to {self.known} "
@@ -80,14 +84,22 @@ def inspect_database(path: Path) -> DatabaseReport:
     uri = f"{path.absolute().as_uri()}?mode=ro"
     try:
         with closing(sqlite3.connect(uri, uri=True, timeout=DEFAULT_BUSY_TIMEOUT)) as db:
-            version = int(db.execute("PRAGMA user_version").fetchone()[0])
-            integrity = [str(row[0]) for row in db.execute("PRAGMA integrity_check(20)")]
-            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_schema")}
+            try:
+                version = int(db.execute("PRAGMA user_version").fetchone()[0])
+                tables = {row[0] for row in db.execute("SELECT name FROM sqlite_schema")}
+            except sqlite3.DatabaseError as error:
+                raise NotInspectable(
+                    f"{path} cannot be read as a SQLite database: {error}."
+                ) from None
+            try:
+                integrity = [str(row[0]) for row in db.execute("PRAGMA integrity_check(20)")]
+            except sqlite3.DatabaseError as error:  # damage the check itself stumbles on
+                integrity = [str(error)]
             counts = {}
             if integrity == ["ok"]:
                 for label, table, query in COUNTS:
                     if table in tables:
                         counts[label] = int(db.execute(query).fetchone()[0])
-    except sqlite3.DatabaseError as error:
-        raise NotInspectable(f"{path} cannot be read as a SQLite database: {error}.") from None
+    except sqlite3.OperationalError as error:  # locked past the busy timeout, unreadable
+        raise NotInspectable(f"{path} cannot be read: {error}.") from None
     return DatabaseReport(path, version, len(load_migrations()), integrity, counts)
