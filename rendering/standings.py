@@ -132,7 +132,7 @@ def standings_layout(table: StandingsTable, theme: str | Theme = "default") -> S
     places = _place_texts(rows)
     names = [name_text(row.name, f"Player {index}") for index, row in enumerate(rows, 1)]
     place_width = _width_of("#", places)
-    name_natural = min(_MAX_NAME, max(text_width(n, BODY) for n in names) + 4)
+    name_natural = min(_MAX_NAME, max(text_width(n, BODY) for n in names) + 20)
     name_natural = max(name_natural, text_width("Player", SMALL))
     tail = [
         _Column(
