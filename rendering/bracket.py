@@ -14,7 +14,6 @@ from rendering.picture import (
     MARGIN,
     MAX_WIDTH,
     SMALL,
-    TITLE,
     Box,
     Picture,
     Polyline,
@@ -156,19 +155,7 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
         seed_room = 0
 
     picture = Picture(width, 0, chosen)
-    inner = width - 2 * MARGIN
-    y = MARGIN + TITLE
-    picture.text(bracket.title or "Bracket", (MARGIN, y), size=TITLE, max_width=inner, role="title")
-    if bracket.subtitle:
-        y += round(SMALL * 1.5)
-        picture.text(
-            bracket.subtitle,
-            (MARGIN, y),
-            size=SMALL,
-            colour=chosen.muted,
-            max_width=inner,
-            role="subtitle",
-        )
+    y = picture.headline(bracket.title or "Bracket", bracket.subtitle)
     heading_y = y + round(SMALL * 1.9)
     top = heading_y + round(SMALL * 0.9)
 

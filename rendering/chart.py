@@ -75,7 +75,6 @@ def chart_layout(history: RatingHistory, theme: str | Theme = "default") -> Char
     """Where everything goes (see :func:`render_rating_history`)."""
     chosen = theme_of(theme)
     picture = Picture(WIDTH, HEIGHT, chosen)
-    inner = WIDTH - 2 * MARGIN
     name = name_text(history.player, "Player")
     points = history.points
     heading = name
@@ -88,13 +87,7 @@ def chart_layout(history: RatingHistory, theme: str | Theme = "default") -> Char
             summary = f"{history.subtitle} · {summary}"
     else:
         summary = history.subtitle
-    y = MARGIN + TITLE
-    picture.text(heading, (MARGIN, y), size=TITLE, max_width=inner, role="title")
-    if summary:
-        y += round(SMALL * 1.5)
-        picture.text(
-            summary, (MARGIN, y), size=SMALL, colour=chosen.muted, max_width=inner, role="subtitle"
-        )
+    y = picture.headline(heading, summary)
     if not points:
         picture.text(
             "No rated games yet",

@@ -11,11 +11,9 @@ from rendering.picture import (
     MARGIN,
     MAX_WIDTH,
     SMALL,
-    TITLE,
     Box,
     Chip,
     Picture,
-    Rect,
     encode,
     name_text,
     number_text,
@@ -80,19 +78,7 @@ def pairings_layout(round_: RoundPairings, theme: str | Theme = "default") -> Pa
     name_width = (width - fixed) / 2
 
     picture = Picture(width, 0, chosen)
-    inner = width - 2 * MARGIN
-    y = MARGIN + TITLE
-    picture.text(round_.title or "Pairings", (MARGIN, y), size=TITLE, max_width=inner, role="title")
-    if round_.subtitle:
-        y += round(SMALL * 1.5)
-        picture.text(
-            round_.subtitle,
-            (MARGIN, y),
-            size=SMALL,
-            colour=chosen.muted,
-            max_width=inner,
-            role="subtitle",
-        )
+    y = picture.headline(round_.title or "Pairings", round_.subtitle)
     heading_y = y + round(SMALL * 1.9)
     top = heading_y + round(SMALL * 0.6)
     table_right = MARGIN + 8 + table_width
@@ -117,9 +103,7 @@ def pairings_layout(round_: RoundPairings, theme: str | Theme = "default") -> Pa
     def band(index: int) -> tuple[float, RGB]:
         box = (MARGIN, top + index * row_height, width - MARGIN, top + (index + 1) * row_height)
         boxes.append(box)
-        fill = chosen.panel if index % 2 == 0 else chosen.background
-        if fill != chosen.background:
-            picture.shapes.append(Rect(box, fill, radius=8))
+        fill = picture.stripe(index, box)
         return (box[1] + box[3]) / 2, fill
 
     for index in range(len(round_.pairings)):

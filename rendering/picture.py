@@ -59,8 +59,12 @@ class Label:
         x, y = self.xy
         left = x - {"l": 0, "m": width / 2, "r": width}[self.anchor[0]]
         baseline = y + (0.36 * size if self.anchor[1] == "m" else 0)
-        return (floor(left), floor(baseline - 0.78 * size), round(left + width) + 1,
-                round(baseline + 0.26 * size))  # fmt: skip
+        return (
+            floor(left),
+            floor(baseline - 0.78 * size),
+            round(left + width) + 1,
+            round(baseline + 0.26 * size),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +136,30 @@ class Picture:
         )
         self.labels.append(label)
         return label
+
+    def headline(self, title: str, subtitle: str = "") -> int:
+        """The title, and the subtitle under it in muted text; returns the last baseline."""
+        inner = self.width - 2 * MARGIN
+        y = MARGIN + TITLE
+        self.text(title, (MARGIN, y), size=TITLE, max_width=inner, role="title")
+        if subtitle:
+            y += round(SMALL * 1.5)
+            self.text(
+                subtitle,
+                (MARGIN, y),
+                size=SMALL,
+                colour=self.theme.muted,
+                max_width=inner,
+                role="subtitle",
+            )
+        return y
+
+    def stripe(self, index: int, box: Box) -> RGB:
+        """Row `index`'s background: the panel colour on every other row, to guide the eye."""
+        if index % 2:
+            return self.theme.background
+        self.shapes.append(Rect(box, self.theme.panel, radius=8))
+        return self.theme.panel
 
     def labelled(self, role: str) -> Label:
         """The label with the given role (KeyError when there is none)."""

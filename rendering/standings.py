@@ -15,7 +15,6 @@ from rendering.picture import (
     MARGIN,
     MAX_WIDTH,
     SMALL,
-    TITLE,
     Box,
     Picture,
     Rect,
@@ -169,19 +168,7 @@ def standings_layout(table: StandingsTable, theme: str | Theme = "default") -> S
     name_width = width - fixed - middle_width  # a narrow table gives names the spare room
 
     picture = Picture(width, 0, chosen)
-    inner = width - 2 * MARGIN
-    y = MARGIN + TITLE
-    picture.text(table.title or "Standings", (MARGIN, y), size=TITLE, max_width=inner, role="title")
-    if table.subtitle:
-        y += round(SMALL * 1.5)
-        picture.text(
-            table.subtitle,
-            (MARGIN, y),
-            size=SMALL,
-            colour=chosen.muted,
-            max_width=inner,
-            role="subtitle",
-        )
+    y = picture.headline(table.title or "Standings", table.subtitle)
     row_height = 46 if count <= 16 else 40
     heading_y = y + round(SMALL * 1.9)
     top = heading_y + round(SMALL * 0.6)
@@ -220,9 +207,7 @@ def standings_layout(table: StandingsTable, theme: str | Theme = "default") -> S
     for index, row in enumerate(rows):
         box = (MARGIN, top + index * row_height, width - MARGIN, top + (index + 1) * row_height)
         boxes.append(box)
-        fill = chosen.panel if index % 2 == 0 else chosen.background
-        if fill != chosen.background:
-            picture.shapes.append(Rect(box, fill, radius=8))
+        fill = picture.stripe(index, box)
         middle_y = (box[1] + box[3]) / 2
         values: list[tuple[str, str]] = [
             (places[index], f"place:{index}"),
@@ -276,7 +261,12 @@ def standings_layout(table: StandingsTable, theme: str | Theme = "default") -> S
         legend.insert(0, "Matches won, drawn, lost")
     for entry in legend:
         picture.text(
-            entry, (MARGIN, y), size=SMALL, colour=chosen.muted, max_width=inner, role="legend"
+            entry,
+            (MARGIN, y),
+            size=SMALL,
+            colour=chosen.muted,
+            max_width=width - 2 * MARGIN,
+            role="legend",
         )
         y += round(SMALL * 1.4)
     picture.height = y - round(SMALL * 1.4) + MARGIN + round(SMALL * 0.4)
