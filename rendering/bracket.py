@@ -1,4 +1,5 @@
-"""A single-elimination bracket as a picture: rounds left to right, the winner at the right end.
+"""A single-elimination bracket as a picture: rounds left to right, the winner at the right end
+(up to 8 players; in bigger brackets every column counts, and the winner goes under the final).
 
 The caller gives the first round (its size a power of two, a missing entrant being a bye) and the
 results known so far. Winners move on by themselves: a later match's entrant left unset is the
@@ -136,12 +137,12 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
     chosen = theme_of(theme)
     rounds = _played(bracket)
     count = len(rounds)
-    # Up to 16 players the winner has a column of their own; beyond, every column counts and
+    # Up to 8 players the winner has a column of their own; beyond, every column counts and
     # the winner goes under the final.
-    beside = count <= 4
+    beside = count <= 3
     columns = count + 1 if beside else count
     entrants = [e for m in rounds[0] for e in m.entrants if e is not None]
-    connector = _CONNECTORS[0] if count <= 4 else _CONNECTORS[1]
+    connector = _CONNECTORS[0] if count <= 3 else _CONNECTORS[1]
     seeds = [str(e.seed) for e in entrants if e.seed is not None]
     seed_room = max((text_width(seed, SMALL) for seed in seeds), default=-8.0) + 8
     scores = [number_text(s) for r in bracket.rounds for m in r for s in (m.scores or ())]
