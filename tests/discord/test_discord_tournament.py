@@ -16,6 +16,7 @@ from simcord.backend.errors import SetupError
 
 from bot.services.views import GameView
 from rendering.bracket import bracket_layout, render_bracket
+from rendering.chart import render_rating_history
 from rendering.standings import render_standings, standings_layout
 from tak.ptn import Game
 from tests.discord.conftest import World, allow_command, decoded_image
@@ -185,6 +186,12 @@ async def test_a_four_player_round_robin_played_through_discord(club: Club) -> N
     change = re.compile(r"Ratings: \w+ \d+\?? \([+-]\d+\), \w+ \d+\?? \([+-]\d+\)\.")
     assert all(change.search(text) for text in endings), endings[0]
     scores = await alice.slash(club.channel, "tak scores")
+    [chart] = scores.response.attachments
+    assert chart.filename == "rating-3x3.png"
+    history = await club.services.pictures.rating_history(guild_id, alice.id, "alice", 3)
+    assert len(history.points) == 6
+    assert history.points[-1].rating == ratings[alice.id].rating.rating
+    assert await chart.read() == render_rating_history(history, "default")
     assert f"3x3 **{ratings[alice.id].label()}** (6 games)" in scores.response.content
     assert all(r.provisional for r in ratings.values())  # six games are not enough
     empty = await alice.slash(club.channel, "tak leaderboard", size=3)
