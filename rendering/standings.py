@@ -256,7 +256,7 @@ def standings_layout(table: StandingsTable, theme: str | Theme = "default") -> S
     y = top + count * row_height + round(SMALL * 1.6)
     legend = [f"{c.short}: {c.name}" for c in table.tie_breaks if c.short != c.name]
     if cross:
-        legend.insert(0, "Game points against each opponent, by row number")
+        legend.insert(0, "Points scored against each opponent (columns: row numbers)")
     else:
         legend.insert(0, "Matches won, drawn, lost")
     for entry in legend:
