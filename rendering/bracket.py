@@ -31,7 +31,7 @@ _SLOT = 38  # height of one entrant's line
 _MATCH_GAP = 14  # between two first-round matches
 _CONNECTORS = (26, 16)  # between two rounds' columns: small brackets, big ones
 _MIN_NAME_ROOM = 110  # seeds are left out rather than leave names less room
-_MAX_COLUMN = 270
+_MAX_COLUMN = 320
 _MIN_WIDTH = 520
 
 
@@ -148,7 +148,7 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
     scores = [number_text(s) for r in bracket.rounds for m in r for s in (m.scores or ())]
     score_room = max((text_width(s, SMALL) for s in scores), default=-12.0) + 12
     widest = max((text_width(name_text(e.name, "?"), SMALL) for e in entrants), default=100.0)
-    natural = min(_MAX_COLUMN, 20 + seed_room + widest + score_room)
+    natural = min(_MAX_COLUMN, 24 + seed_room + widest + score_room)  # 4 px for rounding
     column = min(natural, (MAX_WIDTH - 2 * MARGIN - count * connector) / columns)
     width = round(max(_MIN_WIDTH, 2 * MARGIN + columns * column + count * connector))
     column = (width - 2 * MARGIN - count * connector) / columns
