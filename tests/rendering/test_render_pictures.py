@@ -8,7 +8,7 @@ import io
 import itertools
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
@@ -382,3 +382,49 @@ def test_ticks_cover_the_range_evenly_with_round_steps(low: float, spread: float
     assert ticks[0] <= low and ticks[-1] >= high
     steps = {round(b - a, 6) for a, b in itertools.pairwise(ticks)}
     assert len(steps) == 1
+
+
+NAME = st.text(st.sampled_from("abcXYZ ÅéДж王小明김민محمدשל🐢🔥\u200d-'"), min_size=0, max_size=40)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(NAME, min_size=1, max_size=40),
+    st.integers(0, 3),
+    st.booleans(),
+    st.integers(0, 10**4),
+)
+def test_any_table_lays_out_legibly(names: list[str], breaks: int, cross: bool, seed: int) -> None:
+    count = len(names)
+    rows = tuple(
+        StandingsRow(
+            i + 1,
+            name,
+            (seed * (i + 1)) % 97 / 2,
+            i,
+            seed % 3,
+            count - i,
+            tuple(float((seed + k) % 50) for k in range(breaks)),
+            tuple(None if j == i else CrossCell(j % 3, Outcome.DRAW) for j in range(count))
+            if cross
+            else None,
+        )
+        for i, name in enumerate(names)
+    )
+    columns = tuple(TieBreakColumn(f"T{k}", f"tie-break {k}") for k in range(breaks))
+    layout = standings_layout(StandingsTable("Any", rows, columns))
+    check_legible(layout.picture)
+    assert len(layout.rows) == count
+    for i in range(count):
+        assert inside(layout.picture.labelled(f"name:{i}").box(), layout.rows[i])
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(2, 64), st.integers(0, 7))
+def test_any_bracket_lays_out_legibly(count: int, played: int) -> None:
+    bracket, _ = seeded_bracket(count, played)
+    layout = bracket_layout(bracket)
+    check_legible(layout.picture)
+    rounds = (count - 1).bit_length()
+    assert [len(r) for r in layout.matches] == [1 << (rounds - 1 - k) for k in range(rounds)]
+    assert ("champion" in {label.role for label in layout.picture.labels}) == (played >= rounds)
