@@ -4,7 +4,9 @@
 The caller gives the first round (its size a power of two, a missing entrant being a bye) and the
 results known so far. Winners move on by themselves: a later match's entrant left unset is the
 winner of the match that feeds it, and a bye's one entrant goes through. Rounds not given yet are
-drawn as empty slots, so a bracket in progress shows what is still to be played.
+drawn as empty slots, so a bracket in progress shows what is still to be played. Names get the
+room first: a big bracket leaves out the seeds, then the game points (the winner's name is the
+bright one), before it cuts names shorter.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from rendering.themes import Theme
 _SLOT = 38  # height of one entrant's line
 _MATCH_GAP = 14  # between two first-round matches
 _CONNECTORS = (26, 16)  # between two rounds' columns: small brackets, big ones
-_MIN_NAME_ROOM = 110  # seeds are left out rather than leave names less room
+_MIN_NAME_ROOM = 110  # seeds are left out rather than leave names less room,
+_MIN_SCORED_NAME_ROOM = 90  # and scores (the winner's name stands out anyway) rather than this
 _MAX_COLUMN = 320
 _MIN_WIDTH = 520
 
@@ -154,6 +157,8 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
     column = (width - 2 * MARGIN - count * connector) / columns
     if column - 20 - seed_room - score_room < _MIN_NAME_ROOM:
         seed_room = 0
+    if column - 20 - score_room < _MIN_SCORED_NAME_ROOM:
+        score_room = 0
 
     picture = Picture(width, 0, chosen)
     y = picture.headline(bracket.title or "Bracket", bracket.subtitle)
@@ -276,7 +281,8 @@ def _draw_match(
                 anchor="lm",
                 role=f"seed:{where}:{side}",
             )
-        room = right - left - 20 - seed_room - (score_room if match.scores else 0)
+        scores = match.scores if score_room > 0 else None
+        room = right - left - 20 - seed_room - (score_room if scores else 0)
         picture.text(
             name_text(entrant.name, "?"),
             (left + 10 + seed_room, centre),
@@ -287,9 +293,9 @@ def _draw_match(
             max_width=room,
             role=role,
         )
-        if match.scores is not None:
+        if scores is not None:
             picture.text(
-                number_text(match.scores[side]),
+                number_text(scores[side]),
                 (right - 10, centre),
                 size=SMALL,
                 colour=ink,
