@@ -540,9 +540,10 @@ class GameTable:
                 continue
             try:
                 place = await self.channel(tournament.channel_id)
-                files = await pictures() if pictures else []
-                extra = {"embed": embed} if embed else {}
-                sent = await place.send(text, files=files, **extra)
+                extra: dict[str, Any] = {"embed": embed} if embed else {}
+                if pictures is not None and (files := await pictures()):
+                    extra["files"] = files
+                sent = await place.send(text, **extra)
             except GONE as error:
                 raise Undeliverable(
                     f"tournament {tournament.id}: its channel refused ({error})"
