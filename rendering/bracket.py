@@ -25,8 +25,8 @@ from rendering.picture import (
     name_text,
     number_text,
     text_width,
-    theme_of,
 )
+from rendering.render import resolve_theme
 from rendering.themes import Theme
 
 _SLOT = 38  # height of one entrant's line
@@ -137,7 +137,7 @@ class BracketLayout:
 
 def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketLayout:
     """Where everything in the bracket goes (see :func:`render_bracket`)."""
-    chosen = theme_of(theme)
+    chosen = resolve_theme(theme)
     rounds = _played(bracket)
     count = len(rounds)
     # Up to 8 players the winner has a column of their own; beyond, every column counts and

@@ -20,8 +20,8 @@ from rendering.picture import (
     encode,
     name_text,
     text_width,
-    theme_of,
 )
+from rendering.render import resolve_theme
 from rendering.themes import Theme
 
 WIDTH, HEIGHT = 800, 520
@@ -51,8 +51,8 @@ class ChartLayout:
 
 
 def nice_ticks(low: float, high: float, most: int = 6) -> list[float]:
-    """Round values (steps of 1, 2, 2.5 or 5 times a power of ten) covering low..high, at most
-    `most` of them... and at least two."""
+    """Evenly spaced round values (steps of 1, 2, 2.5 or 5 times a power of ten) from at or
+    below `low` to at or above `high`: two to `most` of them."""
     if high - low < 1:  # a flat line: show it with some room
         low, high = low - 50, high + 50
     raw = (high - low) / (most - 1)
@@ -73,7 +73,7 @@ def _tick_text(value: float) -> str:
 
 def chart_layout(history: RatingHistory, theme: str | Theme = "default") -> ChartLayout:
     """Where everything goes (see :func:`render_rating_history`)."""
-    chosen = theme_of(theme)
+    chosen = resolve_theme(theme)
     picture = Picture(WIDTH, HEIGHT, chosen)
     name = name_text(history.player, "Player")
     points = history.points

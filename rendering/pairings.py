@@ -18,8 +18,8 @@ from rendering.picture import (
     name_text,
     number_text,
     text_width,
-    theme_of,
 )
+from rendering.render import resolve_theme
 from rendering.themes import Theme
 
 _GAP = 16
@@ -59,7 +59,7 @@ class PairingsLayout:
 
 def pairings_layout(round_: RoundPairings, theme: str | Theme = "default") -> PairingsLayout:
     """Where everything goes (see :func:`render_pairings`)."""
-    chosen = theme_of(theme)
+    chosen = resolve_theme(theme)
     whites = [name_text(p.white, "White") for p in round_.pairings]
     blacks = [name_text(p.black, "Black") for p in round_.pairings]
     byes = [name_text(b, "?") for b in round_.byes]

@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 from rendering.board import _sprite
 from rendering.colour import RGB
 from rendering.palette import to_palette
-from rendering.render import png_bytes, resolve_theme
+from rendering.render import png_bytes
 from rendering.text import Line, displayable, draw_line, fit, line_width
 from rendering.themes import PieceColours, Theme
 from tak import Piece
@@ -197,11 +197,6 @@ def number_text(value: float) -> str:
     if rest == 2:
         return f"{sign}{whole or ''}½"
     return f"{sign}{value:.2f}"
-
-
-def theme_of(theme: str | Theme) -> Theme:
-    """A theme by name, or the given one (ValueError for an unknown name)."""
-    return resolve_theme(theme)
 
 
 def paint(picture: Picture) -> Image.Image:

@@ -22,8 +22,8 @@ from rendering.picture import (
     name_text,
     number_text,
     text_width,
-    theme_of,
 )
+from rendering.render import resolve_theme
 from rendering.themes import Theme
 
 MAX_CROSS_PLAYERS = 12
@@ -125,7 +125,7 @@ def _width_of(heading: str, values: list[str], size: int = BODY) -> float:
 
 def standings_layout(table: StandingsTable, theme: str | Theme = "default") -> StandingsLayout:
     """Where everything in the table goes (see :func:`render_standings`)."""
-    chosen = theme_of(theme)
+    chosen = resolve_theme(theme)
     rows = table.rows
     count = len(rows)
     places = _place_texts(rows)
