@@ -7,7 +7,8 @@ renders and encodes in at most 30 ms (median) into at most 150 KB of PNG; a 60-p
 at most 3 s; a 150-ply 8x8 GIF stays under Discord's 10 MiB. Issue 10: a 1,200-ply 8x8 replay
 stays within MAX_REPLAY_BYTES (8 MiB) in bounded memory; before, every frame was kept and the
 same game took 12.6 s, 33.6 MiB and a peak of 1,084 MiB. The peak is the most resident memory of
-a fresh process that plays the game out and renders it.
+a fresh process that plays the game out and renders it. Issue 13: a 32-player standings table and
+a 32-player bracket (every match played), median time and PNG size.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import time
 from pathlib import Path
 
 from rendering import DEFAULT_SIZE, MAX_REPLAY_BYTES, render_board, render_replay_within
+from rendering.bracket import Bracket, BracketMatch, Entrant, render_bracket
+from rendering.standings import StandingsRow, StandingsTable, TieBreakColumn, render_standings
 from tak import Position, Spread, parse_move
 from tak.ptn import Game, GamePly
 
@@ -70,10 +73,39 @@ def main() -> None:
     print(f"8x8 heavy board, {DEFAULT_SIZE} px PNG: median {board_ms:.1f} ms (target <= 30 ms)")
     print(f"  PNG size {len(png) / 1024:.1f} KB (target <= 150 KB)")
 
+    time_picture("32-player standings", lambda: render_standings(standings_32()))
+    time_picture("32-player bracket", lambda: render_bracket(bracket_32()))
     time_replay(playout(6, 60, seed=6), "target <= 3 s")
     time_replay(playout(8, 150, seed=8), "GIF limit 10 MiB")
     # In a process of its own, so that the peak memory is this replay's.
     subprocess.run([sys.executable, __file__, "--long-replay"], check=True)
+
+
+def standings_32() -> StandingsTable:
+    tie_breaks = (TieBreakColumn("SB", "Sonneborn-Berger"), TieBreakColumn("Bu", "Buchholz"))
+    rows = tuple(
+        StandingsRow(
+            i + 1, f"Player {i + 1} Ångström", 40 - i, 13 - i // 3, i % 3, i // 3, (i * 1.5, 60 - i)
+        )
+        for i in range(32)
+    )
+    return StandingsTable("Winter Cup", rows, tie_breaks, subtitle="after round 7")
+
+
+def bracket_32() -> Bracket:
+    """32 entrants, the top entrant winning every match."""
+    current = [Entrant(f"Player {i + 1}", i + 1) for i in range(32)]
+    rounds = []
+    while len(current) > 1:
+        pairs = [(current[i], current[i + 1]) for i in range(0, len(current), 2)]
+        rounds.append(tuple(BracketMatch(pair, (2, 1), 0) for pair in pairs))
+        current = [a for a, _ in pairs]
+    return Bracket("Spring Knockout", tuple(rounds))
+
+
+def time_picture(what: str, render) -> None:
+    png = render()
+    print(f"{what}: median {median_ms(render, 20):.1f} ms, {len(png) / 1024:.1f} KB PNG")
 
 
 def time_replay(game: Game, target: str) -> None:

@@ -21,6 +21,7 @@ import io
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 import aiohttp
@@ -46,7 +47,7 @@ from bot.services.outbox import (
     game_stream,
 )
 from bot.services.outcomes import GameEnding, MoveOutcome
-from bot.services.tournaments import TournamentView
+from bot.services.tournaments import TournamentFormat, TournamentView
 from bot.services.views import (
     ChallengeView,
     GameView,
@@ -57,6 +58,7 @@ from bot.store import from_db
 from cogs import messages
 from cogs import tournament_messages as say
 from cogs.buttons import buttons, challenge_buttons, move_button
+from cogs.pictures import tournament_files
 from rendering import THEMES, render_board, render_replay_within
 from tak import Move, Position, parse_move
 from tak.ptn import Game
@@ -69,6 +71,8 @@ GONE = (discord.Forbidden, discord.NotFound)  # the place is gone or closed to t
 UNREACHABLE = (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError)
 THREAD_EXISTS = 160004  # Discord's code: this message already has a thread
 MAX_RENDERS = 2
+# What draws a post's pictures when it is sent (each attempt needs fresh files).
+PictureFiles = Callable[[], Awaitable[list[discord.File]]]
 
 
 # What the bot needs where a game or a tournament is played (docs/discord-setup.md).
@@ -223,6 +227,11 @@ class GameTable:
         except UnknownPlayer:
             return "default"
         return theme if theme in THEMES else "default"
+
+    async def draw(self, render: Callable[..., bytes], *args: Any) -> bytes:
+        """A picture drawn in a worker thread, within the bound on renders at once."""
+        async with self._renders:
+            return await asyncio.to_thread(render, *args)
 
     async def board_png(
         self, game: GameView, position: Position, *, viewer_id: int | None, last_move: Move | None
@@ -526,12 +535,15 @@ class GameTable:
         tournament = await self.services.tournaments.get(news.tournament_id)
         posts = await self._tournament_posts(tournament, news)
         last = item.progress.get("last_link")
-        for number, (text, embed) in enumerate(posts):
+        for number, (text, embed, pictures) in enumerate(posts):
             if number < item.progress.get("sent", 0):
                 continue
             try:
                 place = await self.channel(tournament.channel_id)
-                sent = await place.send(text, **({"embed": embed} if embed else {}))
+                extra: dict[str, Any] = {"embed": embed} if embed else {}
+                if pictures is not None and (files := await pictures()):
+                    extra["files"] = files
+                sent = await place.send(text, **extra)
             except GONE as error:
                 raise Undeliverable(
                     f"tournament {tournament.id}: its channel refused ({error})"
@@ -542,7 +554,9 @@ class GameTable:
 
     async def _tournament_posts(
         self, tournament: TournamentView, news: TournamentNews
-    ) -> list[tuple[str, discord.Embed | None]]:
+    ) -> list[tuple[str, discord.Embed | None, PictureFiles | None]]:
+        """Each message: its text, its embed, and what draws its pictures (the standings, or a
+        knockout's bracket, when a round begins after another and at the end)."""
         name = messages.display(tournament.name)
         who = messages.mention(news.player_id or 0)
         headline = (
@@ -558,20 +572,34 @@ class GameTable:
         lines = [line for line in (headline, say.decided_text(decided)) if line]
         if news.cancelled:
             lines.append(say.cancelled_text(tournament))
-        posts: list[tuple[str, discord.Embed | None]] = []
+        posts: list[tuple[str, discord.Embed | None, PictureFiles | None]] = []
         if lines:
-            posts.append(("\n".join(lines), None))
+            posts.append(("\n".join(lines), None, None))
+
+        def pictures(bracket_only: bool) -> PictureFiles:
+            return partial(
+                tournament_files,
+                self.services,
+                self.draw,
+                tournament.id,
+                theme="default",
+                bracket_only=bracket_only,
+            )
+
+        knockout = tournament.format is TournamentFormat.ELIMINATION
         for number in news.rounds:
             begun = await self.services.tournaments.pairings(tournament.id, number)
             posts.append(
                 (
                     f"**{say.round_title(tournament, number)}** begins.",
                     say.round_embed(tournament, begun),
+                    pictures(True) if number > 1 or knockout else None,
                 )
             )
         if news.finished:
             rows = await self.services.tournaments.standings(tournament.id)
-            posts.append((say.finished_text(tournament), say.standings_embed(tournament, rows)))
+            embed = say.standings_embed(tournament, rows)
+            posts.append((say.finished_text(tournament), embed, pictures(False)))
         return posts
 
 

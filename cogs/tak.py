@@ -34,6 +34,7 @@ from cogs.buttons import (
     buttons,
 )
 from cogs.courier import courier_of
+from cogs.pictures import rating_file
 from cogs.table import NEEDED_FOR_THREADS, missing_permissions
 from rendering import THEMES
 from tak import PTNError, parse_move
@@ -424,7 +425,15 @@ class TakCog(commands.Cog):
         here = await self.services.queries.game_in_thread(interaction.channel_id or 0, guild_id)
         if here is not None and here.match_id is not None:  # this thread's match, even if over
             lines.append(messages.match_text(await self.services.matches.get(here.match_id)))
-        await interaction.followup.send("\n".join(lines), ephemeral=True)
+        theme = await self.table.theme_for(interaction.user.id)
+        charts = [
+            await rating_file(
+                self.services, self.table.draw, guild_id, r.player, r.size, theme=theme
+            )
+            for r in ratings
+        ]
+        files = [chart for chart in charts if chart is not None]
+        await interaction.followup.send("\n".join(lines), files=files, ephemeral=True)
 
     @tak.command(name="leaderboard", description="The server's best rated players on a board size")
     @app_commands.describe(size="Board size, 3 to 8 (default: the server's); provisional left out")

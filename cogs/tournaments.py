@@ -39,6 +39,7 @@ from cogs import tournament_messages as say
 from cogs.actions import player_of
 from cogs.courier import courier_of
 from cogs.messages import display
+from cogs.pictures import pairings_file, tournament_files
 from cogs.tak import MAX_CHOICES, Refusal, check_place, thinking
 
 log = logging.getLogger(__name__)
@@ -355,7 +356,12 @@ class TournamentCog(commands.Cog):
         async with acting(interaction):
             found = await self.find(interaction, tournament)
             shown = await self.services.tournaments.pairings(found.id, round)
-            await interaction.followup.send(embed=say.round_embed(found, shown), ephemeral=True)
+            table = self.courier.table
+            theme = await table.theme_for(interaction.user.id)
+            picture = await pairings_file(self.services, table.draw, found.id, round, theme=theme)
+            await interaction.followup.send(
+                embed=say.round_embed(found, shown), file=picture, ephemeral=True
+            )
 
     @tournament.command(name="standings", description="The tournament's table")
     @app_commands.describe(tournament=TOURNAMENT_OPTION)
@@ -366,7 +372,12 @@ class TournamentCog(commands.Cog):
         async with acting(interaction):
             found = await self.find(interaction, tournament)
             rows = await self.services.tournaments.standings(found.id)
-            await interaction.followup.send(embed=say.standings_embed(found, rows), ephemeral=True)
+            table = self.courier.table
+            theme = await table.theme_for(interaction.user.id)
+            pictures = await tournament_files(self.services, table.draw, found.id, theme=theme)
+            await interaction.followup.send(
+                embed=say.standings_embed(found, rows), files=pictures, ephemeral=True
+            )
 
     @tournament.command(name="info", description="A tournament's settings and players")
     @app_commands.describe(tournament=TOURNAMENT_OPTION)

@@ -17,6 +17,7 @@ from bot.services.games import GameService
 from bot.services.guilds import GuildService
 from bot.services.matches import MatchService
 from bot.services.outbox import OutboxService
+from bot.services.pictures import PictureService
 from bot.services.players import PlayerService
 from bot.services.queries import QueryService
 from bot.services.ratings import RatingService
@@ -38,6 +39,7 @@ class Services:
     ratings: RatingService
     tournaments: TournamentService
     outbox: OutboxService
+    pictures: PictureService
 
     @classmethod
     async def open(
@@ -50,6 +52,7 @@ class Services:
         """Open the database (migrating it) and the services on it."""
         db = await Database.open(path)
         clock = clock or SystemClock()
+        tournaments = TournamentService(db, clock)
         return cls(
             db=db,
             clock=clock,
@@ -61,8 +64,9 @@ class Services:
             deadlines=DeadlineService(db, clock),
             queries=QueryService(db),
             ratings=RatingService(db),
-            tournaments=TournamentService(db, clock),
+            tournaments=tournaments,
             outbox=OutboxService(db, clock),
+            pictures=PictureService(db, tournaments),
         )
 
     async def close(self) -> None:

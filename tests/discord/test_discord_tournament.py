@@ -15,6 +15,9 @@ import simcord
 from simcord.backend.errors import SetupError
 
 from bot.services.views import GameView
+from rendering.bracket import bracket_layout, render_bracket
+from rendering.chart import render_rating_history
+from rendering.standings import render_standings, standings_layout
 from tak.ptn import Game
 from tests.discord.conftest import World, allow_command, decoded_image
 from tests.discord.test_discord_meta import check_limits, walk
@@ -116,6 +119,14 @@ async def test_a_four_player_round_robin_played_through_discord(club: Club) -> N
     assert started.ephemeral and "has started" in started.response.content
 
     assert "Spring Open: round 1 of 3" in embed_titles(club.channel_posts())
+    [round_one] = [
+        m for m in club.channel_posts() if "Spring Open: round 1 of 3" in embed_titles([m])
+    ]
+    assert round_one.attachments == []  # no standings before a result
+    pairings = await bob.slash(club.channel, "tournament pairings")
+    [attachment] = pairings.response.attachments
+    assert attachment.filename == "pairings.png"
+    assert (await decoded_image(pairings.response)).format == "PNG"
     assert len(club.channel.threads) == 2  # one per match, under its announcement
     for thread in club.channel.threads:
         first = club.world.last_bot_message(thread)
@@ -150,10 +161,13 @@ async def test_a_four_player_round_robin_played_through_discord(club: Club) -> N
         ["3", "dave", "0-1-2", "1"],
     ]
     assert [row[:4] for row in table_rows(final.embeds[0])] == expected
+    chosen = await carol.slash(club.channel, "tak settings", theme="paper")
+    assert "paper" in chosen.response.content
     asked = await carol.slash(club.channel, "tournament standings", tournament="Spring Open")
     [embed] = asked.response.embeds
     assert asked.ephemeral and embed.title == "Spring Open: standings (final)"
     assert [row[:4] for row in table_rows(embed)] == expected
+    await check_standings_pictures(club, asked.response, final)
 
     guild_id = club.world.guild.id
     ratings = {p.id: (await club.services.ratings.player(guild_id, p.id))[0] for p in club.players}
@@ -172,6 +186,12 @@ async def test_a_four_player_round_robin_played_through_discord(club: Club) -> N
     change = re.compile(r"Ratings: \w+ \d+\?? \([+-]\d+\), \w+ \d+\?? \([+-]\d+\)\.")
     assert all(change.search(text) for text in endings), endings[0]
     scores = await alice.slash(club.channel, "tak scores")
+    [chart] = scores.response.attachments
+    assert chart.filename == "rating-3x3.png"
+    history = await club.services.pictures.rating_history(guild_id, alice.id, "alice", 3)
+    assert len(history.points) == 6
+    assert history.points[-1].rating == ratings[alice.id].rating.rating
+    assert await chart.read() == render_rating_history(history, "default")
     assert f"3x3 **{ratings[alice.id].label()}** (6 games)" in scores.response.content
     assert all(r.provisional for r in ratings.values())  # six games are not enough
     empty = await alice.slash(club.channel, "tak leaderboard", size=3)
@@ -200,6 +220,49 @@ async def test_a_four_player_round_robin_played_through_discord(club: Club) -> N
     text = (await games_file.read()).decode()
     games = [Game.parse(chunk) for chunk in re.split(r"\n\n(?=\[)", text.strip())]
     assert len(games) == 12 and {g.tag("Event") for g in games} == {"Spring Open"}
+
+
+async def check_standings_pictures(
+    club: Club, asked: discord.Message, final: discord.Message
+) -> None:
+    """The standings command attaches the table drawn in the asker's theme (carol chose
+    paper); each round after the first and the final post attach it in the default theme."""
+    [picture] = asked.attachments
+    assert picture.filename == "standings.png"
+    tournament = (await club.services.tournaments.in_guild(club.world.guild.id, live_only=False))[0]
+    table = (await club.services.pictures.tournament(tournament.id)).standings
+    assert table is not None
+    assert await picture.read() == render_standings(table, "paper")
+    layout = standings_layout(table, "paper")
+    assert [layout.picture.labelled(f"name:{i}").text for i in range(4)] == [
+        "alice", "bob", "carol", "dave",
+    ]  # fmt: skip
+    assert layout.cross  # a round robin of four: the cross table
+    [attached] = final.attachments
+    assert await attached.read() == render_standings(table, "default")
+    for number in (2, 3):
+        title = f"Spring Open: round {number} of 3"
+        [post] = [m for m in club.channel_posts() if title in embed_titles([m])]
+        assert [a.filename for a in post.attachments] == ["standings.png"]
+
+
+async def test_a_knockout_posts_its_bracket_every_round(club: Club) -> None:
+    await club.sign_up_and_start(name="Cup", format="elimination", games=1)
+    [first] = [m for m in club.channel_posts() if "round 1" in " ".join(embed_titles([m]))]
+    assert [a.filename for a in first.attachments] == ["bracket.png"]
+    strength = [p.id for p in club.players]
+    while active := await club.active_games():
+        for game in active:
+            await club.win(game, min(game.white.id, game.black.id, key=strength.index))
+    final = club.channel_posts()[-1]
+    assert [a.filename for a in final.attachments] == ["bracket.png", "standings.png"]
+    tournament = (await club.services.tournaments.in_guild(club.world.guild.id, live_only=False))[0]
+    bracket = (await club.services.pictures.tournament(tournament.id)).bracket
+    assert bracket is not None
+    assert await final.attachments[0].read() == render_bracket(bracket, "default")
+    assert bracket_layout(bracket).picture.labelled("champion").text == "alice"
+    asked = await club.dave.slash(club.channel, "tournament standings", tournament="Cup")
+    assert [a.filename for a in asked.response.attachments] == ["bracket.png", "standings.png"]
 
 
 async def test_a_loss_on_time_moves_the_round_on(club: Club) -> None:

@@ -1,0 +1,167 @@
+"""The bot's data as the renderer's pictures: a tournament's standings table, its knockout bracket
+and a round's pairings. Pure conversions; drawing is `rendering`'s job.
+
+- Standings: names carry "(withdrew)" or "(DQ)"; a round robin gets a cross table whose cells are
+  what each meeting added to the row player's ranking score (so a row's cells and byes add up to
+  its points).
+- Bracket: the entrants in bracket order by seed (as :func:`bot.tournaments.elimination_round`
+  pairs them; byes go to the top seeds), each meeting's game points and winner from the recorded
+  pairings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from bot.services.tournament_rounds import (
+    Entrant,
+    EntrantStatus,
+    PairingView,
+    TournamentFormat,
+    TournamentView,
+)
+from bot.services.tournaments import StandingRow
+from bot.tournaments import ScoringSystem, TieBreak
+from bot.tournaments.pairing import _bracket_seeds
+from rendering.bracket import Bracket, BracketMatch
+from rendering.bracket import Entrant as BracketEntrant
+from rendering.pairings import PairingRow, RoundPairings
+from rendering.standings import CrossCell, Outcome, StandingsRow, StandingsTable, TieBreakColumn
+
+TIE_BREAK_SHORT = {
+    TieBreak.HEAD_TO_HEAD: "H2H",
+    TieBreak.SONNEBORN_BERGER: "SB",
+    TieBreak.BUCHHOLZ: "BH",
+}
+STATUS_MARKS = {EntrantStatus.WITHDRAWN: " (withdrew)", EntrantStatus.DISQUALIFIED: " (DQ)"}
+ROUND_ROBINS = (TournamentFormat.ROUND_ROBIN, TournamentFormat.DOUBLE_ROUND_ROBIN)
+
+
+def stage(tournament: TournamentView) -> str:
+    """ "after round 3", "final" ...: how far the tournament has got."""
+    if tournament.status.value == "finished":
+        return "final"
+    if tournament.status.value == "cancelled":
+        return "cancelled"
+    if tournament.current_round == 0:
+        return "before the start"
+    return f"round {tournament.current_round}"
+
+
+def standings_table(
+    tournament: TournamentView, rows: Sequence[StandingRow], pairings: Iterable[PairingView]
+) -> StandingsTable:
+    """The table as a picture's data: places, names, W/D/L, the ranking score, tie-breaks, and
+    for a round robin the cross table."""
+    scoring = tournament.scoring
+    order = {row.player.id: index for index, row in enumerate(rows)}
+    cross: list[list[CrossCell | None]] | None = None
+    if tournament.format in ROUND_ROBINS:
+        scored: dict[tuple[int, int], float] = {}
+        fractions: dict[tuple[int, int], float] = {}
+        for pairing in pairings:
+            if pairing.player2 is None or not pairing.is_decided:
+                continue
+            result = pairing.result()
+            for player in (result.player1, result.player2):
+                key = (player, result.opponent(player))
+                scored[key] = scored.get(key, 0) + scoring.ranking_points(result, player)
+                fractions[key] = fractions.get(key, 0) + result.fraction_of(player) - 0.5
+        cross = [[None] * len(rows) for _ in rows]
+        for (player, opponent), points in scored.items():
+            if player in order and opponent in order:
+                balance = fractions[(player, opponent)]
+                outcome = (
+                    Outcome.WIN if balance > 0 else Outcome.LOSS if balance < 0 else Outcome.DRAW
+                )
+                cross[order[player]][order[opponent]] = CrossCell(points, outcome)
+    table_rows = tuple(
+        StandingsRow(
+            place=row.standing.place,
+            name=row.player.name + STATUS_MARKS.get(row.status, ""),
+            points=row.standing.score,
+            won=row.standing.won,
+            drawn=row.standing.drawn,
+            lost=row.standing.lost,
+            tie_breaks=row.standing.tie_breaks,
+            cross=None if cross is None else tuple(cross[index]),
+        )
+        for index, row in enumerate(rows)
+    )
+    points = "match points" if scoring.system is ScoringSystem.MATCH_POINTS else "game points"
+    return StandingsTable(
+        title=tournament.name,
+        rows=table_rows,
+        tie_breaks=tuple(TieBreakColumn(TIE_BREAK_SHORT[t], t.label) for t in scoring.tie_breaks),
+        subtitle=f"Standings, {stage(tournament)} · {tournament.setup.size}x{tournament.setup.size}"
+        f" · ranked by {points}",
+        points_heading="Pts" if scoring.system is ScoringSystem.MATCH_POINTS else "GP",
+    )
+
+
+def bracket(
+    tournament: TournamentView, entrants: Sequence[Entrant], pairings: Iterable[PairingView]
+) -> Bracket:
+    """The knockout bracket, every round's meetings with their results so far (needs seeds: the
+    tournament has started)."""
+    seeded = sorted((e for e in entrants if e.seed is not None), key=lambda e: e.seed or 0)
+    if len(seeded) < 2:
+        raise ValueError("A bracket is drawn once the tournament has started.")
+    size = 1 << (len(seeded) - 1).bit_length()
+    slots = [seeded[i] if i < len(seeded) else None for i in _bracket_seeds(size)]
+    met = {frozenset((p.player1.id, p.player2.id)): p for p in pairings if p.player2 is not None}
+    rounds: list[tuple[BracketMatch, ...]] = []
+    current = list(zip(slots[0::2], slots[1::2], strict=True))
+    while True:
+        matches: list[BracketMatch] = []
+        winners: list[Entrant | None] = []
+        for top, bottom in current:
+            shown = (_entrant(top), _entrant(bottom))
+            if top is None or bottom is None:
+                matches.append(BracketMatch(shown))
+                winners.append((top or bottom) if not rounds else None)
+                continue
+            pairing = met.get(frozenset((top.player.id, bottom.player.id)))
+            if pairing is None or not pairing.is_decided:
+                matches.append(BracketMatch(shown))
+                winners.append(None)
+                continue
+            first = pairing.player1.id == top.player.id
+            scores = (
+                (pairing.points1, pairing.points2) if first else (pairing.points2, pairing.points1)
+            )
+            winner = None
+            if pairing.winner is not None:
+                winner = 0 if pairing.winner.id == top.player.id else 1
+            matches.append(BracketMatch(shown, scores, winner))
+            winners.append(None if winner is None else (top, bottom)[winner])
+        rounds.append(tuple(matches))
+        if len(winners) == 1:
+            break
+        current = list(zip(winners[0::2], winners[1::2], strict=True))
+    return Bracket(
+        title=tournament.name,
+        rounds=tuple(rounds),
+        subtitle=f"Knockout, {stage(tournament)} · {tournament.setup.size}x{tournament.setup.size}",
+    )
+
+
+def _entrant(entrant: Entrant | None) -> BracketEntrant | None:
+    if entrant is None:
+        return None
+    return BracketEntrant(entrant.player.name + STATUS_MARKS.get(entrant.status, ""), entrant.seed)
+
+
+def round_pairings(
+    tournament: TournamentView, number: int, pairings: Iterable[PairingView]
+) -> RoundPairings:
+    """A round's meetings, table by table, results where decided, and its byes."""
+    rows: list[PairingRow] = []
+    byes: list[str] = []
+    for pairing in pairings:
+        if pairing.player2 is None:
+            byes.append(pairing.player1.name)
+            continue
+        score = (pairing.points1, pairing.points2) if pairing.is_decided else None
+        rows.append(PairingRow(len(rows) + 1, pairing.player1.name, pairing.player2.name, score))
+    return RoundPairings(f"{tournament.name}: round {number}", tuple(rows), tuple(byes))

@@ -1,0 +1,430 @@
+"""Standings, bracket, pairings and rating chart pictures: the layout says which text goes
+where, and the painted pixels are checked against it (each label's box holds exactly that text
+drawn alone on the colour behind it)."""
+
+from __future__ import annotations
+
+import io
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+from rendering import THEMES
+from rendering.bracket import Bracket, BracketMatch, Entrant, bracket_layout, render_bracket
+from rendering.chart import (
+    RatingHistory,
+    RatingPoint,
+    chart_layout,
+    nice_ticks,
+    render_rating_history,
+)
+from rendering.colour import contrast
+from rendering.pairings import PairingRow, RoundPairings, pairings_layout, render_pairings
+from rendering.palette import to_palette
+from rendering.picture import MAX_WIDTH, MIN_PHONE_TEXT, Box, Label, Picture, paint
+from rendering.standings import (
+    CrossCell,
+    Outcome,
+    StandingsRow,
+    StandingsTable,
+    TieBreakColumn,
+    render_standings,
+    standings_layout,
+)
+from rendering.text import ELLIPSIS, draw_line
+from rendering.themes import MIN_TEXT_CONTRAST
+
+NAMES = (
+    "Alice Ångström", "Дмитрий", "王小明", "محمد علي", "Bob 🐢", "Zoë", "שלום",
+    "Alexandria Ocasio-Longname the Third", "김민수", "Eve", "Frank", "Grace",
+)  # fmt: skip
+TIE_BREAKS = (TieBreakColumn("SB", "Sonneborn-Berger"), TieBreakColumn("Bu", "Buchholz"))
+
+
+def standings(count: int, cross: bool) -> StandingsTable:
+    rows = []
+    for i in range(count):
+        cells = None
+        if cross:
+            cells = tuple(
+                None
+                if j == i
+                else CrossCell(2, Outcome.WIN)
+                if j > i
+                else CrossCell(0, Outcome.LOSS)
+                for j in range(count)
+            )
+        name = NAMES[i] if i < len(NAMES) else f"Player {i + 1}"
+        rows.append(
+            StandingsRow(i + 1, name, count - i - 1, count - i - 1, 0, i, (i / 2, 3), cells)
+        )
+    return StandingsTable("Cup", tuple(rows), TIE_BREAKS, subtitle="after round 3")
+
+
+def seeded_bracket(count: int, rounds_played: int) -> tuple[Bracket, list[Entrant]]:
+    """The usual seeding (1 meets the lowest seed; byes to the top seeds); the better seed wins
+    every match played."""
+    size = 1 << (count - 1).bit_length()
+    order = [1]
+    while len(order) < size:
+        order = [x for s in order for x in (s, 2 * len(order) + 1 - s)]
+    entrants = [Entrant(NAMES[s - 1] if s <= len(NAMES) else f"Seed {s}", s) for s in order]
+    current = [(entrants[2 * i], entrants[2 * i + 1]) for i in range(size // 2)]
+    current = [(a if a.seed <= count else None, b if b.seed <= count else None)  # type: ignore[operator]
+               for a, b in current]  # fmt: skip
+    rounds = []
+    for _ in range(rounds_played):
+        matches, winners = [], []
+        for a, b in current:
+            if a is None or b is None:
+                matches.append(BracketMatch((a, b)))
+                winners.append(a or b)
+            else:
+                top_wins = a.seed < b.seed  # type: ignore[operator]
+                matches.append(
+                    BracketMatch((a, b), (2, 0) if top_wins else (0, 2), 0 if top_wins else 1)
+                )
+                winners.append(a if top_wins else b)
+        rounds.append(tuple(matches))
+        if len(winners) == 1:
+            break
+        current = [(winners[2 * i], winners[2 * i + 1]) for i in range(len(winners) // 2)]
+    first_only = (tuple(BracketMatch(pair) for pair in current),) if not rounds else ()
+    return Bracket("Knockout", tuple(rounds) or first_only), [
+        e for e in entrants if e.seed <= count
+    ]  # type: ignore[operator]
+
+
+def decoded(png: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(png))
+    assert image.format == "PNG"
+    return image.convert("RGB")
+
+
+def alone(label: Label, picture: Picture) -> Image.Image:
+    """The label's box as it looks with only that text drawn, on the colour behind it."""
+    image = Image.new("RGB", (picture.width, picture.height), label.on)
+    draw_line(image, label.xy, label.line, label.colour, label.anchor)
+    image = image.crop(label.box())
+    return to_palette(image, picture.theme).convert("RGB")
+
+
+def assert_drawn(image: Image.Image, picture: Picture, role: str) -> Label:
+    label = picture.labelled(role)
+    crop = image.crop(label.box())
+    reference = alone(label, picture)
+    assert crop.tobytes() == reference.tobytes(), role
+    assert label.colour in {c for _, c in reference.getcolors(1 << 16)}  # the text has ink
+    return label
+
+
+def shows(label: Label, name: str) -> bool:
+    """The label is `name`, or `name` cut with an ellipsis to at least its first three letters."""
+    text = label.text
+    cut = text.endswith(ELLIPSIS) and len(text) >= 4 and name.startswith(text[:-1].rstrip())
+    return text == name or cut
+
+
+def inside(inner: Box, outer: Box) -> bool:
+    return (
+        outer[0] <= inner[0]
+        and outer[1] <= inner[1]
+        and inner[2] <= outer[2]
+        and inner[3] <= outer[3]
+    )
+
+
+def check_legible(picture: Picture) -> None:
+    assert picture.width <= MAX_WIDTH
+    assert picture.phone_text() >= MIN_PHONE_TEXT
+    for label in picture.labels:
+        assert contrast(label.colour, label.on) >= MIN_TEXT_CONTRAST, (
+            label.role,
+            picture.theme.name,
+        )
+        box = label.box()
+        assert (
+            box[0] >= 0 and box[2] <= picture.width and box[1] >= 0 and box[3] <= picture.height
+        ), label.role
+
+
+def pictures(theme: str) -> list[Picture]:
+    bracket, _ = seeded_bracket(32, 5)
+    history = RatingHistory("Alice", tuple(RatingPoint(1500 + (i * 37) % 200) for i in range(300)))
+    return [
+        standings_layout(standings(6, True), theme).picture,
+        standings_layout(standings(32, False), theme).picture,
+        bracket_layout(bracket, theme).picture,
+        bracket_layout(seeded_bracket(5, 1)[0], theme).picture,
+        pairings_layout(
+            RoundPairings("Round 2", (PairingRow(1, "Alice", "Bob"),), ("Carol",)), theme
+        ).picture,
+        chart_layout(history, theme).picture,
+        chart_layout(RatingHistory("Alice", ()), theme).picture,
+    ]
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_every_picture_is_legible_at_phone_width_in_every_theme(theme: str) -> None:
+    for picture in pictures(theme):
+        check_legible(picture)
+        image = paint(picture)
+        # The theme's own text colour is on the image exactly.
+        assert picture.theme.text in {c for _, c in image.getcolors(1 << 20)}
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_every_theme_renders_pngs_of_the_laid_out_size(theme: str) -> None:
+    table = standings(12, False)
+    image = decoded(render_standings(table, theme))
+    assert image.size == (lambda p: (p.width, p.height))(standings_layout(table, theme).picture)
+    bracket, _ = seeded_bracket(8, 2)
+    assert (
+        decoded(render_bracket(bracket, theme)).size[0]
+        == bracket_layout(bracket, theme).picture.width
+    )
+    round_ = RoundPairings("R1", (PairingRow(1, "A", "B", (1, 1)),))
+    assert (
+        decoded(render_pairings(round_, theme)).size[1]
+        == pairings_layout(round_, theme).picture.height
+    )
+    assert decoded(render_rating_history(RatingHistory("A", ()), theme)).size == (800, 520)
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_standings_names_points_and_cross_results_are_in_their_rows(theme: str) -> None:
+    table = standings(6, True)
+    layout = standings_layout(table, theme)
+    assert layout.cross
+    image = decoded(render_standings(table, theme))
+    for i in range(len(table.rows)):
+        for role in (f"name:{i}", f"points:{i}", f"place:{i}"):
+            label = assert_drawn(image, layout.picture, role)
+            assert inside(label.box(), layout.rows[i]), role
+        assert layout.picture.labelled(f"points:{i}").text == str(5 - i)
+        for j in range(6):
+            if j != i:
+                cell = assert_drawn(image, layout.picture, f"cross:{i}:{j}")
+                assert cell.text == ("2" if j > i else "0")
+    names = [layout.picture.labelled(f"name:{i}").text for i in range(6)]
+    assert names[:4] == ["Alice Ångström", "Дмитрий", "王小明", "محمد علي"]
+    assert names[4] == "Bob"  # the emoji is left out
+
+
+def test_thirty_two_rows_fall_back_to_won_drawn_lost_and_keep_every_row() -> None:
+    table = standings(32, False)
+    layout = standings_layout(table)
+    assert not layout.cross and len(layout.rows) == 32
+    image = decoded(render_standings(table))
+    tops = [box[1] for box in layout.rows]
+    assert tops == sorted(tops) and len(set(tops)) == 32
+    for i in (0, 17, 31):
+        assert inside(assert_drawn(image, layout.picture, f"name:{i}").box(), layout.rows[i])
+        assert layout.picture.labelled(f"won:{i}").text == str(31 - i)
+        assert layout.picture.labelled(f"lost:{i}").text == str(i)
+    long = layout.picture.labelled("name:7").text
+    assert long.endswith(ELLIPSIS) and long.startswith("Alexandria")
+
+
+def test_a_cross_table_too_wide_for_a_phone_falls_back_to_counts() -> None:
+    assert standings_layout(standings(8, True)).cross
+    assert not standings_layout(standings(13, True)).cross
+
+
+def test_shared_places_and_tie_break_columns_are_named() -> None:
+    rows = (StandingsRow(1, "A", 3, tie_breaks=(1, 2)), StandingsRow(1, "B", 3, tie_breaks=(1, 2)))
+    picture = standings_layout(StandingsTable("T", rows, TIE_BREAKS)).picture
+    assert [picture.labelled(f"place:{i}").text for i in (0, 1)] == ["1=", "1="]
+    headings = {label.text for label in picture.labels if label.role.startswith("heading")}
+    assert {"SB", "Bu", "Pts", "Player"} <= headings
+    legend = {label.text for label in picture.labels if label.role == "legend"}
+    assert {"SB: Sonneborn-Berger", "Bu: Buchholz"} <= legend
+
+
+def test_standings_refuse_rows_that_do_not_match_the_columns() -> None:
+    with pytest.raises(ValueError, match="tie-break"):
+        StandingsTable("T", (StandingsRow(1, "A", 0, tie_breaks=(1,)),), TIE_BREAKS)
+    with pytest.raises(ValueError, match="cross"):
+        StandingsTable("T", (StandingsRow(1, "A", 0, cross=(None, None)),))
+    with pytest.raises(ValueError, match="theme"):
+        render_standings(standings(2, False), "neon")
+
+
+@pytest.mark.parametrize("count", [2, 3, 5, 8, 13, 16, 32])
+def test_the_bracket_winner_is_at_the_end(count: int) -> None:
+    bracket, _ = seeded_bracket(count, 6)
+    layout = bracket_layout(bracket)
+    image = decoded(render_bracket(bracket))
+    champion = assert_drawn(image, layout.picture, "champion")
+    assert shows(champion, "Alice Ångström")  # seed 1 wins every match
+    final = layout.matches[-1][0]
+    assert len(layout.matches) == (count - 1).bit_length()
+    # After the final: to its right, level with it, or (big brackets) right under it.
+    box = layout.champion
+    if box[0] >= final[2]:
+        assert box[1] < (final[1] + final[3]) / 2 < box[3]
+    else:
+        assert box[1] >= final[3] and box[0] == final[0]
+    assert inside(champion.box(), box)
+    # The box is outlined in the alert colour.
+    assert layout.picture.theme.alert in {c for _, c in image.crop(box).getcolors(1 << 16)}
+    check_legible(layout.picture)
+
+
+def test_byes_are_marked_and_their_players_go_through() -> None:
+    bracket, _ = seeded_bracket(5, 1)
+    layout = bracket_layout(bracket)
+    picture = layout.picture
+    image = decoded(render_bracket(bracket))
+    byes = [label for label in picture.labels if label.text == "bye"]
+    assert len(byes) == 3
+    # Round 2: seed 1 (bye) meets the winner of 4 v 5, seed 2 (bye) meets seed 3 (bye).
+    assert shows(assert_drawn(image, picture, "slot:1:0:0"), "Alice Ångström")
+    assert shows(picture.labelled("slot:1:0:1"), "محمد علي")
+    assert shows(picture.labelled("slot:1:1:0"), "Дмитрий")
+    assert shows(picture.labelled("slot:1:1:1"), "王小明")
+    for side in (0, 1):
+        assert inside(picture.labelled(f"slot:1:0:{side}").box(), layout.matches[1][0])
+
+
+def test_a_bracket_in_progress_shows_empty_slots_and_no_winner() -> None:
+    bracket, _ = seeded_bracket(8, 1)
+    layout = bracket_layout(bracket)
+    with pytest.raises(KeyError):
+        layout.picture.labelled("champion")
+    with pytest.raises(KeyError):
+        layout.picture.labelled("slot:2:0:0")  # the final's entrants are not known yet
+    assert len(layout.matches[2]) == 1  # but the final is drawn
+    image = decoded(render_bracket(bracket))
+    assert layout.picture.theme.alert not in {c for _, c in image.getcolors(1 << 20)}
+
+
+def test_brackets_refuse_impossible_shapes() -> None:
+    with pytest.raises(ValueError, match="power of two"):
+        Bracket("B", ((BracketMatch(), BracketMatch(), BracketMatch()),))
+    with pytest.raises(ValueError, match="Round 2"):
+        Bracket("B", ((BracketMatch(), BracketMatch()), (BracketMatch(), BracketMatch())))
+    with pytest.raises(ValueError, match="winner"):
+        bracket_layout(
+            Bracket(
+                "B",
+                (
+                    (BracketMatch((Entrant("A"), Entrant("B"))), BracketMatch()),
+                    (BracketMatch(winner=0),),
+                ),
+            )
+        )
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_pairings_put_white_black_and_byes_in_their_rows(theme: str) -> None:
+    round_ = RoundPairings(
+        "Round 3",
+        (PairingRow(1, "Alice", "王小明", (2, 0)), PairingRow(2, "Дмитрий", "Bob", None)),
+        ("Zoë",),
+    )
+    layout = pairings_layout(round_, theme)
+    image = decoded(render_pairings(round_, theme))
+    expected = {"white:0": "Alice", "black:0": "王小明", "white:1": "Дмитрий", "black:1": "Bob"}
+    for role, text in expected.items():
+        label = assert_drawn(image, layout.picture, role)
+        assert label.text == text and inside(label.box(), layout.rows[int(role[-1])])
+    assert assert_drawn(image, layout.picture, "score:0").text == "2–0"
+    with pytest.raises(KeyError):
+        layout.picture.labelled("score:1")  # not played yet
+    assert inside(assert_drawn(image, layout.picture, "bye:0").box(), layout.rows[2])
+    white = layout.picture.labelled("white:0").box()
+    black = layout.picture.labelled("black:0").box()
+    assert white[2] < black[0]
+    check_legible(layout.picture)
+
+
+def test_the_chart_plots_each_rating_where_it_belongs() -> None:
+    ratings = [1500, 1520, 1480, 1610, 1550]
+    layout = chart_layout(RatingHistory("Alice", tuple(RatingPoint(r) for r in ratings)))
+    xs = [x for x, _ in layout.marks]
+    assert xs == sorted(xs) and xs[0] == layout.plot[0] and xs[-1] == layout.plot[2]
+    ys = {r: y for r, (_, y) in zip(ratings, layout.marks, strict=True)}
+    assert ys[1610] < ys[1550] < ys[1520] < ys[1500] < ys[1480]
+    assert all(layout.plot[1] <= y <= layout.plot[3] for y in ys.values())
+    picture = layout.picture
+    assert picture.labelled("title").text == "Alice: 1550"
+    image = decoded(
+        render_rating_history(RatingHistory("Alice", tuple(RatingPoint(r) for r in ratings)))
+    )
+    x, y = layout.marks[3]
+    assert image.getpixel((round(x), round(y))) == picture.theme.road
+    for tick in ("1500", "1600"):
+        assert_drawn(image, picture, f"y-tick:{tick}")
+    assert assert_drawn(image, picture, "x-axis").text == "Rated games"
+
+
+def test_a_chart_of_one_game_and_of_none() -> None:
+    one = chart_layout(RatingHistory("Bob", (RatingPoint(1500),)))
+    assert len(one.marks) == 1 and one.plot[0] < one.marks[0][0] < one.plot[2]
+    none = chart_layout(RatingHistory("Bob", ()))
+    assert none.marks == () and none.picture.labelled("empty").text == "No rated games yet"
+    image = decoded(render_rating_history(RatingHistory("Bob", ())))
+    assert_drawn(image, none.picture, "empty")
+
+
+@given(
+    st.floats(-5000, 5000, allow_nan=False),
+    st.floats(0, 3000, allow_nan=False),
+)
+def test_ticks_cover_the_range_evenly_with_round_steps(low: float, spread: float) -> None:
+    high = low + spread
+    ticks = nice_ticks(low, high)
+    assert 2 <= len(ticks) <= 6
+    assert ticks[0] <= low and ticks[-1] >= high
+    steps = {round(b - a, 6) for a, b in itertools.pairwise(ticks)}
+    assert len(steps) == 1
+
+
+NAME = st.text(st.sampled_from("abcXYZ ÅéДж王小明김민محمدשל🐢🔥\u200d-'"), min_size=0, max_size=40)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(NAME, min_size=1, max_size=40),
+    st.integers(0, 3),
+    st.booleans(),
+    st.integers(0, 10**4),
+)
+def test_any_table_lays_out_legibly(names: list[str], breaks: int, cross: bool, seed: int) -> None:
+    count = len(names)
+    rows = tuple(
+        StandingsRow(
+            i + 1,
+            name,
+            (seed * (i + 1)) % 97 / 2,
+            i,
+            seed % 3,
+            count - i,
+            tuple(float((seed + k) % 50) for k in range(breaks)),
+            tuple(None if j == i else CrossCell(j % 3, Outcome.DRAW) for j in range(count))
+            if cross
+            else None,
+        )
+        for i, name in enumerate(names)
+    )
+    columns = tuple(TieBreakColumn(f"T{k}", f"tie-break {k}") for k in range(breaks))
+    layout = standings_layout(StandingsTable("Any", rows, columns))
+    check_legible(layout.picture)
+    assert len(layout.rows) == count
+    for i in range(count):
+        assert inside(layout.picture.labelled(f"name:{i}").box(), layout.rows[i])
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(2, 64), st.integers(0, 7))
+def test_any_bracket_lays_out_legibly(count: int, played: int) -> None:
+    bracket, _ = seeded_bracket(count, played)
+    layout = bracket_layout(bracket)
+    check_legible(layout.picture)
+    rounds = (count - 1).bit_length()
+    assert [len(r) for r in layout.matches] == [1 << (rounds - 1 - k) for k in range(rounds)]
+    assert ("champion" in {label.role for label in layout.picture.labels}) == (played >= rounds)
