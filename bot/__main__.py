@@ -31,11 +31,12 @@ from pathlib import Path
 import aiohttp
 import discord
 
-from bot.app import create_bot, sync_commands
+from bot.app import BredonBot, create_bot, sync_commands
 from bot.errors import StoreBusy
 from bot.inspection import NotInspectable, inspect_database
+from bot.services import Services
 from bot.settings import Settings, SettingsError, load_settings
-from bot.store import Database, StoreError, backup_file
+from bot.store import StoreError, backup_file
 
 log = logging.getLogger("bot")
 
@@ -110,21 +111,21 @@ def sync_target(argument: str | None, settings: Settings) -> int | None:
     return int(argument)
 
 
-async def check_database(path: Path) -> None:
-    """Open the store (checking and migrating it) and close it again, so that a file Bredon
-    cannot use is reported before Discord is contacted."""
-    await (await Database.open(path)).close()
+async def open_bot(settings: Settings) -> BredonBot:
+    """The bot on its store, opened (checked and migrated) first, so that a file Bredon cannot
+    use is reported before Discord is contacted, and checked only once."""
+    return create_bot(settings, services=await Services.open(settings.database))
 
 
 async def run_bot(settings: Settings, token: str) -> None:
-    async with create_bot(settings) as bot:
+    async with await open_bot(settings) as bot:
         await bot.start(token)
     if bot.fatal is not None:
         raise bot.fatal
 
 
 async def run_sync(settings: Settings, token: str, guild_id: int | None) -> None:
-    async with create_bot(settings) as bot:
+    async with await open_bot(settings) as bot:
         await bot.login(token)  # runs setup_hook, which loads the commands
         commands = await sync_commands(bot, guild_id)
     where = "globally (may take up to an hour to appear)" if guild_id is None else f"to {guild_id}"
@@ -199,7 +200,6 @@ def main(argv: Sequence[str], environ: Mapping[str, str], cwd: Path) -> int:
     database = cwd / settings.database  # an absolute path stays as it is
     settings = dataclasses.replace(settings, database=database)
     try:
-        asyncio.run(check_database(database))
         if args.action == "sync":
             asyncio.run(run_sync(settings, settings.token, guild_id))
         else:

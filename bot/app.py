@@ -198,6 +198,7 @@ class BredonBot(commands.Bot):
         *,
         clock: Clock,
         scheduler_max_sleep: timedelta,
+        services: Services | None = None,
         **sharding: Any,
     ) -> None:
         # Bredon never joins voice: discord.py's warnings about voice libraries would only
@@ -214,6 +215,8 @@ class BredonBot(commands.Bot):
             **sharding,
         )
         self.settings = settings
+        if services is not None:  # opened (checked, migrated) by `python -m bot` before login
+            self.services = services
         self.health: HealthEndpoint | None = None
         self._gateway_up = False
         self.clock = clock
@@ -223,7 +226,8 @@ class BredonBot(commands.Bot):
         self._watchdog: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
-        self.services = await Services.open(self.settings.database, clock=self.clock)
+        if not hasattr(self, "services"):
+            self.services = await Services.open(self.settings.database, clock=self.clock)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.scheduler = DeadlineScheduler(
@@ -329,10 +333,13 @@ def create_bot(
     *,
     clock: Clock | None = None,
     scheduler_max_sleep: timedelta = DEFAULT_MAX_SLEEP,
+    services: Services | None = None,
 ) -> BredonBot:
-    """A fresh, unstarted bot on the settings' database: an ``AutoShardedBot`` when the settings
-    ask for shards. Tests inject a clock that follows their simulated time."""
-    options = {"clock": clock or SystemClock(), "scheduler_max_sleep": scheduler_max_sleep}
+    """A fresh, unstarted bot on the settings' database (or on ``services`` already open, which
+    it then owns and closes): an ``AutoShardedBot`` when the settings ask for shards. Tests inject
+    a clock that follows their simulated time."""
+    clock = clock or (services.clock if services is not None else SystemClock())
+    options = {"clock": clock, "scheduler_max_sleep": scheduler_max_sleep, "services": services}
     if settings.sharding is None:
         return BredonBot(settings, **options)
     return ShardedBredonBot(

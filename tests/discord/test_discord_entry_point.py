@@ -18,7 +18,7 @@ import pytest
 from bot import __main__ as entry
 from bot.app import BredonBot
 from bot.settings import Settings, SettingsError, load_settings, parse_env_file
-from bot.store import load_migrations
+from bot.store import Database, load_migrations
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -105,6 +105,32 @@ def test_a_rejected_token_or_no_connection_says_what_to_do(
     assert entry.main([], {"DISCORD_TOKEN": "not-a-token"}, tmp_path) == status
     assert message in capsys.readouterr().err
     assert (entry.EXIT_LOGIN, entry.EXIT_NETWORK) == (3, 5)
+
+
+def test_start_up_checks_the_database_once_and_hands_it_to_the_bot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole-file check costs seconds on a large database: `python -m bot` opens the store
+    before contacting Discord and the bot uses that store instead of opening it again."""
+    checks: list[Path] = []
+    check = Database._check_integrity
+
+    async def counted(self: Database) -> None:
+        checks.append(self.path)
+        await check(self)
+
+    used: list[Database] = []
+
+    async def start(self: BredonBot, token: str, *, reconnect: bool = True) -> None:
+        await self._async_setup_hook()
+        await self.setup_hook()
+        used.append(self.services.db)
+
+    monkeypatch.setattr(Database, "_check_integrity", counted)
+    monkeypatch.setattr(BredonBot, "start", start)
+    assert entry.main([], {"DISCORD_TOKEN": "dummy-token"}, tmp_path) == 0
+    assert checks == [tmp_path / "bredon.sqlite3"]
+    assert len(used) == 1 and used[0].path == checks[0]
 
 
 def test_env_file_parsing() -> None:
