@@ -5,8 +5,8 @@ Builds a file with ``--servers`` servers' worth of games (10,000 by default: eac
 settings row and its games), ``--active`` games in progress (100,000) at random plies and
 ``--finished`` finished ones, with their move logs, straight through sqlite3. Then, measured:
 
-- start-up: what ``python -m bot`` does before it can answer anyone: open the file to check and
-  migrate it (``quick_check`` reads the whole file), close it, open the services on it, and the
+- start-up: what ``python -m bot`` does before it can answer anyone: open the services' store,
+  checking and migrating it (``quick_check`` reads the whole file), and the
   first looks of the deadline scheduler and the courier (the next deadline, the due
   announcements); and ``python -m bot check`` (the full ``integrity_check``);
 - moves per second through ``GameService.move``, each committed, in games picked at random among
@@ -97,11 +97,9 @@ async def start_up(path: Path) -> tuple[Services, dict[str, float]]:
     """What `python -m bot` does before answering, timed step by step."""
     times = {}
     started = time.perf_counter()
-    await (await Database.open(path)).close()  # __main__.check_database
-    times["open, check and close"] = time.perf_counter() - started
-    step = time.perf_counter()
-    services = await Services.open(path, clock=FakeClock(START))  # BredonBot.setup_hook
-    times["open the services"] = time.perf_counter() - step
+    # __main__.open_bot: checked and migrated once, then handed to the bot.
+    services = await Services.open(path, clock=FakeClock(START))
+    times["open, check and migrate the services' store"] = time.perf_counter() - started
     step = time.perf_counter()
     await services.deadlines.next_due_at()  # the scheduler's first look
     await services.outbox.due()  # the courier's
