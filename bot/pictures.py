@@ -22,7 +22,7 @@ from bot.services.tournament_rounds import (
 )
 from bot.services.tournaments import StandingRow
 from bot.tournaments import ScoringSystem, TieBreak
-from bot.tournaments.pairing import _bracket_seeds
+from bot.tournaments.pairing import bracket_seeds
 from rendering.bracket import Bracket, BracketMatch
 from rendering.bracket import Entrant as BracketEntrant
 from rendering.pairings import PairingRow, RoundPairings
@@ -108,7 +108,7 @@ def bracket(
     if len(seeded) < 2:
         raise ValueError("A bracket is drawn once the tournament has started.")
     size = 1 << (len(seeded) - 1).bit_length()
-    slots = [seeded[i] if i < len(seeded) else None for i in _bracket_seeds(size)]
+    slots = [seeded[i] if i < len(seeded) else None for i in bracket_seeds(size)]
     met = {frozenset((p.player1.id, p.player2.id)): p for p in pairings if p.player2 is not None}
     rounds: list[tuple[BracketMatch, ...]] = []
     current = list(zip(slots[0::2], slots[1::2], strict=True))

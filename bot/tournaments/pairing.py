@@ -310,7 +310,7 @@ def elimination_round_count(player_count: int) -> int:
     return math.ceil(math.log2(player_count)) if player_count > 1 else 0
 
 
-def _bracket_seeds(size: int) -> list[int]:
+def bracket_seeds(size: int) -> list[int]:
     """Seed indices in bracket order, so 1 v N, 2 v N-1 ... and the top seeds meet late:
     [0, 7, 3, 4, 1, 6, 2, 5] for eight."""
     order = [0]
@@ -333,7 +333,7 @@ def _walk_bracket(players: Sequence[int], results: Iterable[MatchResult]) -> _Br
     seed = {p: i for i, p in enumerate(field)}
     size = 1 << (len(field) - 1).bit_length()
     entrants: list[int | None] = [
-        field[i] if i < len(field) else None for i in _bracket_seeds(size)
+        field[i] if i < len(field) else None for i in bracket_seeds(size)
     ]
     by_players: dict[frozenset[int], MatchResult] = {}
     for result in results:
