@@ -21,6 +21,7 @@ from bot.services.players import PlayerService
 from bot.services.queries import QueryService
 from bot.services.ratings import RatingService
 from bot.services.tournaments import TournamentService
+from bot.services.wallets import WalletService
 from bot.store import DEFAULT_PATH, Database
 
 
@@ -38,6 +39,7 @@ class Services:
     ratings: RatingService
     tournaments: TournamentService
     outbox: OutboxService
+    wallets: WalletService
 
     @classmethod
     async def open(
@@ -63,6 +65,7 @@ class Services:
             ratings=RatingService(db),
             tournaments=TournamentService(db, clock),
             outbox=OutboxService(db, clock),
+            wallets=WalletService(db, clock),
         )
 
     async def close(self) -> None:
