@@ -111,9 +111,7 @@ class ChallengeService:
             )
             if stakes or ante is not None:
                 now = self._clock.now()
-                ante = await check_stakes_offer(
-                    tx, guild_id, challenger, ante, colour, games, now
-                )
+                ante = await check_stakes_offer(tx, guild_id, challenger, ante, colour, games, now)
             return await self._insert(
                 tx,
                 guild_id=guild_id,

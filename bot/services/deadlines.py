@@ -80,9 +80,7 @@ class DeadlineReport:
     started_games: list[GameView] = field(default_factory=list)  # when bidding closed (stakes)
 
     def __bool__(self) -> bool:
-        return bool(
-            self.endings or self.reminders or self.expired_challenges or self.started_games
-        )
+        return bool(self.endings or self.reminders or self.expired_challenges or self.started_games)
 
 
 class DeadlineService:

@@ -463,9 +463,9 @@ class GameService:
                 ending = await finish_game(tx, moved, position, position.result, now, news)
                 moved = ending.game
             else:
+                lapsed = _lapsed(game)
                 played = MovePlayed(
-                    game.id, position.ply, move.ptn(), tps, tak, _lapsed(game),
-                    **coin_fields(coins),
+                    game.id, position.ply, move.ptn(), tps, tak, lapsed, **coin_fields(coins)
                 )
                 await enqueue(tx, played, now)
         self._cache.put(moved, version + 1, position)

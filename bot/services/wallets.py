@@ -547,8 +547,11 @@ class WalletService:
                 await open_wallet(tx, settings, player, now)
             balance = await _balance(tx, guild_id, player.id)
             rows = await tx.fetchall(
-                "SELECT * FROM ledger WHERE guild_id = ? AND player_id = ? "
-                "ORDER BY id DESC LIMIT ?",
+                # A row written while bidding names the game it led to.
+                "SELECT l.id, l.player_id, l.stake_id, COALESCE(l.game_id, s.game_id) AS game_id, "
+                "l.amount, l.reason, l.created_at FROM ledger l "
+                "LEFT JOIN stakes s ON s.id = l.stake_id WHERE l.guild_id = ? AND l.player_id = ? "
+                "ORDER BY l.id DESC LIMIT ?",
                 (guild_id, player.id, RECENT_ROWS),
             )
         recent = [_ledger_row(row) for row in rows]
