@@ -275,6 +275,17 @@ async def test_staked_games_take_no_moves_back(services: Services) -> None:
         await services.games.request_undo(game.id, ALICE.id)
 
 
+async def test_a_rematch_is_for_the_same_ante_while_gambling_is_on(services: Services) -> None:
+    game, _ = await staked_game(services, ante=7)
+    await services.games.resign(game.id, BOB.id)
+    rematch = await services.challenges.rematch(game.id, BOB)
+    assert (rematch.ante, rematch.colour.value) == (7, "random")
+    await services.challenges.cancel(rematch.id, BOB.id)
+    await services.wallets.configure(GUILD, enabled=False)
+    plain = await services.challenges.rematch(game.id, BOB)
+    assert (plain.ante, plain.colour.value) == (None, "white")  # colours swapped, no coins
+
+
 async def test_the_database_refuses_an_overdraft_and_edits_of_the_ledger(
     services: Services,
 ) -> None:

@@ -42,6 +42,9 @@ async def test_a_game_for_coins_from_the_challenge_to_the_pot(world: World, new_
     assert outsider.response.content == "Only the two players of this game bid for its first move."
     form = await alice.click(bidding, label="Bid")
     assert form.modal is not None and "Coins, 0 to 90" in str(form.modal)
+    words = await alice.submit_modal(form, {"bid": "five"})
+    assert words.response.content == "A bid is a whole number of coins, e.g. 5 (or 0)."
+    form = await alice.click(bidding, label="Bid")
     too_much = await alice.submit_modal(form, {"bid": "500"})
     assert "You have 90 coins: not enough for that bid (500)." in too_much.response.content
     public = [m.content for m in world.bot_messages(world.channel)]
