@@ -71,7 +71,7 @@ THREAD_EXISTS = 160004  # Discord's code: this message already has a thread
 MAX_RENDERS = 2
 
 # A line another cog adds to a game's posts (e.g. the coins of a staked game), or None.
-Note = Callable[[GameView, "Payload"], Awaitable[str | None]]
+Note = Callable[[GameView, Payload], Awaitable[str | None]]
 
 
 # What the bot needs where a game or a tournament is played (docs/discord-setup.md).
