@@ -37,7 +37,8 @@ from bot.text_safety import message_text
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.courier", "cogs.tak", "cogs.tournaments")  # the courier first: others use it
+# The courier first (others use it); cogs.wallets adds commands to cogs.tak's groups.
+EXTENSIONS = ("cogs.courier", "cogs.tak", "cogs.wallets", "cogs.tournaments")
 DATABASE_CHECK_EVERY = timedelta(minutes=10)
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again later."
 

@@ -305,3 +305,50 @@ class TooManyTournaments(BredonError):
 class InvisibleName(InvalidSetting):
     def __init__(self, what: str) -> None:
         super().__init__(f"A {what} needs a name with visible letters or digits.")
+
+
+# ----------------------------------------------------------------- coins (gambling rules)
+
+
+class GamblingOff(BredonError):
+    def __init__(self) -> None:
+        super().__init__(
+            "Playing for coins is off in this server; a server manager can turn it on with "
+            "`/bredon gambling enabled:True`."
+        )
+
+
+class NotEnoughCoins(BredonError):
+    def __init__(self, who: str, needed: int, balance: int, what: str) -> None:
+        super().__init__(
+            f"{who} {'have' if who == 'You' else 'has'} {balance} coin{'s' * (balance != 1)}: "
+            f"not enough for {what} ({needed})."
+        )
+        self.needed = needed
+        self.balance = balance
+
+
+class MustPayOrResign(BredonError):
+    def __init__(self, game_id: int, owed: int, balance: int) -> None:
+        super().__init__(
+            f"You owe {owed} coins to the pot of game #{game_id} for your opponent's Tak, and "
+            f"you have {balance}: you cannot move, you must resign (`/tak resign`)."
+        )
+
+
+class NoUndoWithStakes(BredonError):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            f"Game #{game_id} is played for coins: moves cannot be taken back, since coins "
+            "moved with them."
+        )
+
+
+class NotBidding(BredonError):
+    def __init__(self, stake_id: int, why: str) -> None:
+        super().__init__(f"Bidding #{stake_id} is {why}.")
+
+
+class NotYourBidding(BredonError):
+    def __init__(self) -> None:
+        super().__init__("Only the two players of this game bid for its first move.")

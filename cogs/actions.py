@@ -91,8 +91,9 @@ async def accept_challenge(interaction: discord.Interaction, challenge_id: int) 
     table = table_of(interaction)
     accepted = await table.services.challenges.accept(challenge_id, player_of(interaction.user))
     courier = _courier(interaction)
-    await courier.deliver_stream(f"challenge:{challenge_id}")
-    await courier.deliver_stream(game_stream(accepted.game.id))
+    await courier.deliver_stream(f"challenge:{challenge_id}")  # with the bidding, for stakes
+    if accepted.game is not None:
+        await courier.deliver_stream(game_stream(accepted.game.id))
 
 
 @on_press("decline")

@@ -74,6 +74,10 @@ def challenge_text(challenge: ChallengeView) -> str:
         "black": "as black",
         "random": "with colours drawn at random",
     }[challenge.colour.value]
+    if challenge.ante is not None:
+        colour = (
+            f"for coins: an ante of **{challenge.ante}** each, and sealed bids for the first move"
+        )
     if challenge.opponent is None:
         head = f"{mention(who)} offers an **open challenge**: anyone may accept"
     else:
@@ -85,7 +89,7 @@ def challenge_text(challenge: ChallengeView) -> str:
         ChallengeStatus.OPEN: f"Challenge #{challenge.id}, open until "
         f"{timestamp(challenge.expires_at)}.",
         ChallengeStatus.ACCEPTED: f"Accepted by {mention(challenge.accepted_by or 0)}: "
-        f"game #{challenge.game_id}.",
+        + (f"game #{challenge.game_id}." if challenge.game_id else "bidding for the first move."),
         ChallengeStatus.DECLINED: "Declined.",
         ChallengeStatus.CANCELLED: "Cancelled by the challenger.",
         ChallengeStatus.EXPIRED: "Expired: nobody accepted it in time.",

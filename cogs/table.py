@@ -74,6 +74,9 @@ MAX_RENDERS = 2
 # What draws a post's pictures when it is sent (each attempt needs fresh files).
 PictureFiles = Callable[[], Awaitable[list[discord.File]]]
 
+# A line another cog adds to a game's posts (e.g. the coins of a staked game), or None.
+Note = Callable[[GameView, Payload], Awaitable[str | None]]
+
 
 # What the bot needs where a game or a tournament is played (docs/discord-setup.md).
 NEEDED = {
@@ -148,6 +151,18 @@ class GameTable:
             ChallengeSettled: self._show_challenge_settled,
             TournamentNews: self._show_tournament_news,
         }
+        self.notes: list[Note] = []  # added to every game start, move and ending shown
+
+    def add_show(self, kind: type[Any], show: Callable[[Item, Any], Awaitable[Shown]]) -> None:
+        """Let another cog show an announcement kind of its own."""
+        self._shows[kind] = show
+
+    async def _noted(self, text: str, game: GameView, payload: Payload) -> str:
+        for note in self.notes:
+            line = await note(game, payload)
+            if line:
+                text = f"{text}\n{line}"
+        return text
 
     async def show(self, item: Item) -> Shown:
         """Post one announcement (see the module's notes on where)."""
@@ -323,7 +338,7 @@ class GameTable:
             if anchor is not None:
                 game = await self._make_thread(game, anchor)
         position = await self.services.games.position(game.id)
-        text = messages.game_start_text(game)
+        text = await self._noted(messages.game_start_text(game), game, start)
         return await self._post_turn(item, game, position, text, position.last_move)
 
     async def _anchor(
@@ -391,7 +406,7 @@ class GameTable:
         game = replace(stored, ply=played.ply, tps=played.tps)
         position = game.position_from_tps()
         outcome = MoveOutcome(game, played.move, played.ply, position, played.tak, None)
-        text = messages.move_text(outcome)
+        text = await self._noted(messages.move_text(outcome), game, played)
         shown = await self._post_turn(item, game, position, text, parse_move(played.move))
         await self._lapse(played)
         return shown
@@ -427,6 +442,7 @@ class GameTable:
             preface = messages.move_text(played)
         if preface:
             text = f"{preface}\n{text}"
+        text = await self._noted(text, game, ended)
         view = buttons(("rematch", game.id)) if ending.next_game is None else None
         post = await self._board_post(
             game,

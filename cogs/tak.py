@@ -22,6 +22,7 @@ from bot.errors import BredonError, UnknownGame
 from bot.services.games import position_mark, require_active
 from bot.services.outbox import game_stream
 from bot.services.views import MAX_DAYS_PER_MOVE, MAX_KOMI, MAX_MATCH_GAMES, GameView
+from bot.services.wallets import MAX_COINS
 from bot.text_safety import typed_move
 from cogs import messages
 from cogs.actions import Refusal, player_of, post_or_withdraw
@@ -187,6 +188,8 @@ class TakCog(commands.Cog):
         days="Days each player has for a move (default: the server's)",
         games="Games in the match, colours alternating (default 1)",
         rated="Whether the game counts for the ratings (default yes)",
+        stakes="Play for coins, if the server allows it: antes, bids for first, Tak payments",
+        ante="Coins each player puts in the pot (default: the server's, usually 10)",
     )
     async def challenge(
         self,
@@ -201,6 +204,8 @@ class TakCog(commands.Cog):
         days: app_commands.Range[int, 1, MAX_DAYS_PER_MOVE] | None = None,
         games: app_commands.Range[int, 1, MAX_MATCH_GAMES] = 1,
         rated: bool = True,
+        stakes: bool = False,
+        ante: app_commands.Range[int, 1, MAX_COINS] | None = None,
     ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
@@ -222,6 +227,8 @@ class TakCog(commands.Cog):
                 days_per_move=days,
                 games=games,
                 rated=rated,
+                stakes=stakes,
+                ante=ante,
             )
             assert interaction.channel is not None
             message = await post_or_withdraw(self.table, interaction.channel, challenge)

@@ -22,6 +22,7 @@ from bot.services.players import PlayerService
 from bot.services.queries import QueryService
 from bot.services.ratings import RatingService
 from bot.services.tournaments import TournamentService
+from bot.services.wallets import WalletService
 from bot.store import DEFAULT_PATH, Database
 
 
@@ -40,6 +41,7 @@ class Services:
     tournaments: TournamentService
     outbox: OutboxService
     pictures: PictureService
+    wallets: WalletService
 
     @classmethod
     async def open(
@@ -67,6 +69,7 @@ class Services:
             tournaments=tournaments,
             outbox=OutboxService(db, clock),
             pictures=PictureService(db, tournaments),
+            wallets=WalletService(db, clock),
         )
 
     async def close(self) -> None:

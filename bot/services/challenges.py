@@ -46,6 +46,7 @@ from bot.services.views import (
     PlayerRef,
     challenge_from_row,
 )
+from bot.services.wallets import StakeView, check_stakes_offer, open_bidding, rematch_ante
 from bot.store import Database, Transaction, to_db
 from tak import Opening
 
@@ -56,8 +57,9 @@ MAX_OPEN_CHALLENGES = 10  # per user, so that nobody floods a channel with chall
 @dataclass(frozen=True, slots=True)
 class Acceptance:
     challenge: ChallengeView
-    game: GameView  # the first game
+    game: GameView | None  # the first game; None while the players bid for it (stakes)
     match: MatchView | None  # for a challenge to more than one game
+    stake: StakeView | None = None  # a challenge with stakes: its bidding
 
 
 class ChallengeService:
@@ -83,8 +85,11 @@ class ChallengeService:
         games: int = 1,
         rated: bool = True,
         lifetime: timedelta = DEFAULT_LIFETIME,
+        stakes: bool = False,
+        ante: int | None = None,
     ) -> ChallengeView:
-        """A new open challenge; None settings take the guild's defaults."""
+        """A new open challenge; None settings take the guild's defaults. With `stakes` (or an
+        `ante`) it is played for coins (:mod:`bot.services.wallets`)."""
         if opponent is not None and opponent.id == challenger.id:
             raise ChallengeYourself()
         if not 1 <= games <= MAX_MATCH_GAMES:
@@ -104,6 +109,9 @@ class ChallengeService:
                 caps=caps,
                 rated=rated,
             )
+            if stakes or ante is not None:
+                now = self._clock.now()
+                ante = await check_stakes_offer(tx, guild_id, challenger, ante, colour, games, now)
             return await self._insert(
                 tx,
                 guild_id=guild_id,
@@ -115,6 +123,7 @@ class ChallengeService:
                 games=games,
                 lifetime=lifetime,
                 rematch_of=None,
+                ante=ante,
             )
 
     async def _insert(
@@ -130,6 +139,7 @@ class ChallengeService:
         games: int,
         lifetime: timedelta,
         rematch_of: int | None,
+        ante: int | None = None,
     ) -> ChallengeView:
         now = self._clock.now()
         row = await tx.fetchone(
@@ -146,7 +156,8 @@ class ChallengeService:
         cursor = await tx.execute(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, colour, "
             "size, komi, opening, stones, caps, days_per_move, games, rated, rematch_of, "
-            "created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "created_at, expires_at, ante) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 guild_id,
                 channel_id,
@@ -164,6 +175,7 @@ class ChallengeService:
                 rematch_of,
                 to_db(now),
                 to_db(now + lifetime),
+                ante,
             ),
         )
         assert cursor.lastrowid is not None
@@ -179,6 +191,16 @@ class ChallengeService:
             if challenge.opponent is not None and challenge.opponent.id != player.id:
                 raise ChallengeNotForYou()
             await save_player(tx, player, now)
+            if challenge.ante is not None:  # played for coins: the players bid for white
+                await tx.execute(
+                    "UPDATE challenges SET status = 'accepted', accepted_by = ?, closed_at = ? "
+                    "WHERE id = ?",
+                    (player.id, to_db(now), challenge.id),
+                )
+                await enqueue(tx, ChallengeSettled(challenge.id), now)
+                tie_to = self._rng.choice((challenge.challenger.id, player.id))
+                stake = await open_bidding(tx, challenge, player, now, tie_to)
+                return Acceptance(await fetch_challenge(tx, challenge.id), None, None, stake)
             challenger_white = {
                 ColourChoice.WHITE: True,
                 ColourChoice.BLACK: False,
@@ -241,7 +263,8 @@ class ChallengeService:
         self, game_id: int, player: PlayerRef, *, lifetime: timedelta = DEFAULT_LIFETIME
     ) -> ChallengeView:
         """After a game, challenge the opponent again with the same settings and the colours
-        swapped (a whole new match of the same length if the game was part of one)."""
+        swapped (a whole new match of the same length if the game was part of one); a game
+        played for coins is rematched for the same ante, the bids deciding the colours."""
         async with self._db.transaction() as tx:
             game = await fetch_game(tx, game_id)
             if game.is_active:
@@ -257,17 +280,19 @@ class ChallengeService:
             games = 1
             if game.match_id is not None:
                 games = (await fetch_match(tx, game.match_id)).games_total
+            ante = await rematch_ante(tx, game, player, self._clock.now())
             return await self._insert(
                 tx,
                 guild_id=game.guild_id,
                 channel_id=game.channel_id,
                 challenger=player,
                 opponent=game.opponent_of(player.id),
-                colour=ColourChoice(str(colour.other)),
+                colour=ColourChoice.RANDOM if ante else ColourChoice(str(colour.other)),
                 setup=game.setup,
                 games=games,
                 lifetime=lifetime,
                 rematch_of=game.id,
+                ante=ante,
             )
 
     async def get(self, challenge_id: int) -> ChallengeView:

@@ -19,7 +19,7 @@ claimed when they are handed out: at most one reminder a turn, even across a cra
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from bot.clock import Clock
@@ -44,6 +44,7 @@ from bot.services.views import (
     challenge_from_row,
     game_from_row,
 )
+from bot.services.wallets import NEXT_BIDDING_DUE, close_due_biddings
 from bot.store import Database, from_db, to_db
 from tak import Result, ResultKind
 
@@ -76,6 +77,10 @@ class DeadlineReport:
     endings: list[GameEnding]  # games lost on time or aborted
     reminders: list[Reminder]  # to send now
     expired_challenges: list[ChallengeView]
+    started_games: list[GameView] = field(default_factory=list)  # when bidding closed (stakes)
+
+    def __bool__(self) -> bool:
+        return bool(self.endings or self.reminders or self.expired_challenges or self.started_games)
 
 
 class DeadlineService:
@@ -95,7 +100,8 @@ class DeadlineService:
             "AND o.delivered_at IS NULL)) "
             "ELSE deadline_at END) AS t FROM games g WHERE status = 'active' "
             "UNION ALL SELECT MIN(reminder_at) FROM games WHERE status = 'active' "
-            "UNION ALL SELECT MIN(expires_at) FROM challenges WHERE status = 'open')",
+            "UNION ALL SELECT MIN(expires_at) FROM challenges WHERE status = 'open' "
+            f"UNION ALL {NEXT_BIDDING_DUE})",
             (soon,),
         )
         return None if row is None else from_db(row[0])
@@ -152,7 +158,8 @@ class DeadlineService:
                     assert row is not None
                     expired.append(challenge_from_row(row))
                     await enqueue(tx, ChallengeSettled(challenge.id), moment)
-        return DeadlineReport(endings, reminders, expired)
+        started = await close_due_biddings(self._db, moment)
+        return DeadlineReport(endings, reminders, expired, started)
 
     async def time_out(self, game_id: int, at: datetime | None = None) -> GameEnding | None:
         """End the game on time if its deadline has passed at `at`; None if it has not (a move

@@ -81,6 +81,13 @@ from bot.services.views import (
     deadlines_after,
     game_from_row,
 )
+from bot.services.wallets import (
+    STAKED,
+    coin_fields,
+    refuse_undo_with_stakes,
+    settle_stakes,
+    stakes_after_move,
+)
 from bot.store import Database, Transaction, from_db, to_db
 from tak import Move, Position, PTNError, Result, ResultKind, TakError, parse_move
 
@@ -204,6 +211,7 @@ async def finish_game(
         "undo_request_by = NULL WHERE id = ?",
         (status.value, result.ptn(), result.kind.value, winner_id, points, to_db(now), game.id),
     )
+    await settle_stakes(tx, game, position, result, now)
     finished = replace(
         game,
         status=status,
@@ -392,13 +400,18 @@ class GameService:
             rows = await tx.fetchall(
                 # An offer pending (this process may not know of it) sends the move the checked
                 # way, which tells the offer's message that it lapsed.
-                _ADVANCE + " AND draw_offer_by IS NULL AND undo_request_by IS NULL RETURNING *",
+                _ADVANCE + " AND draw_offer_by IS NULL AND undo_request_by IS NULL "
+                f"RETURNING *, {STAKED} AS staked",
                 _advance_params(game, version, position, tps, player_id, now, deadline, reminder),
             )
             if not rows:  # the stored game is not the cached one any more
                 return None
             ptn = move.ptn()
-            await enqueue(tx, MovePlayed(game.id, position.ply, ptn, tps, tak), now)
+            coins = None
+            if rows[0]["staked"]:  # played for coins: the Tak token and payments
+                coins = await stakes_after_move(tx, game, player_id, tak, now)
+            played = MovePlayed(game.id, position.ply, ptn, tps, tak, **coin_fields(coins))
+            await enqueue(tx, played, now)
         moved = game_from_row(rows[0], (game.white.name, game.black.name))
         self._cache.put(moved, rows[0]["version"], position)
         return MoveOutcome(moved, ptn, position.ply, position.copy(), tak, None)
@@ -444,12 +457,16 @@ class GameService:
             )
             ending = None
             tak = _tak(position)
+            coins = await stakes_after_move(tx, game, player_id, tak, now)
             if position.result is not None:
                 news = GameEnded(game.id, EndingCause.MOVE, move=move.ptn(), ply=position.ply)
                 ending = await finish_game(tx, moved, position, position.result, now, news)
                 moved = ending.game
             else:
-                played = MovePlayed(game.id, position.ply, move.ptn(), tps, tak, _lapsed(game))
+                lapsed = _lapsed(game)
+                played = MovePlayed(
+                    game.id, position.ply, move.ptn(), tps, tak, lapsed, **coin_fields(coins)
+                )
                 await enqueue(tx, played, now)
         self._cache.put(moved, version + 1, position)
         return MoveOutcome(moved, move.ptn(), position.ply, position.copy(), tak, ending)
@@ -566,6 +583,8 @@ class GameService:
             game.color_of(player_id)
             if request is UNDO_REQUEST and game.ply == 0:
                 raise NothingToUndo(game.id)
+            if request is UNDO_REQUEST:
+                await refuse_undo_with_stakes(tx, game)
             asker = getattr(game, request.column)
             if asker is not None:
                 raise request.already(game.id, by_opponent=asker != player_id)

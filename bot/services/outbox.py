@@ -91,6 +91,11 @@ class MovePlayed(_AboutAGame):
     tps: str
     tak: bool
     lapsed: tuple[str, ...] = ()  # "draw", "undo": the offers this move cancelled
+    # A game played for coins (bot.services.wallets); absent from older payloads.
+    paid: int = 0  # coins the mover paid with this move for the opponent's Tak
+    pot: int | None = None  # the pot after it; None: no stakes
+    token_id: int | None = None  # who last called a Tak that cost a payment
+    owes_id: int | None = None  # who must pay with their next move
 
 
 class EndingCause(StrEnum):
@@ -158,6 +163,21 @@ class ChallengeSettled:
         return f"challenge:{self.challenge_id}"
 
 
+@dataclass(frozen=True, slots=True)
+class BiddingNews:
+    """A challenge with stakes was accepted: the sealed bids for the first move are open (with
+    the Bid button), or they closed (revealed; the game's start follows)."""
+
+    KIND: ClassVar[str] = "bidding"
+    challenge_id: int
+    stake_id: int
+    closed: bool = False
+
+    @property
+    def stream(self) -> str:
+        return f"challenge:{self.challenge_id}"
+
+
 class Headline(StrEnum):
     STARTED = "started"
     WITHDREW = "withdrew"
@@ -191,6 +211,7 @@ Payload = (
     | ReminderDue
     | ChallengeSettled
     | TournamentNews
+    | BiddingNews
 )
 PAYLOADS: dict[str, type[Payload]] = {
     kind.KIND: kind
@@ -203,6 +224,7 @@ PAYLOADS: dict[str, type[Payload]] = {
         ReminderDue,
         ChallengeSettled,
         TournamentNews,
+        BiddingNews,
     )
 }
 TURN_NOTICES = (GameStart, MovePlayed, MoveTakenBack)

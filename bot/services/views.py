@@ -236,6 +236,7 @@ class ChallengeView:
     created_at: datetime
     expires_at: datetime
     closed_at: datetime | None
+    ante: int | None = None  # played for coins: each player's ante (bot.services.wallets)
 
     @property
     def is_open(self) -> bool:
@@ -369,6 +370,7 @@ def challenge_from_row(row: sqlite3.Row) -> ChallengeView:
         created_at=_required(row["created_at"]),
         expires_at=_required(row["expires_at"]),
         closed_at=from_db(row["closed_at"]),
+        ante=row["ante"],
     )
 
 

@@ -6,8 +6,9 @@ import pytest
 
 from bot import errors
 from bot.services import Services
-from bot.services.challenges import ChallengeService
 from bot.services.games import GameService
+from bot.services.records import insert_game, save_player
+from bot.services.views import GameSetup
 from bot.store import Database, Transaction, load_migrations, to_db
 from tests.bot.conftest import ALICE, BOB
 
@@ -60,10 +61,19 @@ async def test_a_game_logged_before_the_log_kept_positions_is_replayed(db_path, 
     takes back moves, replaying its log where a TPS is missing."""
     migrations = load_migrations()
     old = await Database.open(db_path, migrations=migrations[:4])
-    challenge = await ChallengeService(old, clock).create(
-        guild_id=1, channel_id=2, challenger=ALICE, opponent=BOB, colour="white", size=5
-    )
-    game = (await ChallengeService(old, clock).accept(challenge.id, BOB)).game
+    async with old.transaction() as tx:  # as the code of then started a game
+        for player in (ALICE, BOB):
+            await save_player(tx, player, clock.now())
+        game = await insert_game(
+            tx,
+            guild_id=1,
+            channel_id=2,
+            thread_id=None,
+            white_id=ALICE.id,
+            black_id=BOB.id,
+            setup=GameSetup.create(size=5, komi=0, days_per_move=3),
+            now=clock.now(),
+        )
     position = game.setup.start_position()
     for ply, text in enumerate(["a1", "e5", "c3", "c4"]):  # as the code of then wrote them
         position.play(text)

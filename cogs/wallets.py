@@ -1,0 +1,311 @@
+"""Coins in Discord (the University Gambling Rules): `/tak wallet`, `/tak coins`, `/bredon
+gambling`, `/bredon grant`, the Bid button with its sealed-bid form, the bidding announcements,
+and the coin lines of a staked game's posts (its start, each move and its end).
+
+The commands join the `/tak` and `/bredon` groups of :mod:`cogs.tak` (loaded first); the rest
+plugs into :class:`cogs.table.GameTable`. Everything the players see after a change comes out of
+the outbox like any other announcement.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import discord
+from discord import app_commands
+
+from bot.app import BredonBot, apologise, refusals
+from bot.errors import InvalidSetting, NotBidding
+from bot.services import Services
+from bot.services.outbox import BiddingNews, GameEnded, GameStart, Item, MovePlayed, Outcome
+from bot.services.views import GameView
+from bot.services.wallets import MAX_COINS, Phase, StakeView
+from cogs import wallet_messages as say
+from cogs.actions import Refusal, player_of
+from cogs.buttons import pressed
+from cogs.courier import courier_of
+from cogs.messages import timestamp
+from cogs.table import GONE, GameTable, Shown
+from cogs.tak import thinking
+
+log = logging.getLogger(__name__)
+
+
+def services_of(interaction: discord.Interaction) -> Services:
+    return interaction.client.services  # type: ignore[attr-defined,no-any-return]
+
+
+# ----------------------------------------------------------------- sealed bids
+
+
+class BidButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"bredon:stake:(?P<stake>\d+):bid",
+):
+    """Under a bidding announcement: opens the sealed-bid form for one of its two players."""
+
+    def __init__(self, stake_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Bid",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"bredon:stake:{stake_id}:bid",
+            )
+        )
+        self.stake_id = stake_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> BidButton:
+        return cls(int(match["stake"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """The form must be the first answer, so nothing is acknowledged before it."""
+        await pressed(
+            interaction, "the Bid button", self.stake_id, open_bid_form(interaction, self.stake_id)
+        )
+
+
+def bid_view(stake_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(BidButton(stake_id))
+    return view
+
+
+async def open_bid_form(interaction: discord.Interaction, stake_id: int) -> None:
+    services = services_of(interaction)
+    stake = await services.wallets.stake(stake_id)
+    player = stake.player(interaction.user.id)
+    if stake.phase is not Phase.BIDDING:
+        raise NotBidding(stake.id, "closed: the game has started")
+    wallet = await services.wallets.wallet(stake.guild_id, player, own=False)
+    current = stake.bid_of(player.id)
+    await interaction.response.send_modal(BidForm(stake, wallet.balance, current))
+
+
+class BidForm(discord.ui.Modal):
+    """One field: the bid, from 0 to what the player holds (after the ante)."""
+
+    def __init__(self, stake: StakeView, balance: int, current: int | None) -> None:
+        super().__init__(title="Your sealed bid for the first move", timeout=15 * 60)
+        self.stake_id = stake.id
+        self.amount = discord.ui.TextInput(
+            label=f"Coins, 0 to {balance}"[:45],
+            placeholder="The high bidder plays white and pays the bid",
+            default=None if current is None else str(current),
+            custom_id="bid",
+            max_length=7,
+        )
+        self.add_item(self.amount)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            text = self.amount.value.strip()
+            if not text.isdecimal() or not text.isascii():
+                raise InvalidSetting("A bid is a whole number of coins, e.g. 5 (or 0).")
+            services = services_of(interaction)
+            outcome = await services.wallets.bid(self.stake_id, interaction.user.id, int(text))
+            courier = courier_of(interaction.client)
+            await courier.deliver_stream(f"challenge:{outcome.stake.challenge_id}")
+            if outcome.game is None:
+                closes = timestamp(outcome.stake.bids_due_at)
+                reply = (
+                    f"Your sealed bid of {say.coins(int(text))} is in. You may change it until "
+                    f"the other player bids, or bidding closes {closes}."
+                )
+            else:
+                report = await courier.deliver_stream(f"game:{outcome.game.id}")
+                reply = report.reply(
+                    f"Both bids are in: game #{outcome.game.id} starts",
+                    f"Both bids are in: game #{outcome.game.id} starts",
+                )
+            await interaction.followup.send(reply, ephemeral=True)
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        await apologise(interaction, error, "the bid form", self.stake_id)
+
+
+# ----------------------------------------------------------------- what the table shows
+
+
+class CoinTable:
+    """The bidding announcements, and the coin lines of a staked game's posts."""
+
+    def __init__(self, table: GameTable) -> None:
+        self.table = table
+        self.services = table.services
+
+    async def show_bidding(self, item: Item, news: BiddingNews) -> Shown:
+        """Bidding opened: a message with the Bid button in the challenge's channel. Closed:
+        that message shows the bids instead (or a new one does, if it is gone)."""
+        stake = await self.services.wallets.stake(news.stake_id)
+        challenge = await self.services.challenges.get(news.challenge_id)
+        posted = item.progress.get("posted")
+        if posted is not None:  # a retry after the post went out
+            return Shown(posted["link"], Outcome.POSTED)
+        if news.closed:
+            edited = await self._reveal(item, stake)
+            if edited is not None:
+                return edited
+            view, text = None, say.bidding_closed_text(stake)
+        else:
+            view, text = bid_view(stake.id), say.bidding_open_text(stake)
+        try:
+            place = await self.table.channel(challenge.channel_id)
+            message = await place.send(text, **({"view": view} if view else {}))
+        except GONE as error:
+            log.info("Bidding %s: its channel refused the post (%s).", stake.id, error)
+            return Shown(None, Outcome.GIVEN_UP)  # the game's start says the bids too
+        link = message.jump_url
+        await self.services.outbox.save_progress(item, posted={"link": link, "id": message.id})
+        return Shown(link, Outcome.POSTED)
+
+    async def _reveal(self, item: Item, stake: StakeView) -> Shown | None:
+        """Edit the bidding message into the revealed bids; None if it cannot be found."""
+        opened = await self.services.outbox.delivered_items(item.stream, BiddingNews.KIND)
+        for earlier in opened:
+            posted = earlier.progress.get("posted")
+            if posted is None or posted.get("link") is None:
+                continue
+            channel_id = int(posted["link"].rsplit("/", 2)[-2])
+            try:
+                place = await self.table.channel(channel_id)
+                assert isinstance(place, discord.abc.GuildChannel | discord.Thread)
+                message = await place.get_partial_message(posted["id"]).edit(
+                    content=say.bidding_closed_text(stake), view=None
+                )
+            except GONE as error:
+                log.info("Bidding %s: its message cannot be edited (%s).", stake.id, error)
+                return None
+            return Shown(message.jump_url, Outcome.POSTED)
+        return None
+
+    async def note(self, game: GameView, payload: object) -> str | None:
+        """The coins of a staked game, under its start, each move and its end."""
+        if isinstance(payload, MovePlayed):
+            if payload.pot is None:
+                return None
+            mover = game.white if payload.ply % 2 == 1 else game.black
+            return say.move_coins_text(
+                game,
+                mover.id,
+                payload.tak,
+                payload.paid,
+                payload.pot,
+                payload.token_id,
+                payload.owes_id,
+            )
+        if not isinstance(payload, GameStart | GameEnded):
+            return None
+        stake = await self.services.wallets.stake_of_game(game.id)
+        if stake is None:
+            return None
+        if isinstance(payload, GameStart):
+            return say.bids_text(stake)
+        rows = await self.services.wallets.game_rows(stake.id, ("pot", "bonus", "refund"))
+        reserve = None
+        if game.result is not None and game.result.winner is not None:
+            reserve = game.position_from_tps().reserves(game.result.winner).total
+        return say.settlement_text(game, rows, reserve)
+
+
+# ----------------------------------------------------------------- commands
+
+
+@app_commands.command(
+    name="wallet", description="Your coins (or someone's) and their latest movements"
+)
+@app_commands.describe(user="Whose wallet (default: yours)")
+async def wallet(interaction: discord.Interaction, user: discord.Member | None = None) -> None:
+    await thinking(interaction)
+    async with refusals(interaction):
+        services = services_of(interaction)
+        guild_id = interaction.guild_id or 0
+        whose = user or interaction.user
+        own = whose.id == interaction.user.id
+        found = await services.wallets.wallet(guild_id, player_of(whose), own=own)
+        settings = await services.wallets.settings(guild_id)
+        await interaction.followup.send(say.wallet_text(found, settings), ephemeral=True)
+
+
+@app_commands.command(name="coins", description="The server's coin leaderboard")
+async def coins(interaction: discord.Interaction) -> None:
+    await thinking(interaction)
+    board = await services_of(interaction).wallets.leaderboard(interaction.guild_id or 0)
+    await interaction.followup.send(embed=say.coin_board_embed(board), ephemeral=True)
+
+
+def require_manager(interaction: discord.Interaction) -> None:
+    if not interaction.permissions.manage_guild:
+        raise Refusal("Only members with the Manage Server permission can change this.")
+
+
+@app_commands.command(
+    name="gambling", description="Playing for coins: on or off, starting coins, ante"
+)
+@app_commands.describe(
+    enabled="Allow challenges for coins (off by default)",
+    starting="Coins a player's wallet starts with (given once)",
+    ante="The default ante of a challenge for coins",
+)
+async def gambling(
+    interaction: discord.Interaction,
+    enabled: bool | None = None,
+    starting: app_commands.Range[int, 0, MAX_COINS] | None = None,
+    ante: app_commands.Range[int, 1, MAX_COINS] | None = None,
+) -> None:
+    await thinking(interaction)
+    async with refusals(interaction):
+        require_manager(interaction)
+        settings = await services_of(interaction).wallets.configure(
+            interaction.guild_id or 0, enabled=enabled, starting_balance=starting, ante=ante
+        )
+        await interaction.followup.send(say.gambling_text(settings), ephemeral=True)
+
+
+@app_commands.command(
+    name="grant", description="Give a member coins (a negative amount takes some back)"
+)
+@app_commands.describe(user="Who gets them", amount="Coins; negative to take back")
+async def grant(
+    interaction: discord.Interaction,
+    user: discord.Member,
+    amount: app_commands.Range[int, -MAX_COINS, MAX_COINS],
+) -> None:
+    await thinking(interaction)
+    async with refusals(interaction):
+        require_manager(interaction)
+        if user.bot:
+            raise Refusal("Bots do not play for coins.")
+        services = services_of(interaction)
+        balance = await services.wallets.grant(interaction.guild_id or 0, player_of(user), amount)
+        verb = "Granted" if amount > 0 else "Took back"
+        await interaction.followup.send(
+            f"{verb} {say.coins(abs(amount))} {'to' if amount > 0 else 'from'} {user.mention}: "
+            f"they now have {say.coins(balance)}.",
+            ephemeral=True,
+        )
+
+
+COMMANDS = {"tak": (wallet, coins), "bredon": (gambling, grant)}
+
+
+def _group(bot: BredonBot, name: str) -> app_commands.Group:
+    group = bot.tree.get_command(name)
+    if not isinstance(group, app_commands.Group):
+        raise RuntimeError(f"cogs.wallets needs the /{name} group of cogs.tak, loaded first")
+    return group
+
+
+async def setup(bot: BredonBot) -> None:
+    for name, commands in COMMANDS.items():
+        for command in commands:
+            _group(bot, name).add_command(command)
+    bot.add_dynamic_items(BidButton)
+    table = courier_of(bot).table
+    coin_table = CoinTable(table)
+    table.add_show(BiddingNews, coin_table.show_bidding)
+    table.notes.append(coin_table.note)
