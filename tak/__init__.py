@@ -1,4 +1,4 @@
-"""Tak rules engine: positions, moves, PTN and TPS, results, roads and Tak threats.
+"""Tak rules engine: positions, moves, PTN and TPS, results, roads, Tak threats and Tinuë.
 
 Pure Python with no dependencies and no I/O::
 
@@ -30,12 +30,15 @@ from tak.position import (
     reserve_problem,
 )
 from tak.results import Result, ResultKind, parse_result
+from tak.tinue import Call, Verdict, is_tinue, judge
+from tak.tinue import call as tak_call
 from tak.tps import Board, Stack, format_tps, parse_tps
 
 __all__ = [
     "MAX_KOMI",
     "STANDARD_RESERVES",
     "Board",
+    "Call",
     "Color",
     "Direction",
     "IllegalMoveError",
@@ -53,7 +56,10 @@ __all__ = [
     "Stack",
     "TPSError",
     "TakError",
+    "Verdict",
     "format_tps",
+    "is_tinue",
+    "judge",
     "parse_move",
     "parse_move_with_marks",
     "parse_result",
@@ -61,4 +67,5 @@ __all__ = [
     "perft",
     "reserve_problem",
     "square_name",
+    "tak_call",
 ]
