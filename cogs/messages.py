@@ -28,7 +28,7 @@ from bot.services.views import (
     RatingChange,
 )
 from bot.text_safety import MAX_MESSAGE
-from tak import Result, ResultKind, square_name
+from tak import Result, ResultKind, square_name, tak_call
 from tak.ptn import Game
 
 MAX_THREAD_NAME = 100
@@ -122,7 +122,9 @@ def move_text(outcome: MoveOutcome) -> str:
     game = outcome.game
     mover = game.player(outcome.position.to_move.other)
     text = f"**{display(mover.name)}** played **{outcome.move}** (ply {outcome.ply})."
-    if outcome.tak:
+    if outcome.tinue:
+        text += " **Tinuë!**"
+    elif outcome.tak:
         text += " **Tak!**"
     if outcome.ending is None:
         text += f"\n{your_move(game)}"
@@ -276,15 +278,14 @@ def mention_role(role_id: int) -> str:
 
 
 def mark_tak_threats(record: Game) -> Game:
-    """The record with a `'` mark on every move after which its player threatened a road
-    (computed, whatever the players typed). Other marks are kept."""
+    """The record with a `''` (Tinuë) or `'` (Tak) mark on every move after which its player
+    threatened a road, computed once per move whatever the players typed (a `"` too is read
+    as Tinuë, and replaced). Other marks are kept. Slow on long games with many threats: call
+    it in a worker thread."""
     positions = list(record.replay())
     for ply, position in zip(record.plies, positions[1:], strict=True):
-        mover = position.to_move.other
-        marks = ply.marks.replace("'", "")
-        if position.result is None and position.has_road_threat(mover):
-            marks = "'" + marks
-        ply.marks = marks
+        marks = ply.marks.replace("'", "").replace('"', "")
+        ply.marks = tak_call(position).mark + marks
     return record
 
 
@@ -311,7 +312,7 @@ HELP.add_field(
         "A flat stone lies flat, a wall (standing stone) stands on its edge, a capstone is round. "
         "Stacks show their pieces from the side; the top piece controls the stack. "
         "The last move is tinted, and **Tak** is marked when the player who just moved can "
-        "finish a road next turn."
+        "finish a road next turn; **Tinuë** when no reply can stop it."
     ),
     inline=False,
 )

@@ -7,6 +7,7 @@ are shown to the user as they are (:func:`bot.app.refusals`).
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import io
 import re
@@ -362,7 +363,8 @@ class TakCog(commands.Cog):
         await thinking(interaction)
         async with refusals(interaction):
             target = await self.find_game(interaction, game)
-            record = messages.mark_tak_threats(await self.services.queries.record(target.id))
+            record = await self.services.queries.record(target.id)
+            record = await asyncio.to_thread(messages.mark_tak_threats, record)
             text = record.ptn()
             url = record.ninja_url()
             link = (

@@ -91,6 +91,7 @@ class MovePlayed(_AboutAGame):
     tps: str
     tak: bool
     lapsed: tuple[str, ...] = ()  # "draw", "undo": the offers this move cancelled
+    tinue: bool = False  # the Tak cannot be stopped (rows written before Tinuë lack it)
 
 
 class EndingCause(StrEnum):
