@@ -56,7 +56,10 @@ def timestamp(moment: datetime) -> str:
 
 
 def describe_setup(setup: GameSetup, games: int = 1) -> str:
-    parts = [f"{setup.size}x{setup.size}", f"komi {setup.komi:g}", f"{setup.opening.value} opening"]
+    komi = f"komi {setup.komi:g}"
+    if setup.antiquity:
+        komi = f"komi {setup.base_komi:g} with the antiquity tie rule (komi {setup.komi:g})"
+    parts = [f"{setup.size}x{setup.size}", komi, f"{setup.opening.value} opening"]
     if not setup.standard_reserves:
         parts.append(f"{setup.stones[0]} stones and {setup.caps[0]} capstones each")
     day_word = "day" if setup.days_per_move == 1 else "days"
@@ -266,7 +269,8 @@ def guild_settings_text(settings: GuildSettings, *, reads_typed_moves: bool) -> 
     else:
         typed = "on, but this bot does not read messages (BREDON_TYPED_MOVES is off)"
     return (
-        f"New challenges default to {settings.size}x{settings.size}, komi {settings.komi:g}, "
+        f"New challenges default to {settings.size}x{settings.size}, komi {settings.komi:g}"
+        f"{' with the antiquity tie rule (+0.5)' if settings.antiquity else ''}, "
         f"{settings.days_per_move} days a move. Threads per game: "
         f"{'on' if settings.use_threads else 'off'}. Organizer role: {role}. Moves typed in "
         f"game threads: {typed}."

@@ -187,6 +187,7 @@ class TakCog(commands.Cog):
         days="Days each player has for a move (default: the server's)",
         games="Games in the match, colours alternating (default 1)",
         rated="Whether the game counts for the ratings (default yes)",
+        antiquity="Antiquity tie rule: a tied flat count goes to black (komi + 0.5)",
     )
     async def challenge(
         self,
@@ -201,6 +202,7 @@ class TakCog(commands.Cog):
         days: app_commands.Range[int, 1, MAX_DAYS_PER_MOVE] | None = None,
         games: app_commands.Range[int, 1, MAX_MATCH_GAMES] = 1,
         rated: bool = True,
+        antiquity: bool | None = None,
     ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
@@ -222,6 +224,7 @@ class TakCog(commands.Cog):
                 days_per_move=days,
                 games=games,
                 rated=rated,
+                antiquity=antiquity,
             )
             assert interaction.channel is not None
             message = await post_or_withdraw(self.table, interaction.channel, challenge)
@@ -478,6 +481,7 @@ class TakCog(commands.Cog):
         threads="Give each game its own thread",
         organizer="A role that may run tournaments besides the server managers",
         typed_moves="Play moves typed as plain messages in a game's thread (if the bot reads them)",
+        antiquity="New challenges use the antiquity tie rule: ties go to black (komi + 0.5)",
     )
     async def config(
         self,
@@ -488,6 +492,7 @@ class TakCog(commands.Cog):
         threads: bool | None = None,
         organizer: discord.Role | None = None,
         typed_moves: bool | None = None,
+        antiquity: bool | None = None,
     ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
@@ -502,6 +507,7 @@ class TakCog(commands.Cog):
                 "use_threads": threads,
                 "organizer_role_id": organizer.id if organizer else None,
                 "typed_moves": typed_moves,
+                "antiquity": antiquity,
             }
             changed = {name: value for name, value in changes.items() if value is not None}
             if changed:

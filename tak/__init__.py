@@ -29,6 +29,7 @@ from tak.position import (
     perft,
     reserve_problem,
 )
+from tak.reserves import playable_reserve_problem
 from tak.results import Result, ResultKind, parse_result
 from tak.tinue import Call, Verdict, is_tinue, judge
 from tak.tinue import call as tak_call
@@ -65,6 +66,7 @@ __all__ = [
     "parse_result",
     "parse_tps",
     "perft",
+    "playable_reserve_problem",
     "reserve_problem",
     "square_name",
     "tak_call",

@@ -82,9 +82,11 @@ class ChallengeService:
         days_per_move: int | None = None,
         games: int = 1,
         rated: bool = True,
+        antiquity: bool | None = None,
         lifetime: timedelta = DEFAULT_LIFETIME,
     ) -> ChallengeView:
-        """A new open challenge; None settings take the guild's defaults."""
+        """A new open challenge; None settings take the guild's defaults (the antiquity tie
+        rule adds half a flat to the komi, see :class:`GameSetup`)."""
         if opponent is not None and opponent.id == challenger.id:
             raise ChallengeYourself()
         if not 1 <= games <= MAX_MATCH_GAMES:
@@ -103,6 +105,7 @@ class ChallengeService:
                 stones=stones,
                 caps=caps,
                 rated=rated,
+                antiquity=antiquity,
             )
             return await self._insert(
                 tx,
@@ -146,7 +149,8 @@ class ChallengeService:
         cursor = await tx.execute(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, colour, "
             "size, komi, opening, stones, caps, days_per_move, games, rated, rematch_of, "
-            "created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "created_at, expires_at, antiquity) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 guild_id,
                 channel_id,
@@ -164,6 +168,7 @@ class ChallengeService:
                 rematch_of,
                 to_db(now),
                 to_db(now + lifetime),
+                int(setup.antiquity),
             ),
         )
         assert cursor.lastrowid is not None

@@ -86,16 +86,16 @@ async def test_a_move_announced_before_tinue_existed_still_reads(services, new_g
 
 
 async def test_running_out_of_pieces_ends_on_flats(new_game, moves) -> None:
-    game = await new_game(size=3, komi=0, stones=2)
-    last = (await moves(game.id, "a3 c1 b2"))[-1]
+    game = await new_game(size=3, komi=0, stones=3)
+    last = (await moves(game.id, "a3 c1 b2 c3 a2"))[-1]
     assert last.result is not None and last.result.ptn() == "F-0"
     assert last.result.kind is ResultKind.FLATS
     assert last.ending is not None and last.ending.points == 9
 
 
 async def test_a_tied_flat_count_is_a_draw_scoring_nothing(new_game, moves) -> None:
-    game = await new_game(size=3, komi=1, stones=2)
-    last = (await moves(game.id, "a3 c1 b2"))[-1]
+    game = await new_game(size=3, komi=1, stones=3)
+    last = (await moves(game.id, "a3 c1 b2 c3 a2"))[-1]
     assert last.result is not None and last.result.is_draw
     assert last.ending is not None and last.ending.points == 0
     assert last.game.winner is None
