@@ -1,8 +1,9 @@
-"""Engine speed: perft, Tak-threat detection and single-move handling. Prints figures.
+"""Engine speed: perft, Tak-threat detection, Tinuë and single-move handling. Prints figures.
 
 Targets (issue 2, 2-core machine, CPython): perft(6x6 start, 4) = 13,586,048 in <= 15 s; threat
 detection on heavy 6x6-8x8 mid-game positions median <= 2 ms and worst <= 10 ms; parse, validate
-and apply one move <= 0.1 ms.
+and apply one move <= 0.1 ms. Issue 11: judging Tak or Tinuë after a move on heavy 6x6-8x8
+positions median <= 20 ms and worst <= 200 ms.
 
     python benchmarks/engine.py [--quick]
 """
@@ -14,7 +15,7 @@ import random
 import statistics
 import time
 
-from tak import Color, Position, perft
+from tak import Call, Color, Position, perft, tak_call
 
 # Heavy published positions (tall stacks, walls, capstones) from ViliamVadocz/tak-perft.
 HEAVY = [
@@ -31,20 +32,52 @@ HEAVY = [
     "x,1S,1C,1S,x4/1,11,11111C,2S,2C,2S,2S,2S/x8/x8/x2,2C,x5/x2,1S,x5/x2,1S,x5/x2,1S,x5 1 14",
 ]
 
+# Tinuë for the side not to move (komi 2), found by seeded random play on 6x6-8x8 favouring spreads
+# (taking the first Tinuë after ply 30 of each game): the case where the search reads every reply.
+HEAVY_TINUE = [
+    "2,111C,1C,2,12,2,12C/2C,112,2,x,12,2,x/x,2S,21,2,2,1S,1S/1S,1S,x,2S,212,x,21S/"
+    "2S,x,1112S,1S,2S,22,x/x2,1S,x,2S,2,2S/11,2,x,1S,2S,2112,2S 1 120",
+    "x,112,12,11,2S,22S,2/21,x,2,1S,2S,x,11/1S,22,2C,x,21111,1C,12122/21S,212,21,111,221,212,x/"
+    "2,1122,12,2,2,12,1/x3,2S,1,1S,1/21,2,12,1,1C,12S,2C 1 360",
+    "11,221,1C,1,1,2S,1/x2,2,22S,x,21,1/12S,2,2,21,2S,x,21/22S,2,x3,12,1/x,221,112,122,1C,x,1/"
+    "1,1111,1221,2C,12S,x,12/2S,12C,11,1,x,1,1 2 235",
+    "21,11,2,211C,x,2S/2S,2,x,212211,121121,11/1S,222C,x2,2,x/12S,x,2,x,1,1S/"
+    "1,1S,x,2121,11S,1S/x,1,2,11,x,2S 2 190",
+    "112,12S,11,221S,22,2,x/1S,x,2111C,2,2C,x,22/x,12,2,2,x,21,211/2,22,22S,2S,1,1,2/"
+    "1S,x,2S,x,11222C,2,11C/1,11,21S,1,1S,22,21S/2S,1,2,2S,1S,2,2S 1 236",
+    "2S,2,x,1S,1,x/12,2,x3,11C/2,x,2,2,2,12C/1,1,x,2S,2S,x/1S,x,1S,x,12S,x/2,1S,x,122,2S,2S 1 55",
+    "2,112S,111,x,1,x,2/1S,x,21C,12C,x,221122,2C/2S,x,22,2,22S,1,2/x,2S,11S,1112,121,22,22/"
+    "1S,1S,x,121,x2,121122/21S,2,12212,x,21211C,12,1/22,1S,2,21S,x,112,11 1 434",
+    "21,1,x,211,x,221,11C/121C,121121,21S,1,1,1,1121/2S,2,2S,x,1S,1S,x/22,2,x,2S,122,1,11/"
+    "x,1,21221S,1S,2S,222,21S/222C,12C,x,2S,222,11S,1/x,122,21S,122,x,21S,2S 2 338",
+    "21,2121S,1S,12C,1S,x,212/x2,1S,1S,2S,21,11S/21,2S,2S,2,1,x,2C/1,21,2S,1,21,1S,12/"
+    "1S,1,1,1,1,2S,2S/2,21,212221,x,1C,211,x/1,21C,x2,12,11,2 2 184",
+    "2S,1S,2S,x3,2/2S,x,21S,x2,1S,122C/2,22,21,x,11222,12,2/22,1S,2S,2S,122,11,22C/x5,22,x/"
+    "12S,11,12,112221S,1C,2,21221111S/x,1C,x,2,21,22,x 1 233",
+    "1S,1,2S,2S,1S,2/2,1S,1S,2,1S,222/x,1121S,2S,1S,2S,x/21,21C,x,21S,1,2/2,21,x,1112,22,12C/"
+    "x,2,2,2,121,2 1 126",
+    "x,1S,22S,2S,1S,x,1/112S,x3,1S,x,1/1S,2,2S,1,x,211,1/1,2221C,21,1,2122122,2S,121/"
+    "1S,2122,1,2S,1S,2S,1C/112C,11221,11,212C,x2,1/1222S,x,22,2,x,1S,x 2 298",
+]
 
-def random_midgames(count: int, *, threatened: bool, seed: int = 7) -> list[Position]:
+
+def random_midgames(
+    count: int, *, threatened: bool, seed: int = 7, mover_only: bool = False
+) -> list[Position]:
     """Mid-game positions of 6x6 to 8x8 from seeded random play that favours spreads (so stacks
     grow tall), still in play after 40 to 90 plies. With `threatened`, each game instead stops at
     the first position after ply 30 where a player threatens a road: the expensive case, where
-    many spreads survive the pruning."""
+    many spreads survive the pruning. With `mover_only`, the player who just moved (a Tak: where
+    the Tinuë search runs at all)."""
     rng = random.Random(seed)
     positions: list[Position] = []
     while len(positions) < count:
         position = Position(rng.choice([6, 7, 8]), komi=2)
         target = rng.randint(40, 90)
         while position.result is None:
+            threatening = [position.to_move.other] if mover_only else list(Color)
             if threatened and position.ply > 30:
-                if any(position.has_road_threat(c) for c in Color):
+                if any(position.has_road_threat(c) for c in threatening):
                     positions.append(Position.from_tps(position.tps(), komi=2))
                     break
             elif not threatened and position.ply >= target:
@@ -97,6 +130,28 @@ def bench_threats(quick: bool) -> None:
     )
 
 
+def bench_tinue(quick: bool) -> None:
+    count = 20 if quick else 100
+    positions = [Position.from_tps(t) for t in HEAVY]
+    positions += random_midgames(count, threatened=False)
+    positions += random_midgames(count, threatened=True, seed=11, mover_only=True)
+    positions += [Position.from_tps(t, komi=2) for t in HEAVY_TINUE]
+    per_position = []
+    calls = dict.fromkeys(Call, 0)
+    for position in positions:
+        samples = time_ms(lambda p=position: tak_call(p), 3)
+        per_position.append(statistics.median(samples))
+        calls[tak_call(position)] += 1
+    per_position.sort()
+    print(
+        f"Tak/Tinue call ({len(positions)} heavy 6x6-8x8 positions: {calls[Call.NONE]} quiet, "
+        f"{calls[Call.TAK]} Tak, {calls[Call.TINUE]} Tinue): "
+        f"median {statistics.median(per_position):.2f} ms, "
+        f"p95 {per_position[int(len(per_position) * 0.95)]:.2f} ms, "
+        f"worst {per_position[-1]:.2f} ms  targets median <= 20 ms, worst <= 200 ms"
+    )
+
+
 def bench_single_move() -> None:
     position = Position.from_tps(HEAVY[0])
     texts = [m.ptn() for m in position.legal_moves()]
@@ -116,6 +171,7 @@ def main() -> None:
     args = parser.parse_args()
     bench_single_move()
     bench_threats(args.quick)
+    bench_tinue(args.quick)
     bench_perft()
 
 

@@ -28,7 +28,7 @@ from bot.services.views import (
     RatingChange,
 )
 from bot.text_safety import MAX_MESSAGE
-from tak import Result, ResultKind, square_name
+from tak import Result, ResultKind, square_name, tak_call
 from tak.ptn import Game
 
 MAX_THREAD_NAME = 100
@@ -56,7 +56,10 @@ def timestamp(moment: datetime) -> str:
 
 
 def describe_setup(setup: GameSetup, games: int = 1) -> str:
-    parts = [f"{setup.size}x{setup.size}", f"komi {setup.komi:g}", f"{setup.opening.value} opening"]
+    komi = f"komi {setup.komi:g}"
+    if setup.antiquity:
+        komi = f"komi {setup.base_komi:g} with the antiquity tie rule (komi {setup.komi:g})"
+    parts = [f"{setup.size}x{setup.size}", komi, f"{setup.opening.value} opening"]
     if not setup.standard_reserves:
         parts.append(f"{setup.stones[0]} stones and {setup.caps[0]} capstones each")
     day_word = "day" if setup.days_per_move == 1 else "days"
@@ -126,7 +129,9 @@ def move_text(outcome: MoveOutcome) -> str:
     game = outcome.game
     mover = game.player(outcome.position.to_move.other)
     text = f"**{display(mover.name)}** played **{outcome.move}** (ply {outcome.ply})."
-    if outcome.tak:
+    if outcome.tinue:
+        text += " **Tinuë!**"
+    elif outcome.tak:
         text += " **Tak!**"
     if outcome.ending is None:
         text += f"\n{your_move(game)}"
@@ -268,7 +273,8 @@ def guild_settings_text(settings: GuildSettings, *, reads_typed_moves: bool) -> 
     else:
         typed = "on, but this bot does not read messages (BREDON_TYPED_MOVES is off)"
     return (
-        f"New challenges default to {settings.size}x{settings.size}, komi {settings.komi:g}, "
+        f"New challenges default to {settings.size}x{settings.size}, komi {settings.komi:g}"
+        f"{' with the antiquity tie rule (+0.5)' if settings.antiquity else ''}, "
         f"{settings.days_per_move} days a move. Threads per game: "
         f"{'on' if settings.use_threads else 'off'}. Organizer role: {role}. Moves typed in "
         f"game threads: {typed}."
@@ -280,15 +286,14 @@ def mention_role(role_id: int) -> str:
 
 
 def mark_tak_threats(record: Game) -> Game:
-    """The record with a `'` mark on every move after which its player threatened a road
-    (computed, whatever the players typed). Other marks are kept."""
+    """The record with a `''` (Tinuë) or `'` (Tak) mark on every move after which its player
+    threatened a road, computed once per move whatever the players typed (a `"` too is read
+    as Tinuë, and replaced). Other marks are kept. Slow on long games with many threats: call
+    it in a worker thread."""
     positions = list(record.replay())
     for ply, position in zip(record.plies, positions[1:], strict=True):
-        mover = position.to_move.other
-        marks = ply.marks.replace("'", "")
-        if position.result is None and position.has_road_threat(mover):
-            marks = "'" + marks
-        ply.marks = marks
+        marks = ply.marks.replace("'", "").replace('"', "")
+        ply.marks = tak_call(position).mark + marks
     return record
 
 
@@ -315,7 +320,7 @@ HELP.add_field(
         "A flat stone lies flat, a wall (standing stone) stands on its edge, a capstone is round. "
         "Stacks show their pieces from the side; the top piece controls the stack. "
         "The last move is tinted, and **Tak** is marked when the player who just moved can "
-        "finish a road next turn."
+        "finish a road next turn; **Tinuë** when no reply can stop it."
     ),
     inline=False,
 )

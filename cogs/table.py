@@ -249,10 +249,17 @@ class GameTable:
             return await asyncio.to_thread(render, *args)
 
     async def board_png(
-        self, game: GameView, position: Position, *, viewer_id: int | None, last_move: Move | None
+        self,
+        game: GameView,
+        position: Position,
+        *,
+        viewer_id: int | None,
+        last_move: Move | None,
+        called: tuple[bool, bool] | None = None,
     ) -> bytes:
         """The position as a PNG in the viewer's theme, with the last move tinted and, once the
-        game is over, its result (a road drawn across the board)."""
+        game is over, its result (a road drawn across the board). `called` is the Tak and Tinuë
+        the service worked out for the move, if known (else the renderer works them out)."""
         theme = await self.theme_for(viewer_id)
         result = game.result
         if result is not None and position.result is not None:
@@ -265,6 +272,8 @@ class GameTable:
                 players=(game.white.name, game.black.name),
                 theme=theme,
                 result=result,
+                show_tak=None if called is None else called[0],
+                tinue=called is not None and called[1],
             )
 
     async def board_file(
@@ -294,8 +303,11 @@ class GameTable:
         viewer_id: int | None,
         last_move: Move | None,
         view: discord.ui.View | None = None,
+        called: tuple[bool, bool] | None = None,
     ) -> Post:
-        png = await self.board_png(game, position, viewer_id=viewer_id, last_move=last_move)
+        png = await self.board_png(
+            game, position, viewer_id=viewer_id, last_move=last_move, called=called
+        )
         return Post(text, png, _board_name(game, position), view)
 
     # ----------------------------------------------------------------- challenges
@@ -384,7 +396,13 @@ class GameTable:
         return await self.services.games.attach(game.id, thread_id=thread_id)
 
     async def _post_turn(
-        self, item: Item, game: GameView, position: Position, text: str, last_move: Move | None
+        self,
+        item: Item,
+        game: GameView,
+        position: Position,
+        text: str,
+        last_move: Move | None,
+        called: tuple[bool, bool] | None = None,
     ) -> Shown:
         """The board with `text`, in the theme of the player to move, with the Move button for
         this position; the player is told by DM if they asked to be."""
@@ -396,6 +414,7 @@ class GameTable:
             viewer_id=viewer,
             last_move=last_move,
             view=move_button(game.id, game.ply, game.tps),
+            called=called,
         )
         shown = await self.post_for_game(item, game, post)
         await self.notify_by_dm(game, viewer, shown)
@@ -405,9 +424,11 @@ class GameTable:
         stored = await self.services.games.get(played.game_id)
         game = replace(stored, ply=played.ply, tps=played.tps)
         position = game.position_from_tps()
-        outcome = MoveOutcome(game, played.move, played.ply, position, played.tak, None)
+        called = (played.tak, played.tinue)
+        outcome = MoveOutcome(game, played.move, played.ply, position, played.tak, None, called[1])
         text = await self._noted(messages.move_text(outcome), game, played)
-        shown = await self._post_turn(item, game, position, text, parse_move(played.move))
+        last = parse_move(played.move)
+        shown = await self._post_turn(item, game, position, text, last, called)
         await self._lapse(played)
         return shown
 
@@ -454,9 +475,7 @@ class GameTable:
         )
         return await self.post_for_game(item, game, post)
 
-    async def _ending_of(
-        self, game: GameView, position: Position, ended: GameEnded
-    ) -> GameEnding:
+    async def _ending_of(self, game: GameView, position: Position, ended: GameEnded) -> GameEnding:
         """The game's ending as it stood when it ended (the match score then, not now)."""
         assert game.result is not None
         result = game.result

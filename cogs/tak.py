@@ -7,6 +7,7 @@ are shown to the user as they are (:func:`bot.app.refusals`).
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import io
 import re
@@ -190,6 +191,7 @@ class TakCog(commands.Cog):
         rated="Whether the game counts for the ratings (default yes)",
         stakes="Play for coins, if the server allows it: antes, bids for first, Tak payments",
         ante="Coins each player puts in the pot (default: the server's, usually 10)",
+        antiquity="Antiquity tie rule: a tied flat count goes to black (komi + 0.5)",
     )
     async def challenge(
         self,
@@ -206,6 +208,7 @@ class TakCog(commands.Cog):
         rated: bool = True,
         stakes: bool = False,
         ante: app_commands.Range[int, 1, MAX_COINS] | None = None,
+        antiquity: bool | None = None,
     ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
@@ -229,6 +232,7 @@ class TakCog(commands.Cog):
                 rated=rated,
                 stakes=stakes,
                 ante=ante,
+                antiquity=antiquity,
             )
             assert interaction.channel is not None
             message = await post_or_withdraw(self.table, interaction.channel, challenge)
@@ -370,7 +374,8 @@ class TakCog(commands.Cog):
         await thinking(interaction)
         async with refusals(interaction):
             target = await self.find_game(interaction, game)
-            record = messages.mark_tak_threats(await self.services.queries.record(target.id))
+            record = await self.services.queries.record(target.id)
+            record = await asyncio.to_thread(messages.mark_tak_threats, record)
             text = record.ptn()
             url = record.ninja_url()
             link = (
@@ -492,6 +497,7 @@ class TakCog(commands.Cog):
         threads="Give each game its own thread",
         organizer="A role that may run tournaments besides the server managers",
         typed_moves="Play moves typed as plain messages in a game's thread (if the bot reads them)",
+        antiquity="New challenges use the antiquity tie rule: ties go to black (komi + 0.5)",
     )
     async def config(
         self,
@@ -502,6 +508,7 @@ class TakCog(commands.Cog):
         threads: bool | None = None,
         organizer: discord.Role | None = None,
         typed_moves: bool | None = None,
+        antiquity: bool | None = None,
     ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
@@ -516,6 +523,7 @@ class TakCog(commands.Cog):
                 "use_threads": threads,
                 "organizer_role_id": organizer.id if organizer else None,
                 "typed_moves": typed_moves,
+                "antiquity": antiquity,
             }
             changed = {name: value for name, value in changes.items() if value is not None}
             if changed:

@@ -220,6 +220,7 @@ class Scene:
     width: int
     show_tak: bool
     result: Result | None
+    tinue: bool = False  # the marker reads TINUË: the Tak cannot be stopped
     # Keep room for a banner even without a result, so every frame of a replay has one size.
     banner_room: bool = False
     # A quiet line in the banner's place when there is no result (a sampled replay's ply count).
@@ -408,7 +409,7 @@ def _draw_header(
     image: Image.Image, draw: ImageDraw.ImageDraw, frame: Layout, scene: Scene
 ) -> None:
     """Both players (name, flat count with komi, reserves), the move number, whose turn it is and
-    the Tak marker."""
+    the Tak (or Tinuë) marker."""
     position, theme, u = scene.position, scene.theme, frame.unit
     top = frame.pad
     bottom = top + frame.header_height - round(16 * u)
@@ -438,7 +439,7 @@ def _draw_header(
     number = Line.of(f"Move {position.ply // 2 + 1}", round(30 * u))
     draw_line(image, (middle, name_y), number, theme.muted, "ms")
     if scene.show_tak:
-        tak = Line.of("TAK", round(32 * u))
+        tak = Line.of("TINUË" if scene.tinue else "TAK", round(32 * u))
         half_width = line_width(tak) / 2 + round(14 * u)
         box = (
             middle - half_width,

@@ -9,7 +9,7 @@ from PIL import Image
 from rendering.board import DEFAULT_SIZE, Scene, draw_scene
 from rendering.palette import to_palette
 from rendering.themes import THEMES, Theme
-from tak import Move, Position, Result
+from tak import Call, Move, Position, Result, tak_call
 
 # On palette images zlib level 3 is as fast as level 1 and a fifth smaller; level 9 saves another
 # third at six times the time.
@@ -36,15 +36,20 @@ def scene(
     size: int,
     show_tak: bool | None,
     result: Result | None,
+    tinue: bool = False,
 ) -> Scene:
     """What to draw, with every default decided (see :func:`render_board`)."""
     if len(players) != 2:
         raise ValueError(f"Give two player names, not {len(players)}.")
     result = result if result is not None else position.result
     if show_tak is None:
-        show_tak = result is None and position.has_road_threat(position.to_move.other)
+        call = Call.NONE if result is not None else tak_call(position)
+        show_tak, tinue = call is not Call.NONE, call is Call.TINUE
     names = (str(players[0]), str(players[1]))
-    return Scene(position, last_move, names, resolve_theme(theme), size, show_tak, result)
+    theme_chosen = resolve_theme(theme)
+    return Scene(
+        position, last_move, names, theme_chosen, size, show_tak, result, show_tak and tinue
+    )
 
 
 def render_board(
@@ -56,6 +61,7 @@ def render_board(
     size: int = DEFAULT_SIZE,
     show_tak: bool | None = None,
     result: Result | None = None,
+    tinue: bool = False,
 ) -> bytes:
     """The position as PNG bytes, `size` px wide.
 
@@ -65,8 +71,10 @@ def render_board(
       are cut with an ellipsis.
     - `theme`: a name from :data:`rendering.THEMES` or a :class:`Theme`.
     - `show_tak`: whether to show the "Tak" marker, meaning that the player who just moved
-      threatens to finish a road with their next move. None (the default) works it out with
-      ``position.has_road_threat(position.to_move.other)``.
+      threatens to finish a road with their next move; with `tinue` it reads "Tinuë" (no reply
+      stops the threat). The caller that already knows (the bot works it out once per move)
+      passes both. None (the default) works them out with :func:`tak.tak_call`, which then
+      decides `tinue` too.
     - `result`: shown in a banner below the board; by default the board's own result (a road,
       drawn across its squares, or a flat win) when the game ended on the board. Pass a result
       for games ended otherwise (resignation, time, agreement).
@@ -82,6 +90,7 @@ def render_board(
         size=size,
         show_tak=show_tak,
         result=result,
+        tinue=tinue,
     )
     return png_bytes(to_palette(draw_scene(chosen), chosen.theme))
 

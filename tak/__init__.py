@@ -1,4 +1,4 @@
-"""Tak rules engine: positions, moves, PTN and TPS, results, roads and Tak threats.
+"""Tak rules engine: positions, moves, PTN and TPS, results, roads, Tak threats and Tinuë.
 
 Pure Python with no dependencies and no I/O::
 
@@ -29,13 +29,17 @@ from tak.position import (
     perft,
     reserve_problem,
 )
+from tak.reserves import playable_reserve_problem
 from tak.results import Result, ResultKind, parse_result
+from tak.tinue import Call, Verdict, is_tinue, judge
+from tak.tinue import call as tak_call
 from tak.tps import Board, Stack, format_tps, parse_tps
 
 __all__ = [
     "MAX_KOMI",
     "STANDARD_RESERVES",
     "Board",
+    "Call",
     "Color",
     "Direction",
     "IllegalMoveError",
@@ -53,12 +57,17 @@ __all__ = [
     "Stack",
     "TPSError",
     "TakError",
+    "Verdict",
     "format_tps",
+    "is_tinue",
+    "judge",
     "parse_move",
     "parse_move_with_marks",
     "parse_result",
     "parse_tps",
     "perft",
+    "playable_reserve_problem",
     "reserve_problem",
     "square_name",
+    "tak_call",
 ]

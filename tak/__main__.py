@@ -1,4 +1,4 @@
-"""Command line: `python -m tak moves|perft|play "<TPS>" ...`.
+"""Command line: `python -m tak moves|perft|play|tinue "<TPS>" ...`.
 
 Options for the position (komi, opening, reserves) come before the TPS. Illegal input prints the
 reason on stderr and exits with code 1.
@@ -11,6 +11,7 @@ import sys
 
 from tak.errors import TakError
 from tak.position import Position, perft
+from tak.tinue import judge
 
 
 def _position(args: argparse.Namespace) -> Position:
@@ -45,6 +46,22 @@ def _play(args: argparse.Namespace) -> None:
     print(position.result.ptn() if position.result else "ongoing")
 
 
+def _tinue(args: argparse.Namespace) -> None:
+    """Judge the player who has just moved: the side not to move in the TPS."""
+    position = _position(args)
+    verdict = judge(position)
+    mover = position.to_move.other
+    threats = " ".join(sorted(move.ptn() for move in verdict.threats))
+    if verdict.defence is None and verdict.threats:
+        print(f"tinue: {mover} threatens {threats} and no reply stops it")
+    elif verdict.defence is not None:
+        print(f"no: {mover} threatens {threats} (Tak), but {verdict.defence.ptn()} stops it")
+    elif position.result is not None:
+        print(f"no: the game is over ({position.result.ptn()})")
+    else:
+        print(f"no: {mover} threatens no road")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m tak", description=__doc__)
     common = argparse.ArgumentParser(add_help=False)
@@ -62,6 +79,10 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", parents=[common], help="play moves, print TPS and result")
     play.add_argument("moves", nargs="*", help="moves in PTN")
     play.set_defaults(run=_play)
+    tinue = commands.add_parser(
+        "tinue", parents=[common], help="whether the side not to move has Tinue (or only Tak)"
+    )
+    tinue.set_defaults(run=_tinue)
     return parser
 
 

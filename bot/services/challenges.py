@@ -84,12 +84,14 @@ class ChallengeService:
         days_per_move: int | None = None,
         games: int = 1,
         rated: bool = True,
+        antiquity: bool | None = None,
         lifetime: timedelta = DEFAULT_LIFETIME,
         stakes: bool = False,
         ante: int | None = None,
     ) -> ChallengeView:
-        """A new open challenge; None settings take the guild's defaults. With `stakes` (or an
-        `ante`) it is played for coins (:mod:`bot.services.wallets`)."""
+        """A new open challenge; None settings take the guild's defaults (the antiquity tie
+        rule adds half a flat to the komi, see :class:`GameSetup`). With `stakes` (or an `ante`)
+        it is played for coins (:mod:`bot.services.wallets`)."""
         if opponent is not None and opponent.id == challenger.id:
             raise ChallengeYourself()
         if not 1 <= games <= MAX_MATCH_GAMES:
@@ -108,6 +110,7 @@ class ChallengeService:
                 stones=stones,
                 caps=caps,
                 rated=rated,
+                antiquity=antiquity,
             )
             if stakes or ante is not None:
                 now = self._clock.now()
@@ -156,8 +159,8 @@ class ChallengeService:
         cursor = await tx.execute(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, colour, "
             "size, komi, opening, stones, caps, days_per_move, games, rated, rematch_of, "
-            "created_at, expires_at, ante) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "created_at, expires_at, ante, antiquity) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 guild_id,
                 channel_id,
@@ -176,6 +179,7 @@ class ChallengeService:
                 to_db(now),
                 to_db(now + lifetime),
                 ante,
+                int(setup.antiquity),
             ),
         )
         assert cursor.lastrowid is not None

@@ -37,6 +37,7 @@ second move for a ply even if a caller skips the check.
 
 from __future__ import annotations
 
+import asyncio
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable
@@ -89,7 +90,7 @@ from bot.services.wallets import (
     stakes_after_move,
 )
 from bot.store import Database, Transaction, from_db, to_db
-from tak import Move, Position, PTNError, Result, ResultKind, TakError, parse_move
+from tak import Call, Move, Position, PTNError, Result, ResultKind, TakError, parse_move, tak_call
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,9 +278,18 @@ def _advance_params(
     )
 
 
-def _tak(position: Position) -> bool:
-    """"Tak": the player who just moved can complete a road with their next move."""
-    return position.result is None and position.has_road_threat(position.to_move.other)
+async def call_after(position: Position) -> Call:
+    """ "Tak" (the player who just moved can complete a road with their next move), "Tinuë" (and
+    no reply stops it) or nothing: worked out once per move, in a worker thread (the Tinuë
+    search may take a good part of a second on a big board), never inside a write transaction
+    but for the rare race in :meth:`GameService._checked_move`. `position` must be the caller's
+    alone while it runs."""
+    return await asyncio.to_thread(tak_call, position)
+
+
+def _flags(call: Call) -> tuple[bool, bool]:
+    """Tak and Tinuë as the outbox and the outcomes store them (a Tinuë is also a Tak)."""
+    return call is not Call.NONE, call is Call.TINUE
 
 
 def position_mark(tps: str) -> str:
@@ -392,9 +402,9 @@ class GameService:
             position.pop()
             self._cache.put(game, version, position)
             return None
+        call = await call_after(position)
         now = self._clock.now()
         tps = position.tps()
-        tak = _tak(position)
         deadline, reminder = deadlines_after(now, game.setup.days_per_move)
         async with self._db.transaction() as tx:
             rows = await tx.fetchall(
@@ -407,18 +417,34 @@ class GameService:
             if not rows:  # the stored game is not the cached one any more
                 return None
             ptn = move.ptn()
+            tak, tinue = _flags(call)
             coins = None
             if rows[0]["staked"]:  # played for coins: the Tak token and payments
                 coins = await stakes_after_move(tx, game, player_id, tak, now)
-            played = MovePlayed(game.id, position.ply, ptn, tps, tak, **coin_fields(coins))
+            played = MovePlayed(
+                game.id, position.ply, ptn, tps, tak, tinue=tinue, **coin_fields(coins)
+            )
             await enqueue(tx, played, now)
         moved = game_from_row(rows[0], (game.white.name, game.black.name))
         self._cache.put(moved, rows[0]["version"], position)
-        return MoveOutcome(moved, ptn, position.ply, position.copy(), tak, None)
+        return MoveOutcome(moved, ptn, position.ply, position.copy(), tak, None, tinue)
+
+    async def _foreseen_call(self, game_id: int, move: Move) -> tuple[str, Call] | None:
+        """The TPS and call after `move` in the game as stored now, worked out before the write
+        transaction of the checked path, which uses it if it reaches that very position."""
+        try:
+            async with self._db.snapshot() as tx:
+                game = await fetch_game(tx, game_id)
+            position = game.position_from_tps()
+            position.play(move)
+        except (BredonError, TakError):
+            return None  # the transaction refuses the move with the reason
+        return position.tps(), await call_after(position)
 
     async def _checked_move(
         self, game_id: int, player_id: int, move: Move, text: str, seen: _Seen
     ) -> MoveOutcome:
+        foreseen = await self._foreseen_call(game_id, move)
         now = self._clock.now()
         async with self._db.transaction() as tx:
             game, version = await fetch_game_version(tx, game_id)
@@ -456,7 +482,11 @@ class GameService:
                 undo_request_by=None,
             )
             ending = None
-            tak = _tak(position)
+            if foreseen is not None and foreseen[0] == tps:
+                call = foreseen[1]
+            else:  # the game changed in between (a race): worked out here, once
+                call = await call_after(position.copy())
+            tak, tinue = _flags(call)  # a Tinuë is a Tak call for the stakes too
             coins = await stakes_after_move(tx, game, player_id, tak, now)
             if position.result is not None:
                 news = GameEnded(game.id, EndingCause.MOVE, move=move.ptn(), ply=position.ply)
@@ -465,11 +495,18 @@ class GameService:
             else:
                 lapsed = _lapsed(game)
                 played = MovePlayed(
-                    game.id, position.ply, move.ptn(), tps, tak, lapsed, **coin_fields(coins)
+                    game.id,
+                    position.ply,
+                    move.ptn(),
+                    tps,
+                    tak,
+                    lapsed,
+                    tinue=tinue,
+                    **coin_fields(coins),
                 )
                 await enqueue(tx, played, now)
         self._cache.put(moved, version + 1, position)
-        return MoveOutcome(moved, move.ptn(), position.ply, position.copy(), tak, ending)
+        return MoveOutcome(moved, move.ptn(), position.ply, position.copy(), tak, ending, tinue)
 
     # ----------------------------------------------------------------- ending by the players
 

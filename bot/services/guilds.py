@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.services.views import GameSetup, check_days, check_komi, check_size
+from bot.services.views import GameSetup, check_antiquity, check_days, check_komi, check_size
 from bot.store import Database, Transaction
 from tak import Opening
 
@@ -20,6 +20,7 @@ class GuildSettings:
     use_threads: bool = True  # a thread per game
     organizer_role_id: int | None = None  # may run tournaments besides admins
     typed_moves: bool = False  # moves typed as messages in a game's thread are played
+    antiquity: bool = False  # new challenges use the antiquity tie rule (komi + 0.5)
 
     def game_setup(
         self,
@@ -31,6 +32,7 @@ class GuildSettings:
         stones: int | None = None,
         caps: int | None = None,
         rated: bool = True,
+        antiquity: bool | None = None,
     ) -> GameSetup:
         """Checked game settings, the guild's defaults standing in for those left as None."""
         return GameSetup.create(
@@ -41,6 +43,7 @@ class GuildSettings:
             caps=caps,
             days_per_move=self.days_per_move if days_per_move is None else days_per_move,
             rated=rated,
+            antiquity=self.antiquity if antiquity is None else antiquity,
         )
 
 
@@ -56,6 +59,7 @@ async def fetch_guild_settings(tx: Transaction, guild_id: int) -> GuildSettings:
         use_threads=bool(row["use_threads"]),
         organizer_role_id=row["organizer_role_id"],
         typed_moves=bool(row["typed_moves"]),
+        antiquity=bool(row["antiquity"]),
     )
 
 
@@ -71,16 +75,18 @@ class GuildService:
         """Store changed settings (``dataclasses.replace`` on :meth:`get`'s); checked first."""
         check_size(settings.size)
         check_komi(settings.komi)
+        check_antiquity(settings.komi, settings.antiquity)
         check_days(settings.days_per_move)
         async with self._db.transaction() as tx:
             await tx.execute(
                 "INSERT INTO guild_settings "
                 "(guild_id, size, komi, days_per_move, use_threads, organizer_role_id, "
-                "typed_moves) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "typed_moves, antiquity) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET "
                 "size = excluded.size, komi = excluded.komi, "
                 "days_per_move = excluded.days_per_move, use_threads = excluded.use_threads, "
                 "organizer_role_id = excluded.organizer_role_id, "
-                "typed_moves = excluded.typed_moves",
+                "typed_moves = excluded.typed_moves, antiquity = excluded.antiquity",
                 (
                     settings.guild_id,
                     settings.size,
@@ -89,6 +95,7 @@ class GuildService:
                     int(settings.use_threads),
                     settings.organizer_role_id,
                     int(settings.typed_moves),
+                    int(settings.antiquity),
                 ),
             )
             return await fetch_guild_settings(tx, settings.guild_id)

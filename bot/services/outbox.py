@@ -91,6 +91,7 @@ class MovePlayed(_AboutAGame):
     tps: str
     tak: bool
     lapsed: tuple[str, ...] = ()  # "draw", "undo": the offers this move cancelled
+    tinue: bool = False  # the Tak cannot be stopped (rows written before Tinuë lack it)
     # A game played for coins (bot.services.wallets); absent from older payloads.
     paid: int = 0  # coins the mover paid with this move for the opponent's Tak
     pot: int | None = None  # the pot after it; None: no stakes

@@ -28,8 +28,9 @@ class GameEnding:
 
 @dataclass(frozen=True, slots=True)
 class MoveOutcome:
-    """A move that was applied: the new position, the result if it ended the game, and whether
-    the mover now threatens to complete a road (the bot's cue to call "Tak")."""
+    """A move that was applied: the new position, the result if it ended the game, whether the
+    mover now threatens to complete a road (the bot's cue to call "Tak") and whether no reply
+    can stop it ("Tinuë", which is also a Tak)."""
 
     game: GameView
     move: str  # canonical PTN
@@ -37,6 +38,7 @@ class MoveOutcome:
     position: Position  # a copy the caller may keep
     tak: bool
     ending: GameEnding | None
+    tinue: bool = False
 
     @property
     def result(self) -> Result | None:

@@ -82,8 +82,8 @@ async def insert_game(
     cursor = await tx.execute(
         "INSERT INTO games (guild_id, channel_id, thread_id, white_id, black_id, size, komi, "
         "opening, stones1, stones2, caps1, caps2, rated, days_per_move, tps, deadline_at, "
-        "reminder_at, match_id, match_game, created_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "reminder_at, match_id, match_game, created_at, antiquity) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             guild_id,
             channel_id,
@@ -103,6 +103,7 @@ async def insert_game(
             match_id,
             match_game,
             to_db(now),
+            int(setup.antiquity),
         ),
     )
     assert cursor.lastrowid is not None

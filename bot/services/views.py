@@ -23,11 +23,13 @@ from tak import (
     Result,
     ResultKind,
     parse_result,
-    reserve_problem,
+    playable_reserve_problem,
 )
 
 MAX_DAYS_PER_MOVE = 30
 MAX_MATCH_GAMES = 25
+# The antiquity tie rule gives a tied flat count to black: half a flat of komi.
+ANTIQUITY_KOMI = 0.5
 # The reminder goes out when this share of the time for a move has passed.
 REMINDER_FRACTION = 0.8
 
@@ -77,7 +79,11 @@ class PlayerRef:
 
 @dataclass(frozen=True, slots=True)
 class GameSetup:
-    """Everything that fixes how a game is played; reserves are per colour (white, black)."""
+    """Everything that fixes how a game is played; reserves are per colour (white, black).
+
+    `komi` is the komi in force. With `antiquity` (the beta rules' tie rule: a tied flat count
+    goes to the player who went second) it includes that rule's half flat for black.
+    """
 
     size: int
     komi: float
@@ -86,6 +92,12 @@ class GameSetup:
     caps: tuple[int, int]
     days_per_move: int
     rated: bool
+    antiquity: bool = False
+
+    @property
+    def base_komi(self) -> float:
+        """The komi the players chose, without the antiquity rule's half flat."""
+        return self.komi - ANTIQUITY_KOMI if self.antiquity else self.komi
 
     @classmethod
     def create(
@@ -98,10 +110,13 @@ class GameSetup:
         caps: int | None = None,
         days_per_move: int,
         rated: bool = True,
+        antiquity: bool = False,
     ) -> GameSetup:
-        """Checked settings; raises :class:`InvalidSetting` with the reason."""
+        """Checked settings; raises :class:`InvalidSetting` with the reason. With `antiquity`
+        the komi in force is `komi` plus half a flat, which must stay within the cap."""
         check_size(size)
         check_komi(komi)
+        check_antiquity(komi, antiquity)
         check_days(days_per_move)
         try:
             opening = Opening(opening)
@@ -113,10 +128,12 @@ class GameSetup:
                 raise InvalidSetting(f"The number of {what} must be from 0 to 200.")
         s = default_stones if stones is None else stones
         c = default_caps if caps is None else caps
-        problem = reserve_problem(size, s, c, opening)
+        problem = playable_reserve_problem(size, s, c, opening)
         if problem is not None:
             raise InvalidSetting(problem)
-        return cls(size, float(komi), opening, (s, s), (c, c), days_per_move, rated)
+        if antiquity:
+            komi += ANTIQUITY_KOMI
+        return cls(size, float(komi), opening, (s, s), (c, c), days_per_move, rated, antiquity)
 
     @property
     def standard_reserves(self) -> bool:
@@ -126,6 +143,14 @@ class GameSetup:
     def start_position(self) -> Position:
         return Position(
             self.size, komi=self.komi, stones=self.stones, caps=self.caps, opening=self.opening
+        )
+
+
+def check_antiquity(komi: float, antiquity: bool) -> None:
+    if antiquity and komi + ANTIQUITY_KOMI > MAX_KOMI:
+        raise InvalidSetting(
+            f"The antiquity tie rule adds half a flat to the komi, and komi stops at {MAX_KOMI}: "
+            f"with it, choose a komi of at most {MAX_KOMI - ANTIQUITY_KOMI:g}."
         )
 
 
@@ -302,6 +327,7 @@ def game_from_row(row: sqlite3.Row, names: tuple[str, str] | None = None) -> Gam
         caps=(row["caps1"], row["caps2"]),
         days_per_move=row["days_per_move"],
         rated=bool(row["rated"]),
+        antiquity=bool(row["antiquity"]),
     )
     return GameView(
         id=row["id"],
@@ -361,6 +387,7 @@ def challenge_from_row(row: sqlite3.Row) -> ChallengeView:
             caps=(caps, caps),
             days_per_move=row["days_per_move"],
             rated=bool(row["rated"]),
+            antiquity=bool(row["antiquity"]),
         ),
         games=row["games"],
         status=ChallengeStatus(row["status"]),

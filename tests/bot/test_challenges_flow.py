@@ -116,6 +116,10 @@ async def test_missing_settings_come_from_the_guild_defaults(services, alice, bo
         {"opening": "sideways"},
         {"stones": -1},
         {"stones": 0, "caps": 0},
+        {"size": 5, "stones": 0, "caps": 1},  # the swap opening needs a stone each
+        {"size": 3, "stones": 2},  # too few to ever build a road: only a race to run out
+        {"size": 8, "stones": 6, "caps": 1},
+        {"komi": 4.5, "antiquity": True},  # 5 is past the cap
     ],
 )
 async def test_bad_settings_are_refused_and_nothing_is_stored(
@@ -133,6 +137,37 @@ async def test_reserve_overrides_reach_the_game(services, alice, bob) -> None:
     position = await services.games.position(game.id)
     assert position.reserves(Color.WHITE).stones == 15
     assert position.reserves(Color.BLACK).caps == 2
+
+
+async def test_the_antiquity_tie_rule_is_half_a_flat_more_komi(services, alice, bob) -> None:
+    challenge = await create(services, alice, bob, size=3, komi=1, stones=3, antiquity=True)
+    assert challenge.setup.antiquity and challenge.setup.komi == 1.5
+    assert challenge.setup.base_komi == 1
+    game = (await services.challenges.accept(challenge.id, bob)).game
+    assert game.setup == challenge.setup
+    # White runs out with 3 flats to Black's 2 + komi 1: a tie, which goes to black, the
+    # player who went second (test_a_tied_flat_count_is_a_draw_scoring_nothing without it).
+    position = await services.games.position(game.id)
+    for move in ("a3", "c1", "b2", "c3", "a2"):
+        position.play(move)
+    assert position.result is not None and position.result.ptn() == "0-F"
+    record = await services.queries.record(game.id)
+    assert record.tag("Komi") == "1.5"  # PTN has no such rule: it is that komi
+    rematch = await services.challenges.rematch(
+        (await services.games.resign(game.id, alice.id)).game.id, bob
+    )
+    assert rematch.setup.antiquity and rematch.setup.komi == 1.5
+
+
+async def test_a_server_can_make_antiquity_the_default(services, alice, bob) -> None:
+    defaults = await services.guilds.get(GUILD)
+    assert defaults.antiquity is False
+    await services.guilds.save(replace(defaults, komi=2, antiquity=True))
+    assert (await create(services, alice, bob)).setup.komi == 2.5
+    plain = await create(services, alice, bob, antiquity=False)
+    assert not plain.setup.antiquity and plain.setup.komi == 2
+    with pytest.raises(errors.InvalidSetting, match="komi of at most 4"):
+        await services.guilds.save(replace(defaults, komi=4.5, antiquity=True))
 
 
 async def test_random_colours_follow_the_service_random_source(db_path, clock, alice, bob):

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from bot import errors
 from bot.services import Services
 from bot.services.games import GameService
-from bot.services.records import insert_game, save_player
-from bot.services.views import GameSetup
 from bot.store import Database, Transaction, load_migrations, to_db
+from tak import Position
 from tests.bot.conftest import ALICE, BOB
 
 
@@ -61,41 +62,42 @@ async def test_a_game_logged_before_the_log_kept_positions_is_replayed(db_path, 
     takes back moves, replaying its log where a TPS is missing."""
     migrations = load_migrations()
     old = await Database.open(db_path, migrations=migrations[:4])
-    async with old.transaction() as tx:  # as the code of then started a game
-        for player in (ALICE, BOB):
-            await save_player(tx, player, clock.now())
-        game = await insert_game(
-            tx,
-            guild_id=1,
-            channel_id=2,
-            thread_id=None,
-            white_id=ALICE.id,
-            black_id=BOB.id,
-            setup=GameSetup.create(size=5, komi=0, days_per_move=3),
-            now=clock.now(),
+    # The game as the code of then wrote it (today's code writes columns added since).
+    position = Position(5, komi=2)
+    now = to_db(clock.now())
+    for player in (ALICE, BOB):
+        await old.write_one(
+            "INSERT INTO players (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)",
+            (player.id, player.name, now, now),
         )
-    position = game.setup.start_position()
+    [row] = await old.write_one(
+        "INSERT INTO games (guild_id, channel_id, white_id, black_id, size, komi, opening, "
+        "stones1, stones2, caps1, caps2, rated, days_per_move, tps, deadline_at, created_at) "
+        "VALUES (1, 2, ?, ?, 5, 2, 'swap', 21, 21, 1, 1, 1, 3, ?, ?, ?) RETURNING id",
+        (ALICE.id, BOB.id, position.tps(), to_db(clock.now() + timedelta(days=3)), now),
+    )
+    game_id = row[0]
     for ply, text in enumerate(["a1", "e5", "c3", "c4"]):  # as the code of then wrote them
         position.play(text)
         await old.write_one(
             "UPDATE games SET ply = ?, tps = ?, last_ptn = ?, last_player_id = ?, "
             "last_move_at = ? WHERE id = ?",
-            (ply + 1, position.tps(), text, (ALICE, BOB)[ply % 2].id, to_db(clock.now()), game.id),
+            (ply + 1, position.tps(), text, (ALICE, BOB)[ply % 2].id, to_db(clock.now()), game_id),
         )
     await old.close()
 
     services = await Services.open(db_path, clock=clock)
     try:
-        assert (await services.games.position(game.id)).tps() == position.tps()
-        await services.games.move(game.id, ALICE.id, "d3", expected_ply=4)
-        await services.games.request_undo(game.id, ALICE.id)  # takes back d3
-        await services.games.accept_undo(game.id, BOB.id)
-        await services.games.request_undo(game.id, BOB.id)  # and c4
-        rewound = await services.games.accept_undo(game.id, ALICE.id)
+        assert (await services.games.position(game_id)).tps() == position.tps()
+        await services.games.move(game_id, ALICE.id, "d3", expected_ply=4)
+        await services.games.request_undo(game_id, ALICE.id)  # takes back d3
+        await services.games.accept_undo(game_id, BOB.id)
+        await services.games.request_undo(game_id, BOB.id)  # and c4
+        rewound = await services.games.accept_undo(game_id, ALICE.id)
         assert (rewound.ply, rewound.last_move) == (3, "c3")
         position.pop()
         assert rewound.tps == position.tps()
-        outcome = await services.games.move(game.id, BOB.id, "b4", expected_ply=3)
+        outcome = await services.games.move(game_id, BOB.id, "b4", expected_ply=3)
         position.play("b4")
         assert outcome.game.tps == position.tps()
     finally:

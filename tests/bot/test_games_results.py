@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bot import errors
+from bot.services.games import GameService
+from bot.services.outbox import MovePlayed, Outcome, game_stream
 from bot.services.views import GameStatus
 from tak import Color, ResultKind
 
@@ -36,17 +40,62 @@ async def test_tak_is_reported_when_the_mover_threatens_a_road(new_game, moves) 
     assert all(o.result is None for o in outcomes)
 
 
+# White (a1 b1 a2) threatens c1 and a3 after the last move; Black (c3 b2) cannot block both.
+TINUE_3X3 = "c3 a1 b1 b2 a2"
+
+
+async def test_tinue_is_reported_when_no_reply_stops_the_threat(services, new_game, moves) -> None:
+    game = await new_game(size=3)
+    outcomes = await moves(game.id, TINUE_3X3)
+    assert [(o.tak, o.tinue) for o in outcomes] == [
+        (False, False),
+        (False, False),
+        (True, False),
+        (False, False),
+        (True, True),  # a Tinuë is a Tak too
+    ]
+    rows = await services.db.fetchall(
+        "SELECT payload FROM outbox WHERE kind = 'move' AND stream = ? ORDER BY id",
+        (game_stream(game.id),),
+    )
+    flags = [(json.loads(r[0])["tak"], json.loads(r[0])["tinue"]) for r in rows]
+    assert flags == [(o.tak, o.tinue) for o in outcomes]
+
+
+async def test_the_checked_way_reports_tinue_too(services, new_game, moves, clock) -> None:
+    # A service with nothing cached takes the checked way for every move: the call is worked
+    # out before its transaction and used there.
+    game = await new_game(size=3)
+    await moves(game.id, TINUE_3X3.rsplit(" ", 1)[0])
+    cold = GameService(services.db, clock)
+    outcome = await cold.move(game.id, game.white.id, "a2")
+    assert (outcome.tak, outcome.tinue) == (True, True)
+
+
+async def test_a_move_announced_before_tinue_existed_still_reads(services, new_game, moves) -> None:
+    game = await new_game(size=3)
+    await moves(game.id, "c3 a1 b1")
+    await services.db.write_one(
+        "UPDATE outbox SET payload = json_remove(payload, '$.tinue') WHERE kind = 'move'"
+    )
+    items = await services.outbox.due(stream=game_stream(game.id), limit=10)
+    while items and not isinstance(items[0].payload, MovePlayed):
+        await services.outbox.delivered(items[0], Outcome.POSTED)
+        items = await services.outbox.due(stream=game_stream(game.id), limit=10)
+    assert isinstance(items[0].payload, MovePlayed) and items[0].payload.tinue is False
+
+
 async def test_running_out_of_pieces_ends_on_flats(new_game, moves) -> None:
-    game = await new_game(size=3, komi=0, stones=2)
-    last = (await moves(game.id, "a3 c1 b2"))[-1]
+    game = await new_game(size=3, komi=0, stones=3)
+    last = (await moves(game.id, "a3 c1 b2 c3 a2"))[-1]
     assert last.result is not None and last.result.ptn() == "F-0"
     assert last.result.kind is ResultKind.FLATS
     assert last.ending is not None and last.ending.points == 9
 
 
 async def test_a_tied_flat_count_is_a_draw_scoring_nothing(new_game, moves) -> None:
-    game = await new_game(size=3, komi=1, stones=2)
-    last = (await moves(game.id, "a3 c1 b2"))[-1]
+    game = await new_game(size=3, komi=1, stones=3)
+    last = (await moves(game.id, "a3 c1 b2 c3 a2"))[-1]
     assert last.result is not None and last.result.is_draw
     assert last.ending is not None and last.ending.points == 0
     assert last.game.winner is None

@@ -29,8 +29,8 @@ async def test_a_rated_win_moves_both_ratings(services, new_game, moves, alice, 
 async def test_a_draw_between_equals_keeps_the_rating_and_narrows_the_deviation(
     services, new_game, moves, alice
 ) -> None:
-    game = await new_game(size=3, komi=1, stones=2)
-    ending = (await moves(game.id, "a3 c1 b2"))[-1].ending
+    game = await new_game(size=3, komi=1, stones=3)
+    ending = (await moves(game.id, "a3 c1 b2 c3 a2"))[-1].ending
     assert ending is not None and ending.result.is_draw and ending.ratings is not None
     for change in ending.ratings:
         assert change.after.rating == pytest.approx(1500)

@@ -8,7 +8,8 @@ import discord
 import pytest
 from simcord.backend.errors import OptionError
 
-from tak import Position
+from tak import Call, Position, tak_call
+from tak.ptn import Game
 from tests.discord.conftest import decoded_image
 
 # Alice (white) builds the a-file, Bob (black) the f-file; the first two plies place the
@@ -158,3 +159,27 @@ async def test_an_open_challenge_is_taken_by_the_first_member_who_accepts(world)
     start = world.last_bot_message(thread)
     assert world.carol.mention in start.content  # carol is white: alice asked for black
     assert isinstance(world.env.bot.get_channel(thread.id), discord.Thread)
+
+
+async def test_tinue_is_announced_and_marked_in_the_ptn_export(world) -> None:
+    # 3x3: after a2, White (a1 b1 a2) threatens c1 and a3, and Black (c3 b2) can block only one.
+    alice, bob = world.alice, world.bob
+    thread = await world.start_game(size=3, komi=0)
+    game = ["c3", "a1", "b1", "b2", "a2"]
+    expected = []
+    position = Position(3)
+    for text in game:
+        position.play(text)
+        expected.append(tak_call(position))
+    assert expected[-1] is Call.TINUE and expected[2] is Call.TAK  # independent of the bot
+    for ply, text in enumerate(game):
+        await world.move([alice, bob][ply % 2], thread, text)
+        posted = world.last_bot_message(thread).content
+        assert ("Tinuë!" in posted) is (expected[ply] is Call.TINUE), posted
+        assert ("Tak!" in posted) is (expected[ply] is Call.TAK), posted
+
+    ptn = await bob.slash(thread, "tak ptn")
+    [attachment] = ptn.response.message.attachments
+    text = (await attachment.read()).decode()
+    assert "2. b1' b2\n3. a2''" in text
+    assert [ply.marks for ply in Game.parse(text).plies] == [c.mark for c in expected]

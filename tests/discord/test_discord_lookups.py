@@ -122,6 +122,26 @@ async def test_server_config_is_for_managers_only(world) -> None:
     assert "Game #1" in world.last_bot_message(world.channel).content
 
 
+async def test_the_antiquity_tie_rule_as_a_challenge_option_and_a_server_default(world) -> None:
+    alice, bob = world.alice, world.bob
+    challenge = await world.challenge(opponent=bob, komi=2, antiquity=True)
+    assert "komi 2 with the antiquity tie rule (komi 2.5)" in challenge.content
+    too_much = await alice.slash(world.channel, "tak challenge", komi=4.5, antiquity=True)
+    assert too_much.ephemeral and "choose a komi of at most 4" in too_much.response.content
+
+    role = world.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    boss = world.guild.add_member(world.env.create_user("boss"), roles=[role])
+    done = await boss.slash(world.channel, "bredon config", komi=1, antiquity=True)
+    assert "komi 1 with the antiquity tie rule (+0.5)" in done.response.content
+    default = await world.challenge(opponent=bob)
+    assert "komi 1 with the antiquity tie rule (komi 1.5)" in default.content
+    await bob.click(default, label="Accept")
+    thread = world.channel.threads[-1]
+    ptn = await bob.slash(thread, "tak ptn")
+    [attachment] = ptn.response.message.attachments
+    assert '[Komi "1.5"]' in (await attachment.read()).decode()
+
+
 async def test_help_explains_the_board_ptn_and_rules(world) -> None:
     shown = await world.carol.slash(world.channel, "tak help")
     assert shown.ephemeral

@@ -65,3 +65,33 @@ def test_runs_as_a_module() -> None:
     )
     assert done.returncode == 1
     assert "occupied" in done.stderr
+
+
+def _tinue(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tak", "tinue", *argv], capture_output=True, text=True, check=False
+    )
+
+
+def test_tinue_judges_the_side_not_to_move_in_a_real_process() -> None:
+    # White (not to move) holds a1 b1 a2 and threatens c1 and a3: Black cannot block both.
+    fork = _tinue("x3/1,x2/1,1,x 2 3")
+    assert (fork.returncode, fork.stderr) == (0, "")
+    assert fork.stdout == "tinue: white threatens a3 c1 and no reply stops it\n"
+    single = _tinue("x3/x3/1,1,x 2 3")
+    assert single.returncode == 0 and single.stdout.startswith("no: white threatens c1 (Tak)")
+    quiet = _tinue("x3/x3/1,x2 2 2")
+    assert quiet.returncode == 0 and quiet.stdout == "no: white threatens no road\n"
+
+
+def test_tinue_takes_the_position_options() -> None:
+    # Black has one stone left: placing it ends the game on flats, which komi 4.5 makes Black's.
+    walls = "x,2S,2S/1,2S,x/1,1,x 2 4"
+    assert _tinue("--stones", "4", walls).stdout.startswith("tinue")
+    assert _tinue("--stones", "4", "--komi", "4.5", walls).stdout.startswith("no:")
+
+
+def test_tinue_refuses_bad_tps_with_exit_1() -> None:
+    bad = _tinue("x3/x3 1 1")
+    assert bad.returncode == 1 and bad.stdout == ""
+    assert bad.stderr == "The TPS has 2 rows, but boards are 3x3 to 8x8.\n"

@@ -17,6 +17,7 @@ from tak import (
     TakError,
     TPSError,
     parse_tps,
+    playable_reserve_problem,
     reserve_problem,
 )
 
@@ -131,3 +132,40 @@ def test_a_tps_whose_opening_placement_has_no_stone_is_refused() -> None:
 def test_tps_numbers_are_ascii_and_bounded(tps: str, reason: str) -> None:
     with pytest.raises(TPSError, match=re.escape(reason)):
         parse_tps(tps)
+
+
+@pytest.mark.parametrize(
+    ("size", "stones", "caps", "opening", "reason"),
+    [
+        (3, 1, 0, Opening.SWAP, "Each player needs at least 3 pieces"),  # over after one ply
+        (3, 2, 0, Opening.SWAP, "Each player needs at least 3 pieces"),
+        (5, 0, 1, Opening.NO_SWAP, "Each player needs at least 5 pieces"),  # over after one ply
+        (8, (50, 6), (2, 1), Opening.SWAP, "Each player needs at least 8 pieces"),
+        (5, 0, 1, Opening.SWAP, NO_STONE),  # the engine's own reasons come first
+        (5, 0, 0, Opening.NO_SWAP, NO_PIECE),
+    ],
+)
+def test_reserves_too_small_for_a_road_make_no_game(
+    size: int, stones: object, caps: object, opening: Opening, reason: str
+) -> None:
+    problem = playable_reserve_problem(size, stones, caps, opening)  # type: ignore[arg-type]
+    assert problem is not None and problem.startswith(reason)
+
+
+@pytest.mark.parametrize(
+    ("size", "stones", "caps"),
+    [(3, 3, 0), (5, 4, 1), (6, None, None), (8, 7, 1), (4, 0, 4)],
+)
+def test_reserves_with_a_road_in_reach_make_a_game(size: int, stones: object, caps: object) -> None:
+    opening = Opening.NO_SWAP if stones == 0 else Opening.SWAP
+    assert playable_reserve_problem(size, stones, caps, opening) is None  # type: ignore[arg-type]
+
+
+def test_the_fewest_pieces_that_allow_a_road_do_allow_one() -> None:
+    # With exactly `size` pieces each a road can still be built, by the very last piece.
+    position = Position(4, stones=4, caps=0)
+    for move in ("d4", "a1", "b1", "d3", "c1", "c4"):
+        position.play(move)
+    assert position.reserves(Color.WHITE).total == 1
+    position.play("d1")
+    assert position.result is not None and position.result.ptn() == "R-0"

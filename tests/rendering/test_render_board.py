@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from rendering import DEFAULT_SIZE, THEMES, komi_text, layout, render_board
-from tak import Color, Position, Result, ResultKind, parse_move
+from tak import Call, Color, Position, Result, ResultKind, parse_move, tak_call
 
 WIDTH = 600
 
@@ -159,6 +159,16 @@ def test_tak_marker_defaults_to_the_road_threat_of_the_player_who_moved() -> Non
     assert render_board(threat) == render_board(threat, show_tak=True)
     assert render_board(threat) != render_board(threat, show_tak=False)
     assert render_board(calm) == render_board(calm, show_tak=False)
+
+
+def test_the_marker_reads_tinue_when_no_reply_stops_the_threat() -> None:
+    fork = Position.from_tps("x3/1,x2/1,1,x 2 3")  # White threatens c1 and a3
+    assert tak_call(fork) is Call.TINUE
+    tinue = render_board(fork)
+    assert tinue == render_board(fork, show_tak=True, tinue=True)
+    assert tinue != render_board(fork, show_tak=True, tinue=False)
+    # Tinuë without Tak is no marker at all.
+    assert render_board(fork, show_tak=False, tinue=True) == render_board(fork, show_tak=False)
 
 
 def test_the_same_input_gives_the_same_bytes() -> None:
