@@ -55,6 +55,14 @@ class Opening(Enum):
     NO_SWAP = "no-swap"
 
 
+# Members as module constants: the hot paths compare with `is` rather than look them up each time.
+_SWAP = Opening.SWAP
+_FLAT_PIECE, _WALL_PIECE, _CAP_PIECE = Piece.FLAT, Piece.WALL, Piece.CAP
+# The road pieces a player can place, by (1 if stones) + (2 if capstones), as indices into
+# `_Geometry.placements[square]`.
+_ROAD_PIECES = ((), (FLAT,), (CAP,), (FLAT, CAP))
+
+
 @dataclass(frozen=True, slots=True)
 class Reserves:
     """Pieces a player has not played yet."""
@@ -140,31 +148,51 @@ def _komi_halves(komi: float) -> int:
 
 
 class _Geometry:
-    """Everything about a board size that never changes: rays and edge masks for bitboards."""
+    """Everything about a board size that never changes: edge masks, rays and their blockers,
+    and the move objects themselves (moves are immutable, so every position of this size shares
+    them instead of building new ones for each list of legal moves)."""
 
     def __init__(self, size: int) -> None:
         n = size
         self.size = n
         self.full = (1 << (n * n)) - 1
+        self.row = (1 << n) - 1
         self.files = [sum(1 << (r * n + f) for r in range(n)) for f in range(n)]
-        self.ranks = [((1 << n) - 1) << (r * n) for r in range(n)]
-        self.not_first_file = self.full & ~self.files[0]
-        self.not_last_file = self.full & ~self.files[-1]
+        self.ranks = [self.row << (r * n) for r in range(n)]
+        self.first_file, self.last_file = self.files[0], self.files[-1]
+        self.first_rank, self.last_rank = self.ranks[0], self.ranks[-1]
+        self.not_first_file = self.full & ~self.first_file
+        self.not_last_file = self.full & ~self.last_file
         steps = {Direction.UP: n, Direction.DOWN: -n, Direction.RIGHT: 1, Direction.LEFT: -1}
         self.steps = [steps[d] for d in _DIRECTIONS]
-        self.rays: list[list[tuple[int, ...]]] = []
+        # Per line (square * 4 + direction index): the ray's squares as a mask; `paths[line][k]`
+        # the origin and the first k squares of the ray; `reaches[line]` maps the blockers on
+        # the ray to (the line's key offset, the first blocker's bit or 0, the free squares).
+        self.ray_masks: list[int] = []
+        self.paths: list[list[int]] = []
+        self.reaches: list[dict[int, tuple[int, int, int]]] = []
         for sq in range(n * n):
             f, r = sq % n, sq // n
-            rays = []
             for d in _DIRECTIONS:
                 df, dr = d.step
-                ray = []
+                ray: list[int] = []
                 ff, rr = f + df, r + dr
                 while 0 <= ff < n and 0 <= rr < n:
                     ray.append(rr * n + ff)
                     ff, rr = ff + df, rr + dr
-                rays.append(tuple(ray))
-            self.rays.append(rays)
+                line = len(self.ray_masks)
+                path = [1 << sq]
+                for target in ray:
+                    path.append(path[-1] | 1 << target)
+                self.paths.append(path)
+                self.ray_masks.append(path[-1] & ~(1 << sq))
+                self.reaches.append(_reach_table(ray, line))
+        # Placements by square and piece, and lists of them by (pieces, rank, empty squares).
+        self.placements = [
+            tuple(Placement(sq % n, sq // n, piece) for piece in Piece) for sq in range(n * n)
+        ]
+        self.placement_rows: dict[int, tuple[Placement, ...]] = {}
+        self.spread_moves: dict[int, tuple[Spread, ...]] = {}
 
     def grow(self, bits: int) -> int:
         """The squares orthogonally next to `bits`, plus `bits` itself."""
@@ -191,10 +219,67 @@ class _Geometry:
 
     def has_road(self, bits: int) -> bool:
         """Whether the road pieces `bits` join two opposite edges."""
-        files, ranks = self.files, self.ranks
-        if all(bits & m for m in files) and self.connects(bits, files[0], files[-1]):
+        first, last = self.first_file, self.last_file
+        if bits & first and bits & last and self.connects(bits, first, last):
             return True
-        return all(bits & m for m in ranks) and self.connects(bits, ranks[0], ranks[-1])
+        first, last = self.first_rank, self.last_rank
+        return bool(bits & first and bits & last and self.connects(bits, first, last))
+
+    def road_through(self, bits: int, seed: int) -> bool:
+        """Whether the road pieces `bits` join two opposite edges through a square of `seed`.
+
+        After a move, a new road must pass through a square the move gave the player, so only
+        the groups around those squares are grown: usually a few pieces, not the board.
+        """
+        n = self.size
+        not_first, not_last = self.not_first_file, self.not_last_file
+        group = seed
+        while True:
+            grown = (
+                group | (group << 1 & not_first) | (group >> 1 & not_last) | group << n | group >> n
+            ) & bits
+            if grown == group:
+                break
+            group = grown
+        # Several seeds may grow separate groups: then one group must reach both edges.
+        first, last = self.first_file, self.last_file
+        if group & first and group & last and self.connects(group, first, last):
+            return True
+        first, last = self.first_rank, self.last_rank
+        return bool(group & first and group & last and self.connects(group, first, last))
+
+    def placement_row(self, kinds: int, rank: int, empty: int) -> tuple[Placement, ...]:
+        """The placements of `_PIECE_SETS[kinds]` on the `empty` squares of one rank."""
+        key = (kinds * 8 + rank) << 8 | empty
+        moves = self.placement_rows.get(key)
+        if moves is None:
+            pieces = _PIECE_SETS[kinds]
+            n = self.size
+            moves = tuple(
+                self.placements[rank * n + file][piece]
+                for file in range(n)
+                if empty >> file & 1
+                for piece in pieces
+            )
+            self.placement_rows[key] = moves
+        return moves
+
+    def spreads(self, key: int) -> tuple[Spread, ...]:
+        """The spreads of a line key from :meth:`Position._line_keys`: plain drops first, then
+        those that end by flattening a wall."""
+        moves = self.spread_moves.get(key)
+        if moves is None:
+            line, rest = divmod(key, _LINE_KEYS)
+            carry, rest = divmod(rest, 2 * _CARRY_KEYS)
+            reach, flattens = divmod(rest, 2)
+            n = self.size
+            file, rank, direction = line // 4 % n, line // 4 // n, _DIRECTIONS[line % 4]
+            sequences = drop_sequences(carry, reach)
+            if flattens:
+                sequences += flattening_sequences(carry, reach)
+            moves = tuple(Spread(file, rank, direction, drops) for drops in sequences)
+            self.spread_moves[key] = moves
+        return moves
 
     def road_squares(self, bits: int) -> list[int]:
         """A shortest road through `bits` (which must hold one), edge to edge, for drawing."""
@@ -223,6 +308,27 @@ class _Geometry:
                 if not best or len(path) < len(best):
                     best = path[::-1]
         return best
+
+
+# A line key packs (line, carry, reach, flattens) into one int, so that a stack's moves are one
+# dict lookup: ((line * _CARRY_KEYS + carry) * _CARRY_KEYS + reach) * 2 + flattens.
+_CARRY_KEYS = 9
+_LINE_KEYS = 2 * _CARRY_KEYS * _CARRY_KEYS
+# Which pieces a player can place: by index, the opening's flat; stones; stones and a capstone;
+# only a capstone.
+_PIECE_SETS = ((FLAT,), (FLAT, WALL), (FLAT, WALL, CAP), (CAP,))
+
+
+def _reach_table(ray: list[int], line: int) -> dict[int, tuple[int, int, int]]:
+    """For every set of blockers on `ray`: (the line's key offset for the free squares before the
+    first blocker, that blocker's bit or 0, the number of free squares)."""
+    table: dict[int, tuple[int, int, int]] = {}
+    for subset in range(1 << len(ray)):
+        blockers = sum(1 << target for index, target in enumerate(ray) if subset >> index & 1)
+        reach = (subset & -subset).bit_length() - 1 if subset else len(ray)
+        first = 1 << ray[reach] if subset else 0
+        table[blockers] = (line * _LINE_KEYS + reach * 2, first, reach)
+    return table
 
 
 def _squares(bits: int) -> Iterator[int]:
@@ -298,6 +404,15 @@ def _flattening_count(carry: int, reach: int) -> int:
     if reach == 0:
         return 1 if carry >= 1 else 0
     return sum(comb(count - 2, reach - 1) for count in range(reach + 1, carry + 1))
+
+
+# Moves per line key (see `_Geometry.spreads`) by carry, reach and flattening, for counting.
+_LINE_MOVE_COUNTS = [
+    _sequence_count(carry, reach) + (_flattening_count(carry, reach) if flattens else 0)
+    for carry in range(_CARRY_KEYS)
+    for reach in range(_CARRY_KEYS)
+    for flattens in (0, 1)
+]
 
 
 class Position:
@@ -491,80 +606,103 @@ class Position:
 
     def push(self, move: Move) -> None:
         """Play a move without checking it: for moves from :meth:`legal_moves` or :meth:`check`."""
-        n = self.size
         mover = self.ply & 1
-        sq = move.rank * n + move.file
+        sq = move.rank * self.size + move.file
+        stacks, tops, road = self._stacks, self._tops, self._road
+        before = self._result
+        old_white, old_black, walls, caps = road[0], road[1], self._walls, self._caps
         flattened = False
         if type(move) is Placement:
-            color = 1 - mover if self.is_opening else mover
-            self._stacks[sq].append(color)
-            self._tops[sq] = move.piece.value
-            if move.piece is Piece.CAP:
-                self._capstones[color] -= 1
-            else:
+            color = mover ^ 1 if self.ply < 2 and self.opening is _SWAP else mover
+            stacks[sq].append(color)
+            bit = 1 << sq
+            piece = move.piece
+            if piece is _FLAT_PIECE:
+                road[color] |= bit
                 self._stones[color] -= 1
-            self._refresh(sq)
+            elif piece is _WALL_PIECE:
+                tops[sq] = WALL
+                self._walls = walls | bit
+                self._stones[color] -= 1
+            else:
+                tops[sq] = CAP
+                road[color] |= bit
+                self._caps = caps | bit
+                self._capstones[color] -= 1
         else:
-            stacks, tops = self._stacks, self._tops
             origin = stacks[sq]
-            count = sum(move.drops)
+            drops = move.drops
+            count = sum(drops)
             carried = origin[-count:]
             del origin[-count:]
             kind = tops[sq]
             tops[sq] = FLAT
-            self._refresh(sq)
-            step = self._geo.steps[_DIRECTIONS.index(move.direction)]
+            line = sq * 4 + _DIRECTIONS.index(move.direction)
+            step = self._geo.steps[line & 3]
+            # Clear the squares the move touches, then set them again from their new tops. The
+            # pieces left on the origin and all but the last dropped are flats: only a stack's
+            # top can be a wall or a capstone.
+            keep = ~self._geo.paths[line][len(drops)]
+            road[0] = old_white & keep
+            road[1] = old_black & keep
+            if origin:
+                road[origin[-1]] |= 1 << sq
             taken = 0
             target = sq
-            for drop in move.drops:
+            for drop in drops:
                 target += step
-                below = stacks[target]
-                # Only the last drop may land on a wall (checked before), which it flattens.
-                flattened = bool(below) and tops[target] == WALL
-                below.extend(carried[taken : taken + drop])
+                stacks[target] += carried[taken : taken + drop]
                 taken += drop
-                tops[target] = FLAT
-                self._refresh(target)
+            bit = 1 << target
+            flattened = tops[target] == WALL
             tops[target] = kind
-            self._refresh(target)
-        self._undo.append((move, flattened, self._result))
+            if kind == WALL:
+                self._walls = walls & keep | bit
+            else:
+                road[carried[-1]] |= bit
+                self._walls = walls & keep
+                self._caps = caps & keep | bit if kind == CAP else caps & keep
+            target = sq
+            taken = 0
+            for drop in drops[:-1]:
+                target += step
+                taken += drop
+                road[carried[taken - 1]] |= 1 << target
+        self._undo.append((move, flattened, before, old_white, old_black, walls, caps))
         self.ply += 1
-        self._result = self._board_result(Color(mover))
+        if before is None:
+            self._result = self._result_after(mover, road[0] & ~old_white, road[1] & ~old_black)
+        else:
+            self._result = self._board_result(Color(mover))
 
     def pop(self) -> Move:
         """Take back the last move, restoring the position exactly."""
-        move, flattened, previous = self._undo.pop()
+        move, flattened, before, white, black, walls, caps = self._undo.pop()
         self.ply -= 1
-        self._result = previous
-        n = self.size
-        sq = move.rank * n + move.file
+        self._result = before
+        road = self._road
+        road[0], road[1], self._walls, self._caps = white, black, walls, caps
+        sq = move.rank * self.size + move.file
+        stacks, tops = self._stacks, self._tops
         if type(move) is Placement:
-            color = self._stacks[sq].pop()
-            if move.piece is Piece.CAP:
+            color = stacks[sq].pop()
+            tops[sq] = FLAT
+            if move.piece is _CAP_PIECE:
                 self._capstones[color] += 1
             else:
                 self._stones[color] += 1
-            self._refresh(sq)
             return move
-        stacks, tops = self._stacks, self._tops
         step = self._geo.steps[_DIRECTIONS.index(move.direction)]
-        target = sq + step * len(move.drops)
-        kind = tops[target]
-        carried: list[int] = []
-        for drop in reversed(move.drops):
+        origin = stacks[sq]
+        # Each square's top pieces are the ones dropped there: take them back in order.
+        target = sq
+        for drop in move.drops:
+            target += step
             stack = stacks[target]
-            carried[:0] = stack[-drop:]
+            origin += stack[-drop:]
             del stack[-drop:]
-            tops[target] = FLAT
-            self._refresh(target)
-            target -= step
-        last = sq + step * len(move.drops)
-        if flattened:
-            tops[last] = WALL
-            self._refresh(last)
-        stacks[sq].extend(carried)
-        tops[sq] = kind
-        self._refresh(sq)
+        tops[sq] = tops[target]
+        tops[target] = WALL if flattened else FLAT
         return move
 
     def play(self, move: Move | str) -> Move:
@@ -581,15 +719,38 @@ class Position:
     # ----------------------------------------------------------------- results
 
     def _board_result(self, mover: Color) -> Result | None:
+        """The result the board shows, from scratch (a position set up from TPS, for one)."""
         geo = self._geo
         road = self._road
         for color in (mover, mover.other):
             if geo.has_road(road[color]):
-                path = geo.road_squares(road[color])
-                squares = tuple((sq % self.size, sq // self.size) for sq in path)
-                return Result(color, ResultKind.ROAD, squares)
-        out_of_pieces = any(self._stones[c] + self._capstones[c] == 0 for c in (0, 1))
-        if not out_of_pieces and not self.is_full():
+                return self._road_result(color)
+        return self._flats_result()
+
+    def _result_after(self, mover: int, white_gain: int, black_gain: int) -> Result | None:
+        """The result after a move in a game that was going on, from the squares each player's
+        roads gained: a new road passes through one of them (the mover's road first, since a
+        move that completes both roads wins for the mover)."""
+        road, geo = self._road, self._geo
+        gains = (white_gain, black_gain)
+        for color in (mover, mover ^ 1):
+            if gains[color] and geo.road_through(road[color], gains[color]):
+                return self._road_result(Color(color))
+        return self._flats_result()
+
+    def _road_result(self, color: Color) -> Result:
+        n = self.size
+        path = self._geo.road_squares(self._road[color])
+        return Result(color, ResultKind.ROAD, tuple((sq % n, sq // n) for sq in path))
+
+    def _flats_result(self) -> Result | None:
+        """The flat count's result once the board is full or a player is out of pieces."""
+        stones, caps = self._stones, self._capstones
+        if (
+            stones[0] + caps[0]
+            and stones[1] + caps[1]
+            and (self._road[0] | self._road[1] | self._walls) != self._geo.full
+        ):
             return None
         white = 2 * self.flat_count(Color.WHITE)
         black = 2 * self.flat_count(Color.BLACK) + self._komi_halves
@@ -723,24 +884,28 @@ class Position:
         """Every legal move, placements first."""
         if self._result is not None:
             return []
-        n = self.size
-        occupied = self._road[0] | self._road[1] | self._walls
-        empties = [sq for sq in range(n * n) if not occupied >> sq & 1]
-        if self.is_opening:
-            return [Placement(sq % n, sq // n) for sq in empties]
+        geo = self._geo
         mover = self.ply & 1
-        pieces = []
-        if self._stones[mover]:
-            pieces += [Piece.FLAT, Piece.WALL]
-        if self._capstones[mover]:
-            pieces.append(Piece.CAP)
-        moves: list[Move] = [Placement(sq % n, sq // n, p) for sq in empties for p in pieces]
-        for sq, carry, direction, _ray, reach, flattens in self._spread_lines(mover):
-            file, rank = sq % n, sq // n
-            moves.extend(Spread(file, rank, direction, d) for d in drop_sequences(carry, reach))
-            if flattens:
-                sequences = flattening_sequences(carry, reach)
-                moves.extend(Spread(file, rank, direction, d) for d in sequences)
+        if self.ply < 2 and self.opening is _SWAP:
+            kinds = 0
+        elif self._stones[mover]:
+            kinds = 2 if self._capstones[mover] else 1
+        else:
+            kinds = 3 if self._capstones[mover] else -1
+        moves: list[Move] = []
+        if kinds >= 0:
+            n, row = self.size, geo.row
+            empty = geo.full & ~(self._road[0] | self._road[1] | self._walls)
+            for rank in range(n):
+                squares = empty >> rank * n & row
+                if squares:
+                    moves += geo.placement_row(kinds, rank, squares)
+        if kinds == 0:
+            return moves
+        spread_moves = geo.spread_moves
+        for key in self._line_keys(mover):
+            spreads = spread_moves.get(key)
+            moves += geo.spreads(key) if spreads is None else spreads
         return moves
 
     def count_legal_moves(self) -> int:
@@ -748,43 +913,47 @@ class Position:
         if self._result is not None:
             return 0
         n = self.size
-        occupied = self._road[0] | self._road[1] | self._walls
-        empties = n * n - occupied.bit_count()
-        if self.is_opening:
+        empties = n * n - (self._road[0] | self._road[1] | self._walls).bit_count()
+        if self.ply < 2 and self.opening is _SWAP:
             return empties
         mover = self.ply & 1
         kinds = (2 if self._stones[mover] else 0) + (1 if self._capstones[mover] else 0)
         total = empties * kinds
-        for _sq, carry, _direction, _ray, reach, flattens in self._spread_lines(mover):
-            total += _sequence_count(carry, reach)
-            if flattens:
-                total += _flattening_count(carry, reach)
+        counts = _LINE_MOVE_COUNTS
+        for key in self._line_keys(mover):
+            total += counts[key % _LINE_KEYS]
         return total
 
-    def _spread_lines(
-        self, mover: int
-    ) -> Iterator[tuple[int, int, Direction, tuple[int, ...], int, bool]]:
-        """For every stack `mover` controls and every direction: the square, how many pieces it
-        can carry, the direction and its ray of squares, how many of those are free to drop on
-        (`reach`), and whether a capstone on top could flatten the wall right after them."""
+    def _line_keys(self, mover: int) -> list[int]:
+        """A key for every stack `mover` controls and every direction it can move in (see
+        :meth:`_Geometry.spreads`): the stack's square and carry limit, the direction, how many
+        free squares lie that way before a wall, capstone or the edge (`reach`), and whether a
+        capstone on top could flatten the wall right after them."""
         n = self.size
-        blockers = self._walls | self._caps
+        stacks, tops = self._stacks, self._tops
         walls = self._walls
-        rays = self._geo.rays
-        tops = self._tops
-        for sq, stack in enumerate(self._stacks):
-            if not stack or stack[-1] != mover:
+        blockers = walls | self._caps
+        geo = self._geo
+        ray_masks, reaches = geo.ray_masks, geo.reaches
+        keys: list[int] = []
+        owned = self._road[mover] | walls
+        while owned:
+            low = owned & -owned
+            owned ^= low
+            sq = low.bit_length() - 1
+            stack = stacks[sq]
+            if stack[-1] != mover:
                 continue
-            carry = len(stack) if len(stack) < n else n
+            height = len(stack)
+            base = (height if height < n else n) * 2 * _CARRY_KEYS
             is_cap = tops[sq] == CAP
-            for direction, ray in zip(_DIRECTIONS, rays[sq], strict=True):
-                reach = 0
-                for target in ray:
-                    if blockers >> target & 1:
-                        break
-                    reach += 1
-                flattens = is_cap and reach < len(ray) and bool(walls >> ray[reach] & 1)
-                yield sq, carry, direction, ray, reach, flattens
+            for line in range(sq * 4, sq * 4 + 4):
+                offset, first, reach = reaches[line][blockers & ray_masks[line]]
+                if is_cap and walls & first:
+                    keys.append(base + offset + 1)
+                elif reach:
+                    keys.append(base + offset)
+        return keys
 
     # ----------------------------------------------------------------- Tak threats
 
@@ -801,22 +970,24 @@ class Position:
         return next(self._threats(color), None) is not None
 
     def _threats(self, color: Color | None) -> Iterator[Move]:
+        # While the game goes on, neither player has a road: a threat's road must pass through
+        # a square the move gives the player, which is where `road_through` starts looking.
         if self._result is not None or self.ply < 2:
             return
-        me = int(self.to_move if color is None else color)
+        me = self.ply & 1 if color is None else int(color)
         geo = self._geo
-        n = self.size
         mine = self._road[me]
         free = geo.full & ~(self._road[0] | self._road[1] | self._walls)
-        road_pieces = ([Piece.FLAT] if self._stones[me] else []) + (
-            [Piece.CAP] if self._capstones[me] else []
-        )
-        if road_pieces and geo.has_road(mine | free):
+        kinds = (1 if self._stones[me] else 0) + (2 if self._capstones[me] else 0)
+        if kinds and geo.has_road(mine | free):
+            placements = geo.placements
             for sq in _squares(free):
-                if geo.has_road(mine | 1 << sq):
-                    yield from (Placement(sq % n, sq // n, p) for p in road_pieces)
+                bit = 1 << sq
+                if geo.road_through(mine | bit, bit):
+                    yield from (placements[sq][piece] for piece in _ROAD_PIECES[kinds])
         for move in self._spread_candidates(me):
-            if geo.has_road(self._road_after_spread(move, me)):
+            after = self._road_after_spread(move, me)
+            if geo.road_through(after, after & ~mine):
                 yield move
 
     def _spread_candidates(self, me: int) -> Iterator[Spread]:
@@ -825,28 +996,23 @@ class Position:
         A direction is skipped when even the best case (every square it can reach, and the
         origin, becoming a road piece of mine) joins no two edges.
         """
-        n = self.size
+        geo = self._geo
         mine = self._road[me]
-        for sq, carry, direction, ray, reach, flattens in self._spread_lines(me):
-            last = min(carry, reach + 1 if flattens else reach)
-            best = mine | 1 << sq
-            for target in ray[:last]:
-                best |= 1 << target
-            if last == 0 or not self._geo.has_road(best):
-                continue
-            file, rank = sq % n, sq // n
-            for drops in drop_sequences(carry, reach):
-                yield Spread(file, rank, direction, drops)
-            if flattens:
-                for drops in flattening_sequences(carry, reach):
-                    yield Spread(file, rank, direction, drops)
+        for key in self._line_keys(me):
+            line, rest = divmod(key, _LINE_KEYS)
+            carry, rest = divmod(rest, 2 * _CARRY_KEYS)
+            reach, flattens = divmod(rest, 2)
+            last = min(carry, reach + flattens)
+            best = mine | geo.paths[line][last]
+            if geo.road_through(best, best & ~mine):
+                yield from geo.spreads(key)
 
     def _road_after_spread(self, move: Spread, me: int) -> int:
         """`me`'s road bitboard as it would be after `move`, without playing it."""
-        n = self.size
-        sq = move.rank * n + move.file
+        sq = move.rank * self.size + move.file
         stack = self._stacks[sq]
-        count = sum(move.drops)
+        drops = move.drops
+        count = sum(drops)
         bits = self._road[me]
         # The origin shows the piece left under the carried ones (always a flat), or nothing.
         if len(stack) > count and stack[-count - 1] == me:
@@ -854,19 +1020,17 @@ class Position:
         else:
             bits &= ~(1 << sq)
         step = self._geo.steps[_DIRECTIONS.index(move.direction)]
-        top_kind = self._tops[sq]
-        taken = 0
         target = sq
-        last_index = len(move.drops) - 1
-        for index, drop in enumerate(move.drops):
+        taken = len(stack) - count
+        for drop in drops:
             target += step
             taken += drop
-            color = stack[len(stack) - count + taken - 1]
-            kind = top_kind if index == last_index else FLAT
-            if color == me and kind != WALL:
+            if stack[taken - 1] == me:
                 bits |= 1 << target
             else:
                 bits &= ~(1 << target)
+        if self._tops[sq] == WALL:
+            bits &= ~(1 << target)
         return bits
 
 
