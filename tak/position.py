@@ -161,6 +161,7 @@ class _Geometry:
         self.ranks = [self.row << (r * n) for r in range(n)]
         self.first_file, self.last_file = self.files[0], self.files[-1]
         self.first_rank, self.last_rank = self.ranks[0], self.ranks[-1]
+        self.edges = (self.first_file, self.last_file, self.first_rank, self.last_rank)
         self.not_first_file = self.full & ~self.first_file
         self.not_last_file = self.full & ~self.last_file
         steps = {Direction.UP: n, Direction.DOWN: -n, Direction.RIGHT: 1, Direction.LEFT: -1}
@@ -193,6 +194,26 @@ class _Geometry:
         ]
         self.placement_rows: dict[int, tuple[Placement, ...]] = {}
         self.spread_moves: dict[int, tuple[Spread, ...]] = {}
+        # Spreads of a stack without a capstone on top, along its rank and along its file, by
+        # the blockers on that line, the stack's place on it and its carry limit.
+        self.row_counts = [0] * ((1 << n) * n * _CARRY_KEYS)
+        self.column_counts: dict[int, list[int]] = {}
+        # Per square: the shift that brings its rank down to the first, its file, and where its
+        # counts start in a row's and in a column's list.
+        self.line_places = [
+            (sq - sq % n, sq % n, sq % n * _CARRY_KEYS, sq // n * _CARRY_KEYS)
+            for sq in range(n * n)
+        ]
+        for blockers in range(1 << n):
+            column = sum(1 << (index * n) for index in range(n) if blockers >> index & 1)
+            counts = [
+                _line_count(blockers, place, n, carry)
+                for place in range(n)
+                for carry in range(_CARRY_KEYS)
+            ]
+            self.column_counts[column] = counts
+            start = blockers * n * _CARRY_KEYS
+            self.row_counts[start : start + len(counts)] = counts
 
     def grow(self, bits: int) -> int:
         """The squares orthogonally next to `bits`, plus `bits` itself."""
@@ -225,12 +246,8 @@ class _Geometry:
         first, last = self.first_rank, self.last_rank
         return bool(bits & first and bits & last and self.connects(bits, first, last))
 
-    def road_through(self, bits: int, seed: int) -> bool:
-        """Whether the road pieces `bits` join two opposite edges through a square of `seed`.
-
-        After a move, a new road must pass through a square the move gave the player, so only
-        the groups around those squares are grown: usually a few pieces, not the board.
-        """
+    def group(self, bits: int, seed: int) -> int:
+        """The squares of `bits` joined to a square of `seed` (which lies in `bits`)."""
         n = self.size
         not_first, not_last = self.not_first_file, self.not_last_file
         group = seed
@@ -239,14 +256,27 @@ class _Geometry:
                 group | (group << 1 & not_first) | (group >> 1 & not_last) | group << n | group >> n
             ) & bits
             if grown == group:
-                break
+                return group
             group = grown
+
+    def road_through(self, bits: int, seed: int) -> bool:
+        """Whether the road pieces `bits` join two opposite edges through a square of `seed`.
+
+        After a move, a new road must pass through a square the move gave the player, so only
+        the groups around those squares are grown: usually a few pieces, not the board.
+        """
+        first_file, last_file = self.first_file, self.last_file
+        first_rank, last_rank = self.first_rank, self.last_rank
+        across = bits & first_file and bits & last_file
+        if not (across or (bits & first_rank and bits & last_rank)):
+            return False
+        group = self.group(bits, seed)
         # Several seeds may grow separate groups: then one group must reach both edges.
-        first, last = self.first_file, self.last_file
-        if group & first and group & last and self.connects(group, first, last):
+        if group & first_file and group & last_file and self.connects(group, first_file, last_file):
             return True
-        first, last = self.first_rank, self.last_rank
-        return bool(group & first and group & last and self.connects(group, first, last))
+        return bool(
+            group & first_rank and group & last_rank and self.connects(group, first_rank, last_rank)
+        )
 
     def placement_row(self, kinds: int, rank: int, empty: int) -> tuple[Placement, ...]:
         """The placements of `_PIECE_SETS[kinds]` on the `empty` squares of one rank."""
@@ -317,6 +347,20 @@ _LINE_KEYS = 2 * _CARRY_KEYS * _CARRY_KEYS
 # Which pieces a player can place: by index, the opening's flat; stones; stones and a capstone;
 # only a capstone.
 _PIECE_SETS = ((FLAT,), (FLAT, WALL), (FLAT, WALL, CAP), (CAP,))
+
+
+def _line_count(blockers: int, place: int, n: int, carry: int) -> int:
+    """The spreads, both ways along a line of `n` squares, of a stack (without a capstone on top)
+    at `place` that carries at most `carry` pieces, walls and capstones being at `blockers`."""
+    total = 0
+    for step in (-1, 1):
+        reach = 0
+        target = place + step
+        while 0 <= target < n and not blockers >> target & 1:
+            reach += 1
+            target += step
+        total += _sequence_count(carry, reach)
+    return total
 
 
 def _reach_table(ray: list[int], line: int) -> dict[int, tuple[int, int, int]]:
@@ -407,6 +451,13 @@ def _flattening_count(carry: int, reach: int) -> int:
 
 
 # Moves per line key (see `_Geometry.spreads`) by carry, reach and flattening, for counting.
+# How many squares a line key's spreads can drop on at most.
+_LONGEST_DROPS = [
+    min(carry, reach + flattens)
+    for carry in range(_CARRY_KEYS)
+    for reach in range(_CARRY_KEYS)
+    for flattens in (0, 1)
+]
 _LINE_MOVE_COUNTS = [
     _sequence_count(carry, reach) + (_flattening_count(carry, reach) if flattens else 0)
     for carry in range(_CARRY_KEYS)
@@ -446,12 +497,14 @@ class Position:
         self._road = [0, 0]
         self._walls = 0
         self._caps = 0
+        self._tall = 0  # squares holding two pieces or more
         self._stones = list(self.starting_stones)
         self._capstones = list(self.starting_caps)
         self.ply = 0
         self._result: Result | None = None
-        # One entry a ply: (move, wall flattened?, result before the move).
-        self._undo: list[tuple[Move, bool, Result | None]] = []
+        # One entry a ply: the move, its square, whether it flattened a wall, and the result and
+        # bitboards (road pieces of each player, walls, capstones, tall stacks) before it.
+        self._undo: list[tuple[Move, int, bool, Result | None, int, int, int, int, int]] = []
 
     # ----------------------------------------------------------------- construction and TPS
 
@@ -482,6 +535,8 @@ class Position:
                 self._stacks[sq] = [int(c) for c in stack.colors]
                 self._tops[sq] = int(stack.top)
                 self._refresh(sq)
+                if len(stack.colors) > 1:
+                    self._tall |= 1 << sq
         for color in Color:
             on_board = [
                 (s.top is Piece.CAP and s.colors[-1] == color, sum(c == color for c in s.colors))
@@ -533,7 +588,7 @@ class Position:
         clone._stacks = [list(s) for s in self._stacks]
         clone._tops = list(self._tops)
         clone._road = list(self._road)
-        clone._walls, clone._caps = self._walls, self._caps
+        clone._walls, clone._caps, clone._tall = self._walls, self._caps, self._tall
         clone._stones, clone._capstones = list(self._stones), list(self._capstones)
         clone.ply, clone._result, clone._undo = self.ply, self._result, list(self._undo)
         return clone
@@ -610,7 +665,8 @@ class Position:
         sq = move.rank * self.size + move.file
         stacks, tops, road = self._stacks, self._tops, self._road
         before = self._result
-        old_white, old_black, walls, caps = road[0], road[1], self._walls, self._caps
+        old_white, old_black = road
+        walls, caps, tall = self._walls, self._caps, self._tall
         flattened = False
         if type(move) is Placement:
             color = mover ^ 1 if self.ply < 2 and self.opening is _SWAP else mover
@@ -645,44 +701,64 @@ class Position:
             keep = ~self._geo.paths[line][len(drops)]
             road[0] = old_white & keep
             road[1] = old_black & keep
+            heights = tall & keep
             if origin:
                 road[origin[-1]] |= 1 << sq
+                if len(origin) > 1:
+                    heights |= 1 << sq
             taken = 0
             target = sq
             for drop in drops:
                 target += step
-                stacks[target] += carried[taken : taken + drop]
+                stack = stacks[target]
+                stack += carried[taken : taken + drop]
                 taken += drop
-            bit = 1 << target
+                bit = 1 << target
+                road[stack[-1]] |= bit
+                if len(stack) > 1:
+                    heights |= bit
+            self._tall = heights
             flattened = tops[target] == WALL
             tops[target] = kind
             if kind == WALL:
+                road[carried[-1]] ^= bit
                 self._walls = walls & keep | bit
             else:
-                road[carried[-1]] |= bit
                 self._walls = walls & keep
                 self._caps = caps & keep | bit if kind == CAP else caps & keep
-            target = sq
-            taken = 0
-            for drop in drops[:-1]:
-                target += step
-                taken += drop
-                road[carried[taken - 1]] |= 1 << target
-        self._undo.append((move, flattened, before, old_white, old_black, walls, caps))
+        self._undo.append((move, sq, flattened, before, old_white, old_black, walls, caps, tall))
         self.ply += 1
-        if before is None:
-            self._result = self._result_after(mover, road[0] & ~old_white, road[1] & ~old_black)
-        else:
+        if before is not None:
             self._result = self._board_result(Color(mover))
+            return
+        # The game was going on, so neither player had a road: a new one passes through a
+        # square the move gave its owner. The mover's road counts first (it wins a double road).
+        geo = self._geo
+        white, black = road[0], road[1]
+        if mover:
+            gain, other_gain = black & ~old_black, white & ~old_white
+        else:
+            gain, other_gain = white & ~old_white, black & ~old_black
+        if gain and geo.road_through(road[mover], gain):
+            self._result = self._road_result(Color(mover))
+        elif other_gain and geo.road_through(road[mover ^ 1], other_gain):
+            self._result = self._road_result(Color(mover ^ 1))
+        elif (
+            self._stones[0] + self._capstones[0]
+            and self._stones[1] + self._capstones[1]
+            and (white | black | self._walls) != geo.full
+        ):
+            self._result = None
+        else:
+            self._result = self._flats_result()
 
     def pop(self) -> Move:
         """Take back the last move, restoring the position exactly."""
-        move, flattened, before, white, black, walls, caps = self._undo.pop()
+        move, sq, flattened, before, white, black, walls, caps, tall = self._undo.pop()
         self.ply -= 1
         self._result = before
         road = self._road
-        road[0], road[1], self._walls, self._caps = white, black, walls, caps
-        sq = move.rank * self.size + move.file
+        road[0], road[1], self._walls, self._caps, self._tall = white, black, walls, caps, tall
         stacks, tops = self._stacks, self._tops
         if type(move) is Placement:
             color = stacks[sq].pop()
@@ -727,17 +803,6 @@ class Position:
                 return self._road_result(color)
         return self._flats_result()
 
-    def _result_after(self, mover: int, white_gain: int, black_gain: int) -> Result | None:
-        """The result after a move in a game that was going on, from the squares each player's
-        roads gained: a new road passes through one of them (the mover's road first, since a
-        move that completes both roads wins for the mover)."""
-        road, geo = self._road, self._geo
-        gains = (white_gain, black_gain)
-        for color in (mover, mover ^ 1):
-            if gains[color] and geo.road_through(road[color], gains[color]):
-                return self._road_result(Color(color))
-        return self._flats_result()
-
     def _road_result(self, color: Color) -> Result:
         n = self.size
         path = self._geo.road_squares(self._road[color])
@@ -746,11 +811,7 @@ class Position:
     def _flats_result(self) -> Result | None:
         """The flat count's result once the board is full or a player is out of pieces."""
         stones, caps = self._stones, self._capstones
-        if (
-            stones[0] + caps[0]
-            and stones[1] + caps[1]
-            and (self._road[0] | self._road[1] | self._walls) != self._geo.full
-        ):
+        if stones[0] + caps[0] and stones[1] + caps[1] and not self.is_full():
             return None
         white = 2 * self.flat_count(Color.WHITE)
         black = 2 * self.flat_count(Color.BLACK) + self._komi_halves
@@ -913,15 +974,63 @@ class Position:
         if self._result is not None:
             return 0
         n = self.size
-        empties = n * n - (self._road[0] | self._road[1] | self._walls).bit_count()
+        road, walls, caps = self._road, self._walls, self._caps
+        geo = self._geo
+        free = geo.full & ~(walls | caps)
+        empties = (free & ~(road[0] | road[1])).bit_count()
         if self.ply < 2 and self.opening is _SWAP:
             return empties
         mover = self.ply & 1
-        kinds = (2 if self._stones[mover] else 0) + (1 if self._capstones[mover] else 0)
-        total = empties * kinds
-        counts = _LINE_MOVE_COUNTS
-        for key in self._line_keys(mover):
-            total += counts[key % _LINE_KEYS]
+        total = empties * ((2 if self._stones[mover] else 0) + (1 if self._capstones[mover] else 0))
+        # A lone flat moves one way onto each neighbour that is empty or flat: all at once.
+        lone = road[mover] & ~caps & ~self._tall
+        total += (
+            (lone << n & free).bit_count()
+            + (lone >> n & free).bit_count()
+            + (lone << 1 & geo.not_first_file & free).bit_count()
+            + (lone >> 1 & geo.not_last_file & free).bit_count()
+        )
+        # The other stacks one by one, through tables of each row's and column's blockers.
+        tops = self._tops
+        blockers = walls | caps
+        row, column = geo.row, geo.first_file
+        row_counts, column_counts = geo.row_counts, geo.column_counts
+        places, row_stride = geo.line_places, n * _CARRY_KEYS
+        for sq, carry in self._own_stacks(mover, road[mover] & ~lone | walls):
+            if tops[sq] == CAP:
+                total += self._capstone_count(sq, carry)
+                continue
+            shift, file, along_row, along_column = places[sq]
+            total += (
+                row_counts[(blockers >> shift & row) * row_stride + along_row + carry]
+                + column_counts[blockers >> file & column][along_column + carry]
+            )
+        return total
+
+    def _own_stacks(self, mover: int, squares: int) -> list[tuple[int, int]]:
+        """The square and carry limit of each stack on `squares` with `mover`'s piece on top."""
+        n = self.size
+        stacks = self._stacks
+        found = []
+        while squares:
+            low = squares & -squares
+            squares ^= low
+            sq = low.bit_length() - 1
+            stack = stacks[sq]
+            if stack[-1] == mover:
+                height = len(stack)
+                found.append((sq, height if height < n else n))
+        return found
+
+    def _capstone_count(self, sq: int, carry: int) -> int:
+        """The spreads of a capstone-topped stack on `sq`, which may end by flattening a wall."""
+        walls = self._walls
+        blockers = walls | self._caps
+        geo = self._geo
+        total = 0
+        for line in range(sq * 4, sq * 4 + 4):
+            _offset, first, reach = geo.reaches[line][blockers & geo.ray_masks[line]]
+            total += _LINE_MOVE_COUNTS[carry * 2 * _CARRY_KEYS + reach * 2 + bool(walls & first)]
         return total
 
     def _line_keys(self, mover: int) -> list[int]:
@@ -929,23 +1038,14 @@ class Position:
         :meth:`_Geometry.spreads`): the stack's square and carry limit, the direction, how many
         free squares lie that way before a wall, capstone or the edge (`reach`), and whether a
         capstone on top could flatten the wall right after them."""
-        n = self.size
-        stacks, tops = self._stacks, self._tops
+        tops = self._tops
         walls = self._walls
         blockers = walls | self._caps
         geo = self._geo
         ray_masks, reaches = geo.ray_masks, geo.reaches
         keys: list[int] = []
-        owned = self._road[mover] | walls
-        while owned:
-            low = owned & -owned
-            owned ^= low
-            sq = low.bit_length() - 1
-            stack = stacks[sq]
-            if stack[-1] != mover:
-                continue
-            height = len(stack)
-            base = (height if height < n else n) * 2 * _CARRY_KEYS
+        for sq, carry in self._own_stacks(mover, self._road[mover] | walls):
+            base = carry * 2 * _CARRY_KEYS
             is_cap = tops[sq] == CAP
             for line in range(sq * 4, sq * 4 + 4):
                 offset, first, reach = reaches[line][blockers & ray_masks[line]]
@@ -971,41 +1071,35 @@ class Position:
 
     def _threats(self, color: Color | None) -> Iterator[Move]:
         # While the game goes on, neither player has a road: a threat's road must pass through
-        # a square the move gives the player, which is where `road_through` starts looking.
+        # a square the move gives the player. A square placed on joins the groups next to it,
+        # so it completes a road when it is on or next to a group touching each of two opposite
+        # edges: those squares are found for the whole board at once.
         if self._result is not None or self.ply < 2:
             return
         me = self.ply & 1 if color is None else int(color)
         geo = self._geo
         mine = self._road[me]
-        free = geo.full & ~(self._road[0] | self._road[1] | self._walls)
+        left, right, bottom, top = (
+            geo.grow(geo.group(mine, mine & edge)) | edge for edge in geo.edges
+        )
         kinds = (1 if self._stones[me] else 0) + (2 if self._capstones[me] else 0)
-        if kinds and geo.has_road(mine | free):
+        if kinds:
+            free = geo.full & ~(self._road[0] | self._road[1] | self._walls)
             placements = geo.placements
-            for sq in _squares(free):
-                bit = 1 << sq
-                if geo.road_through(mine | bit, bit):
-                    yield from (placements[sq][piece] for piece in _ROAD_PIECES[kinds])
-        for move in self._spread_candidates(me):
-            after = self._road_after_spread(move, me)
-            if geo.road_through(after, after & ~mine):
-                yield move
-
-    def _spread_candidates(self, me: int) -> Iterator[Spread]:
-        """Spreads of `me`'s stacks in directions where a road is possible at all.
-
-        A direction is skipped when even the best case (every square it can reach, and the
-        origin, becoming a road piece of mine) joins no two edges.
-        """
-        geo = self._geo
-        mine = self._road[me]
+            for sq in _squares(free & (left & right | bottom & top)):
+                yield from (placements[sq][piece] for piece in _ROAD_PIECES[kinds])
+        # A spread can only complete a road if the best case does: its origin and every square
+        # it can drop on becoming mine (they form a line, joined to the groups next to it).
+        paths = geo.paths
         for key in self._line_keys(me):
-            line, rest = divmod(key, _LINE_KEYS)
-            carry, rest = divmod(rest, 2 * _CARRY_KEYS)
-            reach, flattens = divmod(rest, 2)
-            last = min(carry, reach + flattens)
-            best = mine | geo.paths[line][last]
-            if geo.road_through(best, best & ~mine):
-                yield from geo.spreads(key)
+            line, low = divmod(key, _LINE_KEYS)
+            best = paths[line][_LONGEST_DROPS[low]]
+            if not ((best & left and best & right) or (best & bottom and best & top)):
+                continue
+            for move in geo.spreads(key):
+                after = self._road_after_spread(move, me)
+                if geo.road_through(after, after & ~mine):
+                    yield move
 
     def _road_after_spread(self, move: Spread, me: int) -> int:
         """`me`'s road bitboard as it would be after `move`, without playing it."""
