@@ -5,7 +5,8 @@ detection on heavy 6x6-8x8 mid-game positions median <= 2 ms and worst <= 10 ms;
 and apply one move <= 0.1 ms. Issue 12: make/unmake and move generation 3x faster than before.
 
 The throughput figures (make/unmake, movegen, perft nodes/s) run on fixed positions, so figures from
-two versions of `tak` compare directly. The script measures the `tak` it imports; when that is the
+two versions of `tak` compare directly; times are CPU times, so that other work on a shared machine
+disturbs them less. The script measures the `tak` it imports; when that is the
 compiled build (see README), it measures the pure Python modules too, in a second process.
 `--baseline DIR` adds the figures of another checkout's `tak` (DIR holds its `tak/` folder).
 
@@ -209,7 +210,7 @@ def is_compiled() -> bool:
 
 def run_with_engine(directory: Path, label: str, arguments: list[str]) -> None:
     """Run this script again in a new process whose `tak` comes from `directory`."""
-    print(f"\n== {label}: tak from {directory}", flush=True)
+    print(f"\n({label})", flush=True)
     code = (
         "import runpy, sys; sys.path.insert(0, sys.argv[1]); sys.argv = sys.argv[2:]; "
         "runpy.run_path(sys.argv[0], run_name='__main__')"

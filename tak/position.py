@@ -75,14 +75,19 @@ class Reserves:
         return self.stones + self.caps
 
 
+# Stones or capstones: one number for both players, a pair, or None for the board's standard.
 PerPlayer = int | tuple[int, int] | None
+# The set-up functions take a size (int), komi (float), PerPlayer reserves and an Opening or its
+# name, but check their arguments themselves and refuse anything else with a SetupError saying
+# why; so they are annotated `object`, and a compiled build (which checks annotations on entry)
+# gives the same SetupError rather than a bare TypeError.
 
 
 def reserve_problem(
-    size: int,
-    stones: PerPlayer = None,
-    caps: PerPlayer = None,
-    opening: Opening | str = Opening.SWAP,
+    size: object,
+    stones: object = None,
+    caps: object = None,
+    opening: object = Opening.SWAP,
 ) -> str | None:
     """Why no game can start with these reserves (per player, or one number for both; None for
     the board's standard), or None. :class:`Position` raises :class:`tak.SetupError` with the
@@ -94,13 +99,17 @@ def reserve_problem(
     return None
 
 
-def _checked_reserves(
-    size: int, stones: PerPlayer, caps: PerPlayer, opening: Opening | str
-) -> tuple[tuple[int, int], tuple[int, int]]:
-    """Stones and capstones per player, or :class:`SetupError` when no game could start."""
+def _checked_size(size: object) -> int:
     if isinstance(size, bool) or not isinstance(size, int) or size not in STANDARD_RESERVES:
         raise SetupError("The board size must be a whole number: sizes run from 3 to 8.")
-    default_stones, default_caps = STANDARD_RESERVES[size]
+    return size
+
+
+def _checked_reserves(
+    size: object, stones: object, caps: object, opening: object
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Stones and capstones per player, or :class:`SetupError` when no game could start."""
+    default_stones, default_caps = STANDARD_RESERVES[_checked_size(size)]
     stone_pair = _per_player(stones, default_stones, "Stones")
     cap_pair = _per_player(caps, default_caps, "Capstones")
     if any(s + c == 0 for s, c in zip(stone_pair, cap_pair, strict=True)):
@@ -113,18 +122,17 @@ def _checked_reserves(
     return stone_pair, cap_pair
 
 
-def _per_player(value: PerPlayer, default: int, what: str) -> tuple[int, int]:
+def _per_player(value: object, default: int, what: str) -> tuple[int, int]:
     if value is None:
         return (default, default)
     pair = tuple(value) if isinstance(value, tuple | list) else (value, value)
-    if len(pair) != 2 or any(
-        isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_RESERVE for v in pair
-    ):
+    numbers = [v for v in pair if not isinstance(v, bool) and isinstance(v, int)]
+    if len(numbers) != 2 or len(pair) != 2 or any(not 0 <= v <= MAX_RESERVE for v in numbers):
         raise SetupError(f"{what} must be a whole number from 0 to {MAX_RESERVE} per player.")
-    return (pair[0], pair[1])
+    return (numbers[0], numbers[1])
 
 
-def _opening(opening: Opening | str) -> Opening:
+def _opening(opening: object) -> Opening:
     try:
         return Opening(opening)
     except ValueError:
@@ -133,7 +141,7 @@ def _opening(opening: Opening | str) -> Opening:
         ) from None
 
 
-def _komi_halves(komi: float) -> int:
+def _komi_halves(komi: object) -> int:
     """Komi in half-flats; refuses NaN, infinities, huge numbers and anything off the half-grid."""
     if (
         isinstance(komi, bool)
@@ -450,7 +458,6 @@ def _flattening_count(carry: int, reach: int) -> int:
     return sum(comb(count - 2, reach - 1) for count in range(reach + 1, carry + 1))
 
 
-# Moves per line key (see `_Geometry.spreads`) by carry, reach and flattening, for counting.
 # How many squares a line key's spreads can drop on at most.
 _LONGEST_DROPS = [
     min(carry, reach + flattens)
@@ -458,6 +465,7 @@ _LONGEST_DROPS = [
     for reach in range(_CARRY_KEYS)
     for flattens in (0, 1)
 ]
+# Moves per line key (see `_Geometry.spreads`) by carry, reach and flattening, for counting.
 _LINE_MOVE_COUNTS = [
     _sequence_count(carry, reach) + (_flattening_count(carry, reach) if flattens else 0)
     for carry in range(_CARRY_KEYS)
@@ -480,20 +488,22 @@ class Position:
 
     def __init__(
         self,
-        size: int = 6,
+        size: object = 6,
         *,
-        komi: float = 0,
-        stones: PerPlayer = None,
-        caps: PerPlayer = None,
-        opening: Opening | str = Opening.SWAP,
+        komi: object = 0,
+        stones: object = None,
+        caps: object = None,
+        opening: object = Opening.SWAP,
     ) -> None:
+        """Arguments as for :func:`reserve_problem`, and `komi` a multiple of 0.5."""
         self.starting_stones, self.starting_caps = _checked_reserves(size, stones, caps, opening)
-        self.size = size
+        self.size = _checked_size(size)
         self._komi_halves = _komi_halves(komi)
         self.opening = _opening(opening)
-        self._geo = _geometry(size)
-        self._stacks: list[list[int]] = [[] for _ in range(size * size)]
-        self._tops = [FLAT] * (size * size)
+        self._geo = _geometry(self.size)
+        squares = self.size * self.size
+        self._stacks: list[list[int]] = [[] for _ in range(squares)]
+        self._tops = [FLAT] * squares
         self._road = [0, 0]
         self._walls = 0
         self._caps = 0
@@ -513,10 +523,10 @@ class Position:
         cls,
         tps: str,
         *,
-        komi: float = 0,
-        stones: PerPlayer = None,
-        caps: PerPlayer = None,
-        opening: Opening | str = Opening.SWAP,
+        komi: object = 0,
+        stones: object = None,
+        caps: object = None,
+        opening: object = Opening.SWAP,
     ) -> Position:
         """A position from TPS; the reserves are what the starting ones leave after the board.
 
@@ -668,7 +678,7 @@ class Position:
         old_white, old_black = road
         walls, caps, tall = self._walls, self._caps, self._tall
         flattened = False
-        if type(move) is Placement:
+        if isinstance(move, Placement):
             color = mover ^ 1 if self.ply < 2 and self.opening is _SWAP else mover
             stacks[sq].append(color)
             bit = 1 << sq
@@ -760,7 +770,7 @@ class Position:
         road = self._road
         road[0], road[1], self._walls, self._caps, self._tall = white, black, walls, caps, tall
         stacks, tops = self._stacks, self._tops
-        if type(move) is Placement:
+        if isinstance(move, Placement):
             color = stacks[sq].pop()
             tops[sq] = FLAT
             if move.piece is _CAP_PIECE:
