@@ -21,6 +21,7 @@ from tak.moves import (
     Piece,
     Placement,
     Spread,
+    by_fields,
     parse_move,
     spread_shape_problem,
     square_name,
@@ -73,6 +74,9 @@ class Reserves:
     @property
     def total(self) -> int:
         return self.stones + self.caps
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return by_fields(self)
 
 
 # Stones or capstones: one number for both players, a pair, or None for the board's standard.
@@ -474,6 +478,23 @@ _LINE_MOVE_COUNTS = [
 ]
 
 
+# An undo entry (see Position.__init__), and everything a position holds besides its set-up.
+_Undo = tuple[Move, int, bool, Result | None, int, int, int, int, int]
+_State = tuple[
+    list[list[int]],
+    list[int],
+    list[int],
+    int,
+    int,
+    int,
+    list[int],
+    list[int],
+    int,
+    Result | None,
+    list[_Undo],
+]
+
+
 class Position:
     """A Tak position that moves are played on and taken back from.
 
@@ -514,7 +535,7 @@ class Position:
         self._result: Result | None = None
         # One entry a ply: the move, its square, whether it flattened a wall, and the result and
         # bitboards (road pieces of each player, walls, capstones, tall stacks) before it.
-        self._undo: list[tuple[Move, int, bool, Result | None, int, int, int, int, int]] = []
+        self._undo: list[_Undo] = []
 
     # ----------------------------------------------------------------- construction and TPS
 
@@ -585,6 +606,26 @@ class Position:
         n = self.size
         rows = tuple(tuple(self.stack(file, rank) for file in range(n)) for rank in range(n))
         return Board(rows, self.to_move, self.ply // 2 + 1)
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickle and copy by state: a compiled build (see README) has no `__dict__` to copy."""
+        setup = (self.size, self.komi, self.starting_stones, self.starting_caps, self.opening)
+        return (_restored_position, (setup, self._state()))
+
+    def _state(self) -> _State:
+        return (
+            self._stacks,
+            self._tops,
+            self._road,
+            self._walls,
+            self._caps,
+            self._tall,
+            self._stones,
+            self._capstones,
+            self.ply,
+            self._result,
+            self._undo,
+        )
 
     def copy(self) -> Position:
         """An independent position with the same stacks, reserves, ply and history."""
@@ -1136,6 +1177,27 @@ class Position:
         if self._tops[sq] == WALL:
             bits &= ~(1 << target)
         return bits
+
+
+def _restored_position(
+    setup: tuple[int, float, tuple[int, int], tuple[int, int], Opening], state: _State
+) -> Position:
+    size, komi, stones, caps, opening = setup
+    position = Position(size, komi=komi, stones=stones, caps=caps, opening=opening)
+    (
+        position._stacks,
+        position._tops,
+        position._road,
+        position._walls,
+        position._caps,
+        position._tall,
+        position._stones,
+        position._capstones,
+        position.ply,
+        position._result,
+        position._undo,
+    ) = state
+    return position
 
 
 def perft(position: Position, depth: int) -> int:
