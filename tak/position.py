@@ -679,10 +679,13 @@ class Position:
         colors = self._stacks[sq]
         return Stack(tuple(Color(c) for c in colors), Piece(self._tops[sq]))
 
-    def reserves(self, color: Color) -> Reserves:
+    # The methods that take a player are annotated `int`: they take a Color, or its 0 or 1, in
+    # both builds (a compiled build would refuse a plain int given for a Color).
+
+    def reserves(self, color: int) -> Reserves:
         return Reserves(self._stones[color], self._capstones[color])
 
-    def flat_count(self, color: Color) -> int:
+    def flat_count(self, color: int) -> int:
         """Flats on top of stacks: what a flat win counts (walls and capstones don't)."""
         return (self._road[color] & ~self._caps).bit_count()
 
@@ -1108,7 +1111,7 @@ class Position:
 
     # ----------------------------------------------------------------- Tak threats
 
-    def road_threats(self, color: Color | None = None) -> list[Move]:
+    def road_threats(self, color: int | None = None) -> list[Move]:
         """The moves by which `color` (the side to move by default) would complete a road at once.
 
         Asked for the player who just moved, this is the "Tak" call: what they threaten to play
@@ -1116,11 +1119,11 @@ class Position:
         """
         return list(self._threats(color))
 
-    def has_road_threat(self, color: Color | None = None) -> bool:
+    def has_road_threat(self, color: int | None = None) -> bool:
         """Whether :meth:`road_threats` is non-empty, stopping at the first threat."""
         return next(self._threats(color), None) is not None
 
-    def _threats(self, color: Color | None) -> Iterator[Move]:
+    def _threats(self, color: int | None) -> Iterator[Move]:
         # While the game goes on, neither player has a road: a threat's road must pass through
         # a square the move gives the player. A square placed on joins the groups next to it,
         # so it completes a road when it is on or next to a group touching each of two opposite

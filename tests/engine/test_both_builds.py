@@ -1,5 +1,6 @@
-"""Positions and the engine's values pickle and copy the same in both builds (a compiled build's
-classes have no `__dict__`, and its frozen dataclasses cannot be filled in after construction)."""
+"""What the compiled build (see README) could do differently from pure Python, and must not: its
+classes have no `__dict__`, its frozen dataclasses cannot be filled in after construction, and it
+checks argument types on entry. CI runs every engine test against both builds."""
 
 from __future__ import annotations
 
@@ -58,3 +59,13 @@ def test_values_pickle_and_copy_to_equal_values() -> None:
     for value in values:
         for clone in (pickle.loads(pickle.dumps(value)), copy.copy(value), copy.deepcopy(value)):
             assert clone == value and hash(clone) == hash(value)
+
+
+def test_a_player_is_a_color_or_its_number() -> None:
+    position = _played()
+    for color in Color:
+        number = int(color)
+        assert position.reserves(number) == position.reserves(color)
+        assert position.flat_count(number) == position.flat_count(color)
+        assert position.road_threats(number) == position.road_threats(color)
+        assert position.has_road_threat(number) == position.has_road_threat(color)
