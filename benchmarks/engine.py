@@ -1,19 +1,32 @@
-"""Engine speed: perft, Tak-threat detection, Tinuë and single-move handling. Prints figures.
+"""Engine speed: make/unmake, move generation, perft, Tak threats, Tinuë and single moves. Prints
+figures.
 
 Targets (issue 2, 2-core machine, CPython): perft(6x6 start, 4) = 13,586,048 in <= 15 s; threat
 detection on heavy 6x6-8x8 mid-game positions median <= 2 ms and worst <= 10 ms; parse, validate
 and apply one move <= 0.1 ms. Issue 11: judging Tak or Tinuë after a move on heavy 6x6-8x8
-positions median <= 20 ms and worst <= 200 ms.
+positions median <= 20 ms and worst <= 200 ms. Issue 12: make/unmake and move generation 3x faster
+than before.
 
-    python benchmarks/engine.py [--quick]
+The throughput figures (make/unmake, movegen, perft nodes/s) run on fixed positions, so figures from
+two versions of `tak` compare directly; times are CPU times, so that other work on a shared machine
+disturbs them less. The script measures the `tak` it imports; when that is the
+compiled build (see README), it measures the pure Python modules too, in a second process.
+`--baseline DIR` adds the figures of another checkout's `tak` (DIR holds its `tak/` folder).
+
+    python benchmarks/engine.py [--quick] [--baseline DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import shutil
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from tak import Call, Color, Position, perft, tak_call
 
@@ -93,16 +106,96 @@ def random_midgames(
 def time_ms(function, repeat: int) -> list[float]:  # type: ignore[no-untyped-def]
     samples = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         function()
-        samples.append((time.perf_counter() - start) * 1000)
+        samples.append((time.process_time() - start) * 1000)
     return samples
 
 
+def fixed_positions() -> list[Position]:
+    """The throughput figures' positions: the heavy published ones and seeded random mid-games."""
+    positions = [Position.from_tps(t) for t in HEAVY]
+    positions += [Position.from_tps(p.tps(), komi=2) for p in random_midgames(24, threatened=False)]
+    return positions
+
+
+def rate(function, work: int, seconds: float = 1.0) -> float:  # type: ignore[no-untyped-def]
+    """`work` units done by each call of `function`, per second, over about `seconds`: best of 3."""
+    calls = 1
+    while True:
+        start = time.process_time()
+        for _ in range(calls):
+            function()
+        elapsed = time.process_time() - start
+        if elapsed > seconds / 10:
+            break
+        calls *= 2
+    best = elapsed
+    for _ in range(2):
+        start = time.process_time()
+        for _ in range(calls):
+            function()
+        best = min(best, time.process_time() - start)
+    return work * calls / best
+
+
+def bench_throughput(quick: bool) -> None:
+    positions = fixed_positions()
+    seconds = 0.3 if quick else 1.0
+    lists = [p.legal_moves() for p in positions]
+    pairs = sum(len(m) for m in lists)
+
+    def make_unmake() -> None:
+        for position, moves in zip(positions, lists, strict=True):
+            push, pop = position.push, position.pop
+            for move in moves:
+                push(move)
+                pop()
+
+    def movegen() -> None:
+        for position in positions:
+            position.legal_moves()
+
+    def count() -> None:
+        for position in positions:
+            position.count_legal_moves()
+
+    def threats() -> None:
+        for position in positions:
+            position.road_threats(Color.WHITE)
+            position.road_threats(Color.BLACK)
+
+    print(f"throughput on {len(positions)} fixed 6x6-8x8 positions ({pairs:,} legal moves):")
+    for label, function, work in [
+        ("make/unmake (push + pop)", make_unmake, pairs),
+        ("legal_moves()", movegen, len(positions)),
+        ("count_legal_moves()", count, len(positions)),
+        ("road_threats(color)", threats, 2 * len(positions)),
+    ]:
+        print(f"  {label:<26}{rate(function, work, seconds) / 1e3:10.2f} k/s")
+    for tps, depth in PERFT_CASES[: 2 if quick else None]:
+        start = time.process_time()
+        nodes = perft(Position.from_tps(tps), depth)
+        elapsed = time.process_time() - start
+        print(
+            f"  perft {tps[:28]}... depth {depth}: {nodes:,} nodes, "
+            f"{nodes / elapsed / 1e6:.2f} M nodes/s"
+        )
+
+
+# Perft positions (published figures in tests/engine/test_perft.py): a 5x5 capstone fight, a heavy
+# 6x6 mid-game, and the 6x6 opening, whose last ply is counted without playing it.
+PERFT_CASES = [
+    ("x5/x5/2S,211C,2C,212S,x/x5/x5 1 7", 3),
+    (HEAVY[0], 2),
+    ("x6/x6/x6/x6/x6/x6 1 1", 3),
+]
+
+
 def bench_perft() -> None:
-    start = time.perf_counter()
+    start = time.process_time()
     nodes = perft(Position(6), 4)
-    seconds = time.perf_counter() - start
+    seconds = time.process_time() - start
     print(
         f"perft 6x6 start depth 4: {nodes:,} nodes in {seconds:.2f} s "
         f"({nodes / seconds / 1e6:.2f} M nodes/s)  target <= 15 s"
@@ -156,23 +249,62 @@ def bench_single_move() -> None:
     position = Position.from_tps(HEAVY[0])
     texts = [m.ptn() for m in position.legal_moves()]
     rounds = 20
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(rounds):
         for text in texts:
             position.play(text)
             position.pop()
-    per_move = (time.perf_counter() - start) / (rounds * len(texts)) * 1000
+    per_move = (time.process_time() - start) / (rounds * len(texts)) * 1000
     print(f"parse + validate + apply one move (then undo): {per_move:.4f} ms  target <= 0.1 ms")
+
+
+def is_compiled() -> bool:
+    """Whether the imported engine is the mypyc build (its modules are extension modules)."""
+    import tak.position
+
+    return not tak.position.__file__.endswith(".py")
+
+
+def run_with_engine(directory: Path, label: str, arguments: list[str]) -> None:
+    """Run this script again in a new process whose `tak` comes from `directory`."""
+    print(f"\n({label})", flush=True)
+    code = (
+        "import runpy, sys; sys.path.insert(0, sys.argv[1]); sys.argv = sys.argv[2:]; "
+        "runpy.run_path(sys.argv[0], run_name='__main__')"
+    )
+    command = [sys.executable, "-c", code, str(directory), __file__, "--engine-only", *arguments]
+    subprocess.run(command, check=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer positions, same figures")
+    parser.add_argument("--baseline", type=Path, help="also measure the tak/ package in DIR")
+    parser.add_argument("--engine-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    import tak
+
+    compiled = is_compiled()
+    print(f"== {'compiled (mypyc)' if compiled else 'pure Python'}: tak from {tak.__file__}")
+    bench_throughput(args.quick)
     bench_single_move()
     bench_threats(args.quick)
     bench_tinue(args.quick)
-    bench_perft()
+    if not args.quick:
+        bench_perft()
+    if args.engine_only:
+        return
+    extra = ["--quick"] if args.quick else []
+    if compiled:
+        with tempfile.TemporaryDirectory() as pure:
+            shutil.copytree(Path(tak.__file__).parent, Path(pure) / "tak", ignore=_not_source)
+            run_with_engine(Path(pure), "pure Python", extra)
+    if args.baseline:
+        run_with_engine(args.baseline, "baseline", extra)
+
+
+def _not_source(folder: str, names: list[str]) -> list[str]:
+    return [name for name in names if not name.endswith(".py")]
 
 
 if __name__ == "__main__":

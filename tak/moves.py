@@ -8,8 +8,9 @@ size and prints without knowing the board. Whether a move is legal is the positi
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import Enum, IntEnum
+from typing import Any
 
 from tak.errors import PTNError, quoted
 
@@ -74,6 +75,12 @@ _STEPS = {
 }
 
 
+def by_fields(value: Any) -> tuple[object, tuple[object, ...]]:
+    """`__reduce__` of the frozen dataclasses: pickle and copy through the constructor, since a
+    compiled build (see README) cannot set a frozen field afterwards as `pickle` would."""
+    return (type(value), tuple(getattr(value, field.name) for field in fields(value)))
+
+
 def square_name(file: int, rank: int) -> str:
     """`square_name(0, 0) == "a1"`: files a..h left to right, ranks 1..8 upward."""
     return f"{FILES[file]}{rank + 1}"
@@ -104,6 +111,9 @@ class Placement:
 
     def __str__(self) -> str:
         return self.ptn()
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return by_fields(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +152,9 @@ class Spread:
 
     def __str__(self) -> str:
         return self.ptn()
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return by_fields(self)
 
 
 Move = Placement | Spread

@@ -21,6 +21,7 @@ from tak.moves import (
     Piece,
     Placement,
     Spread,
+    by_fields,
     parse_move,
     spread_shape_problem,
     square_name,
@@ -55,6 +56,14 @@ class Opening(Enum):
     NO_SWAP = "no-swap"
 
 
+# Members as module constants: the hot paths compare with `is` rather than look them up each time.
+_SWAP = Opening.SWAP
+_FLAT_PIECE, _WALL_PIECE, _CAP_PIECE = Piece.FLAT, Piece.WALL, Piece.CAP
+# The road pieces a player can place, by (1 if stones) + (2 if capstones), as indices into
+# `_Geometry.placements[square]`.
+_ROAD_PIECES = ((), (FLAT,), (CAP,), (FLAT, CAP))
+
+
 @dataclass(frozen=True, slots=True)
 class Reserves:
     """Pieces a player has not played yet."""
@@ -66,15 +75,23 @@ class Reserves:
     def total(self) -> int:
         return self.stones + self.caps
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return by_fields(self)
 
+
+# Stones or capstones: one number for both players, a pair, or None for the board's standard.
 PerPlayer = int | tuple[int, int] | None
+# The set-up functions take a size (int), komi (float), PerPlayer reserves and an Opening or its
+# name, but check their arguments themselves and refuse anything else with a SetupError saying
+# why; so they are annotated `object`, and a compiled build (which checks annotations on entry)
+# gives the same SetupError rather than a bare TypeError.
 
 
 def reserve_problem(
-    size: int,
-    stones: PerPlayer = None,
-    caps: PerPlayer = None,
-    opening: Opening | str = Opening.SWAP,
+    size: object,
+    stones: object = None,
+    caps: object = None,
+    opening: object = Opening.SWAP,
 ) -> str | None:
     """Why no game can start with these reserves (per player, or one number for both; None for
     the board's standard), or None. :class:`Position` raises :class:`tak.SetupError` with the
@@ -86,13 +103,17 @@ def reserve_problem(
     return None
 
 
-def _checked_reserves(
-    size: int, stones: PerPlayer, caps: PerPlayer, opening: Opening | str
-) -> tuple[tuple[int, int], tuple[int, int]]:
-    """Stones and capstones per player, or :class:`SetupError` when no game could start."""
+def _checked_size(size: object) -> int:
     if isinstance(size, bool) or not isinstance(size, int) or size not in STANDARD_RESERVES:
         raise SetupError("The board size must be a whole number: sizes run from 3 to 8.")
-    default_stones, default_caps = STANDARD_RESERVES[size]
+    return size
+
+
+def _checked_reserves(
+    size: object, stones: object, caps: object, opening: object
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Stones and capstones per player, or :class:`SetupError` when no game could start."""
+    default_stones, default_caps = STANDARD_RESERVES[_checked_size(size)]
     stone_pair = _per_player(stones, default_stones, "Stones")
     cap_pair = _per_player(caps, default_caps, "Capstones")
     if any(s + c == 0 for s, c in zip(stone_pair, cap_pair, strict=True)):
@@ -105,18 +126,17 @@ def _checked_reserves(
     return stone_pair, cap_pair
 
 
-def _per_player(value: PerPlayer, default: int, what: str) -> tuple[int, int]:
+def _per_player(value: object, default: int, what: str) -> tuple[int, int]:
     if value is None:
         return (default, default)
     pair = tuple(value) if isinstance(value, tuple | list) else (value, value)
-    if len(pair) != 2 or any(
-        isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_RESERVE for v in pair
-    ):
+    numbers = [v for v in pair if not isinstance(v, bool) and isinstance(v, int)]
+    if len(numbers) != 2 or len(pair) != 2 or any(not 0 <= v <= MAX_RESERVE for v in numbers):
         raise SetupError(f"{what} must be a whole number from 0 to {MAX_RESERVE} per player.")
-    return (pair[0], pair[1])
+    return (numbers[0], numbers[1])
 
 
-def _opening(opening: Opening | str) -> Opening:
+def _opening(opening: object) -> Opening:
     try:
         return Opening(opening)
     except ValueError:
@@ -125,7 +145,7 @@ def _opening(opening: Opening | str) -> Opening:
         ) from None
 
 
-def _komi_halves(komi: float) -> int:
+def _komi_halves(komi: object) -> int:
     """Komi in half-flats; refuses NaN, infinities, huge numbers and anything off the half-grid."""
     if (
         isinstance(komi, bool)
@@ -140,31 +160,72 @@ def _komi_halves(komi: float) -> int:
 
 
 class _Geometry:
-    """Everything about a board size that never changes: rays and edge masks for bitboards."""
+    """Everything about a board size that never changes: edge masks, rays and their blockers,
+    and the move objects themselves (moves are immutable, so every position of this size shares
+    them instead of building new ones for each list of legal moves)."""
 
     def __init__(self, size: int) -> None:
         n = size
         self.size = n
         self.full = (1 << (n * n)) - 1
+        self.row = (1 << n) - 1
         self.files = [sum(1 << (r * n + f) for r in range(n)) for f in range(n)]
-        self.ranks = [((1 << n) - 1) << (r * n) for r in range(n)]
-        self.not_first_file = self.full & ~self.files[0]
-        self.not_last_file = self.full & ~self.files[-1]
+        self.ranks = [self.row << (r * n) for r in range(n)]
+        self.first_file, self.last_file = self.files[0], self.files[-1]
+        self.first_rank, self.last_rank = self.ranks[0], self.ranks[-1]
+        self.edges = (self.first_file, self.last_file, self.first_rank, self.last_rank)
+        self.not_first_file = self.full & ~self.first_file
+        self.not_last_file = self.full & ~self.last_file
         steps = {Direction.UP: n, Direction.DOWN: -n, Direction.RIGHT: 1, Direction.LEFT: -1}
         self.steps = [steps[d] for d in _DIRECTIONS]
-        self.rays: list[list[tuple[int, ...]]] = []
+        # Per line (square * 4 + direction index): the ray's squares as a mask; `paths[line][k]`
+        # the origin and the first k squares of the ray; `reaches[line]` maps the blockers on
+        # the ray to (the line's key offset, the first blocker's bit or 0, the free squares).
+        self.ray_masks: list[int] = []
+        self.paths: list[list[int]] = []
+        self.reaches: list[dict[int, tuple[int, int, int]]] = []
         for sq in range(n * n):
             f, r = sq % n, sq // n
-            rays = []
             for d in _DIRECTIONS:
                 df, dr = d.step
-                ray = []
+                ray: list[int] = []
                 ff, rr = f + df, r + dr
                 while 0 <= ff < n and 0 <= rr < n:
                     ray.append(rr * n + ff)
                     ff, rr = ff + df, rr + dr
-                rays.append(tuple(ray))
-            self.rays.append(rays)
+                line = len(self.ray_masks)
+                path = [1 << sq]
+                for target in ray:
+                    path.append(path[-1] | 1 << target)
+                self.paths.append(path)
+                self.ray_masks.append(path[-1] & ~(1 << sq))
+                self.reaches.append(_reach_table(ray, line))
+        # Placements by square and piece, and lists of them by (pieces, rank, empty squares).
+        self.placements = [
+            tuple(Placement(sq % n, sq // n, piece) for piece in Piece) for sq in range(n * n)
+        ]
+        self.placement_rows: dict[int, tuple[Placement, ...]] = {}
+        self.spread_moves: dict[int, tuple[Spread, ...]] = {}
+        # Spreads of a stack without a capstone on top, along its rank and along its file, by
+        # the blockers on that line, the stack's place on it and its carry limit.
+        self.row_counts = [0] * ((1 << n) * n * _CARRY_KEYS)
+        self.column_counts: dict[int, list[int]] = {}
+        # Per square: the shift that brings its rank down to the first, its file, and where its
+        # counts start in a row's and in a column's list.
+        self.line_places = [
+            (sq - sq % n, sq % n, sq % n * _CARRY_KEYS, sq // n * _CARRY_KEYS)
+            for sq in range(n * n)
+        ]
+        for blockers in range(1 << n):
+            column = sum(1 << (index * n) for index in range(n) if blockers >> index & 1)
+            counts = [
+                _line_count(blockers, place, n, carry)
+                for place in range(n)
+                for carry in range(_CARRY_KEYS)
+            ]
+            self.column_counts[column] = counts
+            start = blockers * n * _CARRY_KEYS
+            self.row_counts[start : start + len(counts)] = counts
 
     def grow(self, bits: int) -> int:
         """The squares orthogonally next to `bits`, plus `bits` itself."""
@@ -191,10 +252,76 @@ class _Geometry:
 
     def has_road(self, bits: int) -> bool:
         """Whether the road pieces `bits` join two opposite edges."""
-        files, ranks = self.files, self.ranks
-        if all(bits & m for m in files) and self.connects(bits, files[0], files[-1]):
+        first, last = self.first_file, self.last_file
+        if bits & first and bits & last and self.connects(bits, first, last):
             return True
-        return all(bits & m for m in ranks) and self.connects(bits, ranks[0], ranks[-1])
+        first, last = self.first_rank, self.last_rank
+        return bool(bits & first and bits & last and self.connects(bits, first, last))
+
+    def group(self, bits: int, seed: int) -> int:
+        """The squares of `bits` joined to a square of `seed` (which lies in `bits`)."""
+        n = self.size
+        not_first, not_last = self.not_first_file, self.not_last_file
+        group = seed
+        while True:
+            grown = (
+                group | (group << 1 & not_first) | (group >> 1 & not_last) | group << n | group >> n
+            ) & bits
+            if grown == group:
+                return group
+            group = grown
+
+    def road_through(self, bits: int, seed: int) -> bool:
+        """Whether the road pieces `bits` join two opposite edges through a square of `seed`.
+
+        After a move, a new road must pass through a square the move gave the player, so only
+        the groups around those squares are grown: usually a few pieces, not the board.
+        """
+        first_file, last_file = self.first_file, self.last_file
+        first_rank, last_rank = self.first_rank, self.last_rank
+        across = bits & first_file and bits & last_file
+        if not (across or (bits & first_rank and bits & last_rank)):
+            return False
+        group = self.group(bits, seed)
+        # Several seeds may grow separate groups: then one group must reach both edges.
+        if group & first_file and group & last_file and self.connects(group, first_file, last_file):
+            return True
+        return bool(
+            group & first_rank and group & last_rank and self.connects(group, first_rank, last_rank)
+        )
+
+    def placement_row(self, kinds: int, rank: int, empty: int) -> tuple[Placement, ...]:
+        """The placements of `_PIECE_SETS[kinds]` on the `empty` squares of one rank."""
+        key = (kinds * 8 + rank) << 8 | empty
+        moves = self.placement_rows.get(key)
+        if moves is None:
+            pieces = _PIECE_SETS[kinds]
+            n = self.size
+            moves = tuple(
+                self.placements[rank * n + file][piece]
+                for file in range(n)
+                if empty >> file & 1
+                for piece in pieces
+            )
+            self.placement_rows[key] = moves
+        return moves
+
+    def spreads(self, key: int) -> tuple[Spread, ...]:
+        """The spreads of a line key from :meth:`Position._line_keys`: plain drops first, then
+        those that end by flattening a wall."""
+        moves = self.spread_moves.get(key)
+        if moves is None:
+            line, rest = divmod(key, _LINE_KEYS)
+            carry, rest = divmod(rest, 2 * _CARRY_KEYS)
+            reach, flattens = divmod(rest, 2)
+            n = self.size
+            file, rank, direction = line // 4 % n, line // 4 // n, _DIRECTIONS[line % 4]
+            sequences = drop_sequences(carry, reach)
+            if flattens:
+                sequences += flattening_sequences(carry, reach)
+            moves = tuple(Spread(file, rank, direction, drops) for drops in sequences)
+            self.spread_moves[key] = moves
+        return moves
 
     def road_squares(self, bits: int) -> list[int]:
         """A shortest road through `bits` (which must hold one), edge to edge, for drawing."""
@@ -223,6 +350,41 @@ class _Geometry:
                 if not best or len(path) < len(best):
                     best = path[::-1]
         return best
+
+
+# A line key packs (line, carry, reach, flattens) into one int, so that a stack's moves are one
+# dict lookup: ((line * _CARRY_KEYS + carry) * _CARRY_KEYS + reach) * 2 + flattens.
+_CARRY_KEYS = 9
+_LINE_KEYS = 2 * _CARRY_KEYS * _CARRY_KEYS
+# Which pieces a player can place: by index, the opening's flat; stones; stones and a capstone;
+# only a capstone.
+_PIECE_SETS = ((FLAT,), (FLAT, WALL), (FLAT, WALL, CAP), (CAP,))
+
+
+def _line_count(blockers: int, place: int, n: int, carry: int) -> int:
+    """The spreads, both ways along a line of `n` squares, of a stack (without a capstone on top)
+    at `place` that carries at most `carry` pieces, walls and capstones being at `blockers`."""
+    total = 0
+    for step in (-1, 1):
+        reach = 0
+        target = place + step
+        while 0 <= target < n and not blockers >> target & 1:
+            reach += 1
+            target += step
+        total += _sequence_count(carry, reach)
+    return total
+
+
+def _reach_table(ray: list[int], line: int) -> dict[int, tuple[int, int, int]]:
+    """For every set of blockers on `ray`: (the line's key offset for the free squares before the
+    first blocker, that blocker's bit or 0, the number of free squares)."""
+    table: dict[int, tuple[int, int, int]] = {}
+    for subset in range(1 << len(ray)):
+        blockers = sum(1 << target for index, target in enumerate(ray) if subset >> index & 1)
+        reach = (subset & -subset).bit_length() - 1 if subset else len(ray)
+        first = 1 << ray[reach] if subset else 0
+        table[blockers] = (line * _LINE_KEYS + reach * 2, first, reach)
+    return table
 
 
 def _squares(bits: int) -> Iterator[int]:
@@ -300,6 +462,39 @@ def _flattening_count(carry: int, reach: int) -> int:
     return sum(comb(count - 2, reach - 1) for count in range(reach + 1, carry + 1))
 
 
+# How many squares a line key's spreads can drop on at most.
+_LONGEST_DROPS = [
+    min(carry, reach + flattens)
+    for carry in range(_CARRY_KEYS)
+    for reach in range(_CARRY_KEYS)
+    for flattens in (0, 1)
+]
+# Moves per line key (see `_Geometry.spreads`) by carry, reach and flattening, for counting.
+_LINE_MOVE_COUNTS = [
+    _sequence_count(carry, reach) + (_flattening_count(carry, reach) if flattens else 0)
+    for carry in range(_CARRY_KEYS)
+    for reach in range(_CARRY_KEYS)
+    for flattens in (0, 1)
+]
+
+
+# An undo entry (see Position.__init__), and everything a position holds besides its set-up.
+_Undo = tuple[Move, int, bool, Result | None, int, int, int, int, int]
+_State = tuple[
+    list[list[int]],
+    list[int],
+    list[int],
+    int,
+    int,
+    int,
+    list[int],
+    list[int],
+    int,
+    Result | None,
+    list[_Undo],
+]
+
+
 class Position:
     """A Tak position that moves are played on and taken back from.
 
@@ -314,29 +509,33 @@ class Position:
 
     def __init__(
         self,
-        size: int = 6,
+        size: object = 6,
         *,
-        komi: float = 0,
-        stones: PerPlayer = None,
-        caps: PerPlayer = None,
-        opening: Opening | str = Opening.SWAP,
+        komi: object = 0,
+        stones: object = None,
+        caps: object = None,
+        opening: object = Opening.SWAP,
     ) -> None:
+        """Arguments as for :func:`reserve_problem`, and `komi` a multiple of 0.5."""
         self.starting_stones, self.starting_caps = _checked_reserves(size, stones, caps, opening)
-        self.size = size
+        self.size = _checked_size(size)
         self._komi_halves = _komi_halves(komi)
         self.opening = _opening(opening)
-        self._geo = _geometry(size)
-        self._stacks: list[list[int]] = [[] for _ in range(size * size)]
-        self._tops = [FLAT] * (size * size)
+        self._geo = _geometry(self.size)
+        squares = self.size * self.size
+        self._stacks: list[list[int]] = [[] for _ in range(squares)]
+        self._tops = [FLAT] * squares
         self._road = [0, 0]
         self._walls = 0
         self._caps = 0
+        self._tall = 0  # squares holding two pieces or more
         self._stones = list(self.starting_stones)
         self._capstones = list(self.starting_caps)
         self.ply = 0
         self._result: Result | None = None
-        # One entry a ply: (move, wall flattened?, result before the move).
-        self._undo: list[tuple[Move, bool, Result | None]] = []
+        # One entry a ply: the move, its square, whether it flattened a wall, and the result and
+        # bitboards (road pieces of each player, walls, capstones, tall stacks) before it.
+        self._undo: list[_Undo] = []
 
     # ----------------------------------------------------------------- construction and TPS
 
@@ -345,10 +544,10 @@ class Position:
         cls,
         tps: str,
         *,
-        komi: float = 0,
-        stones: PerPlayer = None,
-        caps: PerPlayer = None,
-        opening: Opening | str = Opening.SWAP,
+        komi: object = 0,
+        stones: object = None,
+        caps: object = None,
+        opening: object = Opening.SWAP,
     ) -> Position:
         """A position from TPS; the reserves are what the starting ones leave after the board.
 
@@ -367,6 +566,8 @@ class Position:
                 self._stacks[sq] = [int(c) for c in stack.colors]
                 self._tops[sq] = int(stack.top)
                 self._refresh(sq)
+                if len(stack.colors) > 1:
+                    self._tall |= 1 << sq
         for color in Color:
             on_board = [
                 (s.top is Piece.CAP and s.colors[-1] == color, sum(c == color for c in s.colors))
@@ -406,6 +607,26 @@ class Position:
         rows = tuple(tuple(self.stack(file, rank) for file in range(n)) for rank in range(n))
         return Board(rows, self.to_move, self.ply // 2 + 1)
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickle and copy by state: a compiled build (see README) has no `__dict__` to copy."""
+        setup = (self.size, self.komi, self.starting_stones, self.starting_caps, self.opening)
+        return (_restored_position, (setup, self._state()))
+
+    def _state(self) -> _State:
+        return (
+            self._stacks,
+            self._tops,
+            self._road,
+            self._walls,
+            self._caps,
+            self._tall,
+            self._stones,
+            self._capstones,
+            self.ply,
+            self._result,
+            self._undo,
+        )
+
     def copy(self) -> Position:
         """An independent position with the same stacks, reserves, ply and history."""
         clone = Position(
@@ -418,7 +639,7 @@ class Position:
         clone._stacks = [list(s) for s in self._stacks]
         clone._tops = list(self._tops)
         clone._road = list(self._road)
-        clone._walls, clone._caps = self._walls, self._caps
+        clone._walls, clone._caps, clone._tall = self._walls, self._caps, self._tall
         clone._stones, clone._capstones = list(self._stones), list(self._capstones)
         clone.ply, clone._result, clone._undo = self.ply, self._result, list(self._undo)
         return clone
@@ -458,10 +679,13 @@ class Position:
         colors = self._stacks[sq]
         return Stack(tuple(Color(c) for c in colors), Piece(self._tops[sq]))
 
-    def reserves(self, color: Color) -> Reserves:
+    # The methods that take a player are annotated `int`: they take a Color, or its 0 or 1, in
+    # both builds (a compiled build would refuse a plain int given for a Color).
+
+    def reserves(self, color: int) -> Reserves:
         return Reserves(self._stones[color], self._capstones[color])
 
-    def flat_count(self, color: Color) -> int:
+    def flat_count(self, color: int) -> int:
         """Flats on top of stacks: what a flat win counts (walls and capstones don't)."""
         return (self._road[color] & ~self._caps).bit_count()
 
@@ -491,80 +715,124 @@ class Position:
 
     def push(self, move: Move) -> None:
         """Play a move without checking it: for moves from :meth:`legal_moves` or :meth:`check`."""
-        n = self.size
         mover = self.ply & 1
-        sq = move.rank * n + move.file
+        sq = move.rank * self.size + move.file
+        stacks, tops, road = self._stacks, self._tops, self._road
+        before = self._result
+        old_white, old_black = road
+        walls, caps, tall = self._walls, self._caps, self._tall
         flattened = False
-        if type(move) is Placement:
-            color = 1 - mover if self.is_opening else mover
-            self._stacks[sq].append(color)
-            self._tops[sq] = move.piece.value
-            if move.piece is Piece.CAP:
-                self._capstones[color] -= 1
-            else:
+        if isinstance(move, Placement):
+            color = mover ^ 1 if self.ply < 2 and self.opening is _SWAP else mover
+            stacks[sq].append(color)
+            bit = 1 << sq
+            piece = move.piece
+            if piece is _FLAT_PIECE:
+                road[color] |= bit
                 self._stones[color] -= 1
-            self._refresh(sq)
+            elif piece is _WALL_PIECE:
+                tops[sq] = WALL
+                self._walls = walls | bit
+                self._stones[color] -= 1
+            else:
+                tops[sq] = CAP
+                road[color] |= bit
+                self._caps = caps | bit
+                self._capstones[color] -= 1
         else:
-            stacks, tops = self._stacks, self._tops
             origin = stacks[sq]
-            count = sum(move.drops)
+            drops = move.drops
+            count = sum(drops)
             carried = origin[-count:]
             del origin[-count:]
             kind = tops[sq]
             tops[sq] = FLAT
-            self._refresh(sq)
-            step = self._geo.steps[_DIRECTIONS.index(move.direction)]
+            line = sq * 4 + _DIRECTIONS.index(move.direction)
+            step = self._geo.steps[line & 3]
+            # Clear the squares the move touches, then set them again from their new tops. The
+            # pieces left on the origin and all but the last dropped are flats: only a stack's
+            # top can be a wall or a capstone.
+            keep = ~self._geo.paths[line][len(drops)]
+            road[0] = old_white & keep
+            road[1] = old_black & keep
+            heights = tall & keep
+            if origin:
+                road[origin[-1]] |= 1 << sq
+                if len(origin) > 1:
+                    heights |= 1 << sq
             taken = 0
             target = sq
-            for drop in move.drops:
+            for drop in drops:
                 target += step
-                below = stacks[target]
-                # Only the last drop may land on a wall (checked before), which it flattens.
-                flattened = bool(below) and tops[target] == WALL
-                below.extend(carried[taken : taken + drop])
+                stack = stacks[target]
+                stack += carried[taken : taken + drop]
                 taken += drop
-                tops[target] = FLAT
-                self._refresh(target)
+                bit = 1 << target
+                road[stack[-1]] |= bit
+                if len(stack) > 1:
+                    heights |= bit
+            self._tall = heights
+            flattened = tops[target] == WALL
             tops[target] = kind
-            self._refresh(target)
-        self._undo.append((move, flattened, self._result))
+            if kind == WALL:
+                road[carried[-1]] ^= bit
+                self._walls = walls & keep | bit
+            else:
+                self._walls = walls & keep
+                self._caps = caps & keep | bit if kind == CAP else caps & keep
+        self._undo.append((move, sq, flattened, before, old_white, old_black, walls, caps, tall))
         self.ply += 1
-        self._result = self._board_result(Color(mover))
+        if before is not None:
+            self._result = self._board_result(Color(mover))
+            return
+        # The game was going on, so neither player had a road: a new one passes through a
+        # square the move gave its owner. The mover's road counts first (it wins a double road).
+        geo = self._geo
+        white, black = road[0], road[1]
+        if mover:
+            gain, other_gain = black & ~old_black, white & ~old_white
+        else:
+            gain, other_gain = white & ~old_white, black & ~old_black
+        if gain and geo.road_through(road[mover], gain):
+            self._result = self._road_result(Color(mover))
+        elif other_gain and geo.road_through(road[mover ^ 1], other_gain):
+            self._result = self._road_result(Color(mover ^ 1))
+        elif (
+            self._stones[0] + self._capstones[0]
+            and self._stones[1] + self._capstones[1]
+            and (white | black | self._walls) != geo.full
+        ):
+            self._result = None
+        else:
+            self._result = self._flats_result()
 
     def pop(self) -> Move:
         """Take back the last move, restoring the position exactly."""
-        move, flattened, previous = self._undo.pop()
+        move, sq, flattened, before, white, black, walls, caps, tall = self._undo.pop()
         self.ply -= 1
-        self._result = previous
-        n = self.size
-        sq = move.rank * n + move.file
-        if type(move) is Placement:
-            color = self._stacks[sq].pop()
-            if move.piece is Piece.CAP:
+        self._result = before
+        road = self._road
+        road[0], road[1], self._walls, self._caps, self._tall = white, black, walls, caps, tall
+        stacks, tops = self._stacks, self._tops
+        if isinstance(move, Placement):
+            color = stacks[sq].pop()
+            tops[sq] = FLAT
+            if move.piece is _CAP_PIECE:
                 self._capstones[color] += 1
             else:
                 self._stones[color] += 1
-            self._refresh(sq)
             return move
-        stacks, tops = self._stacks, self._tops
         step = self._geo.steps[_DIRECTIONS.index(move.direction)]
-        target = sq + step * len(move.drops)
-        kind = tops[target]
-        carried: list[int] = []
-        for drop in reversed(move.drops):
+        origin = stacks[sq]
+        # Each square's top pieces are the ones dropped there: take them back in order.
+        target = sq
+        for drop in move.drops:
+            target += step
             stack = stacks[target]
-            carried[:0] = stack[-drop:]
+            origin += stack[-drop:]
             del stack[-drop:]
-            tops[target] = FLAT
-            self._refresh(target)
-            target -= step
-        last = sq + step * len(move.drops)
-        if flattened:
-            tops[last] = WALL
-            self._refresh(last)
-        stacks[sq].extend(carried)
-        tops[sq] = kind
-        self._refresh(sq)
+        tops[sq] = tops[target]
+        tops[target] = WALL if flattened else FLAT
         return move
 
     def play(self, move: Move | str) -> Move:
@@ -581,15 +849,23 @@ class Position:
     # ----------------------------------------------------------------- results
 
     def _board_result(self, mover: Color) -> Result | None:
+        """The result the board shows, from scratch (a position set up from TPS, for one)."""
         geo = self._geo
         road = self._road
         for color in (mover, mover.other):
             if geo.has_road(road[color]):
-                path = geo.road_squares(road[color])
-                squares = tuple((sq % self.size, sq // self.size) for sq in path)
-                return Result(color, ResultKind.ROAD, squares)
-        out_of_pieces = any(self._stones[c] + self._capstones[c] == 0 for c in (0, 1))
-        if not out_of_pieces and not self.is_full():
+                return self._road_result(color)
+        return self._flats_result()
+
+    def _road_result(self, color: Color) -> Result:
+        n = self.size
+        path = self._geo.road_squares(self._road[color])
+        return Result(color, ResultKind.ROAD, tuple((sq % n, sq // n) for sq in path))
+
+    def _flats_result(self) -> Result | None:
+        """The flat count's result once the board is full or a player is out of pieces."""
+        stones, caps = self._stones, self._capstones
+        if stones[0] + caps[0] and stones[1] + caps[1] and not self.is_full():
             return None
         white = 2 * self.flat_count(Color.WHITE)
         black = 2 * self.flat_count(Color.BLACK) + self._komi_halves
@@ -723,24 +999,28 @@ class Position:
         """Every legal move, placements first."""
         if self._result is not None:
             return []
-        n = self.size
-        occupied = self._road[0] | self._road[1] | self._walls
-        empties = [sq for sq in range(n * n) if not occupied >> sq & 1]
-        if self.is_opening:
-            return [Placement(sq % n, sq // n) for sq in empties]
+        geo = self._geo
         mover = self.ply & 1
-        pieces = []
-        if self._stones[mover]:
-            pieces += [Piece.FLAT, Piece.WALL]
-        if self._capstones[mover]:
-            pieces.append(Piece.CAP)
-        moves: list[Move] = [Placement(sq % n, sq // n, p) for sq in empties for p in pieces]
-        for sq, carry, direction, _ray, reach, flattens in self._spread_lines(mover):
-            file, rank = sq % n, sq // n
-            moves.extend(Spread(file, rank, direction, d) for d in drop_sequences(carry, reach))
-            if flattens:
-                sequences = flattening_sequences(carry, reach)
-                moves.extend(Spread(file, rank, direction, d) for d in sequences)
+        if self.ply < 2 and self.opening is _SWAP:
+            kinds = 0
+        elif self._stones[mover]:
+            kinds = 2 if self._capstones[mover] else 1
+        else:
+            kinds = 3 if self._capstones[mover] else -1
+        moves: list[Move] = []
+        if kinds >= 0:
+            n, row = self.size, geo.row
+            empty = geo.full & ~(self._road[0] | self._road[1] | self._walls)
+            for rank in range(n):
+                squares = empty >> rank * n & row
+                if squares:
+                    moves += geo.placement_row(kinds, rank, squares)
+        if kinds == 0:
+            return moves
+        spread_moves = geo.spread_moves
+        for key in self._line_keys(mover):
+            spreads = spread_moves.get(key)
+            moves += geo.spreads(key) if spreads is None else spreads
         return moves
 
     def count_legal_moves(self) -> int:
@@ -748,47 +1028,90 @@ class Position:
         if self._result is not None:
             return 0
         n = self.size
-        occupied = self._road[0] | self._road[1] | self._walls
-        empties = n * n - occupied.bit_count()
-        if self.is_opening:
+        road, walls, caps = self._road, self._walls, self._caps
+        geo = self._geo
+        free = geo.full & ~(walls | caps)
+        empties = (free & ~(road[0] | road[1])).bit_count()
+        if self.ply < 2 and self.opening is _SWAP:
             return empties
         mover = self.ply & 1
-        kinds = (2 if self._stones[mover] else 0) + (1 if self._capstones[mover] else 0)
-        total = empties * kinds
-        for _sq, carry, _direction, _ray, reach, flattens in self._spread_lines(mover):
-            total += _sequence_count(carry, reach)
-            if flattens:
-                total += _flattening_count(carry, reach)
+        total = empties * ((2 if self._stones[mover] else 0) + (1 if self._capstones[mover] else 0))
+        # A lone flat moves one way onto each neighbour that is empty or flat: all at once.
+        lone = road[mover] & ~caps & ~self._tall
+        total += (
+            (lone << n & free).bit_count()
+            + (lone >> n & free).bit_count()
+            + (lone << 1 & geo.not_first_file & free).bit_count()
+            + (lone >> 1 & geo.not_last_file & free).bit_count()
+        )
+        # The other stacks one by one, through tables of each row's and column's blockers.
+        tops = self._tops
+        blockers = walls | caps
+        row, column = geo.row, geo.first_file
+        row_counts, column_counts = geo.row_counts, geo.column_counts
+        places, row_stride = geo.line_places, n * _CARRY_KEYS
+        for sq, carry in self._own_stacks(mover, road[mover] & ~lone | walls):
+            if tops[sq] == CAP:
+                total += self._capstone_count(sq, carry)
+                continue
+            shift, file, along_row, along_column = places[sq]
+            total += (
+                row_counts[(blockers >> shift & row) * row_stride + along_row + carry]
+                + column_counts[blockers >> file & column][along_column + carry]
+            )
         return total
 
-    def _spread_lines(
-        self, mover: int
-    ) -> Iterator[tuple[int, int, Direction, tuple[int, ...], int, bool]]:
-        """For every stack `mover` controls and every direction: the square, how many pieces it
-        can carry, the direction and its ray of squares, how many of those are free to drop on
-        (`reach`), and whether a capstone on top could flatten the wall right after them."""
+    def _own_stacks(self, mover: int, squares: int) -> list[tuple[int, int]]:
+        """The square and carry limit of each stack on `squares` with `mover`'s piece on top."""
         n = self.size
-        blockers = self._walls | self._caps
+        stacks = self._stacks
+        found = []
+        while squares:
+            low = squares & -squares
+            squares ^= low
+            sq = low.bit_length() - 1
+            stack = stacks[sq]
+            if stack[-1] == mover:
+                height = len(stack)
+                found.append((sq, height if height < n else n))
+        return found
+
+    def _capstone_count(self, sq: int, carry: int) -> int:
+        """The spreads of a capstone-topped stack on `sq`, which may end by flattening a wall."""
         walls = self._walls
-        rays = self._geo.rays
+        blockers = walls | self._caps
+        geo = self._geo
+        total = 0
+        for line in range(sq * 4, sq * 4 + 4):
+            _offset, first, reach = geo.reaches[line][blockers & geo.ray_masks[line]]
+            total += _LINE_MOVE_COUNTS[carry * 2 * _CARRY_KEYS + reach * 2 + bool(walls & first)]
+        return total
+
+    def _line_keys(self, mover: int) -> list[int]:
+        """A key for every stack `mover` controls and every direction it can move in (see
+        :meth:`_Geometry.spreads`): the stack's square and carry limit, the direction, how many
+        free squares lie that way before a wall, capstone or the edge (`reach`), and whether a
+        capstone on top could flatten the wall right after them."""
         tops = self._tops
-        for sq, stack in enumerate(self._stacks):
-            if not stack or stack[-1] != mover:
-                continue
-            carry = len(stack) if len(stack) < n else n
+        walls = self._walls
+        blockers = walls | self._caps
+        geo = self._geo
+        ray_masks, reaches = geo.ray_masks, geo.reaches
+        keys: list[int] = []
+        for sq, carry in self._own_stacks(mover, self._road[mover] | walls):
+            base = carry * 2 * _CARRY_KEYS
             is_cap = tops[sq] == CAP
-            for direction, ray in zip(_DIRECTIONS, rays[sq], strict=True):
-                reach = 0
-                for target in ray:
-                    if blockers >> target & 1:
-                        break
-                    reach += 1
-                flattens = is_cap and reach < len(ray) and bool(walls >> ray[reach] & 1)
-                yield sq, carry, direction, ray, reach, flattens
+            for line in range(sq * 4, sq * 4 + 4):
+                offset, first, reach = reaches[line][blockers & ray_masks[line]]
+                if is_cap and walls & first:
+                    keys.append(base + offset + 1)
+                elif reach:
+                    keys.append(base + offset)
+        return keys
 
     # ----------------------------------------------------------------- Tak threats
 
-    def road_threats(self, color: Color | None = None) -> list[Move]:
+    def road_threats(self, color: int | None = None) -> list[Move]:
         """The moves by which `color` (the side to move by default) would complete a road at once.
 
         Asked for the player who just moved, this is the "Tak" call: what they threaten to play
@@ -796,57 +1119,48 @@ class Position:
         """
         return list(self._threats(color))
 
-    def has_road_threat(self, color: Color | None = None) -> bool:
+    def has_road_threat(self, color: int | None = None) -> bool:
         """Whether :meth:`road_threats` is non-empty, stopping at the first threat."""
         return next(self._threats(color), None) is not None
 
-    def _threats(self, color: Color | None) -> Iterator[Move]:
+    def _threats(self, color: int | None) -> Iterator[Move]:
+        # While the game goes on, neither player has a road: a threat's road must pass through
+        # a square the move gives the player. A square placed on joins the groups next to it,
+        # so it completes a road when it is on or next to a group touching each of two opposite
+        # edges: those squares are found for the whole board at once.
         if self._result is not None or self.ply < 2:
             return
-        me = int(self.to_move if color is None else color)
+        me = self.ply & 1 if color is None else int(color)
         geo = self._geo
-        n = self.size
         mine = self._road[me]
-        free = geo.full & ~(self._road[0] | self._road[1] | self._walls)
-        road_pieces = ([Piece.FLAT] if self._stones[me] else []) + (
-            [Piece.CAP] if self._capstones[me] else []
+        left, right, bottom, top = (
+            geo.grow(geo.group(mine, mine & edge)) | edge for edge in geo.edges
         )
-        if road_pieces and geo.has_road(mine | free):
-            for sq in _squares(free):
-                if geo.has_road(mine | 1 << sq):
-                    yield from (Placement(sq % n, sq // n, p) for p in road_pieces)
-        for move in self._spread_candidates(me):
-            if geo.has_road(self._road_after_spread(move, me)):
-                yield move
-
-    def _spread_candidates(self, me: int) -> Iterator[Spread]:
-        """Spreads of `me`'s stacks in directions where a road is possible at all.
-
-        A direction is skipped when even the best case (every square it can reach, and the
-        origin, becoming a road piece of mine) joins no two edges.
-        """
-        n = self.size
-        mine = self._road[me]
-        for sq, carry, direction, ray, reach, flattens in self._spread_lines(me):
-            last = min(carry, reach + 1 if flattens else reach)
-            best = mine | 1 << sq
-            for target in ray[:last]:
-                best |= 1 << target
-            if last == 0 or not self._geo.has_road(best):
+        kinds = (1 if self._stones[me] else 0) + (2 if self._capstones[me] else 0)
+        if kinds:
+            free = geo.full & ~(self._road[0] | self._road[1] | self._walls)
+            placements = geo.placements
+            for sq in _squares(free & (left & right | bottom & top)):
+                yield from (placements[sq][piece] for piece in _ROAD_PIECES[kinds])
+        # A spread can only complete a road if the best case does: its origin and every square
+        # it can drop on becoming mine (they form a line, joined to the groups next to it).
+        paths = geo.paths
+        for key in self._line_keys(me):
+            line, low = divmod(key, _LINE_KEYS)
+            best = paths[line][_LONGEST_DROPS[low]]
+            if not ((best & left and best & right) or (best & bottom and best & top)):
                 continue
-            file, rank = sq % n, sq // n
-            for drops in drop_sequences(carry, reach):
-                yield Spread(file, rank, direction, drops)
-            if flattens:
-                for drops in flattening_sequences(carry, reach):
-                    yield Spread(file, rank, direction, drops)
+            for move in geo.spreads(key):
+                after = self._road_after_spread(move, me)
+                if geo.road_through(after, after & ~mine):
+                    yield move
 
     def _road_after_spread(self, move: Spread, me: int) -> int:
         """`me`'s road bitboard as it would be after `move`, without playing it."""
-        n = self.size
-        sq = move.rank * n + move.file
+        sq = move.rank * self.size + move.file
         stack = self._stacks[sq]
-        count = sum(move.drops)
+        drops = move.drops
+        count = sum(drops)
         bits = self._road[me]
         # The origin shows the piece left under the carried ones (always a flat), or nothing.
         if len(stack) > count and stack[-count - 1] == me:
@@ -854,20 +1168,39 @@ class Position:
         else:
             bits &= ~(1 << sq)
         step = self._geo.steps[_DIRECTIONS.index(move.direction)]
-        top_kind = self._tops[sq]
-        taken = 0
         target = sq
-        last_index = len(move.drops) - 1
-        for index, drop in enumerate(move.drops):
+        taken = len(stack) - count
+        for drop in drops:
             target += step
             taken += drop
-            color = stack[len(stack) - count + taken - 1]
-            kind = top_kind if index == last_index else FLAT
-            if color == me and kind != WALL:
+            if stack[taken - 1] == me:
                 bits |= 1 << target
             else:
                 bits &= ~(1 << target)
+        if self._tops[sq] == WALL:
+            bits &= ~(1 << target)
         return bits
+
+
+def _restored_position(
+    setup: tuple[int, float, tuple[int, int], tuple[int, int], Opening], state: _State
+) -> Position:
+    size, komi, stones, caps, opening = setup
+    position = Position(size, komi=komi, stones=stones, caps=caps, opening=opening)
+    (
+        position._stacks,
+        position._tops,
+        position._road,
+        position._walls,
+        position._caps,
+        position._tall,
+        position._stones,
+        position._capstones,
+        position.ply,
+        position._result,
+        position._undo,
+    ) = state
+    return position
 
 
 def perft(position: Position, depth: int) -> int:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from tak.errors import PTNError, quoted
-from tak.moves import Color
+from tak.moves import Color, by_fields
 
 
 class ResultKind(Enum):
@@ -40,6 +40,9 @@ class Result:
     @property
     def is_draw(self) -> bool:
         return self.winner is None and self.kind is not ResultKind.ABORT
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return by_fields(self)
 
     def ptn(self) -> str:
         """`R-0 0-R F-0 0-F 1-0 0-1 1/2-1/2`, and `0-0` for an aborted game."""

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tak.errors import TPSError, quoted
-from tak.moves import MAX_SIZE, MIN_SIZE, Color, Piece
+from tak.moves import MAX_SIZE, MIN_SIZE, Color, Piece, by_fields
 
 # An 8x8 board holding every piece of two 200-stone, 200-capstone reserves takes under 1,000
 # characters; a longer text is refused before it is split up.
@@ -44,6 +44,9 @@ class Stack:
             return "x"
         return "".join(str(c.number) for c in self.colors) + self.top.letter
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return by_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Board:
@@ -61,6 +64,9 @@ class Board:
     def ply(self) -> int:
         """Plies played before this position: move 1 with White to move is ply 0."""
         return (self.move_number - 1) * 2 + self.to_move
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return by_fields(self)
 
 
 def parse_tps(text: str) -> Board:

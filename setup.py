@@ -1,0 +1,21 @@
+"""Build hook for the optional compiled engine: with `BREDON_COMPILE=1` in the environment,
+mypyc compiles the engine's core modules into C extensions (see README, "A faster engine").
+Without it the build is pure Python, and so is `tak` whenever the extensions are missing."""
+
+import os
+
+from setuptools import setup
+
+# The modules that make, unmake and generate moves; the rest gains little from compiling.
+COMPILED = ["tak/moves.py", "tak/position.py", "tak/results.py", "tak/tps.py"]
+
+
+def extensions() -> list:
+    if os.environ.get("BREDON_COMPILE") != "1":
+        return []
+    from mypyc.build import mypycify  # from the `compile` extra: mypy
+
+    return mypycify(COMPILED, opt_level="3", group_name="tak")
+
+
+setup(ext_modules=extensions())
