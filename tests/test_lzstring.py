@@ -1,6 +1,5 @@
 """tak.lzstring must agree with the JavaScript lz-string that ptn.ninja decodes links with."""
 
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -576,10 +575,8 @@ def test_output_is_capped_however_small_the_link() -> None:
     assert decompress_from_encoded_uri_component(at_cap) == "a" * MAX_DECOMPRESSED_LENGTH
     over = compress_to_encoded_uri_component("a" * (MAX_DECOMPRESSED_LENGTH + 1))
     assert len(over) < 2_000
-    start = time.perf_counter()
     with pytest.raises(PTNError, match="decodes to more than 300,000 characters"):
         decompress_from_encoded_uri_component(over)
-    assert time.perf_counter() - start < 1
 
 
 def test_links_longer_than_the_cap_are_not_read() -> None:

@@ -196,12 +196,14 @@ async def test_an_outside_write_lock_is_refused_fast_and_then_writes_go_on(db_pa
                 error.message == "The game store is busy right now; please try again in a moment."
             )
             print(f"transaction refused after {seconds:.2f} s")
-            assert DEFAULT_BUSY_TIMEOUT - 0.2 < seconds < DEFAULT_BUSY_TIMEOUT + 0.5
+            # Waited for the busy timeout, not for ever (the bound is loose: a loaded machine).
+            assert DEFAULT_BUSY_TIMEOUT - 0.2 < seconds < 2 * DEFAULT_BUSY_TIMEOUT
 
             error, seconds = await timed(db.write_one(PLAYER, (3, "p3")))
-            assert isinstance(error, StoreBusy) and seconds < DEFAULT_BUSY_TIMEOUT + 0.5
+            assert isinstance(error, StoreBusy) and seconds < 2 * DEFAULT_BUSY_TIMEOUT
 
-            # Writers queued behind a refused one are refused with it, not one timeout each.
+            # Writers queued behind a refused one are refused with it, not one timeout each
+            # (six timeouts would be 12 s).
             start = time.perf_counter()
             queued = await asyncio.gather(
                 *(add_player(db, player_id) for player_id in range(10, 16)),
@@ -210,11 +212,10 @@ async def test_an_outside_write_lock_is_refused_fast_and_then_writes_go_on(db_pa
             seconds = time.perf_counter() - start
             print(f"six queued writers refused after {seconds:.2f} s")
             assert all(isinstance(result, StoreBusy) for result in queued)
-            assert seconds < DEFAULT_BUSY_TIMEOUT + 0.5
+            assert seconds < 2 * DEFAULT_BUSY_TIMEOUT
 
-            # Reads do not need the write lock (WAL): they go on at once.
-            error, seconds = await timed(db.fetchall("SELECT * FROM players"))
-            assert error is None and seconds < 0.5
+            # Reads do not need the write lock (WAL): they are answered, not refused as busy.
+            assert await player_ids(db) == [1]
         # The refused BEGINs left no transaction open: the next write simply works.
         await add_player(db, 2)
         await db.write_one(PLAYER, (3, "p3"))
@@ -226,13 +227,12 @@ async def test_an_outside_write_lock_is_refused_fast_and_then_writes_go_on(db_pa
 async def test_opening_needs_the_write_lock_only_to_migrate(db_path: Path) -> None:
     await (await Database.open(db_path)).close()
     with write_lock_held(db_path):
-        start = time.perf_counter()
-        db = await Database.open(db_path)  # up to date: only read
-        assert time.perf_counter() - start < 0.5
+        # Up to date: only read. Needing the lock would be refused at once without waiting.
+        db = await Database.open(db_path, busy_timeout=0)
         await db.close()
     db_path.unlink()
     with closing(sqlite3.connect(db_path)) as other:
         other.execute("PRAGMA journal_mode = WAL").fetchall()
     with write_lock_held(db_path):
         error, seconds = await timed(Database.open(db_path))  # has to migrate
-    assert isinstance(error, StoreBusy) and seconds < DEFAULT_BUSY_TIMEOUT + 0.5
+    assert isinstance(error, StoreBusy) and seconds < 2 * DEFAULT_BUSY_TIMEOUT
