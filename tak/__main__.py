@@ -1,4 +1,4 @@
-"""Command line: `python -m tak moves|perft|play "<TPS>" ...`.
+"""Command line: `python -m tak moves|perft|play "<TPS>" ...`, and `python -m tak tei`.
 
 Options for the position (komi, opening, reserves) come before the TPS. Illegal input prints the
 reason on stderr and exits with code 1.
@@ -45,6 +45,14 @@ def _play(args: argparse.Namespace) -> None:
     print(position.result.ptn() if position.result else "ongoing")
 
 
+def _tei(args: argparse.Namespace) -> None:
+    from tak.search import level_for
+    from tak.tei import main as serve
+
+    level_for(args.level)  # a bad level is refused before serving
+    serve(args.level, args.seed)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m tak", description=__doc__)
     common = argparse.ArgumentParser(add_help=False)
@@ -62,6 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", parents=[common], help="play moves, print TPS and result")
     play.add_argument("moves", nargs="*", help="moves in PTN")
     play.set_defaults(run=_play)
+    tei = commands.add_parser("tei", help="serve Bredon's player over TEI on stdin/stdout")
+    tei.add_argument("--level", type=int, default=6, help="1 (beginner) to 6 (strongest)")
+    tei.add_argument("--seed", type=int, default=None, help="for reproducible play")
+    tei.set_defaults(run=_tei)
     return parser
 
 

@@ -377,7 +377,6 @@ class _Search:
             self.leaves[key] = value
         return value - ply + 1 if value == WIN - 1 else value
 
-
     def ordered(self, scan: _Scan, ply: int, best: Move | None) -> list[Move]:
         """The legal moves, likeliest best first: the table's move, blocks of the opponent's
         roads in one, killers, then by history."""
