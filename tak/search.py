@@ -73,14 +73,15 @@ class Level:
     noise: int
 
 
-# Beginner to strongest. Levels 1 to 5 are capped by nodes (reproducible, quick); the last uses all
-# the time it is given.
+# Beginner to strongest. Level 1 looks one ply ahead and adds up to 3 flats of noise to each
+# move's score (it still takes a road and blocks one in one); levels 2 to 5 are capped by depth or
+# nodes (reproducible, and quick enough for pure Python); the last uses all the time it is given.
 LEVELS: tuple[Level, ...] = (
     Level(1, "beginner", depth=1, nodes=None, noise=300),
-    Level(2, "casual", depth=None, nodes=150, noise=0),
-    Level(3, "club", depth=None, nodes=500, noise=0),
-    Level(4, "strong", depth=None, nodes=1_500, noise=0),
-    Level(5, "expert", depth=None, nodes=5_000, noise=0),
+    Level(2, "casual", depth=1, nodes=None, noise=0),
+    Level(3, "club", depth=None, nodes=300, noise=0),
+    Level(4, "strong", depth=None, nodes=1_000, noise=0),
+    Level(5, "expert", depth=None, nodes=4_000, noise=0),
     Level(6, "strongest", depth=None, nodes=None, noise=0),
 )
 MIN_LEVEL, MAX_LEVEL = LEVELS[0].number, LEVELS[-1].number
