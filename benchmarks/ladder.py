@@ -95,6 +95,12 @@ async def play_game(match: Match, start: Position, strong_plays: Color, seed: in
             match.wins += 1
         else:
             match.losses += 1
+        print(
+            f"{match.size}x{match.size} {match.name(match.strong)} v {match.name(match.weak)}: "
+            f"+{match.wins} -{match.losses} ={match.draws} after {position.ply} plies "
+            f"({position.result.ptn() if position.result else 'unfinished'})",
+            flush=True,
+        )
     finally:
         for engine in engines.values():
             await engine.quit()

@@ -73,11 +73,12 @@ class Level:
     noise: int
 
 
-# Beginner to strongest. Level 1 looks one ply ahead and adds up to 3 flats of noise to each
-# move's score (it still takes a road and blocks one in one); levels 2 to 5 are capped by depth or
-# nodes (reproducible, and quick enough for pure Python); the last uses all the time it is given.
+# Beginner to strongest. Level 1 looks one ply ahead with up to 10 flats of noise on each move's
+# score: it plays almost at random, but takes a road in one and does not allow one when it can help
+# it. Levels 2 to 5 are capped by depth or nodes (reproducible, and quick enough for pure Python);
+# the last uses all the time it is given.
 LEVELS: tuple[Level, ...] = (
-    Level(1, "beginner", depth=1, nodes=None, noise=300),
+    Level(1, "beginner", depth=1, nodes=None, noise=1_000),
     Level(2, "casual", depth=1, nodes=None, noise=0),
     Level(3, "club", depth=None, nodes=300, noise=0),
     Level(4, "strong", depth=None, nodes=1_000, noise=0),
@@ -562,9 +563,9 @@ class Player:
         """Scores for the root moves (noise added), best first, and whether every move was
         searched; the order of the previous depth breaks ties, so the result only depends on the
         position and the limits."""
-        saved = search.node_limit, search.deadline
+        saved = search.node_limit, search.deadline, search.stop
         if must_finish:
-            search.node_limit = search.deadline = None
+            search.node_limit = search.deadline = search.stop = None
         scored = []
         alpha = -WIN - 1
         finished = False
@@ -589,7 +590,7 @@ class Player:
             pass
         finally:
             if must_finish:
-                search.node_limit, search.deadline = saved
+                search.node_limit, search.deadline, search.stop = saved
         scored.sort(key=lambda item: (-item[0], item[1]))
         return [(score, move) for score, _index, move in scored], finished
 
