@@ -39,6 +39,7 @@ READY_TIMEOUT = 10.0
 GRACE_SECONDS = 2.0
 # A search bounded only by nodes or depth gets this long.
 UNTIMED_SEARCH_TIMEOUT = 60.0
+BUILTIN = "Bredon (built-in)"  # Choice.chosen_by when our own player chose
 
 
 class EngineError(Exception):
@@ -193,14 +194,20 @@ class Engine:
         except (BrokenPipeError, ConnectionResetError) as error:
             raise self._fail(EngineTerminated(self._why_dead())) from error
 
-    async def _read_line(self, timeout: float, waiting_for: str) -> str:
+    async def _read_line(
+        self, timeout: float, waiting_for: str, allowed: float | None = None
+    ) -> str:
+        """The next line, within `timeout` seconds (what is left of `allowed`, if given)."""
         process = self._process
         assert process is not None and process.stdout is not None
         try:
             raw = await asyncio.wait_for(process.stdout.readline(), timeout)
         except TimeoutError:
             raise self._fail(
-                EngineTimeout(f"{self.id.name} did not answer {waiting_for} within {timeout:g} s.")
+                EngineTimeout(
+                    f"{self.id.name} did not answer {waiting_for} within "
+                    f"{allowed if allowed is not None else timeout:g} s."
+                )
             ) from None
         if not raw:
             with contextlib.suppress(TimeoutError):
@@ -226,7 +233,9 @@ class Engine:
         await self._send("isready")
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while await self._read_line(max(0.0, deadline - loop.time()), "isready") != "readyok":
+        while (
+            await self._read_line(max(0.0, deadline - loop.time()), "isready", timeout) != "readyok"
+        ):
             pass
 
     async def set_option(self, name: str, value: int | str) -> None:
@@ -271,7 +280,8 @@ class Engine:
             loop = asyncio.get_running_loop()
             deadline = loop.time() + waited
             while True:
-                words = (await self._read_line(max(0.0, deadline - loop.time()), "go")).split()
+                left = max(0.0, deadline - loop.time())
+                words = (await self._read_line(left, "go", waited)).split()
                 if words[:1] == ["bestmove"]:
                     break
             if len(words) < 2:
@@ -390,7 +400,7 @@ class FallbackPlayer:
         result = await loop.run_in_executor(
             self.executor, builtin_choose, self.level, self.seed, position.copy(), limits
         )
-        return Choice(result.move, "Bredon", failure)
+        return Choice(result.move, BUILTIN, failure)
 
     async def _engine(self) -> Engine:
         assert self.command is not None

@@ -97,8 +97,8 @@ def test_same_seed_same_position_same_limits_same_move() -> None:
 
 def test_the_beginners_noise_depends_on_the_seed() -> None:
     position = Position(6)
-    for _ in range(3):
-        position.push(Placement(2, 2) if position.ply == 2 else position.legal_moves()[position.ply])
+    for move in ("a1", "f6", "c3"):
+        position.play(move)
     moves = {Player(1, seed=seed).choose(position).move for seed in range(12)}
     assert len(moves) > 1
 
