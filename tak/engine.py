@@ -297,21 +297,15 @@ class Engine:
 
 
 def _position_command(position: Position) -> str:
-    """`position startpos moves ...` for a game played from the start, else `position tps`."""
-    start = Position(
-        position.size,
-        komi=position.komi,
-        stones=position.starting_stones,
-        caps=position.starting_caps,
-        opening=position.opening,
-    )
+    """`position startpos moves ...` for a game played from the empty board, else `position tps`."""
     history = position.moves
-    if len(history) == position.ply:
-        for move in history:
-            start.push(move)
-        if start.tps() == position.tps():
-            moves = " moves " + " ".join(move.ptn() for move in history) if history else ""
-            return "position startpos" + moves
+    start = position.copy()
+    for _ in history:
+        start.pop()
+    empty_board = "/".join([f"x{position.size}"] * position.size)
+    if start.ply == 0 and start.tps().split()[0] == empty_board:
+        moves = " moves " + " ".join(move.ptn() for move in history) if history else ""
+        return "position startpos" + moves
     return f"position tps {position.tps()}"
 
 
