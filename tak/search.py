@@ -86,6 +86,7 @@ LEVELS: tuple[Level, ...] = (
     Level(6, "strongest", depth=None, nodes=None, noise=0),
 )
 MIN_LEVEL, MAX_LEVEL = LEVELS[0].number, LEVELS[-1].number
+MAX_DEPTH = 64  # no search gets this far: `Limits(depth=MAX_DEPTH)` searches until stopped
 # A level with neither node nor depth cap still stops: at this movetime unless told otherwise.
 DEFAULT_MOVETIME_MS = 2_000
 
@@ -517,7 +518,7 @@ class Player:
         limits = limits or Limits()
         started = time.monotonic()
         caps = self.level
-        depth_limit = _smallest(limits.depth, caps.depth) or 64
+        depth_limit = _smallest(limits.depth, caps.depth) or MAX_DEPTH
         node_limit = _smallest(limits.nodes, caps.nodes)
         movetime = limits.movetime_ms
         if movetime is None and node_limit is None and limits.depth is None:
@@ -614,6 +615,7 @@ def random_move(position: Position, rng: random.Random) -> Move:
 
 __all__ = [
     "LEVELS",
+    "MAX_DEPTH",
     "MAX_LEVEL",
     "MIN_LEVEL",
     "WIN",

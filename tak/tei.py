@@ -28,7 +28,7 @@ from typing import TextIO
 
 from tak.errors import TakError
 from tak.position import MAX_KOMI, Position
-from tak.search import MAX_LEVEL, MIN_LEVEL, WIN_ZONE, Limits, Player, SearchResult
+from tak.search import MAX_DEPTH, MAX_LEVEL, MIN_LEVEL, WIN_ZONE, Limits, Player, SearchResult
 
 NAME = "Bredon"
 AUTHOR = "the Bredon contributors"
@@ -194,7 +194,7 @@ class Server:
 
     def _limits(self, arguments: list[str]) -> Limits:
         if len(arguments) == 1 and arguments[0] == "infinite":
-            return Limits()
+            return Limits(depth=MAX_DEPTH)  # until `stop` (or the level's node cap)
         if len(arguments) % 2:
             raise TEIError(
                 "Write go movetime <ms>, go wtime <ms> btime <ms> [winc <ms> binc <ms>], "

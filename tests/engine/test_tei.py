@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -253,13 +254,14 @@ async def test_the_fallback_restarts_an_engine_that_crashed(tmp_path: Path) -> N
     await player.close()
 
 
-async def test_without_an_engine_the_fallback_is_our_player() -> None:
-    player = FallbackPlayer(None, level=3, seed=2)
-    position = Position(6)
-    choice = await player.choose(position, QUICK)
-    assert (choice.chosen_by, choice.engine_failure) == ("Bredon (built-in)", None)
-    assert position.is_legal(choice.move)
-    await player.close()
+async def test_without_an_engine_the_fallback_is_our_player_in_a_worker_process() -> None:
+    with ProcessPoolExecutor(1) as pool:
+        player = FallbackPlayer(None, level=3, seed=2, executor=pool)
+        position = Position(6)
+        choice = await player.choose(position, QUICK)
+        assert (choice.chosen_by, choice.engine_failure) == ("Bredon (built-in)", None)
+        assert position.is_legal(choice.move)
+        await player.close()
 
 
 async def test_many_requests_at_once_are_served_one_by_one() -> None:
