@@ -24,7 +24,7 @@ from tak import Color, Position
 from tak.engine import Engine
 from tak.search import Limits, random_move
 
-MAX_PLIES = 250
+MAX_PLIES = 200
 GUARD_MS = 5_000  # the movetime each engine is given; its level's node cap stops it well before
 GRACE_MS = 1_000  # a move may take this much longer than GUARD_MS (pipes, a busy machine)
 RANDOM = 0  # the "level" of the random mover
@@ -109,7 +109,8 @@ async def play_game(match: Match, start: Position, strong_plays: Color, seed: in
 async def run(args: argparse.Namespace) -> list[Match]:
     levels = sorted(args.levels)
     pairs = [(levels[0], RANDOM), *zip(levels[1:], levels[:-1], strict=True)]
-    matches = [Match(size, strong, weak) for size in args.sizes for strong, weak in pairs]
+    # The cheap pairs first, both sizes side by side: a run cut short has the most to show.
+    matches = [Match(size, strong, weak) for strong, weak in pairs for size in args.sizes]
     jobs = asyncio.Semaphore(args.jobs)
     rng = random.Random(args.seed)
 

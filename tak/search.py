@@ -75,14 +75,15 @@ class Level:
 
 # Beginner to strongest. Level 1 looks one ply ahead with up to 10 flats of noise on each move's
 # score: it plays almost at random, but takes a road in one and does not allow one when it can help
-# it. Levels 2 to 5 are capped by depth or nodes (reproducible, and quick enough for pure Python);
-# the last uses all the time it is given.
+# it. Levels 2 to 4 look 1, 2 and 3 plies ahead (level 4 stops at 5,000 positions), level 5 searches
+# 20,000 positions: all reproducible, and quick enough for pure Python. The last level uses all the
+# time it is given.
 LEVELS: tuple[Level, ...] = (
     Level(1, "beginner", depth=1, nodes=None, noise=1_000),
     Level(2, "casual", depth=1, nodes=None, noise=0),
-    Level(3, "club", depth=None, nodes=300, noise=0),
-    Level(4, "strong", depth=None, nodes=1_000, noise=0),
-    Level(5, "expert", depth=None, nodes=4_000, noise=0),
+    Level(3, "club", depth=2, nodes=None, noise=0),
+    Level(4, "strong", depth=3, nodes=5_000, noise=0),
+    Level(5, "expert", depth=None, nodes=20_000, noise=0),
     Level(6, "strongest", depth=None, nodes=None, noise=0),
 )
 MIN_LEVEL, MAX_LEVEL = LEVELS[0].number, LEVELS[-1].number
