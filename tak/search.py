@@ -379,7 +379,7 @@ class _Search:
             else:
                 value = scan.value(position)
             self.leaves[key] = value
-        return value - ply + 1 if value == WIN - 1 else value
+        return value - ply if value == WIN - 1 else value  # the road comes a ply after this one
 
     def ordered(self, scan: _Scan, ply: int, best: Move | None) -> list[Move]:
         """The legal moves, likeliest best first: the table's move, blocks of the opponent's
@@ -475,16 +475,12 @@ class _Search:
 
 
 @cache
-def _touched_cache(move: Move, size: int) -> tuple[int, ...]:
+def _touched(move: Move, size: int) -> tuple[int, ...]:
+    """The squares a move changes: where it is placed, or a spread's origin and drops."""
     origin = move.rank * size + move.file
     if isinstance(move, Placement):
         return (origin,)
     return (origin, *(rank * size + file for file, rank in move.path()))
-
-
-def _touched(move: Move, size: int) -> tuple[int, ...]:
-    """The squares a move changes: where it is placed, or a spread's origin and drops."""
-    return _touched_cache(move, size)
 
 
 class Player:
