@@ -218,8 +218,8 @@ class Server:
             movetime = min(movetime, budget) if movetime else budget
         return Limits(
             movetime_ms=max(1, movetime) if movetime is not None else None,
-            nodes=values.get("nodes") or None,
-            depth=values.get("depth") or None,
+            nodes=values.get("nodes"),
+            depth=values.get("depth"),
         )
 
     def _stop_command(self, _arguments: list[str]) -> None:

@@ -73,12 +73,16 @@ def test_every_level_blocks_a_road_in_one(number: int) -> None:
     assert not road_in_one(position), result.move
 
 
-def test_an_unstoppable_double_threat_is_scored_as_lost() -> None:
-    # Black threatens both e2 (a2-d2) and a4... here: two rows, each one short on the same side.
+def test_an_unstoppable_double_threat_is_scored_as_lost_in_two_plies() -> None:
+    # Black's a2-d2 and a4-d4 each lack only their e-square: White cannot block both.
     position = Position.from_tps("x5/2,2,2,2,x/1,1,x3/2,2,2,2,x/1,x4 1 8")
+    for move in position.legal_moves():  # brute force: every White move leaves a Black road
+        position.push(move)
+        assert position.result is not None or road_in_one(position), move
+        position.pop()
     result = Player(4, seed=1).choose(position, Limits(nodes=3_000))
     assert result.score < -WIN_ZONE
-    assert result.mate_in is not None and result.mate_in < 0
+    assert result.mate_in == -2
 
 
 def test_same_seed_same_position_same_limits_same_move() -> None:

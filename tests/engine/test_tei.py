@@ -131,6 +131,7 @@ def test_go_infinite_then_stop() -> None:
         ("go movetime soon", "go movetime takes a whole number"),
         ("go wtime 1000", "go needs both wtime and btime"),
         ("go ponder", "Write go movetime"),
+        ("go nodes 0", "The nodes limit must be a positive whole number"),
     ],
 )
 def test_bad_input_is_refused_and_the_server_carries_on(line: str, reason: str) -> None:
