@@ -1,4 +1,4 @@
-"""Command line: `python -m tak moves|perft|play|tinue "<TPS>" ...`.
+"""Command line: `python -m tak moves|perft|play|tinue "<TPS>" ...`, and `python -m tak tei`.
 
 Options for the position (komi, opening, reserves) come before the TPS. Illegal input prints the
 reason on stderr and exits with code 1.
@@ -62,6 +62,14 @@ def _tinue(args: argparse.Namespace) -> None:
         print(f"no: {mover} threatens no road")
 
 
+def _tei(args: argparse.Namespace) -> None:
+    from tak.search import level_for
+    from tak.tei import main as serve
+
+    level_for(args.level)  # a bad level is refused before serving
+    serve(args.level, args.seed)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m tak", description=__doc__)
     common = argparse.ArgumentParser(add_help=False)
@@ -83,6 +91,10 @@ def build_parser() -> argparse.ArgumentParser:
         "tinue", parents=[common], help="whether the side not to move has Tinue (or only Tak)"
     )
     tinue.set_defaults(run=_tinue)
+    tei = commands.add_parser("tei", help="serve Bredon's player over TEI on stdin/stdout")
+    tei.add_argument("--level", type=int, default=6, help="1 (beginner) to 6 (strongest)")
+    tei.add_argument("--seed", type=int, default=None, help="for reproducible play")
+    tei.set_defaults(run=_tei)
     return parser
 
 

@@ -1,0 +1,628 @@
+"""Bredon's own Tak player: iterative deepening alpha-beta with a Tak-specific evaluation.
+
+    >>> from tak import Position
+    >>> from tak.search import Limits, Player
+    >>> position = Position(5)
+    >>> result = Player(level=2, seed=1).choose(position, Limits(nodes=500))
+    >>> position.is_legal(result.move)
+    True
+
+The search is a negamax alpha-beta with iterative deepening, a transposition table keyed by a
+Zobrist-style hash kept alongside the position, and move ordering by road wins, the table's move,
+killer moves and a history table. Roads are looked at before anything else: a side to move with a
+road in one has won (so every leaf sees a pending road, which makes depth 1 enough to take a road
+and to block one).
+
+Only the public API of :class:`tak.Position` is used (push/pop, legal_moves, stack, reserves,
+has_road_threat, road_threats, result), so the player works with any implementation of it.
+
+Determinism: the same seed, position and limits give the same move, as long as the search stops on
+its node or depth limit rather than on the clock (the time limit is a guard). Every call starts
+afresh (an empty table), so the answer does not depend on what was searched before.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+
+from tak.errors import TakError
+from tak.moves import Color, Move, Piece, Placement
+from tak.position import Position
+
+WIN = 1_000_000  # a road or flat win, less the plies to reach it: a quicker win scores higher
+WIN_ZONE = WIN - 10_000  # scores beyond this are wins or losses, not evaluations
+FLAT = 100  # evaluation unit: one flat on top, in centi-flats
+
+_FLAT, _WALL, _CAP = Piece.FLAT.value, Piece.WALL.value, Piece.CAP.value
+
+
+class GameOverError(TakError):
+    """The position has a result already: there is no move to choose."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """When to stop searching: any limit reached stops it (None means no limit of that kind).
+
+    Nodes and depth make a search reproducible; movetime is a wall-clock guard.
+    """
+
+    movetime_ms: int | None = None
+    nodes: int | None = None
+    depth: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("movetime_ms", "nodes", "depth"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or value < 1):
+                raise ValueError(f"The {name} limit must be a positive whole number, not {value}.")
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """How strong a player is: a depth and node cap, and noise (centi-flats) on root scores."""
+
+    number: int
+    name: str
+    depth: int | None
+    nodes: int | None
+    noise: int
+
+
+# Beginner to strongest. Level 1 looks one ply ahead with up to 10 flats of noise on each move's
+# score: it plays almost at random, but takes a road in one and does not allow one when it can help
+# it. Levels 2 to 4 look 1, 2 and 3 plies ahead (level 4 stops at 5,000 positions), level 5 searches
+# 20,000 positions: all reproducible, and quick enough for pure Python. The last level uses all the
+# time it is given.
+LEVELS: tuple[Level, ...] = (
+    Level(1, "beginner", depth=1, nodes=None, noise=1_000),
+    Level(2, "casual", depth=1, nodes=None, noise=0),
+    Level(3, "club", depth=2, nodes=None, noise=0),
+    Level(4, "strong", depth=3, nodes=5_000, noise=0),
+    Level(5, "expert", depth=None, nodes=20_000, noise=0),
+    Level(6, "strongest", depth=None, nodes=None, noise=0),
+)
+MIN_LEVEL, MAX_LEVEL = LEVELS[0].number, LEVELS[-1].number
+MAX_DEPTH = 64  # no search gets this far: `Limits(depth=MAX_DEPTH)` searches until stopped
+# A level with neither node nor depth cap still stops: at this movetime unless told otherwise.
+DEFAULT_MOVETIME_MS = 2_000
+
+
+def level_for(number: int) -> Level:
+    """The level with this number, or ValueError naming the range."""
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_LEVEL:
+        raise ValueError(f"The level must be a whole number from {MIN_LEVEL} to {MAX_LEVEL}.")
+    return LEVELS[number - 1]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """The move chosen, its score for the side to move (centi-flats; beyond ±WIN_ZONE a forced
+    result), the depth completed, nodes searched, the principal variation and the time taken."""
+
+    move: Move
+    score: int
+    depth: int
+    nodes: int
+    pv: tuple[Move, ...]
+    time_ms: int
+
+    @property
+    def mate_in(self) -> int | None:
+        """Plies to a forced win (positive) or loss (negative), if the score says so."""
+        if self.score > WIN_ZONE:
+            return WIN - self.score
+        if self.score < -WIN_ZONE:
+            return -(WIN + self.score)
+        return None
+
+
+Info = Callable[[SearchResult], None]
+
+
+class _Stop(Exception):
+    """Raised inside the search when a limit is reached."""
+
+
+# ----------------------------------------------------------------------------- evaluation
+
+
+class _Board:
+    """A plain mirror of the stacks (colours as ints, top piece as int) kept in step with the
+    position during the search, with a hash of the whole board updated square by square."""
+
+    def __init__(self, position: Position) -> None:
+        n = position.size
+        self.size = n
+        self.cells: list[tuple[tuple[int, ...], int]] = [((), _FLAT)] * (n * n)
+        self.key = 0
+        for sq in range(n * n):
+            self._load(position, sq)
+
+    def _load(self, position: Position, sq: int) -> None:
+        n = self.size
+        stack = position.stack(sq % n, sq // n)
+        cell = (tuple(int(c) for c in stack.colors), int(stack.top))
+        self.key ^= _square_key(sq, self.cells[sq]) ^ _square_key(sq, cell)
+        self.cells[sq] = cell
+
+    def refresh(self, position: Position, squares: tuple[int, ...]) -> None:
+        for sq in squares:
+            self._load(position, sq)
+
+
+def _square_key(sq: int, cell: tuple[tuple[int, ...], int]) -> int:
+    return hash((sq, cell)) if cell[0] else 0
+
+
+@cache
+def _geometry(size: int) -> _Geometry:
+    return _Geometry(size)
+
+
+class _Geometry:
+    """Masks for flood fills and spans, and a centre bonus per square."""
+
+    def __init__(self, n: int) -> None:
+        self.size = n
+        self.full = (1 << (n * n)) - 1
+        self.files = [sum(1 << (r * n + f) for r in range(n)) for f in range(n)]
+        self.ranks = [((1 << n) - 1) << (r * n) for r in range(n)]
+        self.not_first_file = self.full & ~self.files[0]
+        self.not_last_file = self.full & ~self.files[-1]
+        middle = (n - 1) / 2
+        self.centre = [
+            round(8 * (middle - max(abs(sq % n - middle), abs(sq // n - middle))))
+            for sq in range(n * n)
+        ]
+
+    def grow(self, bits: int) -> int:
+        n = self.size
+        return (
+            bits
+            | ((bits << 1) & self.not_first_file)
+            | ((bits >> 1) & self.not_last_file)
+            | ((bits << n) & self.full)
+            | (bits >> n)
+        )
+
+    def span(self, group: int) -> int:
+        """How far a group reaches across the board: the most files or ranks it touches."""
+        files = sum(1 for mask in self.files if group & mask)
+        ranks = sum(1 for mask in self.ranks if group & mask)
+        return max(files, ranks)
+
+    def groups(self, bits: int) -> list[int]:
+        found = []
+        while bits:
+            group = bits & -bits
+            while True:
+                grown = self.grow(group) & bits
+                if grown == group:
+                    break
+                group = grown
+            found.append(group)
+            bits &= ~group
+        return found
+
+
+# Weights, in centi-flats. Found by hand and by the ladder (benchmarks/ladder.py).
+_TOP_FLAT = FLAT
+_WALL_PIECE = 45
+_CAP_PIECE = 70
+_SUPPORT = 28  # own piece under an own top: a flat that cannot be captured, for later spreads
+_CAPTIVE = 10  # opponent's piece under an own top
+_CAP_SUPPORT = 15  # extra per piece under an own capstone: the capstone stack is the big weapon
+_SPAN = (0, 0, 10, 30, 65, 120, 190, 280, 380)  # a road group by its span
+_OTHER_GROUP = 3  # the second and later groups, per square of span
+_TEMPO = 35
+_WALL_NEXT_TO_ENEMY = 6
+
+
+def evaluate(position: Position) -> int:
+    """The position's value for the side to move, in centi-flats (100 = one flat).
+
+    A finished game scores ±WIN (0 for a draw); a side to move with a road in one scores WIN - 1.
+    Otherwise: flats on top (with komi), walls and capstones, stack control and captives, road
+    groups by how far they span the board, centre, and the move.
+    """
+    result = position.result
+    if result is not None:
+        if result.winner is None:
+            return 0
+        return WIN if result.winner == position.to_move else -WIN
+    scan = _Scan(_Board(position))
+    if scan.may_road(position.to_move) and position.has_road_threat():
+        return WIN - 1
+    return scan.value(position)
+
+
+class _Scan:
+    """One pass over the board: road pieces, walls, top flats, the tallest carry and the
+    piece-by-piece score of each colour."""
+
+    __slots__ = ("carry", "flats", "geo", "road", "score", "walls")
+
+    def __init__(self, board: _Board) -> None:
+        n = board.size
+        self.geo = geo = _geometry(n)
+        centre = geo.centre
+        road = [0, 0]
+        walls = [0, 0]
+        score = [0, 0]
+        flats = [0, 0]
+        carry = [0, 0]
+        for sq, (colors, top) in enumerate(board.cells):
+            if not colors:
+                continue
+            owner = colors[-1]
+            value = centre[sq]
+            if top == _FLAT:
+                value += _TOP_FLAT
+                road[owner] |= 1 << sq
+                flats[owner] += 1
+            elif top == _CAP:
+                value += _CAP_PIECE + centre[sq]
+                road[owner] |= 1 << sq
+            else:
+                value += _WALL_PIECE
+                walls[owner] |= 1 << sq
+            height = len(colors)
+            if height > 1:
+                below = colors[-n - 1 : -1] if height > n else colors[:-1]  # what it can carry
+                own = sum(1 for c in below if c == owner)
+                value += own * _SUPPORT + (len(below) - own) * _CAPTIVE
+                if top == _CAP:
+                    value += len(below) * _CAP_SUPPORT
+            if height > carry[owner]:
+                carry[owner] = height if height < n else n
+            score[owner] += value
+        self.road, self.walls, self.score, self.flats, self.carry = road, walls, score, flats, carry
+
+    def may_road(self, color: Color) -> bool:
+        """False when no single move can give `color` a road (so the costly check is skipped).
+
+        A placement adds one file and one rank to the road pieces; a spread along a rank adds at
+        most as many files as it carries and no rank (its origin's rank is covered already), and
+        the other way round. A road covers every file or every rank.
+        """
+        geo = self.geo
+        bits = self.road[color]
+        reach = max(1, self.carry[color])
+        missing_files = sum(1 for mask in geo.files if not bits & mask)
+        if missing_files <= reach:
+            return True
+        return sum(1 for mask in geo.ranks if not bits & mask) <= reach
+
+    def value(self, position: Position) -> int:
+        geo = self.geo
+        road, walls, score, flats = self.road, self.walls, list(self.score), self.flats
+        for color in (0, 1):
+            groups = sorted((geo.span(g) for g in geo.groups(road[color])), reverse=True)
+            if groups:
+                score[color] += _SPAN[groups[0]] + _OTHER_GROUP * sum(groups[1:])
+            # A wall next to the opponent's road pieces gets in their way.
+            near = geo.grow(road[1 - color]) & walls[color]
+            score[color] += _WALL_NEXT_TO_ENEMY * near.bit_count()
+        score[Color.BLACK] += round(position.komi * FLAT)
+        # As reserves run out the flat count decides: weigh it more.
+        left = min(position.reserves(c).total for c in Color)
+        start = min(map(sum, zip(position.starting_stones, position.starting_caps, strict=True)))
+        endgame = max(0.0, 1 - 2 * left / max(start, 1))
+        me = int(position.to_move)
+        value = score[me] - score[1 - me] + _TEMPO
+        return value + round(endgame * FLAT * (flats[me] - flats[1 - me]))
+
+
+# ----------------------------------------------------------------------------- search
+
+
+@dataclass(slots=True)
+class _Entry:
+    depth: int
+    score: int
+    bound: int  # 0 exact, 1 lower (fail high), 2 upper (fail low)
+    move: Move | None
+
+
+@dataclass(slots=True)
+class _Search:
+    position: Position
+    board: _Board
+    node_limit: int | None
+    deadline: float | None
+    stop: Callable[[], bool] | None = None
+    nodes: int = 0
+    table: dict[int, _Entry] = field(default_factory=dict)
+    leaves: dict[int, int] = field(default_factory=dict)
+    killers: dict[int, list[Move]] = field(default_factory=dict)
+    history: dict[Move, int] = field(default_factory=dict)
+
+    def tick(self) -> None:
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            raise _Stop
+        if self.nodes & 63 == 0:
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise _Stop
+            if self.stop is not None and self.stop():
+                raise _Stop
+
+    def push(self, move: Move) -> None:
+        self.position.push(move)
+        self.board.refresh(self.position, _touched(move, self.board.size))
+
+    def pop(self) -> None:
+        move = self.position.pop()
+        self.board.refresh(self.position, _touched(move, self.board.size))
+
+    def key(self) -> int:
+        return self.board.key ^ (self.position.ply & 1)
+
+    def leaf(self, ply: int) -> int:
+        position = self.position
+        result = position.result
+        if result is not None:
+            if result.winner is None:
+                return 0
+            return WIN - ply if result.winner == position.to_move else -(WIN - ply)
+        key = self.key()
+        value = self.leaves.get(key)
+        if value is None:
+            scan = _Scan(self.board)
+            if scan.may_road(position.to_move) and position.has_road_threat():
+                value = WIN - 1
+            else:
+                value = scan.value(position)
+            self.leaves[key] = value
+        return value - ply if value == WIN - 1 else value  # the road comes a ply after this one
+
+    def ordered(self, scan: _Scan, ply: int, best: Move | None) -> list[Move]:
+        """The legal moves, likeliest best first: the table's move, blocks of the opponent's
+        roads in one, killers, then by history."""
+        moves = self.position.legal_moves()
+        killers = self.killers.get(ply, ())
+        history = self.history
+        opponent = self.position.to_move.other
+        threats = self.position.road_threats(opponent) if scan.may_road(opponent) else []
+        blocks = {(m.file, m.rank) for m in threats if isinstance(m, Placement)}
+
+        def rank(move: Move) -> int:
+            if move == best:
+                return 10_000_000
+            if move in killers:
+                return 5_000_000
+            base = history.get(move, 0)
+            if isinstance(move, Placement):
+                if (move.file, move.rank) in blocks:
+                    base += 2_000_000
+                base += (30, 0, 20)[move.piece]
+            else:
+                base += 10
+            return base
+
+        return sorted(moves, key=rank, reverse=True)
+
+    def negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self.tick()
+        position = self.position
+        if depth <= 0 or position.result is not None:
+            return self.leaf(ply)
+        scan = _Scan(self.board)
+        if scan.may_road(position.to_move) and position.has_road_threat():
+            return WIN - ply - 1
+        key = self.key()
+        entry = self.table.get(key)
+        best_move = None
+        if entry is not None:
+            best_move = entry.move
+            if entry.depth >= depth:
+                if entry.bound == 0:
+                    return entry.score
+                if entry.bound == 1 and entry.score >= beta:
+                    return entry.score
+                if entry.bound == 2 and entry.score <= alpha:
+                    return entry.score
+        start_alpha = alpha
+        best = -WIN - 1
+        moves = self.ordered(scan, ply, best_move)
+        for index, move in enumerate(moves):
+            self.push(move)
+            try:
+                if index == 0:
+                    score = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
+                else:
+                    score = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
+                    if alpha < score < beta:
+                        score = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
+            finally:
+                self.pop()
+            if score > best:
+                best, best_move = score, move
+            if score > alpha:
+                alpha = score
+            if alpha >= beta:
+                killers = self.killers.setdefault(ply, [])
+                if move not in killers:
+                    killers.insert(0, move)
+                    del killers[2:]
+                self.history[move] = self.history.get(move, 0) + depth * depth
+                break
+        bound = 1 if best >= beta else 2 if best <= start_alpha else 0
+        self.table[key] = _Entry(depth, best, bound, best_move)
+        return best
+
+    def pv(self, first: Move, length: int) -> tuple[Move, ...]:
+        line = [first]
+        self.push(first)
+        try:
+            while len(line) < length:
+                entry = self.table.get(self.key())
+                if entry is None or entry.move is None or self.position.result is not None:
+                    break
+                if not self.position.is_legal(entry.move):
+                    break
+                line.append(entry.move)
+                self.push(entry.move)
+        finally:
+            for _ in line:
+                self.pop()
+        return tuple(line)
+
+
+@cache
+def _touched(move: Move, size: int) -> tuple[int, ...]:
+    """The squares a move changes: where it is placed, or a spread's origin and drops."""
+    origin = move.rank * size + move.file
+    if isinstance(move, Placement):
+        return (origin,)
+    return (origin, *(rank * size + file for file, rank in move.path()))
+
+
+class Player:
+    """Bredon's player at a level (1 beginner to 6 strongest), reproducible under a seed.
+
+    `choose` never returns an illegal move; it raises :class:`GameOverError` when the game is over.
+    """
+
+    def __init__(self, level: int = MAX_LEVEL, seed: int | None = None) -> None:
+        self.level = level_for(level)
+        self.seed = seed
+
+    def __repr__(self) -> str:
+        return f"Player(level={self.level.number}, seed={self.seed})"
+
+    def choose(
+        self,
+        position: Position,
+        limits: Limits | None = None,
+        info: Info | None = None,
+        stop: Callable[[], bool] | None = None,
+    ) -> SearchResult:
+        """Search `position` (left as it was) within the limits and the level's caps.
+
+        `info` is called after every completed depth with the best line so far; `stop` is asked
+        now and then whether to stop early (the first depth always finishes).
+        """
+        if position.result is not None:
+            raise GameOverError(
+                f"The game is over ({position.result.ptn()}): there is no move to choose."
+            )
+        limits = limits or Limits()
+        started = time.monotonic()
+        caps = self.level
+        depth_limit = _smallest(limits.depth, caps.depth) or MAX_DEPTH
+        node_limit = _smallest(limits.nodes, caps.nodes)
+        movetime = limits.movetime_ms
+        if movetime is None and node_limit is None and limits.depth is None:
+            movetime = DEFAULT_MOVETIME_MS
+        deadline = started + movetime / 1000 if movetime is not None else None
+        search = _Search(position.copy(), _Board(position), node_limit, deadline, stop)
+        rng = random.Random(f"{self.seed}:{position.tps()}") if self.seed is not None else None
+        rng = rng or random.Random()
+        winning = search.position.road_threats()
+        if winning:
+            move = winning[0]
+            return SearchResult(move, WIN - 1, 1, 1, (move,), _ms(started))
+        moves = search.ordered(_Scan(search.board), 0, None)
+        noise = {move: rng.randint(-caps.noise, caps.noise) for move in moves} if caps.noise else {}
+        best: tuple[int, Move] | None = None
+        completed = 0
+        pv: tuple[Move, ...] = ()
+        for depth in range(1, depth_limit + 1):
+            scored, finished = self._root(search, moves, depth, noise, must_finish=depth == 1)
+            if not finished:
+                # The previous best was searched first, with a full window: a move that beat it
+                # in the unfinished depth is better indeed.
+                if scored and scored[0][1] != moves[0]:
+                    best = scored[0]
+                    pv = search.pv(best[1], depth)
+                break
+            moves = [move for _score, move in scored]
+            best = scored[0]
+            completed = depth
+            pv = search.pv(best[1], depth)
+            if info is not None:
+                info(SearchResult(best[1], best[0], depth, search.nodes, pv, _ms(started)))
+            if abs(best[0]) > WIN_ZONE:
+                break
+        assert best is not None  # depth 1 always finishes
+        score, move = best
+        return SearchResult(move, score, completed, search.nodes, pv, _ms(started))
+
+    @staticmethod
+    def _root(
+        search: _Search, moves: list[Move], depth: int, noise: dict[Move, int], must_finish: bool
+    ) -> tuple[list[tuple[int, Move]], bool]:
+        """Scores for the root moves (noise added), best first, and whether every move was
+        searched; the order of the previous depth breaks ties, so the result only depends on the
+        position and the limits."""
+        saved = search.node_limit, search.deadline, search.stop
+        if must_finish:
+            search.node_limit = search.deadline = search.stop = None
+        scored = []
+        alpha = -WIN - 1
+        finished = False
+        try:
+            for index, move in enumerate(moves):
+                search.push(move)
+                try:
+                    if index == 0 or noise:
+                        score = -search.negamax(depth - 1, -WIN - 1, WIN + 1, 1)
+                    else:
+                        score = -search.negamax(depth - 1, -alpha - 1, -alpha, 1)
+                        if score > alpha:
+                            score = -search.negamax(depth - 1, -WIN - 1, -alpha, 1)
+                finally:
+                    search.pop()
+                if abs(score) < WIN_ZONE:
+                    score += noise.get(move, 0)
+                alpha = max(alpha, score)
+                scored.append((score, index, move))
+            finished = True
+        except _Stop:
+            pass
+        finally:
+            if must_finish:
+                search.node_limit, search.deadline, search.stop = saved
+        scored.sort(key=lambda item: (-item[0], item[1]))
+        return [(score, move) for score, _index, move in scored], finished
+
+
+def _smallest(*values: int | None) -> int | None:
+    present = [v for v in values if v is not None]
+    return min(present) if present else None
+
+
+def _ms(started: float) -> int:
+    return round((time.monotonic() - started) * 1000)
+
+
+def random_move(position: Position, rng: random.Random) -> Move:
+    """A legal move picked uniformly: the weakest opponent there is, for tests and the ladder."""
+    moves = position.legal_moves()
+    if not moves:
+        raise GameOverError("The game is over: there is no move to choose.")
+    return rng.choice(moves)
+
+
+__all__ = [
+    "LEVELS",
+    "MAX_DEPTH",
+    "MAX_LEVEL",
+    "MIN_LEVEL",
+    "WIN",
+    "WIN_ZONE",
+    "GameOverError",
+    "Level",
+    "Limits",
+    "Player",
+    "SearchResult",
+    "evaluate",
+    "level_for",
+    "random_move",
+]

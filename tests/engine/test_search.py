@@ -1,0 +1,193 @@
+"""Bredon's player: roads in one taken and blocked, reproducible under a seed, never illegal.
+
+Road wins and blocks are checked by brute force (every reply played out on the board), not by
+the position's own threat detection that the search relies on.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tak import Color, Piece, Placement, Position, ResultKind
+from tak.search import (
+    LEVELS,
+    MAX_LEVEL,
+    WIN_ZONE,
+    GameOverError,
+    Limits,
+    Player,
+    evaluate,
+    level_for,
+)
+
+QUICK = Limits(nodes=300, movetime_ms=10_000)
+
+
+def wins_by_road(position: Position, move: object, color: Color) -> bool:
+    position.push(move)  # type: ignore[arg-type]
+    try:
+        result = position.result
+        return result is not None and result.kind is ResultKind.ROAD and result.winner == color
+    finally:
+        position.pop()
+
+
+def road_in_one(position: Position) -> bool:
+    """Whether the side to move can win by road at once: every legal move tried."""
+    me = position.to_move
+    return any(wins_by_road(position, move, me) for move in position.legal_moves())
+
+
+def random_game(seed: int, size: int, plies: int) -> Position:
+    rng = random.Random(seed)
+    position = Position(size, komi=rng.choice([0, 1.5, 2]))
+    while position.ply < plies and position.result is None:
+        position.push(rng.choice(position.legal_moves()))
+    return position
+
+
+# White has a1-d1; Black has a2-d2 and White to move: White must (and can) finish at e1.
+ROAD_IN_ONE = "x5/x5/x5/2,2,2,2,x/1,1,1,1,x 1 5"
+# Black threatens a2-e2 at e2 (White's a1-d1 have no fifth square: e1 is Black's wall).
+MUST_BLOCK = "x5/x5/1,1,x3/2,2,2,2,x/1,1,1,1,2S 1 7"
+
+
+@pytest.mark.parametrize("number", [level.number for level in LEVELS[:5]])
+def test_every_level_takes_a_road_in_one(number: int) -> None:
+    position = Position.from_tps(ROAD_IN_ONE)
+    result = Player(number, seed=1).choose(position, QUICK)
+    assert wins_by_road(position, result.move, Color.WHITE)
+    assert result.mate_in == 1
+
+
+@pytest.mark.parametrize("number", [level.number for level in LEVELS[:5]])
+def test_every_level_blocks_a_road_in_one(number: int) -> None:
+    position = Position.from_tps(MUST_BLOCK)
+    assert road_in_one(Position.from_tps("x5/x5/1,1,x3/2,2,2,2,x/1,1,1,1,2S 2 7"))
+    result = Player(number, seed=1).choose(position, QUICK)
+    position.push(result.move)
+    assert not road_in_one(position), result.move
+
+
+def test_an_unstoppable_double_threat_is_scored_as_lost_in_two_plies() -> None:
+    # Black's a2-d2 and a4-d4 each lack only their e-square: White cannot block both.
+    position = Position.from_tps("x5/2,2,2,2,x/1,1,x3/2,2,2,2,x/1,x4 1 8")
+    for move in position.legal_moves():  # brute force: every White move leaves a Black road
+        position.push(move)
+        assert position.result is not None or road_in_one(position), move
+        position.pop()
+    result = Player(4, seed=1).choose(position, Limits(nodes=3_000))
+    assert result.score < -WIN_ZONE
+    assert result.mate_in == -2
+
+
+def test_same_seed_same_position_same_limits_same_move() -> None:
+    for seed in range(4):
+        position = random_game(seed, 6, 14)
+        for number in (1, 3):
+            first = Player(number, seed=seed).choose(position, QUICK)
+            again = Player(number, seed=seed).choose(position.copy(), QUICK)
+            player = Player(number, seed=seed)
+            player.choose(random_game(seed + 100, 6, 10), QUICK)  # no memory between searches
+            third = player.choose(position, QUICK)
+            assert first.move == again.move == third.move
+            assert first.score == again.score == third.score
+            assert first.nodes == again.nodes
+
+
+def test_the_beginners_noise_depends_on_the_seed() -> None:
+    position = Position(6)
+    for move in ("a1", "f6", "c3"):
+        position.play(move)
+    moves = {Player(1, seed=seed).choose(position).move for seed in range(12)}
+    assert len(moves) > 1
+
+
+def test_the_position_is_left_as_it_was() -> None:
+    position = random_game(5, 5, 20)
+    before = position.tps(), position.moves
+    Player(4, seed=0).choose(position, QUICK)
+    assert (position.tps(), position.moves) == before
+
+
+def test_a_finished_game_has_no_move() -> None:
+    position = Position.from_tps(ROAD_IN_ONE)
+    position.play("e1")
+    with pytest.raises(GameOverError, match=r"The game is over \(R-0\)"):
+        Player(2).choose(position)
+
+
+def test_the_opening_places_the_opponents_flat() -> None:
+    position = Position(6)
+    for _ in range(2):
+        move = Player(3, seed=0).choose(position, QUICK).move
+        assert isinstance(move, Placement) and move.piece is Piece.FLAT
+        mover = position.to_move
+        position.play(move)
+        assert position.stack(move.file, move.rank).owner == mover.other
+
+
+def test_limits_and_levels_refuse_nonsense() -> None:
+    with pytest.raises(ValueError, match="nodes limit must be a positive"):
+        Limits(nodes=0)
+    with pytest.raises(ValueError, match="from 1 to 6"):
+        level_for(MAX_LEVEL + 1)
+    with pytest.raises(ValueError, match="from 1 to 6"):
+        Player(0)
+
+
+def test_a_depth_limit_is_kept() -> None:
+    result = Player(MAX_LEVEL, seed=0).choose(random_game(1, 5, 12), Limits(depth=2))
+    assert result.depth == 2
+    assert len(result.pv) <= 2
+
+
+def test_stop_ends_the_search_after_the_first_depth() -> None:
+    result = Player(MAX_LEVEL, seed=0).choose(random_game(2, 6, 16), stop=lambda: True)
+    assert result.depth == 1
+
+
+@given(st.integers(0, 10_000), st.sampled_from([3, 4, 5, 6, 7, 8]), st.integers(0, 60))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_never_an_illegal_move(seed: int, size: int, plies: int) -> None:
+    position = random_game(seed, size, plies)
+    if position.result is not None:
+        return
+    number = seed % 4 + 1
+    result = Player(number, seed=seed).choose(position, Limits(nodes=150))
+    assert result.move in position.legal_moves()
+    assert result.pv[0] == result.move
+
+
+def mirror_colours(position: Position) -> Position:
+    """The same board with the colours swapped and the other side to move (komi 0)."""
+    rows, player, number = position.tps().split()
+    swap = str.maketrans("12", "21")
+    swapped = "/".join(
+        ",".join(square if square.startswith("x") else square.translate(swap) for square in row)
+        for row in (row.split(",") for row in rows.split("/"))
+    )
+    return Position.from_tps(f"{swapped} {3 - int(player)} {number}")
+
+
+@given(st.integers(0, 10_000), st.sampled_from([4, 5, 6]), st.integers(2, 40))
+@settings(max_examples=30, deadline=None)
+def test_evaluation_is_the_same_for_either_colour(seed: int, size: int, plies: int) -> None:
+    rng = random.Random(seed)
+    position = Position(size)
+    while position.ply < plies and position.result is None:
+        position.push(rng.choice(position.legal_moves()))
+    assert evaluate(position) == evaluate(mirror_colours(position))
+
+
+def test_evaluation_counts_komi_and_finished_games() -> None:
+    level = Position.from_tps("x4/x4/x4/x,1,2,x 1 2")
+    black_komi = Position.from_tps("x4/x4/x4/x,1,2,x 1 2", komi=2)
+    assert evaluate(black_komi) == evaluate(level) - 200
+    finished = Position.from_tps(ROAD_IN_ONE)
+    finished.play("e1")
+    assert evaluate(finished) < -WIN_ZONE  # Black to move, and White has won

@@ -1,0 +1,272 @@
+"""TEI conformance: `python -m tak tei` as a real subprocess, driven through `tak.engine`, and the
+client against engines that crash, stall or cheat (tests/engine/fake_tei_engine.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from tak import Position
+from tak.engine import (
+    Choice,
+    Engine,
+    EngineProtocolError,
+    EngineTerminated,
+    EngineTimeout,
+    FallbackPlayer,
+)
+from tak.search import Limits
+from tak.tei import Clock, Server
+
+BREDON = [sys.executable, "-m", "tak", "tei", "--seed", "7"]
+FAKE = [sys.executable, str(Path(__file__).with_name("fake_tei_engine.py"))]
+QUICK = Limits(movetime_ms=5_000, nodes=200)
+
+
+def tei(lines: list[str], *extra: str) -> subprocess.CompletedProcess[str]:
+    """Run the server on these input lines to the end of input."""
+    return subprocess.run(
+        [*BREDON, *extra],
+        input="".join(line + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def bestmoves(output: str) -> list[str]:
+    return [line.split()[1] for line in output.splitlines() if line.startswith("bestmove")]
+
+
+async def test_handshake_options_and_isready() -> None:
+    async with await Engine.start(BREDON) as engine:
+        assert engine.id.name == "Bredon"
+        assert engine.id.author
+        assert engine.id.options["HalfKomi"].startswith("type spin")
+        assert "max 6" in engine.id.options["Level"]
+        await engine.ping()
+        assert engine.alive
+
+
+async def test_plays_a_game_to_the_end_from_startpos_and_tps() -> None:
+    async with await Engine.start(BREDON) as engine:
+        await engine.set_option("Level", 2)
+        await engine.new_game(4, half_komi=1)
+        position = Position(4, komi=0.5)
+        while position.result is None:
+            move = await engine.play(position, QUICK)
+            position.play(move)  # legal, or this raises
+        assert position.result.winner is not None or position.result.is_draw
+        # A position set up from a TPS (not from the start) is sent as one.
+        middle = Position.from_tps("x4/x,2,1,x/x,1,2,x/x4 1 3", komi=0.5)
+        middle.play((await engine.play(middle, QUICK)).ptn())
+
+
+async def test_clock_depth_and_nodes_limits() -> None:
+    async with await Engine.start(BREDON) as engine:
+        position = Position(5)
+        position.play("a1")
+        for limits in (
+            Clock(wtime=3_000, btime=2_000, winc=100, binc=100),
+            Limits(depth=1),
+            Limits(nodes=50),
+        ):
+            assert position.is_legal(await engine.play(position, limits))
+
+
+def test_info_lines_and_bestmove_and_same_seed_same_move() -> None:
+    lines = ["tei", "setoption name Level value 4", "teinewgame 5"]
+    lines += ["position startpos moves a1 e5 c3", "go nodes 400", "quit"]
+    first, second = tei(lines), tei(lines)
+    assert first.returncode == 0 and first.stderr == ""
+    infos = [line for line in first.stdout.splitlines() if line.startswith("info depth")]
+    assert infos and " score cp " in infos[0] and " pv " in infos[0]
+    assert len(bestmoves(first.stdout)) == 1
+    assert bestmoves(first.stdout) == bestmoves(second.stdout)
+    after = Position(5)
+    for move in ["a1", "e5", "c3"]:
+        after.play(move)
+    assert after.is_legal(bestmoves(first.stdout)[0])
+
+
+def test_go_infinite_then_stop() -> None:
+    process = subprocess.Popen(
+        BREDON, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write("teinewgame 6\nposition startpos moves a1 f6\ngo infinite\n")
+    process.stdin.flush()
+    process.stdin.write("isready\n")  # answered while the search runs
+    process.stdin.flush()
+    assert process.stdout.readline().strip() == "readyok"
+    process.stdin.write("stop\n")
+    process.stdin.flush()
+    line = process.stdout.readline()
+    while not line.startswith("bestmove"):
+        assert line.startswith("info")
+        line = process.stdout.readline()
+    process.stdin.write("quit\n")
+    process.stdin.flush()
+    assert process.wait(timeout=30) == 0
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("fly", "Unknown command 'fly'"),
+        ("setoption name HalfKomi value 99", "HalfKomi runs from -9 to 9"),
+        ("setoption name HalfKomi value two", "must be a whole number"),
+        ("setoption name Hash value 64", "Unknown option 'Hash'"),
+        ("setoption name Level value 0", "Level runs from 1 to 6"),
+        ("teinewgame 9", "sizes run from 3 to 8"),
+        ("position startpos moves a1 a1", "a1: a1 is occupied"),
+        ("position tps x5/x5 1 1", "The TPS has 2 rows"),
+        ("position startpos a1", "Expected 'moves'"),
+        ("go movetime soon", "go movetime takes a whole number"),
+        ("go wtime 1000", "go needs both wtime and btime"),
+        ("go ponder", "Write go movetime"),
+        ("go nodes 0", "The nodes limit must be a positive whole number"),
+    ],
+)
+def test_bad_input_is_refused_and_the_server_carries_on(line: str, reason: str) -> None:
+    done = tei(["teinewgame 5", "position startpos moves a1", line, "go depth 1", "isready"])
+    assert done.returncode == 0
+    assert reason in done.stderr
+    assert f"info string error: {done.stderr.splitlines()[0]}" in done.stdout
+    # The bad line changed nothing: the search is of the position before it.
+    move = bestmoves(done.stdout)[0]
+    position = Position(5)
+    position.play("a1")
+    assert position.is_legal(move)
+    assert "readyok" in done.stdout.splitlines()
+
+
+def test_a_finished_game_is_refused() -> None:
+    done = tei(["position tps x3/x3/1,1,1 2 3", "go depth 1"])
+    assert "The game is over (R-0)" in done.stderr
+    assert bestmoves(done.stdout) == []
+
+
+def test_options_reach_the_position_and_the_clock_is_shared_sensibly() -> None:
+    server = Server(sys.stdout, sys.stderr)
+    server.handle("setoption name HalfKomi value 3")
+    server.handle("teinewgame 5")
+    server.handle("position startpos moves a1")
+    assert server.position.komi == 1.5 and server.position.size == 5
+    # Black to move with 10 s left and a 1 s increment: a slice, never most of the clock.
+    budget = Clock(wtime=60_000, btime=10_000, winc=1_000, binc=1_000).budget_ms(False)
+    assert 10_000 // 25 < budget < 10_000 // 3
+    assert Clock(wtime=90, btime=90).budget_ms(True) >= 1
+
+
+def test_the_tei_verb_refuses_a_bad_level() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tak", "tei", "--level", "9"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert done.returncode == 1 and "from 1 to 6" in done.stderr
+
+
+# ----------------------------------------------------------------------------- broken engines
+
+
+async def test_an_engine_that_never_finishes_the_handshake_times_out() -> None:
+    with pytest.raises(EngineTimeout, match=r"did not answer tei within 0\.5 s"):
+        await Engine.start([*FAKE, "silent"], handshake_timeout=0.5)
+
+
+async def test_an_engine_that_cannot_start() -> None:
+    with pytest.raises(EngineTerminated, match="Could not start"):
+        await Engine.start(["/nonexistent/engine"])
+
+
+async def test_a_crash_is_detected_and_restart_brings_the_engine_back() -> None:
+    engine = await Engine.start([*FAKE, "crash"])
+    position = Position(5)
+    with pytest.raises(EngineTerminated, match=r"exited \(code 3\): about to crash"):
+        await engine.play(position, QUICK)
+    assert not engine.alive
+    with pytest.raises(EngineTerminated):
+        await engine.ping()
+    await engine.restart()
+    assert engine.alive
+    await engine.ping()
+    await engine.quit()
+
+
+async def test_a_stalled_search_times_out_and_the_engine_is_unusable_until_restarted() -> None:
+    engine = await Engine.start([*FAKE, "stall"])
+    position = Position(5)
+    with pytest.raises(EngineTimeout, match=r"did not answer go within 0\.5 s"):
+        await engine.play(position, QUICK, timeout=0.5)
+    with pytest.raises(EngineTerminated, match="unusable"):
+        await engine.play(position, QUICK)
+    await engine.restart()
+    await engine.ping()
+    await engine.quit()
+
+
+@pytest.mark.parametrize(("mode", "reason"), [("illegal", "'9z9'"), ("garbage", "no move")])
+async def test_an_illegal_or_empty_answer_is_a_protocol_error(mode: str, reason: str) -> None:
+    async with await Engine.start([*FAKE, mode]) as engine:
+        with pytest.raises(EngineProtocolError, match=reason):
+            await engine.play(Position(5), QUICK)
+
+
+async def test_an_engine_that_plays_illegally_in_this_position() -> None:
+    # The fake always answers the first legal move of the position it was sent; if it was sent
+    # the wrong position the move could be illegal here. Sent correctly, it is legal.
+    async with await Engine.start([*FAKE, "ok"]) as engine:
+        position = Position.from_tps("x5/x5/x2,1,x2/x5/x4,2 1 3")
+        assert position.is_legal(await engine.play(position, QUICK))
+
+
+@pytest.mark.parametrize("mode", ["crash", "stall", "illegal", "silent"])
+async def test_the_fallback_plays_our_own_move_when_the_engine_fails(mode: str) -> None:
+    player = FallbackPlayer([*FAKE, mode], level=2, seed=1, handshake_timeout=1)
+    position = Position(5)
+    position.play("a1")
+    choice = await player.choose(position, QUICK, timeout=1)
+    assert isinstance(choice, Choice)
+    assert choice.chosen_by == "Bredon (built-in)"
+    assert choice.engine_failure
+    assert position.is_legal(choice.move)
+    await player.close()
+
+
+async def test_the_fallback_restarts_an_engine_that_crashed(tmp_path: Path) -> None:
+    player = FallbackPlayer([*FAKE, "crash-once", str(tmp_path / "crashed")], level=1, seed=1)
+    position = Position(5)
+    first = await player.choose(position, QUICK)
+    assert first.chosen_by == "Bredon (built-in)" and "exited" in (first.engine_failure or "")
+    position.play(first.move)
+    second = await player.choose(position, QUICK)
+    assert (second.chosen_by, second.engine_failure) == ("Fake", None)
+    assert second.move == position.legal_moves()[0]
+    await player.close()
+
+
+async def test_without_an_engine_the_fallback_is_our_player_in_a_worker_process() -> None:
+    with ProcessPoolExecutor(1) as pool:
+        player = FallbackPlayer(None, level=3, seed=2, executor=pool)
+        position = Position(6)
+        choice = await player.choose(position, QUICK)
+        assert (choice.chosen_by, choice.engine_failure) == ("Bredon (built-in)", None)
+        assert position.is_legal(choice.move)
+        await player.close()
+
+
+async def test_many_requests_at_once_are_served_one_by_one() -> None:
+    async with await Engine.start(BREDON) as engine:
+        positions = [Position(size) for size in (4, 5, 6, 5)]
+        moves = await asyncio.gather(*(engine.play(p, QUICK) for p in positions))
+        assert all(p.is_legal(m) for p, m in zip(positions, moves, strict=True))
