@@ -351,7 +351,10 @@ HELP.add_field(
     value=(
         "`/tak board`, `/tak tps`, `/tak ptn` (file and ptn.ninja link), `/tak replay` (GIF), "
         "`/tak draw`, `/tak undo`, `/tak resign`, `/tak abort` (before both have moved), "
-        "`/tak scores`, `/tak settings` (theme, DM notices), `/bredon config` (server managers)."
+        "`/tak scores`, `/tak leaderboard`, `/tak settings` (theme, DM notices), "
+        "`/bredon config` (server managers).\n"
+        "Where the server plays for coins: `stakes:True` on a challenge, `/tak wallet`, "
+        "`/tak coins` (the coin leaderboard)."
     ),
     inline=False,
 )

@@ -148,6 +148,11 @@ async def test_help_explains_the_board_ptn_and_rules(world) -> None:
     [embed] = shown.response.embeds
     names = [field.name for field in embed.fields]
     assert {"Reading the board image", "PTN in brief", "The rules in brief"} <= set(names)
+    # Every /tak command is named somewhere in it.
+    text = " ".join(f"{field.name} {field.value}" for field in embed.fields)
+    [tak] = [command for command in world.env.bot.tree.get_commands() if command.name == "tak"]
+    missing = [c.name for c in tak.commands if f"/tak {c.name}" not in text and c.name != "help"]
+    assert missing == []
 
 
 @pytest.mark.error_logs
