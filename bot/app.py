@@ -37,7 +37,8 @@ from bot.text_safety import message_text
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.courier", "cogs.tak", "cogs.tournaments")  # the courier first: others use it
+# The courier first: others use it.
+EXTENSIONS = ("cogs.courier", "cogs.tak", "cogs.tournaments", "cogs.notifications")
 DATABASE_CHECK_EVERY = timedelta(minutes=10)
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again later."
 
@@ -231,6 +232,8 @@ class BredonBot(commands.Bot):
             self.clock,
             self._announce_deadlines,
             max_sleep=self._scheduler_max_sleep,
+            duties=(self.services.notifications,),
+            on_duty=lambda: self.dispatch("outbox_written"),
         )
         self.scheduler.start(before=self.wait_until_ready)
         self._watchdog = asyncio.create_task(self._watch_database(), name="bredon-watchdog")

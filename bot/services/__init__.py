@@ -16,6 +16,7 @@ from bot.services.deadlines import DeadlineService
 from bot.services.games import GameService
 from bot.services.guilds import GuildService
 from bot.services.matches import MatchService
+from bot.services.notifications import NotificationService
 from bot.services.outbox import OutboxService
 from bot.services.pictures import PictureService
 from bot.services.players import PlayerService
@@ -40,6 +41,7 @@ class Services:
     tournaments: TournamentService
     outbox: OutboxService
     pictures: PictureService
+    notifications: NotificationService
 
     @classmethod
     async def open(
@@ -67,6 +69,7 @@ class Services:
             tournaments=tournaments,
             outbox=OutboxService(db, clock),
             pictures=PictureService(db, tournaments),
+            notifications=NotificationService(db, clock),
         )
 
     async def close(self) -> None:

@@ -182,6 +182,21 @@ class TournamentNews:
         return f"tournament:{self.tournament_id}"
 
 
+@dataclass(frozen=True, slots=True)
+class DigestDue:
+    """A player's daily digest in one server (:mod:`bot.services.notifications`): the games
+    awaiting their move, by DM, as they stand when it is delivered."""
+
+    KIND: ClassVar[str] = "digest"
+    player_id: int
+    guild_id: int
+    due_at: str  # store text: the digest hour it is for
+
+    @property
+    def stream(self) -> str:
+        return f"digest:{self.guild_id}:{self.player_id}"
+
+
 Payload = (
     GameStart
     | MovePlayed
@@ -191,6 +206,7 @@ Payload = (
     | ReminderDue
     | ChallengeSettled
     | TournamentNews
+    | DigestDue
 )
 PAYLOADS: dict[str, type[Payload]] = {
     kind.KIND: kind
@@ -203,6 +219,7 @@ PAYLOADS: dict[str, type[Payload]] = {
         ReminderDue,
         ChallengeSettled,
         TournamentNews,
+        DigestDue,
     )
 }
 TURN_NOTICES = (GameStart, MovePlayed, MoveTakenBack)
