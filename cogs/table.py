@@ -209,11 +209,16 @@ class GameTable:
 
     async def _reopen(self, thread: discord.Thread) -> None:
         """Unarchive a game's thread (Discord archives a quiet one after a week) so that it is
-        back in the thread list. A thread locked by the server's moderators stays as it is: the
-        post then goes where it can (see post_for_game)."""
+        back in the thread list. Discord lets whoever may post there do it (and a post in it
+        unarchives it too), so a refusal is only noted: the post goes on. A thread locked by
+        the server's moderators stays as it is."""
         if thread.locked:
             return
-        await thread.edit(archived=False, auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+        try:
+            await thread.edit(archived=False)
+        except discord.HTTPException as error:
+            log.info("Game thread %s stays archived until the post (%s).", thread.id, error)
+            return
         log.info("Game thread %s was archived: reopened.", thread.id)
 
     async def _posted(self, item: Item, shown: Shown) -> Shown:

@@ -211,12 +211,16 @@ class NotificationService:
         now = to_db(self._clock.now())
         async with self._db.transaction() as tx:
             prefs = await fetch_prefs(tx, player_id, guild_id)
-            await tx.execute(
-                "INSERT INTO notify_prefs (player_id, guild_id, mode, unreachable_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (player_id, guild_id) DO UPDATE SET "
-                "unreachable_at = excluded.unreachable_at",
-                (player_id, guild_id, prefs.mode.value, now, now),
+            cursor = await tx.execute(
+                "UPDATE notify_prefs SET unreachable_at = ? WHERE player_id = ? AND guild_id = ?",
+                (now, player_id, guild_id),
             )
+            if cursor.rowcount == 0:  # no choice made here yet: keep the default it has
+                await tx.execute(
+                    "INSERT INTO notify_prefs (player_id, guild_id, mode, unreachable_at, "
+                    "updated_at) VALUES (?, ?, ?, ?, ?)",
+                    (player_id, guild_id, prefs.mode.value, now, now),
+                )
 
     async def take_unreachable(self, player_id: int, guild_id: int) -> datetime | None:
         """When a DM to the player was refused, if one was since they were last told (and
