@@ -61,6 +61,9 @@ async def test_the_daily_digest_comes_at_8_in_london_before_and_after_the_clocks
     await world.move(alice, thread, "a1")  # bob's move now; no DM per move for him
     turn_notice = world.last_bot_message(thread)
     assert bob.mention in turn_notice.content
+    policy = env.backend.get_message(thread.id, turn_notice.id).allowed_mentions
+    # Shown, but bob is not pinged (SimCord's users=None would mean "every user mentioned").
+    assert policy.users is not None and bob.id not in policy.users, policy
     assert dms(bob) == [challenged]
 
     await advance_to(env, datetime(2026, 3, 28, 7, 59, tzinfo=UTC))
