@@ -371,8 +371,8 @@ class GameTable:
     async def _tell_pairing(
         self, item: Item, game: GameView, tournament_id: int, link: str
     ) -> None:
-        """A tournament game's two players by DM, if they want offers by DM (the player to move
-        who wants a DM per move has had the turn notice)."""
+        """A tournament game's two players by DM, if they want offers by DM: their round, their
+        game and who moves (for the player to move, in place of the turn notice's DM)."""
         if game.match_id is None:
             return
         tournament = await self.services.tournaments.get(tournament_id)
@@ -382,9 +382,6 @@ class GameTable:
         title = say.round_title(tournament, pairing.round)
         for player in (game.white, game.black):
             moves = player.id == game.player_to_move.id
-            prefs = await self.services.notifications.get(player.id, game.guild_id)
-            if moves and prefs.dm_per_move:
-                continue
             text = notes.pairing_dm_text(title, game, moves, link)
             await self.tell_by_dm(item, player.id, game.guild_id, text, offer=True)
 
@@ -469,7 +466,9 @@ class GameTable:
         )
         post = replace(post, silent=not prefs.mention_per_move)
         shown = await self.post_for_game(item, game, post)
-        await self.notify_by_dm(game, viewer, shown)
+        start = item.payload
+        if not (isinstance(start, GameStart) and start.tournament_id is not None):
+            await self.notify_by_dm(game, viewer, shown)  # else the pairing DM tells them
         return shown
 
     async def _show_move(self, item: Item, played: MovePlayed) -> Shown:

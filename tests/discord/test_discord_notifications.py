@@ -15,6 +15,7 @@ from bot.app import INVITE_PERMISSIONS
 from cogs.courier import courier_of
 from tests.discord.conftest import World, grant_bot
 from tests.discord.test_discord_restart_deadlines import advance
+from tests.discord.test_discord_tournament import Club
 
 LONDON = ZoneInfo("Europe/London")
 
@@ -178,3 +179,36 @@ async def test_game_threads_last_a_week_and_reopen_when_the_game_moves_on(
     assert played.response.content.startswith("You played **a1** in game #1: "), played
     assert "played **a1**" in world.last_bot_message(thread).content
     assert env.backend.get_channel(thread.id).thread_metadata.archived is not may_edit
+
+
+async def test_tournament_pairings_reach_dm_players_and_old_threads_point_to_the_next_round(
+    world: World,
+) -> None:
+    club = Club(world)
+    alice, bob, carol, dave = club.players
+    await bob.slash(world.channel, "tak settings", notify="dm")
+    await choose_digest(carol, world, 9, "Europe/Paris")
+    await club.sign_up_and_start(games=1)
+
+    round_one = await club.active_games()
+    assert len(round_one) == 2
+    for player in (bob, carol):
+        [game] = [g for g in round_one if player.id in (g.white.id, g.black.id)]
+        told = [m.content for m in dms(player) if "round 1 of 3" in m.content]
+        assert len(told) == 1 and f"your game #{game.id}" in told[0], dms(player)
+        assert len(dms(player)) == 1  # the pairing DM stands for the turn notice's
+    for player in (alice, dave):  # mentions only: nothing by DM
+        assert not any("round 1" in m.content for m in player.user.dm_channel.history())
+
+    for game in round_one:
+        await club.win(game, game.white.id)
+    await advance(world.env, timedelta(seconds=5))
+    round_two = [g for g in await club.active_games() if g.id not in {r.id for r in round_one}]
+    assert len(round_two) == 2
+    for old in round_one:
+        posts = world.bot_messages(club.thread(old.thread_id))
+        pointers = [m.content for m in posts if "Next:" in m.content]
+        players = {old.white.id, old.black.id}
+        expected = {g.id for g in round_two if players & {g.white.id, g.black.id}}
+        assert {int(text.split("#")[1].split(",")[0]) for text in pointers} == expected
+        assert len(pointers) == len(expected) == 2  # one for each player's next game
