@@ -15,6 +15,7 @@ from bot.errors import InvalidSetting
 from bot.services import Services
 from bot.services.digest import next_digest_at, suggest_zones, time_zone
 from bot.services.views import NotifyMode
+from cogs.notify_messages import MAX_MESSAGE, digest_text
 from tests.bot.conftest import ALICE, BOB, GUILD, Player, Starter
 
 LONDON = ZoneInfo("Europe/London")
@@ -220,3 +221,22 @@ async def test_a_refused_dm_is_told_once(digest_services: Services) -> None:
     assert await services.notifications.take_unreachable(BOB.id, GUILD) is not None
     assert await services.notifications.take_unreachable(BOB.id, GUILD) is None
     assert (await services.notifications.get(BOB.id, GUILD)).mode is NotifyMode.MENTION
+
+
+async def test_a_long_digest_fits_one_message_and_says_what_it_left_out(
+    digest_services: Services, new_game: Starter, moves: Player, clock: FakeClock
+) -> None:
+    services = digest_services
+    for _ in range(11):
+        game = await new_game(days_per_move=5)
+        await moves(game.id, "a1")
+    waiting = await services.notifications.awaiting(BOB.id, GUILD)
+    assert len(waiting) == 12
+    # The soonest deadline first: the 5-day games (oldest first), then the 7-day one.
+    assert [g.id for g in waiting] == [*range(2, 13), 1]
+    text = digest_text("W" * 100, waiting, clock.now())
+    assert len(text) <= MAX_MESSAGE
+    assert text.startswith("Your daily Tak digest for **") and "12 games await your move" in text
+    assert text.endswith("...and more: `/tak games` lists them all.")
+    listed = [line for line in text.splitlines() if line.startswith("- Game #")]
+    assert 3 <= len(listed) < 12

@@ -212,3 +212,19 @@ async def test_tournament_pairings_reach_dm_players_and_old_threads_point_to_the
         expected = {g.id for g in round_two if players & {g.white.id, g.black.id}}
         assert {int(text.split("#")[1].split(",")[0]) for text in pointers} == expected
         assert len(pointers) == len(expected) == 2  # one for each player's next game
+
+
+async def test_a_digest_dm_that_fails_for_now_is_retried_and_arrives_once(world: World) -> None:
+    env, alice, bob = world.env, world.alice, world.bob
+    await choose_digest(bob, world, 8, "America/New_York")
+    thread = await world.start_game(size=5, days=7)
+    await world.move(alice, thread, "a1")
+    env.inject_error("POST", f"/channels/{bob.user.dm_channel.id}/messages", status=500, times=1)
+    await advance_to(env, datetime(2026, 1, 1, 13, 0, 5, tzinfo=UTC))  # 08:00 EST
+    assert digests(bob) == []
+    await advance(env, timedelta(minutes=1))  # the courier's first retry is 30 s later
+    [digest] = digests(bob)
+    assert "Game #1" in digest.content
+    await advance(env, timedelta(hours=6))
+    assert len(digests(bob)) == 1
+    assert world.last_bot_message(thread).content.startswith("**alice** played **a1**")
