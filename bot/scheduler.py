@@ -76,6 +76,8 @@ class DeadlineScheduler:
     async def stop(self) -> None:
         if self._task is None:
             return
+        if self._nap is not None:
+            self._nap.cancel()
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task

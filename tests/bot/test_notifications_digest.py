@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from bot.clock import FakeClock
 from bot.errors import InvalidSetting
+from bot.scheduler import DeadlineScheduler
 from bot.services import Services
 from bot.services.digest import next_digest_at, suggest_zones, time_zone
 from bot.services.views import NotifyMode
@@ -240,3 +241,30 @@ async def test_a_long_digest_fits_one_message_and_says_what_it_left_out(
     assert text.endswith("...and more: `/tak games` lists them all.")
     listed = [line for line in text.splitlines() if line.startswith("- Game #")]
     assert 3 <= len(listed) < 12
+
+
+async def test_the_one_scheduler_sleeps_until_the_next_digest_and_wakes_the_courier(
+    digest_services: Services, clock: FakeClock
+) -> None:
+    services = digest_services  # bob's move in a game whose deadline is 7 days away
+    await services.notifications.choose(BOB.id, GUILD, "digest", hour=8, zone="Europe/London")
+    woken: list[datetime] = []
+
+    async def on_report(report: object) -> None:
+        raise AssertionError("no deadline is due")
+
+    scheduler = DeadlineScheduler(
+        services.deadlines,
+        clock,
+        on_report,
+        max_sleep=timedelta(days=2),
+        duties=(services.notifications,),
+        on_duty=lambda: woken.append(clock.now()),
+    )
+    assert clock.now() == utc(2024, 1, 1, 12)
+    assert await scheduler.run_once() == timedelta(hours=20)  # 08:00 GMT the next day
+    assert woken == []
+    clock.advance(hours=20)
+    assert await scheduler.run_once() == timedelta(days=1)
+    assert woken == [utc(2024, 1, 2, 8)]
+    assert await digest_count(services) == 1
