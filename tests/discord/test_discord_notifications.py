@@ -228,3 +228,20 @@ async def test_a_digest_dm_that_fails_for_now_is_retried_and_arrives_once(world:
     await advance(env, timedelta(hours=6))
     assert len(digests(bob)) == 1
     assert world.last_bot_message(thread).content.startswith("**alice** played **a1**")
+
+
+async def test_a_finished_games_thread_points_to_its_rematch(world: World) -> None:
+    alice, bob = world.alice, world.bob
+    thread = await world.start_game(size=5)
+    await world.move(alice, thread, "a1")
+    await bob.slash(thread, "tak resign")
+    confirm = [m for m in thread.history(viewer=bob) if "Resign" in str(m.components)][-1]
+    await bob.click(confirm, label="Resign")
+    ending = world.last_bot_message(thread)
+    await bob.click(ending, label="Rematch")
+    await alice.click(world.last_bot_message(world.channel), label="Accept")
+    new_thread = world.channel.threads[-1]
+    assert new_thread.id != thread.id
+    pointer = world.last_bot_message(thread)
+    assert pointer.content.startswith("Next: game #2, **bob** (white) vs **alice** (black)")
+    assert f"/{new_thread.id}/" in pointer.content  # the new game's first post
