@@ -88,7 +88,7 @@ def unreachable_text(server: str) -> str:
     )
 
 
-def prefs_text(prefs: NotifyPrefs, now: datetime) -> str:
+def prefs_text(prefs: NotifyPrefs) -> str:
     """The player's notifications in this server, in words."""
     if prefs.mode is NotifyMode.MENTION:
         return "Notifications here: **a mention** in the game's thread at each move."

@@ -477,11 +477,10 @@ class TakCog(commands.Cog):
         async with refusals(interaction):
             players = self.services.players
             profile = await players.register(player_of(interaction.user))
-            if theme is not None:
-                profile = await players.set_theme(interaction.user.id, theme)
             notifications = self.services.notifications
             guild_id = interaction.guild_id or 0
             if notify is not None or digest_hour is not None or time_zone is not None:
+                # First: a time zone it refuses leaves the theme unchanged too.
                 prefs = await notifications.choose(
                     interaction.user.id, guild_id, notify, hour=digest_hour, zone=time_zone
                 )
@@ -489,10 +488,10 @@ class TakCog(commands.Cog):
                     self.bot.scheduler.wake()  # the first digest may be due within the hour
             else:
                 prefs = await notifications.get(interaction.user.id, guild_id)
-            now = self.services.clock.now()
+            if theme is not None:
+                profile = await players.set_theme(interaction.user.id, theme)
             await interaction.followup.send(
-                f"{messages.settings_text(profile)}\n{notes.prefs_text(prefs, now)}",
-                ephemeral=True,
+                f"{messages.settings_text(profile)}\n{notes.prefs_text(prefs)}", ephemeral=True
             )
 
     @settings.autocomplete("time_zone")

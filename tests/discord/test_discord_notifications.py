@@ -135,6 +135,11 @@ async def test_offers_and_challenges_reach_dm_players_by_dm_with_a_fallback(
 ) -> None:
     env, alice, bob, carol = world.env, world.alice, world.bob, world.carol
     await bob.slash(world.channel, "tak settings", notify="dm")
+    suggested = await carol.autocomplete(world.channel, "tak settings", "time_zone", "york")
+    assert {"name": "America/New_York", "value": "America/New_York"} in suggested
+    refused = await choose_digest(carol, world, 20, "Mars/Olympus_Mons")
+    assert "not a time zone I know" in refused
+    assert "a mention" in replies(await carol.slash(world.channel, "tak settings"))  # unchanged
     await choose_digest(carol, world, 20, "America/New_York")
     thread = await world.start_game(size=5)
     await world.move(alice, thread, "a1")
