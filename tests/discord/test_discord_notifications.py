@@ -250,3 +250,30 @@ async def test_a_finished_games_thread_points_to_its_rematch(world: World) -> No
     pointer = world.last_bot_message(thread)
     assert pointer.content.startswith("Next: game #2, **bob** (white) vs **alice** (black)")
     assert f"/{new_thread.id}/" in pointer.content  # the new game's first post
+
+
+async def test_a_reminder_reaches_a_digest_player_by_dm_at_once(world: World) -> None:
+    env, alice, bob = world.env, world.alice, world.bob
+    await choose_digest(bob, world, 8, "Asia/Tokyo")  # 23:00 UTC: after the reminder
+    thread = await world.start_game(size=5, days=1)
+    await world.move(alice, thread, "a1")
+    await advance(env, timedelta(hours=19, minutes=13))  # 80% of a day is 19 h 12 min
+    assert "reminder" in world.last_bot_message(thread).content
+    reminders = [m for m in dms(bob) if "reminder" in m.content]
+    assert len(reminders) == 1 and f"/{thread.id}/" in reminders[0].content
+    assert digests(bob) == []
+
+
+async def test_a_digest_discord_refused_all_day_gives_way_to_the_next_one(world: World) -> None:
+    env, alice, bob = world.env, world.alice, world.bob
+    await choose_digest(bob, world, 8, "UTC")
+    thread = await world.start_game(size=5, days=7)
+    await world.move(alice, thread, "a1")
+    env.inject_error("POST", f"/channels/{bob.user.dm_channel.id}/messages", status=500, times=None)
+    await advance_to(env, datetime(2026, 1, 2, 5, tzinfo=UTC))  # 21 hours of failures
+    env.backend.faults.clear()
+    await advance(env, timedelta(hours=2))  # 07:00: the stale digest was dropped, not sent
+    assert digests(bob) == []
+    await advance_to(env, datetime(2026, 1, 2, 8, 1, tzinfo=UTC))
+    assert len(digests(bob)) == 1
+    assert await env.bot.services.outbox.pending() == 0
