@@ -38,7 +38,7 @@ from bot.text_safety import message_text
 log = logging.getLogger(__name__)
 
 # The courier first (others use it); cogs.wallets adds commands to cogs.tak's groups.
-EXTENSIONS = ("cogs.courier", "cogs.tak", "cogs.wallets", "cogs.tournaments")
+EXTENSIONS = ("cogs.courier", "cogs.tak", "cogs.wallets", "cogs.tournaments", "cogs.notifications")
 DATABASE_CHECK_EVERY = timedelta(minutes=10)
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again later."
 
@@ -236,6 +236,8 @@ class BredonBot(commands.Bot):
             self.clock,
             self._announce_deadlines,
             max_sleep=self._scheduler_max_sleep,
+            duties=(self.services.notifications,),
+            on_duty=lambda: self.dispatch("outbox_written"),
         )
         self.scheduler.start(before=self.wait_until_ready)
         self._watchdog = asyncio.create_task(self._watch_database(), name="bredon-watchdog")

@@ -6,6 +6,11 @@ database, so a restart rebuilds the schedule by itself. The sleep is capped (`ma
 deadlines written by another process, or created while sleeping, are picked up in time; deadlines
 are always days away when created, so the cap never makes one late. What is due, and settling it
 exactly once, is the service's business.
+
+Other timed work rides on the same loop as *duties* (e.g. the daily digests of
+:class:`~bot.services.notifications.NotificationService`): each says when it is next due and does
+what is due; ``on_duty`` is told when one did something (to wake the courier). :meth:`wake`
+makes the loop look again at once (e.g. a digest was just set for the next few minutes).
 """
 
 from __future__ import annotations
@@ -14,7 +19,8 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Protocol
 
 from bot.clock import Clock
 from bot.services.deadlines import DeadlineReport, DeadlineService
@@ -27,6 +33,16 @@ RETRY_AFTER = timedelta(minutes=5)
 ReportHandler = Callable[[DeadlineReport], Awaitable[None]]
 
 
+class Duty(Protocol):
+    """Timed work kept in the database, like the deadlines."""
+
+    async def next_due_at(self) -> datetime | None: ...
+
+    async def run_due(self) -> int:
+        """Do what is due now; how many things were done."""
+        ...
+
+
 class DeadlineScheduler:
     def __init__(
         self,
@@ -35,8 +51,13 @@ class DeadlineScheduler:
         on_report: ReportHandler,
         *,
         max_sleep: timedelta = DEFAULT_MAX_SLEEP,
+        duties: tuple[Duty, ...] = (),
+        on_duty: Callable[[], None] | None = None,
     ) -> None:
         self._deadlines = deadlines
+        self._duties = duties
+        self._on_duty = on_duty
+        self._nap: asyncio.Task[None] | None = None
         self._clock = clock
         self._on_report = on_report
         self._max_sleep = max_sleep
@@ -55,6 +76,8 @@ class DeadlineScheduler:
     async def stop(self) -> None:
         if self._task is None:
             return
+        if self._nap is not None:
+            self._nap.cancel()
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
@@ -65,10 +88,20 @@ class DeadlineScheduler:
         report = await self._deadlines.run_due()
         if report:
             await self._on_report(report)
-        next_due = await self._deadlines.next_due_at()
-        if next_due is None:
+        times = [await self._deadlines.next_due_at()]
+        for duty in self._duties:
+            if await duty.run_due() and self._on_duty is not None:
+                self._on_duty()
+            times.append(await duty.next_due_at())
+        known = [t for t in times if t is not None]
+        if not known:
             return self._max_sleep
-        return max(timedelta(0), min(next_due - self._clock.now(), self._max_sleep))
+        return max(timedelta(0), min(min(known) - self._clock.now(), self._max_sleep))
+
+    def wake(self) -> None:
+        """Look at the database now rather than at the end of the current sleep."""
+        if self._nap is not None:
+            self._nap.cancel()
 
     async def _run(self, before: Callable[[], Awaitable[object]] | None) -> None:
         if before is not None:
@@ -79,4 +112,9 @@ class DeadlineScheduler:
             except Exception:
                 log.exception("The deadline scheduler failed; retrying in %s.", RETRY_AFTER)
                 pause = RETRY_AFTER
-            await asyncio.sleep(pause.total_seconds())
+            # A nap of its own, which wake() cancels; waiting for it never raises.
+            self._nap = asyncio.create_task(asyncio.sleep(pause.total_seconds()))
+            try:
+                await asyncio.wait({self._nap})
+            finally:
+                self._nap = None

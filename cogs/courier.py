@@ -219,6 +219,11 @@ class CourierCog(commands.Cog):
     async def on_deadline_report(self, report: DeadlineReport) -> None:
         self.courier.kick()
 
+    @commands.Cog.listener()
+    async def on_outbox_written(self) -> None:
+        """The scheduler's other duties (the digests) wrote to the outbox."""
+        self.courier.kick()
+
 
 def courier_of(client: discord.Client) -> Courier:
     # By name, not isinstance: discord.py executes an extension's module afresh at each load.

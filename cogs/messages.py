@@ -258,10 +258,7 @@ def totals_text(totals: PlayerTotals | None, name: str) -> str:
 
 
 def settings_text(profile: PlayerProfile) -> str:
-    return (
-        f"Your board theme: **{profile.theme or 'default'}**. "
-        f"Turn notices and reminders: **{profile.notify.value}**."
-    )
+    return f"Your board theme: **{profile.theme or 'default'}**."
 
 
 def guild_settings_text(settings: GuildSettings, *, reads_typed_moves: bool) -> str:

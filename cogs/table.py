@@ -7,9 +7,10 @@ Everything the players are told because the database changed comes out of the ou
 now plus the facts it carries (the position after a move, the match score after a game), so a
 retry days later shows what happened then.
 
-Where a game's post goes: its thread; if Discord says the thread is gone or closed to the bot
-(403/404), the game's channel; then the two players by DM; if none of those can be reached,
-:class:`Undeliverable`. Other failures (5xx, timeouts) propagate, to be retried.
+Where a game's post goes: its thread (reopened first if Discord archived it); if Discord says
+the thread is gone or closed to the bot (403/404), the game's channel; then the two players by
+DM; if none of those can be reached, :class:`Undeliverable`. Other failures (5xx, timeouts)
+propagate, to be retried.
 
 Images are rendered in a worker thread (``asyncio.to_thread``) so the event loop stays free.
 """
@@ -52,10 +53,10 @@ from bot.services.views import (
     ChallengeView,
     GameView,
     MatchStatus,
-    NotifyMode,
 )
 from bot.store import from_db
 from cogs import messages
+from cogs import notify_messages as notes
 from cogs import tournament_messages as say
 from cogs.buttons import buttons, challenge_buttons, move_button
 from cogs.pictures import tournament_files
@@ -70,6 +71,9 @@ GONE = (discord.Forbidden, discord.NotFound)  # the place is gone or closed to t
 # Any failure to reach Discord, for the steps that are only a courtesy (a DM, a lapsed offer).
 UNREACHABLE = (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError)
 THREAD_EXISTS = 160004  # Discord's code: this message already has a thread
+# The longest a thread stays open without a message (a week), so that a game of days per move
+# stays in the thread list; a thread archived anyway is reopened when its game moves on.
+THREAD_ARCHIVE_MINUTES = 10080
 MAX_RENDERS = 2
 # What draws a post's pictures when it is sent (each attempt needs fresh files).
 PictureFiles = Callable[[], Awaitable[list[discord.File]]]
@@ -123,9 +127,12 @@ class Post:
     png: bytes | None = None
     filename: str = "board.png"
     view: discord.ui.View | None = None
+    silent: bool = False  # its mentions ping nobody (a digest player's turn notice)
 
     def kwargs(self, *, with_view: bool = True) -> dict[str, Any]:
         extra: dict[str, Any] = {}
+        if self.silent:
+            extra["allowed_mentions"] = discord.AllowedMentions.none()
         if self.png is not None:
             extra["file"] = discord.File(io.BytesIO(self.png), filename=self.filename)
         if with_view and self.view is not None:
@@ -164,6 +171,10 @@ class GameTable:
                 text = f"{text}\n{line}"
         return text
 
+    def register(self, kind: type[Any], show: Callable[[Item, Any], Awaitable[Shown]]) -> None:
+        """Let another cog show a kind of announcement (e.g. cogs.notifications the digests)."""
+        self._shows[kind] = show
+
     async def show(self, item: Item) -> Shown:
         """Post one announcement (see the module's notes on where)."""
         payload: Payload = item.payload
@@ -189,6 +200,8 @@ class GameTable:
         for number, place_id in enumerate(places):
             try:
                 place = await self.channel(place_id)
+                if isinstance(place, discord.Thread) and place.archived:
+                    await self._reopen(place)
                 message = await place.send(post.text, **post.kwargs())
             except GONE as error:
                 log.warning("Game %s: cannot post in %s (%s).", game.id, place_id, error)
@@ -209,10 +222,29 @@ class GameTable:
             raise Undeliverable(f"game {game.id}: thread, channel and both players' DMs refused")
         return await self._posted(item, Shown(None, Outcome.FALLBACK, in_guild=False))
 
+    async def _reopen(self, thread: discord.Thread) -> None:
+        """Unarchive a game's thread (Discord archives a quiet one after a week) so that it is
+        back in the thread list. Discord lets whoever may post there do it (and a post in it
+        unarchives it too), so a refusal is only noted: the post goes on. A thread locked by
+        the server's moderators stays as it is."""
+        if thread.locked:
+            return
+        try:
+            await thread.edit(archived=False)
+        except discord.HTTPException as error:
+            log.info("Game thread %s stays archived until the post (%s).", thread.id, error)
+            return
+        log.info("Game thread %s was archived: reopened.", thread.id)
+
     async def _posted(self, item: Item, shown: Shown) -> Shown:
         posted = {"link": shown.link, "outcome": shown.outcome.value, "in_guild": shown.in_guild}
         await self.services.outbox.save_progress(item, posted=posted)
         return shown
+
+    async def direct_message(self, player_id: int, text: str) -> discord.Message | None:
+        """A DM, or None when the player cannot be reached (DMs closed); a failure that time
+        cures propagates, to be retried."""
+        return await self._direct_message(player_id, text)
 
     async def _direct_message(
         self, player_id: int, text: str, post: Post | None = None, *, best_effort: bool = False
@@ -318,6 +350,11 @@ class GameTable:
             messages.challenge_text(challenge), view=challenge_buttons(challenge)
         )
         await self.services.challenges.set_message(challenge.id, message.id)
+        if challenge.opponent is not None and message.guild is not None:
+            text = notes.challenge_dm_text(
+                message.guild.name, challenge.challenger.name, message.jump_url
+            )
+            await self.tell_by_dm(None, challenge.opponent.id, challenge.guild_id, text, offer=True)
         return message
 
     async def _show_challenge_settled(self, item: Item, news: ChallengeSettled) -> Shown:
@@ -351,7 +388,47 @@ class GameTable:
                 game = await self._make_thread(game, anchor)
         position = await self.services.games.position(game.id)
         text = await self._noted(messages.game_start_text(game), game, start)
-        return await self._post_turn(item, game, position, text, position.last_move)
+        shown = await self._post_turn(item, game, position, text, position.last_move)
+        if shown.link is not None and shown.in_guild:
+            if start.tournament_id is not None:
+                await self._tell_pairing(item, game, start.tournament_id, shown.link)
+            await self._point_to(item, game, shown.link)
+        return shown
+
+    async def _tell_pairing(
+        self, item: Item, game: GameView, tournament_id: int, link: str
+    ) -> None:
+        """A tournament game's two players by DM, if they want offers by DM: their round, their
+        game and who moves (for the player to move, in place of the turn notice's DM)."""
+        if game.match_id is None:
+            return
+        tournament = await self.services.tournaments.get(tournament_id)
+        pairing = await self.services.tournaments.pairing_of_match(game.match_id)
+        if pairing is None:
+            return
+        title = say.round_title(tournament, pairing.round)
+        for player in (game.white, game.black):
+            moves = player.id == game.player_to_move.id
+            text = notes.pairing_dm_text(title, game, moves, link)
+            await self.tell_by_dm(item, player.id, game.guild_id, text, offer=True)
+
+    async def _point_to(self, item: Item, game: GameView, link: str) -> None:
+        """The threads of the games this one follows (a rematch's, the players' previous round)
+        say where it is played. Best effort: each pointer is posted once, and one that fails is
+        left out."""
+        pointed: list[int] = item.progress.get("pointed", [])
+        for before in await self.services.notifications.earlier_games(game):
+            if before.id in pointed:
+                continue
+            try:
+                place = await self.channel(before.thread_id or before.channel_id)
+                if isinstance(place, discord.Thread) and place.archived:
+                    await self._reopen(place)
+                await place.send(notes.next_game_text(game, link))
+            except UNREACHABLE as error:
+                log.info("Game %s: no pointer to game %s (%s).", before.id, game.id, error)
+            pointed = [*pointed, before.id]
+            await self.services.outbox.save_progress(item, pointed=pointed)
 
     async def _anchor(
         self, item: Item, game: GameView, start: GameStart
@@ -385,7 +462,10 @@ class GameTable:
         if not settings.use_threads:
             return game
         try:
-            thread_id = (await anchor.create_thread(name=messages.thread_name(game))).id
+            thread = await anchor.create_thread(
+                name=messages.thread_name(game), auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+            thread_id = thread.id
         except GONE as error:
             log.info("No thread for game %s (%s); playing in the channel.", game.id, error)
             return game
@@ -405,8 +485,10 @@ class GameTable:
         called: tuple[bool, bool] | None = None,
     ) -> Shown:
         """The board with `text`, in the theme of the player to move, with the Move button for
-        this position; the player is told by DM if they asked to be."""
+        this position; the player is told by DM if they asked to be, and not pinged if they
+        get a daily digest instead."""
         viewer = game.player_to_move.id
+        prefs = await self.services.notifications.get(viewer, game.guild_id)
         post = await self._board_post(
             game,
             position,
@@ -416,8 +498,11 @@ class GameTable:
             view=move_button(game.id, game.ply, game.tps),
             called=called,
         )
+        post = replace(post, silent=not prefs.mention_per_move)
         shown = await self.post_for_game(item, game, post)
-        await self.notify_by_dm(game, viewer, shown)
+        start = item.payload
+        if not (isinstance(start, GameStart) and start.tournament_id is not None):
+            await self.notify_by_dm(game, viewer, shown)  # else the pairing DM tells them
         return shown
 
     async def _show_move(self, item: Item, played: MovePlayed) -> Shown:
@@ -510,7 +595,11 @@ class GameTable:
             f"{messages.mention(opponent)}, do you allow it?",
         }[request.what]
         view = buttons((f"{request.what}-yes", game.id), (f"{request.what}-no", game.id))
-        return await self.post_for_game(item, game, Post(text, view=view))
+        shown = await self.post_for_game(item, game, Post(text, view=view))
+        if shown.link is not None and shown.in_guild:
+            dm = notes.offer_dm_text(text, shown.link)
+            await self.tell_by_dm(item, opponent.id, game.guild_id, dm, offer=True)
+        return shown
 
     async def _lapse(self, played: MovePlayed) -> None:
         """The offers a move cancelled lose their buttons. Best effort: a press on one that is
@@ -546,21 +635,40 @@ class GameTable:
     async def notify_by_dm(
         self, game: GameView, player_id: int, shown: Shown, reminder: Reminder | None = None
     ) -> None:
-        """A direct message for players who asked for them; the mention in the game's thread
-        stays the fallback when their DMs are closed."""
+        """A direct message for players who asked for them (a reminder is time-sensitive: digest
+        players get it too); the mention in the game's thread stays the fallback when their DMs
+        are closed."""
         link = shown.link
         if link is None or not shown.in_guild:
             return  # the post itself went out by DM
-        try:
-            profile = await self.services.players.get(player_id)
-        except UnknownPlayer:
-            return
-        if profile.notify is not NotifyMode.DM:
-            return
         text = messages.reminder_text(reminder) if reminder else messages.dm_turn_text(game, link)
-        await self._direct_message(
-            player_id, f"{text}\n{link}" if reminder else text, best_effort=True
-        )
+        text = f"{text}\n{link}" if reminder else text
+        await self.tell_by_dm(None, player_id, game.guild_id, text, offer=reminder is not None)
+
+    async def tell_by_dm(
+        self, item: Item | None, player_id: int, guild_id: int, text: str, *, offer: bool
+    ) -> bool:
+        """A DM for a player who wants one in this server: at each move, or (`offer`) for what
+        cannot wait. A courtesy: the post in the server stands whatever happens, so a failure
+        is not retried; refused DMs are recorded, for the player to hear at their next command.
+        With an `item`, a DM already sent for it is not sent again on a retry."""
+        prefs = await self.services.notifications.get(player_id, guild_id)
+        if not (prefs.offers_by_dm if offer else prefs.dm_per_move):
+            return False
+        done: list[int] = [] if item is None else item.progress.get("told_by_dm", [])
+        if player_id in done:
+            return True
+        try:
+            sent = await self._direct_message(player_id, text)
+        except UNREACHABLE as error:
+            log.info("Could not DM player %s now (%s); the post stands.", player_id, error)
+            return False
+        if sent is None:
+            await self.services.notifications.mark_unreachable(player_id, guild_id)
+            return False
+        if item is not None:
+            await self.services.outbox.save_progress(item, told_by_dm=[*done, player_id])
+        return True
 
     # ----------------------------------------------------------------- tournaments
 

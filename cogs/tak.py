@@ -26,6 +26,7 @@ from bot.services.views import MAX_DAYS_PER_MOVE, MAX_KOMI, MAX_MATCH_GAMES, Gam
 from bot.services.wallets import MAX_COINS
 from bot.text_safety import typed_move
 from cogs import messages
+from cogs import notify_messages as notes
 from cogs.actions import Refusal, player_of, post_or_withdraw
 from cogs.buttons import (
     HANDLERS,
@@ -36,6 +37,7 @@ from cogs.buttons import (
     buttons,
 )
 from cogs.courier import courier_of
+from cogs.notifications import zone_choices
 from cogs.pictures import rating_file
 from cogs.table import NEEDED_FOR_THREADS, missing_permissions
 from rendering import THEMES
@@ -470,24 +472,45 @@ class TakCog(commands.Cog):
     @tak.command(name="settings", description="Your board theme and how you are notified")
     @app_commands.describe(
         theme="The look of your board images",
-        notify="Turn notices and reminders by a mention in the thread, or also by DM",
+        notify="In this server: a mention at each move, a DM too, or a daily digest by DM",
+        digest_hour="The hour of your daily digest, 0 to 23, in your time zone (default 8)",
+        time_zone="Your time zone for the digest, e.g. Europe/London (suggested as you type)",
     )
     @app_commands.choices(theme=[app_commands.Choice(name=n, value=n) for n in THEMES])
     async def settings(
         self,
         interaction: discord.Interaction,
         theme: str | None = None,
-        notify: Literal["mention", "dm"] | None = None,
+        notify: Literal["mention", "dm", "digest"] | None = None,
+        digest_hour: app_commands.Range[int, 0, 23] | None = None,
+        time_zone: str | None = None,
     ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
             players = self.services.players
             profile = await players.register(player_of(interaction.user))
+            notifications = self.services.notifications
+            guild_id = interaction.guild_id or 0
+            if notify is not None or digest_hour is not None or time_zone is not None:
+                # First: a time zone it refuses leaves the theme unchanged too.
+                prefs = await notifications.choose(
+                    interaction.user.id, guild_id, notify, hour=digest_hour, zone=time_zone
+                )
+                if self.bot.scheduler is not None:
+                    self.bot.scheduler.wake()  # the first digest may be due within the hour
+            else:
+                prefs = await notifications.get(interaction.user.id, guild_id)
             if theme is not None:
                 profile = await players.set_theme(interaction.user.id, theme)
-            if notify is not None:
-                profile = await players.set_notify(interaction.user.id, notify)
-            await interaction.followup.send(messages.settings_text(profile), ephemeral=True)
+            await interaction.followup.send(
+                f"{messages.settings_text(profile)}\n{notes.prefs_text(prefs)}", ephemeral=True
+            )
+
+    @settings.autocomplete("time_zone")
+    async def _time_zones(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await zone_choices(current)
 
     @bredon.command(name="config", description="Server defaults: new games, threads, typed moves")
     @app_commands.describe(

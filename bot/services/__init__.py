@@ -16,6 +16,7 @@ from bot.services.deadlines import DeadlineService
 from bot.services.games import GameService
 from bot.services.guilds import GuildService
 from bot.services.matches import MatchService
+from bot.services.notifications import NotificationService
 from bot.services.outbox import OutboxService
 from bot.services.pictures import PictureService
 from bot.services.players import PlayerService
@@ -42,6 +43,7 @@ class Services:
     outbox: OutboxService
     pictures: PictureService
     wallets: WalletService
+    notifications: NotificationService
 
     @classmethod
     async def open(
@@ -70,6 +72,7 @@ class Services:
             outbox=OutboxService(db, clock),
             pictures=PictureService(db, tournaments),
             wallets=WalletService(db, clock),
+            notifications=NotificationService(db, clock),
         )
 
     async def close(self) -> None:

@@ -203,6 +203,21 @@ class TournamentNews:
         return f"tournament:{self.tournament_id}"
 
 
+@dataclass(frozen=True, slots=True)
+class DigestDue:
+    """A player's daily digest in one server (:mod:`bot.services.notifications`): the games
+    awaiting their move, by DM, as they stand when it is delivered."""
+
+    KIND: ClassVar[str] = "digest"
+    player_id: int
+    guild_id: int
+    due_at: str  # store text: the digest hour it is for
+
+    @property
+    def stream(self) -> str:
+        return f"digest:{self.guild_id}:{self.player_id}"
+
+
 Payload = (
     GameStart
     | MovePlayed
@@ -213,6 +228,7 @@ Payload = (
     | ChallengeSettled
     | TournamentNews
     | BiddingNews
+    | DigestDue
 )
 PAYLOADS: dict[str, type[Payload]] = {
     kind.KIND: kind
@@ -226,6 +242,7 @@ PAYLOADS: dict[str, type[Payload]] = {
         ChallengeSettled,
         TournamentNews,
         BiddingNews,
+        DigestDue,
     )
 }
 TURN_NOTICES = (GameStart, MovePlayed, MoveTakenBack)

@@ -51,11 +51,14 @@ class PlayerService:
         return await self._update(player_id, "theme", theme)
 
     async def set_notify(self, player_id: int, mode: NotifyMode | str) -> PlayerProfile:
-        """Reminders by a mention in the game's thread, or by direct message."""
+        """The default, in servers where the player chose nothing else
+        (:mod:`bot.services.notifications`): a mention in the game's thread, or a DM too."""
         try:
             mode = NotifyMode(mode)
         except ValueError:
             raise InvalidSetting("Notifications are 'mention' or 'dm'.") from None
+        if mode is NotifyMode.DIGEST:
+            raise InvalidSetting("A digest is chosen in each server, with its hour and time zone.")
         return await self._update(player_id, "notify", mode.value)
 
     async def _update(self, player_id: int, column: str, value: str | None) -> PlayerProfile:

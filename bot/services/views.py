@@ -63,10 +63,12 @@ class MatchStatus(StrEnum):
 
 
 class NotifyMode(StrEnum):
-    """How a player wants reminders: a mention in the game's thread or a direct message."""
+    """How a player is told it is their move: a mention in the game's thread, a direct message
+    too, or a daily digest by DM (:mod:`bot.services.notifications`)."""
 
     MENTION = "mention"
     DM = "dm"
+    DIGEST = "digest"  # per server only (notify_prefs), not players.notify
 
 
 @dataclass(frozen=True, slots=True)
