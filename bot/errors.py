@@ -305,3 +305,18 @@ class TooManyTournaments(BredonError):
 class InvisibleName(InvalidSetting):
     def __init__(self, what: str) -> None:
         super().__init__(f"A {what} needs a name with visible letters or digits.")
+
+
+# ----------------------------------------------------------------- clocks
+
+
+class VacationRefused(BredonError):
+    """A vacation that cannot start or end (turned off, none left, none on, already on)."""
+
+
+class PauseRefused(BredonError):
+    """A pause that cannot be proposed, accepted or ended."""
+
+
+class MoreTimeRefused(BredonError):
+    """More time that cannot be given (not waiting, too much, game over)."""

@@ -63,7 +63,7 @@ class DeadlineScheduler:
     async def run_once(self) -> timedelta:
         """Settle what is due now, hand the report on, and say how long to sleep."""
         report = await self._deadlines.run_due()
-        if report.endings or report.reminders or report.expired_challenges:
+        if report:
             await self._on_report(report)
         next_due = await self._deadlines.next_due_at()
         if next_due is None:

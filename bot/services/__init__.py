@@ -12,6 +12,7 @@ from pathlib import Path
 
 from bot.clock import Clock, SystemClock
 from bot.services.challenges import ChallengeService
+from bot.services.clocks import ClockService
 from bot.services.deadlines import DeadlineService
 from bot.services.games import GameService
 from bot.services.guilds import GuildService
@@ -40,6 +41,7 @@ class Services:
     tournaments: TournamentService
     outbox: OutboxService
     pictures: PictureService
+    clocks: ClockService
 
     @classmethod
     async def open(
@@ -67,6 +69,7 @@ class Services:
             tournaments=tournaments,
             outbox=OutboxService(db, clock),
             pictures=PictureService(db, tournaments),
+            clocks=ClockService(db, clock),
         )
 
     async def close(self) -> None:

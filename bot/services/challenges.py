@@ -8,7 +8,7 @@ their own. Accepting creates the game (and the match, for more than one game) in
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from bot.clock import Clock
@@ -34,6 +34,7 @@ from bot.services.records import (
     insert_game,
     save_player,
 )
+from bot.services.timecontrol import TimeControl
 from bot.services.views import (
     CHALLENGE_SELECT,
     MAX_MATCH_GAMES,
@@ -83,8 +84,12 @@ class ChallengeService:
         games: int = 1,
         rated: bool = True,
         lifetime: timedelta = DEFAULT_LIFETIME,
+        bank: timedelta | None = None,
+        increment: timedelta | None = None,
+        cap: timedelta | None = None,
     ) -> ChallengeView:
-        """A new open challenge; None settings take the guild's defaults."""
+        """A new open challenge; None settings take the guild's defaults. A `bank`, or an
+        `increment` with its `cap`, adds to days per move (:mod:`bot.services.timecontrol`)."""
         if opponent is not None and opponent.id == challenger.id:
             raise ChallengeYourself()
         if not 1 <= games <= MAX_MATCH_GAMES:
@@ -104,6 +109,7 @@ class ChallengeService:
                 caps=caps,
                 rated=rated,
             )
+            clock = TimeControl.create(setup.days_per_move, bank=bank, increment=increment, cap=cap)
             return await self._insert(
                 tx,
                 guild_id=guild_id,
@@ -111,7 +117,7 @@ class ChallengeService:
                 challenger=challenger,
                 opponent=opponent,
                 colour=colour,
-                setup=setup,
+                setup=replace(setup, clock=clock),
                 games=games,
                 lifetime=lifetime,
                 rematch_of=None,
@@ -146,7 +152,8 @@ class ChallengeService:
         cursor = await tx.execute(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, colour, "
             "size, komi, opening, stones, caps, days_per_move, games, rated, rematch_of, "
-            "created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "created_at, expires_at, clock_bank, clock_increment, clock_cap) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 guild_id,
                 channel_id,
@@ -164,6 +171,7 @@ class ChallengeService:
                 rematch_of,
                 to_db(now),
                 to_db(now + lifetime),
+                *setup.clock.to_db(),
             ),
         )
         assert cursor.lastrowid is not None

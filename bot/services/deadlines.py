@@ -19,10 +19,16 @@ claimed when they are handed out: at most one reminder a turn, even across a cra
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from bot.clock import Clock
+from bot.services.clocks import (
+    VacationReport,
+    end_due_vacations,
+    hold_games_begun_on_vacation,
+    next_vacation_end,
+)
 from bot.services.games import finish_game
 from bot.services.outbox import (
     GAME_HAS_PENDING_NEWS,
@@ -35,6 +41,7 @@ from bot.services.outbox import (
 from bot.services.outcomes import GameEnding
 from bot.services.records import fetch_game
 from bot.services.tournament_rounds import in_tournament
+from bot.services.turns import next_reminder, reminder_offsets
 from bot.services.views import (
     CHALLENGE_SELECT,
     GAME_SELECT,
@@ -76,6 +83,12 @@ class DeadlineReport:
     endings: list[GameEnding]  # games lost on time or aborted
     reminders: list[Reminder]  # to send now
     expired_challenges: list[ChallengeView]
+    vacations_ended: list[VacationReport] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(
+            self.endings or self.reminders or self.expired_challenges or self.vacations_ended
+        )
 
 
 class DeadlineService:
@@ -94,11 +107,17 @@ class DeadlineService:
             "(SELECT MIN(o.next_attempt_at) FROM outbox o WHERE o.stream = 'game:' || g.id "
             "AND o.delivered_at IS NULL)) "
             "ELSE deadline_at END) AS t FROM games g WHERE status = 'active' "
+            "AND frozen_at IS NULL "
             "UNION ALL SELECT MIN(reminder_at) FROM games WHERE status = 'active' "
+            "AND frozen_at IS NULL "
             "UNION ALL SELECT MIN(expires_at) FROM challenges WHERE status = 'open')",
             (soon,),
         )
-        return None if row is None else from_db(row[0])
+        due = None if row is None else from_db(row[0])
+        vacation_end = await next_vacation_end(self._db)
+        if due is None or (vacation_end is not None and vacation_end < due):
+            return vacation_end
+        return due
 
     async def due(self, at: datetime | None = None) -> DueWork:
         """What is due at `at` (default now), without changing anything."""
@@ -106,12 +125,13 @@ class DeadlineService:
         async with self._db.snapshot() as tx:
             timeouts = await tx.fetchall(
                 GAME_SELECT + " WHERE g.status = 'active' AND g.deadline_at <= ? "
-                f"AND NOT {GAME_HAS_PENDING_NEWS} ORDER BY g.deadline_at, g.id",
+                f"AND g.frozen_at IS NULL AND NOT {GAME_HAS_PENDING_NEWS} "
+                "ORDER BY g.deadline_at, g.id",
                 (moment,),
             )
             reminders = await tx.fetchall(
                 GAME_SELECT + " WHERE g.status = 'active' AND g.reminder_at <= ? "
-                "AND g.deadline_at > ? ORDER BY g.reminder_at, g.id",
+                "AND g.deadline_at > ? AND g.frozen_at IS NULL ORDER BY g.reminder_at, g.id",
                 (moment, moment),
             )
             challenges = await tx.fetchall(
@@ -126,8 +146,12 @@ class DeadlineService:
         )
 
     async def run_due(self, at: datetime | None = None) -> DeadlineReport:
-        """Settle everything due at `at` (default now): time-outs, reminders, expiries."""
+        """Settle everything due at `at` (default now): vacations that ran out (their clocks run
+        again from when they did), games begun during a vacation (their clocks stop), then
+        time-outs, reminders and expiries."""
         moment = at or self._clock.now()
+        vacations = await end_due_vacations(self._db, moment)
+        await hold_games_begun_on_vacation(self._db, moment)
         work = await self.due(moment)
         endings = []
         for game in work.timeouts:
@@ -152,7 +176,7 @@ class DeadlineService:
                     assert row is not None
                     expired.append(challenge_from_row(row))
                     await enqueue(tx, ChallengeSettled(challenge.id), moment)
-        return DeadlineReport(endings, reminders, expired)
+        return DeadlineReport(endings, reminders, expired, vacations)
 
     async def time_out(self, game_id: int, at: datetime | None = None) -> GameEnding | None:
         """End the game on time if its deadline has passed at `at`; None if it has not (a move
@@ -161,7 +185,12 @@ class DeadlineService:
         moment = at or self._clock.now()
         async with self._db.transaction() as tx:
             game = await fetch_game(tx, game_id)
-            if not game.is_active or game.deadline_at is None or game.deadline_at > moment:
+            if (
+                not game.is_active
+                or game.deadline_at is None
+                or game.deadline_at > moment
+                or game.frozen_at is not None
+            ):
                 return None
             pending = await tx.fetchone(
                 f"SELECT {GAME_HAS_PENDING_NEWS} FROM games g WHERE g.id = ?", (game.id,)
@@ -183,11 +212,18 @@ class DeadlineService:
                 or game.reminder_at is None
                 or game.reminder_at > moment
                 or game.deadline_at is None
+                or game.frozen_at is not None
             ):
                 return None
-            await tx.execute("UPDATE games SET reminder_at = NULL WHERE id = ?", (game.id,))
-            notice = ReminderDue(
-                game.id, game.player_to_move.id, to_db(game.deadline_at), game.ply
+            # The next of the player's reminder times, if one is left before the deadline.
+            offsets = await reminder_offsets(tx, game.guild_id, game.player_to_move.id)
+            later = None
+            if offsets is not None:
+                later = next_reminder(offsets, moment, game.deadline_at, moment)
+            await tx.execute(
+                "UPDATE games SET reminder_at = ? WHERE id = ?",
+                (None if later is None else to_db(later), game.id),
             )
+            notice = ReminderDue(game.id, game.player_to_move.id, to_db(game.deadline_at), game.ply)
             await enqueue(tx, notice, moment)
             return Reminder(game, game.player_to_move, game.deadline_at)

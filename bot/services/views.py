@@ -13,6 +13,7 @@ from enum import StrEnum
 
 from bot.errors import InvalidSetting, NotInGame
 from bot.glicko2 import Rating
+from bot.services.timecontrol import PER_MOVE, TimeControl
 from bot.store import from_db
 from tak import (
     MAX_KOMI,  # PTN Ninja and PlayTak stop at 4.5
@@ -86,6 +87,7 @@ class GameSetup:
     caps: tuple[int, int]
     days_per_move: int
     rated: bool
+    clock: TimeControl = PER_MOVE  # a bank or an increment besides days_per_move
 
     @classmethod
     def create(
@@ -98,6 +100,7 @@ class GameSetup:
         caps: int | None = None,
         days_per_move: int,
         rated: bool = True,
+        clock: TimeControl = PER_MOVE,
     ) -> GameSetup:
         """Checked settings; raises :class:`InvalidSetting` with the reason."""
         check_size(size)
@@ -116,7 +119,7 @@ class GameSetup:
         problem = reserve_problem(size, s, c, opening)
         if problem is not None:
             raise InvalidSetting(problem)
-        return cls(size, float(komi), opening, (s, s), (c, c), days_per_move, rated)
+        return cls(size, float(komi), opening, (s, s), (c, c), days_per_move, rated, clock)
 
     @property
     def standard_reserves(self) -> bool:
@@ -177,6 +180,11 @@ class GameView:
     created_at: datetime
     last_move_at: datetime | None
     finished_at: datetime | None
+    # What each player (white, black) has left on their clock: bank or time (None: days per move).
+    clock_left: tuple[timedelta | None, timedelta | None] = (None, None)
+    frozen_at: datetime | None = None  # the clock stands still since (a pause, a vacation)
+    paused_at: datetime | None = None  # paused by agreement since
+    pause_offer_by: int | None = None  # a pause proposed by
 
     @property
     def is_active(self) -> bool:
@@ -198,6 +206,10 @@ class GameView:
 
     def player(self, color: Color) -> PlayerRef:
         return self.white if color is Color.WHITE else self.black
+
+    def left_of(self, color: Color) -> timedelta | None:
+        """The bank or time left on `color`'s clock (None: days per move)."""
+        return self.clock_left[0 if color is Color.WHITE else 1]
 
     def color_of(self, player_id: int) -> Color:
         """The colour `player_id` plays; raises :class:`NotInGame` for anyone else."""
@@ -301,6 +313,7 @@ def game_from_row(row: sqlite3.Row, names: tuple[str, str] | None = None) -> Gam
         caps=(row["caps1"], row["caps2"]),
         days_per_move=row["days_per_move"],
         rated=bool(row["rated"]),
+        clock=clock_from_row(row),
     )
     return GameView(
         id=row["id"],
@@ -326,7 +339,20 @@ def game_from_row(row: sqlite3.Row, names: tuple[str, str] | None = None) -> Gam
         created_at=_required(row["created_at"]),
         last_move_at=from_db(row["last_move_at"]),
         finished_at=from_db(row["finished_at"]),
+        clock_left=(_seconds(row["clock_left1"]), _seconds(row["clock_left2"])),
+        frozen_at=from_db(row["frozen_at"]),
+        paused_at=from_db(row["paused_at"]),
+        pause_offer_by=row["pause_offer_by"],
     )
+
+
+def clock_from_row(row: sqlite3.Row) -> TimeControl:
+    """The time control of a games, challenges or tournaments row."""
+    return TimeControl.from_db(row["clock_bank"], row["clock_increment"], row["clock_cap"])
+
+
+def _seconds(value: int | None) -> timedelta | None:
+    return None if value is None else timedelta(seconds=value)
 
 
 GAME_SELECT = """
@@ -360,6 +386,7 @@ def challenge_from_row(row: sqlite3.Row) -> ChallengeView:
             caps=(caps, caps),
             days_per_move=row["days_per_move"],
             rated=bool(row["rated"]),
+            clock=clock_from_row(row),
         ),
         games=row["games"],
         status=ChallengeStatus(row["status"]),

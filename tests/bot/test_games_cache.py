@@ -6,8 +6,8 @@ import pytest
 
 from bot import errors
 from bot.services import Services
-from bot.services.challenges import ChallengeService
 from bot.services.games import GameService
+from bot.services.views import GameSetup
 from bot.store import Database, Transaction, load_migrations, to_db
 from tests.bot.conftest import ALICE, BOB
 
@@ -16,7 +16,7 @@ async def test_a_cached_game_moves_without_reading_it_again(
     services, new_game, moves, monkeypatch
 ) -> None:
     """The quick path: one conditional update and its announcement, no read of the game or its
-    move log."""
+    move log; only the next player's reminder times are looked up (by primary key)."""
     game = await new_game()
     await moves(game.id, "a1")  # the game is now cached
     statements: list[str] = []
@@ -24,14 +24,17 @@ async def test_a_cached_game_moves_without_reading_it_again(
         original = getattr(Transaction, name)
 
         async def recording(self, sql, params=(), _original=original):
-            statements.append(sql.split()[0] + " " + sql.split()[2])
+            words = sql.split()
+            table = words[3] if words[0] == "SELECT" else words[2]
+            statements.append(words[0] + " " + table)
             return await _original(self, sql, params)
 
         monkeypatch.setattr(Transaction, name, recording)
     for turn, text in enumerate(["e5", "c3", "d4"]):
         statements.clear()
         await services.games.move(game.id, (game.black, game.white)[turn % 2].id, text)
-        assert statements == ["UPDATE SET", "INSERT outbox"], statements
+        expected = ["SELECT reminder_offsets", "UPDATE SET", "INSERT outbox"]
+        assert statements == expected, statements
     outcome = (await moves(game.id, "e4"))[-1]
     assert outcome.game == await services.games.get(game.id)
     assert [m.ptn() for m in outcome.position.moves] == ["a1", "e5", "c3", "d4", "e4"]
@@ -60,32 +63,43 @@ async def test_a_game_logged_before_the_log_kept_positions_is_replayed(db_path, 
     takes back moves, replaying its log where a TPS is missing."""
     migrations = load_migrations()
     old = await Database.open(db_path, migrations=migrations[:4])
-    challenge = await ChallengeService(old, clock).create(
-        guild_id=1, channel_id=2, challenger=ALICE, opponent=BOB, colour="white", size=5
+    now = to_db(clock.now())
+    for player in (ALICE, BOB):  # the rows as the code of then wrote them
+        await old.write_one(
+            "INSERT INTO players (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)",
+            (player.id, player.name, now, now),
+        )
+    setup = GameSetup.create(size=5, komi=2, days_per_move=3)
+    position = setup.start_position()
+    rows = await old.write_one(
+        "INSERT INTO games (guild_id, channel_id, white_id, black_id, size, komi, opening, "
+        "stones1, stones2, caps1, caps2, rated, days_per_move, tps, deadline_at, reminder_at, "
+        "created_at) VALUES (1, 2, ?, ?, 5, 2, 'swap', 21, 21, 1, 1, 1, 3, ?, ?, ?, ?) "
+        "RETURNING id",
+        (ALICE.id, BOB.id, position.tps(), now, now, now),
     )
-    game = (await ChallengeService(old, clock).accept(challenge.id, BOB)).game
-    position = game.setup.start_position()
+    game_id = rows[0]["id"]
     for ply, text in enumerate(["a1", "e5", "c3", "c4"]):  # as the code of then wrote them
         position.play(text)
         await old.write_one(
             "UPDATE games SET ply = ?, tps = ?, last_ptn = ?, last_player_id = ?, "
             "last_move_at = ? WHERE id = ?",
-            (ply + 1, position.tps(), text, (ALICE, BOB)[ply % 2].id, to_db(clock.now()), game.id),
+            (ply + 1, position.tps(), text, (ALICE, BOB)[ply % 2].id, now, game_id),
         )
     await old.close()
 
     services = await Services.open(db_path, clock=clock)
     try:
-        assert (await services.games.position(game.id)).tps() == position.tps()
-        await services.games.move(game.id, ALICE.id, "d3", expected_ply=4)
-        await services.games.request_undo(game.id, ALICE.id)  # takes back d3
-        await services.games.accept_undo(game.id, BOB.id)
-        await services.games.request_undo(game.id, BOB.id)  # and c4
-        rewound = await services.games.accept_undo(game.id, ALICE.id)
+        assert (await services.games.position(game_id)).tps() == position.tps()
+        await services.games.move(game_id, ALICE.id, "d3", expected_ply=4)
+        await services.games.request_undo(game_id, ALICE.id)  # takes back d3
+        await services.games.accept_undo(game_id, BOB.id)
+        await services.games.request_undo(game_id, BOB.id)  # and c4
+        rewound = await services.games.accept_undo(game_id, ALICE.id)
         assert (rewound.ply, rewound.last_move) == (3, "c3")
         position.pop()
         assert rewound.tps == position.tps()
-        outcome = await services.games.move(game.id, BOB.id, "b4", expected_ply=3)
+        outcome = await services.games.move(game_id, BOB.id, "b4", expected_ply=3)
         position.play("b4")
         assert outcome.game.tps == position.tps()
     finally:
