@@ -8,7 +8,8 @@ stopped. When the last hold ends, the deadline and the next reminder move on by 
 clock stood still, so no time ran. :func:`settle_clock` is the one place that decides this, from
 what holds the game at a given moment; everything that starts or ends a hold calls it in the same
 transaction, and the deadline scheduler ends vacations that ran out (at the moment they ended,
-however late it wakes) and holds games started during a vacation (:func:`run_clock_work`).
+however late it wakes) and holds games begun during a vacation
+(:func:`end_due_vacations`, :func:`hold_games_begun_on_vacation`).
 
 Vacation days: each player may take the server's ``vacation_days`` a calendar year (UTC). A
 vacation's days count in the year it began: all its planned days while it lasts, its days begun
@@ -24,6 +25,7 @@ from datetime import UTC, datetime, timedelta
 from bot.clock import Clock
 from bot.errors import InvalidSetting, MoreTimeRefused, PauseRefused, VacationRefused
 from bot.services.games import require_active
+from bot.services.guilds import fetch_guild_settings
 from bot.services.outbox import ClockEvent, ClockNews, enqueue
 from bot.services.records import fetch_game, save_player
 from bot.services.timecontrol import describe_duration
@@ -228,10 +230,7 @@ async def _end_vacation(
 
 
 async def _status(tx: Transaction, guild_id: int, player_id: int, now: datetime) -> VacationStatus:
-    settings = await tx.fetchone(
-        "SELECT vacation_days FROM guild_settings WHERE guild_id = ?", (guild_id,)
-    )
-    allowed = 14 if settings is None else settings["vacation_days"]
+    allowed = (await fetch_guild_settings(tx, guild_id)).vacation_days
     start, end = year_bounds(now)
     rows = await tx.fetchall(
         "SELECT * FROM vacations WHERE guild_id = ? AND player_id = ? AND started_at >= ? "

@@ -93,6 +93,7 @@ class TournamentView:
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    vacation_allowed: bool = True  # False: its games' clocks run whoever is on vacation
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +232,7 @@ def tournament_from_row(row: sqlite3.Row) -> TournamentView:
         created_at=_moment(row["created_at"]),
         started_at=from_db(row["started_at"]),
         finished_at=from_db(row["finished_at"]),
+        vacation_allowed=bool(row["vacation_allowed"]),
     )
 
 

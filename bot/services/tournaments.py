@@ -182,8 +182,10 @@ class TournamentService:
         tie_breaks: Sequence[TieBreak | str] = DEFAULT_TIE_BREAKS,
         max_players: int = MAX_PLAYERS,
         signup_deadline: datetime | None = None,
+        vacation_allowed: bool = True,
     ) -> TournamentView:
         """A tournament open for sign-up; None settings take the guild's defaults.
+        With `vacation_allowed` False its games' clocks run while a player is on vacation.
 
         `match_points` are for a match won, drawn and lost (a bye scores a win); `tie_breaks`
         apply in the order given.
@@ -258,6 +260,10 @@ class TournamentService:
                 ),
             )
             assert cursor.lastrowid is not None
+            if not vacation_allowed:
+                await tx.execute(
+                    "UPDATE tournaments SET vacation_allowed = 0 WHERE id = ?", (cursor.lastrowid,)
+                )
             return await fetch_tournament(tx, cursor.lastrowid)
 
     async def join(self, tournament_id: int, player: PlayerRef) -> Entrant:
