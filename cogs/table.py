@@ -32,6 +32,8 @@ from bot.services import Services
 from bot.services.deadlines import Reminder
 from bot.services.outbox import (
     ChallengeSettled,
+    ClockEvent,
+    ClockNews,
     EndingCause,
     GameEnded,
     GameStart,
@@ -147,6 +149,7 @@ class GameTable:
             ReminderDue: self._show_reminder,
             ChallengeSettled: self._show_challenge_settled,
             TournamentNews: self._show_tournament_news,
+            ClockNews: self._show_clock_news,
         }
 
     async def show(self, item: Item) -> Shown:
@@ -438,9 +441,7 @@ class GameTable:
         )
         return await self.post_for_game(item, game, post)
 
-    async def _ending_of(
-        self, game: GameView, position: Position, ended: GameEnded
-    ) -> GameEnding:
+    async def _ending_of(self, game: GameView, position: Position, ended: GameEnded) -> GameEnding:
         """The game's ending as it stood when it ended (the match score then, not now)."""
         assert game.result is not None
         result = game.result
@@ -497,6 +498,17 @@ class GameTable:
                 await message.edit(content=lapsed[:2000], view=None)
             except UNREACHABLE as error:
                 log.info("Game %s: a lapsed %s offer keeps its buttons (%s).", stream, what, error)
+
+    async def _show_clock_news(self, item: Item, news: ClockNews) -> Shown:
+        """A clock stopped, restarted or lengthened; a proposed pause with the opponent's
+        buttons."""
+        game = await self.services.games.get(news.game_id)
+        view = None
+        if news.event == ClockEvent.PAUSE_OFFER.value:
+            view = buttons(("pause-yes", game.id), ("pause-no", game.id))
+        return await self.post_for_game(
+            item, game, Post(messages.clock_news_text(game, news), view=view)
+        )
 
     async def _show_reminder(self, item: Item, due: ReminderDue) -> Shown:
         game = await self.services.games.get(due.game_id)

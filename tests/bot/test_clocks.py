@@ -15,7 +15,9 @@ from bot.services import Services
 from bot.services.timecontrol import TimeControl, parse_duration
 from bot.services.views import GameStatus
 from tak import ResultKind
+from tak.ptn import Game
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, play, with_announcements_delivered
+from tests.engine.test_ptn_ninja_files import assert_ninja_reads
 
 DAY = timedelta(days=1)
 SECOND = timedelta(seconds=1)
@@ -331,3 +333,12 @@ async def test_a_restart_loses_no_vacation(db_path, clock) -> None:
         assert (await second.deadlines.run_due()).vacations_ended == []
     finally:
         await second.close()
+
+
+async def test_the_time_control_is_the_ptn_clock_tag(services) -> None:
+    game = await game_between(services, ALICE, BOB, days_per_move=5, increment=DAY, cap=10 * DAY)
+    text = await services.queries.ptn(game.id)
+    assert Game.parse(text).tag("Clock") == "5d +1d a move (max 10d)"
+    assert_ninja_reads(text)
+    plain = await game_between(services, ALICE, BOB, days_per_move=3)
+    assert Game.parse(await services.queries.ptn(plain.id)).tag("Clock") == "3d per move"
