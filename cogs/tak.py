@@ -23,7 +23,7 @@ from bot.errors import BredonError, UnknownGame
 from bot.services.games import position_mark, require_active
 from bot.services.guilds import MAX_VACATION_DAYS
 from bot.services.outbox import game_stream
-from bot.services.timecontrol import describe_duration, parse_duration
+from bot.services.timecontrol import clock_options, describe_duration, parse_duration
 from bot.services.views import MAX_DAYS_PER_MOVE, MAX_KOMI, MAX_MATCH_GAMES, GameView
 from bot.text_safety import typed_move
 from cogs import messages
@@ -222,14 +222,7 @@ class TakCog(commands.Cog):
     ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
-            clock = {
-                name: None if text is None else parse_duration(text, what)
-                for name, text, what in (
-                    ("bank", bank, "bank"),
-                    ("increment", increment, "increment"),
-                    ("cap", maximum, "maximum"),
-                )
-            }
+            clock = clock_options(bank, increment, maximum)
             if opponent is not None and opponent.bot:
                 raise Refusal("Bots cannot play Tak here: challenge a person.")
             settings = await self.services.guilds.get(interaction.guild_id or 0)

@@ -23,7 +23,12 @@ ALTER TABLE challenges ADD COLUMN clock_increment INTEGER NOT NULL DEFAULT 0
     CHECK (clock_increment >= 0);
 ALTER TABLE challenges ADD COLUMN clock_cap INTEGER NOT NULL DEFAULT 0 CHECK (clock_cap >= 0);
 
--- A tournament may forbid vacations: its games' clocks run whoever is away.
+-- A tournament's time control for its games, and whether it allows vacations (if not, its games'
+-- clocks run whoever is away).
+ALTER TABLE tournaments ADD COLUMN clock_bank INTEGER NOT NULL DEFAULT 0 CHECK (clock_bank >= 0);
+ALTER TABLE tournaments ADD COLUMN clock_increment INTEGER NOT NULL DEFAULT 0
+    CHECK (clock_increment >= 0);
+ALTER TABLE tournaments ADD COLUMN clock_cap INTEGER NOT NULL DEFAULT 0 CHECK (clock_cap >= 0);
 ALTER TABLE tournaments ADD COLUMN vacation_allowed INTEGER NOT NULL DEFAULT 1
     CHECK (vacation_allowed IN (0, 1));
 

@@ -186,11 +186,13 @@ async def hold_games_begun_on_vacation(db: Database, now: datetime) -> int:
     """Stop the clocks of games that began (or whose turn began) while a player was already on
     vacation, from when that turn or the vacation began, whichever is later. Returns how many."""
     rows = await db.fetchall(
-        "SELECT g.id, MAX(COALESCE(g.last_move_at, g.created_at), (SELECT MAX(v.started_at) "
-        "FROM vacations v WHERE v.guild_id = g.guild_id AND v.player_id IN (g.white_id, "
-        "g.black_id) AND v.ended_at IS NULL)) AS since FROM games g "
-        f"WHERE g.status = 'active' AND g.frozen_at IS NULL AND {_VACATION_HOLDS}",
-        (to_db(now), to_db(now)),
+        # Driven by the vacations going on (few), not by the games (many).
+        "SELECT g.id, MAX(COALESCE(g.last_move_at, g.created_at), MAX(v.started_at)) AS since "
+        "FROM vacations v JOIN games g ON g.guild_id = v.guild_id "
+        "AND (g.white_id = v.player_id OR g.black_id = v.player_id) "
+        "WHERE v.ended_at IS NULL AND v.started_at <= ? AND g.status = 'active' "
+        f"AND g.frozen_at IS NULL AND {_VACATION_HOLDS} GROUP BY g.id",
+        (to_db(now), to_db(now), to_db(now)),
     )
     for row in rows:
         since = from_db(row["since"])

@@ -1,7 +1,11 @@
 """Move deadlines, reminders and challenge expiry, all kept in the database.
 
-Each active game has a deadline (``days_per_move`` after the last move, or after the start) and a
-reminder time at 80% of it. When the deadline passes the player to move loses on time; a game in
+Each active game has a deadline (what the time control allows the player to move, counted from the
+last move or the start: :mod:`bot.services.turns`) and a next reminder time (at 80% of the turn, or
+at the times before the deadline the player chose). A game whose clock stands still (a pause, a
+vacation: :mod:`bot.services.clocks`) has nothing due; vacations that ran out are ended first, at
+the moment they ran out, so a deadline they moved holds however late the scheduler wakes. When the
+deadline passes the player to move loses on time; a game in
 which nobody has moved is aborted instead, except in a tournament, where white loses on time like
 anyone else who does not move (an abort would leave the pairing unplayed). Open challenges expire
 at their ``expires_at``.
@@ -14,7 +18,8 @@ Nothing lives in memory, so a restart loses nothing: the scheduler of the Discor
 :meth:`DeadlineService.next_due_at` when to wake up and calls :meth:`DeadlineService.run_due`.
 Each item is settled in its own transaction that re-checks it, so a move that lands just before a
 time-out wins, and two schedulers (two processes) never settle the same item twice. Reminders are
-claimed when they are handed out: at most one reminder a turn, even across a crash.
+claimed when they are handed out (the claim moves ``reminder_at`` to the next chosen time still
+ahead): each at most once, even across a crash, and one only for reminder times missed together.
 """
 
 from __future__ import annotations

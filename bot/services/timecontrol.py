@@ -55,6 +55,22 @@ def parse_duration(text: str, what: str) -> timedelta:
     return timedelta(days=int(found["days"] or 0), hours=int(found["hours"] or 0))
 
 
+def clock_options(
+    bank: str | None, increment: str | None, maximum: str | None
+) -> dict[str, timedelta | None]:
+    """The `bank`, `increment` and `cap` arguments of a challenge or a tournament, from the
+    texts players typed (None where left out)."""
+    texts = {
+        "bank": (bank, "bank"),
+        "increment": (increment, "increment"),
+        "cap": (maximum, "maximum"),
+    }
+    return {
+        name: None if text is None else parse_duration(text, what)
+        for name, (text, what) in texts.items()
+    }
+
+
 def describe_duration(span: timedelta) -> str:
     """A duration to the minute, largest units first: ``2d 5h``, ``3h 20m``, ``45s``."""
     seconds = max(int(span.total_seconds()), 0)

@@ -214,6 +214,7 @@ async def test_a_tournament_can_forbid_vacations(services, clock) -> None:
         games_per_match=1,
         days_per_move=2,
         vacation_allowed=False,
+        bank=3 * DAY,
     )
     for player in (ALICE, BOB):
         await services.tournaments.join(tournament.id, player)
@@ -223,6 +224,8 @@ async def test_a_tournament_can_forbid_vacations(services, clock) -> None:
     assert [g.id for g in report.held] == [friendly.id]
     [cup_game] = report.not_held
     assert cup_game.frozen_at is None and cup_game.match_id is not None
+    assert cup_game.setup.clock == TimeControl(bank=3 * DAY)  # the tournament's time control
+    assert cup_game.deadline_at == cup_game.created_at + 5 * DAY
 
 
 async def test_more_time_from_the_player_waiting(services, clock) -> None:
