@@ -350,6 +350,15 @@ HELP.add_field(
     inline=False,
 )
 HELP.add_field(
+    name="Clocks",
+    value=(
+        "Each move has a deadline (days a move, maybe with a bank or an increment). Away? "
+        "`/tak vacation start`. Need a break in one game? `/tak pause`. Your opponent needs "
+        "time? **Give 1 day** under the board. `/tak reminders` sets when you are reminded."
+    ),
+    inline=False,
+)
+HELP.add_field(
     name="Reading the board image",
     value=(
         "Files a-h run left to right, ranks 1-8 bottom to top, so a1 is bottom left. "
