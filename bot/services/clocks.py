@@ -19,6 +19,7 @@ vacation's days count in the year it began: all its planned days while it lasts,
 from __future__ import annotations
 
 import math
+import sqlite3
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
@@ -91,16 +92,11 @@ class VacationStatus:
         return max(self.days_allowed - self.days_used, 0)
 
 
-def _vacation(row: object) -> Vacation:
-    started, ends = from_db(row["started_at"]), from_db(row["ends_at"])  # type: ignore[index]
+def _vacation(row: sqlite3.Row) -> Vacation:
+    started, ends = from_db(row["started_at"]), from_db(row["ends_at"])
     assert started is not None and ends is not None
     return Vacation(
-        row["id"],  # type: ignore[index]
-        row["guild_id"],  # type: ignore[index]
-        row["player_id"],  # type: ignore[index]
-        started,
-        ends,
-        from_db(row["ended_at"]),  # type: ignore[index]
+        row["id"], row["guild_id"], row["player_id"], started, ends, from_db(row["ended_at"])
     )
 
 
@@ -317,7 +313,8 @@ class ClockService:
             )
             if row is None:
                 raise VacationRefused("You are not on vacation.")
-            report = await _end_vacation(tx, _vacation(row), min(now, _vacation(row).ends_at), now)
+            vacation = _vacation(row)
+            report = await _end_vacation(tx, vacation, min(now, vacation.ends_at), now)
             assert report is not None
             return report
 
