@@ -9,6 +9,8 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot import errors
 from bot.services import Services
@@ -345,3 +347,47 @@ async def test_the_time_control_is_the_ptn_clock_tag(services) -> None:
     assert_ninja_reads(text)
     plain = await game_between(services, ALICE, BOB, days_per_move=3)
     assert Game.parse(await services.queries.ptn(plain.id)).tag("Clock") == "3d per move"
+
+
+HOURS = st.integers(min_value=1, max_value=24 * 30)
+
+
+@given(
+    days=st.integers(1, 10),
+    bank_hours=st.integers(1, 24 * 60),
+    shares=st.lists(st.floats(0, 0.999), min_size=1, max_size=30),
+)
+def test_a_bank_never_grows_and_all_time_used_is_accounted_for(days, bank_hours, shares) -> None:
+    """Whatever the thinking times (each a share of the time allowed), the bank only shrinks,
+    and the time used beyond the days per move is exactly what left the bank."""
+    control = TimeControl(bank=timedelta(hours=bank_hours))
+    left = control.starting_left(days)
+    assert left is not None
+    over = timedelta(0)
+    for share in shares:
+        allowed = control.allowance(days, left)
+        used = allowed * share
+        after = control.left_after_move(left, allowed - used)
+        assert after is not None and timedelta(0) <= after <= left
+        over += max(used - timedelta(days=days), timedelta(0))
+        left = after
+    assert abs(control.bank - left - over) < timedelta(milliseconds=len(shares))
+
+
+@given(
+    days=st.integers(1, 10),
+    increment_hours=HOURS.filter(lambda h: h <= 24 * 7),
+    shares=st.lists(st.floats(0, 0.999), min_size=1, max_size=30),
+)
+def test_an_increment_clock_never_passes_its_cap(days, increment_hours, shares) -> None:
+    """The default maximum leaves room for at least one increment, never more than the cap."""
+    control = TimeControl.create(days, increment=timedelta(hours=increment_hours))
+    left = control.starting_left(days)
+    for share in shares:
+        assert left is not None
+        allowed = control.allowance(days, left)
+        assert allowed == left
+        after = control.left_after_move(left, allowed * (1 - share))
+        assert after is not None and after <= control.cap
+        assert after >= control.increment  # even a move at the last second earns it
+        left = after
