@@ -352,3 +352,18 @@ class NotBidding(BredonError):
 class NotYourBidding(BredonError):
     def __init__(self) -> None:
         super().__init__("Only the two players of this game bid for its first move.")
+
+
+# ----------------------------------------------------------------- clocks
+
+
+class VacationRefused(BredonError):
+    """A vacation that cannot start or end (turned off, none left, none on, already on)."""
+
+
+class PauseRefused(BredonError):
+    """A pause that cannot be proposed, accepted or ended."""
+
+
+class MoreTimeRefused(BredonError):
+    """More time that cannot be given (not waiting, too much, game over)."""

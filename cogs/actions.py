@@ -6,6 +6,7 @@ what follows in the game's thread. Refusals raised by the services reach the pre
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 import discord
 
@@ -38,6 +39,9 @@ def player_of(user: discord.User | discord.Member) -> PlayerRef:
     bidi characters; their account name, or "player <id>", when nothing visible is left."""
     name = visible_name(user.display_name) or visible_name(user.name) or f"player {user.id}"
     return PlayerRef(user.id, name)
+
+
+MORE_TIME_BUTTON = timedelta(days=1)
 
 
 def table_of(interaction: discord.Interaction) -> GameTable:
@@ -155,6 +159,31 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     challenge = await table.services.challenges.rematch(game_id, player_of(interaction.user))
     message = await post_or_withdraw(table, challenge.channel_id, challenge)
     await interaction.followup.send(f"Rematch offered: {message.jump_url}", ephemeral=True)
+
+
+@on_press("pause-yes")
+async def accept_pause(interaction: discord.Interaction, game_id: int) -> None:
+    await table_of(interaction).services.clocks.accept_pause(game_id, interaction.user.id)
+    await _courier(interaction).deliver_stream(game_stream(game_id))
+    await settle_message(interaction, f"{interaction.user.mention} agreed to pause the game.")
+
+
+@on_press("pause-no")
+async def decline_pause(interaction: discord.Interaction, game_id: int) -> None:
+    await table_of(interaction).services.clocks.decline_pause(game_id, interaction.user.id)
+    await settle_message(interaction, f"{interaction.user.mention} prefers to keep playing.")
+
+
+@on_press("moretime")
+async def more_time(interaction: discord.Interaction, game_id: int) -> None:
+    """The player waiting gives the player to move a day (the services refuse anyone else)."""
+    game = await table_of(interaction).services.clocks.give_time(
+        game_id, interaction.user.id, MORE_TIME_BUTTON
+    )
+    await _courier(interaction).deliver_stream(game_stream(game_id))
+    await interaction.followup.send(
+        f"You gave {game.player_to_move.name} a day more in game #{game_id}.", ephemeral=True
+    )
 
 
 FEW_MOVES = 8  # the form lists the legal moves when there are no more than this

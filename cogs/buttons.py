@@ -38,6 +38,9 @@ KINDS = {
     "undo-no": ButtonKind("Refuse undo", discord.ButtonStyle.secondary),
     "resign": ButtonKind("Resign", discord.ButtonStyle.danger),
     "rematch": ButtonKind("Rematch", discord.ButtonStyle.primary),
+    "pause-yes": ButtonKind("Agree to pause", discord.ButtonStyle.success),
+    "pause-no": ButtonKind("Keep playing", discord.ButtonStyle.secondary),
+    "moretime": ButtonKind("Give 1 day", discord.ButtonStyle.secondary),
 }
 HANDLERS: dict[str, Handler] = {}
 MOVE_FORMS: list[FormOpener] = []  # the one handler for the Move button, set by cogs.actions
@@ -135,8 +138,10 @@ class MoveButton(
 
 
 def move_button(game_id: int, ply: int, tps: str) -> discord.ui.View:
+    """A turn's buttons: Move for the player to move, Give 1 day for the one waiting."""
     view = discord.ui.View(timeout=None)
     view.add_item(MoveButton(game_id, ply, position_mark(tps)))
+    view.add_item(ActionButton("moretime", game_id))
     return view
 
 

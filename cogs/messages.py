@@ -6,17 +6,20 @@ put their answers into words.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import discord
 
 from bot.glicko2 import Rating, is_provisional
+from bot.services.clocks import VacationReport, VacationStatus
 from bot.services.deadlines import Reminder
 from bot.services.guilds import GuildSettings
 from bot.services.matches import PlayerTotals
+from bot.services.outbox import ClockEvent, ClockNews
 from bot.services.outcomes import GameEnding, MoveOutcome
 from bot.services.players import PlayerProfile
 from bot.services.ratings import PlayerRating
+from bot.services.timecontrol import ClockKind, describe_duration
 from bot.services.views import (
     ChallengeStatus,
     ChallengeView,
@@ -27,6 +30,7 @@ from bot.services.views import (
     PlayerRef,
     RatingChange,
 )
+from bot.store import from_db
 from bot.text_safety import MAX_MESSAGE
 from tak import Result, ResultKind, square_name, tak_call
 from tak.ptn import Game
@@ -62,8 +66,11 @@ def describe_setup(setup: GameSetup, games: int = 1) -> str:
     parts = [f"{setup.size}x{setup.size}", komi, f"{setup.opening.value} opening"]
     if not setup.standard_reserves:
         parts.append(f"{setup.stones[0]} stones and {setup.caps[0]} capstones each")
-    day_word = "day" if setup.days_per_move == 1 else "days"
-    parts.append(f"{setup.days_per_move} {day_word} a move")
+    if setup.clock.kind is ClockKind.MOVE:
+        day_word = "day" if setup.days_per_move == 1 else "days"
+        parts.append(f"{setup.days_per_move} {day_word} a move")
+    else:
+        parts.append(setup.clock.describe(setup.days_per_move))
     parts.append("rated" if setup.rated else "unrated")
     if games > 1:
         parts.append(f"a match of {games} games")
@@ -117,12 +124,21 @@ def game_start_text(game: GameView) -> str:
 
 
 def your_move(game: GameView) -> str:
-    return (
-        f"{mention(game.player_to_move)}, your move with `/tak move` "
-        f"(time runs out {timestamp(game.deadline_at)})."
-        if game.deadline_at is not None
-        else f"{mention(game.player_to_move)}, your move with `/tak move`."
-    )
+    return f"{mention(game.player_to_move)}, your move with `/tak move`{clock_state(game)}."
+
+
+def clock_state(game: GameView) -> str:
+    """ " (time runs out in 2 days; bank left 3d)", or why the clock stands still."""
+    if game.deadline_at is None:
+        return ""
+    left = game.left_of(game.to_move)
+    kind = game.setup.clock.kind
+    bank = f"; bank left {describe_duration(left)}" if kind is ClockKind.BANK and left else ""
+    if game.frozen_at is not None:
+        why = "paused by agreement" if game.paused_at is not None else "a player is on vacation"
+        remaining = describe_duration(game.deadline_at - game.frozen_at)
+        return f" (the clock stands still: {why}; {remaining} left{bank})"
+    return f" (time runs out {timestamp(game.deadline_at)}{bank})"
 
 
 def move_text(outcome: MoveOutcome) -> str:
@@ -230,8 +246,7 @@ def game_line(game: GameView, viewer_id: int) -> str:
             state = "**your move**"
         else:
             state = f"{display(game.player_to_move.name)} to move"
-        due = f", time runs out {timestamp(game.deadline_at)}" if game.deadline_at else ""
-        return f"#{game.id} {players_line(game)}, ply {game.ply}: {state}{due}"
+        return f"#{game.id} {players_line(game)}, ply {game.ply}: {state}{clock_state(game)}"
     result = game.result.ptn() if game.result else game.status.value
     return f"#{game.id} {players_line(game)}: {result}"
 
@@ -274,8 +289,38 @@ def guild_settings_text(settings: GuildSettings, *, reads_typed_moves: bool) -> 
         f"{' with the antiquity tie rule (+0.5)' if settings.antiquity else ''}, "
         f"{settings.days_per_move} days a move. Threads per game: "
         f"{'on' if settings.use_threads else 'off'}. Organizer role: {role}. Moves typed in "
-        f"game threads: {typed}."
+        f"game threads: {typed}. Vacation days a year: "
+        f"{settings.vacation_days or 'none (vacations off)'}."
     )
+
+
+def clock_news_text(game: GameView, news: ClockNews) -> str:
+    """What stopped, restarted or lengthened a game's clock, for the game's thread."""
+    who = mention(news.player_id)
+    event = ClockEvent(news.event)
+    deadline = from_db(news.deadline)
+    runs = f" Time runs out {timestamp(deadline)}." if deadline is not None else ""
+    if event is ClockEvent.VACATION:
+        until = from_db(news.until)
+        assert until is not None
+        return (
+            f"{who} is on vacation until {timestamp(until)}: the clock of game #{game.id} "
+            "stands still until then. Moves still go in."
+        )
+    if event is ClockEvent.VACATION_END:
+        return f"{who} is back from vacation: the clock of game #{game.id} runs again.{runs}"
+    if event is ClockEvent.PAUSE_OFFER:
+        return (
+            f"{who} proposes to pause game #{game.id} (no time runs until either of you ends "
+            f"it with `/tak resume`). {mention(game.opponent_of(news.player_id))}, do you agree?"
+        )
+    if event is ClockEvent.PAUSED:
+        return f"Game #{game.id} is paused: no time runs until either player uses `/tak resume`."
+    if event is ClockEvent.PAUSE_END:
+        still = "" if runs else " (it still stands still: a player is on vacation)"
+        return f"{who} ended the pause in game #{game.id}: the clock runs again{still}.{runs}"
+    extra = describe_duration(timedelta(seconds=news.extra))
+    return f"{who} gave {mention(game.player_to_move)} {extra} more in game #{game.id}.{runs}"
 
 
 def mention_role(role_id: int) -> str:
@@ -307,6 +352,15 @@ HELP.add_field(
         "`/tak challenge` someone (or leave out the opponent for an open challenge); they press "
         "**Accept**. The game gets a thread. Play with `/tak move`: start typing and the bot "
         "suggests the legal moves. `/tak games` lists your games, your move first."
+    ),
+    inline=False,
+)
+HELP.add_field(
+    name="Clocks",
+    value=(
+        "Each move has a deadline (days a move, maybe with a bank or an increment). Away? "
+        "`/tak vacation start`. Need a break in one game? `/tak pause`. Your opponent needs "
+        "time? **Give 1 day** under the board. `/tak reminders` sets when you are reminded."
     ),
     inline=False,
 )
@@ -344,6 +398,15 @@ HELP.add_field(
     inline=False,
 )
 HELP.add_field(
+    name="Time",
+    value=(
+        "Each move has a deadline (days per move, or with a bank or an increment). "
+        "`/tak reminders` sets when you are reminded, `/tak moretime` gives your opponent more, "
+        "`/tak pause` (both agree) and `/tak resume`, `/tak vacation` stops all your clocks."
+    ),
+    inline=False,
+)
+HELP.add_field(
     name="Also",
     value=(
         "`/tak board`, `/tak tps`, `/tak ptn` (file and ptn.ninja link), `/tak replay` (GIF), "
@@ -355,3 +418,45 @@ HELP.add_field(
     ),
     inline=False,
 )
+
+
+def vacation_text(report: VacationReport) -> str:
+    """The reply to `/tak vacation start` or `end`."""
+    vacation = report.vacation
+    games = ", ".join(f"#{g.id}" for g in report.held) or "none"
+    if vacation.ended_at is None:
+        text = (
+            f"You are on vacation until {timestamp(vacation.ends_at)}. The clocks of your games "
+            f"here stand still until then (games: {games}); moves still go in. End it early "
+            "with `/tak vacation end`."
+        )
+    else:
+        text = f"Welcome back: the clocks of your games run again (games: {games})."
+    if report.not_held and vacation.ended_at is None:
+        running = ", ".join(f"#{g.id}" for g in report.not_held)
+        text += f" Not paused: {running}, of a tournament that does not allow vacations."
+    return f"{text} Vacation days left this year: {report.days_left}."
+
+
+def vacation_status_text(status: VacationStatus) -> str:
+    if status.days_allowed == 0:
+        return "Vacations are turned off in this server."
+    text = (
+        f"You have used {status.days_used} of {status.days_allowed} vacation days this year; "
+        f"{status.days_left} left."
+    )
+    if status.current is not None:
+        text += f" You are on vacation until {timestamp(status.current.ends_at)}."
+    return text
+
+
+def reminders_text(offsets: tuple[timedelta, ...] | None) -> str:
+    if offsets is None:
+        return (
+            "You are reminded once, when 80% of the time for a move has passed. Choose your own "
+            "times with e.g. `/tak reminders times:1d 2h`."
+        )
+    if not offsets:
+        return "You get no reminders before deadlines here (`times:default` brings them back)."
+    times = " and ".join(describe_duration(offset) for offset in offsets)
+    return f"You are reminded {times} before each deadline in this server."

@@ -33,6 +33,8 @@ from bot.services import Services
 from bot.services.deadlines import Reminder
 from bot.services.outbox import (
     ChallengeSettled,
+    ClockEvent,
+    ClockNews,
     EndingCause,
     GameEnded,
     GameStart,
@@ -157,6 +159,7 @@ class GameTable:
             ReminderDue: self._show_reminder,
             ChallengeSettled: self._show_challenge_settled,
             TournamentNews: self._show_tournament_news,
+            ClockNews: self._show_clock_news,
         }
         self.notes: list[Note] = []  # added to every game start, move and ending shown
 
@@ -621,6 +624,17 @@ class GameTable:
                 await message.edit(content=lapsed[:2000], view=None)
             except UNREACHABLE as error:
                 log.info("Game %s: a lapsed %s offer keeps its buttons (%s).", stream, what, error)
+
+    async def _show_clock_news(self, item: Item, news: ClockNews) -> Shown:
+        """A clock stopped, restarted or lengthened; a proposed pause with the opponent's
+        buttons."""
+        game = await self.services.games.get(news.game_id)
+        view = None
+        if news.event == ClockEvent.PAUSE_OFFER.value:
+            view = buttons(("pause-yes", game.id), ("pause-no", game.id))
+        return await self.post_for_game(
+            item, game, Post(messages.clock_news_text(game, news), view=view)
+        )
 
     async def _show_reminder(self, item: Item, due: ReminderDue) -> Shown:
         game = await self.services.games.get(due.game_id)

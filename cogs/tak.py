@@ -12,6 +12,7 @@ import dataclasses
 import io
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Literal
 
 import discord
@@ -21,7 +22,9 @@ from discord.ext import commands
 from bot.app import BredonBot, refusals
 from bot.errors import BredonError, UnknownGame
 from bot.services.games import position_mark, require_active
+from bot.services.guilds import MAX_VACATION_DAYS
 from bot.services.outbox import game_stream
+from bot.services.timecontrol import clock_options, describe_duration, parse_duration
 from bot.services.views import MAX_DAYS_PER_MOVE, MAX_KOMI, MAX_MATCH_GAMES, GameView
 from bot.services.wallets import MAX_COINS
 from bot.text_safety import typed_move
@@ -81,7 +84,6 @@ class SuggestedMove:
         return cls(found["move"], int(found["game"]), int(found["ply"]), found["position"])
 
 
-
 _SUGGESTED = re.compile(
     r"(?P<move>[^@\s]{1,32})@(?P<game>\d{1,19})\.(?P<ply>\d{1,6})\.(?P<position>[0-9a-f]{8})"
 )
@@ -104,6 +106,16 @@ async def check_place(interaction: discord.Interaction, use_threads: bool) -> No
             f"{', '.join(missing)} permission{'s' if several else ''}. "
             f"Ask a server manager to grant {'them' if several else 'it'}{fix}."
         )
+
+
+def parse_reminder_times(text: str) -> list[timedelta] | None:
+    """`1d 2h` (times before a deadline, spaces or commas between), `off` (none) or `default`."""
+    cleaned = text.strip().lower()
+    if cleaned == "default":
+        return None
+    if cleaned in ("off", "none", "never"):
+        return []
+    return [parse_duration(part, "reminder time") for part in cleaned.replace(",", " ").split()]
 
 
 async def game_choices(
@@ -194,6 +206,9 @@ class TakCog(commands.Cog):
         stakes="Play for coins, if the server allows it: antes, bids for first, Tak payments",
         ante="Coins each player puts in the pot (default: the server's, usually 10)",
         antiquity="Antiquity tie rule: a tied flat count goes to black (komi + 0.5)",
+        bank="A reserve for moves that take longer than `days`, e.g. 7d (never refilled)",
+        increment="Fischer clock: start with `days`, add this a move, e.g. 1d or 12h",
+        maximum="With an increment: the most a clock can hold, e.g. 10d",
     )
     async def challenge(
         self,
@@ -211,9 +226,13 @@ class TakCog(commands.Cog):
         stakes: bool = False,
         ante: app_commands.Range[int, 1, MAX_COINS] | None = None,
         antiquity: bool | None = None,
+        bank: app_commands.Range[str, 1, 20] | None = None,
+        increment: app_commands.Range[str, 1, 20] | None = None,
+        maximum: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
+            clock = clock_options(bank, increment, maximum)
             if opponent is not None and opponent.bot:
                 raise Refusal("Bots cannot play Tak here: challenge a person.")
             settings = await self.services.guilds.get(interaction.guild_id or 0)
@@ -235,6 +254,7 @@ class TakCog(commands.Cog):
                 stakes=stakes,
                 ante=ante,
                 antiquity=antiquity,
+                **clock,
             )
             assert interaction.channel is not None
             message = await post_or_withdraw(self.table, interaction.channel, challenge)
@@ -521,6 +541,7 @@ class TakCog(commands.Cog):
         organizer="A role that may run tournaments besides the server managers",
         typed_moves="Play moves typed as plain messages in a game's thread (if the bot reads them)",
         antiquity="New challenges use the antiquity tie rule: ties go to black (komi + 0.5)",
+        vacation_days="Vacation days each player may take a year (0 turns vacations off)",
     )
     async def config(
         self,
@@ -532,6 +553,7 @@ class TakCog(commands.Cog):
         organizer: discord.Role | None = None,
         typed_moves: bool | None = None,
         antiquity: bool | None = None,
+        vacation_days: app_commands.Range[int, 0, MAX_VACATION_DAYS] | None = None,
     ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
@@ -547,6 +569,7 @@ class TakCog(commands.Cog):
                 "organizer_role_id": organizer.id if organizer else None,
                 "typed_moves": typed_moves,
                 "antiquity": antiquity,
+                "vacation_days": vacation_days,
             }
             changed = {name: value for name, value in changes.items() if value is not None}
             if changed:
@@ -555,6 +578,112 @@ class TakCog(commands.Cog):
             text = messages.guild_settings_text(current, reads_typed_moves=reading)
             await interaction.followup.send(text, ephemeral=True)
 
+    # ----------------------------------------------------------------- clocks
+
+    vacation = app_commands.Group(
+        name="vacation", description="Stop the clocks of all your games here", parent=tak
+    )
+
+    @vacation.command(name="start", description="Go on vacation: your games' clocks stand still")
+    @app_commands.describe(days="How many days (default: all you have left this year)")
+    async def vacation_start(
+        self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 365] | None = None
+    ) -> None:
+        await thinking(interaction)
+        async with refusals(interaction):
+            guild_id = interaction.guild_id or 0
+            report = await self.services.clocks.start_vacation(
+                guild_id, player_of(interaction.user), days
+            )
+            await self._deliver_games(report.held)
+            await interaction.followup.send(messages.vacation_text(report), ephemeral=True)
+
+    @vacation.command(name="end", description="Come back early: your games' clocks run again")
+    async def vacation_end(self, interaction: discord.Interaction) -> None:
+        await thinking(interaction)
+        async with refusals(interaction):
+            report = await self.services.clocks.end_vacation(
+                interaction.guild_id or 0, interaction.user.id
+            )
+            await self._deliver_games(report.held)
+            await interaction.followup.send(messages.vacation_text(report), ephemeral=True)
+
+    @vacation.command(name="status", description="Your vacation days left this year")
+    async def vacation_status(self, interaction: discord.Interaction) -> None:
+        await thinking(interaction)
+        async with refusals(interaction):
+            status = await self.services.clocks.vacation_status(
+                interaction.guild_id or 0, interaction.user.id
+            )
+            await interaction.followup.send(messages.vacation_status_text(status), ephemeral=True)
+
+    async def _deliver_games(self, games: list[GameView]) -> None:
+        for game in games:
+            await self.courier.deliver_stream(game_stream(game.id))
+
+    @tak.command(name="moretime", description="Give your opponent more time for their move")
+    @app_commands.describe(
+        game="The game number (default: this thread's game or your only one)",
+        time="How much, e.g. 1d, 12h or 2d6h (1 hour to 7 days; default 1d)",
+    )
+    @app_commands.autocomplete(game=game_choices)
+    async def moretime(
+        self,
+        interaction: discord.Interaction,
+        game: int | None = None,
+        time: app_commands.Range[str, 1, 20] = "1d",
+    ) -> None:
+        await thinking(interaction)
+        async with refusals(interaction):
+            extra = parse_duration(time, "time")
+            target = await self.find_game(interaction, game, acting=True)
+            given = await self.services.clocks.give_time(target.id, interaction.user.id, extra)
+            report = await self.courier.deliver_stream(game_stream(given.id))
+            done = f"You gave {given.player_to_move.name} {describe_duration(extra)} more"
+            await interaction.followup.send(report.reply(done, done), ephemeral=True)
+
+    @tak.command(name="pause", description="Propose to pause a game; your opponent must agree")
+    @app_commands.describe(game="The game number (default: this thread's game or your only one)")
+    @app_commands.autocomplete(game=game_choices)
+    async def pause(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await thinking(interaction)
+        async with refusals(interaction):
+            target = await self.find_game(interaction, game, acting=True)
+            await self.services.clocks.propose_pause(target.id, interaction.user.id)
+            report = await self.courier.deliver_stream(game_stream(target.id))
+            text = report.reply("Asked your opponent", "Your proposal was recorded")
+            await interaction.followup.send(text, ephemeral=True)
+
+    @tak.command(name="resume", description="End a game's pause: its clock runs again")
+    @app_commands.describe(game="The game number (default: this thread's game or your only one)")
+    @app_commands.autocomplete(game=game_choices)
+    async def resume(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await thinking(interaction)
+        async with refusals(interaction):
+            target = await self.find_game(interaction, game, acting=True)
+            await self.services.clocks.end_pause(target.id, interaction.user.id)
+            report = await self.courier.deliver_stream(game_stream(target.id))
+            done = f"Game #{target.id} is no longer paused"
+            await interaction.followup.send(report.reply(done, done), ephemeral=True)
+
+    @tak.command(name="reminders", description="When to remind you before a deadline")
+    @app_commands.describe(
+        times="e.g. `1d 2h` (up to 5 times before each deadline), `off`, or `default` (at 80%)"
+    )
+    async def reminders(
+        self, interaction: discord.Interaction, times: app_commands.Range[str, 1, 60] | None = None
+    ) -> None:
+        await thinking(interaction)
+        async with refusals(interaction):
+            guild_id = interaction.guild_id or 0
+            clocks = self.services.clocks
+            if times is None:
+                chosen = await clocks.reminders(guild_id, interaction.user.id)
+            else:
+                chosen = await clocks.set_reminders(
+                    guild_id, player_of(interaction.user), parse_reminder_times(times)
+                )
+            await interaction.followup.send(messages.reminders_text(chosen), ephemeral=True)
 
     # ----------------------------------------------------------------- typed moves
 
@@ -576,9 +705,7 @@ class TakCog(commands.Cog):
         if not (await self.services.guilds.get(message.guild.id)).typed_moves:
             return
         try:
-            await self.services.games.move(
-                game.id, message.author.id, text, expected_ply=game.ply
-            )
+            await self.services.games.move(game.id, message.author.id, text, expected_ply=game.ply)
         except BredonError:
             return  # not a legal move here: just chat
         await self.courier.deliver_stream(game_stream(game.id))

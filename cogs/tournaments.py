@@ -26,6 +26,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot, refusals
+from bot.services.timecontrol import clock_options
 from bot.services.tournaments import (
     MAX_NAME_LENGTH,
     MAX_PLAYERS,
@@ -164,6 +165,10 @@ class TournamentCog(commands.Cog):
         signup_days="Days sign-up stays open (default: until the organizer starts it)",
         swiss_rounds="Rounds of a Swiss tournament (Swiss only)",
         rated="Whether the games count for the ratings (default yes)",
+        bank="A reserve for moves that take longer than `days`, e.g. 7d (never refilled)",
+        increment="Fischer clock: start with `days`, add this a move, e.g. 1d or 12h",
+        maximum="With an increment: the most a clock can hold, e.g. 10d",
+        vacations="Whether players' vacations stop the clocks of its games (default yes)",
     )
     @app_commands.choices(format=FORMATS, scoring=SCORINGS)
     async def create(
@@ -180,8 +185,13 @@ class TournamentCog(commands.Cog):
         signup_days: app_commands.Range[int, 1, MAX_SIGNUP_DAYS] | None = None,
         swiss_rounds: app_commands.Range[int, 1, MAX_SWISS_ROUNDS] | None = None,
         rated: bool = True,
+        bank: app_commands.Range[str, 1, 20] | None = None,
+        increment: app_commands.Range[str, 1, 20] | None = None,
+        maximum: app_commands.Range[str, 1, 20] | None = None,
+        vacations: bool = True,
     ) -> None:
         async with acting(interaction):
+            clock = clock_options(bank, increment, maximum)
             await self.check_channel(interaction)
             deadline = None
             if signup_days is not None:
@@ -202,6 +212,8 @@ class TournamentCog(commands.Cog):
                 scoring=scoring,
                 max_players=max_players,
                 signup_deadline=deadline,
+                vacation_allowed=vacations,
+                **clock,
             )
             assert interaction.channel is not None
             start_it = "Start it with `/organize start` once the players are in."

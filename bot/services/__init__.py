@@ -12,6 +12,7 @@ from pathlib import Path
 
 from bot.clock import Clock, SystemClock
 from bot.services.challenges import ChallengeService
+from bot.services.clocks import ClockService
 from bot.services.deadlines import DeadlineService
 from bot.services.games import GameService
 from bot.services.guilds import GuildService
@@ -44,6 +45,7 @@ class Services:
     pictures: PictureService
     wallets: WalletService
     notifications: NotificationService
+    clocks: ClockService
 
     @classmethod
     async def open(
@@ -73,6 +75,7 @@ class Services:
             pictures=PictureService(db, tournaments),
             wallets=WalletService(db, clock),
             notifications=NotificationService(db, clock),
+            clocks=ClockService(db, clock),
         )
 
     async def close(self) -> None:

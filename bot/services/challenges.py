@@ -8,7 +8,7 @@ their own. Accepting creates the game (and the match, for more than one game) in
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from bot.clock import Clock
@@ -34,6 +34,7 @@ from bot.services.records import (
     insert_game,
     save_player,
 )
+from bot.services.timecontrol import TimeControl
 from bot.services.views import (
     CHALLENGE_SELECT,
     MAX_MATCH_GAMES,
@@ -88,10 +89,14 @@ class ChallengeService:
         lifetime: timedelta = DEFAULT_LIFETIME,
         stakes: bool = False,
         ante: int | None = None,
+        bank: timedelta | None = None,
+        increment: timedelta | None = None,
+        cap: timedelta | None = None,
     ) -> ChallengeView:
         """A new open challenge; None settings take the guild's defaults (the antiquity tie
         rule adds half a flat to the komi, see :class:`GameSetup`). With `stakes` (or an `ante`)
-        it is played for coins (:mod:`bot.services.wallets`)."""
+        it is played for coins (:mod:`bot.services.wallets`). A `bank`, or an `increment` with
+        its `cap`, adds to days per move (:mod:`bot.services.timecontrol`)."""
         if opponent is not None and opponent.id == challenger.id:
             raise ChallengeYourself()
         if not 1 <= games <= MAX_MATCH_GAMES:
@@ -115,6 +120,7 @@ class ChallengeService:
             if stakes or ante is not None:
                 now = self._clock.now()
                 ante = await check_stakes_offer(tx, guild_id, challenger, ante, colour, games, now)
+            clock = TimeControl.create(setup.days_per_move, bank=bank, increment=increment, cap=cap)
             return await self._insert(
                 tx,
                 guild_id=guild_id,
@@ -122,7 +128,7 @@ class ChallengeService:
                 challenger=challenger,
                 opponent=opponent,
                 colour=colour,
-                setup=setup,
+                setup=replace(setup, clock=clock),
                 games=games,
                 lifetime=lifetime,
                 rematch_of=None,
@@ -159,8 +165,8 @@ class ChallengeService:
         cursor = await tx.execute(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, colour, "
             "size, komi, opening, stones, caps, days_per_move, games, rated, rematch_of, "
-            "created_at, expires_at, ante, antiquity) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "created_at, expires_at, ante, antiquity, clock_bank, clock_increment, clock_cap) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 guild_id,
                 channel_id,
@@ -180,6 +186,7 @@ class ChallengeService:
                 to_db(now + lifetime),
                 ante,
                 int(setup.antiquity),
+                *setup.clock.to_db(),
             ),
         )
         assert cursor.lastrowid is not None

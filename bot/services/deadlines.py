@@ -1,7 +1,11 @@
 """Move deadlines, reminders and challenge expiry, all kept in the database.
 
-Each active game has a deadline (``days_per_move`` after the last move, or after the start) and a
-reminder time at 80% of it. When the deadline passes the player to move loses on time; a game in
+Each active game has a deadline (what the time control allows the player to move, counted from the
+last move or the start: :mod:`bot.services.turns`) and a next reminder time (at 80% of the turn, or
+at the times before the deadline the player chose). A game whose clock stands still (a pause, a
+vacation: :mod:`bot.services.clocks`) has nothing due; vacations that ran out are ended first, at
+the moment they ran out, so a deadline they moved holds however late the scheduler wakes. When the
+deadline passes the player to move loses on time; a game in
 which nobody has moved is aborted instead, except in a tournament, where white loses on time like
 anyone else who does not move (an abort would leave the pairing unplayed). Open challenges expire
 at their ``expires_at``.
@@ -14,7 +18,8 @@ Nothing lives in memory, so a restart loses nothing: the scheduler of the Discor
 :meth:`DeadlineService.next_due_at` when to wake up and calls :meth:`DeadlineService.run_due`.
 Each item is settled in its own transaction that re-checks it, so a move that lands just before a
 time-out wins, and two schedulers (two processes) never settle the same item twice. Reminders are
-claimed when they are handed out: at most one reminder a turn, even across a crash.
+claimed when they are handed out (the claim moves ``reminder_at`` to the next chosen time still
+ahead): each at most once, even across a crash, and one only for reminder times missed together.
 """
 
 from __future__ import annotations
@@ -23,6 +28,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from bot.clock import Clock
+from bot.services.clocks import (
+    VacationReport,
+    end_due_vacations,
+    hold_games_begun_on_vacation,
+    next_vacation_end,
+)
 from bot.services.games import finish_game
 from bot.services.outbox import (
     GAME_HAS_PENDING_NEWS,
@@ -35,6 +46,7 @@ from bot.services.outbox import (
 from bot.services.outcomes import GameEnding
 from bot.services.records import fetch_game
 from bot.services.tournament_rounds import in_tournament
+from bot.services.turns import next_reminder, reminder_offsets
 from bot.services.views import (
     CHALLENGE_SELECT,
     GAME_SELECT,
@@ -78,9 +90,16 @@ class DeadlineReport:
     reminders: list[Reminder]  # to send now
     expired_challenges: list[ChallengeView]
     started_games: list[GameView] = field(default_factory=list)  # when bidding closed (stakes)
+    vacations_ended: list[VacationReport] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return bool(self.endings or self.reminders or self.expired_challenges or self.started_games)
+        return bool(
+            self.endings
+            or self.reminders
+            or self.expired_challenges
+            or self.started_games
+            or self.vacations_ended
+        )
 
 
 class DeadlineService:
@@ -99,12 +118,18 @@ class DeadlineService:
             "(SELECT MIN(o.next_attempt_at) FROM outbox o WHERE o.stream = 'game:' || g.id "
             "AND o.delivered_at IS NULL)) "
             "ELSE deadline_at END) AS t FROM games g WHERE status = 'active' "
+            "AND frozen_at IS NULL "
             "UNION ALL SELECT MIN(reminder_at) FROM games WHERE status = 'active' "
+            "AND frozen_at IS NULL "
             "UNION ALL SELECT MIN(expires_at) FROM challenges WHERE status = 'open' "
             f"UNION ALL {NEXT_BIDDING_DUE})",
             (soon,),
         )
-        return None if row is None else from_db(row[0])
+        due = None if row is None else from_db(row[0])
+        vacation_end = await next_vacation_end(self._db)
+        if due is None or (vacation_end is not None and vacation_end < due):
+            return vacation_end
+        return due
 
     async def due(self, at: datetime | None = None) -> DueWork:
         """What is due at `at` (default now), without changing anything."""
@@ -112,12 +137,13 @@ class DeadlineService:
         async with self._db.snapshot() as tx:
             timeouts = await tx.fetchall(
                 GAME_SELECT + " WHERE g.status = 'active' AND g.deadline_at <= ? "
-                f"AND NOT {GAME_HAS_PENDING_NEWS} ORDER BY g.deadline_at, g.id",
+                f"AND g.frozen_at IS NULL AND NOT {GAME_HAS_PENDING_NEWS} "
+                "ORDER BY g.deadline_at, g.id",
                 (moment,),
             )
             reminders = await tx.fetchall(
                 GAME_SELECT + " WHERE g.status = 'active' AND g.reminder_at <= ? "
-                "AND g.deadline_at > ? ORDER BY g.reminder_at, g.id",
+                "AND g.deadline_at > ? AND g.frozen_at IS NULL ORDER BY g.reminder_at, g.id",
                 (moment, moment),
             )
             challenges = await tx.fetchall(
@@ -132,8 +158,12 @@ class DeadlineService:
         )
 
     async def run_due(self, at: datetime | None = None) -> DeadlineReport:
-        """Settle everything due at `at` (default now): time-outs, reminders, expiries."""
+        """Settle everything due at `at` (default now): vacations that ran out (their clocks run
+        again from when they did), games begun during a vacation (their clocks stop), then
+        time-outs, reminders and expiries."""
         moment = at or self._clock.now()
+        vacations = await end_due_vacations(self._db, moment)
+        await hold_games_begun_on_vacation(self._db, moment)
         work = await self.due(moment)
         endings = []
         for game in work.timeouts:
@@ -159,7 +189,9 @@ class DeadlineService:
                     expired.append(challenge_from_row(row))
                     await enqueue(tx, ChallengeSettled(challenge.id), moment)
         started = await close_due_biddings(self._db, moment)
-        return DeadlineReport(endings, reminders, expired, started)
+        return DeadlineReport(
+            endings, reminders, expired, started_games=started, vacations_ended=vacations
+        )
 
     async def time_out(self, game_id: int, at: datetime | None = None) -> GameEnding | None:
         """End the game on time if its deadline has passed at `at`; None if it has not (a move
@@ -168,7 +200,12 @@ class DeadlineService:
         moment = at or self._clock.now()
         async with self._db.transaction() as tx:
             game = await fetch_game(tx, game_id)
-            if not game.is_active or game.deadline_at is None or game.deadline_at > moment:
+            if (
+                not game.is_active
+                or game.deadline_at is None
+                or game.deadline_at > moment
+                or game.frozen_at is not None
+            ):
                 return None
             pending = await tx.fetchone(
                 f"SELECT {GAME_HAS_PENDING_NEWS} FROM games g WHERE g.id = ?", (game.id,)
@@ -190,11 +227,18 @@ class DeadlineService:
                 or game.reminder_at is None
                 or game.reminder_at > moment
                 or game.deadline_at is None
+                or game.frozen_at is not None
             ):
                 return None
-            await tx.execute("UPDATE games SET reminder_at = NULL WHERE id = ?", (game.id,))
-            notice = ReminderDue(
-                game.id, game.player_to_move.id, to_db(game.deadline_at), game.ply
+            # The next of the player's reminder times, if one is left before the deadline.
+            offsets = await reminder_offsets(tx, game.guild_id, game.player_to_move.id)
+            later = None
+            if offsets is not None:
+                later = next_reminder(offsets, moment, game.deadline_at, moment)
+            await tx.execute(
+                "UPDATE games SET reminder_at = ? WHERE id = ?",
+                (None if later is None else to_db(later), game.id),
             )
+            notice = ReminderDue(game.id, game.player_to_move.id, to_db(game.deadline_at), game.ply)
             await enqueue(tx, notice, moment)
             return Reminder(game, game.player_to_move, game.deadline_at)

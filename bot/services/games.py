@@ -76,10 +76,10 @@ from bot.services.outcomes import GameEnding, MoveOutcome
 from bot.services.ratings import rate_game
 from bot.services.records import fetch_game, fetch_game_version
 from bot.services.tournament_rounds import in_tournament, record_match_in_tournament
+from bot.services.turns import Turn, turn_after_move, turn_for
 from bot.services.views import (
     GameStatus,
     GameView,
-    deadlines_after,
     game_from_row,
 )
 from bot.services.wallets import (
@@ -247,8 +247,9 @@ async def finish_game(
 # the move.
 _ADVANCE = (
     "UPDATE games SET ply = ?, tps = ?, last_ptn = ?, last_player_id = ?, last_move_at = ?, "
-    "deadline_at = ?, reminder_at = ?, draw_offer_by = NULL, undo_request_by = NULL, "
-    "version = version + 1 WHERE id = ? AND ply = ? AND version = ? AND status = 'active'"
+    "deadline_at = ?, reminder_at = ?, clock_left1 = ?, clock_left2 = ?, draw_offer_by = NULL, "
+    "undo_request_by = NULL, version = version + 1 "
+    "WHERE id = ? AND ply = ? AND version = ? AND status = 'active'"
 )
 
 
@@ -259,8 +260,7 @@ def _advance_params(
     tps: str,
     player_id: int,
     now: datetime,
-    deadline: datetime,
-    reminder: datetime,
+    turn: Turn,
 ) -> tuple[object, ...]:
     move = position.last_move
     assert move is not None
@@ -270,8 +270,9 @@ def _advance_params(
         move.ptn(),
         player_id,
         to_db(now),
-        to_db(deadline),
-        to_db(reminder),
+        to_db(turn.deadline),
+        None if turn.reminder is None else to_db(turn.reminder),
+        *turn.left_seconds(),
         game.id,
         game.ply,
         version,
@@ -290,6 +291,10 @@ async def call_after(position: Position) -> Call:
 def _flags(call: Call) -> tuple[bool, bool]:
     """Tak and Tinuë as the outbox and the outcomes store them (a Tinuë is also a Tak)."""
     return call is not Call.NONE, call is Call.TINUE
+
+
+def _db_or_none(moment: datetime | None) -> str | None:
+    return None if moment is None else to_db(moment)
 
 
 def position_mark(tps: str) -> str:
@@ -405,14 +410,21 @@ class GameService:
         call = await call_after(position)
         now = self._clock.now()
         tps = position.tps()
-        deadline, reminder = deadlines_after(now, game.setup.days_per_move)
         async with self._db.transaction() as tx:
+            turn = await turn_after_move(tx, game, now)
             rows = await tx.fetchall(
                 # An offer pending (this process may not know of it) sends the move the checked
-                # way, which tells the offer's message that it lapsed.
+                # way, which tells the offer's message that it lapsed. The clock as cached (its
+                # deadline, whether it stands still) must be the stored one too: more time, a
+                # pause or a vacation change it without a new version.
                 _ADVANCE + " AND draw_offer_by IS NULL AND undo_request_by IS NULL "
+                "AND deadline_at IS ? AND frozen_at IS ? "
                 f"RETURNING *, {STAKED} AS staked",
-                _advance_params(game, version, position, tps, player_id, now, deadline, reminder),
+                (
+                    *_advance_params(game, version, position, tps, player_id, now, turn),
+                    _db_or_none(game.deadline_at),
+                    _db_or_none(game.frozen_at),
+                ),
             )
             if not rows:  # the stored game is not the cached one any more
                 return None
@@ -463,10 +475,9 @@ class GameService:
                     self._cache.put(game, version, cached)
                 raise IllegalMove(text.strip(), str(error)) from None
             tps = position.tps()
-            deadline, reminder = deadlines_after(now, game.setup.days_per_move)
+            turn = await turn_after_move(tx, game, now)
             cursor = await tx.execute(
-                _ADVANCE,
-                _advance_params(game, version, position, tps, player_id, now, deadline, reminder),
+                _ADVANCE, _advance_params(game, version, position, tps, player_id, now, turn)
             )
             if cursor.rowcount != 1:
                 raise PositionChanged(game.id, game.ply, position.ply)
@@ -476,8 +487,9 @@ class GameService:
                 tps=tps,
                 last_move=move.ptn(),
                 last_move_at=now,
-                deadline_at=deadline,
-                reminder_at=reminder,
+                deadline_at=turn.deadline,
+                reminder_at=turn.reminder,
+                clock_left=turn.left,
                 draw_offer_by=None,
                 undo_request_by=None,
             )
@@ -567,7 +579,8 @@ class GameService:
             game = await self._pending(tx, game_id, player_id, UNDO_REQUEST)
             position = await logged_position(tx, game, game.ply - 1)
             tps = position.tps()
-            deadline, reminder = deadlines_after(now, game.setup.days_per_move)
+            turn = await turn_for(tx, game, game.to_move.other, game.clock_left, now)
+            deadline, reminder = turn.deadline, turn.reminder
             await tx.execute(
                 "UPDATE moves SET undone_at = ? WHERE game_id = ? AND ply = ? "
                 "AND undone_at IS NULL",
@@ -589,7 +602,7 @@ class GameService:
                     previous and previous["player_id"],
                     previous and previous["played_at"],
                     to_db(deadline),
-                    to_db(reminder),
+                    _db_or_none(reminder),
                     game.id,
                 ),
             )

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.errors import InvalidSetting
 from bot.services.views import GameSetup, check_antiquity, check_days, check_komi, check_size
 from bot.store import Database, Transaction
 from tak import Opening
+
+MAX_VACATION_DAYS = 365
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +24,7 @@ class GuildSettings:
     organizer_role_id: int | None = None  # may run tournaments besides admins
     typed_moves: bool = False  # moves typed as messages in a game's thread are played
     antiquity: bool = False  # new challenges use the antiquity tie rule (komi + 0.5)
+    vacation_days: int = 14  # a player may take a year (UTC); 0: no vacations
 
     def game_setup(
         self,
@@ -60,6 +64,7 @@ async def fetch_guild_settings(tx: Transaction, guild_id: int) -> GuildSettings:
         organizer_role_id=row["organizer_role_id"],
         typed_moves=bool(row["typed_moves"]),
         antiquity=bool(row["antiquity"]),
+        vacation_days=row["vacation_days"],
     )
 
 
@@ -77,16 +82,19 @@ class GuildService:
         check_komi(settings.komi)
         check_antiquity(settings.komi, settings.antiquity)
         check_days(settings.days_per_move)
+        if not 0 <= settings.vacation_days <= MAX_VACATION_DAYS:
+            raise InvalidSetting(f"Vacation days must be from 0 to {MAX_VACATION_DAYS} a year.")
         async with self._db.transaction() as tx:
             await tx.execute(
                 "INSERT INTO guild_settings "
                 "(guild_id, size, komi, days_per_move, use_threads, organizer_role_id, "
-                "typed_moves, antiquity) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                "typed_moves, antiquity, vacation_days) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET "
                 "size = excluded.size, komi = excluded.komi, "
                 "days_per_move = excluded.days_per_move, use_threads = excluded.use_threads, "
                 "organizer_role_id = excluded.organizer_role_id, "
-                "typed_moves = excluded.typed_moves, antiquity = excluded.antiquity",
+                "typed_moves = excluded.typed_moves, antiquity = excluded.antiquity, "
+                "vacation_days = excluded.vacation_days",
                 (
                     settings.guild_id,
                     settings.size,
@@ -96,6 +104,7 @@ class GuildService:
                     settings.organizer_role_id,
                     int(settings.typed_moves),
                     int(settings.antiquity),
+                    settings.vacation_days,
                 ),
             )
             return await fetch_guild_settings(tx, settings.guild_id)

@@ -33,7 +33,8 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.clock import Clock
-from bot.services.views import deadlines_after
+from bot.services.records import fetch_game
+from bot.services.turns import turn_for
 from bot.store import Database, Transaction, from_db, to_db
 
 if TYPE_CHECKING:
@@ -151,6 +152,27 @@ class ReminderDue(_AboutAGame):
     ply: int | None = None  # the turn it is for
 
 
+class ClockEvent(StrEnum):
+    VACATION = "vacation"  # a player's vacation stopped the clock
+    VACATION_END = "vacation_end"
+    PAUSE_OFFER = "pause_offer"  # for the opponent to accept, with buttons
+    PAUSED = "paused"
+    PAUSE_END = "pause_end"
+    MORE_TIME = "more_time"
+
+
+@dataclass(frozen=True, slots=True)
+class ClockNews(_AboutAGame):
+    """Something that stopped, restarted or lengthened a game's clock."""
+
+    KIND: ClassVar[str] = "clock"
+    event: str  # a ClockEvent
+    player_id: int  # who took the vacation, proposed, ended or gave
+    deadline: str | None = None  # store text: the deadline that holds now (None: stands still)
+    until: str | None = None  # store text: a vacation's planned end
+    extra: int = 0  # seconds of more time
+
+
 @dataclass(frozen=True, slots=True)
 class ChallengeSettled:
     """A challenge that was accepted, declined, cancelled or expired: its message says so and
@@ -229,6 +251,7 @@ Payload = (
     | TournamentNews
     | BiddingNews
     | DigestDue
+    | ClockNews
 )
 PAYLOADS: dict[str, type[Payload]] = {
     kind.KIND: kind
@@ -243,6 +266,7 @@ PAYLOADS: dict[str, type[Payload]] = {
         TournamentNews,
         BiddingNews,
         DigestDue,
+        ClockNews,
     )
 }
 TURN_NOTICES = (GameStart, MovePlayed, MoveTakenBack)
@@ -338,16 +362,18 @@ async def _give_time_back(tx: Transaction, item: Item, now: datetime) -> None:
     if not isinstance(payload, TURN_NOTICES):
         return
     row = await tx.fetchone(
-        "SELECT deadline_at, days_per_move FROM games WHERE id = ? AND ply = ? "
-        "AND status = 'active' AND deadline_at IS NOT NULL",
+        "SELECT id FROM games WHERE id = ? AND ply = ? AND status = 'active' "
+        "AND deadline_at IS NOT NULL",
         (payload.game_id, getattr(payload, "ply", 0)),
     )
     if row is None:
         return  # the game moved on, or is over
-    deadline, reminder = deadlines_after(now, row["days_per_move"])
+    game = await fetch_game(tx, payload.game_id)
+    turn = await turn_for(tx, game, game.to_move, game.clock_left, now)
+    reminder = None if turn.reminder is None else to_db(turn.reminder)
     await tx.execute(
         "UPDATE games SET deadline_at = ?, reminder_at = ? WHERE id = ? AND deadline_at < ?",
-        (to_db(deadline), to_db(reminder), payload.game_id, to_db(deadline)),
+        (to_db(turn.deadline), reminder, payload.game_id, to_db(turn.deadline)),
     )
 
 

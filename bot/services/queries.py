@@ -90,7 +90,8 @@ class QueryService:
 
 
 def ptn_tags(game: GameView) -> dict[str, str]:
-    """Player1/2, Date, Size, Komi, Opening, Flats/Caps when not standard, Result.
+    """Player1/2, Date, Size, Komi, Opening, Clock (the time control, in words: PTN Ninja
+    accepts any text there), Flats/Caps when not standard, Result.
 
     Only tags PTN Ninja knows, with values it accepts: an aborted game has no Result (PTN Ninja
     has no "0-0"), and names are made safe when the file is written (:meth:`Game.ptn`).
@@ -104,6 +105,7 @@ def ptn_tags(game: GameView) -> dict[str, str]:
         "Size": str(setup.size),
         "Komi": f"{setup.komi:g}",
         "Opening": setup.opening.value,
+        "Clock": setup.clock.ptn_clock(setup.days_per_move),
     }
     if game.match_game is not None:
         tags["Round"] = str(game.match_game)

@@ -6,6 +6,7 @@ import sqlite3
 from datetime import datetime
 
 from bot.errors import UnknownChallenge, UnknownGame, UnknownMatch
+from bot.services.turns import next_reminder, reminder_offsets, starting_clocks
 from bot.services.views import (
     CHALLENGE_SELECT,
     GAME_SELECT,
@@ -16,7 +17,6 @@ from bot.services.views import (
     MatchView,
     PlayerRef,
     challenge_from_row,
-    deadlines_after,
     game_from_row,
     match_from_row,
 )
@@ -78,12 +78,17 @@ async def insert_game(
     match_game: int | None = None,
 ) -> GameView:
     """A new game at the start position, with white's first deadline running from `now`."""
-    deadline, reminder = deadlines_after(now, setup.days_per_move)
+    left = starting_clocks(setup.clock, setup.days_per_move)
+    deadline = now + setup.clock.allowance(setup.days_per_move, left[0])
+    offsets = await reminder_offsets(tx, guild_id, white_id)
+    reminder = next_reminder(offsets, now, deadline, now)
+    seconds = [None if span is None else int(span.total_seconds()) for span in left]
     cursor = await tx.execute(
         "INSERT INTO games (guild_id, channel_id, thread_id, white_id, black_id, size, komi, "
         "opening, stones1, stones2, caps1, caps2, rated, days_per_move, tps, deadline_at, "
-        "reminder_at, match_id, match_game, created_at, antiquity) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "reminder_at, match_id, match_game, created_at, antiquity, clock_bank, clock_increment, "
+        "clock_cap, clock_left1, clock_left2) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             guild_id,
             channel_id,
@@ -99,11 +104,13 @@ async def insert_game(
             setup.days_per_move,
             setup.start_position().tps(),
             to_db(deadline),
-            to_db(reminder),
+            None if reminder is None else to_db(reminder),
             match_id,
             match_game,
             to_db(now),
             int(setup.antiquity),
+            *setup.clock.to_db(),
+            *seconds,
         ),
     )
     assert cursor.lastrowid is not None

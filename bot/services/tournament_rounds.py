@@ -34,7 +34,14 @@ from enum import StrEnum
 from bot.errors import UnknownTournament
 from bot.services.matches import create_match
 from bot.services.records import insert_game
-from bot.services.views import GameSetup, GameView, MatchStatus, MatchView, PlayerRef
+from bot.services.views import (
+    GameSetup,
+    GameView,
+    MatchStatus,
+    MatchView,
+    PlayerRef,
+    clock_from_row,
+)
 from bot.store import Transaction, from_db, to_db
 from bot.tournaments import (
     MatchResult,
@@ -93,6 +100,7 @@ class TournamentView:
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    vacation_allowed: bool = True  # False: its games' clocks run whoever is on vacation
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +218,7 @@ def tournament_from_row(row: sqlite3.Row) -> TournamentView:
             opening=row["opening"],
             days_per_move=row["days_per_move"],
             rated=bool(row["rated"]),
+            clock=clock_from_row(row),
         ),
         games_per_match=row["games_per_match"],
         scoring=Scoring(
@@ -231,6 +240,7 @@ def tournament_from_row(row: sqlite3.Row) -> TournamentView:
         created_at=_moment(row["created_at"]),
         started_at=from_db(row["started_at"]),
         finished_at=from_db(row["finished_at"]),
+        vacation_allowed=bool(row["vacation_allowed"]),
     )
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TypeVar
 
 from bot.clock import Clock
@@ -50,6 +50,7 @@ from bot.services.guilds import fetch_guild_settings
 from bot.services.outbox import EndingCause, GameEnded, Headline, announce_progress
 from bot.services.queries import QueryService
 from bot.services.records import fetch_match, save_player
+from bot.services.timecontrol import TimeControl
 from bot.services.tournament_rounds import (
     TOURNAMENT_SELECT,
     Entrant,
@@ -182,8 +183,15 @@ class TournamentService:
         tie_breaks: Sequence[TieBreak | str] = DEFAULT_TIE_BREAKS,
         max_players: int = MAX_PLAYERS,
         signup_deadline: datetime | None = None,
+        vacation_allowed: bool = True,
+        bank: timedelta | None = None,
+        increment: timedelta | None = None,
+        cap: timedelta | None = None,
     ) -> TournamentView:
         """A tournament open for sign-up; None settings take the guild's defaults.
+        With `vacation_allowed` False its games' clocks run while a player is on vacation; a
+        `bank`, or an `increment` with its `cap`, is its games' time control besides days per
+        move (:mod:`bot.services.timecontrol`).
 
         `match_points` are for a match won, drawn and lost (a bye scores a win); `tie_breaks`
         apply in the order given.
@@ -214,6 +222,7 @@ class TournamentService:
             setup = defaults.game_setup(
                 size=size, komi=komi, days_per_move=days_per_move, opening=opening, rated=rated
             )
+            clock = TimeControl.create(setup.days_per_move, bank=bank, increment=increment, cap=cap)
             taken = await tx.fetchone(
                 "SELECT 1 FROM tournaments WHERE guild_id = ? AND name = ? COLLATE NOCASE "
                 "AND status IN ('signup', 'running')",
@@ -258,6 +267,11 @@ class TournamentService:
                 ),
             )
             assert cursor.lastrowid is not None
+            await tx.execute(
+                "UPDATE tournaments SET vacation_allowed = ?, clock_bank = ?, "
+                "clock_increment = ?, clock_cap = ? WHERE id = ?",
+                (int(vacation_allowed), *clock.to_db(), cursor.lastrowid),
+            )
             return await fetch_tournament(tx, cursor.lastrowid)
 
     async def join(self, tournament_id: int, player: PlayerRef) -> Entrant:

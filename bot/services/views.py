@@ -13,6 +13,7 @@ from enum import StrEnum
 
 from bot.errors import InvalidSetting, NotInGame
 from bot.glicko2 import Rating
+from bot.services.timecontrol import PER_MOVE, TimeControl
 from bot.store import from_db
 from tak import (
     MAX_KOMI,  # PTN Ninja and PlayTak stop at 4.5
@@ -95,6 +96,7 @@ class GameSetup:
     days_per_move: int
     rated: bool
     antiquity: bool = False
+    clock: TimeControl = PER_MOVE  # a bank or an increment besides days_per_move
 
     @property
     def base_komi(self) -> float:
@@ -113,6 +115,7 @@ class GameSetup:
         days_per_move: int,
         rated: bool = True,
         antiquity: bool = False,
+        clock: TimeControl = PER_MOVE,
     ) -> GameSetup:
         """Checked settings; raises :class:`InvalidSetting` with the reason. With `antiquity`
         the komi in force is `komi` plus half a flat, which must stay within the cap."""
@@ -135,7 +138,9 @@ class GameSetup:
             raise InvalidSetting(problem)
         if antiquity:
             komi += ANTIQUITY_KOMI
-        return cls(size, float(komi), opening, (s, s), (c, c), days_per_move, rated, antiquity)
+        return cls(
+            size, float(komi), opening, (s, s), (c, c), days_per_move, rated, antiquity, clock
+        )
 
     @property
     def standard_reserves(self) -> bool:
@@ -204,6 +209,11 @@ class GameView:
     created_at: datetime
     last_move_at: datetime | None
     finished_at: datetime | None
+    # What each player (white, black) has left on their clock: bank or time (None: days per move).
+    clock_left: tuple[timedelta | None, timedelta | None] = (None, None)
+    frozen_at: datetime | None = None  # the clock stands still since (a pause, a vacation)
+    paused_at: datetime | None = None  # paused by agreement since
+    pause_offer_by: int | None = None  # a pause proposed by
 
     @property
     def is_active(self) -> bool:
@@ -225,6 +235,10 @@ class GameView:
 
     def player(self, color: Color) -> PlayerRef:
         return self.white if color is Color.WHITE else self.black
+
+    def left_of(self, color: Color) -> timedelta | None:
+        """The bank or time left on `color`'s clock (None: days per move)."""
+        return self.clock_left[0 if color is Color.WHITE else 1]
 
     def color_of(self, player_id: int) -> Color:
         """The colour `player_id` plays; raises :class:`NotInGame` for anyone else."""
@@ -330,6 +344,7 @@ def game_from_row(row: sqlite3.Row, names: tuple[str, str] | None = None) -> Gam
         days_per_move=row["days_per_move"],
         rated=bool(row["rated"]),
         antiquity=bool(row["antiquity"]),
+        clock=clock_from_row(row),
     )
     return GameView(
         id=row["id"],
@@ -355,7 +370,20 @@ def game_from_row(row: sqlite3.Row, names: tuple[str, str] | None = None) -> Gam
         created_at=_required(row["created_at"]),
         last_move_at=from_db(row["last_move_at"]),
         finished_at=from_db(row["finished_at"]),
+        clock_left=(_seconds(row["clock_left1"]), _seconds(row["clock_left2"])),
+        frozen_at=from_db(row["frozen_at"]),
+        paused_at=from_db(row["paused_at"]),
+        pause_offer_by=row["pause_offer_by"],
     )
+
+
+def clock_from_row(row: sqlite3.Row) -> TimeControl:
+    """The time control of a games, challenges or tournaments row."""
+    return TimeControl.from_db(row["clock_bank"], row["clock_increment"], row["clock_cap"])
+
+
+def _seconds(value: int | None) -> timedelta | None:
+    return None if value is None else timedelta(seconds=value)
 
 
 GAME_SELECT = """
@@ -390,6 +418,7 @@ def challenge_from_row(row: sqlite3.Row) -> ChallengeView:
             days_per_move=row["days_per_move"],
             rated=bool(row["rated"]),
             antiquity=bool(row["antiquity"]),
+            clock=clock_from_row(row),
         ),
         games=row["games"],
         status=ChallengeStatus(row["status"]),

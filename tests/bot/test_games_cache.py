@@ -18,7 +18,7 @@ async def test_a_cached_game_moves_without_reading_it_again(
     services, new_game, moves, monkeypatch
 ) -> None:
     """The quick path: one conditional update and its announcement, no read of the game or its
-    move log."""
+    move log; only the next player's reminder times are looked up (by primary key)."""
     game = await new_game()
     await moves(game.id, "a1")  # the game is now cached
     statements: list[str] = []
@@ -26,14 +26,17 @@ async def test_a_cached_game_moves_without_reading_it_again(
         original = getattr(Transaction, name)
 
         async def recording(self, sql, params=(), _original=original):
-            statements.append(sql.split()[0] + " " + sql.split()[2])
+            words = sql.split()
+            table = words[3] if words[0] == "SELECT" else words[2]
+            statements.append(words[0] + " " + table)
             return await _original(self, sql, params)
 
         monkeypatch.setattr(Transaction, name, recording)
     for turn, text in enumerate(["e5", "c3", "d4"]):
         statements.clear()
         await services.games.move(game.id, (game.black, game.white)[turn % 2].id, text)
-        assert statements == ["UPDATE SET", "INSERT outbox"], statements
+        expected = ["SELECT reminder_offsets", "UPDATE SET", "INSERT outbox"]
+        assert statements == expected, statements
     outcome = (await moves(game.id, "e4"))[-1]
     assert outcome.game == await services.games.get(game.id)
     assert [m.ptn() for m in outcome.position.moves] == ["a1", "e5", "c3", "d4", "e4"]
