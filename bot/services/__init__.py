@@ -16,6 +16,7 @@ from bot.services.deadlines import DeadlineService
 from bot.services.games import GameService
 from bot.services.guilds import GuildService
 from bot.services.matches import MatchService
+from bot.services.opponent import OpponentService
 from bot.services.outbox import OutboxService
 from bot.services.pictures import PictureService
 from bot.services.players import PlayerService
@@ -42,6 +43,7 @@ class Services:
     outbox: OutboxService
     pictures: PictureService
     wallets: WalletService
+    opponent: OpponentService
 
     @classmethod
     async def open(
@@ -55,13 +57,15 @@ class Services:
         db = await Database.open(path)
         clock = clock or SystemClock()
         tournaments = TournamentService(db, clock)
+        challenges = ChallengeService(db, clock, rng)
+        games = GameService(db, clock)
         return cls(
             db=db,
             clock=clock,
             players=PlayerService(db, clock),
             guilds=GuildService(db),
-            challenges=ChallengeService(db, clock, rng),
-            games=GameService(db, clock),
+            challenges=challenges,
+            games=games,
             matches=MatchService(db),
             deadlines=DeadlineService(db, clock),
             queries=QueryService(db),
@@ -70,6 +74,7 @@ class Services:
             outbox=OutboxService(db, clock),
             pictures=PictureService(db, tournaments),
             wallets=WalletService(db, clock),
+            opponent=OpponentService(db, clock, challenges, games),
         )
 
     async def close(self) -> None:
