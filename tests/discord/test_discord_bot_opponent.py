@@ -7,12 +7,21 @@ import random
 import sys
 from pathlib import Path
 
+import pytest
 import simcord
 
 from tak import Position
 from tak.engine import Engine
 
 FAKE_ENGINE = Path(__file__).parents[1] / "engine" / "fake_tei_engine.py"
+
+
+@pytest.fixture(autouse=True)
+def time_to_think(world) -> None:
+    """SimCord waits for the bot's search (a worker process, spawned on first use) before it
+    calls the bot idle: give it the time a loaded machine may need. Settling ends as soon as
+    the bot is idle, so this costs nothing when it is quick."""
+    world.env.settle_timeout = 30.0
 
 
 async def play_bot(world, **options):
