@@ -37,8 +37,16 @@ from bot.text_safety import message_text
 
 log = logging.getLogger(__name__)
 
-# The courier first (others use it); cogs.wallets adds commands to cogs.tak's groups.
-EXTENSIONS = ("cogs.courier", "cogs.tak", "cogs.wallets", "cogs.tournaments", "cogs.notifications")
+# The courier first (others use it); cogs.wallets and cogs.opponent add commands to cogs.tak's
+# groups.
+EXTENSIONS = (
+    "cogs.courier",
+    "cogs.tak",
+    "cogs.wallets",
+    "cogs.tournaments",
+    "cogs.notifications",
+    "cogs.opponent",
+)
 DATABASE_CHECK_EVERY = timedelta(minutes=10)
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again later."
 

@@ -11,6 +11,7 @@ import dataclasses
 import io
 import logging
 import re
+import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,6 +70,9 @@ class Settings:
     health_port: int | None = None  # the /healthz and /metrics endpoint; None: off
     health_host: str = "127.0.0.1"
     sharding: Sharding | None = None  # None: one connection, no AutoShardedBot
+    engine: tuple[str, ...] | None = None  # a TEI engine's command line: the bot's level 6
+    bot_workers: int = 2  # processes that search the bot's moves (games thought about at once)
+    bot_movetime_ms: int = 2_000  # how long the bot may think about a move
     env_file: EnvFile | None = field(default=None, compare=False)  # what load_settings read
 
     @classmethod
@@ -108,6 +112,9 @@ class Settings:
             sharding=_sharding(
                 values.get("BREDON_SHARDS", "").strip(), values.get("BREDON_SHARD_IDS", "").strip()
             ),
+            engine=_engine(values.get("BREDON_ENGINE", "").strip()),
+            bot_workers=_bounded(values, "BREDON_BOT_WORKERS", 2, 1, 16),
+            bot_movetime_ms=_bounded(values, "BREDON_BOT_MOVETIME_MS", 2_000, 100, 60_000),
         )
 
     @property
@@ -117,6 +124,26 @@ class Settings:
 
 def _number(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
+
+
+def _engine(text: str) -> tuple[str, ...] | None:
+    """``BREDON_ENGINE``: a command line, split as a shell would (e.g. ``tiltak tei``)."""
+    if not text:
+        return None
+    try:
+        return tuple(shlex.split(text))
+    except ValueError as error:
+        raise SettingsError(f"BREDON_ENGINE is not a command line ({error}): {text!r}.") from None
+
+
+def _bounded(values: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+    text = values.get(name, "").strip()
+    if not text:
+        return default
+    number = _number(text)
+    if number is None or not low <= number <= high:
+        raise SettingsError(f"{name} must be a whole number from {low} to {high}, not {text!r}.")
+    return number
 
 
 def _health_port(text: str) -> int | None:

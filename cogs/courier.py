@@ -33,6 +33,7 @@ from bot.app import BredonBot
 from bot.errors import StoreBusy
 from bot.services.deadlines import DeadlineReport
 from bot.services.outbox import Item, Outcome
+from bot.waking import Waker
 from cogs.table import GameTable, Shown, Undeliverable
 
 log = logging.getLogger(__name__)
@@ -85,18 +86,22 @@ class Courier:
         self._bot = bot
         self.table = table
         self._outbox = bot.services.outbox
-        self._kicked = False
-        self._nap: asyncio.Task[None] | None = None
+        self._waker = Waker()
         self._task: asyncio.Task[None] | None = None
 
     def start(self, before: Callable[[], Awaitable[object]] | None = None) -> None:
-        self._task = asyncio.create_task(self._run(before), name="bredon-courier")
+        run = self._waker.run(
+            self._look,
+            before,
+            failure="The courier failed; looking again in a minute.",
+            retry_after=timedelta(minutes=1).total_seconds(),
+        )
+        self._task = asyncio.create_task(run, name="bredon-courier")
 
     async def stop(self) -> None:
         if self._task is None:
             return
-        if self._nap is not None:
-            self._nap.cancel()
+        self._waker.stop()
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
@@ -104,9 +109,7 @@ class Courier:
 
     def kick(self) -> None:
         """Something was enqueued: deliver it now (the loop's nap is cut short)."""
-        self._kicked = True
-        if self._nap is not None:
-            self._nap.cancel()
+        self._waker.kick()
 
     async def deliver_stream(self, stream: str) -> StreamReport:
         """Deliver what is ready in one stream now (the acting player's game), then wake the
@@ -171,27 +174,12 @@ class Courier:
             await self._outbox.failed(item, repr(error))
             return None, repr(error)
         await self._outbox.delivered(item, shown.outcome)
+        self._bot.dispatch("outbox_delivered", item)  # e.g. the bot's turn in a game against it
         return shown, None
 
-    async def _run(self, before: Callable[[], Awaitable[object]] | None) -> None:
-        if before is not None:
-            await before()
-        while True:
-            self._kicked = False
-            try:
-                await self.deliver_due()
-                pause = await self._pause()
-            except Exception:
-                log.exception("The courier failed; looking again in a minute.")
-                pause = timedelta(minutes=1)
-            if self._kicked:
-                continue
-            # A nap of its own, which kick() cancels; waiting for it never raises.
-            self._nap = asyncio.create_task(asyncio.sleep(pause.total_seconds()))
-            try:
-                await asyncio.wait({self._nap})
-            finally:
-                self._nap = None
+    async def _look(self) -> float:
+        await self.deliver_due()
+        return (await self._pause()).total_seconds()
 
     async def _pause(self) -> timedelta:
         next_due = await self._outbox.next_due_at()

@@ -233,8 +233,11 @@ class TakCog(commands.Cog):
         await thinking(interaction)
         async with refusals(interaction):
             clock = clock_options(bank, increment, maximum)
-            if opponent is not None and opponent.bot:
+            against_me = opponent is not None and opponent == interaction.client.user
+            if opponent is not None and opponent.bot and not against_me:
                 raise Refusal("Bots cannot play Tak here: challenge a person.")
+            if against_me and (stakes or ante is not None):
+                raise Refusal("I don't play for coins: challenge me without stakes.")
             settings = await self.services.guilds.get(interaction.guild_id or 0)
             await check_place(interaction, settings.use_threads)
             challenge = await self.services.challenges.create(
@@ -250,7 +253,7 @@ class TakCog(commands.Cog):
                 caps=caps,
                 days_per_move=days,
                 games=games,
-                rated=rated,
+                rated=rated and not against_me,  # games against the bot are never rated
                 stakes=stakes,
                 ante=ante,
                 antiquity=antiquity,
@@ -258,6 +261,8 @@ class TakCog(commands.Cog):
             )
             assert interaction.channel is not None
             message = await post_or_withdraw(self.table, interaction.channel, challenge)
+            if against_me:
+                self.bot.dispatch("bot_challenged")  # cogs.opponent accepts it
             await interaction.followup.send(
                 f"Challenge #{challenge.id} is up: {message.jump_url}", ephemeral=True
             )

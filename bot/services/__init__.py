@@ -18,6 +18,7 @@ from bot.services.games import GameService
 from bot.services.guilds import GuildService
 from bot.services.matches import MatchService
 from bot.services.notifications import NotificationService
+from bot.services.opponent import OpponentService
 from bot.services.outbox import OutboxService
 from bot.services.pictures import PictureService
 from bot.services.players import PlayerService
@@ -46,6 +47,7 @@ class Services:
     wallets: WalletService
     notifications: NotificationService
     clocks: ClockService
+    opponent: OpponentService
 
     @classmethod
     async def open(
@@ -59,13 +61,15 @@ class Services:
         db = await Database.open(path)
         clock = clock or SystemClock()
         tournaments = TournamentService(db, clock)
+        challenges = ChallengeService(db, clock, rng)
+        games = GameService(db, clock)
         return cls(
             db=db,
             clock=clock,
             players=PlayerService(db, clock),
             guilds=GuildService(db),
-            challenges=ChallengeService(db, clock, rng),
-            games=GameService(db, clock),
+            challenges=challenges,
+            games=games,
             matches=MatchService(db),
             deadlines=DeadlineService(db, clock),
             queries=QueryService(db),
@@ -76,6 +80,7 @@ class Services:
             wallets=WalletService(db, clock),
             notifications=NotificationService(db, clock),
             clocks=ClockService(db, clock),
+            opponent=OpponentService(db, clock, challenges, games),
         )
 
     async def close(self) -> None:

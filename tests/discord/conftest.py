@@ -59,6 +59,9 @@ async def new_bot(db_path: Path) -> AsyncIterator[Callable[..., BredonBot]]:
 
     yield make
     for bot in made:
+        opponent = bot.get_cog("OpponentCog")
+        if opponent is not None:  # its worker processes and engine
+            await opponent.close()  # type: ignore[attr-defined]
         if bot.scheduler is not None:
             await bot.scheduler.stop()
         if hasattr(bot, "services"):

@@ -1,0 +1,156 @@
+"""Bredon at the board: chooses the bot's moves in worker processes and plays them.
+
+The search never runs on the event loop: :class:`Thinker` runs it on a process pool of a few
+workers, and :class:`BotPlayer` thinks about at most that many games at once. The others wait in
+the database, not in memory: every look (when kicked after a change, and at least every
+`poll_seconds`) accepts the challenges addressed to the bot and finds the games where it is to
+move, so a restart, another process or a crash mid-search loses nothing; a move computed twice is
+refused by the ply check (:meth:`bot.services.opponent.OpponentService.play`).
+
+Level 6 asks the server's TEI engine (``BREDON_ENGINE``) through
+:class:`tak.engine.FallbackPlayer`, which falls back to Bredon's own player when the engine is
+missing, crashes, stalls or answers nonsense, so a broken engine never loses or stalls a game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+from bot.services.opponent import BotTurn, OpponentService
+from bot.services.views import PlayerRef
+from bot.waking import Waker
+from tak import Opening
+from tak.engine import BUILTIN, Choice, FallbackPlayer, builtin_choose
+from tak.search import MAX_LEVEL, Limits
+
+log = logging.getLogger(__name__)
+
+DEFAULT_WORKERS = 2
+DEFAULT_MOVETIME_MS = 2_000
+POLL_SECONDS = 600.0  # look at the database at least this often (other processes, retries)
+
+
+class Thinker:
+    """Chooses moves off the event loop: our own player on a process pool, level 6 through the
+    configured engine first."""
+
+    def __init__(
+        self,
+        *,
+        workers: int = DEFAULT_WORKERS,
+        engine: Sequence[str] | None = None,
+        movetime_ms: int = DEFAULT_MOVETIME_MS,
+    ) -> None:
+        # Spawned, not forked: the bot's process has threads (the database's) a fork would copy.
+        spawn = multiprocessing.get_context("spawn")
+        self._executor = ProcessPoolExecutor(workers, mp_context=spawn)
+        self.limits = Limits(movetime_ms=movetime_ms)
+        self._strongest = FallbackPlayer(engine, level=MAX_LEVEL, executor=self._executor)
+
+    async def choose(self, turn: BotTurn) -> Choice:
+        setup = turn.game.setup
+        # TEI cannot tell an engine of custom reserves or the no-swap opening: our own player
+        # plays those games (at the same level).
+        if turn.level == MAX_LEVEL and setup.standard_reserves and setup.opening is Opening.SWAP:
+            return await self._strongest.choose(turn.position.copy(), self.limits)
+        # Seeded by the game and ply: the same position asked again gets the same move.
+        seed = turn.game.id * 1_000 + turn.game.ply
+        loop = asyncio.get_running_loop()
+        result = await loop.run_in_executor(
+            self._executor, builtin_choose, turn.level, seed, turn.position.copy(), self.limits
+        )
+        return Choice(result.move, BUILTIN)
+
+    async def close(self) -> None:
+        await self._strongest.close()
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+class BotPlayer:
+    """Plays the bot's side of every game against it, `workers` games at a time."""
+
+    def __init__(
+        self,
+        service: OpponentService,
+        thinker: Thinker,
+        me: PlayerRef,
+        on_change: Callable[[], None],
+        *,
+        workers: int = DEFAULT_WORKERS,
+        poll_seconds: float = POLL_SECONDS,
+    ) -> None:
+        self._service = service
+        self._thinker = thinker
+        self.me = me
+        self._on_change = on_change  # something was written for the players to see
+        self._workers = workers
+        self._poll_seconds = poll_seconds
+        self._waker = Waker()
+        self._thinking: dict[int, asyncio.Task[None]] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self, before: Callable[[], Awaitable[object]] | None = None) -> None:
+        run = self._waker.run(
+            self._look,
+            before,
+            failure="The bot's look at its games failed; looking again later.",
+            retry_after=self._poll_seconds,
+        )
+        self._task = asyncio.create_task(run, name="bredon-opponent")
+
+    async def stop(self) -> None:
+        self._waker.stop()
+        tasks = [*self._thinking.values(), *([self._task] if self._task else [])]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._task = None
+
+    def kick(self) -> None:
+        """Something changed (a move, a challenge): look now (the loop's nap is cut short)."""
+        self._waker.kick()
+
+    async def accept_challenges(self) -> None:
+        if await self._service.accept_waiting(self.me):
+            self._on_change()
+
+    async def look(self) -> list[asyncio.Task[None]]:
+        """Accept the challenges waiting, and start thinking in the games waiting, as many as
+        there are free workers; returns the moves started."""
+        await self.accept_challenges()
+        free = self._workers - len(self._thinking)
+        if free <= 0:
+            return []
+        waiting = await self._service.games_to_move(self.me.id, self._workers + len(self._thinking))
+        started = []
+        for game_id in [g for g in waiting if g not in self._thinking][:free]:
+            task = asyncio.create_task(self._move(game_id), name=f"bredon-thinks-{game_id}")
+            self._thinking[game_id] = task
+            started.append(task)
+        return started
+
+    async def _move(self, game_id: int) -> None:
+        played = False
+        try:
+            turn = await self._service.turn(game_id, self.me.id)
+            if turn is not None:
+                choice = await self._thinker.choose(turn)
+                played = await self._service.play(turn, self.me.id, choice.move.ptn()) is not None
+        except Exception:  # the next poll tries again; never a tight loop on a bug
+            log.exception("The bot could not move in game %s.", game_id)
+        finally:
+            del self._thinking[game_id]
+        if played:
+            self._on_change()
+            self.kick()  # a free worker, and maybe a game waiting for it
+
+    async def _look(self) -> float:
+        await self.look()
+        return self._poll_seconds

@@ -1,0 +1,165 @@
+"""Games against Bredon itself: challenges to the bot's own user, its level, whose turn it is.
+
+A game against the bot is a normal game whose player row is the bot's Discord user: the same
+threads, boards, Tak calls and deadlines. How it counts: never rated (so never on a
+leaderboard), never for coins (a challenge to the bot with stakes is declined), never in a
+tournament (the bot joins none); points count in the game and its match only.
+
+The database is the queue: a challenge addressed to the bot is accepted by :meth:`accept_waiting`,
+and a game whose turn is the bot's is found by :meth:`games_to_move`, after any restart. A move
+is played with the ply and mark of the position it was chosen for, so a move chosen twice (two
+processes, a retry after a restart) is refused the second time, never played twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from bot.clock import Clock
+from bot.errors import BredonError, GameOver, InvalidSetting, NotYourTurn, PositionChanged
+from bot.services.challenges import Acceptance, ChallengeService
+from bot.services.games import GameService, position_mark
+from bot.services.outcomes import MoveOutcome
+from bot.services.views import (
+    CHALLENGE_SELECT,
+    ChallengeView,
+    ColourChoice,
+    GameView,
+    PlayerRef,
+    challenge_from_row,
+)
+from bot.store import Database, to_db
+from tak import Position
+from tak.search import MAX_LEVEL, MIN_LEVEL
+
+log = logging.getLogger(__name__)
+
+DEFAULT_LEVEL = 3  # a challenge to the bot that names no level (`/tak challenge @Bredon`)
+
+
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """A position the bot is to move in, as read: the move chosen must be played there."""
+
+    game: GameView
+    position: Position
+    level: int
+
+    @property
+    def mark(self) -> str:
+        return position_mark(self.game.tps)
+
+
+def check_level(level: int) -> int:
+    if not MIN_LEVEL <= level <= MAX_LEVEL:
+        raise InvalidSetting(f"The level must be {MIN_LEVEL} to {MAX_LEVEL}.")
+    return level
+
+
+class OpponentService:
+    def __init__(
+        self, db: Database, clock: Clock, challenges: ChallengeService, games: GameService
+    ) -> None:
+        self._db = db
+        self._clock = clock
+        self._challenges = challenges
+        self._games = games
+
+    async def challenge(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        player: PlayerRef,
+        bot: PlayerRef,
+        level: int,
+        size: int | None = None,
+        komi: float | None = None,
+        colour: ColourChoice | str = ColourChoice.RANDOM,
+        days_per_move: int | None = None,
+    ) -> ChallengeView:
+        """`player` challenges the bot at `level` (unrated); :meth:`accept_waiting` takes it."""
+        check_level(level)
+        challenge = await self._challenges.create(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            challenger=player,
+            opponent=bot,
+            size=size,
+            komi=komi,
+            colour=colour,
+            days_per_move=days_per_move,
+            rated=False,
+        )
+        # If the bot stops right here, the challenge is still accepted, at the default level.
+        await self._db.write_one(
+            "INSERT INTO bot_levels (challenge_id, level) VALUES (?, ?)", (challenge.id, level)
+        )
+        return challenge
+
+    async def accept_waiting(self, bot: PlayerRef) -> list[Acceptance]:
+        """Accept every open challenge addressed to the bot (declining one played for coins);
+        a rematch keeps the level of the game it follows."""
+        rows = await self._db.fetchall(
+            CHALLENGE_SELECT + " WHERE c.opponent_id = ? AND c.status = 'open' "
+            "AND c.expires_at > ? ORDER BY c.id",
+            (bot.id, to_db(self._clock.now())),
+        )
+        accepted = []
+        for challenge in map(challenge_from_row, rows):
+            try:
+                if challenge.ante is not None:
+                    await self._challenges.decline(challenge.id, bot.id)
+                    continue
+                if challenge.rematch_of is not None:
+                    level = await self.level_of(challenge.rematch_of)
+                    await self._db.write_one(
+                        "INSERT OR IGNORE INTO bot_levels (challenge_id, level) VALUES (?, ?)",
+                        (challenge.id, level),
+                    )
+                accepted.append(await self._challenges.accept(challenge.id, bot))
+            except BredonError as error:  # taken back or expired meanwhile
+                log.info("Challenge %s to the bot not taken: %s", challenge.id, error.message)
+        return accepted
+
+    async def games_to_move(self, bot_id: int, limit: int) -> list[int]:
+        """Active games where the bot is to move, the longest waiting first."""
+        rows = await self._db.fetchall(
+            "SELECT id FROM games WHERE status = 'active' AND ((white_id = ? AND ply % 2 = 0) "
+            "OR (black_id = ? AND ply % 2 = 1)) ORDER BY last_move_at IS NOT NULL, "
+            "last_move_at, id LIMIT ?",
+            (bot_id, bot_id, limit),
+        )
+        return [row["id"] for row in rows]
+
+    async def level_of(self, game_id: int) -> int:
+        """The level of the challenge that started the game (or its match), else the default."""
+        row = await self._db.fetchone(
+            "SELECT l.level FROM bot_levels l JOIN challenges c ON c.id = l.challenge_id "
+            "JOIN games first ON first.id = c.game_id JOIN games g ON g.id = ? "
+            "WHERE first.id = g.id OR first.match_id = g.match_id",
+            (game_id,),
+        )
+        return DEFAULT_LEVEL if row is None else int(row["level"])
+
+    async def turn(self, game_id: int, bot_id: int) -> BotTurn | None:
+        """The position to move in, or None when it is not the bot's move there (any more)."""
+        game = await self._games.get(game_id)
+        if not game.is_active or game.player_to_move.id != bot_id:
+            return None
+        position = await self._games.position(game_id)
+        if position.ply != game.ply:  # moved meanwhile: the next look sees the new state
+            return None
+        return BotTurn(game, position, await self.level_of(game_id))
+
+    async def play(self, turn: BotTurn, bot_id: int, move: str) -> MoveOutcome | None:
+        """Play the bot's `move` where it was chosen; None if the game moved on meanwhile
+        (an undo, a resignation, the same move already played by another process)."""
+        try:
+            return await self._games.move(
+                turn.game.id, bot_id, move, expected_ply=turn.game.ply, expected_mark=turn.mark
+            )
+        except (PositionChanged, GameOver, NotYourTurn) as error:
+            log.info("The bot's move %s in game %s was refused: %s", move, turn.game.id, error)
+            return None

@@ -1,0 +1,140 @@
+"""Playing Bredon itself: `/tak play` and the bot's side of its games (:mod:`bot.opponent`).
+
+`/tak play level:<1-6>` posts a challenge to the bot, which accepts it at once; so does a
+`/tak challenge` addressed to the bot. The bot's moves are posted like anyone's, by the courier.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import BredonBot, refusals
+from bot.opponent import BotPlayer, Thinker
+from bot.services.outbox import Item, game_stream
+from bot.services.views import MAX_DAYS_PER_MOVE, MAX_KOMI
+from cogs.actions import player_of, post_or_withdraw
+from cogs.courier import courier_of
+from cogs.tak import check_place, thinking
+from tak.search import LEVELS, MAX_LEVEL, MIN_LEVEL
+
+
+class OpponentCog(commands.Cog):
+    def __init__(self, bot: BredonBot) -> None:
+        self.bot = bot
+        settings = bot.settings
+        self.thinker = Thinker(
+            workers=settings.bot_workers,
+            engine=settings.engine,
+            movetime_ms=settings.bot_movetime_ms,
+        )
+        self.player: BotPlayer | None = None
+        self._starting: asyncio.Task[None] | None = None
+
+    async def cog_load(self) -> None:
+        self._starting = asyncio.create_task(self._start(), name="bredon-opponent-start")
+
+    async def _start(self) -> None:
+        await self.bot.wait_until_ready()
+        assert self.bot.user is not None
+        self.player = BotPlayer(
+            self.bot.services.opponent,
+            self.thinker,
+            player_of(self.bot.user),
+            courier_of(self.bot).kick,
+            workers=self.bot.settings.bot_workers,
+        )
+        self.player.start()
+
+    async def close(self) -> None:
+        """Stop playing and end the worker processes and the engine."""
+        if self._starting is not None:
+            self._starting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._starting
+        if self.player is not None:
+            await self.player.stop()
+        await self.thinker.close()
+
+    async def cog_unload(self) -> None:
+        await self.close()
+
+    @commands.Cog.listener()
+    async def on_outbox_delivered(self, item: Item) -> None:
+        """A move, a game start, an undo was shown: maybe it is the bot's turn now."""
+        if self.player is not None:
+            self.player.kick()
+
+    @commands.Cog.listener()
+    async def on_bot_challenged(self) -> None:
+        if self.player is not None:
+            self.player.kick()
+
+
+@app_commands.command(name="play", description="Play a game against Bredon itself")
+@app_commands.describe(
+    level="1 (beginner) to 6 (strongest; the server's engine if it has one)",
+    size="Board size, 3 to 8 (default: the server's, usually 6)",
+    komi="Extra points for black in a flat count, in halves, e.g. 2 or 2.5",
+    color="Your colour; white moves first",
+    days="Days you have for a move (default: the server's); Bredon answers in seconds",
+)
+async def play(
+    interaction: discord.Interaction,
+    level: app_commands.Range[int, MIN_LEVEL, MAX_LEVEL],
+    size: app_commands.Range[int, 3, 8] | None = None,
+    komi: app_commands.Range[float, -MAX_KOMI, MAX_KOMI] | None = None,
+    color: Literal["white", "black", "random"] = "random",
+    days: app_commands.Range[int, 1, MAX_DAYS_PER_MOVE] | None = None,
+) -> None:
+    bot: BredonBot = interaction.client  # type: ignore[assignment]
+    cog = bot.get_cog("OpponentCog")
+    await thinking(interaction)
+    async with refusals(interaction):
+        assert cog is not None and bot.user is not None and interaction.channel is not None
+        services = bot.services
+        settings = await services.guilds.get(interaction.guild_id or 0)
+        await check_place(interaction, settings.use_threads)
+        challenge = await services.opponent.challenge(
+            guild_id=interaction.guild_id or 0,
+            channel_id=interaction.channel_id or 0,
+            player=player_of(interaction.user),
+            bot=player_of(bot.user),
+            level=level,
+            size=size,
+            komi=komi,
+            colour=color,
+            days_per_move=days,
+        )
+        courier = courier_of(bot)
+        await post_or_withdraw(courier.table, interaction.channel, challenge)
+        if cog.player is not None:
+            await cog.player.accept_challenges()
+            cog.player.kick()
+        accepted = await services.challenges.get(challenge.id)
+        name = LEVELS[level - 1].name
+        if accepted.game_id is None:
+            await interaction.followup.send(
+                f"Challenge #{challenge.id} is up; I'll accept it as soon as I'm ready.",
+                ephemeral=True,
+            )
+            return
+        report = await courier.deliver_stream(game_stream(accepted.game_id))
+        reply = report.reply(
+            f"Game #{accepted.game_id} against me, level {level} ({name}), is on",
+            f"Game #{accepted.game_id} against me, level {level} ({name}), was set up",
+        )
+        await interaction.followup.send(reply, ephemeral=True)
+
+
+async def setup(bot: BredonBot) -> None:
+    group = bot.tree.get_command("tak")
+    if not isinstance(group, app_commands.Group):
+        raise RuntimeError("cogs.opponent needs the /tak group of cogs.tak, loaded first")
+    group.add_command(play)
+    await bot.add_cog(OpponentCog(bot))

@@ -1,0 +1,194 @@
+"""Games against the bot, at the service level: the bot accepts, chooses in a worker process and
+plays through the normal move path; a stale move is refused; a restart picks the turn up."""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.clock import FakeClock
+from bot.opponent import BotPlayer, Thinker
+from bot.services import Services
+from bot.services.opponent import DEFAULT_LEVEL
+from bot.services.views import PlayerRef
+from bot.settings import Settings, SettingsError
+from tak import Position
+from tak.engine import BUILTIN
+from tests.bot.conftest import ALICE, CHANNEL, GUILD
+
+BREDON = PlayerRef(999, "Bredon")
+FAKE_ENGINE = Path(__file__).parents[1] / "engine" / "fake_tei_engine.py"
+
+
+@pytest.fixture
+async def thinker() -> AsyncIterator[Thinker]:
+    made = Thinker(workers=1, movetime_ms=500)
+    yield made
+    await made.close()
+
+
+def bot_player(services: Services, thinker: Thinker, changes: list[str]) -> BotPlayer:
+    return BotPlayer(services.opponent, thinker, BREDON, lambda: changes.append("change"))
+
+
+async def bot_moves(player: BotPlayer) -> None:
+    """One look, and the moves it started, to the end."""
+    for task in await player.look():
+        await task
+
+
+async def challenge_bot(services: Services, **options: object) -> int:
+    options.setdefault("size", 4)
+    challenge = await services.opponent.challenge(
+        guild_id=GUILD, channel_id=CHANNEL, player=ALICE, bot=BREDON, **options
+    )
+    return challenge.id
+
+
+async def test_the_bot_accepts_and_opens_as_white(services: Services, thinker: Thinker) -> None:
+    challenge_id = await challenge_bot(services, level=2, colour="black")
+    changes: list[str] = []
+    await bot_moves(bot_player(services, thinker, changes))
+
+    challenge = await services.challenges.get(challenge_id)
+    assert challenge.status.value == "accepted" and challenge.game_id is not None
+    game = await services.games.get(challenge.game_id)
+    assert game.white == BREDON and game.black == ALICE
+    assert not game.setup.rated  # games against the bot never count for the ratings
+    assert await services.opponent.level_of(game.id) == 2
+    assert game.ply == 1 and game.last_move is not None
+    replayed = Position(4)
+    replayed.play(game.last_move)  # a legal first move, placed as the rules say
+    assert replayed.tps() == game.tps
+    assert changes == ["change", "change"]  # the acceptance, then the move
+
+
+async def test_the_bot_answers_each_move_until_the_end(
+    services: Services, thinker: Thinker
+) -> None:
+    challenge_id = await challenge_bot(services, level=1, colour="white", size=3)
+    player = bot_player(services, thinker, [])
+    await bot_moves(player)
+    game_id = (await services.challenges.get(challenge_id)).game_id
+    assert game_id is not None
+    rng = random.Random(5)
+    game = await services.games.get(game_id)
+    while game.is_active:
+        assert game.player_to_move == ALICE
+        position = await services.games.position(game_id)
+        move = rng.choice(position.legal_moves()).ptn()
+        await services.games.move(game_id, ALICE.id, move, expected_ply=game.ply)
+        await bot_moves(player)
+        game = await services.games.get(game_id)
+    assert game.result is not None and game.ply >= 5
+
+
+async def test_a_move_chosen_twice_is_played_once(services: Services, thinker: Thinker) -> None:
+    challenge_id = await challenge_bot(services, level=1, colour="black")
+    await services.opponent.accept_waiting(BREDON)
+    game_id = (await services.challenges.get(challenge_id)).game_id
+    assert game_id is not None
+    turn = await services.opponent.turn(game_id, BREDON.id)
+    assert turn is not None
+    again = await services.opponent.turn(game_id, BREDON.id)  # another process, a retry
+    assert again is not None
+    choice = await thinker.choose(turn)
+    assert choice.chosen_by == BUILTIN
+    assert await services.opponent.play(turn, BREDON.id, choice.move.ptn()) is not None
+    assert await services.opponent.play(again, BREDON.id, choice.move.ptn()) is None
+    game = await services.games.get(game_id)
+    assert game.ply == 1
+    assert await services.opponent.turn(game_id, BREDON.id) is None  # Alice's turn now
+    rows = await services.db.fetchall("SELECT ply FROM moves WHERE game_id = ?", (game_id,))
+    assert [row["ply"] for row in rows] == [1]
+
+
+async def test_a_restart_picks_up_the_bots_turn(
+    db_path: Path, clock: FakeClock, thinker: Thinker
+) -> None:
+    before = await Services.open(db_path, clock=clock)
+    challenge_id = await challenge_bot(before, level=3, colour="white")
+    await before.opponent.accept_waiting(BREDON)
+    game_id = (await before.challenges.get(challenge_id)).game_id
+    assert game_id is not None
+    await before.games.move(game_id, ALICE.id, "a1", expected_ply=0)
+    await before.close()  # the bot stops before it moves
+
+    after = await Services.open(db_path, clock=clock)
+    try:
+        assert await after.opponent.games_to_move(BREDON.id, 10) == [game_id]
+        await bot_moves(bot_player(after, thinker, []))
+        game = await after.games.get(game_id)
+        assert game.ply == 2 and game.player_to_move == ALICE
+        assert await after.opponent.games_to_move(BREDON.id, 10) == []
+    finally:
+        await after.close()
+
+
+async def test_workers_bound_the_games_thought_about_at_once(
+    services: Services, thinker: Thinker
+) -> None:
+    for _ in range(3):
+        await challenge_bot(services, level=1, colour="black")
+    player = bot_player(services, thinker, [])
+    started = await player.look()
+    assert len(started) == 2  # the default two workers; the third game waits in the database
+    for task in started:
+        await task
+    assert len(await services.opponent.games_to_move(BREDON.id, 10)) == 1
+    await bot_moves(player)
+    assert await services.opponent.games_to_move(BREDON.id, 10) == []
+
+
+async def test_a_rematch_keeps_the_level_and_a_bare_challenge_gets_the_default(
+    services: Services, alice: PlayerRef
+) -> None:
+    challenge_id = await challenge_bot(services, level=5, colour="white")
+    await services.opponent.accept_waiting(BREDON)
+    game_id = (await services.challenges.get(challenge_id)).game_id
+    assert game_id is not None
+    await services.games.resign(game_id, alice.id)
+    await services.challenges.rematch(game_id, alice)
+    plain = await services.challenges.create(
+        guild_id=GUILD, channel_id=CHANNEL, challenger=alice, opponent=BREDON, rated=False
+    )
+    accepted = await services.opponent.accept_waiting(BREDON)
+    games = [acceptance.game for acceptance in accepted]
+    assert [g.id for g in games if g is not None] == [game_id + 1, game_id + 2]
+    assert accepted[1].challenge.id == plain.id
+    assert await services.opponent.level_of(game_id + 1) == 5
+    assert await services.opponent.level_of(game_id + 2) == DEFAULT_LEVEL
+
+
+async def test_level_6_falls_back_to_our_own_player_when_the_engine_crashes(
+    services: Services,
+) -> None:
+    engine = Thinker(workers=1, movetime_ms=200, engine=(sys.executable, str(FAKE_ENGINE), "crash"))
+    try:
+        await challenge_bot(services, level=6, colour="black")
+        await services.opponent.accept_waiting(BREDON)
+        [game_id] = await services.opponent.games_to_move(BREDON.id, 10)
+        turn = await services.opponent.turn(game_id, BREDON.id)
+        assert turn is not None
+        choice = await engine.choose(turn)
+        assert choice.chosen_by == BUILTIN and choice.engine_failure is not None
+        assert turn.position.is_legal(choice.move)
+    finally:
+        await engine.close()
+
+
+def test_engine_and_bot_settings() -> None:
+    settings = Settings.from_mapping(
+        {"BREDON_ENGINE": "tiltak tei --hash '64 MB'", "BREDON_BOT_WORKERS": "3"}
+    )
+    assert settings.engine == ("tiltak", "tei", "--hash", "64 MB")
+    assert settings.bot_workers == 3 and settings.bot_movetime_ms == 2_000
+    assert Settings.from_mapping({}).engine is None
+    with pytest.raises(SettingsError, match="BREDON_BOT_WORKERS must be a whole number from 1"):
+        Settings.from_mapping({"BREDON_BOT_WORKERS": "0"})
+    with pytest.raises(SettingsError, match="BREDON_ENGINE is not a command line"):
+        Settings.from_mapping({"BREDON_ENGINE": "tiltak 'tei"})

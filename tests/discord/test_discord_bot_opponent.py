@@ -1,0 +1,124 @@
+"""Playing Bredon itself through the real discord.py: `/tak play`, a game to its end, a restart
+while the bot is to move, a challenge to the bot's own user, and an engine that dies mid-game."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+import simcord
+
+from tak import Position
+from tak.engine import Engine
+
+FAKE_ENGINE = Path(__file__).parents[1] / "engine" / "fake_tei_engine.py"
+
+
+@pytest.fixture(autouse=True)
+def time_to_think(world) -> None:
+    """SimCord waits for the bot's search (a worker process, spawned on first use) before it
+    calls the bot idle: give it the time a loaded machine may need. Settling ends as soon as
+    the bot is idle, so this costs nothing when it is quick."""
+    world.env.settle_timeout = 30.0
+
+
+async def play_bot(world, **options):
+    """Alice starts a game against the bot; returns the reply and the game's thread."""
+    options.setdefault("level", 1)
+    options.setdefault("size", 3)
+    result = await world.alice.slash(world.channel, "tak play", **options)
+    assert result.ephemeral, result.response.content
+    return result, world.channel.threads[-1]
+
+
+async def alice_plays_on(world, thread, rng: random.Random, plies: int | None = None) -> Position:
+    """Alice answers each bot move with a random legal move (the bot's move must be shown
+    first), for `plies` of hers or to the end; returns the game's position."""
+    services = world.env.bot.services
+    game_id = (await services.queries.game_in_thread(thread.id, world.guild.id)).id
+    played = 0
+    while plies is None or played < plies:
+        game = await services.games.get(game_id)
+        if not game.is_active:
+            break
+        assert game.player_to_move.id == world.alice.id, "the bot did not answer"
+        position = await services.games.position(game_id)
+        move = rng.choice(position.legal_moves()).ptn()
+        result = await world.move(world.alice, thread, move)
+        assert f"You played **{move}**" in result.response.content
+        played += 1
+    return await services.games.position(game_id)
+
+
+async def test_a_whole_game_against_the_bot(world) -> None:
+    bot_user = world.env.bot.user
+    result, thread = await play_bot(world, level=1, color="black")
+    assert "Game #1 against me, level 1 (beginner), is on" in result.response.content
+    challenge = world.last_bot_message(world.channel)
+    assert challenge.components == []  # accepted at once: no buttons left
+    opening = world.bot_messages(thread)[1]
+    assert f"**{bot_user.name}** played" in opening.content  # white: the bot moved first
+    assert world.alice.mention in world.last_bot_message(thread).content
+
+    position = await alice_plays_on(world, thread, random.Random(3))
+    assert position.result is not None
+    ending = world.last_bot_message(thread)
+    assert position.result.ptn() in ending.content
+    game = await world.env.bot.services.games.get(1)
+    assert not game.setup.rated
+    assert await world.env.bot.services.ratings.player(world.guild.id, world.alice.id) == []
+
+
+async def test_a_restart_while_the_bot_is_to_move(world, new_bot) -> None:
+    _, thread = await play_bot(world, level=2, size=4, color="white")
+    await alice_plays_on(world, thread, random.Random(1), plies=2)
+    services = world.env.bot.services
+    # The bot is stopped before it answers Alice's third move.
+    await world.env.bot.get_cog("OpponentCog").close()
+    await world.move(world.alice, thread, "d4")
+    game = await services.games.get(1)
+    assert game.ply == 5 and game.player_to_move.id == world.env.bot.user.id
+
+    await world.env.restart_bot(new_bot())
+    game = await world.env.bot.services.games.get(1)
+    assert game.ply == 6 and game.player_to_move.id == world.alice.id
+    assert f"**{world.env.bot.user.name}** played" in world.last_bot_message(thread).content
+    await alice_plays_on(world, thread, random.Random(2), plies=1)
+
+
+async def test_a_challenge_to_the_bot_is_accepted_at_once(world) -> None:
+    env = world.env
+    bot_user = simcord.UserHandle(env, env.backend.bot_user)
+    bot_member = simcord.MemberActor(env, world.guild, bot_user)
+    refused = await world.alice.slash(
+        world.channel, "tak challenge", opponent=bot_member, size=3, stakes=True
+    )
+    assert refused.response.content == "I don't play for coins: challenge me without stakes."
+    await world.challenge(opponent=bot_member, size=3, color="white")
+    [thread] = world.channel.threads
+    game = await world.env.bot.services.games.get(1)
+    assert game.black.id == world.env.bot.user.id and not game.setup.rated
+    await alice_plays_on(world, thread, random.Random(4), plies=2)
+
+
+async def test_an_engine_that_dies_mid_game_does_not_stop_it(
+    world, new_bot, tmp_path, monkeypatch, caplog
+) -> None:
+    # The engine's stderr is read for as long as it runs: input from outside, which SimCord
+    # must be told of to know the bot is idle meanwhile.
+    drain = Engine._drain_stderr
+
+    async def declared(engine: Engine, process: object) -> None:
+        await world.env.external_wait(drain(engine, process), reason="a TEI engine's stderr")
+
+    monkeypatch.setattr(Engine, "_drain_stderr", declared)
+    marker = tmp_path / "crashed"
+    engine = (sys.executable, str(FAKE_ENGINE), "crash-once", str(marker))
+    await world.env.restart_bot(new_bot(engine=engine, bot_movetime_ms=200))
+    _, thread = await play_bot(world, level=6, size=3, color="white")
+    await alice_plays_on(world, thread, random.Random(6), plies=3)
+    assert marker.exists()  # the engine crashed on its first search; the game went on
+    failures = [r for r in caplog.records if r.name == "tak.engine"]
+    assert len(failures) == 1 and "Bredon plays this move itself" in failures[0].getMessage()
