@@ -351,7 +351,8 @@ HELP.add_field(
     value=(
         "`/tak challenge` someone (or leave out the opponent for an open challenge); they press "
         "**Accept**. The game gets a thread. Play with `/tak move`: start typing and the bot "
-        "suggests the legal moves. `/tak games` lists your games, your move first."
+        "suggests the legal moves. `/tak games` lists your games, your move first. "
+        "No opponent around? `/tak play` a game against Bredon itself (levels 1-6)."
     ),
     inline=False,
 )
