@@ -9,7 +9,7 @@ same way as level 4, only longer (20,000 positions; all the time given): they ar
 default, as 40 games of them take hours in pure Python on two cores.
 
     python benchmarks/ladder.py [--games 40] [--sizes 5 6] [--levels 1 2 3 4] [--jobs 2]
-                                [--minutes M]
+                                [--pairs 4:3 5:4] [--minutes M]
 
 Exit status 1 when a check fails.
 """
@@ -114,6 +114,8 @@ async def run(args: argparse.Namespace) -> list[Match]:
     levels = sorted(args.levels)
     stop_at = time.monotonic() + args.minutes * 60 if args.minutes else None
     pairs = [(levels[0], RANDOM), *zip(levels[1:], levels[:-1], strict=True)]
+    if args.pairs:
+        pairs = [_pair(text) for text in args.pairs]
     # The cheap pairs first, both sizes side by side: a run cut short has the most to show.
     matches = [Match(size, strong, weak) for strong, weak in pairs for size in args.sizes]
     jobs = asyncio.Semaphore(args.jobs)
@@ -125,14 +127,23 @@ async def run(args: argparse.Namespace) -> list[Match]:
                 await play_game(match, start, colour, seed)
 
     tasks = []
-    for match in matches:
+    for strong, weak in pairs:
         for index in range(args.games // 2):
-            start = opening(match.size, args.komi, rng)
-            seed = rng.randrange(1 << 30)
-            for colour in Color:
-                tasks.append(one(match, start, colour, seed + index))
+            for match in matches:
+                if (match.strong, match.weak) != (strong, weak):
+                    continue
+                start = opening(match.size, args.komi, rng)
+                seed = rng.randrange(1 << 30)
+                for colour in Color:
+                    tasks.append(one(match, start, colour, seed + index))
     await asyncio.gather(*tasks)
     return matches
+
+
+def _pair(text: str) -> tuple[int, int]:
+    """`4:3` is level 4 against level 3; `1:0` is level 1 against the random mover."""
+    strong, weak = text.split(":")
+    return int(strong), int(weak)
 
 
 def report(matches: list[Match], seconds: float, games: int) -> bool:
@@ -165,6 +176,9 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=40, help="games per pair and size (even)")
     parser.add_argument("--sizes", type=int, nargs="+", default=[5, 6])
     parser.add_argument("--levels", type=int, nargs="+", default=[1, 2, 3, 4])
+    parser.add_argument(
+        "--pairs", nargs="+", default=None, help="only these pairs, strong:weak (0 is random)"
+    )
     parser.add_argument("--komi", type=float, default=2)
     parser.add_argument("--jobs", type=int, default=2, help="games played at once")
     parser.add_argument("--seed", type=int, default=2026)
