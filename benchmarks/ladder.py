@@ -5,8 +5,8 @@ that level 1 beats random nearly always (95%), that every move was legal and wit
 Each level runs as `python -m tak tei --level N --seed S` and is driven by `tak.engine`; games
 start from random openings (2 to 4 random plies from the seed), each opening played twice with
 the colours swapped. A game still going after MAX_PLIES is a draw. Levels 5 and 6 search the
-same way as level 4, only longer (20,000 positions; all the time given): they are left out by
-default, as 40 games of them take hours in pure Python on two cores.
+same way as level 4, only longer (40,000 positions; all the time given): they are left out by
+default, as 40 games of them take hours on two cores (`--pairs 5:4` plays them alone).
 
     python benchmarks/ladder.py [--games 40] [--sizes 5 6] [--levels 1 2 3 4] [--jobs 2]
                                 [--pairs 4:3 5:4] [--minutes M]
