@@ -78,6 +78,7 @@ async def play_game(match: Match, start: Position, strong_plays: Color, seed: in
                     [sys.executable, "-m", "tak", "tei", "--level", str(level), "--seed", str(seed)]
                 )
         position = start.copy()
+        slowest = dict.fromkeys(engines, 0.0)
         while position.result is None and position.ply < MAX_PLIES:
             level = match.strong if position.to_move == strong_plays else match.weak
             began = time.monotonic()
@@ -87,6 +88,8 @@ async def play_game(match: Match, start: Position, strong_plays: Color, seed: in
                 move = await engines[level].play(position, Limits(movetime_ms=GUARD_MS))
             took = (time.monotonic() - began) * 1000
             match.move_ms.setdefault(level, []).append(took)
+            if level != RANDOM:
+                slowest[level] = max(slowest[level], took)
             if took > GUARD_MS + GRACE_MS:
                 match.late_moves += 1
             position.play(move)  # checks legality once more
@@ -101,7 +104,8 @@ async def play_game(match: Match, start: Position, strong_plays: Color, seed: in
         print(
             f"{match.size}x{match.size} {match.name(match.strong)} v {match.name(match.weak)}: "
             f"+{match.wins} -{match.losses} ={match.draws} after {position.ply} plies "
-            f"({position.result.ptn() if position.result else 'unfinished'})",
+            f"({position.result.ptn() if position.result else 'unfinished'}), slowest move "
+            + ", ".join(f"{match.name(level)} {ms:.0f} ms" for level, ms in slowest.items()),
             flush=True,
         )
     finally:
