@@ -1,5 +1,5 @@
-"""Engine speed: make/unmake, move generation, perft, Tak threats, Tinuë and single moves. Prints
-figures.
+"""Engine speed: make/unmake, move generation, perft, Tak threats, Tinuë, single moves and the
+search's positions per second. Prints figures.
 
 Targets (issue 2, 2-core machine, CPython): perft(6x6 start, 4) = 13,586,048 in <= 15 s; threat
 detection on heavy 6x6-8x8 mid-game positions median <= 2 ms and worst <= 10 ms; parse, validate
@@ -192,6 +192,34 @@ PERFT_CASES = [
 ]
 
 
+def bench_search(quick: bool) -> None:
+    """Bredon's player (tak.search): positions searched per second of CPU, on seeded 5x5 and 6x6
+    mid-games, each searched to a fixed number of positions (so two versions do the same work
+    as long as they search alike)."""
+    from tak.search import Limits, Player, random_move
+
+    rng = random.Random(12)
+    positions = []
+    for size in (5, 6):
+        while len(positions) < (2 if quick else 6) * (size - 4):
+            position = Position(size, komi=2)
+            for _ in range(rng.randint(10, 24)):
+                if position.result is None:
+                    position.push(random_move(position, rng))
+            if position.result is None:
+                positions.append(position)
+    limits = Limits(nodes=3_000)
+    nodes = 0
+    start = time.process_time()
+    for position in positions:
+        nodes += Player(seed=1).choose(position, limits).nodes
+    elapsed = time.process_time() - start
+    print(
+        f"search (tak.search) on {len(positions)} 5x5/6x6 mid-games: "
+        f"{nodes / elapsed / 1e3:.1f} k positions/s"
+    )
+
+
 def bench_perft() -> None:
     start = time.process_time()
     nodes = perft(Position(6), 4)
@@ -290,6 +318,7 @@ def main() -> None:
     bench_single_move()
     bench_threats(args.quick)
     bench_tinue(args.quick)
+    bench_search(args.quick)
     if not args.quick:
         bench_perft()
     if args.engine_only:

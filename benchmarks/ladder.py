@@ -5,11 +5,11 @@ that level 1 beats random nearly always (95%), that every move was legal and wit
 Each level runs as `python -m tak tei --level N --seed S` and is driven by `tak.engine`; games
 start from random openings (2 to 4 random plies from the seed), each opening played twice with
 the colours swapped. A game still going after MAX_PLIES is a draw. Levels 5 and 6 search the
-same way as level 4, only longer (20,000 positions; all the time given): they are left out by
-default, as 40 games of them take hours in pure Python on two cores.
+same way as level 4, only longer (40,000 positions; all the time given): they are left out by
+default, as 40 games of them take hours on two cores (`--pairs 5:4` plays them alone).
 
     python benchmarks/ladder.py [--games 40] [--sizes 5 6] [--levels 1 2 3 4] [--jobs 2]
-                                [--minutes M]
+                                [--pairs 4:3 5:4] [--minutes M]
 
 Exit status 1 when a check fails.
 """
@@ -78,6 +78,7 @@ async def play_game(match: Match, start: Position, strong_plays: Color, seed: in
                     [sys.executable, "-m", "tak", "tei", "--level", str(level), "--seed", str(seed)]
                 )
         position = start.copy()
+        slowest = dict.fromkeys(engines, 0.0)
         while position.result is None and position.ply < MAX_PLIES:
             level = match.strong if position.to_move == strong_plays else match.weak
             began = time.monotonic()
@@ -87,6 +88,8 @@ async def play_game(match: Match, start: Position, strong_plays: Color, seed: in
                 move = await engines[level].play(position, Limits(movetime_ms=GUARD_MS))
             took = (time.monotonic() - began) * 1000
             match.move_ms.setdefault(level, []).append(took)
+            if level != RANDOM:
+                slowest[level] = max(slowest[level], took)
             if took > GUARD_MS + GRACE_MS:
                 match.late_moves += 1
             position.play(move)  # checks legality once more
@@ -101,7 +104,8 @@ async def play_game(match: Match, start: Position, strong_plays: Color, seed: in
         print(
             f"{match.size}x{match.size} {match.name(match.strong)} v {match.name(match.weak)}: "
             f"+{match.wins} -{match.losses} ={match.draws} after {position.ply} plies "
-            f"({position.result.ptn() if position.result else 'unfinished'})",
+            f"({position.result.ptn() if position.result else 'unfinished'}), slowest move "
+            + ", ".join(f"{match.name(level)} {ms:.0f} ms" for level, ms in slowest.items()),
             flush=True,
         )
     finally:
@@ -114,6 +118,8 @@ async def run(args: argparse.Namespace) -> list[Match]:
     levels = sorted(args.levels)
     stop_at = time.monotonic() + args.minutes * 60 if args.minutes else None
     pairs = [(levels[0], RANDOM), *zip(levels[1:], levels[:-1], strict=True)]
+    if args.pairs:
+        pairs = [_pair(text) for text in args.pairs]
     # The cheap pairs first, both sizes side by side: a run cut short has the most to show.
     matches = [Match(size, strong, weak) for strong, weak in pairs for size in args.sizes]
     jobs = asyncio.Semaphore(args.jobs)
@@ -125,14 +131,23 @@ async def run(args: argparse.Namespace) -> list[Match]:
                 await play_game(match, start, colour, seed)
 
     tasks = []
-    for match in matches:
+    for strong, weak in pairs:
         for index in range(args.games // 2):
-            start = opening(match.size, args.komi, rng)
-            seed = rng.randrange(1 << 30)
-            for colour in Color:
-                tasks.append(one(match, start, colour, seed + index))
+            for match in matches:
+                if (match.strong, match.weak) != (strong, weak):
+                    continue
+                start = opening(match.size, args.komi, rng)
+                seed = rng.randrange(1 << 30)
+                for colour in Color:
+                    tasks.append(one(match, start, colour, seed + index))
     await asyncio.gather(*tasks)
     return matches
+
+
+def _pair(text: str) -> tuple[int, int]:
+    """`4:3` is level 4 against level 3; `1:0` is level 1 against the random mover."""
+    strong, weak = text.split(":")
+    return int(strong), int(weak)
 
 
 def report(matches: list[Match], seconds: float, games: int) -> bool:
@@ -165,6 +180,9 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=40, help="games per pair and size (even)")
     parser.add_argument("--sizes", type=int, nargs="+", default=[5, 6])
     parser.add_argument("--levels", type=int, nargs="+", default=[1, 2, 3, 4])
+    parser.add_argument(
+        "--pairs", nargs="+", default=None, help="only these pairs, strong:weak (0 is random)"
+    )
     parser.add_argument("--komi", type=float, default=2)
     parser.add_argument("--jobs", type=int, default=2, help="games played at once")
     parser.add_argument("--seed", type=int, default=2026)

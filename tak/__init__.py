@@ -23,6 +23,7 @@ from tak.moves import (
 from tak.position import (
     MAX_KOMI,
     STANDARD_RESERVES,
+    Geometry,
     Opening,
     Position,
     Reserves,
@@ -42,6 +43,7 @@ __all__ = [
     "Call",
     "Color",
     "Direction",
+    "Geometry",
     "IllegalMoveError",
     "Move",
     "Opening",

@@ -159,10 +159,16 @@ def _komi_halves(komi: object) -> int:
     return int(komi * 2)
 
 
-class _Geometry:
-    """Everything about a board size that never changes: edge masks, rays and their blockers,
-    and the move objects themselves (moves are immutable, so every position of this size shares
-    them instead of building new ones for each list of legal moves)."""
+class Geometry:
+    """The masks of one board size, and flood fills over bitboards: what a search needs to
+    read road groups off :meth:`Position.road_pieces` without looking at stacks.
+
+    A bitboard is an int with bit ``rank * size + file`` set for each square in it.
+
+    >>> geo = Position(5).geometry
+    >>> [geo.span(group) for group in geo.groups(0b11 | 1 << 24)]  # a1-b1, and e5
+    [2, 1]
+    """
 
     def __init__(self, size: int) -> None:
         n = size
@@ -171,11 +177,65 @@ class _Geometry:
         self.row = (1 << n) - 1
         self.files = [sum(1 << (r * n + f) for r in range(n)) for f in range(n)]
         self.ranks = [self.row << (r * n) for r in range(n)]
+        self.not_first_file = self.full & ~self.files[0]
+        self.not_last_file = self.full & ~self.files[-1]
+
+    def grow(self, bits: int) -> int:
+        """The squares orthogonally next to `bits`, plus `bits` itself."""
+        n = self.size
+        return (
+            bits
+            | ((bits << 1) & self.not_first_file)
+            | ((bits >> 1) & self.not_last_file)
+            | ((bits << n) & self.full)
+            | (bits >> n)
+        )
+
+    def group(self, bits: int, seed: int) -> int:
+        """The squares of `bits` joined to a square of `seed` (which lies in `bits`)."""
+        n = self.size
+        not_first, not_last = self.not_first_file, self.not_last_file
+        group = seed
+        while True:
+            grown = (
+                group | (group << 1 & not_first) | (group >> 1 & not_last) | group << n | group >> n
+            ) & bits
+            if grown == group:
+                return group
+            group = grown
+
+    def groups(self, bits: int) -> list[int]:
+        """The orthogonally connected groups of `bits`, lowest square first."""
+        found = []
+        while bits:
+            group = self.group(bits, bits & -bits)
+            found.append(group)
+            bits &= ~group
+        return found
+
+    def span(self, group: int) -> int:
+        """How far a group reaches across the board: the most files or ranks it touches."""
+        row, n = self.row, self.size
+        files = ranks = 0
+        while group:
+            if group & row:
+                files |= group & row
+                ranks += 1
+            group >>= n
+        return max(files.bit_count(), ranks)
+
+
+class _Geometry(Geometry):
+    """Everything about a board size that never changes: edge masks, rays and their blockers,
+    and the move objects themselves (moves are immutable, so every position of this size shares
+    them instead of building new ones for each list of legal moves)."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__(size)
+        n = size
         self.first_file, self.last_file = self.files[0], self.files[-1]
         self.first_rank, self.last_rank = self.ranks[0], self.ranks[-1]
         self.edges = (self.first_file, self.last_file, self.first_rank, self.last_rank)
-        self.not_first_file = self.full & ~self.first_file
-        self.not_last_file = self.full & ~self.last_file
         steps = {Direction.UP: n, Direction.DOWN: -n, Direction.RIGHT: 1, Direction.LEFT: -1}
         self.steps = [steps[d] for d in _DIRECTIONS]
         # Per line (square * 4 + direction index): the ray's squares as a mask; `paths[line][k]`
@@ -227,17 +287,6 @@ class _Geometry:
             start = blockers * n * _CARRY_KEYS
             self.row_counts[start : start + len(counts)] = counts
 
-    def grow(self, bits: int) -> int:
-        """The squares orthogonally next to `bits`, plus `bits` itself."""
-        n = self.size
-        return (
-            bits
-            | ((bits << 1) & self.not_first_file)
-            | ((bits >> 1) & self.not_last_file)
-            | ((bits << n) & self.full)
-            | (bits >> n)
-        )
-
     def connects(self, bits: int, start: int, goal: int) -> bool:
         """Whether `bits` holds an orthogonal path from a square in `start` to one in `goal`."""
         seen = bits & start
@@ -257,19 +306,6 @@ class _Geometry:
             return True
         first, last = self.first_rank, self.last_rank
         return bool(bits & first and bits & last and self.connects(bits, first, last))
-
-    def group(self, bits: int, seed: int) -> int:
-        """The squares of `bits` joined to a square of `seed` (which lies in `bits`)."""
-        n = self.size
-        not_first, not_last = self.not_first_file, self.not_last_file
-        group = seed
-        while True:
-            grown = (
-                group | (group << 1 & not_first) | (group >> 1 & not_last) | group << n | group >> n
-            ) & bits
-            if grown == group:
-                return group
-            group = grown
 
     def road_through(self, bits: int, seed: int) -> bool:
         """Whether the road pieces `bits` join two opposite edges through a square of `seed`.
@@ -688,6 +724,37 @@ class Position:
     def flat_count(self, color: int) -> int:
         """Flats on top of stacks: what a flat win counts (walls and capstones don't)."""
         return (self._road[color] & ~self._caps).bit_count()
+
+    # Read-only bitboards (see :class:`Geometry`), for a search that looks at the board often.
+
+    @property
+    def geometry(self) -> Geometry:
+        """The masks and flood fills of this board size."""
+        return self._geo
+
+    def road_pieces(self, color: int) -> int:
+        """The squares whose top is `color`'s flat or capstone: what its roads are made of."""
+        return self._road[color]
+
+    def wall_pieces(self, color: int) -> int:
+        """The squares whose top is `color`'s wall."""
+        stacks, walls, found = self._stacks, self._walls, 0
+        while walls:
+            low = walls & -walls
+            walls ^= low
+            if stacks[low.bit_length() - 1][-1] == color:
+                found |= low
+        return found
+
+    @property
+    def capstones(self) -> int:
+        """The squares with a capstone on top, of either colour."""
+        return self._caps
+
+    @property
+    def tall_stacks(self) -> int:
+        """The squares holding two pieces or more."""
+        return self._tall
 
     def is_full(self) -> bool:
         return (self._road[0] | self._road[1] | self._walls) == self._geo.full

@@ -14,7 +14,9 @@ road in one has won (so every leaf sees a pending road, which makes depth 1 enou
 and to block one).
 
 Only the public API of :class:`tak.Position` is used (push/pop, legal_moves, stack, reserves,
-has_road_threat, road_threats, result), so the player works with any implementation of it.
+has_road_threat, road_threats, result, and the read-only bitboards road_pieces, wall_pieces,
+capstones and tall_stacks with their :class:`tak.Geometry` for road groups and spans), so the
+player works with any implementation of it.
 
 Determinism: the same seed, position and limits give the same move, as long as the search stops on
 its node or depth limit rather than on the clock (the time limit is a guard). Every call starts
@@ -75,15 +77,15 @@ class Level:
 
 # Beginner to strongest. Level 1 looks one ply ahead with up to 10 flats of noise on each move's
 # score: it plays almost at random, but takes a road in one and does not allow one when it can help
-# it. Levels 2 to 4 look 1, 2 and 3 plies ahead (level 4 stops at 5,000 positions), level 5 searches
-# 20,000 positions: all reproducible, and quick enough for pure Python. The last level uses all the
-# time it is given.
+# it. Levels 2 and 3 look 1 and 2 plies ahead; levels 4 and 5 deepen until 10,000 and 40,000
+# positions (3 to 4 plies): all reproducible, and quick enough for pure Python (under a second and
+# a few seconds a move). The last level uses all the time it is given.
 LEVELS: tuple[Level, ...] = (
     Level(1, "beginner", depth=1, nodes=None, noise=1_000),
     Level(2, "casual", depth=1, nodes=None, noise=0),
     Level(3, "club", depth=2, nodes=None, noise=0),
-    Level(4, "strong", depth=3, nodes=5_000, noise=0),
-    Level(5, "expert", depth=None, nodes=20_000, noise=0),
+    Level(4, "strong", depth=None, nodes=10_000, noise=0),
+    Level(5, "expert", depth=None, nodes=40_000, noise=0),
     Level(6, "strongest", depth=None, nodes=None, noise=0),
 )
 MIN_LEVEL, MAX_LEVEL = LEVELS[0].number, LEVELS[-1].number
@@ -160,54 +162,19 @@ def _square_key(sq: int, cell: tuple[tuple[int, ...], int]) -> int:
 
 
 @cache
-def _geometry(size: int) -> _Geometry:
-    return _Geometry(size)
+def _centre_rings(size: int) -> tuple[tuple[int, int], ...]:
+    """(bonus, squares) for each ring around the centre: a piece nearer the centre reaches more
+    of the board. A bitboard's bonus is a sum of popcounts, with no loop over squares."""
+    middle = (size - 1) / 2
+    rings: dict[int, int] = {}
+    for sq in range(size * size):
+        bonus = round(8 * (middle - max(abs(sq % size - middle), abs(sq // size - middle))))
+        rings[bonus] = rings.get(bonus, 0) | 1 << sq
+    return tuple((bonus, squares) for bonus, squares in rings.items() if bonus)
 
 
-class _Geometry:
-    """Masks for flood fills and spans, and a centre bonus per square."""
-
-    def __init__(self, n: int) -> None:
-        self.size = n
-        self.full = (1 << (n * n)) - 1
-        self.files = [sum(1 << (r * n + f) for r in range(n)) for f in range(n)]
-        self.ranks = [((1 << n) - 1) << (r * n) for r in range(n)]
-        self.not_first_file = self.full & ~self.files[0]
-        self.not_last_file = self.full & ~self.files[-1]
-        middle = (n - 1) / 2
-        self.centre = [
-            round(8 * (middle - max(abs(sq % n - middle), abs(sq // n - middle))))
-            for sq in range(n * n)
-        ]
-
-    def grow(self, bits: int) -> int:
-        n = self.size
-        return (
-            bits
-            | ((bits << 1) & self.not_first_file)
-            | ((bits >> 1) & self.not_last_file)
-            | ((bits << n) & self.full)
-            | (bits >> n)
-        )
-
-    def span(self, group: int) -> int:
-        """How far a group reaches across the board: the most files or ranks it touches."""
-        files = sum(1 for mask in self.files if group & mask)
-        ranks = sum(1 for mask in self.ranks if group & mask)
-        return max(files, ranks)
-
-    def groups(self, bits: int) -> list[int]:
-        found = []
-        while bits:
-            group = bits & -bits
-            while True:
-                grown = self.grow(group) & bits
-                if grown == group:
-                    break
-                group = grown
-            found.append(group)
-            bits &= ~group
-        return found
+def _centre(rings: tuple[tuple[int, int], ...], bits: int) -> int:
+    return sum(bonus * (bits & squares).bit_count() for bonus, squares in rings)
 
 
 # Weights, in centi-flats. Found by hand and by the ladder (benchmarks/ladder.py).
@@ -235,52 +202,57 @@ def evaluate(position: Position) -> int:
         if result.winner is None:
             return 0
         return WIN if result.winner == position.to_move else -WIN
-    scan = _Scan(_Board(position))
+    scan = _Scan(position, _Board(position))
     if scan.may_road(position.to_move) and position.has_road_threat():
         return WIN - 1
     return scan.value(position)
 
 
 class _Scan:
-    """One pass over the board: road pieces, walls, top flats, the tallest carry and the
-    piece-by-piece score of each colour."""
+    """What the evaluation reads off the position's bitboards (road pieces, walls, top flats)
+    and off the tall stacks (stack control, captives, the tallest carry): the score of each
+    colour's pieces."""
 
     __slots__ = ("carry", "flats", "geo", "road", "score", "walls")
 
-    def __init__(self, board: _Board) -> None:
+    def __init__(self, position: Position, board: _Board) -> None:
         n = board.size
-        self.geo = geo = _geometry(n)
-        centre = geo.centre
-        road = [0, 0]
-        walls = [0, 0]
+        self.geo = position.geometry
+        rings = _centre_rings(n)
+        caps = position.capstones
+        road = [position.road_pieces(0), position.road_pieces(1)]
+        walls = [position.wall_pieces(0), position.wall_pieces(1)]
         score = [0, 0]
         flats = [0, 0]
         carry = [0, 0]
-        for sq, (colors, top) in enumerate(board.cells):
-            if not colors:
-                continue
+        for owner in (0, 1):
+            mine = road[owner] | walls[owner]
+            flats[owner] = (road[owner] & ~caps).bit_count()
+            own_caps = road[owner] & caps
+            score[owner] = (
+                _TOP_FLAT * flats[owner]
+                + _CAP_PIECE * own_caps.bit_count()
+                + _WALL_PIECE * walls[owner].bit_count()
+                + _centre(rings, mine)
+                + _centre(rings, own_caps)
+            )
+            carry[owner] = 1 if mine else 0
+        tall = position.tall_stacks
+        cells = board.cells
+        while tall:
+            low = tall & -tall
+            tall ^= low
+            colors, top = cells[low.bit_length() - 1]
             owner = colors[-1]
-            value = centre[sq]
-            if top == _FLAT:
-                value += _TOP_FLAT
-                road[owner] |= 1 << sq
-                flats[owner] += 1
-            elif top == _CAP:
-                value += _CAP_PIECE + centre[sq]
-                road[owner] |= 1 << sq
-            else:
-                value += _WALL_PIECE
-                walls[owner] |= 1 << sq
             height = len(colors)
-            if height > 1:
-                below = colors[-n - 1 : -1] if height > n else colors[:-1]  # what it can carry
-                own = sum(1 for c in below if c == owner)
-                value += own * _SUPPORT + (len(below) - own) * _CAPTIVE
-                if top == _CAP:
-                    value += len(below) * _CAP_SUPPORT
+            below = colors[-n - 1 : -1] if height > n else colors[:-1]  # what it can carry
+            own = sum(1 for c in below if c == owner)
+            value = own * _SUPPORT + (len(below) - own) * _CAPTIVE
+            if top == _CAP:
+                value += len(below) * _CAP_SUPPORT
+            score[owner] += value
             if height > carry[owner]:
                 carry[owner] = height if height < n else n
-            score[owner] += value
         self.road, self.walls, self.score, self.flats, self.carry = road, walls, score, flats, carry
 
     def may_road(self, color: Color) -> bool:
@@ -373,7 +345,7 @@ class _Search:
         key = self.key()
         value = self.leaves.get(key)
         if value is None:
-            scan = _Scan(self.board)
+            scan = _Scan(position, self.board)
             if scan.may_road(position.to_move) and position.has_road_threat():
                 value = WIN - 1
             else:
@@ -412,7 +384,7 @@ class _Search:
         position = self.position
         if depth <= 0 or position.result is not None:
             return self.leaf(ply)
-        scan = _Scan(self.board)
+        scan = _Scan(position, self.board)
         if scan.may_road(position.to_move) and position.has_road_threat():
             return WIN - ply - 1
         key = self.key()
@@ -528,7 +500,7 @@ class Player:
         if winning:
             move = winning[0]
             return SearchResult(move, WIN - 1, 1, 1, (move,), _ms(started))
-        moves = search.ordered(_Scan(search.board), 0, None)
+        moves = search.ordered(_Scan(search.position, search.board), 0, None)
         noise = {move: rng.randint(-caps.noise, caps.noise) for move in moves} if caps.noise else {}
         best: tuple[int, Move] | None = None
         completed = 0

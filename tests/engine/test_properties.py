@@ -173,6 +173,45 @@ def test_push_then_pop_restores_everything(game: tuple[Position, list]) -> None:
         assert position.reserves(color) == reference.reserves(color)
 
 
+def _oracle_groups(squares: set[tuple[int, int]]) -> list[set[tuple[int, int]]]:
+    groups, left = [], set(squares)
+    while left:
+        group, queue = set(), deque([min(left, key=lambda s: (s[1], s[0]))])
+        while queue:
+            f, r = queue.popleft()
+            if (f, r) in left:
+                left.discard((f, r))
+                group.add((f, r))
+                queue.extend(((f + 1, r), (f - 1, r), (f, r + 1), (f, r - 1)))
+        groups.append(group)
+    return groups
+
+
+def _bits(position: Position, squares: set[tuple[int, int]]) -> int:
+    return sum(1 << (r * position.size + f) for f, r in squares)
+
+
+@SETTINGS
+@given(games())
+def test_bitboards_groups_and_spans_agree_with_the_stacks(game: tuple[Position, list]) -> None:
+    position, _ = game
+    n, geo = position.size, position.geometry
+    stacks = {(f, r): position.stack(f, r) for f in range(n) for r in range(n)}
+    tall = {s for s, stack in stacks.items() if stack.height > 1}
+    capstones = {s for s, stack in stacks.items() if stack.top is Piece.CAP and stack.height}
+    assert position.tall_stacks == _bits(position, tall)
+    assert position.capstones == _bits(position, capstones)
+    for color in Color:
+        road = _road_pieces(position, color)
+        walls = {s for s, st in stacks.items() if st.owner is color and st.top is Piece.WALL}
+        assert position.road_pieces(color) == _bits(position, road)
+        assert position.wall_pieces(color) == _bits(position, walls)
+        expected = _oracle_groups(road)
+        assert geo.groups(position.road_pieces(color)) == [_bits(position, g) for g in expected]
+        spans = [max(len({f for f, _ in g}), len({r for _, r in g})) for g in expected]
+        assert [geo.span(_bits(position, g)) for g in expected] == spans
+
+
 @SETTINGS
 @given(games())
 def test_tps_round_trip(game: tuple[Position, list]) -> None:
