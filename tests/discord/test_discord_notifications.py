@@ -86,13 +86,19 @@ async def test_the_daily_digest_comes_at_8_in_london_before_and_after_the_clocks
     assert dms(alice) == []  # alice chose nothing: mentions only
 
 
-async def test_a_bot_down_across_the_digest_hour_sends_it_once_after_the_restart(
+async def test_a_bot_down_across_the_digest_hour_and_a_deadline_sends_each_once(
     world: World, new_bot
 ) -> None:
     env, alice, bob = world.env, world.alice, world.bob
     await choose_digest(bob, world, 8, "Europe/London")
     thread = await world.start_game(size=5, days=7)
     await world.move(alice, thread, "a1")
+    await advance_to(env, datetime(2026, 1, 1, 6, tzinfo=UTC))
+    # A second game whose one-day deadline (alice's, at 06:00 on 2 January) falls while the bot
+    # is down too.
+    quick = await world.start_game(size=4, days=1)
+    await world.move(alice, quick, "a1")
+    await world.move(bob, quick, "d4")
     await advance_to(env, datetime(2026, 1, 1, 7, tzinfo=UTC))
     assert digests(bob) == []
 
@@ -105,8 +111,11 @@ async def test_a_bot_down_across_the_digest_hour_sends_it_once_after_the_restart
     await env.restart_bot(new_bot())
     await advance(env, timedelta(minutes=5))
     assert len(digests(bob)) == 1
+    endings = [m for m in world.bot_messages(quick) if m.content.startswith("Time is up.")]
+    assert len(endings) == 1 and "**bob** (black) wins on time (0-1)" in endings[0].content
     await advance(env, timedelta(hours=6))
     assert len(digests(bob)) == 1  # not a second one for the other hour missed
+    assert len([m for m in world.bot_messages(quick) if m.content.startswith("Time is up.")]) == 1
 
     await advance_to(env, datetime(2026, 1, 3, 8, 1, tzinfo=UTC))
     assert len(digests(bob)) == 2
