@@ -58,8 +58,13 @@ class StreamReport:
     pending: int = 0  # still to deliver afterwards
 
     @property
+    def last_shown(self) -> Shown | None:
+        return next((s for s in reversed(self.shown) if s.link is not None), None)
+
+    @property
     def last_link(self) -> str | None:
-        return next((s.link for s in reversed(self.shown) if s.link is not None), None)
+        last = self.last_shown
+        return None if last is None else last.link
 
     def reply(self, done: str, late: str) -> str:
         """The truth for whoever acted: `done` with a link to the post, or `late` (what was
@@ -71,8 +76,8 @@ class StreamReport:
                 "channel and the players' DMs); a server manager should check my permissions."
             )
         if self.pending == 0 and Outcome.FALLBACK in outcomes:
-            link = self.last_link
-            where = f": {link}" if link and "/@me/" not in link else ", by DM"
+            last = self.last_shown
+            where = f": {last.link}" if last is not None and last.in_guild else ", by DM"
             return f"{done} (the game's thread is gone or closed to me, so elsewhere){where}"
         if self.pending == 0 and self.last_link is not None:
             return f"{done}: {self.last_link}"

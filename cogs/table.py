@@ -163,10 +163,6 @@ class GameTable:
         }
         self.notes: list[Note] = []  # added to every game start, move and ending shown
 
-    def add_show(self, kind: type[Any], show: Callable[[Item, Any], Awaitable[Shown]]) -> None:
-        """Let another cog show an announcement kind of its own."""
-        self._shows[kind] = show
-
     async def _noted(self, text: str, game: GameView, payload: Payload) -> str:
         for note in self.notes:
             line = await note(game, payload)

@@ -307,5 +307,5 @@ async def setup(bot: BredonBot) -> None:
     bot.add_dynamic_items(BidButton)
     table = courier_of(bot).table
     coin_table = CoinTable(table)
-    table.add_show(BiddingNews, coin_table.show_bidding)
+    table.register(BiddingNews, coin_table.show_bidding)
     table.notes.append(coin_table.note)

@@ -541,7 +541,8 @@ class WalletService:
         """A balance and its latest movements. Looking at one's `own` wallet opens it (with the
         starting balance, while gambling is on); looking at someone else's changes nothing."""
         now = self._clock.now()
-        async with self._db.transaction() as tx:
+        # Someone else's wallet is only read: no write lock (the Bid form must open in 3 s).
+        async with self._db.transaction() if own else self._db.snapshot() as tx:
             settings = await fetch_wallet_settings(tx, guild_id)
             if own:
                 await open_wallet(tx, settings, player, now)
