@@ -354,21 +354,26 @@ def _identity(path: Path) -> tuple[int, int]:
     return stat.st_dev, stat.st_ino
 
 
-def backup_file(source: Path, target: Path) -> int:
+def backup_file(source: Path, target: Path, *, check: bool = True) -> int:
     """Copy the database at `source` to the new file `target` with SQLite's online backup (a
-    consistent copy, also while the bot is writing), check the copy, and return its schema
-    version. Raises :class:`StoreError` with what to do."""
+    consistent copy, also while the bot is writing), check the copy (unless the caller has just
+    checked the source), and return its schema version. Raises :class:`StoreError` with what to
+    do; a copy that failed is never left behind to pass for a backup."""
     if target.exists():
         raise StoreError(f"{target} already exists: name a new file for the backup.")
     if not source.is_file():
         raise StoreError(f"There is no database at {source}: check BREDON_DATABASE.")
-    with (
-        closing(sqlite3.connect(source, timeout=DEFAULT_BUSY_TIMEOUT)) as live,
-        closing(sqlite3.connect(target)) as copy,
-    ):
-        live.backup(copy)
-        checked = copy.execute("PRAGMA integrity_check").fetchone()
-        version = copy.execute("PRAGMA user_version").fetchone()[0]
+    try:
+        with (
+            closing(sqlite3.connect(source, timeout=DEFAULT_BUSY_TIMEOUT)) as live,
+            closing(sqlite3.connect(target)) as copy,
+        ):
+            live.backup(copy)
+            checked = copy.execute("PRAGMA integrity_check" if check else "SELECT 'ok'").fetchone()
+            version = copy.execute("PRAGMA user_version").fetchone()[0]
+    except BaseException:
+        target.unlink(missing_ok=True)
+        raise
     if checked is None or checked[0] != "ok":
         target.unlink(missing_ok=True)
         raise CorruptDatabase(source, str(checked[0] if checked else "no answer"))
@@ -382,6 +387,6 @@ def _backup_before_upgrade(path: Path, version: int) -> Path:
         extra = "" if number == 1 else f"-{number}"
         target = path.with_name(f"{path.stem}.v{version}-backup{extra}{path.suffix}")
         if not target.exists():
-            backup_file(path, target)
+            backup_file(path, target, check=False)  # Database.open has just checked the file
             return target
     raise StoreError(f"Too many backups beside {path}: move some away, then start again.")

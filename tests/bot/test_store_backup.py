@@ -12,7 +12,9 @@ import textwrap
 from contextlib import closing
 from pathlib import Path
 
-from bot.store import Database, load_migrations
+import pytest
+
+from bot.store import Database, backup_file, load_migrations
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -125,3 +127,11 @@ async def test_an_upgrade_keeps_a_copy_of_the_file_as_it_was(tmp_path: Path) -> 
         assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         assert copy.execute("PRAGMA user_version").fetchone() == (3,)
     assert sorted(p.name for p in tmp_path.glob("*backup*")) == [kept.name]
+
+
+def test_a_backup_that_fails_leaves_no_file_to_pass_for_one(tmp_path: Path) -> None:
+    source, target = tmp_path / "bredon.sqlite3", tmp_path / "copy.sqlite3"
+    source.write_bytes(os.urandom(8192))  # not a database
+    with pytest.raises(sqlite3.DatabaseError):
+        backup_file(source, target)
+    assert not target.exists()
