@@ -15,7 +15,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from bot.settings import SettingsError, parse_env_file
+from bot.settings import MAX_ENV_LENGTH, SettingsError, parse_env_file
 from tak import Position, Spread, TakError, parse_move, parse_result, parse_tps
 from tak.lzstring import (
     MAX_DECOMPRESSED_LENGTH,
@@ -44,6 +44,16 @@ def longest_game(plies: int, seed: int = 7) -> str:
                 break
             position.pop()
     return '[Size "8"]\n' + " ".join(texts)
+
+
+
+
+def settings_at_cap() -> str:
+    """As many settings as fit under the cap, each expanding one above it."""
+    text, i = "K0=x\n", 1
+    while len(line := f"K{i}=${{K{i // 2}}}x\n") + len(text) <= MAX_ENV_LENGTH:
+        text, i = text + line, i + 1
+    return text
 
 
 LINK_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-$"
@@ -76,8 +86,9 @@ INPUTS: list[tuple[str, Parser, str]] = [
         decompress_from_encoded_uri_component,
         "".join(random.Random(4).choices(LINK_ALPHABET, k=20_000)),
     ),
-    (".env: 40,000 open quotes", parse_env_file, 'A="' * 40_000),
-    (".env: 30 lines of 40,000 characters", parse_env_file, ("A=" + "x" * 40_000 + "\n") * 30),
+    (".env: settings up to the cap", parse_env_file, settings_at_cap()),
+    (".env: open quotes up to the cap", parse_env_file, 'A="' * (MAX_ENV_LENGTH // 3)),
+    (".env: one line up to the cap", parse_env_file, "A=" + "x" * (MAX_ENV_LENGTH - 3)),
 ]
 
 

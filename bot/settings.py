@@ -12,6 +12,7 @@ import io
 import logging
 import re
 import shlex
+from collections import ChainMap
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -206,6 +207,8 @@ def parse_env_file(text: str, environ: Mapping[str, str] | None = None) -> dict[
         )
     environ = environ or {}
     values: dict[str, str] = {}
+    # What ${VAR} sees: the environment first, then the lines above (values grows as it goes).
+    known = ChainMap({name: got for name, got in environ.items() if got.strip()}, values)
     for binding in parse_stream(io.StringIO(text.removeprefix("\ufeff"))):
         number = binding.original.line
         key, value = binding.key, binding.value
@@ -222,7 +225,6 @@ def parse_env_file(text: str, environ: Mapping[str, str] | None = None) -> dict[
                 f".env line {number}: the value of {key} runs over several lines; "
                 "is a quote not closed?"
             )
-        known = {**values, **{name: got for name, got in environ.items() if got.strip()}}
         values[key] = "".join(atom.resolve(known) for atom in parse_variables(value))
     return values
 
