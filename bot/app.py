@@ -228,6 +228,7 @@ class BredonBot(commands.Bot):
             self.services = services
         self.health: HealthEndpoint | None = None
         self._gateway_up = False
+        self._commands_checked = False
         self.clock = clock
         self._scheduler_max_sleep = scheduler_max_sleep
         self.scheduler: DeadlineScheduler | None = None
@@ -282,7 +283,9 @@ class BredonBot(commands.Bot):
             f" ({self.settings.sharding.describe()})" if self.settings.sharding else "",
             invite_link(self.application_id or self.user.id),
         )
-        await self.check_registered_commands()
+        if not self._commands_checked:  # on_ready fires again after a fresh connection
+            self._commands_checked = True
+            await self.check_registered_commands()
 
     async def check_registered_commands(self) -> None:
         """Warn, with the command to run, when Discord's registered commands are not this

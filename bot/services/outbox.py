@@ -354,9 +354,16 @@ async def _give_time_back(tx: Transaction, item: Item, now: datetime) -> None:
         warned = from_db(payload.deadline)
         assert warned is not None
         await tx.execute(
+            # Reminders written before they carried their ply match by the deadline they named.
             "UPDATE games SET deadline_at = MAX(deadline_at, ?) WHERE id = ? "
-            "AND status = 'active' AND ply = ?",
-            (to_db(now + (warned - item.created_at)), payload.game_id, payload.ply),
+            "AND status = 'active' AND (ply = ? OR (? IS NULL AND deadline_at = ?))",
+            (
+                to_db(now + (warned - item.created_at)),
+                payload.game_id,
+                payload.ply,
+                payload.ply,
+                payload.deadline,
+            ),
         )
         return
     if not isinstance(payload, TURN_NOTICES):

@@ -467,10 +467,3 @@ def _required(text: str) -> datetime:
     moment = from_db(text)
     assert moment is not None
     return moment
-
-
-def deadlines_after(moment: datetime, days_per_move: int) -> tuple[datetime, datetime]:
-    """The move deadline and the reminder time (at 80% of the allowance) for a turn that starts
-    at `moment`."""
-    allowance = timedelta(days=days_per_move)
-    return moment + allowance, moment + allowance * REMINDER_FRACTION
