@@ -23,6 +23,7 @@ from bot.services.games import position_mark, require_active
 from bot.services.outbox import game_stream
 from bot.services.views import ChallengeView, GameView, PlayerRef
 from bot.text_safety import typed_move, visible_name
+from cogs import messages
 from cogs.buttons import Handler, on_move_press, on_press
 from cogs.courier import Courier, courier_of
 from cogs.table import GameTable, Place
@@ -182,7 +183,7 @@ async def more_time(interaction: discord.Interaction, game_id: int) -> None:
     )
     await _courier(interaction).deliver_stream(game_stream(game_id))
     await interaction.followup.send(
-        f"You gave {game.player_to_move.name} a day more in game #{game_id}.", ephemeral=True
+        f"{messages.gave_time_text(game, MORE_TIME_BUTTON)} in game #{game_id}.", ephemeral=True
     )
 
 

@@ -320,7 +320,13 @@ def clock_news_text(game: GameView, news: ClockNews) -> str:
         still = "" if runs else " (it still stands still: a player is on vacation)"
         return f"{who} ended the pause in game #{game.id}: the clock runs again{still}.{runs}"
     extra = describe_duration(timedelta(seconds=news.extra))
-    return f"{who} gave {mention(game.player_to_move)} {extra} more in game #{game.id}.{runs}"
+    given = game.opponent_of(news.player_id)  # only the player waiting gives time
+    return f"{who} gave {mention(given)} {extra} more in game #{game.id}.{runs}"
+
+
+def gave_time_text(game: GameView, extra: timedelta) -> str:
+    """The giver's own reply: to whom, how much."""
+    return f"You gave {display(game.player_to_move.name)} {describe_duration(extra)} more"
 
 
 def mention_role(role_id: int) -> str:

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from bot.services.notifications import NotifyPrefs
 from bot.services.views import GameView, NotifyMode
-from cogs.messages import display, players_line, timestamp
+from cogs.messages import clock_state, display, players_line, timestamp
 
 MAX_MESSAGE = 2000
 DIGEST_LINES = 30  # more games than this: the rest are counted, not listed
@@ -43,11 +43,12 @@ def digest_text(server: str, games: list[GameView], now: datetime) -> str:
     )
     lines = [head]
     for game in games[:DIGEST_LINES]:
-        left = (
-            f"{time_left(game.deadline_at, now)} left (until {timestamp(game.deadline_at)})"
-            if game.deadline_at is not None
-            else "no deadline"
-        )
+        if game.deadline_at is None:
+            left = "no deadline"
+        elif game.frozen_at is not None:  # its deadline moves on when the clock runs again
+            left = clock_state(game).strip(" ()")
+        else:
+            left = f"{time_left(game.deadline_at, now)} left (until {timestamp(game.deadline_at)})"
         lines.append(f"- Game #{game.id}, {players_line(game)}: {left} {game_link(game)}")
     if len(games) > DIGEST_LINES:
         lines.append(f"...and {len(games) - DIGEST_LINES} more: `/tak games` lists them all.")

@@ -24,7 +24,7 @@ from bot.errors import BredonError, UnknownGame
 from bot.services.games import position_mark, require_active
 from bot.services.guilds import MAX_VACATION_DAYS
 from bot.services.outbox import game_stream
-from bot.services.timecontrol import clock_options, describe_duration, parse_duration
+from bot.services.timecontrol import clock_options, parse_duration
 from bot.services.views import MAX_DAYS_PER_MOVE, MAX_KOMI, MAX_MATCH_GAMES, GameView
 from bot.services.wallets import MAX_COINS
 from bot.text_safety import typed_move
@@ -644,7 +644,7 @@ class TakCog(commands.Cog):
             target = await self.find_game(interaction, game, acting=True)
             given = await self.services.clocks.give_time(target.id, interaction.user.id, extra)
             report = await self.courier.deliver_stream(game_stream(given.id))
-            done = f"You gave {given.player_to_move.name} {describe_duration(extra)} more"
+            done = messages.gave_time_text(given, extra)
             await interaction.followup.send(report.reply(done, done), ephemeral=True)
 
     @tak.command(name="pause", description="Propose to pause a game; your opponent must agree")

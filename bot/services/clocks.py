@@ -339,8 +339,8 @@ class ClockService:
             start = game.frozen_at or now
             if game.deadline_at + extra - start > MAX_TIME_LEFT:
                 raise MoreTimeRefused(
-                    f"That would leave {game.player_to_move.name} more than "
-                    f"{MAX_TIME_LEFT.days} days for this move."
+                    f"That would leave your opponent more than {MAX_TIME_LEFT.days} days for "
+                    "this move."
                 )
             deadline = game.deadline_at + extra
             await tx.execute(

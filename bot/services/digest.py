@@ -21,6 +21,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from bot.errors import InvalidSetting
+from bot.text_safety import one_line
 
 MAX_ZONE_SUGGESTIONS = 25  # Discord's limit on autocomplete choices
 
@@ -39,7 +40,7 @@ def time_zone(name: str) -> ZoneInfo:
     canonical = by_lower.get(wanted.lower())
     if canonical is None:
         raise InvalidSetting(
-            f"'{wanted[:40]}' is not a time zone I know. Use an IANA name such as "
+            f"'{one_line(wanted)}' is not a time zone I know. Use an IANA name such as "
             "Europe/London or America/New_York (the list suggests them as you type)."
         )
     try:

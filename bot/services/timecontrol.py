@@ -24,6 +24,7 @@ from datetime import timedelta
 from enum import StrEnum
 
 from bot.errors import InvalidSetting
+from bot.text_safety import one_line
 
 ZERO = timedelta(0)
 MAX_BANK = timedelta(days=60)
@@ -50,7 +51,7 @@ def parse_duration(text: str, what: str) -> timedelta:
     found = _DURATION.fullmatch(cleaned)
     if not cleaned or found is None or not (found["days"] or found["hours"]):
         raise InvalidSetting(
-            f"The {what} must be a duration like `7d`, `12h` or `1d12h` (got `{text.strip()}`)."
+            f"The {what} must be a duration like `7d`, `12h` or `1d12h` (got `{one_line(text)}`)."
         )
     return timedelta(days=int(found["days"] or 0), hours=int(found["hours"] or 0))
 

@@ -63,7 +63,7 @@ async def test_the_give_a_day_button_is_for_the_player_waiting(world) -> None:
     own = await alice.click(board, label="Give 1 day")
     assert own.followups[0].content == "It is your move: only your opponent can give you time."
     given = await bob.click(board, label="Give 1 day")
-    assert given.followups[0].content == "You gave alice a day more in game #1."
+    assert given.followups[0].content == "You gave alice 1d more in game #1."
     news = world.last_bot_message(thread)
     assert news.content.startswith(f"{bob.mention} gave {alice.mention} 1d more in game #1.")
     game = await world.env.bot.services.games.get(1)
