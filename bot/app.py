@@ -254,6 +254,12 @@ class BredonBot(commands.Bot):
             self.health = HealthEndpoint(self.services.db, self.gateway, self.tree.timings)
             await self.health.start(self.settings.health_host, self.settings.health_port)
 
+    def wake_scheduler(self) -> None:
+        """A deadline, reminder or digest may now fall before the scheduler's next look (it
+        sleeps up to an hour): look again now."""
+        if self.scheduler is not None:
+            self.scheduler.wake()
+
     def gateway(self) -> Gateway:
         """Connected: ready, and no connection (shard) is down since."""
         shards = getattr(self, "shards", None)  # an AutoShardedBot's

@@ -24,6 +24,7 @@ from typing import Protocol
 
 from bot.clock import Clock
 from bot.services.deadlines import DeadlineReport, DeadlineService
+from bot.waking import Waker
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +58,7 @@ class DeadlineScheduler:
         self._deadlines = deadlines
         self._duties = duties
         self._on_duty = on_duty
-        self._nap: asyncio.Task[None] | None = None
+        self._waker = Waker()
         self._clock = clock
         self._on_report = on_report
         self._max_sleep = max_sleep
@@ -76,8 +77,7 @@ class DeadlineScheduler:
     async def stop(self) -> None:
         if self._task is None:
             return
-        if self._nap is not None:
-            self._nap.cancel()
+        self._waker.stop()
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
@@ -99,22 +99,17 @@ class DeadlineScheduler:
         return max(timedelta(0), min(min(known) - self._clock.now(), self._max_sleep))
 
     def wake(self) -> None:
-        """Look at the database now rather than at the end of the current sleep."""
-        if self._nap is not None:
-            self._nap.cancel()
+        """Look at the database now rather than at the end of the current sleep (or again at
+        once, when it is looking right now)."""
+        self._waker.kick()
 
     async def _run(self, before: Callable[[], Awaitable[object]] | None) -> None:
-        if before is not None:
-            await before()
-        while True:
-            try:
-                pause = await self.run_once()
-            except Exception:
-                log.exception("The deadline scheduler failed; retrying in %s.", RETRY_AFTER)
-                pause = RETRY_AFTER
-            # A nap of its own, which wake() cancels; waiting for it never raises.
-            self._nap = asyncio.create_task(asyncio.sleep(pause.total_seconds()))
-            try:
-                await asyncio.wait({self._nap})
-            finally:
-                self._nap = None
+        async def look() -> float:
+            return (await self.run_once()).total_seconds()
+
+        await self._waker.run(
+            look,
+            before,
+            failure=f"The deadline scheduler failed; retrying in {RETRY_AFTER}.",
+            retry_after=RETRY_AFTER.total_seconds(),
+        )

@@ -521,8 +521,7 @@ class TakCog(commands.Cog):
                 prefs = await notifications.choose(
                     interaction.user.id, guild_id, notify, hour=digest_hour, zone=time_zone
                 )
-                if self.bot.scheduler is not None:
-                    self.bot.scheduler.wake()  # the first digest may be due within the hour
+                self.bot.wake_scheduler()  # the first digest may be due within the hour
             else:
                 prefs = await notifications.get(interaction.user.id, guild_id)
             if theme is not None:
@@ -623,6 +622,7 @@ class TakCog(commands.Cog):
             await interaction.followup.send(messages.vacation_status_text(status), ephemeral=True)
 
     async def _deliver_games(self, games: list[GameView]) -> None:
+        self.bot.wake_scheduler()  # clocks stopped or run again: deadlines moved
         for game in games:
             await self.courier.deliver_stream(game_stream(game.id))
 
@@ -667,6 +667,7 @@ class TakCog(commands.Cog):
         async with refusals(interaction):
             target = await self.find_game(interaction, game, acting=True)
             await self.services.clocks.end_pause(target.id, interaction.user.id)
+            self.bot.wake_scheduler()  # the deadline may now be within the hour
             report = await self.courier.deliver_stream(game_stream(target.id))
             done = f"Game #{target.id} is no longer paused"
             await interaction.followup.send(report.reply(done, done), ephemeral=True)
@@ -688,6 +689,7 @@ class TakCog(commands.Cog):
                 chosen = await clocks.set_reminders(
                     guild_id, player_of(interaction.user), parse_reminder_times(times)
                 )
+                self.bot.wake_scheduler()  # a reminder may now be due within the hour
             await interaction.followup.send(messages.reminders_text(chosen), ephemeral=True)
 
     # ----------------------------------------------------------------- typed moves
