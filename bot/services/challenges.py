@@ -8,6 +8,7 @@ their own. Accepting creates the game (and the match, for more than one game) in
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
@@ -54,6 +55,8 @@ from tak import Opening
 DEFAULT_LIFETIME = timedelta(days=7)
 MAX_OPEN_CHALLENGES = 10  # per user, so that nobody floods a channel with challenges
 
+ChallengeWrite = Callable[[Transaction, ChallengeView], Awaitable[None]]
+
 
 @dataclass(frozen=True, slots=True)
 class Acceptance:
@@ -92,11 +95,13 @@ class ChallengeService:
         bank: timedelta | None = None,
         increment: timedelta | None = None,
         cap: timedelta | None = None,
+        along: ChallengeWrite | None = None,
     ) -> ChallengeView:
         """A new open challenge; None settings take the guild's defaults (the antiquity tie
         rule adds half a flat to the komi, see :class:`GameSetup`). With `stakes` (or an `ante`)
         it is played for coins (:mod:`bot.services.wallets`). A `bank`, or an `increment` with
-        its `cap`, adds to days per move (:mod:`bot.services.timecontrol`)."""
+        its `cap`, adds to days per move (:mod:`bot.services.timecontrol`). `along` writes what
+        belongs to the challenge in its transaction (a challenge to the bot: its level)."""
         if opponent is not None and opponent.id == challenger.id:
             raise ChallengeYourself()
         if not 1 <= games <= MAX_MATCH_GAMES:
@@ -121,7 +126,7 @@ class ChallengeService:
                 now = self._clock.now()
                 ante = await check_stakes_offer(tx, guild_id, challenger, ante, colour, games, now)
             clock = TimeControl.create(setup.days_per_move, bank=bank, increment=increment, cap=cap)
-            return await self._insert(
+            challenge = await self._insert(
                 tx,
                 guild_id=guild_id,
                 channel_id=channel_id,
@@ -134,6 +139,9 @@ class ChallengeService:
                 rematch_of=None,
                 ante=ante,
             )
+            if along is not None:
+                await along(tx, challenge)
+            return challenge
 
     async def _insert(
         self,

@@ -29,7 +29,7 @@ from bot.services.views import (
     PlayerRef,
     challenge_from_row,
 )
-from bot.store import Database, to_db
+from bot.store import Database, Transaction, to_db
 from tak import Position
 from tak.search import MAX_LEVEL, MIN_LEVEL
 
@@ -81,7 +81,13 @@ class OpponentService:
     ) -> ChallengeView:
         """`player` challenges the bot at `level` (unrated); :meth:`accept_waiting` takes it."""
         check_level(level)
-        challenge = await self._challenges.create(
+
+        async def write_level(tx: Transaction, challenge: ChallengeView) -> None:
+            await tx.execute(
+                "INSERT INTO bot_levels (challenge_id, level) VALUES (?, ?)", (challenge.id, level)
+            )
+
+        return await self._challenges.create(
             guild_id=guild_id,
             channel_id=channel_id,
             challenger=player,
@@ -91,12 +97,8 @@ class OpponentService:
             colour=colour,
             days_per_move=days_per_move,
             rated=False,
+            along=write_level,  # so the bot never sees the challenge without its level
         )
-        # If the bot stops right here, the challenge is still accepted, at the default level.
-        await self._db.write_one(
-            "INSERT INTO bot_levels (challenge_id, level) VALUES (?, ?)", (challenge.id, level)
-        )
-        return challenge
 
     async def accept_waiting(self, bot: PlayerRef) -> list[Acceptance]:
         """Accept every open challenge addressed to the bot (declining one played for coins);
@@ -136,9 +138,9 @@ class OpponentService:
     async def level_of(self, game_id: int) -> int:
         """The level of the challenge that started the game (or its match), else the default."""
         row = await self._db.fetchone(
-            "SELECT l.level FROM bot_levels l JOIN challenges c ON c.id = l.challenge_id "
-            "JOIN games first ON first.id = c.game_id JOIN games g ON g.id = ? "
-            "WHERE first.id = g.id OR first.match_id = g.match_id",
+            "SELECT l.level FROM challenges c JOIN bot_levels l ON l.challenge_id = c.id "
+            "WHERE c.game_id = (SELECT COALESCE((SELECT MIN(first.id) FROM games first "
+            "WHERE first.match_id = g.match_id), g.id) FROM games g WHERE g.id = ?)",
             (game_id,),
         )
         return DEFAULT_LEVEL if row is None else int(row["level"])

@@ -192,3 +192,24 @@ def test_engine_and_bot_settings() -> None:
         Settings.from_mapping({"BREDON_BOT_WORKERS": "0"})
     with pytest.raises(SettingsError, match="BREDON_ENGINE is not a command line"):
         Settings.from_mapping({"BREDON_ENGINE": "tiltak 'tei"})
+
+
+async def test_the_level_is_written_with_the_challenge_or_neither_is(
+    services: Services, alice: PlayerRef
+) -> None:
+    """The bot accepts whatever open challenge it finds: one seen without its level would be
+    played at the default level."""
+
+    async def failing_write(tx: object, challenge: object) -> None:
+        raise RuntimeError("the process stops here")
+
+    with pytest.raises(RuntimeError):
+        await services.challenges.create(
+            guild_id=GUILD, channel_id=CHANNEL, challenger=alice, opponent=BREDON,
+            rated=False, along=failing_write,
+        )  # fmt: skip
+    assert await services.opponent.accept_waiting(BREDON) == []
+    challenge_id = await challenge_bot(services, level=6)
+    [accepted] = await services.opponent.accept_waiting(BREDON)
+    assert accepted.challenge.id == challenge_id and accepted.game is not None
+    assert await services.opponent.level_of(accepted.game.id) == 6
