@@ -33,6 +33,8 @@ from bot.services.timecontrol import describe_duration
 from bot.services.turns import (
     MAX_REMINDER_OFFSET,
     MAX_REMINDERS,
+    VACATION_HOLDS,
+    clock_held,
     encode_offsets,
     next_reminder,
     reminder_offsets,
@@ -43,17 +45,6 @@ from bot.store import Database, Transaction, from_db, to_db
 MAX_MORE_TIME = timedelta(days=7)  # at a time
 MAX_TIME_LEFT = timedelta(days=MAX_DAYS_PER_MOVE + 30)  # more time never leaves more than this
 DAY = timedelta(days=1)
-
-# SQL: whether a vacation of one of game g's players holds its clock at a moment (given twice).
-# A game of a tournament that forbids vacations is never held by one.
-_VACATION_HOLDS = (
-    "EXISTS (SELECT 1 FROM vacations v WHERE v.guild_id = g.guild_id "
-    "AND v.player_id IN (g.white_id, g.black_id) AND v.started_at <= ? "
-    "AND COALESCE(v.ended_at, v.ends_at) > ?) "
-    "AND COALESCE((SELECT t.vacation_allowed FROM tournament_pairings tp "
-    "JOIN tournaments t ON t.id = tp.tournament_id WHERE tp.match_id = g.match_id), 1) = 1"
-)
-
 
 @dataclass(frozen=True, slots=True)
 class Vacation:
@@ -104,14 +95,6 @@ def _db_or_none(moment: datetime | None) -> str | None:
     return None if moment is None else to_db(moment)
 
 
-async def _held(tx: Transaction, game_id: int, at: datetime) -> bool:
-    row = await tx.fetchone(
-        f"SELECT g.paused_at IS NOT NULL OR ({_VACATION_HOLDS}) FROM games g WHERE g.id = ?",
-        (to_db(at), to_db(at), game_id),
-    )
-    return bool(row and row[0])
-
-
 async def settle_clock(
     tx: Transaction, game_id: int, at: datetime, *, stopped_since: datetime | None = None
 ) -> GameView:
@@ -121,7 +104,7 @@ async def settle_clock(
     game = await fetch_game(tx, game_id)
     if not game.is_active:
         return game
-    held = await _held(tx, game.id, at)
+    held = await clock_held(tx, game.id, at)
     if held and game.frozen_at is None:
         await tx.execute(
             "UPDATE games SET frozen_at = ? WHERE id = ?", (to_db(stopped_since or at), game.id)
@@ -187,7 +170,7 @@ async def hold_games_begun_on_vacation(db: Database, now: datetime) -> int:
         "FROM vacations v JOIN games g ON g.guild_id = v.guild_id "
         "AND (g.white_id = v.player_id OR g.black_id = v.player_id) "
         "WHERE v.ended_at IS NULL AND v.started_at <= ? AND g.status = 'active' "
-        f"AND g.frozen_at IS NULL AND {_VACATION_HOLDS} GROUP BY g.id",
+        f"AND g.frozen_at IS NULL AND {VACATION_HOLDS} GROUP BY g.id",
         (to_db(now), to_db(now), to_db(now)),
     )
     for row in rows:

@@ -6,7 +6,7 @@ import sqlite3
 from datetime import datetime
 
 from bot.errors import UnknownChallenge, UnknownGame, UnknownMatch
-from bot.services.turns import next_reminder, reminder_offsets, starting_clocks
+from bot.services.turns import clock_held, next_reminder, reminder_offsets, starting_clocks
 from bot.services.views import (
     CHALLENGE_SELECT,
     GAME_SELECT,
@@ -77,7 +77,9 @@ async def insert_game(
     match_id: int | None = None,
     match_game: int | None = None,
 ) -> GameView:
-    """A new game at the start position, with white's first deadline running from `now`."""
+    """A new game at the start position, with white's first deadline running from `now`, or
+    standing still from `now` when a player is on vacation (so the start post shows it). A
+    tournament's pairing must be stored first: its tournament may forbid vacations."""
     left = starting_clocks(setup.clock, setup.days_per_move)
     deadline = now + setup.clock.allowance(setup.days_per_move, left[0])
     offsets = await reminder_offsets(tx, guild_id, white_id)
@@ -114,4 +116,8 @@ async def insert_game(
         ),
     )
     assert cursor.lastrowid is not None
+    if await clock_held(tx, cursor.lastrowid, now):
+        await tx.execute(
+            "UPDATE games SET frozen_at = ? WHERE id = ?", (to_db(now), cursor.lastrowid)
+        )
     return await fetch_game(tx, cursor.lastrowid)

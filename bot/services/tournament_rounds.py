@@ -483,6 +483,9 @@ async def _begin_round(
                 now=now,
                 until_decided=elimination,
             )
+            await _insert_pairing(
+                tx, tournament.id, number, pairing.player1, pairing.player2, match_id=match_id
+            )
             game = await insert_game(
                 tx,
                 guild_id=tournament.guild_id,
@@ -494,9 +497,6 @@ async def _begin_round(
                 now=now,
                 match_id=match_id,
                 match_game=1,
-            )
-            await _insert_pairing(
-                tx, tournament.id, number, pairing.player1, pairing.player2, match_id=match_id
             )
             games.append(game)
         elif present or elimination:

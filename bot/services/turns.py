@@ -15,11 +15,30 @@ from datetime import datetime, timedelta
 
 from bot.services.timecontrol import TimeControl
 from bot.services.views import REMINDER_FRACTION, GameView
-from bot.store import Transaction
+from bot.store import Transaction, to_db
 from tak import Color
 
 MAX_REMINDERS = 5
 MAX_REMINDER_OFFSET = timedelta(days=30)
+
+# SQL: whether a vacation of one of game g's players holds its clock at a moment (given twice).
+# A game of a tournament that forbids vacations is never held by one.
+VACATION_HOLDS = (
+    "EXISTS (SELECT 1 FROM vacations v WHERE v.guild_id = g.guild_id "
+    "AND v.player_id IN (g.white_id, g.black_id) AND v.started_at <= ? "
+    "AND COALESCE(v.ended_at, v.ends_at) > ?) "
+    "AND COALESCE((SELECT t.vacation_allowed FROM tournament_pairings tp "
+    "JOIN tournaments t ON t.id = tp.tournament_id WHERE tp.match_id = g.match_id), 1) = 1"
+)
+
+
+async def clock_held(tx: Transaction, game_id: int, at: datetime) -> bool:
+    """Whether a pause or a vacation stops the game's clock at `at`."""
+    row = await tx.fetchone(
+        f"SELECT g.paused_at IS NOT NULL OR ({VACATION_HOLDS}) FROM games g WHERE g.id = ?",
+        (to_db(at), to_db(at), game_id),
+    )
+    return bool(row and row[0])
 
 
 async def reminder_offsets(

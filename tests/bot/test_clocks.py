@@ -220,7 +220,11 @@ async def test_a_tournament_can_forbid_vacations(services, clock) -> None:
     )
     for player in (ALICE, BOB):
         await services.tournaments.join(tournament.id, player)
+    await services.clocks.start_vacation(GUILD, BOB, 2)  # before the start: not held either
     await services.tournaments.start(tournament.id, actor_id=ALICE.id, is_organizer=True)
+    [bobs] = await services.queries.games_for_player(BOB.id, guild_id=GUILD)
+    assert bobs.frozen_at is None and bobs.match_id is not None
+    await services.clocks.end_vacation(GUILD, BOB.id)
     friendly = await game_between(services, ALICE, CAROL, days_per_move=2)
     report = await services.clocks.start_vacation(GUILD, ALICE, 5)
     assert [g.id for g in report.held] == [friendly.id]
@@ -294,8 +298,9 @@ async def test_a_game_begun_during_a_vacation_waits_for_its_end(services, clock)
     await services.clocks.start_vacation(GUILD, BOB, 2)
     clock.advance(hours=1)
     game = await game_between(services, ALICE, BOB, days_per_move=1)
+    assert game.frozen_at == start + timedelta(hours=1)  # from its start, so its post says so
     clock.advance(hours=1)
-    await services.deadlines.run_due()  # the scheduler's next wake-up holds it
+    await services.deadlines.run_due()
     assert (await services.games.get(game.id)).frozen_at == start + timedelta(hours=1)
     clock.set(start + 2 * DAY)
     await services.deadlines.run_due()
