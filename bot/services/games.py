@@ -76,7 +76,7 @@ from bot.services.outcomes import GameEnding, MoveOutcome
 from bot.services.ratings import rate_game
 from bot.services.records import fetch_game, fetch_game_version
 from bot.services.tournament_rounds import in_tournament, record_match_in_tournament
-from bot.services.turns import Turn, turn_after_move, turn_for
+from bot.services.turns import Turn, turn_after_move, turn_after_undo
 from bot.services.views import (
     GameStatus,
     GameView,
@@ -579,7 +579,7 @@ class GameService:
             game = await self._pending(tx, game_id, player_id, UNDO_REQUEST)
             position = await logged_position(tx, game, game.ply - 1)
             tps = position.tps()
-            turn = await turn_for(tx, game, game.to_move.other, game.clock_left, now)
+            turn = await turn_after_undo(tx, game, now)
             deadline, reminder = turn.deadline, turn.reminder
             await tx.execute(
                 "UPDATE moves SET undone_at = ? WHERE game_id = ? AND ply = ? "
@@ -593,8 +593,9 @@ class GameService:
             )
             updated = await tx.fetchall(
                 "UPDATE games SET ply = ?, tps = ?, last_ptn = ?, last_player_id = ?, "
-                "last_move_at = ?, deadline_at = ?, reminder_at = ?, undo_request_by = NULL, "
-                "draw_offer_by = NULL, version = version + 1 WHERE id = ? RETURNING version",
+                "last_move_at = ?, deadline_at = ?, reminder_at = ?, clock_left1 = ?, "
+                "clock_left2 = ?, undo_request_by = NULL, draw_offer_by = NULL, "
+                "version = version + 1 WHERE id = ? RETURNING version",
                 (
                     position.ply,
                     tps,
@@ -603,6 +604,7 @@ class GameService:
                     previous and previous["played_at"],
                     to_db(deadline),
                     _db_or_none(reminder),
+                    *turn.left_seconds(),
                     game.id,
                 ),
             )
@@ -614,6 +616,7 @@ class GameService:
                 last_move_at=from_db(previous and previous["played_at"]),
                 deadline_at=deadline,
                 reminder_at=reminder,
+                clock_left=turn.left,
                 undo_request_by=None,
                 draw_offer_by=None,
             )

@@ -160,6 +160,13 @@ class TimeControl:
             return min(self.cap, remaining + self.increment)
         return None
 
+    def taken_back(self, left: timedelta | None) -> timedelta | None:
+        """The mover's clock when their move is taken back: the increment it earned goes (the
+        time it took stays spent, as a bank's does)."""
+        if self.kind is ClockKind.INCREMENT and left is not None:
+            return max(left - self.increment, ZERO)
+        return left
+
     def describe(self, days_per_move: int) -> str:
         """For players: ``3d per move``, ``2d per move + 7d bank``, ``5d +1d a move (max 10d)``."""
         kind = self.kind

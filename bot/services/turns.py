@@ -120,6 +120,15 @@ async def turn_after_move(tx: Transaction, game: GameView, now: datetime) -> Tur
     return await turn_for(tx, game, mover.other, (left[0], left[1]), now)
 
 
+async def turn_after_undo(tx: Transaction, game: GameView, now: datetime) -> Turn:
+    """The turn of the player whose last move in `game` is taken back, starting now."""
+    mover = game.to_move.other
+    left = list(game.clock_left)
+    index = 0 if mover is Color.WHITE else 1
+    left[index] = game.setup.clock.taken_back(left[index])
+    return await turn_for(tx, game, mover, (left[0], left[1]), now)
+
+
 def starting_clocks(
     clock: TimeControl, days_per_move: int
 ) -> tuple[timedelta | None, timedelta | None]:

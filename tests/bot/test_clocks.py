@@ -345,6 +345,24 @@ async def test_a_restart_loses_no_vacation(db_path, clock) -> None:
         await second.close()
 
 
+async def test_an_undone_move_gives_back_no_increment(services, clock) -> None:
+    """2 days + 1 day a move (max 4): White moves after 12 hours (2.5 days left), takes the move
+    back an hour later: 1.5 days, what the move left before its increment (not 2.5 again); the
+    same move again at once earns the increment once: 2.5 days."""
+    game = await game_between(services, ALICE, BOB, days_per_move=2, increment=DAY, cap=4 * DAY)
+    clock.advance(hours=12)
+    await play(services, game.id, "a1")
+    assert (await services.games.get(game.id)).clock_left[0] == 2.5 * DAY
+    clock.advance(hours=1)
+    await services.games.request_undo(game.id, ALICE.id)
+    rewound = await services.games.accept_undo(game.id, BOB.id)
+    assert rewound.clock_left[0] == 1.5 * DAY
+    assert rewound.deadline_at == clock.now() + 1.5 * DAY
+    assert (await services.games.get(game.id)).deadline_at == rewound.deadline_at
+    await play(services, game.id, "a1")
+    assert (await services.games.get(game.id)).clock_left[0] == 2.5 * DAY
+
+
 async def test_the_time_control_is_the_ptn_clock_tag(services) -> None:
     game = await game_between(services, ALICE, BOB, days_per_move=5, increment=DAY, cap=10 * DAY)
     text = await services.queries.ptn(game.id)
