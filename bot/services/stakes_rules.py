@@ -57,6 +57,7 @@ def after_move(state: TakState, mover: int, opponent: int, calls_tak: bool) -> M
 class BidResult:
     first_id: int  # who goes first (white)
     paid: int  # what they put in the pot
+    counted: tuple[int, int]  # each side's bid as it counted (capped by their balance)
 
 
 def decide_first(
@@ -73,7 +74,7 @@ def decide_first(
     best = max(offers.values())
     leaders = [player for player, offer in offers.items() if offer == best]
     first = tie_to if len(leaders) == 2 else leaders[0]
-    return BidResult(first, offers[first])
+    return BidResult(first, offers[first], (offers[challenger[0]], offers[acceptor[0]]))
 
 
 @dataclass(frozen=True, slots=True)

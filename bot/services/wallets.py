@@ -390,10 +390,16 @@ async def close_bidding(tx: Transaction, stake: StakeView, now: datetime) -> Gam
         setup=challenge.setup,
         now=now,
     )
+    # The bids are kept as they counted: a bid over its bidder's balance is the balance, so the
+    # revealed bids show why the higher (or a coin flip) won.
+    bids = (stake.challenger_bid, stake.acceptor_bid)
+    challenger_bid, acceptor_bid = (
+        None if bid is None else counted for bid, counted in zip(bids, result.counted, strict=True)
+    )
     await tx.execute(
-        "UPDATE stakes SET phase = 'playing', game_id = ?, first_id = ?, first_paid = ? "
-        "WHERE id = ?",
-        (game.id, result.first_id, result.paid, stake.id),
+        "UPDATE stakes SET phase = 'playing', game_id = ?, first_id = ?, first_paid = ?, "
+        "challenger_bid = ?, acceptor_bid = ? WHERE id = ?",
+        (game.id, result.first_id, result.paid, challenger_bid, acceptor_bid, stake.id),
     )
     await tx.execute("UPDATE challenges SET game_id = ? WHERE id = ?", (game.id, challenge.id))
     playing = await fetch_stake(tx, stake.id)

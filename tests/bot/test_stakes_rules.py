@@ -70,6 +70,7 @@ def test_the_high_bid_goes_first(bid_a, bid_b, balance_a, balance_b, tie_to) -> 
     winners = sorted(p for p in worth if worth[p] == best)
     assert result.first_id == (tie_to if len(winners) == 2 else winners[0])
     assert result.paid == best
+    assert result.counted == (worth[A], worth[B])
 
 
 @given(st.integers(0, 100), st.integers(0, 30), st.integers(0, 100), st.integers(0, 100))

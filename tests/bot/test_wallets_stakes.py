@@ -179,6 +179,27 @@ async def test_equal_bids_go_to_the_coin_flipped_at_acceptance(services: Service
     assert stake.pot == 26 and stake.first_paid == 6
 
 
+async def test_a_bid_over_a_balance_that_fell_counts_as_the_balance_and_shows_so(
+    services: Services,
+) -> None:
+    """Alice bids 20, then loses coins (taken back) before Bob's bid of 10 closes the bidding:
+    her bid counts as the 10 she has, equal to Bob's, so the coin flipped at acceptance decides,
+    and the stored (revealed) bids say 10 and 10."""
+    await services.wallets.configure(GUILD, enabled=True)
+    challenge = await services.challenges.create(
+        guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BOB, stakes=True, size=5
+    )
+    stake = (await services.challenges.accept(challenge.id, BOB)).stake
+    assert stake is not None
+    await services.wallets.bid(stake.id, ALICE.id, 20)
+    await services.wallets.grant(GUILD, ALICE, -(await balance(services, ALICE) - 10))
+    done = await services.wallets.bid(stake.id, BOB.id, 10)
+    assert done.game is not None
+    assert (done.stake.challenger_bid, done.stake.acceptor_bid) == (10, 10)
+    assert done.stake.first_id == done.stake.tie_to and done.stake.first_paid == 10
+    await ledger_consistent(services)
+
+
 async def test_a_missing_bid_counts_as_zero_when_the_deadline_closes_bidding(
     services: Services, clock, db_path: Path
 ) -> None:
