@@ -68,6 +68,10 @@ def to_db(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
+def to_db_or_none(moment: datetime | None) -> str | None:
+    return None if moment is None else to_db(moment)
+
+
 def from_db(text: str | None) -> datetime | None:
     return None if text is None else datetime.fromisoformat(text)
 

@@ -20,7 +20,7 @@ from bot.errors import (
     PositionChanged,
 )
 from bot.services.games import position_mark, require_active
-from bot.services.outbox import game_stream
+from bot.services.outbox import challenge_stream, game_stream
 from bot.services.views import ChallengeView, GameView, PlayerRef
 from bot.text_safety import typed_move, visible_name
 from cogs import messages
@@ -96,7 +96,7 @@ async def accept_challenge(interaction: discord.Interaction, challenge_id: int) 
     table = table_of(interaction)
     accepted = await table.services.challenges.accept(challenge_id, player_of(interaction.user))
     courier = _courier(interaction)
-    await courier.deliver_stream(f"challenge:{challenge_id}")  # with the bidding, for stakes
+    await courier.deliver_stream(challenge_stream(challenge_id))  # with the bidding, for stakes
     if accepted.game is not None:
         await courier.deliver_stream(game_stream(accepted.game.id))
 
@@ -104,13 +104,13 @@ async def accept_challenge(interaction: discord.Interaction, challenge_id: int) 
 @on_press("decline")
 async def decline_challenge(interaction: discord.Interaction, challenge_id: int) -> None:
     await table_of(interaction).services.challenges.decline(challenge_id, interaction.user.id)
-    await _courier(interaction).deliver_stream(f"challenge:{challenge_id}")
+    await _courier(interaction).deliver_stream(challenge_stream(challenge_id))
 
 
 @on_press("cancel")
 async def cancel_challenge(interaction: discord.Interaction, challenge_id: int) -> None:
     await table_of(interaction).services.challenges.cancel(challenge_id, interaction.user.id)
-    await _courier(interaction).deliver_stream(f"challenge:{challenge_id}")
+    await _courier(interaction).deliver_stream(challenge_stream(challenge_id))
 
 
 @on_press("draw-yes")

@@ -188,6 +188,13 @@ class GameTable:
         assert isinstance(channel, Place)
         return channel
 
+    async def posted_message(self, link: str) -> discord.PartialMessage:
+        """The message a recorded post's jump link points to (in a server), to edit it."""
+        channel_id, message_id = map(int, link.rsplit("/", 2)[-2:])
+        place = await self.channel(channel_id)
+        assert isinstance(place, discord.abc.GuildChannel | discord.Thread)
+        return place.get_partial_message(message_id)
+
     async def post_for_game(self, item: Item, game: GameView, post: Post) -> Shown:
         """Post in the game's thread, else its channel, else to both players by DM. What went
         out is recorded in the item's progress, so a retry (after a later step failed) does not
@@ -611,11 +618,8 @@ class GameTable:
             posted = None if latest is None else latest.progress.get("posted")
             if posted is None or not posted["in_guild"] or posted["link"] is None:
                 continue  # given up, or sent by DM: no buttons to take away
-            channel_id, message_id = map(int, posted["link"].rsplit("/", 2)[-2:])
             try:
-                place = await self.channel(channel_id)
-                assert isinstance(place, discord.abc.GuildChannel | discord.Thread)
-                message = await place.fetch_message(message_id)
+                message = await (await self.posted_message(posted["link"])).fetch()
                 lapsed = f"{message.content}\n*This has lapsed: a move came first.*"
                 await message.edit(content=lapsed[:2000], view=None)
             except UNREACHABLE as error:

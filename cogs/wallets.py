@@ -18,7 +18,16 @@ from discord import app_commands
 from bot.app import BredonBot, apologise, refusals
 from bot.errors import InvalidSetting, NotBidding
 from bot.services import Services
-from bot.services.outbox import BiddingNews, GameEnded, GameStart, Item, MovePlayed, Outcome
+from bot.services.outbox import (
+    BiddingNews,
+    GameEnded,
+    GameStart,
+    Item,
+    MovePlayed,
+    Outcome,
+    challenge_stream,
+    game_stream,
+)
 from bot.services.views import GameView
 from bot.services.wallets import MAX_COINS, Phase, StakeView
 from cogs import wallet_messages as say
@@ -109,7 +118,7 @@ class BidForm(discord.ui.Modal):
             services = services_of(interaction)
             outcome = await services.wallets.bid(self.stake_id, interaction.user.id, int(text))
             courier = courier_of(interaction.client)
-            await courier.deliver_stream(f"challenge:{outcome.stake.challenge_id}")
+            await courier.deliver_stream(challenge_stream(outcome.stake.challenge_id))
             if outcome.game is None:
                 closes = timestamp(outcome.stake.bids_due_at)
                 reply = (
@@ -117,7 +126,7 @@ class BidForm(discord.ui.Modal):
                     f"the other player bids, or bidding closes {closes}."
                 )
             else:
-                report = await courier.deliver_stream(f"game:{outcome.game.id}")
+                report = await courier.deliver_stream(game_stream(outcome.game.id))
                 reply = report.reply(
                     f"Both bids are in: game #{outcome.game.id} starts",
                     f"Both bids are in: game #{outcome.game.id} starts",
@@ -170,11 +179,8 @@ class CoinTable:
             posted = earlier.progress.get("posted")
             if posted is None or posted.get("link") is None:
                 continue
-            channel_id = int(posted["link"].rsplit("/", 2)[-2])
             try:
-                place = await self.table.channel(channel_id)
-                assert isinstance(place, discord.abc.GuildChannel | discord.Thread)
-                message = await place.get_partial_message(posted["id"]).edit(
+                message = await (await self.table.posted_message(posted["link"])).edit(
                     content=say.bidding_closed_text(stake), view=None
                 )
             except GONE as error:

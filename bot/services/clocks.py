@@ -40,7 +40,7 @@ from bot.services.turns import (
     reminder_offsets,
 )
 from bot.services.views import GAME_SELECT, MAX_DAYS_PER_MOVE, GameView, PlayerRef, game_from_row
-from bot.store import Database, Transaction, from_db, to_db
+from bot.store import Database, Transaction, from_db, to_db, to_db_or_none
 
 MAX_MORE_TIME = timedelta(days=7)  # at a time
 MAX_TIME_LEFT = timedelta(days=MAX_DAYS_PER_MOVE + 30)  # more time never leaves more than this
@@ -91,9 +91,6 @@ def _vacation(row: sqlite3.Row) -> Vacation:
     )
 
 
-def _db_or_none(moment: datetime | None) -> str | None:
-    return None if moment is None else to_db(moment)
-
 
 async def settle_clock(
     tx: Transaction, game_id: int, at: datetime, *, stopped_since: datetime | None = None
@@ -115,7 +112,7 @@ async def settle_clock(
         reminder = None if game.reminder_at is None else game.reminder_at + stood
         await tx.execute(
             "UPDATE games SET frozen_at = NULL, deadline_at = ?, reminder_at = ? WHERE id = ?",
-            (_db_or_none(deadline), _db_or_none(reminder), game.id),
+            (to_db_or_none(deadline), to_db_or_none(reminder), game.id),
         )
     return await fetch_game(tx, game.id)
 
@@ -127,7 +124,7 @@ async def _rearm_reminder(tx: Transaction, game: GameView, now: datetime) -> Non
     offsets = await reminder_offsets(tx, game.guild_id, game.player_to_move.id)
     reminder = next_reminder(offsets, start, game.deadline_at, start)
     await tx.execute(
-        "UPDATE games SET reminder_at = ? WHERE id = ?", (_db_or_none(reminder), game.id)
+        "UPDATE games SET reminder_at = ? WHERE id = ?", (to_db_or_none(reminder), game.id)
     )
 
 
@@ -201,7 +198,7 @@ async def _end_vacation(
         settled = await settle_clock(tx, game.id, at)
         if was_frozen and settled.frozen_at is None:
             held.append(settled)
-            deadline = _db_or_none(settled.deadline_at)
+            deadline = to_db_or_none(settled.deadline_at)
             news = ClockNews(game.id, ClockEvent.VACATION_END.value, vacation.player_id, deadline)
             await enqueue(tx, news, now)
         elif not was_frozen:
@@ -390,7 +387,7 @@ class ClockService:
                 raise PauseRefused(f"Game #{game.id} is not paused.")
             await tx.execute("UPDATE games SET paused_at = NULL WHERE id = ?", (game.id,))
             resumed = await settle_clock(tx, game.id, now)
-            deadline = None if resumed.frozen_at else _db_or_none(resumed.deadline_at)
+            deadline = None if resumed.frozen_at else to_db_or_none(resumed.deadline_at)
             news = ClockNews(game.id, ClockEvent.PAUSE_END.value, player_id, deadline)
             await enqueue(tx, news, now)
             return resumed

@@ -57,7 +57,7 @@ from bot.services.views import (
     game_from_row,
 )
 from bot.services.wallets import NEXT_BIDDING_DUE, close_due_biddings
-from bot.store import Database, from_db, to_db
+from bot.store import Database, from_db, to_db, to_db_or_none
 from tak import Result, ResultKind
 
 RECHECK_HELD = timedelta(minutes=15)
@@ -237,7 +237,7 @@ class DeadlineService:
                 later = next_reminder(offsets, moment, game.deadline_at, moment)
             await tx.execute(
                 "UPDATE games SET reminder_at = ? WHERE id = ?",
-                (None if later is None else to_db(later), game.id),
+                (to_db_or_none(later), game.id),
             )
             notice = ReminderDue(game.id, game.player_to_move.id, to_db(game.deadline_at), game.ply)
             await enqueue(tx, notice, moment)

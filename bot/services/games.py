@@ -89,7 +89,7 @@ from bot.services.wallets import (
     settle_stakes,
     stakes_after_move,
 )
-from bot.store import Database, Transaction, from_db, to_db
+from bot.store import Database, Transaction, from_db, to_db, to_db_or_none
 from tak import Call, Move, Position, PTNError, Result, ResultKind, TakError, parse_move, tak_call
 
 
@@ -271,7 +271,7 @@ def _advance_params(
         player_id,
         to_db(now),
         to_db(turn.deadline),
-        None if turn.reminder is None else to_db(turn.reminder),
+        to_db_or_none(turn.reminder),
         *turn.left_seconds(),
         game.id,
         game.ply,
@@ -292,9 +292,6 @@ def _flags(call: Call) -> tuple[bool, bool]:
     """Tak and Tinuë as the outbox and the outcomes store them (a Tinuë is also a Tak)."""
     return call is not Call.NONE, call is Call.TINUE
 
-
-def _db_or_none(moment: datetime | None) -> str | None:
-    return None if moment is None else to_db(moment)
 
 
 def position_mark(tps: str) -> str:
@@ -422,8 +419,8 @@ class GameService:
                 f"RETURNING *, {STAKED} AS staked",
                 (
                     *_advance_params(game, version, position, tps, player_id, now, turn),
-                    _db_or_none(game.deadline_at),
-                    _db_or_none(game.frozen_at),
+                    to_db_or_none(game.deadline_at),
+                    to_db_or_none(game.frozen_at),
                 ),
             )
             if not rows:  # the stored game is not the cached one any more
@@ -603,7 +600,7 @@ class GameService:
                     previous and previous["player_id"],
                     previous and previous["played_at"],
                     to_db(deadline),
-                    _db_or_none(reminder),
+                    to_db_or_none(reminder),
                     *turn.left_seconds(),
                     game.id,
                 ),

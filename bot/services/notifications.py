@@ -36,7 +36,7 @@ from bot.errors import InvalidSetting
 from bot.services.digest import next_digest_at, time_zone
 from bot.services.outbox import DigestDue, enqueue
 from bot.services.views import GAME_SELECT, GameView, NotifyMode, game_from_row
-from bot.store import Database, Transaction, from_db, to_db
+from bot.store import Database, Transaction, from_db, to_db, to_db_or_none
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +143,7 @@ class NotificationService:
                     new_mode.value,
                     new_hour,
                     new_zone,
-                    None if next_due is None else to_db(next_due),
+                    to_db_or_none(next_due),
                     to_db(now),
                 ),
             )

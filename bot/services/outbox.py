@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from bot.clock import Clock
 from bot.services.records import fetch_game
 from bot.services.turns import turn_for
-from bot.store import Database, Transaction, from_db, to_db
+from bot.store import Database, Transaction, from_db, to_db, to_db_or_none
 
 if TYPE_CHECKING:
     from bot.services.tournament_rounds import TournamentProgress
@@ -56,6 +56,14 @@ class Outcome(StrEnum):
 
 def game_stream(game_id: int) -> str:
     return f"game:{game_id}"
+
+
+def challenge_stream(challenge_id: int) -> str:
+    return f"challenge:{challenge_id}"
+
+
+def tournament_stream(tournament_id: int) -> str:
+    return f"tournament:{tournament_id}"
 
 
 # ----------------------------------------------------------------- what is announced
@@ -183,7 +191,7 @@ class ChallengeSettled:
 
     @property
     def stream(self) -> str:
-        return f"challenge:{self.challenge_id}"
+        return challenge_stream(self.challenge_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +206,7 @@ class BiddingNews:
 
     @property
     def stream(self) -> str:
-        return f"challenge:{self.challenge_id}"
+        return challenge_stream(self.challenge_id)
 
 
 class Headline(StrEnum):
@@ -222,7 +230,7 @@ class TournamentNews:
 
     @property
     def stream(self) -> str:
-        return f"tournament:{self.tournament_id}"
+        return tournament_stream(self.tournament_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,7 +385,7 @@ async def _give_time_back(tx: Transaction, item: Item, now: datetime) -> None:
         return  # the game moved on, or is over
     game = await fetch_game(tx, payload.game_id)
     turn = await turn_for(tx, game, game.to_move, game.clock_left, now)
-    reminder = None if turn.reminder is None else to_db(turn.reminder)
+    reminder = to_db_or_none(turn.reminder)
     await tx.execute(
         "UPDATE games SET deadline_at = ?, reminder_at = ? WHERE id = ? AND deadline_at < ?",
         (to_db(turn.deadline), reminder, payload.game_id, to_db(turn.deadline)),

@@ -20,7 +20,7 @@ from bot.services.views import (
     game_from_row,
     match_from_row,
 )
-from bot.store import Transaction, to_db
+from bot.store import Transaction, to_db, to_db_or_none
 
 
 async def fetch_game(tx: Transaction, game_id: int) -> GameView:
@@ -106,7 +106,7 @@ async def insert_game(
             setup.days_per_move,
             setup.start_position().tps(),
             to_db(deadline),
-            None if reminder is None else to_db(reminder),
+            to_db_or_none(reminder),
             match_id,
             match_game,
             to_db(now),
