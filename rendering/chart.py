@@ -58,13 +58,19 @@ def nice_ticks(low: float, high: float, most: int = 6) -> list[float]:
     raw = (high - low) / (most - 1)
     power = 10 ** floor(log10(raw))
     step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
-    first = floor(low / step) * step
-    last = ceil(high / step) * step
+    first, last = _outer_multiples(low, high, step)
     while (last - first) / step + 1 > most:
         step *= 2
-        first, last = floor(low / step) * step, ceil(high / step) * step
+        first, last = _outer_multiples(low, high, step)
     count = round((last - first) / step)
     return [first + i * step for i in range(count + 1)]
+
+
+def _outer_multiples(low: float, high: float, step: float) -> tuple[float, float]:
+    """The multiples of `step` at or below `low` and at or above `high`, even where the division
+    underflows or rounds (-5e-324 / 2 is -0.0)."""
+    first, last = floor(low / step) * step, ceil(high / step) * step
+    return (first - step if first > low else first), (last + step if last < high else last)
 
 
 def _tick_text(value: float) -> str:
