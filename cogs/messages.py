@@ -117,6 +117,8 @@ def thread_name(game: GameView) -> str:
 
 def game_start_text(game: GameView) -> str:
     round_text = f" (game {game.match_game} of the match)" if game.match_game else ""
+    if game.tiebreak is not None:
+        round_text = f" (tiebreak game {game.tiebreak} of the match)"
     return (
         f"Game #{game.id}{round_text} starts: {players_line(game)}, "
         f"{describe_setup(game.setup)}.\n{your_move(game)}"
