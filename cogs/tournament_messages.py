@@ -241,6 +241,7 @@ def info_embed(tournament: TournamentView, entrants: list[Entrant]) -> discord.E
     )
     lines = [
         f"{entrant.seed or number}. {display(entrant.player.name)}"
+        + ("" if entrant.group is None else f" (group {group_name(entrant.group)})")
         + STATUS_MARKS.get(entrant.status, "")
         for number, entrant in enumerate(entrants, start=1)
     ]

@@ -40,6 +40,14 @@ async def test_groups_then_a_knockout_final_settled_by_a_tiebreak_game(club: Clu
     assert "the better seed goes through" in settings
 
     # Seeds by joining order: group A is alice and dave, group B bob and carol.
+    info = await dave.slash(club.channel, "tournament info")
+    players = info.response.embeds[0].fields[0].value or ""
+    assert players.splitlines() == [
+        "1. alice (group A)",
+        "2. bob (group B)",
+        "3. carol (group B)",
+        "4. dave (group A)",
+    ]
     assert "Spring Open: round 1 of 2 (groups)" in embed_titles(club.channel_posts())
     group_games = await club.active_games()
     assert sorted({g.white.name, g.black.name} == {"alice", "dave"} for g in group_games) == [
