@@ -126,6 +126,23 @@ async def test_withdrawal_during_the_groups_sends_the_next_player_through(
     assert {final.pairings[0].player1.name, final.pairings[0].player2.name} == {"p2", "p4"}
 
 
+async def test_a_whole_group_withdrawn_leaves_one_player_through_who_wins(
+    services: Services,
+) -> None:
+    tournament = await new_tournament(
+        services, EIGHT[:4], format="groups", groups=2, advance=1, games_per_match=1
+    )
+    await start(services, tournament.id)  # A: p1, p4; B: p2, p3; one group round
+    await services.tournaments.withdraw(tournament.id, EIGHT[1].id)
+    await services.tournaments.withdraw(tournament.id, EIGHT[2].id)
+    await play_round(services, tournament.id, by_seed)
+    final = await services.tournaments.get(tournament.id)
+    assert final.status is TournamentStatus.FINISHED and final.current_round == 1
+    assert final.winner == EIGHT[0]
+    seeds = {e.player.name: e.knockout_seed for e in await services.tournaments.entrants(final.id)}
+    assert seeds == {"p1": 1, "p2": None, "p3": None, "p4": None}
+
+
 async def draw(services: Services, game: GameView) -> GameView | None:
     """Agree a draw at once; the match's next game, if any."""
     await services.games.offer_draw(game.id, game.white.id)
