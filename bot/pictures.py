@@ -6,7 +6,9 @@ and a round's pairings. Pure conversions; drawing is `rendering`'s job.
   its points).
 - Bracket: the entrants in bracket order by seed (as :func:`bot.tournaments.elimination_round`
   pairs them; byes go to the top seeds), each meeting's game points and winner from the recorded
-  pairings.
+  pairings. A groups -> knockout event's bracket holds the players through from the groups, by
+  knockout seed, cross-seeded as its pairings are.
+- Groups -> knockout: one standings table per group (with its cross table), then the bracket.
 """
 
 from __future__ import annotations
@@ -21,8 +23,7 @@ from bot.services.tournament_rounds import (
     TournamentView,
 )
 from bot.services.tournaments import StandingRow
-from bot.tournaments import ScoringSystem, TieBreak
-from bot.tournaments.pairing import bracket_seeds
+from bot.tournaments import ScoringSystem, TieBreak, bracket_slots, group_name
 from rendering.bracket import Bracket, BracketMatch
 from rendering.bracket import Entrant as BracketEntrant
 from rendering.pairings import PairingRow, RoundPairings
@@ -34,7 +35,11 @@ TIE_BREAK_SHORT = {
     TieBreak.BUCHHOLZ: "BH",
 }
 STATUS_MARKS = {EntrantStatus.WITHDRAWN: " (withdrew)", EntrantStatus.DISQUALIFIED: " (DQ)"}
-ROUND_ROBINS = (TournamentFormat.ROUND_ROBIN, TournamentFormat.DOUBLE_ROUND_ROBIN)
+ROUND_ROBINS = (
+    TournamentFormat.ROUND_ROBIN,
+    TournamentFormat.DOUBLE_ROUND_ROBIN,
+    TournamentFormat.GROUPS,  # each group's table
+)
 
 
 def stage(tournament: TournamentView) -> str:
@@ -48,11 +53,32 @@ def stage(tournament: TournamentView) -> str:
     return f"round {tournament.current_round}"
 
 
-def standings_table(
+def group_tables(
     tournament: TournamentView, rows: Sequence[StandingRow], pairings: Iterable[PairingView]
+) -> tuple[StandingsTable, ...]:
+    """A groups -> knockout event's tables, one a group, from its group matches."""
+    stage = [p for p in pairings if p.round <= tournament.group_stage_rounds]
+    numbers = sorted({row.group for row in rows if row.group is not None})
+    return tuple(
+        standings_table(
+            tournament,
+            [row for row in rows if row.group == number],
+            stage,
+            title=f"{tournament.name}: group {group_name(number)}",
+        )
+        for number in numbers
+    )
+
+
+def standings_table(
+    tournament: TournamentView,
+    rows: Sequence[StandingRow],
+    pairings: Iterable[PairingView],
+    *,
+    title: str | None = None,
 ) -> StandingsTable:
     """The table as a picture's data: places, names, W/D/L, the ranking score, tie-breaks, and
-    for a round robin the cross table."""
+    for a round robin (or a group) the cross table."""
     scoring = tournament.scoring
     order = {row.player.id: index for index, row in enumerate(rows)}
     cross: list[list[CrossCell | None]] | None = None
@@ -90,7 +116,7 @@ def standings_table(
     )
     points = "match points" if scoring.system is ScoringSystem.MATCH_POINTS else "game points"
     return StandingsTable(
-        title=tournament.name,
+        title=tournament.name if title is None else title,
         rows=table_rows,
         tie_breaks=tuple(TieBreakColumn(TIE_BREAK_SHORT[t], t.label) for t in scoring.tie_breaks),
         subtitle=f"Standings, {stage(tournament)} · {tournament.setup.size}x{tournament.setup.size}"
@@ -104,11 +130,21 @@ def bracket(
 ) -> Bracket:
     """The knockout bracket, every round's meetings with their results so far (needs seeds: the
     tournament has started)."""
-    seeded = sorted((e for e in entrants if e.seed is not None), key=lambda e: e.seed or 0)
+    group_of: dict[int, int] | None = None
+    if tournament.format is TournamentFormat.GROUPS:
+        seeded = sorted(
+            (e for e in entrants if e.knockout_seed is not None), key=lambda e: e.knockout_seed or 0
+        )
+        group_of = {e.player.id: e.group for e in seeded if e.group is not None}
+    else:
+        seeded = sorted((e for e in entrants if e.seed is not None), key=lambda e: e.seed or 0)
     if len(seeded) < 2:
-        raise ValueError("A bracket is drawn once the tournament has started.")
-    size = 1 << (len(seeded) - 1).bit_length()
-    slots = [seeded[i] if i < len(seeded) else None for i in bracket_seeds(size)]
+        raise ValueError("A bracket is drawn once the knockout has two players.")
+    by_id = {e.player.id: e for e in seeded}
+    slots = [
+        None if p is None else by_id[p]
+        for p in bracket_slots([e.player.id for e in seeded], group_of)
+    ]
     met = {frozenset((p.player1.id, p.player2.id)): p for p in pairings if p.player2 is not None}
     rounds: list[tuple[BracketMatch, ...]] = []
     current = list(zip(slots[0::2], slots[1::2], strict=True))
@@ -149,7 +185,10 @@ def bracket(
 def _entrant(entrant: Entrant | None) -> BracketEntrant | None:
     if entrant is None:
         return None
-    return BracketEntrant(entrant.player.name + STATUS_MARKS.get(entrant.status, ""), entrant.seed)
+    return BracketEntrant(
+        entrant.player.name + STATUS_MARKS.get(entrant.status, ""),
+        entrant.knockout_seed or entrant.seed,
+    )
 
 
 def round_pairings(

@@ -59,6 +59,14 @@ def timestamp(moment: datetime) -> str:
     return f"<t:{int(moment.timestamp())}:R>"
 
 
+def describe_clock(setup: GameSetup) -> str:
+    """ "2 days a move", or the bank or increment besides the days."""
+    if setup.clock.kind is ClockKind.MOVE:
+        day_word = "day" if setup.days_per_move == 1 else "days"
+        return f"{setup.days_per_move} {day_word} a move"
+    return setup.clock.describe(setup.days_per_move)
+
+
 def describe_setup(setup: GameSetup, games: int = 1) -> str:
     komi = f"komi {setup.komi:g}"
     if setup.antiquity:
@@ -66,11 +74,7 @@ def describe_setup(setup: GameSetup, games: int = 1) -> str:
     parts = [f"{setup.size}x{setup.size}", komi, f"{setup.opening.value} opening"]
     if not setup.standard_reserves:
         parts.append(f"{setup.stones[0]} stones and {setup.caps[0]} capstones each")
-    if setup.clock.kind is ClockKind.MOVE:
-        day_word = "day" if setup.days_per_move == 1 else "days"
-        parts.append(f"{setup.days_per_move} {day_word} a move")
-    else:
-        parts.append(setup.clock.describe(setup.days_per_move))
+    parts.append(describe_clock(setup))
     parts.append("rated" if setup.rated else "unrated")
     if games > 1:
         parts.append(f"a match of {games} games")
@@ -117,6 +121,8 @@ def thread_name(game: GameView) -> str:
 
 def game_start_text(game: GameView) -> str:
     round_text = f" (game {game.match_game} of the match)" if game.match_game else ""
+    if game.tiebreak is not None:
+        round_text = f" (tiebreak game {game.tiebreak} of the match)"
     return (
         f"Game #{game.id}{round_text} starts: {players_line(game)}, "
         f"{describe_setup(game.setup)}.\n{your_move(game)}"

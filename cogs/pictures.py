@@ -33,11 +33,19 @@ async def tournament_files(
     services: Services, draw: Draw, tournament_id: int, *, theme: str, bracket_only: bool = False
 ) -> list[discord.File]:
     """A knockout's bracket, then the standings table (unless `bracket_only` and there is a
-    bracket); none before two players have joined."""
+    bracket); none before two players have joined. A groups -> knockout event shows each group's
+    table (standings-a.png ...), then its bracket once the groups are over (the bracket alone
+    with `bracket_only`)."""
     shown = await services.pictures.tournament(tournament_id)
     files = []
     if shown.bracket is not None:
         files.append(_file(await draw(render_bracket, shown.bracket, theme), BRACKET_FILE))
+    if shown.groups and not (bracket_only and files):
+        tables = [
+            _file(await draw(render_standings, table, theme), f"standings-{letter}.png")
+            for letter, table in zip("abcdefgh", shown.groups, strict=False)
+        ]
+        files = tables + files
     if shown.standings is not None and not (bracket_only and files):
         files.append(_file(await draw(render_standings, shown.standings, theme), STANDINGS_FILE))
     return files

@@ -19,8 +19,8 @@ from bot.services.tournaments import (
     TournamentStatus,
     TournamentView,
 )
-from bot.tournaments import ScoringSystem
-from cogs.messages import describe_setup, display, mention, timestamp
+from bot.tournaments import ScoringSystem, group_name
+from cogs.messages import describe_clock, describe_setup, display, mention, timestamp
 
 MAX_DESCRIPTION = 4096
 MAX_FIELD = 1024
@@ -31,6 +31,7 @@ FORMAT_NAMES = {
     TournamentFormat.DOUBLE_ROUND_ROBIN: "double round robin",
     TournamentFormat.SWISS: "Swiss",
     TournamentFormat.ELIMINATION: "single elimination",
+    TournamentFormat.GROUPS: "groups -> knockout",
 }
 SCORING_NAMES = {
     ScoringSystem.MATCH_POINTS: "match points",
@@ -43,7 +44,27 @@ def format_text(tournament: TournamentView) -> str:
     text = FORMAT_NAMES[tournament.format]
     if tournament.swiss_rounds is not None:
         text += f" of {tournament.swiss_rounds} rounds"
+    if tournament.group_count is not None:
+        text += (
+            f" ({tournament.group_count} round-robin groups, the top {tournament.group_advance} "
+            "of each into a single-elimination bracket)"
+        )
     return text
+
+
+def tiebreak_text(tournament: TournamentView) -> str | None:
+    """How a drawn knockout match is settled; None for the other formats."""
+    if tournament.format not in (TournamentFormat.ELIMINATION, TournamentFormat.GROUPS):
+        return None
+    rule = tournament.tiebreaks
+    control = describe_clock(rule.setup(tournament.setup))
+    if rule.games is None:
+        return f"**Tiebreaks:** a drawn knockout match goes on, one game at a time ({control})"
+    games = f"{rule.games} tiebreak game{'s' if rule.games > 1 else ''}"
+    return (
+        f"**Tiebreaks:** a drawn knockout match gets up to {games} ({control}); "
+        "still drawn after them, the better seed goes through"
+    )
 
 
 def settings_text(tournament: TournamentView) -> str:
@@ -61,6 +82,9 @@ def settings_text(tournament: TournamentView) -> str:
         f"**Players:** {tournament.player_count} of at most {tournament.max_players}",
         f"**Organizer:** {mention(tournament.organizer)}",
     ]
+    tiebreaks = tiebreak_text(tournament)
+    if tiebreaks is not None:
+        lines.insert(3, tiebreaks)
     if tournament.status is TournamentStatus.SIGNUP and tournament.signup_deadline is not None:
         lines.append(f"**Sign-up closes** {timestamp(tournament.signup_deadline)}")
     return "\n".join(lines)
@@ -77,7 +101,10 @@ def created_embed(tournament: TournamentView) -> discord.Embed:
 
 def round_title(tournament: TournamentView, number: int) -> str:
     total = f" of {tournament.rounds_total}" if tournament.rounds_total else ""
-    return f"{display(tournament.name)}: round {number}{total}"
+    stage = ""
+    if tournament.format is TournamentFormat.GROUPS:
+        stage = " (knockout)" if tournament.is_knockout_round(number) else " (groups)"
+    return f"{display(tournament.name)}: round {number}{total}{stage}"
 
 
 def pairing_line(pairing: PairingView) -> str:
@@ -115,7 +142,19 @@ def _score(value: float) -> str:
 
 
 def standings_table(tournament: TournamentView, rows: list[StandingRow]) -> str:
-    """A monospaced table: place, player, W-D-L, the ranking score, game points, tie-breaks."""
+    """A monospaced table: place, player, W-D-L, the ranking score, game points, tie-breaks; a
+    groups -> knockout event's one table a group, each under its letter."""
+    numbers = sorted({row.group for row in rows if row.group is not None})
+    if numbers:
+        return "\n".join(
+            f"**Group {group_name(number)}**\n"
+            + _table(tournament, [row for row in rows if row.group == number])
+            for number in numbers
+        )
+    return _table(tournament, rows)
+
+
+def _table(tournament: TournamentView, rows: list[StandingRow]) -> str:
     breaks = tournament.scoring.tie_breaks
     short = {"head_to_head": "H2H", "sonneborn_berger": "SB", "buchholz": "BH"}
     header = ["#", "Player", "W-D-L", "Score", "GP", *(short[kind.value] for kind in breaks)]
@@ -202,6 +241,7 @@ def info_embed(tournament: TournamentView, entrants: list[Entrant]) -> discord.E
     )
     lines = [
         f"{entrant.seed or number}. {display(entrant.player.name)}"
+        + ("" if entrant.group is None else f" (group {group_name(entrant.group)})")
         + STATUS_MARKS.get(entrant.status, "")
         for number, entrant in enumerate(entrants, start=1)
     ]

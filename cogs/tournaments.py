@@ -28,14 +28,17 @@ from discord.ext import commands
 from bot.app import BredonBot, refusals
 from bot.services.timecontrol import clock_options
 from bot.services.tournaments import (
+    MAX_ADVANCE,
     MAX_NAME_LENGTH,
     MAX_PLAYERS,
     MAX_SWISS_ROUNDS,
+    MAX_TIEBREAK_GAMES,
     TournamentStatus,
     TournamentView,
 )
 from bot.services.views import MAX_DAYS_PER_MOVE, MAX_MATCH_GAMES
 from bot.text_safety import one_line
+from bot.tournaments.groups import MAX_GROUPS
 from cogs import tournament_messages as say
 from cogs.actions import player_of
 from cogs.courier import courier_of
@@ -52,6 +55,7 @@ FORMATS = [
     app_commands.Choice(name="Double round robin (colours swapped)", value="double_round_robin"),
     app_commands.Choice(name="Swiss (set swiss_rounds)", value="swiss"),
     app_commands.Choice(name="Single elimination", value="elimination"),
+    app_commands.Choice(name="Groups, then knockout (set groups and advance)", value="groups"),
 ]
 SCORINGS = [
     app_commands.Choice(name="Match points (3 a win, 1 a draw)", value="match_points"),
@@ -169,6 +173,14 @@ class TournamentCog(commands.Cog):
         increment="Fischer clock: start with `days`, add this a move, e.g. 1d or 12h",
         maximum="With an increment: the most a clock can hold, e.g. 10d",
         vacations="Whether players' vacations stop the clocks of its games (default yes)",
+        groups="Groups -> knockout: how many round-robin groups (players spread by seed)",
+        advance="Groups -> knockout: how many of each group go into the knockout",
+        tiebreak_games="Knockouts: most tiebreak games for a drawn match, then the better seed "
+        "goes through (default 3)",
+        tiebreak_days="Knockouts: days a move in tiebreak games (default: as the other games)",
+        tiebreak_bank="Knockouts: a bank for tiebreak games, e.g. 2d",
+        tiebreak_increment="Knockouts: an increment for tiebreak games, e.g. 12h",
+        tiebreak_maximum="Knockouts: with a tiebreak increment, the most a clock can hold",
     )
     @app_commands.choices(format=FORMATS, scoring=SCORINGS)
     async def create(
@@ -189,9 +201,22 @@ class TournamentCog(commands.Cog):
         increment: app_commands.Range[str, 1, 20] | None = None,
         maximum: app_commands.Range[str, 1, 20] | None = None,
         vacations: bool = True,
+        groups: app_commands.Range[int, 2, MAX_GROUPS] | None = None,
+        advance: app_commands.Range[int, 1, MAX_ADVANCE] | None = None,
+        tiebreak_games: app_commands.Range[int, 1, MAX_TIEBREAK_GAMES] | None = None,
+        tiebreak_days: app_commands.Range[int, 1, MAX_DAYS_PER_MOVE] | None = None,
+        tiebreak_bank: app_commands.Range[str, 1, 20] | None = None,
+        tiebreak_increment: app_commands.Range[str, 1, 20] | None = None,
+        tiebreak_maximum: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
         async with acting(interaction):
             clock = clock_options(bank, increment, maximum)
+            tiebreak_clock = {
+                f"tiebreak_{name}": span
+                for name, span in clock_options(
+                    tiebreak_bank, tiebreak_increment, tiebreak_maximum
+                ).items()
+            }
             await self.check_channel(interaction)
             deadline = None
             if signup_days is not None:
@@ -214,6 +239,11 @@ class TournamentCog(commands.Cog):
                 signup_deadline=deadline,
                 vacation_allowed=vacations,
                 **clock,
+                groups=groups,
+                advance=advance,
+                tiebreak_games=tiebreak_games,
+                tiebreak_days=tiebreak_days,
+                **tiebreak_clock,
             )
             assert interaction.channel is not None
             start_it = "Start it with `/organize start` once the players are in."

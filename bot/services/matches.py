@@ -13,9 +13,11 @@ Scoring (University Edition multi-game rules, completed for the cases the rulebo
   let a series that nobody plays restart itself forever.
 
 The match ends after N counted games; the player with more points wins it, equal points draw it.
-A match created ``until_decided`` (an elimination match in a tournament) cannot end drawn: when the
-N games leave the players level it goes on one game at a time, colours still alternating, until
-one of them leads after a game.
+A match created ``until_decided`` (a knockout match in a tournament) goes on when the N games leave
+the players level: tiebreak games one at a time, colours still alternating, until one of them leads
+after a game. Its :class:`~bot.services.views.TiebreakRule` may give the tiebreak games their own
+time control and a most; a match still level after the last tiebreak game ends drawn (its
+tournament then sends the better seed through).
 All-time guild totals add up every finished game in the guild, single games included.
 """
 
@@ -32,6 +34,7 @@ from bot.services.views import (
     MatchStatus,
     MatchView,
     PlayerRef,
+    TiebreakRule,
     game_from_row,
 )
 from bot.store import Database, Transaction, to_db
@@ -58,12 +61,23 @@ async def create_match(
     games_total: int,
     now: datetime,
     until_decided: bool = False,
+    tiebreaks: TiebreakRule | None = None,
 ) -> int:
-    """A new match; player 1 has white in odd-numbered games."""
+    """A new match; player 1 has white in odd-numbered games. `tiebreaks` (for an
+    `until_decided` match) sets its tiebreak games' time control and most."""
     cursor = await tx.execute(
         "INSERT INTO matches (guild_id, player1_id, player2_id, games_total, until_decided, "
-        "created_at) VALUES (?, ?, ?, ?, ?, ?)",
-        (guild_id, player1_id, player2_id, games_total, int(until_decided), to_db(now)),
+        "created_at, tiebreak_days_per_move, tiebreak_clock_bank, tiebreak_clock_increment, "
+        "tiebreak_clock_cap, tiebreak_games) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            guild_id,
+            player1_id,
+            player2_id,
+            games_total,
+            int(until_decided),
+            to_db(now),
+            *(tiebreaks or TiebreakRule()).to_db(),
+        ),
     )
     assert cursor.lastrowid is not None
     return cursor.lastrowid
@@ -91,7 +105,10 @@ async def record_game_in_match(
     points2 = points if winner is not None and winner.id == match.player2.id else 0
     played = match.games_played + 1
     level = match.points1 + points1 == match.points2 + points2
-    finished = played >= match.games_total and not (match.until_decided and level)
+    tiebreaks_left = match.until_decided and not match.tiebreaks.exhausted(
+        played - match.games_total
+    )
+    finished = played >= match.games_total and not (level and tiebreaks_left)
     await tx.execute(
         "UPDATE matches SET games_played = ?, points1 = points1 + ?, points2 = points2 + ?, "
         "status = ?, finished_at = ? WHERE id = ?",
@@ -107,6 +124,7 @@ async def record_game_in_match(
     next_game = None
     if not finished:
         number = (game.match_game or played) + 1
+        tiebreak = number - match.games_total if number > match.games_total else None
         white, black = (match.player1, match.player2)
         if number % 2 == 0:
             white, black = black, white
@@ -117,10 +135,11 @@ async def record_game_in_match(
             thread_id=game.thread_id,
             white_id=white.id,
             black_id=black.id,
-            setup=game.setup,
+            setup=game.setup if tiebreak is None else match.tiebreaks.setup(game.setup),
             now=now,
             match_id=match.id,
             match_game=number,
+            tiebreak=tiebreak,
         )
     return await fetch_match(tx, match.id), next_game
 

@@ -20,10 +20,12 @@ from rendering.standings import StandingsTable
 @dataclass(frozen=True, slots=True)
 class TournamentPictures:
     """The standings table (None before two players have joined) and, for a knockout that has
-    started, its bracket."""
+    started, its bracket. A groups -> knockout event that has started has one table a group in
+    `groups` instead of `standings`, and its bracket once the groups are over."""
 
     standings: StandingsTable | None
     bracket: Bracket | None
+    groups: tuple[StandingsTable, ...] = ()
 
 
 class PictureService:
@@ -36,6 +38,13 @@ class PictureService:
         async with self._db.snapshot() as tx:
             tournament = await fetch_tournament(tx, tournament_id)
             every = await fetch_pairings(tx, tournament_id)
+        if any(row.group is not None for row in rows):
+            groups = pictures.group_tables(tournament, rows, every)
+            entrants = await self._tournaments.entrants(tournament_id)
+            drawn = None
+            if sum(1 for e in entrants if e.knockout_seed is not None) >= 2:
+                drawn = pictures.bracket(tournament, entrants, every)
+            return TournamentPictures(None, drawn, groups)
         table = pictures.standings_table(tournament, rows, every) if rows else None
         drawn = None
         if tournament.format is TournamentFormat.ELIMINATION and tournament.current_round:

@@ -76,10 +76,12 @@ async def insert_game(
     now: datetime,
     match_id: int | None = None,
     match_game: int | None = None,
+    tiebreak: int | None = None,
 ) -> GameView:
     """A new game at the start position, with white's first deadline running from `now`, or
     standing still from `now` when a player is on vacation (so the start post shows it). A
-    tournament's pairing must be stored first: its tournament may forbid vacations."""
+    tournament's pairing must be stored first: its tournament may forbid vacations. `tiebreak`
+    numbers a match's tiebreak games."""
     left = starting_clocks(setup.clock, setup.days_per_move)
     deadline = now + setup.clock.allowance(setup.days_per_move, left[0])
     offsets = await reminder_offsets(tx, guild_id, white_id)
@@ -89,8 +91,8 @@ async def insert_game(
         "INSERT INTO games (guild_id, channel_id, thread_id, white_id, black_id, size, komi, "
         "opening, stones1, stones2, caps1, caps2, rated, days_per_move, tps, deadline_at, "
         "reminder_at, match_id, match_game, created_at, antiquity, clock_bank, clock_increment, "
-        "clock_cap, clock_left1, clock_left2) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "clock_cap, clock_left1, clock_left2, tiebreak) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             guild_id,
             channel_id,
@@ -113,6 +115,7 @@ async def insert_game(
             int(setup.antiquity),
             *setup.clock.to_db(),
             *seconds,
+            tiebreak,
         ),
     )
     assert cursor.lastrowid is not None

@@ -14,13 +14,20 @@ next one, or nothing at all happens. The rules:
   number of rounds, or sooner when the players still in can no longer be paired (fewer than two,
   or an odd field whose players have all had their bye).
 - Single elimination: :func:`bot.tournaments.elimination_round` over the seeded bracket. Its
-  matches are ``until_decided``: a match left level goes on one game at a time, colours still
-  alternating, until one player leads (see :mod:`bot.services.matches`).
+  matches are ``until_decided``: a match left level goes on with tiebreak games, one at a time,
+  colours still alternating, with the tournament's tiebreak time control, until one player leads
+  (see :mod:`bot.services.matches`). After the most tiebreak games the tournament allows, a match
+  still level sends player 1 (the better seed) through.
+- Groups -> knockout (:mod:`bot.tournaments.groups`): the players are put in groups by seed at the
+  start; the groups' round robins are played side by side, then the top players of each group
+  (stored as knockout seeds when the last group round is complete) play a cross-seeded knockout,
+  whose matches are like single elimination's.
 - A pairing with a player who has withdrawn or been disqualified is decided at once as a forfeit
   win for the other player, with no match. When both have left, a round robin skips the meeting;
   an elimination bracket sends player 1 (the better seed) through, to forfeit the next match.
-- The tournament finishes when no round is left. Its winner is the bracket's winner, or in the
-  other formats the sole first place of the standings (none when first place is shared).
+- The tournament finishes when no round is left. Its winner is the bracket's winner (the only
+  player through, when the groups leave one), or in the other formats the sole first place of the
+  standings (none when first place is shared).
 """
 
 from __future__ import annotations
@@ -35,12 +42,15 @@ from bot.errors import UnknownTournament
 from bot.services.matches import create_match
 from bot.services.records import insert_game
 from bot.services.views import (
+    PLAIN_TIEBREAKS,
     GameSetup,
     GameView,
     MatchStatus,
     MatchView,
     PlayerRef,
+    TiebreakRule,
     clock_from_row,
+    tiebreak_from_row,
 )
 from bot.store import Transaction, from_db, to_db
 from bot.tournaments import (
@@ -53,7 +63,11 @@ from bot.tournaments import (
     compute_standings,
     elimination_round,
     elimination_winner,
+    group_rounds,
+    group_tables,
+    qualifiers,
     round_robin,
+    snake_groups,
     swiss_round,
 )
 
@@ -63,6 +77,7 @@ class TournamentFormat(StrEnum):
     DOUBLE_ROUND_ROBIN = "double_round_robin"
     SWISS = "swiss"
     ELIMINATION = "elimination"
+    GROUPS = "groups"  # round-robin groups, then a knockout of the top players of each
 
 
 class TournamentStatus(StrEnum):
@@ -101,6 +116,22 @@ class TournamentView:
     started_at: datetime | None
     finished_at: datetime | None
     vacation_allowed: bool = True  # False: its games' clocks run whoever is on vacation
+    group_count: int | None = None  # groups -> knockout only
+    group_advance: int | None = None  # groups -> knockout: how many of each group go through
+    tiebreaks: TiebreakRule = PLAIN_TIEBREAKS  # the games that settle a drawn knockout match
+
+    @property
+    def group_stage_rounds(self) -> int:
+        """How many rounds the groups play (0 for other formats, or before the start)."""
+        if self.group_count is None or self.started_at is None:
+            return 0
+        return len(group_rounds(snake_groups(range(self.player_count), self.group_count)))
+
+    def is_knockout_round(self, number: int) -> bool:
+        """Whether round `number` is a knockout round (its matches cannot end drawn)."""
+        if self.format is TournamentFormat.ELIMINATION:
+            return True
+        return self.format is TournamentFormat.GROUPS and number > self.group_stage_rounds
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +140,8 @@ class Entrant:
     seed: int | None  # 1 is the top seed; None until the start
     status: EntrantStatus
     joined_at: datetime
+    group: int | None = None  # groups -> knockout: 0 for group A, from the start
+    knockout_seed: int | None = None  # groups -> knockout: 1 is the top seed, once through
 
     @property
     def is_active(self) -> bool:
@@ -241,6 +274,9 @@ def tournament_from_row(row: sqlite3.Row) -> TournamentView:
         started_at=from_db(row["started_at"]),
         finished_at=from_db(row["finished_at"]),
         vacation_allowed=bool(row["vacation_allowed"]),
+        group_count=row["group_count"],
+        group_advance=row["group_advance"],
+        tiebreaks=tiebreak_from_row(row),
     )
 
 
@@ -282,6 +318,8 @@ async def fetch_entrants(tx: Transaction, tournament_id: int) -> list[Entrant]:
             row["seed"],
             EntrantStatus(row["status"]),
             _moment(row["joined_at"]),
+            row["group_number"],
+            row["knockout_seed"],
         )
         for row in rows
     ]
@@ -362,12 +400,14 @@ async def record_match_in_tournament(
         return None
     if (await fetch_tournament(tx, pairing.tournament_id)).status is not TournamentStatus.RUNNING:
         return None
-    leader = match.leader
+    winner = match.leader
+    if winner is None and match.until_decided:  # level after the last tiebreak game
+        winner = pairing.player1  # the better seed
     decided = await decide(
         tx,
         pairing,
         points=(match.points1, match.points2),
-        winner_id=None if leader is None else leader.id,
+        winner_id=None if winner is None else winner.id,
         forfeit=False,
         now=now,
     )
@@ -394,6 +434,8 @@ async def advance(
         if not all(p.is_decided for p in pairings):
             break
         entrants = await fetch_entrants(tx, tournament_id)
+        if _groups_just_finished(tournament, entrants):
+            entrants = await _seed_knockout(tx, tournament, entrants, pairings)
         upcoming = _next_round(tournament, entrants, pairings)
         if upcoming is None:
             await _finish(tx, tournament, entrants, pairings, now)
@@ -415,6 +457,14 @@ def _next_round(
     number = tournament.current_round + 1
     if tournament.format is TournamentFormat.ELIMINATION:
         return elimination_round(seeded, results)
+    if tournament.format is TournamentFormat.GROUPS:
+        stage = group_rounds(_groups(entrants))
+        if number <= len(stage):
+            return stage[number - 1]
+        knockout, group_of, played = _knockout(tournament, entrants, results)
+        if len(knockout) < 2:
+            return None
+        return elimination_round(knockout, played, group_of=group_of)
     if tournament.format is TournamentFormat.SWISS:
         active = [e.player.id for e in entrants if e.is_active]
         assert tournament.swiss_rounds is not None
@@ -427,6 +477,54 @@ def _next_round(
     double = tournament.format is TournamentFormat.DOUBLE_ROUND_ROBIN
     schedule = round_robin(seeded, double=double)
     return schedule[number - 1] if number <= len(schedule) else None
+
+
+def _groups(entrants: list[Entrant]) -> list[tuple[int, ...]]:
+    """The groups as stored at the start, each in seed order."""
+    count = 1 + max(e.group for e in entrants if e.group is not None)
+    return [tuple(e.player.id for e in entrants if e.group == g) for g in range(count)]
+
+
+def _knockout(
+    tournament: TournamentView, entrants: list[Entrant], results: list[MatchResult]
+) -> tuple[list[int], dict[int, int], list[MatchResult]]:
+    """A groups -> knockout event's knockout players in knockout seed order, their groups, and
+    the knockout's results."""
+    through = sorted((e for e in entrants if e.knockout_seed), key=lambda e: e.knockout_seed or 0)
+    group_of = {e.player.id: e.group for e in through if e.group is not None}
+    stage = tournament.group_stage_rounds
+    return [e.player.id for e in through], group_of, [r for r in results if r.round > stage]
+
+
+def _groups_just_finished(tournament: TournamentView, entrants: list[Entrant]) -> bool:
+    """A groups -> knockout event whose group stage is complete and whose knockout is not seeded:
+    the caller has checked that every pairing so far is decided."""
+    return (
+        tournament.format is TournamentFormat.GROUPS
+        and tournament.current_round == tournament.group_stage_rounds
+        and not any(e.knockout_seed for e in entrants)
+    )
+
+
+async def _seed_knockout(
+    tx: Transaction,
+    tournament: TournamentView,
+    entrants: list[Entrant],
+    pairings: list[PairingView],
+) -> list[Entrant]:
+    """Store who goes through from the groups, as knockout seeds (see
+    :func:`bot.tournaments.qualifiers`); the entrants after it."""
+    assert tournament.group_advance is not None
+    results, byes = standings_input(pairings)
+    tables = group_tables(_groups(entrants), results, byes, tournament.scoring)
+    active = {e.player.id for e in entrants if e.is_active}
+    for seed, player in enumerate(qualifiers(tables, tournament.group_advance, active), start=1):
+        await tx.execute(
+            "UPDATE tournament_players SET knockout_seed = ? WHERE tournament_id = ? "
+            "AND player_id = ?",
+            (seed, tournament.id, player),
+        )
+    return await fetch_entrants(tx, tournament.id)
 
 
 async def _insert_pairing(
@@ -469,7 +567,7 @@ async def _begin_round(
         "UPDATE tournaments SET current_round = ? WHERE id = ?", (number, tournament.id)
     )
     active = {e.player.id for e in entrants if e.is_active}
-    elimination = tournament.format is TournamentFormat.ELIMINATION
+    elimination = tournament.is_knockout_round(number)
     games = []
     for pairing in upcoming.pairings:
         present = [p for p in (pairing.player1, pairing.player2) if p in active]
@@ -482,6 +580,7 @@ async def _begin_round(
                 games_total=tournament.games_per_match,
                 now=now,
                 until_decided=elimination,
+                tiebreaks=tournament.tiebreaks if elimination else None,
             )
             await _insert_pairing(
                 tx, tournament.id, number, pairing.player1, pairing.player2, match_id=match_id
@@ -527,6 +626,12 @@ async def _finish(
     results, byes = standings_input(pairings)
     if tournament.format is TournamentFormat.ELIMINATION:
         winner = elimination_winner(seeded, results)
+    elif tournament.format is TournamentFormat.GROUPS:
+        knockout, group_of, played = _knockout(tournament, entrants, results)
+        if len(knockout) < 2:
+            winner = knockout[0] if knockout else None
+        else:
+            winner = elimination_winner(knockout, played, group_of=group_of)
     else:
         table = compute_standings(seeded, results, byes, tournament.scoring)
         first = [row.player for row in table if row.place == 1]

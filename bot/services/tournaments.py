@@ -12,6 +12,13 @@ Rules chosen here:
 - Seeds, fixed at the start: players rated on the tournament's board size in the guild come
   first, best rating first; unrated players follow in the order they joined. Ties keep join order.
 - A Swiss tournament has at most one round fewer than it has players.
+- Groups -> knockout: 2 to 8 groups, filled by seed in a snake at the start; every group must end
+  up with more players than go through from it. Its standings are one table per group (group
+  matches only); the knockout shows in the bracket.
+- Knockout matches (single elimination, and the knockout of groups -> knockout) left level get
+  tiebreak games with their own time control (by default the tournament's), at most
+  ``tiebreak_games`` of them (3 by default); a match still level after the last one sends the
+  better seed through.
 - Withdrawing (a player, once it runs) or being disqualified (by an organizer) forfeits the
   player's match of the current round to the opponent and every later pairing too; their results
   so far stay in the standings. A forfeit (by an organizer) awards an undecided match of the
@@ -75,6 +82,8 @@ from bot.services.views import (
     MAX_MATCH_GAMES,
     GameView,
     PlayerRef,
+    TiebreakRule,
+    check_days,
     game_from_row,
 )
 from bot.store import Database, Transaction, to_db
@@ -87,15 +96,24 @@ from bot.tournaments import (
     TieBreak,
     compute_standings,
     elimination_round_count,
+    group_name,
+    group_rounds,
+    group_tables,
     round_robin,
+    snake_groups,
     standings_csv,
 )
+from bot.tournaments.groups import MAX_GROUPS
 from tak import Opening, Result, ResultKind
 
 MAX_PLAYERS = 64
 MAX_SWISS_ROUNDS = 20
 MAX_NAME_LENGTH = 60
 MAX_LIVE_TOURNAMENTS = 10  # per server, signing up or running
+MAX_ADVANCE = 8  # players through from each group
+MAX_TIEBREAK_GAMES = 9
+DEFAULT_TIEBREAK_GAMES = 3
+KNOCKOUTS = (TournamentFormat.ELIMINATION, TournamentFormat.GROUPS)
 
 __all__ = [
     "Entrant",
@@ -118,6 +136,7 @@ class StandingRow:
     standing: Standing
     player: PlayerRef
     status: EntrantStatus
+    group: int | None = None  # groups -> knockout: the group whose table this row is in (0: A)
 
 
 _Choice = TypeVar("_Choice", TournamentFormat, ScoringSystem, TieBreak)
@@ -187,6 +206,13 @@ class TournamentService:
         bank: timedelta | None = None,
         increment: timedelta | None = None,
         cap: timedelta | None = None,
+        groups: int | None = None,
+        advance: int | None = None,
+        tiebreak_days: int | None = None,
+        tiebreak_bank: timedelta | None = None,
+        tiebreak_increment: timedelta | None = None,
+        tiebreak_cap: timedelta | None = None,
+        tiebreak_games: int | None = None,
     ) -> TournamentView:
         """A tournament open for sign-up; None settings take the guild's defaults.
         With `vacation_allowed` False its games' clocks run while a player is on vacation; a
@@ -194,7 +220,10 @@ class TournamentService:
         move (:mod:`bot.services.timecontrol`).
 
         `match_points` are for a match won, drawn and lost (a bye scores a win); `tie_breaks`
-        apply in the order given.
+        apply in the order given. A groups -> knockout event takes its number of `groups` and
+        how many `advance` from each; the knockout formats take their tiebreak games' time
+        control (`tiebreak_days` and a bank or an increment with its cap; by default the
+        tournament's) and their most, `tiebreak_games`.
         """
         if not is_organizer:
             raise NotOrganizer("create a tournament")
@@ -209,6 +238,7 @@ class TournamentService:
                 raise InvalidSetting(f"A Swiss tournament has 1 to {MAX_SWISS_ROUNDS} rounds.")
         elif swiss_rounds is not None:
             raise InvalidSetting("Only a Swiss tournament takes a number of rounds.")
+        _check_groups(chosen, groups, advance)
         if not 1 <= games_per_match <= MAX_MATCH_GAMES:
             raise InvalidSetting(f"A match has 1 to {MAX_MATCH_GAMES} games.")
         if not 2 <= max_players <= MAX_PLAYERS:
@@ -223,6 +253,13 @@ class TournamentService:
                 size=size, komi=komi, days_per_move=days_per_move, opening=opening, rated=rated
             )
             clock = TimeControl.create(setup.days_per_move, bank=bank, increment=increment, cap=cap)
+            tiebreaks = _tiebreaks(
+                chosen,
+                setup.days_per_move,
+                tiebreak_days,
+                (tiebreak_bank, tiebreak_increment, tiebreak_cap),
+                tiebreak_games,
+            )
             taken = await tx.fetchone(
                 "SELECT 1 FROM tournaments WHERE guild_id = ? AND name = ? COLLATE NOCASE "
                 "AND status IN ('signup', 'running')",
@@ -271,6 +308,13 @@ class TournamentService:
                 "UPDATE tournaments SET vacation_allowed = ?, clock_bank = ?, "
                 "clock_increment = ?, clock_cap = ? WHERE id = ?",
                 (int(vacation_allowed), *clock.to_db(), cursor.lastrowid),
+            )
+            await tx.execute(
+                "UPDATE tournaments SET group_count = ?, group_advance = ?, "
+                "tiebreak_days_per_move = ?, tiebreak_clock_bank = ?, "
+                "tiebreak_clock_increment = ?, tiebreak_clock_cap = ?, tiebreak_games = ? "
+                "WHERE id = ?",
+                (groups, advance, *tiebreaks.to_db(), cursor.lastrowid),
             )
             return await fetch_tournament(tx, cursor.lastrowid)
 
@@ -323,6 +367,12 @@ class TournamentService:
             swiss = tournament.swiss_rounds
             if swiss is not None and swiss > count - 1:
                 raise NotEnoughPlayers(tournament.name, swiss + 1, count)
+            if tournament.group_count is not None:
+                assert tournament.group_advance is not None
+                # Every group has more players than go through from it.
+                needed = tournament.group_count * (tournament.group_advance + 1)
+                if count < needed:
+                    raise NotEnoughPlayers(tournament.name, needed, count)
             rows = await tx.fetchall(
                 "SELECT player_id, rating FROM ratings WHERE guild_id = ? AND size = ?",
                 (tournament.guild_id, tournament.setup.size),
@@ -338,6 +388,15 @@ class TournamentService:
                     "AND player_id = ?",
                     (seed, tournament.id, entrant.player.id),
                 )
+            if tournament.group_count is not None:
+                ids = [e.player.id for e in seeded]
+                for number, members in enumerate(snake_groups(ids, tournament.group_count)):
+                    for player in members:
+                        await tx.execute(
+                            "UPDATE tournament_players SET group_number = ? "
+                            "WHERE tournament_id = ? AND player_id = ?",
+                            (number, tournament.id, player),
+                        )
             await tx.execute(
                 "UPDATE tournaments SET status = 'running', rounds_total = ?, started_at = ? "
                 "WHERE id = ?",
@@ -394,7 +453,9 @@ class TournamentService:
             return await pairing_of_match(tx, match_id)
 
     async def standings(self, tournament_id: int) -> list[StandingRow]:
-        """The table, best first; empty before two players have joined."""
+        """The table, best first; empty before two players have joined. A groups -> knockout
+        event that has started has one table per group (its group matches only), group A's
+        first, each row carrying its group."""
         async with self._db.snapshot() as tx:
             tournament = await fetch_tournament(tx, tournament_id)
             entrants = await fetch_entrants(tx, tournament.id)
@@ -402,6 +463,19 @@ class TournamentService:
         if len(entrants) < 2:
             return []
         by_id = {e.player.id: e for e in entrants}
+        if any(e.group is not None for e in entrants):
+            stage = [p for p in pairings if p.round <= tournament.group_stage_rounds]
+            groups = [
+                [e.player.id for e in entrants if e.group == number]
+                for number in range(tournament.group_count or 0)
+            ]
+            return [
+                StandingRow(row, by_id[row.player].player, by_id[row.player].status, number)
+                for number, table in enumerate(
+                    group_tables(groups, *standings_input(stage), tournament.scoring)
+                )
+                for row in table
+            ]
         results, byes = standings_input(pairings)
         table = compute_standings(list(by_id), results, byes, tournament.scoring)
         return [
@@ -472,11 +546,21 @@ class TournamentService:
     # ----------------------------------------------------------------- exports
 
     async def standings_csv(self, tournament_id: int) -> str:
-        """The table as CSV, with the players' names."""
+        """The table as CSV, with the players' names; a groups -> knockout event's tables one
+        after the other, each row starting with its group's letter."""
         rows = await self.standings(tournament_id)
         tournament = await self.get(tournament_id)
         names = {row.player.id: row.player.name for row in rows}
-        return standings_csv([row.standing for row in rows], tournament.scoring, names)
+        if not any(row.group is not None for row in rows):
+            return standings_csv([row.standing for row in rows], tournament.scoring, names)
+        lines = standings_csv([row.standing for row in rows], tournament.scoring, names)
+        header, *body = lines.splitlines(keepends=True)
+        letters = [group_name(row.group or 0) for row in rows]
+        return (
+            "Group,"
+            + header
+            + "".join(f"{letter},{line}" for letter, line in zip(letters, body, strict=True))
+        )
 
     async def games_ptn(self, tournament_id: int) -> str:
         """Every finished game of the tournament as one PTN text, by round and match."""
@@ -573,7 +657,49 @@ def _require(tournament: TournamentView, status: TournamentStatus, action: str) 
         raise WrongTournamentStage(tournament.name, tournament.status.value, action)
 
 
+def _check_groups(chosen: TournamentFormat, groups: int | None, advance: int | None) -> None:
+    if chosen is not TournamentFormat.GROUPS:
+        if groups is not None or advance is not None:
+            raise InvalidSetting("Only a groups -> knockout tournament takes groups and advance.")
+        return
+    if groups is None or not 2 <= groups <= MAX_GROUPS:
+        raise InvalidSetting(f"A groups -> knockout tournament has 2 to {MAX_GROUPS} groups.")
+    if advance is None or not 1 <= advance <= MAX_ADVANCE:
+        raise InvalidSetting(f"From 1 to {MAX_ADVANCE} players of each group go through.")
+
+
+def _tiebreaks(
+    chosen: TournamentFormat,
+    days_per_move: int,
+    tiebreak_days: int | None,
+    clock: tuple[timedelta | None, timedelta | None, timedelta | None],
+    games: int | None,
+) -> TiebreakRule:
+    """The knockout's tiebreak games: their time control (the tournament's unless one is given)
+    and their most (checked)."""
+    if chosen not in KNOCKOUTS:
+        if tiebreak_days is not None or any(clock) or games is not None:
+            raise InvalidSetting("Only knockout tournaments have tiebreak games.")
+        return TiebreakRule()
+    if games is not None and not 1 <= games <= MAX_TIEBREAK_GAMES:
+        raise InvalidSetting(f"A drawn match gets 1 to {MAX_TIEBREAK_GAMES} tiebreak games.")
+    most = DEFAULT_TIEBREAK_GAMES if games is None else games
+    if tiebreak_days is None and not any(clock):
+        return TiebreakRule(games=most)
+    days = days_per_move if tiebreak_days is None else tiebreak_days
+    check_days(days)
+    bank, increment, cap = clock
+    control = TimeControl.create(days, bank=bank, increment=increment, cap=cap)
+    return TiebreakRule(days, control, most)
+
+
 def _rounds_total(tournament: TournamentView, count: int) -> int:
+    if tournament.format is TournamentFormat.GROUPS:
+        assert tournament.group_count is not None and tournament.group_advance is not None
+        stage = group_rounds(snake_groups(range(count), tournament.group_count))
+        return len(stage) + elimination_round_count(
+            tournament.group_count * tournament.group_advance
+        )
     if tournament.format is TournamentFormat.SWISS:
         assert tournament.swiss_rounds is not None
         return tournament.swiss_rounds

@@ -7,7 +7,7 @@ tests can compare them.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
 
@@ -214,6 +214,7 @@ class GameView:
     frozen_at: datetime | None = None  # the clock stands still since (a pause, a vacation)
     paused_at: datetime | None = None  # paused by agreement since
     pause_offer_by: int | None = None  # a pause proposed by
+    tiebreak: int | None = None  # its number among its match's tiebreak games (1 for the first)
 
     @property
     def is_active(self) -> bool:
@@ -285,6 +286,48 @@ class ChallengeView:
 
 
 @dataclass(frozen=True, slots=True)
+class TiebreakRule:
+    """How a match that may not end drawn (``until_decided``) goes on when its games leave the
+    players level: tiebreak games one at a time, with their own days per move and time control
+    (``days_per_move`` None: the match's own), at most ``games`` of them (None: until one player
+    leads). A match still level after the last one ends drawn; a tournament then sends the better
+    seed through."""
+
+    days_per_move: int | None = None
+    clock: TimeControl = PER_MOVE
+    games: int | None = None
+
+    def setup(self, base: GameSetup) -> GameSetup:
+        """A tiebreak game's setup: the match's own with this time control."""
+        if self.days_per_move is None:
+            return base
+        return replace(base, days_per_move=self.days_per_move, clock=self.clock)
+
+    def exhausted(self, played: int) -> bool:
+        """Whether ``played`` tiebreak games are all there may be."""
+        return self.games is not None and played >= self.games
+
+    def to_db(self) -> tuple[int | None, int, int, int, int | None]:
+        """The values of the ``tiebreak_*`` columns of matches and tournaments, in the order
+        days per move, bank, increment, cap, games."""
+        return (self.days_per_move, *self.clock.to_db(), self.games)
+
+
+PLAIN_TIEBREAKS = TiebreakRule()  # the match's own time control, until one player leads
+
+
+def tiebreak_from_row(row: sqlite3.Row) -> TiebreakRule:
+    """The ``tiebreak_*`` columns of a matches or tournaments row."""
+    return TiebreakRule(
+        days_per_move=row["tiebreak_days_per_move"],
+        clock=TimeControl.from_db(
+            row["tiebreak_clock_bank"], row["tiebreak_clock_increment"], row["tiebreak_clock_cap"]
+        ),
+        games=row["tiebreak_games"],
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class MatchView:
     """An N-game series. Player 1 has white in odd-numbered games. An ``until_decided`` match
     goes past N games while the players are level (see :mod:`bot.services.matches`)."""
@@ -301,6 +344,7 @@ class MatchView:
     created_at: datetime
     finished_at: datetime | None
     until_decided: bool = False
+    tiebreaks: TiebreakRule = PLAIN_TIEBREAKS  # how an until_decided match left level goes on
 
     def points_of(self, player_id: int) -> int:
         return self.points1 if player_id == self.player1.id else self.points2
@@ -374,6 +418,7 @@ def game_from_row(row: sqlite3.Row, names: tuple[str, str] | None = None) -> Gam
         frozen_at=from_db(row["frozen_at"]),
         paused_at=from_db(row["paused_at"]),
         pause_offer_by=row["pause_offer_by"],
+        tiebreak=row["tiebreak"],
     )
 
 
@@ -454,6 +499,7 @@ def match_from_row(row: sqlite3.Row) -> MatchView:
         created_at=_required(row["created_at"]),
         finished_at=from_db(row["finished_at"]),
         until_decided=bool(row["until_decided"]),
+        tiebreaks=tiebreak_from_row(row),
     )
 
 

@@ -4,8 +4,16 @@ The tournament service loads results from the database, calls these functions an
 they return.
 """
 
+from bot.tournaments.groups import (
+    group_name,
+    group_rounds,
+    group_tables,
+    qualifiers,
+    snake_groups,
+)
 from bot.tournaments.model import MatchResult, Pairing, Round, TournamentError
 from bot.tournaments.pairing import (
+    bracket_slots,
     elimination_round,
     elimination_round_count,
     elimination_winner,
@@ -35,12 +43,18 @@ __all__ = [
     "Standing",
     "TieBreak",
     "TournamentError",
+    "bracket_slots",
     "compute_standings",
     "elimination_round",
     "elimination_round_count",
     "elimination_winner",
+    "group_name",
+    "group_rounds",
+    "group_tables",
+    "qualifiers",
     "ranking_scores",
     "round_robin",
+    "snake_groups",
     "standings_csv",
     "swiss_round",
 ]

@@ -40,7 +40,8 @@ class Pairing:
 @dataclass(frozen=True, slots=True)
 class Round:
     """One round's matches and the players who sit it out with a bye (at most one, except in the
-    first round of an elimination bracket whose size is not a power of two)."""
+    first round of an elimination bracket whose size is not a power of two, and in a group round,
+    one for each group of odd size)."""
 
     pairings: tuple[Pairing, ...]
     byes: tuple[int, ...] = ()
@@ -56,9 +57,9 @@ class MatchResult:
     """A finished match: the round it belonged to, its pairing (``player1`` had white in game 1),
     the multi-game points each player scored, and the match winner (``None`` for a drawn match).
 
-    The winner is given rather than derived from the points because forfeits and the extra games
-    that settle a drawn elimination match decide it differently; :meth:`by_points` covers the
-    ordinary case.
+    The winner is given rather than derived from the points because forfeits and the tiebreak
+    games that settle a drawn knockout match (or, after the last of them, the better seed) decide
+    it differently; :meth:`by_points` covers the ordinary case.
     """
 
     round: int

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.tournaments.model import MatchResult, Pairing, Round, TournamentError, check_players
@@ -319,6 +319,63 @@ def bracket_seeds(size: int) -> list[int]:
     return order
 
 
+def _cross_seeded(
+    slots: list[int | None], seed: Mapping[int, int], group_of: Mapping[int, int]
+) -> list[int | None]:
+    """``slots`` with the round-1 opponents of the better seeds reassigned so that no two players
+    of the same group meet in round 1, whenever some assignment allows it.
+
+    Each round-1 meeting keeps its better seed in place; the better seeds, best first, take the
+    worst remaining other seed (the standard 1 v N, 2 v N-1 order) unless that opponent is from
+    their own group or would leave the rest impossible to pair across groups. Without a clash the
+    bracket stays the standard one; when a clash cannot be avoided (one group has more than half
+    of the round-1 players) the standard bracket is kept as it is."""
+    tables = [(slots[2 * i], slots[2 * i + 1]) for i in range(len(slots) // 2)]
+    highs = sorted((a for a, b in tables if a is not None and b is not None), key=seed.__getitem__)
+    lows = sorted((b for a, b in tables if a is not None and b is not None), key=seed.__getitem__)
+
+    def group(player: int) -> object:
+        return group_of.get(player, ("alone", player))
+
+    def pairable(highs_left: Sequence[int], lows_left: Sequence[int]) -> bool:
+        """Hall's condition: a cross-group pairing exists iff no group has more than half."""
+        counts = Counter(group(p) for p in [*highs_left, *lows_left])
+        return all(n <= len(highs_left) for n in counts.values())
+
+    if not pairable(highs, lows):
+        return slots
+    opponent: dict[int, int] = {}
+    for index, high in enumerate(highs):
+        low = next(
+            low
+            for low in reversed(lows)
+            if group(low) != group(high)
+            and pairable(highs[index + 1 :], [p for p in lows if p != low])
+        )
+        opponent[high] = low
+        lows.remove(low)
+    result = list(slots)
+    for i, (a, b) in enumerate(tables):
+        if a is not None and b is not None:
+            result[2 * i + 1] = opponent[a]
+    return result
+
+
+def bracket_slots(
+    players: Sequence[int], group_of: Mapping[int, int] | None = None
+) -> list[int | None]:
+    """The bracket's seats in order (``None`` for a bye's empty seat): seats 0 and 1 meet in
+    round 1, their winner meets the winner of seats 2 and 3, and so on. ``players`` are in seed
+    order; with ``group_of`` (each player's group in a groups -> knockout event) round 1 is
+    cross-seeded by :func:`_cross_seeded`."""
+    field = check_players(players)
+    size = 1 << (len(field) - 1).bit_length()
+    slots: list[int | None] = [field[i] if i < len(field) else None for i in bracket_seeds(size)]
+    if not group_of:
+        return slots
+    return _cross_seeded(slots, {p: i for i, p in enumerate(field)}, group_of)
+
+
 @dataclass(frozen=True, slots=True)
 class _Bracket:
     """How far a bracket has got: the round to play next (none once it is decided) and who is
@@ -328,13 +385,11 @@ class _Bracket:
     remaining: tuple[int, ...]
 
 
-def _walk_bracket(players: Sequence[int], results: Iterable[MatchResult]) -> _Bracket:
-    field = check_players(players)
-    seed = {p: i for i, p in enumerate(field)}
-    size = 1 << (len(field) - 1).bit_length()
-    entrants: list[int | None] = [
-        field[i] if i < len(field) else None for i in bracket_seeds(size)
-    ]
+def _walk_bracket(
+    players: Sequence[int], results: Iterable[MatchResult], group_of: Mapping[int, int] | None
+) -> _Bracket:
+    entrants = bracket_slots(players, group_of)
+    seed = {p: i for i, p in enumerate(players)}
     by_players: dict[frozenset[int], MatchResult] = {}
     for result in results:
         if result.players in by_players:
@@ -379,18 +434,29 @@ def _walk_bracket(players: Sequence[int], results: Iterable[MatchResult]) -> _Br
     return _Bracket(current, tuple(p for p in entrants if p is not None))
 
 
-def elimination_round(players: Sequence[int], results: Iterable[MatchResult] = ()) -> Round | None:
+def elimination_round(
+    players: Sequence[int],
+    results: Iterable[MatchResult] = (),
+    *,
+    group_of: Mapping[int, int] | None = None,
+) -> Round | None:
     """The next round of a single-elimination bracket for ``players`` (seed order) after
     ``results`` (each with its match winner: drawn matches are settled by the caller's extra
     games first), or ``None`` once the bracket has its winner.
 
     The bracket is the next power of two; the missing seats are byes, which go to the top seeds
-    in the first round. The better seed is player 1.
+    in the first round. The better seed is player 1. ``group_of`` cross-seeds round 1 (see
+    :func:`bracket_slots`).
     """
-    return _walk_bracket(players, results).current
+    return _walk_bracket(players, results, group_of).current
 
 
-def elimination_winner(players: Sequence[int], results: Iterable[MatchResult]) -> int | None:
+def elimination_winner(
+    players: Sequence[int],
+    results: Iterable[MatchResult],
+    *,
+    group_of: Mapping[int, int] | None = None,
+) -> int | None:
     """The bracket's winner, or ``None`` while matches remain."""
-    bracket = _walk_bracket(players, results)
+    bracket = _walk_bracket(players, results, group_of)
     return bracket.remaining[0] if bracket.current is None else None

@@ -1,0 +1,112 @@
+"""A groups -> knockout tournament through the real discord.py, from sign-up to the winner: two
+groups played side by side, the group winners into the knockout, whose drawn final is settled by a
+tiebreak game with its own time control."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import timedelta
+
+import pytest
+
+from bot.services.timecontrol import ClockKind
+from tests.discord.conftest import World
+from tests.discord.test_discord_tournament import Club, embed_titles
+
+
+@pytest.fixture
+async def club(world: World) -> Club:
+    return Club(world)
+
+
+async def test_groups_then_a_knockout_final_settled_by_a_tiebreak_game(club: Club) -> None:
+    alice, bob, carol, dave = club.players
+    await club.sign_up_and_start(
+        format="groups",
+        groups=2,
+        advance=1,
+        games=1,
+        tiebreak_games=2,
+        tiebreak_days=2,
+        tiebreak_bank="1d",
+    )
+    [announcement] = [
+        m for m in club.channel_posts() if "New tournament: Spring Open" in embed_titles([m])
+    ]
+    settings = announcement.embeds[0].description or ""
+    assert "groups -> knockout (2 round-robin groups, the top 1 of each" in settings
+    assert "up to 2 tiebreak games (2d per move + 1d bank)" in settings
+    assert "the better seed goes through" in settings
+
+    # Seeds by joining order: group A is alice and dave, group B bob and carol.
+    info = await dave.slash(club.channel, "tournament info")
+    players = info.response.embeds[0].fields[0].value or ""
+    assert players.splitlines() == [
+        "1. alice (group A)",
+        "2. bob (group B)",
+        "3. carol (group B)",
+        "4. dave (group A)",
+    ]
+    assert "Spring Open: round 1 of 2 (groups)" in embed_titles(club.channel_posts())
+    group_games = await club.active_games()
+    assert sorted({g.white.name, g.black.name} == {"alice", "dave"} for g in group_games) == [
+        False,
+        True,
+    ]
+    for game in group_games:
+        await club.win(game, alice.id if alice.id in (game.white.id, game.black.id) else bob.id)
+
+    [knockout_post] = [
+        m
+        for m in club.channel_posts()
+        if "Spring Open: round 2 of 2 (knockout)" in embed_titles([m])
+    ]
+    assert [a.filename for a in knockout_post.attachments] == ["bracket.png"]
+    [final] = await club.active_games()
+    assert {final.white.id, final.black.id} == {alice.id, bob.id}
+    assert final.white.id == alice.id  # alice, seed 1, is the better seed
+
+    thread = club.thread(final.thread_id)
+    offered = await bob.slash(thread, "tak draw")
+    assert offered.ephemeral
+    offer = club.world.last_bot_message(thread)
+    await alice.click(offer, label="Accept draw")
+    [tiebreak] = await club.active_games()
+    assert tiebreak.tiebreak == 1 and tiebreak.match_id == final.match_id
+    assert (tiebreak.white.id, tiebreak.black.id) == (bob.id, alice.id)  # colours alternate
+    assert tiebreak.setup.days_per_move == 2
+    assert tiebreak.setup.clock.kind is ClockKind.BANK
+    assert tiebreak.setup.clock.bank == timedelta(days=1)
+    posted = [m.content for m in club.world.bot_messages(club.thread(tiebreak.thread_id))]
+    assert any(f"Game #{tiebreak.id} (tiebreak game 1 of the match) starts" in t for t in posted)
+
+    await club.win(tiebreak, bob.id)
+    assert await club.active_games() == []
+    last = club.channel_posts()[-1]
+    assert last.content == f"🏆 **Spring Open** is over: {bob.mention} wins!"
+    assert [a.filename for a in last.attachments] == [
+        "standings-a.png",
+        "standings-b.png",
+        "bracket.png",
+    ]
+
+    asked = await carol.slash(club.channel, "tournament standings", tournament="Spring Open")
+    [embed] = asked.response.embeds
+    table = embed.description or ""
+    assert table.index("**Group A**") < table.index("alice") < table.index("**Group B**")
+    assert table.index("**Group B**") < table.index("bob") < table.index("carol")
+    assert [a.filename for a in asked.response.attachments] == [
+        "standings-a.png",
+        "standings-b.png",
+        "bracket.png",
+    ]
+
+    exported = await dave.slash(club.channel, "tournament export", tournament="Spring Open")
+    rows = list(csv.reader(io.StringIO((await exported.response.attachments[0].read()).decode())))
+    assert [(row[0], row[1], row[3]) for row in rows[1:]] == [
+        ("A", "1", "alice"),
+        ("A", "2", "dave"),
+        ("B", "1", "bob"),
+        ("B", "2", "carol"),
+    ]
