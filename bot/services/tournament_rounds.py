@@ -26,8 +26,8 @@ next one, or nothing at all happens. The rules:
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 
@@ -56,6 +56,7 @@ from bot.tournaments import (
     round_robin,
     swiss_round,
 )
+from bot.tournaments.entry import place_holders
 
 
 class TournamentFormat(StrEnum):
@@ -270,10 +271,11 @@ async def fetch_tournament(tx: Transaction, tournament_id: int) -> TournamentVie
 
 
 async def fetch_entrants(tx: Transaction, tournament_id: int) -> list[Entrant]:
-    """The players in seed order (join order before the start), withdrawn ones included."""
+    """The players in seed order (before the start: those seeded by hand, then join order),
+    withdrawn ones included."""
     rows = await tx.fetchall(
         "SELECT tp.*, p.name FROM tournament_players tp JOIN players p ON p.id = tp.player_id "
-        "WHERE tp.tournament_id = ? ORDER BY tp.seed, tp.joined_at, tp.rowid",
+        "WHERE tp.tournament_id = ? ORDER BY tp.seed IS NULL, tp.seed, tp.joined_at, tp.rowid",
         (tournament_id,),
     )
     return [
@@ -315,16 +317,38 @@ async def in_tournament(tx: Transaction, game: GameView) -> bool:
 
 
 def standings_input(
-    pairings: Iterable[PairingView],
+    pairings: Iterable[PairingView], holders: Mapping[int, int] | None = None
 ) -> tuple[list[MatchResult], list[int]]:
-    """The decided matches and the byes, as the pairing and standings logic takes them."""
+    """The decided matches and the byes, as the pairing and standings logic takes them; a
+    replaced player's results count for whoever holds their place now (`holders`, from
+    :func:`fetch_place_holders`)."""
+    place = holders or {}
     results, byes = [], []
     for pairing in pairings:
         if pairing.is_bye:
-            byes.append(pairing.player1.id)
+            byes.append(place.get(pairing.player1.id, pairing.player1.id))
         elif pairing.is_decided:
-            results.append(pairing.result())
+            result = pairing.result()
+            if place:
+                winner = result.winner
+                result = replace(
+                    result,
+                    player1=place.get(result.player1, result.player1),
+                    player2=place.get(result.player2, result.player2),
+                    winner=None if winner is None else place.get(winner, winner),
+                )
+            results.append(result)
     return results, byes
+
+
+async def fetch_place_holders(tx: Transaction, tournament_id: int) -> dict[int, int]:
+    """{replaced player: who holds their place now} (see :func:`bot.tournaments.place_holders`)."""
+    rows = await tx.fetchall(
+        "SELECT old_id, new_id FROM tournament_replacements WHERE tournament_id = ? "
+        "ORDER BY replaced_at, rowid",
+        (tournament_id,),
+    )
+    return place_holders((row["old_id"], row["new_id"]) for row in rows)
 
 
 # ----------------------------------------------------------------- writing
@@ -394,9 +418,10 @@ async def advance(
         if not all(p.is_decided for p in pairings):
             break
         entrants = await fetch_entrants(tx, tournament_id)
-        upcoming = _next_round(tournament, entrants, pairings)
+        holders = await fetch_place_holders(tx, tournament_id)
+        upcoming = _next_round(tournament, entrants, pairings, holders)
         if upcoming is None:
-            await _finish(tx, tournament, entrants, pairings, now)
+            await _finish(tx, tournament, entrants, pairings, now, holders)
             break
         begun, first_games = await _begin_round(tx, tournament, entrants, upcoming, now)
         rounds.append(begun)
@@ -407,11 +432,14 @@ async def advance(
 
 
 def _next_round(
-    tournament: TournamentView, entrants: list[Entrant], pairings: list[PairingView]
+    tournament: TournamentView,
+    entrants: list[Entrant],
+    pairings: list[PairingView],
+    holders: Mapping[int, int],
 ) -> Round | None:
     """The round after the current one (all of whose pairings are decided), or None."""
     seeded = [e.player.id for e in entrants]
-    results, byes = standings_input(pairings)
+    results, byes = standings_input(pairings, holders)
     number = tournament.current_round + 1
     if tournament.format is TournamentFormat.ELIMINATION:
         return elimination_round(seeded, results)
@@ -522,9 +550,10 @@ async def _finish(
     entrants: list[Entrant],
     pairings: list[PairingView],
     now: datetime,
+    holders: Mapping[int, int],
 ) -> None:
     seeded = [e.player.id for e in entrants]
-    results, byes = standings_input(pairings)
+    results, byes = standings_input(pairings, holders)
     if tournament.format is TournamentFormat.ELIMINATION:
         winner = elimination_winner(seeded, results)
     else:

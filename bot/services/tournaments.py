@@ -11,6 +11,7 @@ Rules chosen here:
   which passes ``is_organizer``; the member who created a tournament may always run it.
 - Seeds, fixed at the start: players rated on the tournament's board size in the guild come
   first, best rating first; unrated players follow in the order they joined. Ties keep join order.
+  An organizer may set them by hand during sign-up (:mod:`bot.services.tournament_entry`).
 - A Swiss tournament has at most one round fewer than it has players.
 - Withdrawing (a player, once it runs) or being disqualified (by an organizer) forfeits the
   player's match of the current round to the opponent and every later pairing too; their results
@@ -51,6 +52,7 @@ from bot.services.outbox import EndingCause, GameEnded, Headline, announce_progr
 from bot.services.queries import QueryService
 from bot.services.records import fetch_match, save_player
 from bot.services.timecontrol import TimeControl
+from bot.services.tournament_entry import checkin_times, entries_at_start, schedule_checkin
 from bot.services.tournament_rounds import (
     TOURNAMENT_SELECT,
     Entrant,
@@ -65,6 +67,7 @@ from bot.services.tournament_rounds import (
     decide,
     fetch_entrants,
     fetch_pairings,
+    fetch_place_holders,
     fetch_tournament,
     pairing_of_match,
     standings_input,
@@ -187,8 +190,11 @@ class TournamentService:
         bank: timedelta | None = None,
         increment: timedelta | None = None,
         cap: timedelta | None = None,
+        checkin: timedelta | None = None,
     ) -> TournamentView:
-        """A tournament open for sign-up; None settings take the guild's defaults.
+        """A tournament open for sign-up; None settings take the guild's defaults. With
+        `checkin`, check-in opens that long before the sign-up deadline (see
+        :mod:`bot.services.tournament_entry`).
         With `vacation_allowed` False its games' clocks run while a player is on vacation; a
         `bank`, or an `increment` with its `cap`, is its games' time control besides days per
         move (:mod:`bot.services.timecontrol`).
@@ -217,6 +223,7 @@ class TournamentService:
         now = self._clock.now()
         if signup_deadline is not None and signup_deadline <= now:
             raise InvalidSetting("The sign-up deadline must be in the future.")
+        check_in = checkin_times(now, signup_deadline, checkin)
         async with self._db.transaction() as tx:
             defaults = await fetch_guild_settings(tx, guild_id)
             setup = defaults.game_setup(
@@ -272,6 +279,7 @@ class TournamentService:
                 "clock_increment = ?, clock_cap = ? WHERE id = ?",
                 (int(vacation_allowed), *clock.to_db(), cursor.lastrowid),
             )
+            await schedule_checkin(tx, cursor.lastrowid, check_in)
             return await fetch_tournament(tx, cursor.lastrowid)
 
     async def join(self, tournament_id: int, player: PlayerRef) -> Entrant:
@@ -311,32 +319,25 @@ class TournamentService:
     async def start(
         self, tournament_id: int, *, actor_id: int, is_organizer: bool
     ) -> TournamentProgress:
-        """Seed the players and begin round 1 (see the module's rules for seeding)."""
+        """Seed the players and begin round 1 (see the module's rules for seeding); with
+        check-in open, those who have not checked in are left out first
+        (:func:`bot.services.tournament_entry.entries_at_start`)."""
         now = self._clock.now()
         async with self._db.transaction() as tx:
             tournament = await self._organized(tx, tournament_id, actor_id, is_organizer, "start")
             _require(tournament, TournamentStatus.SIGNUP, "start it")
-            entrants = await fetch_entrants(tx, tournament.id)
-            count = len(entrants)
+            field = await entries_at_start(tx, tournament, now)
+            count = len(field.order)
             if count < 2:
                 raise NotEnoughPlayers(tournament.name, 2, count)
             swiss = tournament.swiss_rounds
             if swiss is not None and swiss > count - 1:
                 raise NotEnoughPlayers(tournament.name, swiss + 1, count)
-            rows = await tx.fetchall(
-                "SELECT player_id, rating FROM ratings WHERE guild_id = ? AND size = ?",
-                (tournament.guild_id, tournament.setup.size),
-            )
-            ratings = {row["player_id"]: row["rating"] for row in rows}
-            seeded = sorted(
-                entrants,
-                key=lambda e: (e.player.id not in ratings, -ratings.get(e.player.id, 0.0)),
-            )  # a stable sort: join order breaks ties
-            for seed, entrant in enumerate(seeded, start=1):
+            for seed, player_id in enumerate(field.order, start=1):
                 await tx.execute(
                     "UPDATE tournament_players SET seed = ? WHERE tournament_id = ? "
                     "AND player_id = ?",
-                    (seed, tournament.id, entrant.player.id),
+                    (seed, tournament.id, player_id),
                 )
             await tx.execute(
                 "UPDATE tournaments SET status = 'running', rounds_total = ?, started_at = ? "
@@ -344,7 +345,9 @@ class TournamentService:
                 (_rounds_total(tournament, count), to_db(now), tournament.id),
             )
             progress = await advance(tx, tournament.id, now)
-            await announce_progress(tx, progress, now, headline=Headline.STARTED)
+            await announce_progress(
+                tx, progress, now, headline=Headline.STARTED, dropped=field.dropped
+            )
             return progress
 
     # ----------------------------------------------------------------- reading
@@ -399,10 +402,11 @@ class TournamentService:
             tournament = await fetch_tournament(tx, tournament_id)
             entrants = await fetch_entrants(tx, tournament.id)
             pairings = await fetch_pairings(tx, tournament.id)
+            holders = await fetch_place_holders(tx, tournament.id)
         if len(entrants) < 2:
             return []
         by_id = {e.player.id: e for e in entrants}
-        results, byes = standings_input(pairings)
+        results, byes = standings_input(pairings, holders)
         table = compute_standings(list(by_id), results, byes, tournament.scoring)
         return [
             StandingRow(row, by_id[row.player].player, by_id[row.player].status) for row in table
