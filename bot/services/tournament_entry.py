@@ -383,6 +383,7 @@ class EntryService:
             tournament = await fetch_tournament(tx, tournament_id)
             if tournament.status is not TournamentStatus.RUNNING:
                 raise EntryRefused(f"{tournament.name} is not running.")
+            await _refuse_present(tx, tournament, player.id, you=True)
             row = await tx.fetchone(
                 "SELECT late_entry_until FROM tournaments WHERE id = ?", (tournament.id,)
             )
@@ -396,7 +397,6 @@ class EntryService:
                     f"{tournament.name} took late entries until round {until}; it is in round "
                     f"{tournament.current_round}."
                 )
-            await _refuse_present(tx, tournament, player.id, you=True)
             if tournament.player_count >= tournament.max_players:
                 raise TournamentFull(tournament.name, tournament.max_players)
             await save_player(tx, player, now)
