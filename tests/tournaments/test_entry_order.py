@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -36,7 +38,7 @@ def test_moving_by_places_is_moving_to_the_seed_so_many_places_away(
         assert moved == move_to(order, player, seed + places)
         assert move_by(moved, player, -places) == tuple(order)  # and back
     else:
-        with pytest.raises(TournamentError, match="already the (top|last) seed"):
+        with pytest.raises(TournamentError, match=r"already the (top|last) seed"):
             move_by(order, player, places)
 
 
@@ -81,7 +83,7 @@ def test_no_seed_by_hand_is_the_automatic_order() -> None:
 @given(st.lists(st.integers(1, 30), min_size=2, max_size=12, unique=True))
 def test_a_chain_of_replacements_sends_every_old_place_to_its_holder(people: list[int]) -> None:
     # people[0] is replaced by people[1], who is replaced by people[2], and so on
-    chain = list(zip(people, people[1:], strict=False))
+    chain = list(pairwise(people))
     holders = place_holders(chain)
     assert holders == {p: people[-1] for p in people[:-1]}
 
