@@ -7,7 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot import pictures
-from bot.services.tournament_rounds import TournamentFormat, fetch_pairings, fetch_tournament
+from bot.services.tournament_rounds import (
+    TournamentFormat,
+    fetch_pairings,
+    fetch_place_holders,
+    fetch_tournament,
+    pairings_by_place,
+)
 from bot.services.tournaments import TournamentService
 from bot.services.views import check_size
 from bot.store import Database, from_db
@@ -36,6 +42,7 @@ class PictureService:
         async with self._db.snapshot() as tx:
             tournament = await fetch_tournament(tx, tournament_id)
             every = await fetch_pairings(tx, tournament_id)
+            every = pairings_by_place(every, await fetch_place_holders(tx, tournament_id))
         table = pictures.standings_table(tournament, rows, every) if rows else None
         drawn = None
         if tournament.format is TournamentFormat.ELIMINATION and tournament.current_round:

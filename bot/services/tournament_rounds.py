@@ -322,23 +322,38 @@ def standings_input(
     """The decided matches and the byes, as the pairing and standings logic takes them; a
     replaced player's results count for whoever holds their place now (`holders`, from
     :func:`fetch_place_holders`)."""
-    place = holders or {}
     results, byes = [], []
-    for pairing in pairings:
+    for pairing in pairings_by_place(pairings, holders or {}):
         if pairing.is_bye:
-            byes.append(place.get(pairing.player1.id, pairing.player1.id))
+            byes.append(pairing.player1.id)
         elif pairing.is_decided:
-            result = pairing.result()
-            if place:
-                winner = result.winner
-                result = replace(
-                    result,
-                    player1=place.get(result.player1, result.player1),
-                    player2=place.get(result.player2, result.player2),
-                    winner=None if winner is None else place.get(winner, winner),
-                )
-            results.append(result)
+            results.append(pairing.result())
     return results, byes
+
+
+def pairings_by_place(
+    pairings: Iterable[PairingView], holders: Mapping[int, int]
+) -> list[PairingView]:
+    """The pairings with each replaced player's id changed to their place's holder (names kept),
+    for what is drawn by place: the cross table and the bracket."""
+
+    if not holders:
+        return list(pairings)
+
+    def holder(player: PlayerRef | None) -> PlayerRef | None:
+        if player is None or player.id not in holders:
+            return player
+        return PlayerRef(holders[player.id], player.name)
+
+    return [
+        replace(
+            p,
+            player1=holder(p.player1) or p.player1,
+            player2=holder(p.player2),
+            winner=holder(p.winner),
+        )
+        for p in pairings
+    ]
 
 
 async def fetch_place_holders(tx: Transaction, tournament_id: int) -> dict[int, int]:

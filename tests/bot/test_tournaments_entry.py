@@ -36,7 +36,7 @@ from bot.errors import (
 from bot.services import Services
 from bot.services.outbox import Headline, TournamentNews
 from bot.services.tournament_rounds import TournamentStatus
-from bot.services.views import PlayerRef
+from bot.services.views import GameView, PlayerRef
 from tests.bot.conftest import deliver_everything
 
 FOUR = (ANN, BEN, CAT, DAN)
@@ -377,3 +377,26 @@ async def test_replacing_a_withdrawn_swiss_player_brings_the_place_back(
     assert playing == set(ids((ANN, BEN, CAT, EVE)))
     rows = {r.player.id: r.standing for r in await services.tournaments.standings(tournament.id)}
     assert rows[EVE.id].lost >= 1  # DAN's forfeited round 1 counts for the place
+
+
+async def test_a_knockout_goes_on_with_the_replacement_in_the_bracket(
+    services: Services,
+) -> None:
+    tournament = await new_tournament(services, FOUR, format="elimination")
+    await start(services, tournament.id)
+    await play_round(services, tournament.id)  # ann beats dan, ben beats cat
+    await services.entry.replace(tournament.id, ANN.id, EVE, **ORG)  # before the final's moves
+    drawn = (await services.pictures.tournament(tournament.id)).bracket
+    assert drawn is not None
+    first, final = drawn.rounds
+    assert [m.winner is not None for m in first] == [True, True]  # ann's win counts for the place
+    names = {e.name for m in final for e in m.entrants if e}
+    assert names == {"eve", "ben"}
+
+    def eve_wins(game: GameView) -> int:
+        return EVE.id
+
+    await play_round(services, tournament.id, eve_wins)
+    finished = await services.tournaments.get(tournament.id)
+    assert finished.status is TournamentStatus.FINISHED
+    assert finished.winner is not None and finished.winner.id == EVE.id
