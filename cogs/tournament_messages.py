@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import datetime
 
 import discord
 
@@ -295,3 +296,16 @@ def replacements_text(replaced: Sequence[tuple[PlayerRef, PlayerRef, int]]) -> s
         f"{display(old.name)}'s results."
         for old, new, number in replaced
     )
+
+
+def checkin_field(state: EntryState, now: datetime) -> str:
+    """The check-in as `/tournament info` shows it during sign-up."""
+    opens = state.checkin.opens_at
+    assert opens is not None
+    if not state.checkin.is_open(now):
+        return f"Opens {timestamp(opens)}."
+    count = len(state.entrants)
+    text = f"Open: {count - len(state.missing)} of {count} checked in."
+    if state.missing:
+        text += " Still to check in: " + ", ".join(display(p.name) for p in state.missing)
+    return text if len(text) <= MAX_FIELD else text[: MAX_FIELD - 1] + "…"

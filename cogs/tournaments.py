@@ -421,7 +421,12 @@ class TournamentCog(commands.Cog):
         async with acting(interaction):
             found = await self.find(interaction, tournament)
             entrants = await self.services.tournaments.entrants(found.id)
-            await interaction.followup.send(embed=say.info_embed(found, entrants), ephemeral=True)
+            embed = say.info_embed(found, entrants)
+            state = await self.services.entry.state(found.id)
+            if found.status is TournamentStatus.SIGNUP and state.checkin.opens_at is not None:
+                now = self.services.clock.now()
+                embed.add_field(name="Check-in", value=say.checkin_field(state, now))
+            await interaction.followup.send(embed=embed, ephemeral=True)
 
     @tournament.command(
         name="export", description="Standings as CSV and every game as one PTN file"

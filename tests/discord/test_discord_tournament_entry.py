@@ -45,6 +45,9 @@ async def test_a_no_show_is_left_out_at_the_start_after_a_restart(world: World, 
     assert again.response.content == "You have already checked in for Spring Open."
 
     await club.env.restart_bot(new_bot())  # nothing of the check-in is kept in memory
+    info = await bob.slash(club.channel, "tournament info")
+    [checkin] = [f for f in info.response.embeds[0].fields if f.name == "Check-in"]
+    assert checkin.value == "Open: 3 of 4 checked in. Still to check in: dave"
     await advance(club.env, timedelta(hours=12))
     reminder = club.channel_posts()[-1].content
     assert reminder.startswith(f"⏰ Reminder: {dave.mention}, check in for **Spring Open**")
