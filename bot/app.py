@@ -245,7 +245,7 @@ class BredonBot(commands.Bot):
             self.clock,
             self._announce_deadlines,
             max_sleep=self._scheduler_max_sleep,
-            duties=(self.services.notifications,),
+            duties=(self.services.notifications, self.services.entry),
             on_duty=lambda: self.dispatch("outbox_written"),
         )
         self.scheduler.start(before=self.wait_until_ready)

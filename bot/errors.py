@@ -367,3 +367,8 @@ class PauseRefused(BredonError):
 
 class MoreTimeRefused(BredonError):
     """More time that cannot be given (not waiting, too much, game over)."""
+
+
+class EntryRefused(BredonError):
+    """A check-in, seed, late entry or replacement the tournament cannot take (the message says
+    why)."""

@@ -716,17 +716,17 @@ class GameTable:
         knockout's bracket, when a round begins after another and at the end)."""
         name = messages.display(tournament.name)
         who = messages.mention(news.player_id or 0)
-        headline = (
-            {
+        headline = await self._entry_headline(tournament, news)
+        if headline is None and news.headline:
+            headline = {
                 Headline.STARTED: f"**{name}** has started!",
                 Headline.WITHDREW: f"{who} withdrew from **{name}**.",
                 Headline.DISQUALIFIED: f"{who} is disqualified from **{name}**.",
             }[Headline(news.headline)]
-            if news.headline
-            else None
-        )
         decided = await self.services.tournaments.pairings_with_ids(tournament.id, news.decided)
         lines = [line for line in (headline, say.decided_text(decided)) if line]
+        if news.dropped:
+            lines.append(say.dropped_text(news.dropped))
         if news.cancelled:
             lines.append(say.cancelled_text(tournament))
         posts: list[tuple[str, discord.Embed | None, PictureFiles | None]] = []
@@ -758,6 +758,23 @@ class GameTable:
             embed = say.standings_embed(tournament, rows)
             posts.append((say.finished_text(tournament), embed, pictures(False)))
         return posts
+
+    async def _entry_headline(self, tournament: TournamentView, news: TournamentNews) -> str | None:
+        """The news of check-in, a late entry or a replacement (None for other headlines)."""
+        entry = self.services.entry
+        match news.headline:
+            case Headline.CHECKIN_OPEN:
+                return say.checkin_open_text(await entry.state(tournament.id))
+            case Headline.CHECKIN_REMINDER:
+                return say.checkin_reminder_text(await entry.state(tournament.id))
+            case Headline.LATE_ENTRY:
+                assert news.player_id is not None
+                first = await entry.first_round(tournament.id, news.player_id)
+                return say.late_entry_text(tournament, news.player_id, first)
+            case Headline.REPLACED:
+                assert news.player_id is not None and news.other_id is not None
+                return say.replaced_text(tournament, news.player_id, news.other_id)
+        return None
 
 
 def _board_name(game: GameView, position: Position) -> str:

@@ -6,9 +6,12 @@ Like :mod:`cogs.messages`, no Discord calls and no rules: the tournament service
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from datetime import datetime
 
 import discord
 
+from bot.services.tournament_entry import EntryState
 from bot.services.tournaments import (
     Entrant,
     EntrantStatus,
@@ -19,6 +22,7 @@ from bot.services.tournaments import (
     TournamentStatus,
     TournamentView,
 )
+from bot.services.views import PlayerRef
 from bot.tournaments import ScoringSystem, group_name
 from cogs.messages import describe_clock, describe_setup, display, mention, timestamp
 
@@ -256,3 +260,92 @@ def file_stem(tournament: TournamentView) -> str:
     """A file name from the tournament's name: "Spring Open" -> "spring-open"."""
     slug = re.sub(r"[^a-z0-9]+", "-", tournament.name.lower()).strip("-")
     return slug or f"tournament-{tournament.id}"
+
+
+# ----------------------------------------------------------------- entries (check-in, seeds...)
+
+
+def _mentions(players: Sequence[PlayerRef | int]) -> str:
+    return ", ".join(mention(p) for p in players)
+
+
+def _closes(tournament: TournamentView) -> str:
+    if tournament.signup_deadline is None:
+        return "when the organizer starts it"
+    return timestamp(tournament.signup_deadline)
+
+
+def checkin_open_text(state: EntryState) -> str:
+    tournament = state.tournament
+    text = (
+        f"✅ Check-in for **{display(tournament.name)}** is open: check in with "
+        f"`/tournament checkin` before it starts ({_closes(tournament)}). "
+        "Whoever has not checked in by then is left out."
+    )
+    if state.missing:
+        text += f"\nStill to check in: {_mentions(state.missing)}"
+    return text
+
+
+def checkin_reminder_text(state: EntryState) -> str:
+    tournament = state.tournament
+    if not state.missing:
+        return f"Everyone in **{display(tournament.name)}** has checked in."
+    return (
+        f"⏰ Reminder: {_mentions(state.missing)}, check in for **{display(tournament.name)}** "
+        f"with `/tournament checkin` ({_closes(tournament)}), or you will be left out."
+    )
+
+
+def dropped_text(dropped: Sequence[int]) -> str:
+    return f"Left out for not checking in: {_mentions(dropped)}."
+
+
+def late_entry_text(tournament: TournamentView, player_id: int, first_round: int | None) -> str:
+    start = f" from round {first_round}" if first_round else ""
+    return (
+        f"{mention(player_id)} joins **{display(tournament.name)}** late, with 0 points, and is "
+        f"paired{start}."
+    )
+
+
+def replaced_text(tournament: TournamentView, old_id: int, new_id: int) -> str:
+    return (
+        f"{mention(new_id)} takes over {mention(old_id)}'s place in "
+        f"**{display(tournament.name)}**: their seed, their match in progress and every later "
+        "one. The results so far stay as played and count for the place."
+    )
+
+
+def seed_order_text(state: EntryState) -> str:
+    """The order the tournament would start in, one player a line."""
+    lines = [
+        f"{number}. {display(entrant.player.name)}"
+        for number, entrant in enumerate(state.entrants, start=1)
+    ]
+    text = "\n".join(lines) or "Nobody yet."
+    return text if len(text) <= MAX_FIELD else text[: MAX_FIELD - 2] + "\n…"
+
+
+def replacements_text(replaced: Sequence[tuple[PlayerRef, PlayerRef, int]]) -> str | None:
+    """Under the standings: who holds whose place (the row counts the old player's results)."""
+    if not replaced:
+        return None
+    return "\n".join(
+        f"{display(new.name)} replaced {display(old.name)} in round {number}; the row counts "
+        f"{display(old.name)}'s results."
+        for old, new, number in replaced
+    )
+
+
+def checkin_field(state: EntryState, now: datetime) -> str:
+    """The check-in as `/tournament info` shows it during sign-up."""
+    opens = state.checkin.opens_at
+    assert opens is not None
+    if not state.checkin.is_open(now):
+        return f"Opens {timestamp(opens)}."
+    count = len(state.entrants)
+    text = f"Open: {count - len(state.missing)} of {count} checked in."
+    if state.missing:
+        text += " Still to check in: " + ", ".join(display(p.name) for p in state.missing)
+    return text if len(text) <= MAX_FIELD else text[: MAX_FIELD - 1] + "…"

@@ -26,7 +26,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot, refusals
-from bot.services.timecontrol import clock_options
+from bot.services.timecontrol import clock_options, parse_duration
 from bot.services.tournaments import (
     MAX_ADVANCE,
     MAX_NAME_LENGTH,
@@ -181,6 +181,7 @@ class TournamentCog(commands.Cog):
         tiebreak_bank="Knockouts: a bank for tiebreak games, e.g. 2d",
         tiebreak_increment="Knockouts: an increment for tiebreak games, e.g. 12h",
         tiebreak_maximum="Knockouts: with a tiebreak increment, the most a clock can hold",
+        checkin="Check-in window before sign-up closes, e.g. 1d or 12h (needs signup_days)",
     )
     @app_commands.choices(format=FORMATS, scoring=SCORINGS)
     async def create(
@@ -208,6 +209,7 @@ class TournamentCog(commands.Cog):
         tiebreak_bank: app_commands.Range[str, 1, 20] | None = None,
         tiebreak_increment: app_commands.Range[str, 1, 20] | None = None,
         tiebreak_maximum: app_commands.Range[str, 1, 20] | None = None,
+        checkin: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
         async with acting(interaction):
             clock = clock_options(bank, increment, maximum)
@@ -217,6 +219,7 @@ class TournamentCog(commands.Cog):
                     tiebreak_bank, tiebreak_increment, tiebreak_maximum
                 ).items()
             }
+            window = None if checkin is None else parse_duration(checkin, "check-in window")
             await self.check_channel(interaction)
             deadline = None
             if signup_days is not None:
@@ -238,6 +241,7 @@ class TournamentCog(commands.Cog):
                 max_players=max_players,
                 signup_deadline=deadline,
                 vacation_allowed=vacations,
+                checkin=window,
                 **clock,
                 groups=groups,
                 advance=advance,
@@ -245,6 +249,8 @@ class TournamentCog(commands.Cog):
                 tiebreak_days=tiebreak_days,
                 **tiebreak_clock,
             )
+            if window is not None:
+                self.bot.wake_scheduler()  # the check-in may open (or remind) before its next look
             assert interaction.channel is not None
             start_it = "Start it with `/organize start` once the players are in."
             try:
@@ -351,9 +357,24 @@ class TournamentCog(commands.Cog):
     async def join(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
         async with acting(interaction):
             found = await self.find(interaction, tournament)
+            if found.status is TournamentStatus.RUNNING:  # a late entry, if the organizer allows
+                await self.services.entry.join_late(found.id, player_of(interaction.user))
+                late = await self.announce(found)
+                first = await self.services.entry.first_round(found.id, interaction.user.id)
+                await interaction.followup.send(
+                    f"You are in **{display(found.name)}** as a late entrant: you start with 0 "
+                    f"points and are paired from round {first}.{late}",
+                    ephemeral=True,
+                )
+                return
             await self.services.tournaments.join(found.id, player_of(interaction.user))
             joined = await self.services.tournaments.get(found.id)
-            await interaction.followup.send(say.joined_text(joined), ephemeral=True)
+            text = say.joined_text(joined)
+            if (await self.services.entry.state(found.id)).checkin.is_open(
+                self.services.clock.now()
+            ):
+                text += " Check-in is open: check in now with `/tournament checkin`."
+            await interaction.followup.send(text, ephemeral=True)
 
     @tournament.command(name="leave", description="Take back your sign-up before the start")
     @app_commands.describe(tournament=TOURNAMENT_OPTION)
@@ -417,9 +438,11 @@ class TournamentCog(commands.Cog):
             table = self.courier.table
             theme = await table.theme_for(interaction.user.id)
             pictures = await tournament_files(self.services, table.draw, found.id, theme=theme)
-            await interaction.followup.send(
-                embed=say.standings_embed(found, rows), files=pictures, ephemeral=True
-            )
+            embed = say.standings_embed(found, rows)
+            note = say.replacements_text(await self.services.entry.replaced(found.id))
+            if note:
+                embed.add_field(name="Replacements", value=note[: say.MAX_FIELD])
+            await interaction.followup.send(embed=embed, files=pictures, ephemeral=True)
 
     @tournament.command(name="info", description="A tournament's settings and players")
     @app_commands.describe(tournament=TOURNAMENT_OPTION)
@@ -428,7 +451,12 @@ class TournamentCog(commands.Cog):
         async with acting(interaction):
             found = await self.find(interaction, tournament)
             entrants = await self.services.tournaments.entrants(found.id)
-            await interaction.followup.send(embed=say.info_embed(found, entrants), ephemeral=True)
+            embed = say.info_embed(found, entrants)
+            state = await self.services.entry.state(found.id)
+            if found.status is TournamentStatus.SIGNUP and state.checkin.opens_at is not None:
+                now = self.services.clock.now()
+                embed.add_field(name="Check-in", value=say.checkin_field(state, now))
+            await interaction.followup.send(embed=embed, ephemeral=True)
 
     @tournament.command(
         name="export", description="Standings as CSV and every game as one PTN file"
@@ -449,6 +477,139 @@ class TournamentCog(commands.Cog):
                 f"{display(found.name)}: the standings and the games.{note}",
                 files=files,
                 ephemeral=True,
+            )
+
+    # ----------------------------------------------------------------- entries
+
+    checkin_group = app_commands.Group(
+        name="checkin", description="Check-in before the start", parent=organize
+    )
+
+    @checkin_group.command(
+        name="open", description="Open check-in now (no-shows left out at start)"
+    )
+    @app_commands.describe(tournament=TOURNAMENT_OPTION)
+    @app_commands.autocomplete(tournament=tournament_choices)
+    async def checkin_open(
+        self, interaction: discord.Interaction, tournament: str | None = None
+    ) -> None:
+        async with acting(interaction):
+            found = await self.find(interaction, tournament)
+            await self.services.entry.open_checkin(
+                found.id, **await self.organizer_check(interaction)
+            )
+            late = await self.announce(found)
+            await interaction.followup.send(
+                f"Check-in for {display(found.name)} is open; whoever has not checked in when you "
+                f"start it is left out.{late}",
+                ephemeral=True,
+            )
+
+    @organize.command(name="seed", description="Set a player's seed before the start")
+    @app_commands.describe(
+        player="The player to move",
+        seed="The seed to put them at (1 is the top)",
+        move="Or move them one place up or down",
+        tournament=TOURNAMENT_OPTION,
+    )
+    @app_commands.choices(
+        move=[
+            app_commands.Choice(name="up (a better seed)", value=-1),
+            app_commands.Choice(name="down", value=1),
+        ]
+    )
+    @app_commands.autocomplete(tournament=tournament_choices)
+    async def seed(
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member,
+        seed: app_commands.Range[int, 1, MAX_PLAYERS] | None = None,
+        move: int | None = None,
+        tournament: str | None = None,
+    ) -> None:
+        async with acting(interaction):
+            found = await self.find(interaction, tournament)
+            state = await self.services.entry.seed(
+                found.id,
+                player.id,
+                seed=seed,
+                places=move,
+                **await self.organizer_check(interaction),
+            )
+            embed = discord.Embed(
+                title=f"{display(found.name)}: seeds", description=say.seed_order_text(state)
+            )
+            await interaction.followup.send(
+                "The seeds are now set by hand; players who join later go to the end.",
+                embed=embed,
+                ephemeral=True,
+            )
+
+    @organize.command(name="late", description="Let players join a running Swiss until a round")
+    @app_commands.describe(
+        until_round="The last round a late entrant can start in (0: no more late entries)",
+        tournament=TOURNAMENT_OPTION,
+    )
+    @app_commands.autocomplete(tournament=tournament_choices)
+    async def late(
+        self,
+        interaction: discord.Interaction,
+        until_round: app_commands.Range[int, 0, MAX_SWISS_ROUNDS],
+        tournament: str | None = None,
+    ) -> None:
+        async with acting(interaction):
+            found = await self.find(interaction, tournament)
+            await self.services.entry.allow_late_entry(
+                found.id, until_round, **await self.organizer_check(interaction)
+            )
+            text = (
+                f"{display(found.name)} takes late entries (`/tournament join`) until round "
+                f"{until_round}; a late entrant starts with 0 points."
+                if until_round
+                else f"{display(found.name)} takes no more late entries."
+            )
+            await interaction.followup.send(text, ephemeral=True)
+
+    @organize.command(name="replace", description="Give a player's place to someone else")
+    @app_commands.describe(
+        old="The player who leaves (withdrawn, disqualified or gone)",
+        new="The player who takes their place, seed and pending matches",
+        tournament=TOURNAMENT_OPTION,
+    )
+    @app_commands.autocomplete(tournament=tournament_choices)
+    async def replace(
+        self,
+        interaction: discord.Interaction,
+        old: discord.User,
+        new: discord.Member,
+        tournament: str | None = None,
+    ) -> None:
+        async with acting(interaction):
+            if new.bot:
+                raise Refusal("A bot cannot take a place in a tournament.")
+            found = await self.find(interaction, tournament)
+            games = await self.services.entry.replace(
+                found.id, old.id, player_of(new), **await self.organizer_check(interaction)
+            )
+            late = await self.announce(found)
+            taken = "".join(f" They take over game #{game}." for game in games)
+            await interaction.followup.send(
+                f"{display(new.display_name)} takes {display(old.display_name)}'s place in "
+                f"{display(found.name)}.{taken}{late}",
+                ephemeral=True,
+            )
+
+    @tournament.command(name="checkin", description="Check in for a tournament about to start")
+    @app_commands.describe(tournament=TOURNAMENT_OPTION)
+    @app_commands.autocomplete(tournament=tournament_choices)
+    async def checkin(
+        self, interaction: discord.Interaction, tournament: str | None = None
+    ) -> None:
+        async with acting(interaction):
+            found = await self.find(interaction, tournament)
+            await self.services.entry.check_in(found.id, interaction.user.id)
+            await interaction.followup.send(
+                f"You are checked in for {display(found.name)}. Good luck!", ephemeral=True
             )
 
 

@@ -213,6 +213,10 @@ class Headline(StrEnum):
     STARTED = "started"
     WITHDREW = "withdrew"
     DISQUALIFIED = "disqualified"
+    CHECKIN_OPEN = "checkin_open"  # check-in opened (bot.services.tournament_entry)
+    CHECKIN_REMINDER = "checkin_reminder"  # to those who have not checked in yet
+    LATE_ENTRY = "late_entry"  # player_id entered a running Swiss
+    REPLACED = "replaced"  # player_id's place was taken over by other_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +231,8 @@ class TournamentNews:
     rounds: tuple[int, ...] = ()  # round numbers that began
     finished: bool = False
     cancelled: bool = False
+    dropped: tuple[int, ...] = ()  # entrants who had not checked in, left out at the start
+    other_id: int | None = None  # who took player_id's place (a replacement)
 
     @property
     def stream(self) -> str:
@@ -512,6 +518,7 @@ async def announce_progress(
     headline: Headline | None = None,
     player_id: int | None = None,
     after: int | None = None,
+    dropped: tuple[int, ...] = (),
 ) -> None:
     """Announce what moved a tournament on, then start the games of the rounds that began
     (each after the news, so the pairings come first)."""
@@ -523,6 +530,7 @@ async def announce_progress(
         rounds=tuple(r.number for r in progress.rounds),
         finished=progress.finished,
         cancelled=progress.tournament.status.value == "cancelled",
+        dropped=dropped,
     )
     news_id = await enqueue(tx, news, now, after=after)
     for game in progress.games:

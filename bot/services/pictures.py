@@ -7,7 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot import pictures
-from bot.services.tournament_rounds import TournamentFormat, fetch_pairings, fetch_tournament
+from bot.services.tournament_rounds import (
+    TournamentFormat,
+    fetch_pairings,
+    fetch_place_holders,
+    fetch_tournament,
+    pairings_by_place,
+)
 from bot.services.tournaments import TournamentService
 from bot.services.views import check_size
 from bot.store import Database, from_db
@@ -38,6 +44,7 @@ class PictureService:
         async with self._db.snapshot() as tx:
             tournament = await fetch_tournament(tx, tournament_id)
             every = await fetch_pairings(tx, tournament_id)
+            every = pairings_by_place(every, await fetch_place_holders(tx, tournament_id))
         if any(row.group is not None for row in rows):
             groups = pictures.group_tables(tournament, rows, every)
             entrants = await self._tournaments.entrants(tournament_id)

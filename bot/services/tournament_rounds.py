@@ -33,8 +33,8 @@ next one, or nothing at all happens. The rules:
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 
@@ -70,6 +70,7 @@ from bot.tournaments import (
     snake_groups,
     swiss_round,
 )
+from bot.tournaments.entry import place_holders
 
 
 class TournamentFormat(StrEnum):
@@ -306,10 +307,11 @@ async def fetch_tournament(tx: Transaction, tournament_id: int) -> TournamentVie
 
 
 async def fetch_entrants(tx: Transaction, tournament_id: int) -> list[Entrant]:
-    """The players in seed order (join order before the start), withdrawn ones included."""
+    """The players in seed order (before the start: those seeded by hand, then join order),
+    withdrawn ones included."""
     rows = await tx.fetchall(
         "SELECT tp.*, p.name FROM tournament_players tp JOIN players p ON p.id = tp.player_id "
-        "WHERE tp.tournament_id = ? ORDER BY tp.seed, tp.joined_at, tp.rowid",
+        "WHERE tp.tournament_id = ? ORDER BY tp.seed IS NULL, tp.seed, tp.joined_at, tp.rowid",
         (tournament_id,),
     )
     return [
@@ -353,16 +355,53 @@ async def in_tournament(tx: Transaction, game: GameView) -> bool:
 
 
 def standings_input(
-    pairings: Iterable[PairingView],
+    pairings: Iterable[PairingView], holders: Mapping[int, int] | None = None
 ) -> tuple[list[MatchResult], list[int]]:
-    """The decided matches and the byes, as the pairing and standings logic takes them."""
+    """The decided matches and the byes, as the pairing and standings logic takes them; a
+    replaced player's results count for whoever holds their place now (`holders`, from
+    :func:`fetch_place_holders`)."""
     results, byes = [], []
-    for pairing in pairings:
+    for pairing in pairings_by_place(pairings, holders or {}):
         if pairing.is_bye:
             byes.append(pairing.player1.id)
         elif pairing.is_decided:
             results.append(pairing.result())
     return results, byes
+
+
+def pairings_by_place(
+    pairings: Iterable[PairingView], holders: Mapping[int, int]
+) -> list[PairingView]:
+    """The pairings with each replaced player's id changed to their place's holder (names kept),
+    for what is drawn by place: the cross table and the bracket."""
+
+    if not holders:
+        return list(pairings)
+
+    def holder(player: PlayerRef | None) -> PlayerRef | None:
+        if player is None or player.id not in holders:
+            return player
+        return PlayerRef(holders[player.id], player.name)
+
+    return [
+        replace(
+            p,
+            player1=holder(p.player1) or p.player1,
+            player2=holder(p.player2),
+            winner=holder(p.winner),
+        )
+        for p in pairings
+    ]
+
+
+async def fetch_place_holders(tx: Transaction, tournament_id: int) -> dict[int, int]:
+    """{replaced player: who holds their place now} (see :func:`bot.tournaments.place_holders`)."""
+    rows = await tx.fetchall(
+        "SELECT old_id, new_id FROM tournament_replacements WHERE tournament_id = ? "
+        "ORDER BY replaced_at, rowid",
+        (tournament_id,),
+    )
+    return place_holders((row["old_id"], row["new_id"]) for row in rows)
 
 
 # ----------------------------------------------------------------- writing
@@ -434,11 +473,12 @@ async def advance(
         if not all(p.is_decided for p in pairings):
             break
         entrants = await fetch_entrants(tx, tournament_id)
+        holders = await fetch_place_holders(tx, tournament_id)
         if _groups_just_finished(tournament, entrants):
-            entrants = await _seed_knockout(tx, tournament, entrants, pairings)
-        upcoming = _next_round(tournament, entrants, pairings)
+            entrants = await _seed_knockout(tx, tournament, entrants, pairings, holders)
+        upcoming = _next_round(tournament, entrants, pairings, holders)
         if upcoming is None:
-            await _finish(tx, tournament, entrants, pairings, now)
+            await _finish(tx, tournament, entrants, pairings, now, holders)
             break
         begun, first_games = await _begin_round(tx, tournament, entrants, upcoming, now)
         rounds.append(begun)
@@ -449,11 +489,14 @@ async def advance(
 
 
 def _next_round(
-    tournament: TournamentView, entrants: list[Entrant], pairings: list[PairingView]
+    tournament: TournamentView,
+    entrants: list[Entrant],
+    pairings: list[PairingView],
+    holders: Mapping[int, int],
 ) -> Round | None:
     """The round after the current one (all of whose pairings are decided), or None."""
     seeded = [e.player.id for e in entrants]
-    results, byes = standings_input(pairings)
+    results, byes = standings_input(pairings, holders)
     number = tournament.current_round + 1
     if tournament.format is TournamentFormat.ELIMINATION:
         return elimination_round(seeded, results)
@@ -511,11 +554,12 @@ async def _seed_knockout(
     tournament: TournamentView,
     entrants: list[Entrant],
     pairings: list[PairingView],
+    holders: Mapping[int, int],
 ) -> list[Entrant]:
     """Store who goes through from the groups, as knockout seeds (see
     :func:`bot.tournaments.qualifiers`); the entrants after it."""
     assert tournament.group_advance is not None
-    results, byes = standings_input(pairings)
+    results, byes = standings_input(pairings, holders)
     tables = group_tables(_groups(entrants), results, byes, tournament.scoring)
     active = {e.player.id for e in entrants if e.is_active}
     for seed, player in enumerate(qualifiers(tables, tournament.group_advance, active), start=1):
@@ -621,9 +665,10 @@ async def _finish(
     entrants: list[Entrant],
     pairings: list[PairingView],
     now: datetime,
+    holders: Mapping[int, int],
 ) -> None:
     seeded = [e.player.id for e in entrants]
-    results, byes = standings_input(pairings)
+    results, byes = standings_input(pairings, holders)
     if tournament.format is TournamentFormat.ELIMINATION:
         winner = elimination_winner(seeded, results)
     elif tournament.format is TournamentFormat.GROUPS:

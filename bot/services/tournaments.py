@@ -11,6 +11,7 @@ Rules chosen here:
   which passes ``is_organizer``; the member who created a tournament may always run it.
 - Seeds, fixed at the start: players rated on the tournament's board size in the guild come
   first, best rating first; unrated players follow in the order they joined. Ties keep join order.
+  An organizer may set them by hand during sign-up (:mod:`bot.services.tournament_entry`).
 - A Swiss tournament has at most one round fewer than it has players.
 - Groups -> knockout: 2 to 8 groups, filled by seed in a snake at the start; every group must end
   up with more players than go through from it. Its standings are one table per group (group
@@ -58,6 +59,7 @@ from bot.services.outbox import EndingCause, GameEnded, Headline, announce_progr
 from bot.services.queries import QueryService
 from bot.services.records import fetch_match, save_player
 from bot.services.timecontrol import TimeControl
+from bot.services.tournament_entry import checkin_times, entries_at_start, schedule_checkin
 from bot.services.tournament_rounds import (
     TOURNAMENT_SELECT,
     Entrant,
@@ -72,6 +74,7 @@ from bot.services.tournament_rounds import (
     decide,
     fetch_entrants,
     fetch_pairings,
+    fetch_place_holders,
     fetch_tournament,
     pairing_of_match,
     standings_input,
@@ -213,8 +216,11 @@ class TournamentService:
         tiebreak_increment: timedelta | None = None,
         tiebreak_cap: timedelta | None = None,
         tiebreak_games: int | None = None,
+        checkin: timedelta | None = None,
     ) -> TournamentView:
-        """A tournament open for sign-up; None settings take the guild's defaults.
+        """A tournament open for sign-up; None settings take the guild's defaults. With
+        `checkin`, check-in opens that long before the sign-up deadline (see
+        :mod:`bot.services.tournament_entry`).
         With `vacation_allowed` False its games' clocks run while a player is on vacation; a
         `bank`, or an `increment` with its `cap`, is its games' time control besides days per
         move (:mod:`bot.services.timecontrol`).
@@ -247,6 +253,7 @@ class TournamentService:
         now = self._clock.now()
         if signup_deadline is not None and signup_deadline <= now:
             raise InvalidSetting("The sign-up deadline must be in the future.")
+        check_in = checkin_times(now, signup_deadline, checkin)
         async with self._db.transaction() as tx:
             defaults = await fetch_guild_settings(tx, guild_id)
             setup = defaults.game_setup(
@@ -316,6 +323,7 @@ class TournamentService:
                 "WHERE id = ?",
                 (groups, advance, *tiebreaks.to_db(), cursor.lastrowid),
             )
+            await schedule_checkin(tx, cursor.lastrowid, check_in)
             return await fetch_tournament(tx, cursor.lastrowid)
 
     async def join(self, tournament_id: int, player: PlayerRef) -> Entrant:
@@ -355,13 +363,15 @@ class TournamentService:
     async def start(
         self, tournament_id: int, *, actor_id: int, is_organizer: bool
     ) -> TournamentProgress:
-        """Seed the players and begin round 1 (see the module's rules for seeding)."""
+        """Seed the players and begin round 1 (see the module's rules for seeding); with
+        check-in open, those who have not checked in are left out first
+        (:func:`bot.services.tournament_entry.entries_at_start`)."""
         now = self._clock.now()
         async with self._db.transaction() as tx:
             tournament = await self._organized(tx, tournament_id, actor_id, is_organizer, "start")
             _require(tournament, TournamentStatus.SIGNUP, "start it")
-            entrants = await fetch_entrants(tx, tournament.id)
-            count = len(entrants)
+            field = await entries_at_start(tx, tournament, now)
+            count = len(field.order)
             if count < 2:
                 raise NotEnoughPlayers(tournament.name, 2, count)
             swiss = tournament.swiss_rounds
@@ -373,23 +383,14 @@ class TournamentService:
                 needed = tournament.group_count * (tournament.group_advance + 1)
                 if count < needed:
                     raise NotEnoughPlayers(tournament.name, needed, count)
-            rows = await tx.fetchall(
-                "SELECT player_id, rating FROM ratings WHERE guild_id = ? AND size = ?",
-                (tournament.guild_id, tournament.setup.size),
-            )
-            ratings = {row["player_id"]: row["rating"] for row in rows}
-            seeded = sorted(
-                entrants,
-                key=lambda e: (e.player.id not in ratings, -ratings.get(e.player.id, 0.0)),
-            )  # a stable sort: join order breaks ties
-            for seed, entrant in enumerate(seeded, start=1):
+            for seed, player_id in enumerate(field.order, start=1):
                 await tx.execute(
                     "UPDATE tournament_players SET seed = ? WHERE tournament_id = ? "
                     "AND player_id = ?",
-                    (seed, tournament.id, entrant.player.id),
+                    (seed, tournament.id, player_id),
                 )
             if tournament.group_count is not None:
-                ids = [e.player.id for e in seeded]
+                ids = list(field.order)
                 for number, members in enumerate(snake_groups(ids, tournament.group_count)):
                     for player in members:
                         await tx.execute(
@@ -403,7 +404,9 @@ class TournamentService:
                 (_rounds_total(tournament, count), to_db(now), tournament.id),
             )
             progress = await advance(tx, tournament.id, now)
-            await announce_progress(tx, progress, now, headline=Headline.STARTED)
+            await announce_progress(
+                tx, progress, now, headline=Headline.STARTED, dropped=field.dropped
+            )
             return progress
 
     # ----------------------------------------------------------------- reading
@@ -460,6 +463,7 @@ class TournamentService:
             tournament = await fetch_tournament(tx, tournament_id)
             entrants = await fetch_entrants(tx, tournament.id)
             pairings = await fetch_pairings(tx, tournament.id)
+            holders = await fetch_place_holders(tx, tournament.id)
         if len(entrants) < 2:
             return []
         by_id = {e.player.id: e for e in entrants}
@@ -472,11 +476,11 @@ class TournamentService:
             return [
                 StandingRow(row, by_id[row.player].player, by_id[row.player].status, number)
                 for number, table in enumerate(
-                    group_tables(groups, *standings_input(stage), tournament.scoring)
+                    group_tables(groups, *standings_input(stage, holders), tournament.scoring)
                 )
                 for row in table
             ]
-        results, byes = standings_input(pairings)
+        results, byes = standings_input(pairings, holders)
         table = compute_standings(list(by_id), results, byes, tournament.scoring)
         return [
             StandingRow(row, by_id[row.player].player, by_id[row.player].status) for row in table
