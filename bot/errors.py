@@ -367,3 +367,16 @@ class PauseRefused(BredonError):
 
 class MoreTimeRefused(BredonError):
     """More time that cannot be given (not waiting, too much, game over)."""
+
+
+# ----------------------------------------------------------------- results by hand
+
+
+class CorrectionRefused(BredonError):
+    """A result an organizer cannot correct (not a finished game of the tournament, no change,
+    a knockout whose next match has begun...)."""
+
+
+class ReportRefused(BredonError):
+    """A game reported from elsewhere that does not count: the file is unreadable, forged or
+    does not fit the pairing, or there is no game waiting for it."""

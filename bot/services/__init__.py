@@ -24,6 +24,7 @@ from bot.services.pictures import PictureService
 from bot.services.players import PlayerService
 from bot.services.queries import QueryService
 from bot.services.ratings import RatingService
+from bot.services.results import ResultService
 from bot.services.tournaments import TournamentService
 from bot.services.wallets import WalletService
 from bot.store import DEFAULT_PATH, Database
@@ -48,6 +49,7 @@ class Services:
     notifications: NotificationService
     clocks: ClockService
     opponent: OpponentService
+    results: ResultService
 
     @classmethod
     async def open(
@@ -81,6 +83,7 @@ class Services:
             notifications=NotificationService(db, clock),
             clocks=ClockService(db, clock),
             opponent=OpponentService(db, clock, challenges, games),
+            results=ResultService(db, clock),
         )
 
     async def close(self) -> None:

@@ -107,6 +107,7 @@ class EndingCause(StrEnum):
     DRAW = "draw"
     TIME = "time"
     STOPPED = "stopped"  # by a tournament's forfeit or cancellation
+    REPORTED = "reported"  # played elsewhere, its PTN file reported (bot.services.results)
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +206,7 @@ class Headline(StrEnum):
     STARTED = "started"
     WITHDREW = "withdrew"
     DISQUALIFIED = "disqualified"
+    CORRECTED = "corrected"  # an organizer corrected a result: the log entry says how
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +221,7 @@ class TournamentNews:
     rounds: tuple[int, ...] = ()  # round numbers that began
     finished: bool = False
     cancelled: bool = False
+    log_id: int | None = None  # the tournament log's entry, for a correction
 
     @property
     def stream(self) -> str:

@@ -474,27 +474,9 @@ async def _begin_round(
     for pairing in upcoming.pairings:
         present = [p for p in (pairing.player1, pairing.player2) if p in active]
         if len(present) == 2:
-            match_id = await create_match(
-                tx,
-                guild_id=tournament.guild_id,
-                player1_id=pairing.player1,
-                player2_id=pairing.player2,
-                games_total=tournament.games_per_match,
-                now=now,
-                until_decided=elimination,
-            )
-            game = await insert_game(
-                tx,
-                guild_id=tournament.guild_id,
-                channel_id=tournament.channel_id,
-                thread_id=None,
-                white_id=pairing.player1,
-                black_id=pairing.player2,
-                setup=tournament.setup,
-                now=now,
-                match_id=match_id,
-                match_game=1,
-            )
+            assert pairing.player2 is not None
+            game = await start_match(tx, tournament, pairing.player1, pairing.player2, now)
+            match_id = game.match_id
             await _insert_pairing(
                 tx, tournament.id, number, pairing.player1, pairing.player2, match_id=match_id
             )
@@ -523,15 +505,48 @@ async def _finish(
     pairings: list[PairingView],
     now: datetime,
 ) -> None:
-    seeded = [e.player.id for e in entrants]
-    results, byes = standings_input(pairings)
-    if tournament.format is TournamentFormat.ELIMINATION:
-        winner = elimination_winner(seeded, results)
-    else:
-        table = compute_standings(seeded, results, byes, tournament.scoring)
-        first = [row.player for row in table if row.place == 1]
-        winner = first[0] if len(first) == 1 else None
+    winner = tournament_winner(tournament, entrants, pairings)
     await tx.execute(
         "UPDATE tournaments SET status = 'finished', winner_id = ?, finished_at = ? WHERE id = ?",
         (winner, to_db(now), tournament.id),
+    )
+
+
+def tournament_winner(
+    tournament: TournamentView, entrants: list[Entrant], pairings: list[PairingView]
+) -> int | None:
+    """The bracket's winner, or in the other formats the sole first place (None if shared)."""
+    seeded = [e.player.id for e in entrants]
+    results, byes = standings_input(pairings)
+    if tournament.format is TournamentFormat.ELIMINATION:
+        return elimination_winner(seeded, results)
+    table = compute_standings(seeded, results, byes, tournament.scoring)
+    first = [row.player for row in table if row.place == 1]
+    return first[0] if len(first) == 1 else None
+
+
+async def start_match(
+    tx: Transaction, tournament: TournamentView, player1: int, player2: int, now: datetime
+) -> GameView:
+    """A tournament match between the two (player 1 white in game 1), and its first game."""
+    match_id = await create_match(
+        tx,
+        guild_id=tournament.guild_id,
+        player1_id=player1,
+        player2_id=player2,
+        games_total=tournament.games_per_match,
+        now=now,
+        until_decided=tournament.format is TournamentFormat.ELIMINATION,
+    )
+    return await insert_game(
+        tx,
+        guild_id=tournament.guild_id,
+        channel_id=tournament.channel_id,
+        thread_id=None,
+        white_id=player1,
+        black_id=player2,
+        setup=tournament.setup,
+        now=now,
+        match_id=match_id,
+        match_game=1,
     )
