@@ -59,6 +59,7 @@ from bot.services.views import (
 from bot.store import from_db
 from cogs import messages
 from cogs import notify_messages as notes
+from cogs import result_messages as results_say
 from cogs import tournament_messages as say
 from cogs.buttons import buttons, challenge_buttons, move_button
 from cogs.pictures import tournament_files
@@ -541,6 +542,8 @@ class GameTable:
             EndingCause.ABORT: f"{messages.mention(ended.by or 0)} aborted the game.",
             EndingCause.DRAW: f"{messages.mention(ended.by or 0)} accepted the draw offer.",
             EndingCause.TIME: "Time is up.",
+            EndingCause.REPORTED: f"{messages.mention(ended.by or 0)} reported this game, "
+            "played elsewhere, with its PTN file: its moves are checked and stored here.",
         }.get(EndingCause(ended.cause))
         if ended.cause == EndingCause.MOVE and ended.move is not None and ended.ply is not None:
             played = MoveOutcome(game, ended.move, ended.ply, position, ended.tak, ending)
@@ -718,9 +721,11 @@ class GameTable:
                 Headline.WITHDREW: f"{who} withdrew from **{name}**.",
                 Headline.DISQUALIFIED: f"{who} is disqualified from **{name}**.",
             }[Headline(news.headline)]
-            if news.headline
+            if news.headline and news.headline != Headline.CORRECTED
             else None
         )
+        if news.headline == Headline.CORRECTED:
+            headline = await self._correction_text(tournament, news)
         decided = await self.services.tournaments.pairings_with_ids(tournament.id, news.decided)
         lines = [line for line in (headline, say.decided_text(decided)) if line]
         if news.cancelled:
@@ -754,6 +759,13 @@ class GameTable:
             embed = say.standings_embed(tournament, rows)
             posts.append((say.finished_text(tournament), embed, pictures(False)))
         return posts
+
+    async def _correction_text(self, tournament: TournamentView, news: TournamentNews) -> str:
+        """A corrected result, as its log entry tells it."""
+        entry = None if news.log_id is None else await self.services.results.entry(news.log_id)
+        if entry is None:
+            return f"A result of **{messages.display(tournament.name)}** is corrected."
+        return results_say.correction_news(tournament, entry)
 
 
 def _board_name(game: GameView, position: Position) -> str:
