@@ -257,8 +257,9 @@ class ResultService:
         is_organizer: bool,
         white_id: int | None = None,
     ) -> ResultChange:
-        """Count a game played elsewhere as the reporter's waiting game (an organizer's report
-        names `white_id`, whose waiting game it is); see the module's rules."""
+        """Count a game played elsewhere as the waiting game of `white_id` (who had white in
+        the file), or of the reporter when the file's names say who had white; see the
+        module's rules."""
         record = _read_ptn(ptn)
         now = self._clock.now()
         async with self._db.transaction() as tx:
@@ -268,17 +269,17 @@ class ResultService:
                     f"{tournament.name} is {tournament.status.value}: games are reported "
                     "while it runs."
                 )
-            game = await _waiting_game(tx, tournament, reporter.id)
-            if game is None and white_id is not None and white_id != reporter.id:
-                if not is_organizer and reporter.id != tournament.organizer.id:
-                    raise NotOrganizer("report someone else's game")
-                game = await _waiting_game(tx, tournament, white_id)
+            whose = reporter.id if white_id is None else white_id
+            game = await _waiting_game(tx, tournament, whose)
             if game is None:
                 raise ReportRefused(
                     f"There is no game waiting in {tournament.name} for "
-                    f"{'you' if white_id in (None, reporter.id) else 'that player'}: a game "
-                    "played elsewhere is reported for a tournament game not begun here."
+                    f"{'you' if whose == reporter.id else 'that player'}: a game played "
+                    "elsewhere is reported for a tournament game not begun here."
                 )
+            organizer = is_organizer or reporter.id == tournament.organizer.id
+            if reporter.id not in (game.white.id, game.black.id) and not organizer:
+                raise NotOrganizer("report someone else's game")
             _check_setup(record, game)
             white, black = _colours(record, game, white_id)
             assert record.result is not None
