@@ -47,7 +47,7 @@ from bot.services.games import finish_game
 from bot.services.outbox import EndingCause, GameEnded, GameStart, Headline, TournamentNews
 from bot.services.outbox import enqueue as enqueue_news
 from bot.services.ratings import rerate_from
-from bot.services.records import fetch_game, fetch_match
+from bot.services.records import fetch_game, fetch_match, save_player
 from bot.services.tournament_rounds import (
     PairingView,
     TournamentFormat,
@@ -210,6 +210,7 @@ class ResultService:
             before = game.result.ptn()
             if new.ptn() == before:
                 raise CorrectionRefused(f"Game #{game.id} already has the result {before}.")
+            await save_player(tx, actor, now)  # an organizer who never played: in the log
             points = position.points(new)
             winner_id = None if new.winner is None else game.player(new.winner).id
             await tx.execute(
@@ -281,6 +282,7 @@ class ResultService:
             if reporter.id not in (game.white.id, game.black.id) and not organizer:
                 raise NotOrganizer("report someone else's game")
             _check_setup(record, game)
+            await save_player(tx, reporter, now)
             white, black = _colours(record, game, white_id)
             assert record.result is not None
             if (white, black) != (game.white.id, game.black.id):

@@ -294,3 +294,18 @@ async def test_an_organizer_reports_by_naming_white(services: Services) -> None:
     )
     game = await services.games.get(game_id)
     assert (game.white, game.black) == (NOHAT, DOVE) and game.winner == DOVE
+
+
+async def test_a_server_manager_who_never_played_corrects_and_is_logged(
+    services: Services,
+) -> None:
+    tournament = await new_tournament(services, [ANN, BEN], games_per_match=1)
+    await start(services, tournament.id)
+    await play_round(services, tournament.id)
+    game_id = (await finished_games(services, tournament.id))[0]
+    manager = PlayerRef(950, "mod")
+    await services.results.correct(
+        tournament.id, game_id, "draw", "agreed draw", actor=manager, is_organizer=True
+    )
+    [entry] = await services.results.log(tournament.id)
+    assert entry.actor == manager and entry.reason == "agreed draw"
