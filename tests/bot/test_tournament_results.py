@@ -82,6 +82,14 @@ async def standings_from_games(services: Services, tournament_id: int) -> list[t
     return [(row.player, row.score) for row in table]
 
 
+async def one_game_played(services: Services) -> tuple[int, int]:
+    """A two-player tournament of one game, played: its id and the game's."""
+    tournament = await new_tournament(services, [ANN, BEN], games_per_match=1)
+    await start(services, tournament.id)
+    await play_round(services, tournament.id)
+    return tournament.id, (await finished_games(services, tournament.id))[0]
+
+
 async def test_a_correction_changes_the_game_its_match_and_the_standings(
     services: Services,
 ) -> None:
@@ -127,20 +135,17 @@ async def test_a_correction_changes_the_game_its_match_and_the_standings(
 async def test_a_correction_back_to_the_board_result_gets_the_board_kind(
     services: Services,
 ) -> None:
-    tournament = await new_tournament(services, [ANN, BEN], games_per_match=1)
-    await start(services, tournament.id)
-    await play_round(services, tournament.id)
-    game_id = (await finished_games(services, tournament.id))[0]
+    tournament_id, game_id = await one_game_played(services)
     road = (await services.games.get(game_id)).result
     assert road is not None
-    await correct(services, tournament.id, game_id, "draw")
+    await correct(services, tournament_id, game_id, "draw")
     drawn = await services.games.get(game_id)
     assert drawn.result is not None and drawn.result.ptn() == "1/2-1/2" and drawn.points == 0
     winner = "white" if road.winner is not None and road.winner.value == 0 else "black"
-    await correct(services, tournament.id, game_id, winner)
+    await correct(services, tournament_id, game_id, winner)
     again = await services.games.get(game_id)
     assert again.result == road
-    assert len(await services.results.log(tournament.id)) == 2
+    assert len(await services.results.log(tournament_id)) == 2
 
 
 async def test_corrections_refused_change_nothing(services: Services) -> None:
@@ -299,13 +304,10 @@ async def test_an_organizer_reports_by_naming_white(services: Services) -> None:
 async def test_a_server_manager_who_never_played_corrects_and_is_logged(
     services: Services,
 ) -> None:
-    tournament = await new_tournament(services, [ANN, BEN], games_per_match=1)
-    await start(services, tournament.id)
-    await play_round(services, tournament.id)
-    game_id = (await finished_games(services, tournament.id))[0]
+    tournament_id, game_id = await one_game_played(services)
     manager = PlayerRef(950, "mod")
     await services.results.correct(
-        tournament.id, game_id, "draw", "agreed draw", actor=manager, is_organizer=True
+        tournament_id, game_id, "draw", "agreed draw", actor=manager, is_organizer=True
     )
-    [entry] = await services.results.log(tournament.id)
+    [entry] = await services.results.log(tournament_id)
     assert entry.actor == manager and entry.reason == "agreed draw"
