@@ -372,3 +372,16 @@ class MoreTimeRefused(BredonError):
 class EntryRefused(BredonError):
     """A check-in, seed, late entry or replacement the tournament cannot take (the message says
     why)."""
+
+
+# ----------------------------------------------------------------- results by hand
+
+
+class CorrectionRefused(BredonError):
+    """A result an organizer cannot correct (not a finished game of the tournament, no change,
+    a knockout whose next match has begun...)."""
+
+
+class ReportRefused(BredonError):
+    """A game reported from elsewhere that does not count: the file is unreadable, forged or
+    does not fit the pairing, or there is no game waiting for it."""

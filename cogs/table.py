@@ -59,6 +59,7 @@ from bot.services.views import (
 from bot.store import from_db
 from cogs import messages
 from cogs import notify_messages as notes
+from cogs import result_messages as results_say
 from cogs import tournament_messages as say
 from cogs.buttons import buttons, challenge_buttons, move_button
 from cogs.pictures import tournament_files
@@ -548,6 +549,8 @@ class GameTable:
             EndingCause.ABORT: f"{messages.mention(ended.by or 0)} aborted the game.",
             EndingCause.DRAW: f"{messages.mention(ended.by or 0)} accepted the draw offer.",
             EndingCause.TIME: "Time is up.",
+            EndingCause.REPORTED: f"{messages.mention(ended.by or 0)} reported this game, "
+            "played elsewhere, with its PTN file: its moves are checked and stored here.",
         }.get(EndingCause(ended.cause))
         if ended.cause == EndingCause.MOVE and ended.move is not None and ended.ply is not None:
             played = MoveOutcome(game, ended.move, ended.ply, position, ended.tak, ending)
@@ -717,12 +720,14 @@ class GameTable:
         name = messages.display(tournament.name)
         who = messages.mention(news.player_id or 0)
         headline = await self._entry_headline(tournament, news)
-        if headline is None and news.headline:
+        if headline is None and news.headline and news.headline != Headline.CORRECTED:
             headline = {
                 Headline.STARTED: f"**{name}** has started!",
                 Headline.WITHDREW: f"{who} withdrew from **{name}**.",
                 Headline.DISQUALIFIED: f"{who} is disqualified from **{name}**.",
             }[Headline(news.headline)]
+        if news.headline == Headline.CORRECTED:
+            headline = await self._correction_text(tournament, news)
         decided = await self.services.tournaments.pairings_with_ids(tournament.id, news.decided)
         lines = [line for line in (headline, say.decided_text(decided)) if line]
         if news.dropped:
@@ -775,6 +780,13 @@ class GameTable:
                 assert news.player_id is not None and news.other_id is not None
                 return say.replaced_text(tournament, news.player_id, news.other_id)
         return None
+
+    async def _correction_text(self, tournament: TournamentView, news: TournamentNews) -> str:
+        """A corrected result, as its log entry tells it."""
+        entry = None if news.log_id is None else await self.services.results.entry(news.log_id)
+        if entry is None:
+            return f"A result of **{messages.display(tournament.name)}** is corrected."
+        return results_say.correction_news(tournament, entry)
 
 
 def _board_name(game: GameView, position: Position) -> str:

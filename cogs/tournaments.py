@@ -26,6 +26,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot, refusals
+from bot.services.outbox import game_stream
+from bot.services.results import MAX_PTN_BYTES, MAX_REASON_LENGTH
 from bot.services.timecontrol import clock_options, parse_duration
 from bot.services.tournaments import (
     MAX_ADVANCE,
@@ -37,8 +39,9 @@ from bot.services.tournaments import (
     TournamentView,
 )
 from bot.services.views import MAX_DAYS_PER_MOVE, MAX_MATCH_GAMES
-from bot.text_safety import one_line
+from bot.text_safety import message_text, one_line
 from bot.tournaments.groups import MAX_GROUPS
+from cogs import result_messages as results_say
 from cogs import tournament_messages as say
 from cogs.actions import player_of
 from cogs.courier import courier_of
@@ -60,6 +63,11 @@ FORMATS = [
 SCORINGS = [
     app_commands.Choice(name="Match points (3 a win, 1 a draw)", value="match_points"),
     app_commands.Choice(name="Game points (squares + unplayed pieces)", value="game_points"),
+]
+NEW_RESULTS = [
+    app_commands.Choice(name="White wins", value="white"),
+    app_commands.Choice(name="Black wins", value="black"),
+    app_commands.Choice(name="Draw", value="draw"),
 ]
 TOURNAMENT_OPTION = "The tournament (default: the only one running or signing up here)"
 
@@ -472,6 +480,9 @@ class TournamentCog(commands.Cog):
             files = [discord.File(io.BytesIO(table.encode()), filename=f"{stem}-standings.csv")]
             if games:
                 files.append(discord.File(io.BytesIO(games.encode()), filename=f"{stem}.ptn"))
+            if entries := await self.services.results.log(found.id):
+                log_file = results_say.log_text(entries).encode()
+                files.append(discord.File(io.BytesIO(log_file), filename=f"{stem}-log.txt"))
             note = "" if games else " No game has finished yet, so there is no PTN file."
             await interaction.followup.send(
                 f"{display(found.name)}: the standings and the games.{note}",
@@ -611,6 +622,97 @@ class TournamentCog(commands.Cog):
             await interaction.followup.send(
                 f"You are checked in for {display(found.name)}. Good luck!", ephemeral=True
             )
+
+    # ----------------------------------------------------------------- results by hand
+
+    @organize.command(name="correct", description="Correct a game's result (kept in the log)")
+    @app_commands.describe(
+        game="The game's number, e.g. 12 (see /tournament pairings or the game's thread)",
+        result="The right result",
+        reason="Why: kept in the tournament's log and announced",
+        tournament=TOURNAMENT_OPTION,
+    )
+    @app_commands.choices(result=NEW_RESULTS)
+    @app_commands.autocomplete(tournament=tournament_choices)
+    async def correct(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Range[int, 1],
+        result: str,
+        reason: app_commands.Range[str, 1, MAX_REASON_LENGTH],
+        tournament: str | None = None,
+    ) -> None:
+        async with acting(interaction):
+            found = await self.find(interaction, tournament)
+            change = await self.services.results.correct(
+                found.id,
+                game,
+                result,
+                reason,
+                actor=player_of(interaction.user),
+                is_organizer=await self.is_organizer(interaction),
+            )
+            late = await self.announce(found)
+            await interaction.followup.send(
+                message_text(results_say.entry_text(change.entry) + late), ephemeral=True
+            )
+
+    @tournament.command(
+        name="report", description="Count a game played elsewhere (e.g. PlayTak) by its PTN file"
+    )
+    @app_commands.describe(
+        file="The game's PTN file (on PlayTak: the game's PTN download)",
+        white="Who had white (Player 1), if the file's player names are not the ones here",
+        tournament=TOURNAMENT_OPTION,
+    )
+    @app_commands.autocomplete(tournament=tournament_choices)
+    async def report(
+        self,
+        interaction: discord.Interaction,
+        file: discord.Attachment,
+        white: discord.Member | None = None,
+        tournament: str | None = None,
+    ) -> None:
+        async with acting(interaction):
+            found = await self.find(interaction, tournament)
+            text = await ptn_text(file)
+            change = await self.services.results.report(
+                found.id,
+                text,
+                reporter=player_of(interaction.user),
+                is_organizer=await self.is_organizer(interaction),
+                white_id=None if white is None else white.id,
+            )
+            shown = await self.courier.deliver_stream(game_stream(change.game.id))
+            late = await self.announce(found)
+            link = f" {shown.last_link}" if shown.last_link else ""
+            await interaction.followup.send(
+                f"Game #{change.game.id} counts: **{change.entry.result_after}**.{link}{late}",
+                ephemeral=True,
+            )
+
+    @tournament.command(name="log", description="Results corrected or reported by hand")
+    @app_commands.describe(tournament=TOURNAMENT_OPTION)
+    @app_commands.autocomplete(tournament=tournament_choices)
+    async def log(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        async with acting(interaction):
+            found = await self.find(interaction, tournament)
+            entries = await self.services.results.log(found.id)
+            await interaction.followup.send(
+                embed=results_say.log_embed(found, entries), ephemeral=True
+            )
+
+
+async def ptn_text(file: discord.Attachment) -> str:
+    """An attached PTN file's text; refused before reading when too big, or when not text."""
+    if file.size > MAX_PTN_BYTES:
+        raise Refusal(f"A game's PTN file is at most {MAX_PTN_BYTES // 1000} kB.")
+    try:
+        return (await file.read()).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise Refusal("That file is not a PTN text file (UTF-8).") from None
+    except discord.HTTPException as error:
+        raise Refusal(f"I couldn't read the file (Discord said: {error.status}).") from None
 
 
 _LIVE = (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)

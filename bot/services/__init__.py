@@ -24,6 +24,7 @@ from bot.services.pictures import PictureService
 from bot.services.players import PlayerService
 from bot.services.queries import QueryService
 from bot.services.ratings import RatingService
+from bot.services.results import ResultService
 from bot.services.tournament_entry import EntryService
 from bot.services.tournaments import TournamentService
 from bot.services.wallets import WalletService
@@ -50,6 +51,7 @@ class Services:
     clocks: ClockService
     opponent: OpponentService
     entry: EntryService
+    results: ResultService
 
     @classmethod
     async def open(
@@ -84,6 +86,7 @@ class Services:
             clocks=ClockService(db, clock),
             opponent=OpponentService(db, clock, challenges, games),
             entry=EntryService(db, clock),
+            results=ResultService(db, clock),
         )
 
     async def close(self) -> None:

@@ -115,6 +115,7 @@ class EndingCause(StrEnum):
     DRAW = "draw"
     TIME = "time"
     STOPPED = "stopped"  # by a tournament's forfeit or cancellation
+    REPORTED = "reported"  # played elsewhere, its PTN file reported (bot.services.results)
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +218,7 @@ class Headline(StrEnum):
     CHECKIN_REMINDER = "checkin_reminder"  # to those who have not checked in yet
     LATE_ENTRY = "late_entry"  # player_id entered a running Swiss
     REPLACED = "replaced"  # player_id's place was taken over by other_id
+    CORRECTED = "corrected"  # an organizer corrected a result: the log entry says how
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +235,7 @@ class TournamentNews:
     cancelled: bool = False
     dropped: tuple[int, ...] = ()  # entrants who had not checked in, left out at the start
     other_id: int | None = None  # who took player_id's place (a replacement)
+    log_id: int | None = None  # the tournament log's entry, for a correction
 
     @property
     def stream(self) -> str:

@@ -144,3 +144,66 @@ class RatingService:
             for row in rows
         )
         return white, black
+
+
+def replay_ratings(
+    games: list[tuple[int, int, float]],
+) -> tuple[dict[int, Rating], list[tuple[Rating, Rating, Rating, Rating]]]:
+    """Every player's rating after `games` (white, black, white's score) rated in that order
+    from scratch, and each game's ratings before and after it (white before, black before,
+    white after, black after)."""
+    current: dict[int, Rating] = {}
+    steps = []
+    for white, black, score_white in games:
+        before = (current.get(white, Rating()), current.get(black, Rating()))
+        after = update_after_game(before[0], before[1], score_white)
+        current[white], current[black] = after
+        steps.append((*before, *after))
+    return current, steps
+
+
+async def rerate_from(tx: Transaction, guild_id: int, size: int, game_id: int) -> None:
+    """Rate the guild's rated games on `size` again after a result changed, from `game_id` on:
+    the games are replayed from scratch in the order they were rated (the order of their
+    rating_changes rows), and what changed is rewritten: the rating_changes rows of `game_id`
+    and every later game, and the current ratings of the players of those games. Game counts
+    stay: a corrected result is still one game."""
+    rows = await tx.fetchall(
+        "SELECT rc.game_id, MIN(rc.rowid) AS rated_as, g.white_id, g.black_id, g.winner_id "
+        "FROM rating_changes rc JOIN games g ON g.id = rc.game_id "
+        "WHERE g.guild_id = ? AND g.size = ? GROUP BY rc.game_id ORDER BY rated_as",
+        (guild_id, size),
+    )
+    games = [
+        (
+            row["white_id"],
+            row["black_id"],
+            0.5 if row["winner_id"] is None else float(row["winner_id"] == row["white_id"]),
+        )
+        for row in rows
+    ]
+    current, steps = replay_ratings(games)
+    first = next((i for i, row in enumerate(rows) if row["game_id"] == game_id), None)
+    if first is None:
+        return
+    touched: set[int] = set()
+    for row, (white_before, black_before, white_after, black_after) in zip(
+        rows[first:], steps[first:], strict=True
+    ):
+        for player_id, old, new in (
+            (row["white_id"], white_before, white_after),
+            (row["black_id"], black_before, black_after),
+        ):
+            await tx.execute(
+                "UPDATE rating_changes SET rating_before = ?, rating_after = ?, "
+                "deviation_after = ? WHERE game_id = ? AND player_id = ?",
+                (old.rating, new.rating, new.deviation, row["game_id"], player_id),
+            )
+            touched.add(player_id)
+    for player_id in sorted(touched):
+        rating = current[player_id]
+        await tx.execute(
+            "UPDATE ratings SET rating = ?, deviation = ?, volatility = ? "
+            "WHERE guild_id = ? AND size = ? AND player_id = ?",
+            (rating.rating, rating.deviation, rating.volatility, guild_id, size, player_id),
+        )

@@ -33,7 +33,7 @@ next one, or nothing at all happens. The rules:
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
@@ -616,31 +616,13 @@ async def _begin_round(
     for pairing in upcoming.pairings:
         present = [p for p in (pairing.player1, pairing.player2) if p in active]
         if len(present) == 2:
-            match_id = await create_match(
-                tx,
-                guild_id=tournament.guild_id,
-                player1_id=pairing.player1,
-                player2_id=pairing.player2,
-                games_total=tournament.games_per_match,
-                now=now,
-                until_decided=elimination,
-                tiebreaks=tournament.tiebreaks if elimination else None,
-            )
-            await _insert_pairing(
-                tx, tournament.id, number, pairing.player1, pairing.player2, match_id=match_id
-            )
-            game = await insert_game(
-                tx,
-                guild_id=tournament.guild_id,
-                channel_id=tournament.channel_id,
-                thread_id=None,
-                white_id=pairing.player1,
-                black_id=pairing.player2,
-                setup=tournament.setup,
-                now=now,
-                match_id=match_id,
-                match_game=1,
-            )
+            assert pairing.player2 is not None
+            p1, p2 = pairing.player1, pairing.player2
+
+            async def store_pairing(match_id: int, p1: int = p1, p2: int = p2) -> None:
+                await _insert_pairing(tx, tournament.id, number, p1, p2, match_id=match_id)
+
+            game = await start_match(tx, tournament, p1, p2, now, elimination, store_pairing)
             games.append(game)
         elif present or elimination:
             winner = present[0] if present else pairing.player1
@@ -667,21 +649,66 @@ async def _finish(
     now: datetime,
     holders: Mapping[int, int],
 ) -> None:
-    seeded = [e.player.id for e in entrants]
-    results, byes = standings_input(pairings, holders)
-    if tournament.format is TournamentFormat.ELIMINATION:
-        winner = elimination_winner(seeded, results)
-    elif tournament.format is TournamentFormat.GROUPS:
-        knockout, group_of, played = _knockout(tournament, entrants, results)
-        if len(knockout) < 2:
-            winner = knockout[0] if knockout else None
-        else:
-            winner = elimination_winner(knockout, played, group_of=group_of)
-    else:
-        table = compute_standings(seeded, results, byes, tournament.scoring)
-        first = [row.player for row in table if row.place == 1]
-        winner = first[0] if len(first) == 1 else None
+    winner = tournament_winner(tournament, entrants, pairings, holders)
     await tx.execute(
         "UPDATE tournaments SET status = 'finished', winner_id = ?, finished_at = ? WHERE id = ?",
         (winner, to_db(now), tournament.id),
+    )
+
+
+def tournament_winner(
+    tournament: TournamentView,
+    entrants: list[Entrant],
+    pairings: list[PairingView],
+    holders: Mapping[int, int],
+) -> int | None:
+    """The bracket's winner, or in the other formats the sole first place (None if shared)."""
+    seeded = [e.player.id for e in entrants]
+    results, byes = standings_input(pairings, holders)
+    if tournament.format is TournamentFormat.ELIMINATION:
+        return elimination_winner(seeded, results)
+    if tournament.format is TournamentFormat.GROUPS:
+        knockout, group_of, played = _knockout(tournament, entrants, results)
+        if len(knockout) < 2:
+            return knockout[0] if knockout else None
+        return elimination_winner(knockout, played, group_of=group_of)
+    table = compute_standings(seeded, results, byes, tournament.scoring)
+    first = [row.player for row in table if row.place == 1]
+    return first[0] if len(first) == 1 else None
+
+
+async def start_match(
+    tx: Transaction,
+    tournament: TournamentView,
+    player1: int,
+    player2: int,
+    now: datetime,
+    knockout: bool,
+    store_pairing: Callable[[int], Awaitable[None]],
+) -> GameView:
+    """A tournament match between the two (player 1 white in game 1), and its first game; a
+    knockout match is played until decided (tiebreak games). `store_pairing` links the match to
+    its pairing before the game is made: the game's clock depends on the tournament (vacations)."""
+    match_id = await create_match(
+        tx,
+        guild_id=tournament.guild_id,
+        player1_id=player1,
+        player2_id=player2,
+        games_total=tournament.games_per_match,
+        now=now,
+        until_decided=knockout,
+        tiebreaks=tournament.tiebreaks if knockout else None,
+    )
+    await store_pairing(match_id)
+    return await insert_game(
+        tx,
+        guild_id=tournament.guild_id,
+        channel_id=tournament.channel_id,
+        thread_id=None,
+        white_id=player1,
+        black_id=player2,
+        setup=tournament.setup,
+        now=now,
+        match_id=match_id,
+        match_game=1,
     )

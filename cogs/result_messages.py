@@ -1,0 +1,58 @@
+"""What the bot says about results set by hand: corrections, reported games and the log.
+
+Like :mod:`cogs.messages`, no Discord calls and no rules: :mod:`bot.services.results` decides.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.services.results import LogEntry, LogKind
+from bot.services.tournaments import TournamentView
+from cogs.messages import display, mention, timestamp
+
+MAX_DESCRIPTION = 4096
+LOG_SHOWN = 25  # the newest entries in the embed; the export has them all
+
+
+def entry_text(entry: LogEntry) -> str:
+    """One log entry: what changed, by whom, why, and what followed."""
+    if entry.kind is LogKind.CORRECTION:
+        head = (
+            f"Game #{entry.game_id} corrected to **{entry.result_after}** "
+            f"(was {entry.result_before}) by {mention(entry.actor)}: {display(entry.reason)}"
+        )
+    else:
+        head = (
+            f"Game #{entry.game_id} reported by {mention(entry.actor)}, "
+            f"**{entry.result_after}**: {display(entry.reason)}"
+        )
+    return "\n".join([head, *(f"- {line}" for line in entry.consequences)])
+
+
+def correction_news(tournament: TournamentView, entry: LogEntry) -> str:
+    """The announcement in the tournament's channel."""
+    return (
+        f"**{display(tournament.name)}**: a result is corrected.\n{entry_text(entry)}\n"
+        "The standings follow: `/tournament standings`."
+    )
+
+
+def log_embed(tournament: TournamentView, entries: list[LogEntry]) -> discord.Embed:
+    shown = entries[-LOG_SHOWN:]
+    lines = [f"{timestamp(e.created_at)} {entry_text(e)}" for e in reversed(shown)]
+    description = "\n\n".join(lines) or "No result has been corrected or reported."
+    if len(description) > MAX_DESCRIPTION:
+        description = description[: MAX_DESCRIPTION - 2] + "\n…"
+    title = f"{display(tournament.name)}: results set by hand"
+    return discord.Embed(title=title, description=description)
+
+
+def log_text(entries: list[LogEntry]) -> str:
+    """The whole log as plain text, for the export."""
+    return "\n\n".join(
+        f"{e.created_at.isoformat()} [{e.kind.value}] game #{e.game_id}, "
+        f"{e.result_before or '-'} -> {e.result_after}, by {e.actor.name} ({e.actor.id}): "
+        f"{e.reason}" + "".join(f"\n  {line}" for line in e.consequences)
+        for e in entries
+    )
