@@ -77,18 +77,21 @@ async def insert_game(
     match_id: int | None = None,
     match_game: int | None = None,
 ) -> GameView:
-    """A new game at the start position, with white's first deadline running from `now`."""
+    """A new game at the start position (the empty board or the setup's TPS), with the first
+    deadline, of the player to move there, running from `now`."""
+    start = setup.start_position()
     left = starting_clocks(setup.clock, setup.days_per_move)
-    deadline = now + setup.clock.allowance(setup.days_per_move, left[0])
-    offsets = await reminder_offsets(tx, guild_id, white_id)
+    first = start.to_move
+    deadline = now + setup.clock.allowance(setup.days_per_move, left[first])
+    offsets = await reminder_offsets(tx, guild_id, (white_id, black_id)[first])
     reminder = next_reminder(offsets, now, deadline, now)
     seconds = [None if span is None else int(span.total_seconds()) for span in left]
     cursor = await tx.execute(
         "INSERT INTO games (guild_id, channel_id, thread_id, white_id, black_id, size, komi, "
         "opening, stones1, stones2, caps1, caps2, rated, days_per_move, tps, deadline_at, "
         "reminder_at, match_id, match_game, created_at, antiquity, clock_bank, clock_increment, "
-        "clock_cap, clock_left1, clock_left2) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "clock_cap, clock_left1, clock_left2, start_tps, ply) "
+        f"VALUES ({', '.join('?' * 28)})",
         (
             guild_id,
             channel_id,
@@ -102,7 +105,7 @@ async def insert_game(
             *setup.caps,
             int(setup.rated),
             setup.days_per_move,
-            setup.start_position().tps(),
+            start.tps(),
             to_db(deadline),
             None if reminder is None else to_db(reminder),
             match_id,
@@ -111,6 +114,8 @@ async def insert_game(
             int(setup.antiquity),
             *setup.clock.to_db(),
             *seconds,
+            setup.start_tps,
+            start.ply,
         ),
     )
     assert cursor.lastrowid is not None
