@@ -137,3 +137,16 @@ async def test_the_start_survives_a_restart_and_a_rematch_starts_there_again(
         assert rematch.setup.start_tps == BLACK_TO_MOVE and not rematch.setup.rated
     finally:
         await services.close()
+
+
+async def test_every_game_of_a_match_from_a_tps_starts_there_with_the_colours_swapped(
+    services: Services, alice: PlayerRef, bob: PlayerRef
+) -> None:
+    offer = await challenge(services, alice, bob, start_tps=BLACK_TO_MOVE, colour="white", games=2)
+    first = (await services.challenges.accept(offer.id, bob)).game
+    ending = (await play(services, first.id, "d4 d5 e4"))[-1].ending
+    assert ending is not None and ending.next_game is not None
+    second = ending.next_game
+    assert (second.white, second.black) == (bob, alice)
+    assert second.setup.start_tps == BLACK_TO_MOVE and second.tps == BLACK_TO_MOVE
+    assert second.ply == 7 and second.player_to_move == alice and not second.setup.rated
