@@ -109,3 +109,18 @@ async def test_view_refuses_files_that_are_not_games_with_the_reason(world) -> N
         refused = await world.carol.slash(world.channel, "tak view", file=(name, data))
         assert refused.ephemeral and words in refused.response.content, refused.response.content
         assert refused.response.message.attachments == []
+
+
+async def test_view_of_a_puzzle_shows_its_set_position_and_says_there_is_nothing_to_replay(
+    world,
+) -> None:
+    puzzle = f'[Size "5"]\n[TPS "{BLACK_TO_MOVE}"]\n'.encode()
+    shown = await world.carol.slash(
+        world.channel, "tak view", file=("puzzle.ptn", puzzle), replay=True
+    )
+    content = shown.response.content
+    assert "**Player 1** (white) vs **Player 2** (black), 5x5, komi 0" in content
+    assert "from a set position (move 4, black to move)" in content
+    assert "0 plies; no result" in content and "no moves to replay" in content
+    [board] = await images(shown.response.message)
+    assert board.format == "PNG"
