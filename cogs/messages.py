@@ -32,7 +32,7 @@ from bot.services.views import (
 )
 from bot.store import from_db
 from bot.text_safety import MAX_MESSAGE
-from tak import Result, ResultKind, square_name, tak_call
+from tak import Result, ResultKind, parse_tps, square_name, tak_call
 from tak.ptn import Game
 
 MAX_THREAD_NAME = 100
@@ -72,6 +72,8 @@ def describe_setup(setup: GameSetup, games: int = 1) -> str:
     if setup.antiquity:
         komi = f"komi {setup.base_komi:g} with the antiquity tie rule (komi {setup.komi:g})"
     parts = [f"{setup.size}x{setup.size}", komi, f"{setup.opening.value} opening"]
+    if setup.start_tps is not None:
+        parts.insert(1, start_text(setup.start_tps))
     if not setup.standard_reserves:
         parts.append(f"{setup.stones[0]} stones and {setup.caps[0]} capstones each")
     parts.append(describe_clock(setup))
@@ -423,6 +425,8 @@ HELP.add_field(
     name="Also",
     value=(
         "`/tak board`, `/tak tps`, `/tak ptn` (file and ptn.ninja link), `/tak replay` (GIF), "
+        "`/tak view` (an attached PTN file: its final board, `replay:True` for the GIF), "
+        "`tps:` on a challenge to start from a position (unrated), "
         "`/tak draw`, `/tak undo`, `/tak resign`, `/tak abort` (before both have moved), "
         "`/tak scores`, `/tak leaderboard`, `/tak settings` (theme, DM notices), "
         "`/bredon config` (server managers).\n"
@@ -473,3 +477,30 @@ def reminders_text(offsets: tuple[timedelta, ...] | None) -> str:
         return "You get no reminders before deadlines here (`times:default` brings them back)."
     times = " and ".join(describe_duration(offset) for offset in offsets)
     return f"You are reminded {times} before each deadline in this server."
+
+
+def start_text(tps: str) -> str:
+    """Where a game set up from a TPS starts, e.g. "from a set position (move 4, black to move)"."""
+    board = parse_tps(tps)
+    return f"from a set position (move {board.move_number}, {board.to_move} to move)"
+
+
+def viewed_game_text(record: Game, filename: str) -> str:
+    """What `/tak view` says of an attached PTN file above its final board."""
+    names = [display(record.tag(f"Player{n}") or f"Player {n}") for n in (1, 2)]
+    start = record.start()
+    setup = f"{start.size}x{start.size}, komi {start.komi:g}"
+    tps = record.tag("TPS")
+    if tps is not None and tps.strip():
+        setup += ", " + start_text(tps)
+    plies = len(record.plies)
+    lines = [
+        f"**{display(filename)}**: **{names[0]}** (white) vs **{names[1]}** (black), {setup}.",
+        f"{plies:,} {'ply' if plies == 1 else 'plies'}; "
+        + (
+            f"{record.result.describe().rstrip('.')} ({record.result.ptn()})."
+            if record.result is not None
+            else "no result: the board below is where the game stands."
+        ),
+    ]
+    return "\n".join(lines)

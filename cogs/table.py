@@ -64,7 +64,7 @@ from cogs import tournament_messages as say
 from cogs.buttons import buttons, challenge_buttons, move_button
 from cogs.pictures import tournament_files
 from rendering import THEMES, render_board, render_replay_within
-from tak import Move, Position, parse_move
+from tak import Move, Position, Result, parse_move
 from tak.ptn import Game
 
 log = logging.getLogger(__name__)
@@ -324,14 +324,37 @@ class GameTable:
         return discord.File(io.BytesIO(png), filename=_board_name(game, position))
 
     async def replay_file(
-        self, game_id: int, record: Game, viewer_id: int
+        self, label: int | str, record: Game, viewer_id: int
     ) -> tuple[discord.File, str]:
-        """The game as a GIF within Discord's upload limit, and a note on the plies sampled."""
+        """The game as a GIF within Discord's upload limit (`bredon-<label>.gif`: the game's
+        number, or a name for a game from a file), and a note on the plies sampled."""
         theme = await self.theme_for(viewer_id)
         async with self._replays:
             replay = await asyncio.to_thread(render_replay_within, record, theme=theme)
-        file = discord.File(io.BytesIO(replay.data), filename=f"bredon-{game_id}.gif")
+        file = discord.File(io.BytesIO(replay.data), filename=f"bredon-{label}.gif")
         return file, replay.note
+
+    async def position_file(
+        self,
+        position: Position,
+        players: tuple[str, str],
+        *,
+        viewer_id: int | None,
+        name: str,
+        result: Result | None = None,
+    ) -> discord.File:
+        """A board that is no game's here (a challenge's start, a game from a file) as a PNG."""
+        theme = await self.theme_for(viewer_id)
+        draw = partial(
+            render_board,
+            position,
+            last_move=position.last_move,
+            players=players,
+            theme=theme,
+            result=position.result or result,
+        )
+        png = await self.draw(draw)
+        return discord.File(io.BytesIO(png), filename=name)
 
     async def _board_post(
         self,
@@ -352,9 +375,18 @@ class GameTable:
     # ----------------------------------------------------------------- challenges
 
     async def post_challenge(self, place: Place, challenge: ChallengeView) -> discord.Message:
-        """Post a new challenge with its buttons (the caller learns at once if it failed)."""
+        """Post a new challenge with its buttons (the caller learns at once if it failed); one
+        from a TPS shows its starting board."""
+        board = None
+        if challenge.setup.start_tps is not None:
+            board = await self.position_file(
+                challenge.setup.start_position(),
+                ("White", "Black"),
+                viewer_id=None,
+                name=f"challenge-{challenge.id}.png",
+            )
         message = await place.send(
-            messages.challenge_text(challenge), view=challenge_buttons(challenge)
+            messages.challenge_text(challenge), view=challenge_buttons(challenge), file=board
         )
         await self.services.challenges.set_message(challenge.id, message.id)
         if challenge.opponent is not None and message.guild is not None:

@@ -44,11 +44,16 @@ from cogs.notifications import zone_choices
 from cogs.pictures import rating_file
 from cogs.table import NEEDED_FOR_THREADS, missing_permissions
 from rendering import THEMES
-from tak import PTNError, parse_move
+from tak import Position, PTNError, TakError, parse_move
+from tak.ptn import Game
+from tak.tps import MAX_TPS_LENGTH
 
 MAX_CHOICES = 25
 MAX_RESERVE = 200  # what the engine accepts per player
 MAX_NINJA_LINK = 3900  # an embed description holds 4096 characters
+# `/tak view`: real PTN files take a few kilobytes (a 300-ply game about 3 KiB); the parser's own
+# cap (a million characters) is far above this.
+MAX_PTN_FILE_BYTES = 256 * 1024
 
 
 async def thinking(interaction: discord.Interaction) -> None:
@@ -202,13 +207,14 @@ class TakCog(commands.Cog):
         caps="Capstones per player (default: standard for the size)",
         days="Days each player has for a move (default: the server's)",
         games="Games in the match, colours alternating (default 1)",
-        rated="Whether the game counts for the ratings (default yes)",
+        rated="Whether the game counts for the ratings (default yes; a game from a TPS: never)",
         stakes="Play for coins, if the server allows it: antes, bids for first, Tak payments",
         ante="Coins each player puts in the pot (default: the server's, usually 10)",
         antiquity="Antiquity tie rule: a tied flat count goes to black (komi + 0.5)",
         bank="A reserve for moves that take longer than `days`, e.g. 7d (never refilled)",
         increment="Fischer clock: start with `days`, add this a move, e.g. 1d or 12h",
         maximum="With an increment: the most a clock can hold, e.g. 10d",
+        tps="Start from this position (TPS, as ptn.ninja or /tak tps gives it); unrated",
     )
     async def challenge(
         self,
@@ -222,13 +228,14 @@ class TakCog(commands.Cog):
         caps: app_commands.Range[int, 0, MAX_RESERVE] | None = None,
         days: app_commands.Range[int, 1, MAX_DAYS_PER_MOVE] | None = None,
         games: app_commands.Range[int, 1, MAX_MATCH_GAMES] = 1,
-        rated: bool = True,
+        rated: bool | None = None,
         stakes: bool = False,
         ante: app_commands.Range[int, 1, MAX_COINS] | None = None,
         antiquity: bool | None = None,
         bank: app_commands.Range[str, 1, 20] | None = None,
         increment: app_commands.Range[str, 1, 20] | None = None,
         maximum: app_commands.Range[str, 1, 20] | None = None,
+        tps: app_commands.Range[str, 1, MAX_TPS_LENGTH] | None = None,
     ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
@@ -253,10 +260,11 @@ class TakCog(commands.Cog):
                 caps=caps,
                 days_per_move=days,
                 games=games,
-                rated=rated and not against_me,  # games against the bot are never rated
+                rated=False if against_me else rated,  # games against the bot are never rated
                 stakes=stakes,
                 ante=ante,
                 antiquity=antiquity,
+                start_tps=tps,
                 **clock,
             )
             assert interaction.channel is not None
@@ -427,6 +435,36 @@ class TakCog(commands.Cog):
             file, note = await self.table.replay_file(target.id, record, interaction.user.id)
             text = f"Game #{target.id}, {len(record.plies)} plies. {note}".rstrip()
             await interaction.followup.send(text, file=file, ephemeral=True)
+
+    @tak.command(name="view", description="Show an attached PTN file: its final board and replay")
+    @app_commands.describe(
+        file="A game record in PTN (.ptn, from ptn.ninja, PlayTak or /tak ptn)",
+        replay="Add the game replayed as an animated image (default no)",
+    )
+    async def view(
+        self, interaction: discord.Interaction, file: discord.Attachment, replay: bool = False
+    ) -> None:
+        await thinking(interaction)
+        async with refusals(interaction):
+            record, final = await read_attached_game(file)
+            text = messages.viewed_game_text(record, file.filename)
+            players = (record.tag("Player1") or "Player 1", record.tag("Player2") or "Player 2")
+            files = [
+                await self.table.position_file(
+                    final,
+                    players,
+                    viewer_id=interaction.user.id,
+                    name="bredon-view.png",
+                    result=record.result,
+                )
+            ]
+            if replay and not record.plies:
+                text += "\nThe file has no moves to replay."
+            elif replay:
+                gif, note = await self.table.replay_file("view", record, interaction.user.id)
+                files.append(gif)
+                text += f"\n{note}".rstrip()
+            await interaction.followup.send(text, files=files, ephemeral=True)
 
     @tak.command(name="games", description="List games: those awaiting your move first")
     @app_commands.describe(user="Whose games (default: yours)", show="Games in progress or over")
@@ -724,3 +762,35 @@ async def setup(bot: BredonBot) -> None:
         raise RuntimeError(f"Buttons without a handler: {sorted(missing) or ['move']}")
     bot.add_dynamic_items(ActionButton, MoveButton)
     await bot.add_cog(TakCog(bot))
+
+
+async def read_attached_game(file: discord.Attachment) -> tuple[Game, Position]:
+    """The game in an attached PTN file and its final position, or a :class:`Refusal` saying
+    why it cannot be read. The size is checked before the file is fetched."""
+    if file.size > MAX_PTN_FILE_BYTES:
+        raise Refusal(
+            f"That file is {file.size:,} bytes; a PTN file is at most "
+            f"{MAX_PTN_FILE_BYTES // 1024} KiB here (a whole game takes a few kilobytes)."
+        )
+    try:
+        data = await file.read()
+    except discord.HTTPException as error:
+        raise Refusal(
+            f"I couldn't fetch the file (Discord said: {error.text or error.status}). "
+            "Please try again."
+        ) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Refusal(
+            "That file is not text in UTF-8, so it is not a PTN file: attach a .ptn game record."
+        ) from None
+    try:
+        return await asyncio.to_thread(_parsed_with_final, text)
+    except TakError as error:
+        raise Refusal(f"That file is not a game I can read: {error}") from None
+
+
+def _parsed_with_final(text: str) -> tuple[Game, Position]:
+    record = Game.parse(text)
+    return record, record.final_position()

@@ -32,6 +32,7 @@ from tak.position import (
 )
 from tak.reserves import playable_reserve_problem
 from tak.results import Result, ResultKind, parse_result
+from tak.starts import start_position
 from tak.tinue import Call, Verdict, is_tinue, judge
 from tak.tinue import call as tak_call
 from tak.tps import Board, Stack, format_tps, parse_tps
@@ -71,5 +72,6 @@ __all__ = [
     "playable_reserve_problem",
     "reserve_problem",
     "square_name",
+    "start_position",
     "tak_call",
 ]

@@ -7,6 +7,7 @@ their own. Accepting creates the game (and the match, for more than one game) in
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -50,7 +51,7 @@ from bot.services.views import (
 )
 from bot.services.wallets import StakeView, check_stakes_offer, open_bidding, rematch_ante
 from bot.store import Database, Transaction, to_db
-from tak import Opening
+from tak import Opening, TPSError, parse_tps
 
 DEFAULT_LIFETIME = timedelta(days=7)
 MAX_OPEN_CHALLENGES = 10  # per user, so that nobody floods a channel with challenges
@@ -87,7 +88,7 @@ class ChallengeService:
         caps: int | None = None,
         days_per_move: int | None = None,
         games: int = 1,
-        rated: bool = True,
+        rated: bool | None = None,
         antiquity: bool | None = None,
         lifetime: timedelta = DEFAULT_LIFETIME,
         stakes: bool = False,
@@ -95,15 +96,28 @@ class ChallengeService:
         bank: timedelta | None = None,
         increment: timedelta | None = None,
         cap: timedelta | None = None,
+        start_tps: str | None = None,
         along: ChallengeWrite | None = None,
     ) -> ChallengeView:
         """A new open challenge; None settings take the guild's defaults (the antiquity tie
         rule adds half a flat to the komi, see :class:`GameSetup`). With `stakes` (or an `ante`)
         it is played for coins (:mod:`bot.services.wallets`). A `bank`, or an `increment` with
-        its `cap`, adds to days per move (:mod:`bot.services.timecontrol`). `along` writes what
-        belongs to the challenge in its transaction (a challenge to the bot: its level)."""
+        its `cap`, adds to days per move (:mod:`bot.services.timecontrol`). A `start_tps` sets
+        the game up from that position: the size is the TPS's, and the game is unrated (`rated`
+        left as None is rated only from the empty board). `along` writes what belongs to the
+        challenge in its transaction (a challenge to the bot: its level)."""
         if opponent is not None and opponent.id == challenger.id:
             raise ChallengeYourself()
+        if start_tps is not None:
+            if stakes or ante is not None:
+                raise InvalidSetting(
+                    "A game from a TPS position is not played for coins: leave out the stakes."
+                )
+            if size is None:  # the TPS's own; a TPS that is not one is refused with the setup
+                with contextlib.suppress(TPSError):
+                    size = parse_tps(start_tps).size
+        if rated is None:
+            rated = start_tps is None
         if not 1 <= games <= MAX_MATCH_GAMES:
             raise InvalidSetting(f"A match has 1 to {MAX_MATCH_GAMES} games.")
         try:
@@ -121,6 +135,7 @@ class ChallengeService:
                 caps=caps,
                 rated=rated,
                 antiquity=antiquity,
+                start_tps=start_tps,
             )
             if stakes or ante is not None:
                 now = self._clock.now()
@@ -173,8 +188,9 @@ class ChallengeService:
         cursor = await tx.execute(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, colour, "
             "size, komi, opening, stones, caps, days_per_move, games, rated, rematch_of, "
-            "created_at, expires_at, ante, antiquity, clock_bank, clock_increment, clock_cap) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "created_at, expires_at, ante, antiquity, clock_bank, clock_increment, clock_cap, "
+            "start_tps) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 guild_id,
                 channel_id,
@@ -195,6 +211,7 @@ class ChallengeService:
                 ante,
                 int(setup.antiquity),
                 *setup.clock.to_db(),
+                setup.start_tps,
             ),
         )
         assert cursor.lastrowid is not None

@@ -212,7 +212,7 @@ class DeadlineService:
             )
             if pending is not None and pending[0]:
                 return None
-            if game.ply == 0 and not await in_tournament(tx, game):
+            if game.plies_played == 0 and not await in_tournament(tx, game):
                 result = Result(None, ResultKind.ABORT)
             else:
                 result = Result(game.to_move.other, ResultKind.TIME)

@@ -144,14 +144,15 @@ async def logged_position(tx: Transaction, game: GameView, ply: int) -> Position
     """The position after the game's first `ply` live moves, with the last of them: that move
     played on the TPS the log keeps before it. Moves logged before the log kept TPS (migration
     0005) are replayed from the start instead."""
-    if ply == 0:
+    start_ply = game.setup.start_ply
+    if ply == start_ply:
         return game.setup.start_position()
     rows = await tx.fetchall(
         "SELECT ptn, tps FROM moves WHERE game_id = ? AND ply BETWEEN ? AND ? "
         "AND undone_at IS NULL ORDER BY ply",
         (game.id, ply - 1, ply),
     )
-    if len(rows) != min(ply, 2):
+    if len(rows) != min(ply - start_ply, 2):
         raise _log_mismatch(game)
     *before, last = rows
     if not before:
@@ -538,7 +539,7 @@ class GameService:
             game = await fetch_game(tx, game_id)
             require_active(game)
             game.color_of(player_id)
-            if game.ply >= 2:
+            if game.plies_played >= 2:
                 raise TooLateToAbort(game.id)
             if await in_tournament(tx, game):
                 raise TournamentGameAbort(game.id)
@@ -631,7 +632,7 @@ class GameService:
             game = await fetch_game(tx, game_id)
             require_active(game)
             game.color_of(player_id)
-            if request is UNDO_REQUEST and game.ply == 0:
+            if request is UNDO_REQUEST and game.plies_played == 0:
                 raise NothingToUndo(game.id)
             if request is UNDO_REQUEST:
                 await refuse_undo_with_stakes(tx, game)

@@ -37,6 +37,7 @@ class GuildSettings:
         caps: int | None = None,
         rated: bool = True,
         antiquity: bool | None = None,
+        start_tps: str | None = None,
     ) -> GameSetup:
         """Checked game settings, the guild's defaults standing in for those left as None."""
         return GameSetup.create(
@@ -48,6 +49,7 @@ class GuildSettings:
             days_per_move=self.days_per_move if days_per_move is None else days_per_move,
             rated=rated,
             antiquity=self.antiquity if antiquity is None else antiquity,
+            start_tps=start_tps,
         )
 
 

@@ -91,7 +91,7 @@ class QueryService:
 
 def ptn_tags(game: GameView) -> dict[str, str]:
     """Player1/2, Date, Size, Komi, Opening, Clock (the time control, in words: PTN Ninja
-    accepts any text there), Flats/Caps when not standard, Result.
+    accepts any text there), Flats/Caps when not standard, TPS for a set-up start, Result.
 
     Only tags PTN Ninja knows, with values it accepts: an aborted game has no Result (PTN Ninja
     has no "0-0"), and names are made safe when the file is written (:meth:`Game.ptn`).
@@ -115,6 +115,8 @@ def ptn_tags(game: GameView) -> dict[str, str]:
                 tags[name] = str(pair[0])
             else:
                 tags[f"{name}1"], tags[f"{name}2"] = str(pair[Color.WHITE]), str(pair[Color.BLACK])
+    if setup.start_tps is not None:  # PTN Ninja sets the board up from it
+        tags["TPS"] = setup.start_tps
     if game.result is not None and game.result.kind is not ResultKind.ABORT:
         tags["Result"] = game.result.ptn()
     return tags

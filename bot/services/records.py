@@ -78,21 +78,23 @@ async def insert_game(
     match_game: int | None = None,
     tiebreak: int | None = None,
 ) -> GameView:
-    """A new game at the start position, with white's first deadline running from `now`, or
-    standing still from `now` when a player is on vacation (so the start post shows it). A
-    tournament's pairing must be stored first: its tournament may forbid vacations. `tiebreak`
-    numbers a match's tiebreak games."""
+    """A new game at the start position (the empty board or the setup's TPS), with the first
+    deadline, of the player to move there, running from `now`, or standing still from `now` when
+    a player is on vacation (so the start post shows it). A tournament's pairing must be stored
+    first: its tournament may forbid vacations. `tiebreak` numbers a match's tiebreak games."""
+    start = setup.start_position()
     left = starting_clocks(setup.clock, setup.days_per_move)
-    deadline = now + setup.clock.allowance(setup.days_per_move, left[0])
-    offsets = await reminder_offsets(tx, guild_id, white_id)
+    first = start.to_move
+    deadline = now + setup.clock.allowance(setup.days_per_move, left[first])
+    offsets = await reminder_offsets(tx, guild_id, (white_id, black_id)[first])
     reminder = next_reminder(offsets, now, deadline, now)
     seconds = [None if span is None else int(span.total_seconds()) for span in left]
     cursor = await tx.execute(
         "INSERT INTO games (guild_id, channel_id, thread_id, white_id, black_id, size, komi, "
         "opening, stones1, stones2, caps1, caps2, rated, days_per_move, tps, deadline_at, "
         "reminder_at, match_id, match_game, created_at, antiquity, clock_bank, clock_increment, "
-        "clock_cap, clock_left1, clock_left2, tiebreak) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "clock_cap, clock_left1, clock_left2, tiebreak, start_tps, ply) "
+        f"VALUES ({', '.join('?' * 29)})",
         (
             guild_id,
             channel_id,
@@ -106,7 +108,7 @@ async def insert_game(
             *setup.caps,
             int(setup.rated),
             setup.days_per_move,
-            setup.start_position().tps(),
+            start.tps(),
             to_db(deadline),
             to_db_or_none(reminder),
             match_id,
@@ -116,6 +118,8 @@ async def insert_game(
             *setup.clock.to_db(),
             *seconds,
             tiebreak,
+            setup.start_tps,
+            start.ply,
         ),
     )
     assert cursor.lastrowid is not None

@@ -23,8 +23,11 @@ from tak import (
     Position,
     Result,
     ResultKind,
+    TakError,
     parse_result,
+    parse_tps,
     playable_reserve_problem,
+    start_position,
 )
 
 MAX_DAYS_PER_MOVE = 30
@@ -97,6 +100,7 @@ class GameSetup:
     rated: bool
     antiquity: bool = False
     clock: TimeControl = PER_MOVE  # a bank or an increment besides days_per_move
+    start_tps: str | None = None  # a game set up from a TPS (never rated); None: the empty board
 
     @property
     def base_komi(self) -> float:
@@ -116,9 +120,11 @@ class GameSetup:
         rated: bool = True,
         antiquity: bool = False,
         clock: TimeControl = PER_MOVE,
+        start_tps: str | None = None,
     ) -> GameSetup:
         """Checked settings; raises :class:`InvalidSetting` with the reason. With `antiquity`
-        the komi in force is `komi` plus half a flat, which must stay within the cap."""
+        the komi in force is `komi` plus half a flat, which must stay within the cap. A
+        `start_tps` must fit the other settings (:func:`tak.start_position`) and is unrated."""
         check_size(size)
         check_komi(komi)
         check_antiquity(komi, antiquity)
@@ -138,8 +144,19 @@ class GameSetup:
             raise InvalidSetting(problem)
         if antiquity:
             komi += ANTIQUITY_KOMI
+        if start_tps is not None:
+            start_tps = checked_start(start_tps, size, komi, s, c, opening, rated)
         return cls(
-            size, float(komi), opening, (s, s), (c, c), days_per_move, rated, antiquity, clock
+            size,
+            float(komi),
+            opening,
+            (s, s),
+            (c, c),
+            days_per_move,
+            rated,
+            antiquity,
+            clock,
+            start_tps,
         )
 
     @property
@@ -148,9 +165,40 @@ class GameSetup:
         return self.stones == (stones, stones) and self.caps == (caps, caps)
 
     def start_position(self) -> Position:
+        if self.start_tps is not None:
+            return self.position_at(self.start_tps)
         return Position(
             self.size, komi=self.komi, stones=self.stones, caps=self.caps, opening=self.opening
         )
+
+    def position_at(self, tps: str) -> Position:
+        """The position `tps` in a game with these settings (no move history)."""
+        return Position.from_tps(
+            tps, komi=self.komi, stones=self.stones, caps=self.caps, opening=self.opening
+        )
+
+    @property
+    def start_ply(self) -> int:
+        """The ply the game starts at: 0, or the TPS's (move 11 with black to move is ply 21)."""
+        return 0 if self.start_tps is None else parse_tps(self.start_tps).ply
+
+
+def checked_start(
+    tps: str, size: int, komi: float, stones: int, caps: int, opening: Opening, rated: bool
+) -> str:
+    """The start position's TPS as the engine writes it, or :class:`InvalidSetting` saying why
+    a game cannot start there."""
+    if rated:
+        raise InvalidSetting(
+            "A game from a TPS position is never rated: leave `rated` out or set it to False."
+        )
+    try:
+        position = start_position(
+            tps, size=size, komi=komi, stones=stones, caps=caps, opening=opening
+        )
+    except TakError as error:
+        raise InvalidSetting(f"That TPS cannot start a game: {error}") from None
+    return position.tps()
 
 
 def check_antiquity(komi: float, antiquity: bool) -> None:
@@ -252,12 +300,14 @@ class GameView:
     def opponent_of(self, player_id: int) -> PlayerRef:
         return self.player(self.color_of(player_id).other)
 
+    @property
+    def plies_played(self) -> int:
+        """Plies played in this game (a game set up from a TPS starts past ply 0)."""
+        return self.ply - self.setup.start_ply
+
     def position_from_tps(self) -> Position:
         """The current position from the stored TPS (no move history: use it to read, not undo)."""
-        s = self.setup
-        return Position.from_tps(
-            self.tps, komi=s.komi, stones=s.stones, caps=s.caps, opening=s.opening
-        )
+        return self.setup.position_at(self.tps)
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,6 +439,7 @@ def game_from_row(row: sqlite3.Row, names: tuple[str, str] | None = None) -> Gam
         rated=bool(row["rated"]),
         antiquity=bool(row["antiquity"]),
         clock=clock_from_row(row),
+        start_tps=row["start_tps"],
     )
     return GameView(
         id=row["id"],
@@ -464,6 +515,7 @@ def challenge_from_row(row: sqlite3.Row) -> ChallengeView:
             rated=bool(row["rated"]),
             antiquity=bool(row["antiquity"]),
             clock=clock_from_row(row),
+            start_tps=row["start_tps"],
         ),
         games=row["games"],
         status=ChallengeStatus(row["status"]),
