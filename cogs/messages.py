@@ -239,7 +239,7 @@ def dm_turn_text(game: GameView, where: str) -> str:
     return f"It is your move in game #{game.id} ({players_line(game)}): {where}"
 
 
-def game_line(game: GameView, viewer_id: int) -> str:
+def game_line(game: GameView, viewer_id: int | None) -> str:
     """One line of `/tak games`."""
     if game.is_active:
         if game.player_to_move.id == viewer_id:
