@@ -42,14 +42,10 @@ def _name(name: str) -> str:
 
 
 def list_line(game: GameView, viewer_id: int | None) -> str:
-    """One game: its link, its players, and whose move with the clock, or its result."""
+    """One game: its link, its players (names cut short), whose move and the clock, or its
+    result (:func:`cogs.messages.game_state`)."""
     head = f"[#{game.id}]({jump_url(game)}) {_name(game.white.name)} vs {_name(game.black.name)}"
-    if not game.is_active:
-        result = game.result.ptn() if game.result else game.status.value
-        return f"{head}: {result}"
-    mover = game.player_to_move
-    state = "**your move**" if mover.id == viewer_id else f"{_name(mover.name)} to move"
-    return f"{head}, ply {game.ply}: {state}{messages.clock_state(game)}"
+    return head + messages.game_state(game, viewer_id)
 
 
 def page_embed(

@@ -79,7 +79,7 @@ async def test_games_list_links_each_game_says_whose_move_and_scores_count_finis
     assert listing.ephemeral and "Awaiting your move: #2." in embed.description
     lines = listed(listing)
     server = f"https://discord.com/channels/{world.guild.id}"
-    assert lines[0].startswith(f"[#1]({server}/{first.id})") and "**bob** to move" in lines[0]
+    assert lines[0].startswith(f"[#1]({server}/{first.id})") and ": bob to move" in lines[0]
     assert lines[1].startswith(f"[#2]({server}/{second.id})") and "**your move**" in lines[1]
     assert "time runs out <t:" in lines[1]
     bobs = await alice.slash(world.channel, "tak games", user=bob)
