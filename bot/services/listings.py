@@ -62,6 +62,7 @@ async def games_page(
     listing: Listing,
     as_of: datetime,
     number: int,
+    page_size: int = PAGE_SIZE,
 ) -> GamesPage:
     """Page `number` of the player's games in the server as they stood at `as_of` (a page past
     the end shows the last one)."""
@@ -73,11 +74,11 @@ async def games_page(
     async with db.snapshot() as tx:
         count = await tx.fetchone("SELECT COUNT(*) AS n FROM games g" + where, params)
         total = count["n"] if count is not None else 0
-        pages = max(1, -(-total // PAGE_SIZE))
+        pages = max(1, -(-total // page_size))
         number = min(max(number, 0), pages - 1)
         rows = await tx.fetchall(
             GAME_SELECT + where + f" ORDER BY {_ORDER[listing]} LIMIT ? OFFSET ?",
-            (*params, PAGE_SIZE, number * PAGE_SIZE),
+            (*params, page_size, number * page_size),
         )
         waiting = await tx.fetchall(
             "SELECT g.id FROM games g" + where + " AND g.status = 'active' "

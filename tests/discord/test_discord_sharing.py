@@ -195,6 +195,7 @@ async def test_paging_33_games_across_a_restart_while_games_change(world: World,
     assert next(x for x in embed.description.splitlines() if x.startswith("[#10]")).endswith(
         ": 0-0"
     )
+    assert "[#9]" in embed.description and "**your move**" in embed.description  # still hers
     for _ in range(3):
         await alice.click(listing.response.message, label="Next")
     last = listing.response.message
