@@ -31,7 +31,6 @@ from bot.services.views import (
     RatingChange,
 )
 from bot.store import from_db
-from bot.text_safety import MAX_MESSAGE
 from tak import Result, ResultKind, parse_tps, square_name, tak_call
 from tak.ptn import Game
 
@@ -247,28 +246,21 @@ def dm_turn_text(game: GameView, where: str) -> str:
     return f"It is your move in game #{game.id} ({players_line(game)}): {where}"
 
 
-def game_line(game: GameView, viewer_id: int) -> str:
-    """One line of `/tak games`."""
+def game_line(game: GameView, viewer_id: int | None) -> str:
+    """A game in one line: its players, then :func:`game_state`."""
+    return f"#{game.id} {players_line(game)}{game_state(game, viewer_id)}"
+
+
+def game_state(game: GameView, viewer_id: int | None) -> str:
+    """ ", ply 4: **your move** (time runs out ...)" (the viewer's move, or whose), or ": 1-0"."""
     if game.is_active:
         if game.player_to_move.id == viewer_id:
             state = "**your move**"
         else:
             state = f"{display(game.player_to_move.name)} to move"
-        return f"#{game.id} {players_line(game)}, ply {game.ply}: {state}{clock_state(game)}"
+        return f", ply {game.ply}: {state}{clock_state(game)}"
     result = game.result.ptn() if game.result else game.status.value
-    return f"#{game.id} {players_line(game)}: {result}"
-
-
-def join_lines(lines: list[str], empty: str) -> str:
-    """Lines that fit in one message, with a note when some had to be left out."""
-    if not lines:
-        return empty
-    text = ""
-    for shown, line in enumerate(lines):
-        if len(text) + len(line) + 60 > MAX_MESSAGE:
-            return text + f"... and {len(lines) - shown} more."
-        text += line + "\n"
-    return text.rstrip()
+    return f": {result}"
 
 
 def totals_text(totals: PlayerTotals | None, name: str) -> str:
@@ -365,7 +357,7 @@ HELP.add_field(
     value=(
         "`/tak challenge` someone (or leave out the opponent for an open challenge); they press "
         "**Accept**. The game gets a thread. Play with `/tak move`: start typing and the bot "
-        "suggests the legal moves. `/tak games` lists your games, your move first. "
+        "suggests the legal moves. `/tak games` lists your games with links, a page at a time. "
         "No opponent around? `/tak play` a game against Bredon itself (levels 1-6)."
     ),
     inline=False,
@@ -431,7 +423,10 @@ HELP.add_field(
         "`/tak scores`, `/tak leaderboard`, `/tak settings` (theme, DM notices), "
         "`/bredon config` (server managers).\n"
         "Where the server plays for coins: `stakes:True` on a challenge, `/tak wallet`, "
-        "`/tak coins` (the coin leaderboard)."
+        "`/tak coins` (the coin leaderboard).\n"
+        "`public:True` on `/tak board`, `ptn`, `tps`, `replay`, `games`, `scores`, "
+        "`leaderboard` or `coins` (and `/tournament standings` or `pairings`) shows the answer "
+        "to the channel instead of only to you."
     ),
     inline=False,
 )

@@ -429,6 +429,8 @@ class GameTable:
         text = await self._noted(messages.game_start_text(game), game, start)
         shown = await self._post_turn(item, game, position, text, position.last_move)
         if shown.link is not None and shown.in_guild:
+            if game.thread_id is None:  # played in the channel: `/tak games` links this post
+                await self.services.games.attach(game.id, message_id=int(shown.link.split("/")[-1]))
             if start.tournament_id is not None:
                 await self._tell_pairing(item, game, start.tournament_id, shown.link)
             await self._point_to(item, game, shown.link)

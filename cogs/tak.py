@@ -23,6 +23,7 @@ from bot.app import BredonBot, refusals
 from bot.errors import BredonError, UnknownGame
 from bot.services.games import position_mark, require_active
 from bot.services.guilds import MAX_VACATION_DAYS
+from bot.services.listings import Listing
 from bot.services.outbox import game_stream
 from bot.services.timecontrol import clock_options, parse_duration
 from bot.services.views import MAX_DAYS_PER_MOVE, MAX_KOMI, MAX_MATCH_GAMES, GameView
@@ -40,8 +41,10 @@ from cogs.buttons import (
     buttons,
 )
 from cogs.courier import courier_of
+from cogs.game_list import PageButton, listing_page
 from cogs.notifications import zone_choices
 from cogs.pictures import rating_file
+from cogs.sharing import PUBLIC_OPTION, answer
 from cogs.table import NEEDED_FOR_THREADS, missing_permissions
 from rendering import THEMES
 from tak import Position, PTNError, TakError, parse_move
@@ -380,32 +383,46 @@ class TakCog(commands.Cog):
     # ----------------------------------------------------------------- looking
 
     @tak.command(name="board", description="Show a game's board")
-    @app_commands.describe(game="The game number (default: this thread's game or your only one)")
+    @app_commands.describe(
+        game="The game number (default: this thread's game or your only one)",
+        public=PUBLIC_OPTION,
+    )
     @app_commands.autocomplete(game=game_choices)
-    async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def board(
+        self, interaction: discord.Interaction, game: int | None = None, public: bool = False
+    ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
             target = await self.find_game(interaction, game)
             position = await self.services.games.position(target.id)
             file = await self.table.board_file(target, position, viewer_id=interaction.user.id)
-            state = messages.game_line(target, interaction.user.id)
-            await interaction.followup.send(state, file=file, ephemeral=True)
+            state = messages.game_line(target, None if public else interaction.user.id)
+            await answer(interaction, public, state, files=[file])
 
     @tak.command(name="tps", description="A game's position as TPS text")
-    @app_commands.describe(game="The game number (default: this thread's game or your only one)")
+    @app_commands.describe(
+        game="The game number (default: this thread's game or your only one)",
+        public=PUBLIC_OPTION,
+    )
     @app_commands.autocomplete(game=game_choices)
-    async def tps(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def tps(
+        self, interaction: discord.Interaction, game: int | None = None, public: bool = False
+    ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
             target = await self.find_game(interaction, game)
-            await interaction.followup.send(
-                f"Game #{target.id}, ply {target.ply}:\n```\n{target.tps}\n```", ephemeral=True
-            )
+            text = f"Game #{target.id}, ply {target.ply}:\n```\n{target.tps}\n```"
+            await answer(interaction, public, text)
 
     @tak.command(name="ptn", description="A game's record as a PTN file, with a ptn.ninja link")
-    @app_commands.describe(game="The game number (default: this thread's game or your only one)")
+    @app_commands.describe(
+        game="The game number (default: this thread's game or your only one)",
+        public=PUBLIC_OPTION,
+    )
     @app_commands.autocomplete(game=game_choices)
-    async def ptn(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def ptn(
+        self, interaction: discord.Interaction, game: int | None = None, public: bool = False
+    ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
             target = await self.find_game(interaction, game)
@@ -418,23 +435,29 @@ class TakCog(commands.Cog):
                 if len(url) <= MAX_NINJA_LINK
                 else "The game is too long for a link: open the file in ptn.ninja."
             )
-            await interaction.followup.send(
+            await answer(
+                interaction,
+                public,
                 embed=discord.Embed(title=f"Game #{target.id}", description=link),
-                file=discord.File(io.BytesIO(text.encode()), filename=f"bredon-{target.id}.ptn"),
-                ephemeral=True,
+                files=[discord.File(io.BytesIO(text.encode()), filename=f"bredon-{target.id}.ptn")],
             )
 
     @tak.command(name="replay", description="A game replayed as an animated image")
-    @app_commands.describe(game="The game number (default: this thread's game or your only one)")
+    @app_commands.describe(
+        game="The game number (default: this thread's game or your only one)",
+        public=PUBLIC_OPTION,
+    )
     @app_commands.autocomplete(game=game_choices)
-    async def replay(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def replay(
+        self, interaction: discord.Interaction, game: int | None = None, public: bool = False
+    ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
             target = await self.find_game(interaction, game)
             record = await self.services.queries.record(target.id)
             file, note = await self.table.replay_file(target.id, record, interaction.user.id)
             text = f"Game #{target.id}, {len(record.plies)} plies. {note}".rstrip()
-            await interaction.followup.send(text, file=file, ephemeral=True)
+            await answer(interaction, public, text, files=[file])
 
     @tak.command(name="view", description="Show an attached PTN file: its final board and replay")
     @app_commands.describe(
@@ -466,29 +489,40 @@ class TakCog(commands.Cog):
                 text += f"\n{note}".rstrip()
             await interaction.followup.send(text, files=files, ephemeral=True)
 
-    @tak.command(name="games", description="List games: those awaiting your move first")
-    @app_commands.describe(user="Whose games (default: yours)", show="Games in progress or over")
+    @tak.command(name="games", description="Your games (or someone's) with links, a page at a time")
+    @app_commands.describe(
+        user="Whose games (default: yours)",
+        show="Games in progress or over",
+        public=PUBLIC_OPTION,
+    )
     async def games(
         self,
         interaction: discord.Interaction,
         user: discord.Member | None = None,
         show: Literal["active", "finished"] = "active",
+        public: bool = False,
     ) -> None:
         await thinking(interaction)
-        whose = user or interaction.user
-        queries = self.services.queries
-        if show == "active":
-            found = await queries.games_for_player(whose.id, guild_id=interaction.guild_id)
-        else:
-            found = await queries.finished_games(guild_id=interaction.guild_id, player_id=whose.id)
-        lines = [messages.game_line(game, whose.id) for game in found]
-        empty = f"{messages.display(player_of(whose).name)} has no {show} games in this server."
-        await interaction.followup.send(messages.join_lines(lines, empty), ephemeral=True)
+        async with refusals(interaction):
+            caller, whose = interaction.user.id, (user or interaction.user).id
+            embed, view = await listing_page(
+                interaction,
+                caller=caller,
+                whose=whose,
+                listing=Listing(show),
+                as_of=self.services.clock.now(),
+                number=0,
+                viewer_id=None if public else caller,
+            )
+            await answer(interaction, public, embed=embed, view=view)
 
     @tak.command(name="scores", description="All-time points in this server, and the match score")
-    @app_commands.describe(user="Whose scores (default: yours)")
+    @app_commands.describe(user="Whose scores (default: yours)", public=PUBLIC_OPTION)
     async def scores(
-        self, interaction: discord.Interaction, user: discord.Member | None = None
+        self,
+        interaction: discord.Interaction,
+        user: discord.Member | None = None,
+        public: bool = False,
     ) -> None:
         await thinking(interaction)
         whose = user or interaction.user
@@ -510,21 +544,25 @@ class TakCog(commands.Cog):
             for r in ratings
         ]
         files = [chart for chart in charts if chart is not None]
-        await interaction.followup.send("\n".join(lines), files=files, ephemeral=True)
+        await answer(interaction, public, "\n".join(lines), files=files)
 
     @tak.command(name="leaderboard", description="The server's best rated players on a board size")
-    @app_commands.describe(size="Board size, 3 to 8 (default: the server's); provisional left out")
+    @app_commands.describe(
+        size="Board size, 3 to 8 (default: the server's); provisional left out",
+        public=PUBLIC_OPTION,
+    )
     async def leaderboard(
-        self, interaction: discord.Interaction, size: app_commands.Range[int, 3, 8] | None = None
+        self,
+        interaction: discord.Interaction,
+        size: app_commands.Range[int, 3, 8] | None = None,
+        public: bool = False,
     ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
             guild_id = interaction.guild_id or 0
             chosen = size or (await self.services.guilds.get(guild_id)).size
             board = await self.services.ratings.leaderboard(guild_id, chosen)
-            await interaction.followup.send(
-                embed=messages.leaderboard_embed(chosen, board), ephemeral=True
-            )
+            await answer(interaction, public, embed=messages.leaderboard_embed(chosen, board))
 
     @tak.command(name="help", description="How to play, read the board and write moves")
     async def help(self, interaction: discord.Interaction) -> None:
@@ -760,7 +798,7 @@ async def setup(bot: BredonBot) -> None:
     missing = set(KINDS) - set(HANDLERS)
     if missing or not MOVE_FORMS:
         raise RuntimeError(f"Buttons without a handler: {sorted(missing) or ['move']}")
-    bot.add_dynamic_items(ActionButton, MoveButton)
+    bot.add_dynamic_items(ActionButton, MoveButton, PageButton)
     await bot.add_cog(TakCog(bot))
 
 

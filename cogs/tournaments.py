@@ -47,6 +47,7 @@ from cogs.actions import player_of
 from cogs.courier import courier_of
 from cogs.messages import display
 from cogs.pictures import pairings_file, tournament_files
+from cogs.sharing import PUBLIC_OPTION, answer
 from cogs.tak import MAX_CHOICES, Refusal, check_place, thinking
 
 log = logging.getLogger(__name__)
@@ -415,7 +416,9 @@ class TournamentCog(commands.Cog):
 
     @tournament.command(name="pairings", description="A round's pairings and results")
     @app_commands.describe(
-        round="The round number (default: the current round)", tournament=TOURNAMENT_OPTION
+        round="The round number (default: the current round)",
+        tournament=TOURNAMENT_OPTION,
+        public=PUBLIC_OPTION,
     )
     @app_commands.autocomplete(tournament=tournament_choices)
     async def pairings(
@@ -423,6 +426,7 @@ class TournamentCog(commands.Cog):
         interaction: discord.Interaction,
         round: app_commands.Range[int, 1, 100] | None = None,
         tournament: str | None = None,
+        public: bool = False,
     ) -> None:
         async with acting(interaction):
             found = await self.find(interaction, tournament)
@@ -430,15 +434,13 @@ class TournamentCog(commands.Cog):
             table = self.courier.table
             theme = await table.theme_for(interaction.user.id)
             picture = await pairings_file(self.services, table.draw, found.id, round, theme=theme)
-            await interaction.followup.send(
-                embed=say.round_embed(found, shown), file=picture, ephemeral=True
-            )
+            await answer(interaction, public, embed=say.round_embed(found, shown), files=[picture])
 
     @tournament.command(name="standings", description="The tournament's table")
-    @app_commands.describe(tournament=TOURNAMENT_OPTION)
+    @app_commands.describe(tournament=TOURNAMENT_OPTION, public=PUBLIC_OPTION)
     @app_commands.autocomplete(tournament=tournament_choices)
     async def standings(
-        self, interaction: discord.Interaction, tournament: str | None = None
+        self, interaction: discord.Interaction, tournament: str | None = None, public: bool = False
     ) -> None:
         async with acting(interaction):
             found = await self.find(interaction, tournament)
@@ -450,7 +452,7 @@ class TournamentCog(commands.Cog):
             note = say.replacements_text(await self.services.entry.replaced(found.id))
             if note:
                 embed.add_field(name="Replacements", value=note[: say.MAX_FIELD])
-            await interaction.followup.send(embed=embed, files=pictures, ephemeral=True)
+            await answer(interaction, public, embed=embed, files=pictures)
 
     @tournament.command(name="info", description="A tournament's settings and players")
     @app_commands.describe(tournament=TOURNAMENT_OPTION)

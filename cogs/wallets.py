@@ -35,6 +35,7 @@ from cogs.actions import Refusal, player_of
 from cogs.buttons import pressed
 from cogs.courier import courier_of
 from cogs.messages import timestamp
+from cogs.sharing import PUBLIC_OPTION, answer
 from cogs.table import GONE, GameTable, Shown
 from cogs.tak import thinking
 
@@ -238,10 +239,11 @@ async def wallet(interaction: discord.Interaction, user: discord.Member | None =
 
 
 @app_commands.command(name="coins", description="The server's coin leaderboard")
-async def coins(interaction: discord.Interaction) -> None:
+@app_commands.describe(public=PUBLIC_OPTION)
+async def coins(interaction: discord.Interaction, public: bool = False) -> None:
     await thinking(interaction)
     board = await services_of(interaction).wallets.leaderboard(interaction.guild_id or 0)
-    await interaction.followup.send(embed=say.coin_board_embed(board), ephemeral=True)
+    await answer(interaction, public, embed=say.coin_board_embed(board))
 
 
 def require_manager(interaction: discord.Interaction) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
+from bot.services.listings import GamesPage, Listing, games_page
 from bot.services.records import fetch_game
 from bot.services.views import GAME_SELECT, GameView, game_from_row
 from bot.store import Database
@@ -87,6 +90,25 @@ class QueryService:
         """The current position in TPS."""
         async with self._db.snapshot() as tx:
             return (await fetch_game(tx, game_id)).tps
+
+    async def games_page(
+        self,
+        player_id: int,
+        guild_id: int,
+        listing: Listing,
+        *,
+        as_of: datetime,
+        number: int = 0,
+    ) -> GamesPage:
+        """A page of the player's games as they stood at `as_of` (:mod:`bot.services.listings`)."""
+        return await games_page(
+            self._db,
+            player_id=player_id,
+            guild_id=guild_id,
+            listing=listing,
+            as_of=as_of,
+            number=number,
+        )
 
 
 def ptn_tags(game: GameView) -> dict[str, str]:

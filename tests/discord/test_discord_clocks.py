@@ -86,7 +86,8 @@ async def test_a_pause_proposed_accepted_and_ended(world) -> None:
     await advance(env, timedelta(days=3))
     assert "Time is up" not in world.last_bot_message(thread).content
     listed = await bob.slash(thread, "tak games")
-    assert "the clock stands still: paused by agreement" in listed.response.content
+    [embed] = listed.response.embeds
+    assert "the clock stands still: paused by agreement" in (embed.description or "")
     resumed = await bob.slash(thread, "tak resume")
     assert "no longer paused" in resumed.response.content
     assert "ended the pause" in world.last_bot_message(thread).content

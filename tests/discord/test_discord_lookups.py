@@ -61,23 +61,36 @@ async def test_board_tps_ptn_and_replay(world) -> None:
     assert gif.format == "GIF" and gif.n_frames == len(MOVES) + 1
 
 
-async def test_games_list_puts_my_move_first_and_scores_count_finished_games(world) -> None:
+def listed(result) -> list[str]:
+    """The game lines of a `/tak games` answer."""
+    [embed] = result.response.embeds
+    return [line for line in embed.description.splitlines() if line.startswith("[#")]
+
+
+async def test_games_list_links_each_game_says_whose_move_and_scores_count_finished_games(
+    world,
+) -> None:
     alice, bob = world.alice, world.bob
     first = await world.start_game(size=4)
-    await world.start_game(size=4)
+    second = await world.start_game(size=4)
     await world.move(alice, first, "a1")  # game 1 now waits for bob, game 2 for alice
     listing = await alice.slash(world.channel, "tak games")
-    lines = listing.response.content.splitlines()
-    assert lines[0].startswith("#2") and "**your move**" in lines[0]
-    assert lines[1].startswith("#1") and "bob to move" in lines[1]
+    [embed] = listing.response.embeds
+    assert listing.ephemeral and "Awaiting your move: #2." in embed.description
+    lines = listed(listing)
+    server = f"https://discord.com/channels/{world.guild.id}"
+    assert lines[0].startswith(f"[#1]({server}/{first.id})") and ": bob to move" in lines[0]
+    assert lines[1].startswith(f"[#2]({server}/{second.id})") and "**your move**" in lines[1]
+    assert "time runs out <t:" in lines[1]
     bobs = await alice.slash(world.channel, "tak games", user=bob)
-    assert bobs.response.content.splitlines()[0].startswith("#1")
+    assert f"Awaiting <@{bob.id}>'s move: #1." in bobs.response.embeds[0].description
+    assert "**your move**" in listed(bobs)[1]  # alice looks at bob's list: game 2 awaits her
 
     await bob.slash(first, "tak resign")
     confirm = [m for m in first.history(viewer=bob) if m.components][-1]
     await bob.click(confirm, label="Resign")
-    finished = await alice.slash(world.channel, "tak games", show="finished")
-    assert finished.response.content.startswith("#1") and "1-0" in finished.response.content
+    finished = listed(await alice.slash(world.channel, "tak games", show="finished"))
+    assert len(finished) == 1 and finished[0].startswith("[#1]") and "1-0" in finished[0]
     choices = await alice.autocomplete(world.channel, "tak board", "game", "")
     assert [c["value"] for c in choices] == [2]
 

@@ -1,0 +1,89 @@
+"""Answers shown to the channel (`public:True`) instead of only to the caller.
+
+A command acknowledges privately first (so a refusal stays private), works out its answer, then
+:func:`answer` posts it in the channel where the command was used, under the caller's name, and
+gives the caller its link. The bot checks its own permissions there first, as it does before a
+challenge (:func:`cogs.table.missing_permissions`); when one is missing the caller is told which,
+and gets the answer privately. A public post pings nobody: its mentions are turned off and the
+names in it are escaped (:func:`cogs.messages.display`).
+
+Who may show what: anything a member may look at privately in a server (its games, whoever
+plays them, its tournaments, ratings and coins) they may show to its channels. Another server's
+game stays unknown here (:meth:`cogs.tak.TakCog.find_game`), so it can never be shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import Thread
+
+from cogs import messages
+from cogs.actions import player_of
+
+SILENT = discord.AllowedMentions.none()
+PUBLIC_OPTION = "Show it to the channel instead of only to you (default: only to you)"
+
+
+def missing_to_share(
+    channel: discord.abc.GuildChannel | discord.Thread,
+    me: discord.Member,
+    *,
+    embed: bool,
+    files: bool,
+) -> list[str]:
+    """The permissions the bot lacks to post this answer in `channel` (by their names in
+    Discord's settings)."""
+    granted = channel.permissions_for(me)
+    needed = {"view_channel": "View Channels"}
+    if isinstance(channel, discord.Thread):
+        needed["send_messages_in_threads"] = "Send Messages in Threads"
+    else:
+        needed["send_messages"] = "Send Messages"
+    if embed:
+        needed["embed_links"] = "Embed Links"
+    if files:
+        needed["attach_files"] = "Attach Files"
+    return [label for name, label in needed.items() if not getattr(granted, name)]
+
+
+def shared_by(interaction: discord.Interaction) -> str:
+    """The small line under a public answer: who asked for it."""
+    return f"-# Shown by {messages.display(player_of(interaction.user).name)}"
+
+
+async def answer(
+    interaction: discord.Interaction,
+    public: bool,
+    content: str = "",
+    *,
+    embed: discord.Embed | None = None,
+    files: Sequence[discord.File] = (),
+    view: discord.ui.View | None = None,
+) -> discord.Message | None:
+    """Send a command's answer (after :func:`cogs.tak.thinking`): privately, or with `public` in
+    the channel, the caller getting its link. Returns the public post, if there is one."""
+    extra: dict[str, Any] = {"files": list(files)}
+    if embed is not None:
+        extra["embed"] = embed
+    if view is not None:
+        extra["view"] = view
+    channel = interaction.channel
+    guild = interaction.guild
+    if public and guild is not None and isinstance(channel, discord.abc.GuildChannel | Thread):
+        missing = missing_to_share(channel, guild.me, embed=embed is not None, files=bool(files))
+        if not missing:
+            text = f"{content}\n{shared_by(interaction)}".lstrip()
+            posted = await channel.send(text, allowed_mentions=SILENT, **extra)
+            link = f"Shown in the channel: {posted.jump_url}"
+            await interaction.followup.send(link, ephemeral=True)
+            return posted
+        several = len(missing) > 1
+        content = (
+            f"I can't show this in {channel.mention}: I'm missing the {', '.join(missing)} "
+            f"permission{'s' if several else ''} there. Here it is for you only.\n{content}"
+        ).rstrip()
+    await interaction.followup.send(content, ephemeral=True, **extra)
+    return None
