@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.clock import Clock, SystemClock
+from bot.services.analysis import AnalysisService
 from bot.services.challenges import ChallengeService
 from bot.services.clocks import ClockService
 from bot.services.deadlines import DeadlineService
@@ -48,6 +49,7 @@ class Services:
     notifications: NotificationService
     clocks: ClockService
     opponent: OpponentService
+    analysis: AnalysisService
 
     @classmethod
     async def open(
@@ -63,6 +65,7 @@ class Services:
         tournaments = TournamentService(db, clock)
         challenges = ChallengeService(db, clock, rng)
         games = GameService(db, clock)
+        queries = QueryService(db)
         return cls(
             db=db,
             clock=clock,
@@ -72,7 +75,7 @@ class Services:
             games=games,
             matches=MatchService(db),
             deadlines=DeadlineService(db, clock),
-            queries=QueryService(db),
+            queries=queries,
             ratings=RatingService(db),
             tournaments=tournaments,
             outbox=OutboxService(db, clock),
@@ -81,6 +84,7 @@ class Services:
             notifications=NotificationService(db, clock),
             clocks=ClockService(db, clock),
             opponent=OpponentService(db, clock, challenges, games),
+            analysis=AnalysisService(db, clock, queries),
         )
 
     async def close(self) -> None:
