@@ -46,6 +46,7 @@ EXTENSIONS = (
     "cogs.tournaments",
     "cogs.notifications",
     "cogs.opponent",
+    "cogs.analysis",  # after cogs.opponent: it shares its worker processes
 )
 DATABASE_CHECK_EVERY = timedelta(minutes=10)
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again later."

@@ -20,6 +20,7 @@ import logging
 import multiprocessing
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any, TypeVar
 
 from bot.services.opponent import BotTurn, OpponentService
 from bot.services.views import PlayerRef
@@ -32,6 +33,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_WORKERS = 2
 DEFAULT_MOVETIME_MS = 2_000
+T = TypeVar("T")
 POLL_SECONDS = 600.0  # look at the database at least this often (other processes, retries)
 
 
@@ -65,6 +67,11 @@ class Thinker:
             self._executor, builtin_choose, turn.level, seed, turn.position.copy(), self.limits
         )
         return Choice(result.move, BUILTIN)
+
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        """Other work for the worker processes (a game's analysis), within the same bound."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, work, *args)
 
     async def close(self) -> None:
         await self._strongest.close()

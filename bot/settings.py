@@ -74,6 +74,7 @@ class Settings:
     engine: tuple[str, ...] | None = None  # a TEI engine's command line: the bot's level 6
     bot_workers: int = 2  # processes that search the bot's moves (games thought about at once)
     bot_movetime_ms: int = 2_000  # how long the bot may think about a move
+    analysis_nodes: int = 1_000  # searched per position by a post-game analysis
     env_file: EnvFile | None = field(default=None, compare=False)  # what load_settings read
 
     @classmethod
@@ -116,6 +117,7 @@ class Settings:
             engine=_engine(values.get("BREDON_ENGINE", "").strip()),
             bot_workers=_bounded(values, "BREDON_BOT_WORKERS", 2, 1, 16),
             bot_movetime_ms=_bounded(values, "BREDON_BOT_MOVETIME_MS", 2_000, 100, 60_000),
+            analysis_nodes=_bounded(values, "BREDON_ANALYSIS_NODES", 1_000, 50, 100_000),
         )
 
     @property

@@ -6,6 +6,7 @@ a whole nap. A look that fails is logged and tried again after a pause.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -16,6 +17,29 @@ class Waker:
     def __init__(self) -> None:
         self._kicked = False
         self._nap: asyncio.Task[None] | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def start(
+        self,
+        look: Callable[[], Awaitable[float]],
+        before: Callable[[], Awaitable[object]] | None,
+        *,
+        failure: str,
+        retry_after: float,
+        name: str,
+    ) -> None:
+        """:meth:`run` as a task of its own, until :meth:`halt`."""
+        run = self.run(look, before, failure=failure, retry_after=retry_after)
+        self._task = asyncio.create_task(run, name=name)
+
+    async def halt(self) -> None:
+        """End the task :meth:`start` began, and wait until it has ended."""
+        self.stop()
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
     async def run(
         self,

@@ -19,7 +19,6 @@ What a failure does:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -92,25 +91,18 @@ class Courier:
         self.table = table
         self._outbox = bot.services.outbox
         self._waker = Waker()
-        self._task: asyncio.Task[None] | None = None
 
     def start(self, before: Callable[[], Awaitable[object]] | None = None) -> None:
-        run = self._waker.run(
+        self._waker.start(
             self._look,
             before,
             failure="The courier failed; looking again in a minute.",
             retry_after=timedelta(minutes=1).total_seconds(),
+            name="bredon-courier",
         )
-        self._task = asyncio.create_task(run, name="bredon-courier")
 
     async def stop(self) -> None:
-        if self._task is None:
-            return
-        self._waker.stop()
-        self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
-        self._task = None
+        await self._waker.halt()
 
     def kick(self) -> None:
         """Something was enqueued: deliver it now (the loop's nap is cut short)."""

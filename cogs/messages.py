@@ -421,6 +421,7 @@ HELP.add_field(
         "`tps:` on a challenge to start from a position (unrated), "
         "`/tak draw`, `/tak undo`, `/tak resign`, `/tak abort` (before both have moved), "
         "`/tak scores`, `/tak leaderboard`, `/tak settings` (theme, DM notices), "
+        "`/tak analysis` (a finished game's evaluation graph and annotated PTN), "
         "`/bredon config` (server managers).\n"
         "Where the server plays for coins: `stakes:True` on a challenge, `/tak wallet`, "
         "`/tak coins` (the coin leaderboard).\n"

@@ -131,6 +131,7 @@ class Post:
     filename: str = "board.png"
     view: discord.ui.View | None = None
     silent: bool = False  # its mentions ping nobody (a digest player's turn notice)
+    more: tuple[tuple[str, bytes], ...] = ()  # further files (name, content), after the image
 
     def kwargs(self, *, with_view: bool = True) -> dict[str, Any]:
         extra: dict[str, Any] = {}
@@ -138,6 +139,9 @@ class Post:
             extra["allowed_mentions"] = discord.AllowedMentions.none()
         if self.png is not None:
             extra["file"] = discord.File(io.BytesIO(self.png), filename=self.filename)
+        if self.more:
+            more = [discord.File(io.BytesIO(data), filename=name) for name, data in self.more]
+            extra["files"] = [extra.pop("file"), *more] if "file" in extra else more
         if with_view and self.view is not None:
             extra["view"] = self.view
         return extra

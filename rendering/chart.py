@@ -5,6 +5,7 @@ With no rated games the picture says so instead of drawing empty axes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from math import ceil, floor, log10
@@ -77,6 +78,31 @@ def _tick_text(value: float) -> str:
     return f"{value:.0f}" if float(value).is_integer() else f"{value:g}"
 
 
+def y_axis(
+    picture: Picture, plot: Box, ticks: list[float], text: Callable[[float], str] | None = None
+) -> Callable[[float], float]:
+    """Grid lines across `plot` at the ticks, labelled on the left (by `text`); returns the
+    value-to-y mapping, from the first tick at the bottom to the last at the top."""
+    left, top, right, bottom = plot
+    show = text or _tick_text
+
+    def to_y(value: float) -> float:
+        return bottom - (value - ticks[0]) / (ticks[-1] - ticks[0]) * (bottom - top)
+
+    for tick in ticks:
+        ty = to_y(tick)
+        picture.shapes.append(Polyline(((left, ty), (right, ty)), picture.theme.panel, 2))
+        picture.text(
+            show(tick),
+            (left - 10, ty),
+            size=SMALL,
+            colour=picture.theme.muted,
+            anchor="rm",
+            role=f"y-tick:{_tick_text(tick)}",
+        )
+    return to_y
+
+
 def chart_layout(history: RatingHistory, theme: str | Theme = "default") -> ChartLayout:
     """Where everything goes (see :func:`render_rating_history`)."""
     chosen = resolve_theme(theme)
@@ -115,21 +141,7 @@ def chart_layout(history: RatingHistory, theme: str | Theme = "default") -> Char
         HEIGHT - MARGIN - round(SMALL * 2.6),
     )
     left, top, right, bottom = plot
-
-    def to_y(value: float) -> float:
-        return bottom - (value - ticks[0]) / (ticks[-1] - ticks[0]) * (bottom - top)
-
-    for tick in ticks:
-        ty = to_y(tick)
-        picture.shapes.append(Polyline(((left, ty), (right, ty)), chosen.panel, 2))
-        picture.text(
-            _tick_text(tick),
-            (left - 10, ty),
-            size=SMALL,
-            colour=chosen.muted,
-            anchor="rm",
-            role=f"y-tick:{_tick_text(tick)}",
-        )
+    to_y = y_axis(picture, plot, ticks)
     count = len(points)
     span = max(1, count - 1)
     marks = tuple(

@@ -1,4 +1,5 @@
-"""Command line: `python -m tak moves|perft|play|tinue "<TPS>" ...`, and `python -m tak tei`.
+"""Command line: `python -m tak moves|perft|play|tinue "<TPS>" ...`, `python -m tak tei`, and
+`python -m tak analyse GAME.ptn` (the game annotated: `?`/`!` marks and comments).
 
 Options for the position (komi, opening, reserves) come before the TPS. Illegal input prints the
 reason on stderr and exits with code 1.
@@ -9,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from tak.analysis import DEFAULT_NODES
 from tak.errors import TakError
 from tak.position import Position, perft
 from tak.tinue import judge
@@ -70,6 +72,20 @@ def _tei(args: argparse.Namespace) -> None:
     serve(args.level, args.seed)
 
 
+def _analyse(args: argparse.Namespace) -> None:
+    from tak.analysis import analyse
+    from tak.ptn import Game
+
+    if args.nodes < 1:
+        raise TakError("The nodes per position must be 1 or more.")
+    try:
+        with open(args.file, encoding="utf-8") as file:
+            text = file.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise TakError(f"Cannot read {args.file}: {error}") from error
+    print(analyse(Game.parse(text), nodes=args.nodes).ptn(), end="")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m tak", description=__doc__)
     common = argparse.ArgumentParser(add_help=False)
@@ -95,6 +111,12 @@ def build_parser() -> argparse.ArgumentParser:
     tei.add_argument("--level", type=int, default=6, help="1 (beginner) to 6 (strongest)")
     tei.add_argument("--seed", type=int, default=None, help="for reproducible play")
     tei.set_defaults(run=_tei)
+    study = commands.add_parser(
+        "analyse", help="print a PTN game annotated: ?/?? for swings, ! for Tinue, comments"
+    )
+    study.add_argument("file", help="a PTN file")
+    study.add_argument("--nodes", type=int, default=DEFAULT_NODES, help="searched per position")
+    study.set_defaults(run=_analyse)
     return parser
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from tak.errors import TakError
 from tak.moves import Move, parse_move
 from tak.position import Position
-from tak.search import Limits, Player, SearchResult
+from tak.search import WIN, Limits, Player, SearchResult
 from tak.tei import Clock
 
 log = logging.getLogger(__name__)
@@ -267,6 +267,20 @@ class Engine:
         A new game (size, komi) is announced first when the position is not of the current one.
         `timeout` defaults to the movetime (or the clock's time left) plus a grace period.
         """
+        move, _score = await self._search(position, limits, timeout)
+        return move
+
+    async def evaluate(
+        self, position: Position, limits: Limits, *, timeout: float | None = None
+    ) -> int | None:
+        """The last score the engine reported while searching `position`, in centi-flats for
+        the side to move (`score mate N` as ±(WIN - plies)), or None if it reported none."""
+        _move, score = await self._search(position, limits, timeout)
+        return score
+
+    async def _search(
+        self, position: Position, limits: Limits | Clock, timeout: float | None
+    ) -> tuple[Move, int | None]:
         if position.result is not None:
             raise TakError(f"The game is over ({position.result.ptn()}): there is no move to ask.")
         async with self._lock:
@@ -279,11 +293,14 @@ class Engine:
             waited = timeout if timeout is not None else _timeout(limits, position)
             loop = asyncio.get_running_loop()
             deadline = loop.time() + waited
+            score = None
             while True:
                 left = max(0.0, deadline - loop.time())
                 words = (await self._read_line(left, "go", waited)).split()
                 if words[:1] == ["bestmove"]:
                     break
+                if words[:1] == ["info"]:
+                    score = _reported_score(words, score)
             if len(words) < 2:
                 raise self._fail(EngineProtocolError(f"{self.id.name} sent bestmove and no move."))
             try:
@@ -293,7 +310,21 @@ class Engine:
                 raise self._fail(
                     EngineProtocolError(f"{self.id.name} played {words[1]!r}: {error}")
                 ) from None
-            return move
+            return move, score
+
+
+def _reported_score(words: list[str], last: int | None) -> int | None:
+    """The score of an `info` line (`score cp 35`, `score mate -3`), else the last one."""
+    try:
+        at = words.index("score")
+        kind, value = words[at + 1], int(words[at + 2])
+    except (ValueError, IndexError):
+        return last
+    if kind == "cp":
+        return value
+    if kind == "mate" and value != 0:
+        return WIN - 2 * value + 1 if value > 0 else -WIN - 2 * value
+    return last
 
 
 def _position_command(position: Position) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.clock import Clock, SystemClock
+from bot.services.analysis import AnalysisService
 from bot.services.challenges import ChallengeService
 from bot.services.clocks import ClockService
 from bot.services.deadlines import DeadlineService
@@ -52,6 +53,7 @@ class Services:
     opponent: OpponentService
     entry: EntryService
     results: ResultService
+    analysis: AnalysisService
 
     @classmethod
     async def open(
@@ -67,6 +69,7 @@ class Services:
         tournaments = TournamentService(db, clock)
         challenges = ChallengeService(db, clock, rng)
         games = GameService(db, clock)
+        queries = QueryService(db)
         return cls(
             db=db,
             clock=clock,
@@ -76,7 +79,7 @@ class Services:
             games=games,
             matches=MatchService(db),
             deadlines=DeadlineService(db, clock),
-            queries=QueryService(db),
+            queries=queries,
             ratings=RatingService(db),
             tournaments=tournaments,
             outbox=OutboxService(db, clock),
@@ -87,6 +90,7 @@ class Services:
             opponent=OpponentService(db, clock, challenges, games),
             entry=EntryService(db, clock),
             results=ResultService(db, clock),
+            analysis=AnalysisService(db, clock, queries),
         )
 
     async def close(self) -> None:

@@ -257,6 +257,14 @@ class DigestDue:
         return f"digest:{self.guild_id}:{self.player_id}"
 
 
+@dataclass(frozen=True, slots=True)
+class AnalysisReady(_AboutAGame):
+    """A finished game's analysis (:mod:`bot.services.analysis`): the graph, the annotated PTN
+    and the biggest swings, posted in the game's thread."""
+
+    KIND: ClassVar[str] = "analysis"
+
+
 Payload = (
     GameStart
     | MovePlayed
@@ -269,6 +277,7 @@ Payload = (
     | BiddingNews
     | DigestDue
     | ClockNews
+    | AnalysisReady
 )
 PAYLOADS: dict[str, type[Payload]] = {
     kind.KIND: kind
@@ -284,6 +293,7 @@ PAYLOADS: dict[str, type[Payload]] = {
         BiddingNews,
         DigestDue,
         ClockNews,
+        AnalysisReady,
     )
 }
 TURN_NOTICES = (GameStart, MovePlayed, MoveTakenBack)

@@ -59,6 +59,9 @@ async def new_bot(db_path: Path) -> AsyncIterator[Callable[..., BredonBot]]:
 
     yield make
     for bot in made:
+        analysis = bot.get_cog("AnalysisCog")
+        if analysis is not None:  # its analyst, before the worker processes it uses
+            await analysis.close()  # type: ignore[attr-defined]
         opponent = bot.get_cog("OpponentCog")
         if opponent is not None:  # its worker processes and engine
             await opponent.close()  # type: ignore[attr-defined]

@@ -22,6 +22,7 @@ from rendering.chart import (
     render_rating_history,
 )
 from rendering.colour import contrast
+from rendering.evaluation import EvaluationGraph, graph_layout, render_evaluation_graph
 from rendering.pairings import PairingRow, RoundPairings, pairings_layout, render_pairings
 from rendering.palette import to_palette
 from rendering.picture import MAX_WIDTH, MIN_PHONE_TEXT, Box, Label, Picture, paint
@@ -151,6 +152,15 @@ def check_legible(picture: Picture) -> None:
         ), label.role
 
 
+# A 60-ply game: White ahead, a blunder at ply 40, Black's road at the end.
+EVALUATIONS = EvaluationGraph(
+    "Alice vs Bob",
+    tuple([0.3 + i / 20 for i in range(40)] + [-4.0 - i / 4 for i in range(20)] + [-10.0]),
+    tuple("??" if i == 39 else "?" if i == 20 else "" for i in range(60)),
+    "Game #7 · 6x6 · 0-R",
+)
+
+
 def pictures(theme: str) -> list[Picture]:
     bracket, _ = seeded_bracket(32, 5)
     history = RatingHistory("Alice", tuple(RatingPoint(1500 + (i * 37) % 200) for i in range(300)))
@@ -164,6 +174,7 @@ def pictures(theme: str) -> list[Picture]:
         ).picture,
         chart_layout(history, theme).picture,
         chart_layout(RatingHistory("Alice", ()), theme).picture,
+        graph_layout(EVALUATIONS, theme).picture,
     ]
 
 
@@ -429,3 +440,34 @@ def test_any_bracket_lays_out_legibly(count: int, played: int) -> None:
     rounds = (count - 1).bit_length()
     assert [len(r) for r in layout.matches] == [1 << (rounds - 1 - k) for k in range(rounds)]
     assert ("champion" in {label.role for label in layout.picture.labels}) == (played >= rounds)
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_the_evaluation_graph_plots_each_position_and_marks_the_blunder(theme: str) -> None:
+    layout = graph_layout(EVALUATIONS, theme)
+    left, top, right, bottom = layout.plot
+    xs = [x for x, _ in layout.points]
+    assert len(xs) == 61 and xs == sorted(xs) and xs[0] == left and xs[-1] == right
+    ys = [y for _, y in layout.points]
+    assert ys[-1] == bottom  # Black's forced win on the bottom edge
+    assert ys[0] < (top + bottom) / 2 < ys[45]  # White ahead first, Black after the blunder
+    picture = layout.picture
+    image = decoded(render_evaluation_graph(EVALUATIONS, theme))
+    assert image.size == (picture.width, picture.height)
+    x, y = layout.points[40]
+    assert image.getpixel((round(x), round(y))) == picture.theme.alert  # the ?? dot
+    x, y = layout.points[10]
+    assert image.getpixel((round(x), round(y))) == picture.theme.road  # the line
+    for role in ("title", "subtitle", "y-tick:10", "y-tick:-10", "y-tick:0", "x-tick:60"):
+        assert_drawn(image, picture, role)
+    assert picture.labelled("y-tick:10").text == "W +10"
+    assert picture.labelled("y-tick:-5").text == "B +5"
+    check_legible(picture)
+
+
+def test_an_evaluation_graph_refuses_marks_that_do_not_match() -> None:
+    with pytest.raises(ValueError, match="one mark per ply"):
+        graph_layout(EvaluationGraph("x", (0.0, 1.0), ("?", "?")))
+    with pytest.raises(ValueError, match="at least the start"):
+        graph_layout(EvaluationGraph("x", ()))
+    assert graph_layout(EvaluationGraph("x", (0.5,))).points[0][0] > 0  # a game of no moves

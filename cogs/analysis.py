@@ -1,0 +1,144 @@
+"""Post-game analysis in Discord: `/tak analysis game:` and the post in the game's thread.
+
+The request is queued (:mod:`bot.services.analysis`) and worked by :class:`bot.analysis.Analyst`
+in the worker processes; the result is an outbox announcement
+(:class:`~bot.services.outbox.AnalysisReady`) shown here: the evaluation graph, the annotated PTN
+as a file and the biggest swings, in the game's thread. Asking for a finished analysis again
+shows it from storage, privately.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.analysis import Analyst
+from bot.app import BredonBot, refusals
+from bot.services.analysis import Findings, Queued
+from bot.services.outbox import AnalysisReady, Item
+from bot.services.views import GameView
+from cogs.courier import courier_of
+from cogs.table import GameTable, Post, Shown
+from cogs.tak import thinking
+from rendering.evaluation import EvaluationGraph, render_evaluation_graph
+
+MAX_MESSAGE = 2000
+
+
+def graph_of(game: GameView, findings: Findings) -> EvaluationGraph:
+    result = f" · {game.result.ptn()}" if game.result is not None else ""
+    return EvaluationGraph(
+        f"{game.white.name} vs {game.black.name}",
+        tuple(score / 100 for score in findings.evaluations),
+        findings.marks,
+        f"Game #{game.id} · {game.setup.size}x{game.setup.size}{result} · {findings.evaluator}",
+    )
+
+
+def analysis_text(game: GameView, findings: Findings) -> str:
+    """The post: who evaluated, how many marks, and the biggest swings."""
+    counts = [
+        f"{findings.marks.count(mark)} {mark}"
+        for mark in ("??", "?", "!")
+        if mark in findings.marks
+    ]
+    lines = [
+        f"**Analysis of game #{game.id}** ({game.white.name} vs {game.black.name}), "
+        f"evaluated by {findings.evaluator}. Marks: {', '.join(counts) or 'none'}.",
+    ]
+    if findings.summary:
+        lines.append("Biggest swings (flats, + is White ahead):")
+        lines += [f"- {line}" for line in findings.summary]
+    lines.append("The annotated game is attached: open it in ptn.ninja to step through it.")
+    return "\n".join(lines)[:MAX_MESSAGE]
+
+
+def queued_text(queued: Queued, game_id: int) -> str:
+    wait = queued.estimate_seconds
+    when = f"in about {wait} s" if wait < 120 else f"in about {round(wait / 60)} min"
+    ahead = f" ({queued.ahead} ahead of it)" if queued.ahead else ""
+    if queued.new:
+        return f"Analysis of game #{game_id} queued{ahead}: it will be posted in its thread {when}."
+    return f"Game #{game_id} is already queued for analysis{ahead}: expect it {when}."
+
+
+class AnalysisCog(commands.Cog):
+    def __init__(self, bot: BredonBot) -> None:
+        self.bot = bot
+        self.analyst: Analyst | None = None
+
+    async def cog_load(self) -> None:
+        courier = courier_of(self.bot)
+        self.table: GameTable = courier.table
+        self.table.register(AnalysisReady, self.show)
+        opponent = self.bot.get_cog("OpponentCog")
+        if opponent is None:
+            raise RuntimeError("cogs.analysis needs cogs.opponent (its worker processes)")
+        self.analyst = Analyst(
+            self.bot.services.analysis,
+            opponent.thinker,  # type: ignore[attr-defined]
+            courier.kick,
+            engine=self.bot.settings.engine,
+            nodes=self.bot.settings.analysis_nodes,
+        )
+        self.analyst.start()  # it needs the database only, not Discord
+
+    async def close(self) -> None:
+        if self.analyst is not None:
+            await self.analyst.stop()
+            self.analyst = None
+
+    async def cog_unload(self) -> None:
+        await self.close()
+
+    async def _files(self, game: GameView, findings: Findings, viewer_id: int | None) -> Post:
+        theme = await self.table.theme_for(viewer_id)
+        png = await self.table.draw(render_evaluation_graph, graph_of(game, findings), theme)
+        ptn = (f"bredon-{game.id}-analysis.ptn", findings.ptn.encode())
+        return Post(
+            analysis_text(game, findings), png, f"bredon-{game.id}-analysis.png", more=(ptn,)
+        )
+
+    async def show(self, item: Item, ready: AnalysisReady) -> Shown:
+        services = self.bot.services
+        game = await services.games.get(ready.game_id)
+        stored = await services.analysis.get(ready.game_id)
+        assert stored is not None and stored.findings is not None
+        post = await self._files(game, stored.findings, None)
+        return await self.table.post_for_game(item, game, post)
+
+    async def request(self, interaction: discord.Interaction, game: int) -> None:
+        await thinking(interaction)
+        async with refusals(interaction):
+            services = self.bot.services
+            queued = await services.analysis.request(
+                game, interaction.guild_id or 0, interaction.user.id
+            )
+            findings = queued.analysis.findings
+            if findings is None:
+                if self.analyst is not None:
+                    self.analyst.kick()
+                await interaction.followup.send(queued_text(queued, game), ephemeral=True)
+                return
+            view = await services.games.get(game)
+            post = await self._files(view, findings, interaction.user.id)
+            await interaction.followup.send(post.text, ephemeral=True, **post.kwargs())
+
+
+@app_commands.command(
+    name="analysis", description="A finished game analysed: evaluation graph and annotated PTN"
+)
+@app_commands.describe(game="The game's number (#), a finished game of this server")
+async def analysis(interaction: discord.Interaction, game: app_commands.Range[int, 1]) -> None:
+    cog = interaction.client.get_cog("AnalysisCog")  # type: ignore[attr-defined]
+    assert cog is not None
+    await cog.request(interaction, game)
+
+
+async def setup(bot: BredonBot) -> None:
+    group = bot.tree.get_command("tak")
+    if not isinstance(group, app_commands.Group):
+        raise RuntimeError("cogs.analysis needs the /tak group of cogs.tak, loaded first")
+    group.add_command(analysis)
+    await bot.add_cog(AnalysisCog(bot))

@@ -1,0 +1,101 @@
+"""A game's evaluation graph: who was ahead (up: White, down: Black) after each ply.
+
+Drawn with the rating chart's painting (:mod:`rendering.chart`): the same grid, ticks and line,
+with the marked plies as dots (blunders in the theme's alert colour) and a line across at zero.
+The scale is fixed, ±:data:`EDGE` flats, where a forced result is drawn, so graphs compare.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rendering.chart import HEIGHT, WIDTH, y_axis
+from rendering.picture import MARGIN, SMALL, Box, Dot, Picture, Polyline, encode, text_width
+from rendering.render import resolve_theme
+from rendering.themes import Theme
+
+EDGE = 10.0  # flats: a forced win or loss sits on the edge
+_TICKS = [-EDGE, -EDGE / 2, 0.0, EDGE / 2, EDGE]
+
+
+@dataclass(frozen=True, slots=True)
+class EvaluationGraph:
+    """Evaluations in flats from White's side, one per position (the start first), and the
+    marks of the plies (`marks[i]` is the mark of the move from position i to i + 1)."""
+
+    title: str
+    scores: tuple[float, ...]
+    marks: tuple[str, ...] = ()
+    subtitle: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GraphLayout:
+    picture: Picture
+    plot: Box
+    points: tuple[tuple[float, float], ...]  # each position's point, in order
+
+
+def _side_text(value: float) -> str:
+    if value == 0:
+        return "even"
+    return f"{'W' if value > 0 else 'B'} +{abs(value):g}"
+
+
+def graph_layout(graph: EvaluationGraph, theme: str | Theme = "default") -> GraphLayout:
+    """Where everything goes (see :func:`render_evaluation_graph`)."""
+    if not graph.scores:
+        raise ValueError("An evaluation graph needs at least the start position's score.")
+    if len(graph.marks) not in (0, len(graph.scores) - 1):
+        raise ValueError("Give one mark per ply (one fewer than the scores), or none.")
+    chosen = resolve_theme(theme)
+    picture = Picture(WIDTH, HEIGHT, chosen)
+    y = picture.headline(graph.title, graph.subtitle)
+    label_width = max(text_width(_side_text(t), SMALL) for t in _TICKS)
+    plot = (
+        round(MARGIN + label_width + 12),
+        y + round(SMALL * 2),
+        WIDTH - MARGIN - 8,
+        HEIGHT - MARGIN - round(SMALL * 2.6),
+    )
+    left, _top, right, bottom = plot
+    to_y = y_axis(picture, plot, _TICKS, _side_text)
+    zero = to_y(0)
+    picture.shapes.append(Polyline(((left, zero), (right, zero)), chosen.muted, 2))
+    span = max(1, len(graph.scores) - 1)
+    points = tuple(
+        (left + (right - left) * i / span, to_y(max(-EDGE, min(EDGE, score))))
+        for i, score in enumerate(graph.scores)
+    )
+    plies = len(graph.scores) - 1
+    step = next(s for s in (1, 2, 5, 10, 20, 50, 100, 200, 500) if plies / s <= 10)
+    for ply in range(0, plies + 1, step):
+        picture.text(
+            str(ply),
+            (points[ply][0], bottom + SMALL * 1.2),
+            size=SMALL,
+            colour=chosen.muted,
+            anchor="ms",
+            role=f"x-tick:{ply}",
+        )
+    picture.text(
+        "Ply",
+        ((left + right) / 2, HEIGHT - MARGIN),
+        size=SMALL,
+        colour=chosen.muted,
+        anchor="ms",
+        role="x-axis",
+    )
+    if len(points) > 1:
+        picture.shapes.append(Polyline(points, chosen.road, 4))
+    for ply, mark in enumerate(graph.marks):
+        if mark:
+            colour = chosen.alert if mark == "??" else chosen.text if mark == "?" else chosen.road
+            picture.shapes.append(Dot(points[ply + 1], 7, colour))
+    return GraphLayout(picture, plot, points)
+
+
+def render_evaluation_graph(graph: EvaluationGraph, theme: str | Theme = "default") -> bytes:
+    """The graph as PNG bytes (:data:`rendering.chart.WIDTH` x :data:`~rendering.chart.HEIGHT`
+    px, legible at phone width). ValueError for an unknown theme or mismatched marks."""
+    return encode(graph_layout(graph, theme).picture)

@@ -1,0 +1,107 @@
+"""`/tak analysis` through the real discord.py: a finished game's analysis is queued, worked in
+the worker processes and posted in the game's thread (graph + annotated PTN); asked again, it is
+shown from storage; across a restart and after a 500 on the post, it still arrives once."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from tak.ptn import Game
+from tests.discord.conftest import World
+from tests.discord.test_discord_delivery import contents, count, fail_posts
+from tests.discord.test_discord_tournament import WHITE_ROAD
+
+POSTED = "**Analysis of game #1**"
+
+
+@pytest.fixture(autouse=True)
+def time_to_think(world: World) -> None:
+    """The analysis runs in a worker process, spawned on first use: give a loaded machine time."""
+    world.env.settle_timeout = 60.0
+
+
+async def finished_game(world: World):
+    """Alice (white) beats Bob by road on 3x3 (her last ply blunders nothing: Bob's do)."""
+    thread = await world.start_game(size=3)
+    for number, move in enumerate(WHITE_ROAD.split()):
+        await world.move(world.alice if number % 2 == 0 else world.bob, thread, move)
+    game = await world.env.bot.services.games.get(1)
+    assert not game.is_active
+    return thread
+
+
+async def analysis_post(world: World, thread):
+    [post] = [m for m in world.bot_messages(thread) if POSTED in m.content]
+    graph, ptn = post.attachments
+    image = Image.open(io.BytesIO(await graph.read()))
+    assert image.format == "PNG" and image.size == (800, 520)
+    return post, Game.parse((await ptn.read()).decode())
+
+
+async def test_a_finished_game_is_analysed_and_posted_in_its_thread(world: World) -> None:
+    alice, bob = world.alice, world.bob
+    thread = await world.start_game(size=3)
+    early = await alice.slash(thread, "tak analysis", game=1)
+    assert early.response.content == "Game #1 is still being played."
+    for number, move in enumerate(WHITE_ROAD.split()):
+        await world.move(alice if number % 2 == 0 else bob, thread, move)
+
+    asked = await bob.slash(world.channel, "tak analysis", game=1)
+    assert asked.ephemeral
+    assert asked.response.content.startswith("Analysis of game #1 queued: it will be posted")
+    await world.env.settle()
+    post, annotated = await analysis_post(world, thread)
+    assert "evaluated by Bredon (built-in)" in post.content
+    # Black's 2... b3 (a Tak of its own) let White's road through (c1): named, a blunder.
+    assert "2... b3'?? (Allows a road in one: c1.)" in post.content
+    assert [p.move.ptn() for p in annotated.plies] == WHITE_ROAD.split()
+    assert annotated.plies[3].marks.endswith("??")
+    assert annotated.plies[3].comments == ["Allows a road in one: c1."]
+    assert annotated.tag("Annotator") == "Bredon"
+
+    again = await alice.slash(world.channel, "tak analysis", game=1)  # shown from storage
+    assert again.ephemeral and POSTED in again.response.content
+    assert len(again.response.attachments) == 2
+    assert count(contents(world, thread), POSTED) == 1  # not posted (nor queued) twice
+    row = await world.env.bot.services.db.fetchone("SELECT COUNT(*) AS n FROM analyses")
+    assert row["n"] == 1
+
+    unknown = await alice.slash(world.channel, "tak analysis", game=9)
+    assert unknown.response.content == "There is no game #9."
+
+
+async def test_asking_twice_queues_once_and_a_restart_resumes_the_work(
+    world: World, new_bot
+) -> None:
+    thread = await finished_game(world)
+    # The analyst is stopped: the request is only in the database.
+    await world.env.bot.get_cog("AnalysisCog").close()
+    first = await world.alice.slash(world.channel, "tak analysis", game=1)
+    second = await world.bob.slash(world.channel, "tak analysis", game=1)
+    assert first.response.content.startswith("Analysis of game #1 queued")
+    assert second.response.content.startswith("Game #1 is already queued for analysis")
+    assert count(contents(world, thread), POSTED) == 0
+
+    # A restart must settle within SimCord's 5 s: a light search (the marks here are exact ones).
+    await world.env.restart_bot(new_bot(analysis_nodes=100))
+    await world.env.settle()
+    await analysis_post(world, thread)
+    assert count(contents(world, thread), POSTED) == 1
+
+
+async def test_a_500_on_the_post_is_retried_once(world: World, caplog) -> None:
+    env = world.env
+    thread = await finished_game(world)
+    fail_posts(env, thread, status=500, times=1)
+    # While the worker process runs, SimCord keeps time real: the courier's retry 30 s after
+    # the 500 happens within this request's settling (so this test takes half a minute).
+    await world.alice.slash(world.channel, "tak analysis", game=1)
+    await env.advance_time(31)
+    refused = [r for r in caplog.records if "(analysis, game:1): 500" in r.getMessage()]
+    assert len(refused) == 1  # Discord refused the first post
+    await analysis_post(world, thread)
+    assert count(contents(world, thread), POSTED) == 1
+    assert await env.bot.services.outbox.pending() == 0
