@@ -31,6 +31,7 @@ from bot.services.views import (
     RatingChange,
 )
 from bot.store import from_db
+from bot.text_safety import one_line
 from tak import Result, ResultKind, parse_tps, square_name, tak_call
 from tak.ptn import Game
 
@@ -483,7 +484,8 @@ def start_text(tps: str) -> str:
 
 def viewed_game_text(record: Game, filename: str) -> str:
     """What `/tak view` says of an attached PTN file above its final board."""
-    names = [display(record.tag(f"Player{n}") or f"Player {n}") for n in (1, 2)]
+    # The file's tags and name are anyone's text, of any length: one short line each.
+    names = [display(one_line(record.tag(f"Player{n}") or f"Player {n}", 60)) for n in (1, 2)]
     start = record.start()
     setup = f"{start.size}x{start.size}, komi {start.komi:g}"
     tps = record.tag("TPS")
@@ -491,7 +493,8 @@ def viewed_game_text(record: Game, filename: str) -> str:
         setup += ", " + start_text(tps)
     plies = len(record.plies)
     lines = [
-        f"**{display(filename)}**: **{names[0]}** (white) vs **{names[1]}** (black), {setup}.",
+        f"**{display(one_line(filename, 80))}**: **{names[0]}** (white) vs **{names[1]}** "
+        f"(black), {setup}.",
         f"{plies:,} {'ply' if plies == 1 else 'plies'}; "
         + (
             f"{record.result.describe().rstrip('.')} ({record.result.ptn()})."
