@@ -20,7 +20,7 @@ from bot.services.outbox import AnalysisReady, Item
 from bot.services.views import GameView
 from cogs.courier import courier_of
 from cogs.table import GameTable, Post, Shown
-from cogs.tak import thinking
+from cogs.tak import command_group, thinking
 from rendering.evaluation import EvaluationGraph, render_evaluation_graph
 
 MAX_MESSAGE = 2000
@@ -137,8 +137,5 @@ async def analysis(interaction: discord.Interaction, game: app_commands.Range[in
 
 
 async def setup(bot: BredonBot) -> None:
-    group = bot.tree.get_command("tak")
-    if not isinstance(group, app_commands.Group):
-        raise RuntimeError("cogs.analysis needs the /tak group of cogs.tak, loaded first")
-    group.add_command(analysis)
+    command_group(bot, "tak").add_command(analysis)
     await bot.add_cog(AnalysisCog(bot))

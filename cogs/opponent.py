@@ -20,7 +20,7 @@ from bot.services.outbox import Item, game_stream
 from bot.services.views import MAX_DAYS_PER_MOVE, MAX_KOMI
 from cogs.actions import player_of, post_or_withdraw
 from cogs.courier import courier_of
-from cogs.tak import check_place, thinking
+from cogs.tak import check_place, command_group, thinking
 from tak.search import LEVELS, MAX_LEVEL, MIN_LEVEL
 
 
@@ -133,8 +133,5 @@ async def play(
 
 
 async def setup(bot: BredonBot) -> None:
-    group = bot.tree.get_command("tak")
-    if not isinstance(group, app_commands.Group):
-        raise RuntimeError("cogs.opponent needs the /tak group of cogs.tak, loaded first")
-    group.add_command(play)
+    command_group(bot, "tak").add_command(play)
     await bot.add_cog(OpponentCog(bot))

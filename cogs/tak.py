@@ -794,6 +794,14 @@ class TakCog(commands.Cog):
         await self.courier.deliver_stream(game_stream(game.id))
 
 
+def command_group(bot: BredonBot, name: str) -> app_commands.Group:
+    """A slash group of this extension (/tak, /bredon), for the extensions that add to it."""
+    group = bot.tree.get_command(name)
+    if not isinstance(group, app_commands.Group):
+        raise RuntimeError(f"/{name} belongs to cogs.tak, which must be loaded first")
+    return group
+
+
 async def setup(bot: BredonBot) -> None:
     missing = set(KINDS) - set(HANDLERS)
     if missing or not MOVE_FORMS:

@@ -37,7 +37,7 @@ from cogs.courier import courier_of
 from cogs.messages import timestamp
 from cogs.sharing import PUBLIC_OPTION, answer
 from cogs.table import GONE, GameTable, Shown
-from cogs.tak import thinking
+from cogs.tak import command_group, thinking
 
 log = logging.getLogger(__name__)
 
@@ -301,17 +301,10 @@ async def grant(
 COMMANDS = {"tak": (wallet, coins), "bredon": (gambling, grant)}
 
 
-def _group(bot: BredonBot, name: str) -> app_commands.Group:
-    group = bot.tree.get_command(name)
-    if not isinstance(group, app_commands.Group):
-        raise RuntimeError(f"cogs.wallets needs the /{name} group of cogs.tak, loaded first")
-    return group
-
-
 async def setup(bot: BredonBot) -> None:
     for name, commands in COMMANDS.items():
         for command in commands:
-            _group(bot, name).add_command(command)
+            command_group(bot, name).add_command(command)
     bot.add_dynamic_items(BidButton)
     table = courier_of(bot).table
     coin_table = CoinTable(table)
