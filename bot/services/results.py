@@ -422,7 +422,8 @@ async def _repair_bracket(
             "The corrected winner has left the tournament, so they cannot go through."
         )
     pairings = await fetch_pairings(tx, tournament.id)
-    results, _ = standings_input(p for p in pairings if p.round <= pairing.round)
+    holders = await fetch_place_holders(tx, tournament.id)  # as _next_round reads the bracket
+    results, _ = standings_input((p for p in pairings if p.round <= pairing.round), holders)
     upcoming = elimination_round([e.player.id for e in entrants], results)
     assert upcoming is not None
     seat = next(p for p in upcoming.pairings if new_winner in (p.player1, p.player2))
