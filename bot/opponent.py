@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from bot.services.opponent import BotTurn, OpponentService
 from bot.services.views import PlayerRef
+from bot.settings import DEFAULT_BOT_MOVETIME_MS
 from bot.waking import Waker
 from tak import Opening
 from tak.engine import BUILTIN, Choice, FallbackPlayer, builtin_choose
@@ -32,7 +33,6 @@ from tak.search import MAX_LEVEL, Limits
 log = logging.getLogger(__name__)
 
 DEFAULT_WORKERS = 2
-DEFAULT_MOVETIME_MS = 2_000
 T = TypeVar("T")
 POLL_SECONDS = 600.0  # look at the database at least this often (other processes, retries)
 
@@ -46,7 +46,7 @@ class Thinker:
         *,
         workers: int = DEFAULT_WORKERS,
         engine: Sequence[str] | None = None,
-        movetime_ms: int = DEFAULT_MOVETIME_MS,
+        movetime_ms: int = DEFAULT_BOT_MOVETIME_MS,
     ) -> None:
         # Spawned, not forked: the bot's process has threads (the database's) a fork would copy.
         spawn = multiprocessing.get_context("spawn")

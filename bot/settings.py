@@ -26,6 +26,10 @@ from tak.errors import quoted
 TOKEN_VARIABLE = "DISCORD_TOKEN"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 MAX_ENV_LENGTH = 65_536  # characters of .env
+# How long the bot may think about a move. Levels 1 to 5 stop at their own caps long before (level
+# 5's 40,000 positions take about 6 s in pure Python); level 6 uses it all, about four times level
+# 5's work, which is what it takes to beat level 5 (benchmarks/ladder.py).
+DEFAULT_BOT_MOVETIME_MS = 20_000
 _ENV_KEY_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TOKEN_RE = re.compile(r"[A-Za-z0-9._\-]+")  # what Discord's tokens are made of
 
@@ -73,7 +77,7 @@ class Settings:
     sharding: Sharding | None = None  # None: one connection, no AutoShardedBot
     engine: tuple[str, ...] | None = None  # a TEI engine's command line: the bot's level 6
     bot_workers: int = 2  # processes that search the bot's moves (games thought about at once)
-    bot_movetime_ms: int = 2_000  # how long the bot may think about a move
+    bot_movetime_ms: int = DEFAULT_BOT_MOVETIME_MS
     analysis_nodes: int = 1_000  # searched per position by a post-game analysis
     env_file: EnvFile | None = field(default=None, compare=False)  # what load_settings read
 
@@ -116,7 +120,9 @@ class Settings:
             ),
             engine=_engine(values.get("BREDON_ENGINE", "").strip()),
             bot_workers=_bounded(values, "BREDON_BOT_WORKERS", 2, 1, 16),
-            bot_movetime_ms=_bounded(values, "BREDON_BOT_MOVETIME_MS", 2_000, 100, 60_000),
+            bot_movetime_ms=_bounded(
+                values, "BREDON_BOT_MOVETIME_MS", DEFAULT_BOT_MOVETIME_MS, 100, 60_000
+            ),
             analysis_nodes=_bounded(values, "BREDON_ANALYSIS_NODES", 1_000, 50, 100_000),
         )
 

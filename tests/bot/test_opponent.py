@@ -15,7 +15,7 @@ from bot.opponent import BotPlayer, Thinker
 from bot.services import Services
 from bot.services.opponent import DEFAULT_LEVEL
 from bot.services.views import PlayerRef
-from bot.settings import Settings, SettingsError
+from bot.settings import DEFAULT_BOT_MOVETIME_MS, Settings, SettingsError
 from tak import Position
 from tak.engine import BUILTIN
 from tests.bot.conftest import ALICE, CHANNEL, GUILD
@@ -186,7 +186,7 @@ def test_engine_and_bot_settings() -> None:
         {"BREDON_ENGINE": "tiltak tei --hash '64 MB'", "BREDON_BOT_WORKERS": "3"}
     )
     assert settings.engine == ("tiltak", "tei", "--hash", "64 MB")
-    assert settings.bot_workers == 3 and settings.bot_movetime_ms == 2_000
+    assert settings.bot_workers == 3 and settings.bot_movetime_ms == DEFAULT_BOT_MOVETIME_MS
     assert Settings.from_mapping({}).engine is None
     with pytest.raises(SettingsError, match="BREDON_BOT_WORKERS must be a whole number from 1"):
         Settings.from_mapping({"BREDON_BOT_WORKERS": "0"})
