@@ -4,12 +4,18 @@ that level 1 beats random nearly always (95%), that every move was legal and wit
 
 Each level runs as `python -m tak tei --level N --seed S` and is driven by `tak.engine`; games
 start from random openings (2 to 4 random plies from the seed), each opening played twice with
-the colours swapped. A game still going after MAX_PLIES is a draw. Levels 5 and 6 search the
-same way as level 4, only longer (40,000 positions; all the time given): they are left out by
-default, as 40 games of them take hours on two cores (`--pairs 5:4` plays them alone).
+the colours swapped. A game still going after MAX_PLIES is a draw. Every level is given the bot's
+default think time (`BREDON_BOT_MOVETIME_MS`): levels 1 to 5 stop at their depth or node cap well
+before it, level 6 uses all of it. Run from a checkout with the compiled engine (README, "A faster
+engine") the games are the same for levels 1 to 5, only quicker.
+
+Every finished game is appended to the record (`--record`, a JSON line a game, keyed by the run's
+seed and komi, the size, the pair, the opening's number and the colours). A run skips the games its
+record already holds and counts them, so a ladder too long for one sitting is played over several;
+`--report` prints the table from the record alone.
 
     python benchmarks/ladder.py [--games 40] [--sizes 5 6] [--levels 1 2 3 4] [--jobs 2]
-                                [--pairs 4:3 5:4] [--minutes M]
+                                [--pairs 4:3 5:4] [--minutes M] [--record FILE] [--report]
 
 Exit status 1 when a check fails.
 """
@@ -18,19 +24,76 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
+from bot.settings import DEFAULT_BOT_MOVETIME_MS
 from tak import Color, Position
 from tak.engine import Engine
 from tak.search import Limits, random_move
 
 MAX_PLIES = 200
-GUARD_MS = 5_000  # the movetime each engine is given; its level's node cap stops it well before
-GRACE_MS = 1_000  # a move may take this much longer than GUARD_MS (pipes, a busy machine)
+GRACE_MS = 1_000  # a move may take this much longer than its think time (pipes, a busy machine)
 RANDOM = 0  # the "level" of the random mover
+RECORD = Path(__file__).with_name("ladder-games.jsonl")
+
+
+@dataclass(frozen=True)
+class GameKey:
+    """Which game of which run: the same key is the same opening, colours and seeds."""
+
+    run_seed: int
+    komi: float
+    size: int
+    strong: int
+    weak: int
+    index: int  # the opening's number in its pair and size
+    strong_plays: str  # "white" or "black"
+
+
+@dataclass
+class Moves:
+    """One level's moves in a game: how many, their total and longest think in ms."""
+
+    count: int = 0
+    total_ms: float = 0.0
+    slowest_ms: float = 0.0
+
+    def add(self, ms: float) -> None:
+        self.count += 1
+        self.total_ms += ms
+        self.slowest_ms = max(self.slowest_ms, ms)
+
+
+@dataclass
+class GameRecord:
+    key: GameKey
+    think_ms: int
+    plies: int
+    result: str  # the PTN result, or "unfinished"
+    score: float  # for the stronger level: 1, 0.5 or 0
+    late_moves: int
+    moves: dict[int, Moves]
+
+    def line(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def parse(cls, line: str) -> GameRecord:
+        data = json.loads(line)
+        return cls(
+            key=GameKey(**data["key"]),
+            think_ms=data["think_ms"],
+            plies=data["plies"],
+            result=data["result"],
+            score=data["score"],
+            late_moves=data["late_moves"],
+            moves={int(level): Moves(**moves) for level, moves in data["moves"].items()},
+        )
 
 
 @dataclass
@@ -38,27 +101,31 @@ class Match:
     size: int
     strong: int
     weak: int
-    wins: int = 0
-    losses: int = 0
-    draws: int = 0
-    plies: int = 0
-    late_moves: int = 0
-    move_ms: dict[int, list[float]] = field(default_factory=dict)
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.losses + self.draws
+    games: list[GameRecord] = field(default_factory=list)
 
     @property
     def score(self) -> float:
-        return (self.wins + self.draws / 2) / max(1, self.games)
+        return sum(game.score for game in self.games) / max(1, len(self.games))
 
     @property
     def needed(self) -> float:
         return 0.95 if self.weak == RANDOM else 0.70
 
+    def count(self, score: float) -> int:
+        return sum(game.score == score for game in self.games)
+
     def name(self, level: int) -> str:
         return "random" if level == RANDOM else f"L{level}"
+
+    def moves(self, level: int) -> Moves:
+        total = Moves()
+        for game in self.games:
+            if level in game.moves:
+                moves = game.moves[level]
+                total.count += moves.count
+                total.total_ms += moves.total_ms
+                total.slowest_ms = max(total.slowest_ms, moves.slowest_ms)
+        return total
 
 
 def opening(size: int, komi: float, rng: random.Random) -> Position:
@@ -68,53 +135,53 @@ def opening(size: int, komi: float, rng: random.Random) -> Position:
     return position
 
 
-async def play_game(match: Match, start: Position, strong_plays: Color, seed: int) -> None:
+async def play_game(key: GameKey, start: Position, seed: int, think_ms: int) -> GameRecord:
+    strong_plays = Color.WHITE if key.strong_plays == "white" else Color.BLACK
     engines: dict[int, Engine] = {}
+    moves = {level: Moves() for level in (key.strong, key.weak) if level != RANDOM}
+    late = 0
     rng = random.Random(seed)
     try:
-        for level in (match.strong, match.weak):
-            if level != RANDOM:
-                engines[level] = await Engine.start(
-                    [sys.executable, "-m", "tak", "tei", "--level", str(level), "--seed", str(seed)]
-                )
+        for level in moves:
+            engines[level] = await Engine.start(
+                [sys.executable, "-m", "tak", "tei", "--level", str(level), "--seed", str(seed)]
+            )
         position = start.copy()
-        slowest = dict.fromkeys(engines, 0.0)
         while position.result is None and position.ply < MAX_PLIES:
-            level = match.strong if position.to_move == strong_plays else match.weak
+            level = key.strong if position.to_move == strong_plays else key.weak
             began = time.monotonic()
             if level == RANDOM:
                 move = random_move(position, rng)
             else:
-                move = await engines[level].play(position, Limits(movetime_ms=GUARD_MS))
-            took = (time.monotonic() - began) * 1000
-            match.move_ms.setdefault(level, []).append(took)
-            if level != RANDOM:
-                slowest[level] = max(slowest[level], took)
-            if took > GUARD_MS + GRACE_MS:
-                match.late_moves += 1
+                move = await engines[level].play(position, Limits(movetime_ms=think_ms))
+                took = (time.monotonic() - began) * 1000
+                moves[level].add(took)
+                late += took > think_ms + GRACE_MS
             position.play(move)  # checks legality once more
-        match.plies += position.ply
-        winner = position.result.winner if position.result else None
-        if winner is None:
-            match.draws += 1
-        elif winner == strong_plays:
-            match.wins += 1
-        else:
-            match.losses += 1
-        print(
-            f"{match.size}x{match.size} {match.name(match.strong)} v {match.name(match.weak)}: "
-            f"+{match.wins} -{match.losses} ={match.draws} after {position.ply} plies "
-            f"({position.result.ptn() if position.result else 'unfinished'}), slowest move "
-            + ", ".join(f"{match.name(level)} {ms:.0f} ms" for level, ms in slowest.items()),
-            flush=True,
-        )
     finally:
         for engine in engines.values():
             await engine.quit()
+    winner = position.result.winner if position.result else None
+    return GameRecord(
+        key=key,
+        think_ms=think_ms,
+        plies=position.ply,
+        result=position.result.ptn() if position.result else "unfinished",
+        score=0.5 if winner is None else float(winner == strong_plays),
+        late_moves=late,
+        moves=moves,
+    )
 
 
-async def run(args: argparse.Namespace) -> list[Match]:
-    """Play every game, or those that start within --minutes (a reduced run, said so)."""
+def load(record: Path) -> dict[GameKey, GameRecord]:
+    if not record.exists():
+        return {}
+    games = (GameRecord.parse(line) for line in record.read_text().splitlines() if line.strip())
+    return {game.key: game for game in games}
+
+
+async def run(args: argparse.Namespace, done: dict[GameKey, GameRecord]) -> list[Match]:
+    """Play every game the record lacks, or those that start within --minutes."""
     levels = sorted(args.levels)
     stop_at = time.monotonic() + args.minutes * 60 if args.minutes else None
     pairs = [(levels[0], RANDOM), *zip(levels[1:], levels[:-1], strict=True)]
@@ -125,10 +192,18 @@ async def run(args: argparse.Namespace) -> list[Match]:
     jobs = asyncio.Semaphore(args.jobs)
     rng = random.Random(args.seed)
 
-    async def one(match: Match, start: Position, colour: Color, seed: int) -> None:
+    async def one(match: Match, key: GameKey, start: Position, seed: int) -> None:
+        if key in done:
+            match.games.append(done[key])
+            return
         async with jobs:
-            if stop_at is None or time.monotonic() < stop_at:
-                await play_game(match, start, colour, seed)
+            if stop_at is not None and time.monotonic() >= stop_at:
+                return
+            game = await play_game(key, start, seed, args.think_ms)
+        match.games.append(game)
+        with args.record.open("a") as record:
+            record.write(game.line() + "\n")
+        print(summary(match, game), flush=True)
 
     tasks = []
     for strong, weak in pairs:
@@ -138,10 +213,22 @@ async def run(args: argparse.Namespace) -> list[Match]:
                     continue
                 start = opening(match.size, args.komi, rng)
                 seed = rng.randrange(1 << 30)
-                for colour in Color:
-                    tasks.append(one(match, start, colour, seed + index))
+                for colour in ("white", "black"):
+                    key = GameKey(args.seed, args.komi, match.size, strong, weak, index, colour)
+                    tasks.append(one(match, key, start, seed + index))
     await asyncio.gather(*tasks)
     return matches
+
+
+def summary(match: Match, game: GameRecord) -> str:
+    slowest = ", ".join(
+        f"{match.name(level)} {moves.slowest_ms:.0f} ms" for level, moves in game.moves.items()
+    )
+    return (
+        f"{match.size}x{match.size} {match.name(match.strong)} v {match.name(match.weak)}: "
+        f"+{match.count(1.0)} -{match.count(0.0)} ={match.count(0.5)} after {game.plies} plies "
+        f"({game.result}), slowest move {slowest}"
+    )
 
 
 def _pair(text: str) -> tuple[int, int]:
@@ -154,22 +241,25 @@ def report(matches: list[Match], seconds: float, games: int) -> bool:
     ok = True
     print(
         f"{'size':>4}  {'pair':<12} {'games':>5} {'W':>4} {'L':>4} {'D':>4} {'score':>6}  "
-        f"{'plies/game':>10}  {'ms/move (mean, max)':<28} verdict"
+        f"{'plies/game':>10}  {'s/move (mean, max)':<24} verdict"
     )
     for m in matches:
-        passed = m.score >= m.needed and m.late_moves == 0 and m.games >= games
+        late = sum(game.late_moves for game in m.games)
+        passed = m.score >= m.needed and late == 0 and len(m.games) >= games
         ok = ok and passed
         times = "  ".join(
-            f"{m.name(level)} {sum(ms) / len(ms):.0f},{max(ms):.0f}"
-            for level, ms in sorted(m.move_ms.items())
-            if level != RANDOM
+            f"{m.name(level)} {moves.total_ms / max(1, moves.count) / 1000:.1f},"
+            f"{moves.slowest_ms / 1000:.1f}"
+            for level in (m.weak, m.strong)
+            if level != RANDOM and (moves := m.moves(level)).count
         )
+        plies = sum(game.plies for game in m.games) / max(1, len(m.games))
         print(
-            f"{m.size:>4}  {m.name(m.strong) + ' v ' + m.name(m.weak):<12} {m.games:>5} "
-            f"{m.wins:>4} {m.losses:>4} {m.draws:>4} {m.score:>6.1%}  "
-            f"{m.plies / max(1, m.games):>10.0f}  {times:<28} "
+            f"{m.size:>4}  {m.name(m.strong) + ' v ' + m.name(m.weak):<12} {len(m.games):>5} "
+            f"{m.count(1.0):>4} {m.count(0.0):>4} {m.count(0.5):>4} {m.score:>6.1%}  "
+            f"{plies:>10.0f}  {times:<24} "
             f"{'ok' if passed else 'FAIL'} (needs {m.needed:.0%} of {games} games, "
-            f"late moves {m.late_moves})"
+            f"late moves {late})"
         )
     print(f"all moves legal (each was checked by the client and by Position.play); {seconds:.0f} s")
     return ok
@@ -187,9 +277,15 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="games played at once")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--minutes", type=float, default=None, help="start no game after this")
+    parser.add_argument("--think-ms", type=int, default=DEFAULT_BOT_MOVETIME_MS)
+    parser.add_argument("--record", type=Path, default=RECORD, help="games played so far")
+    parser.add_argument("--report", action="store_true", help="play nothing: the record's table")
     args = parser.parse_args()
     started = time.monotonic()
-    matches = asyncio.run(run(args))
+    done = load(args.record)
+    if args.report:
+        args.jobs, args.minutes = 1, 1e-9  # every game not in the record is skipped
+    matches = asyncio.run(run(args, done))
     return 0 if report(matches, time.monotonic() - started, args.games) else 1
 
 
