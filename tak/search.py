@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from tak.errors import TakError
-from tak.moves import Color, Move, Piece, Placement
+from tak.moves import Color, Move, Piece, Placement, by_fields
 from tak.position import Position
 
 WIN = 1_000_000  # a road or flat win, less the plies to reach it: a quicker win scores higher
@@ -63,6 +63,9 @@ class Limits:
             if value is not None and (isinstance(value, bool) or value < 1):
                 raise ValueError(f"The {name} limit must be a positive whole number, not {value}.")
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return by_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Level:
@@ -73,6 +76,9 @@ class Level:
     depth: int | None
     nodes: int | None
     noise: int
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return by_fields(self)
 
 
 # Beginner to strongest. Level 1 looks one ply ahead with up to 10 flats of noise on each move's
@@ -121,6 +127,9 @@ class SearchResult:
         if self.score < -WIN_ZONE:
             return -(WIN + self.score)
         return None
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return by_fields(self)
 
 
 Info = Callable[[SearchResult], None]
