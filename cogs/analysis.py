@@ -1,6 +1,6 @@
 """Post-game analysis in Discord: `/tak analysis game:` and the post in the game's thread.
 
-The request is queued (:mod:`bot.services.analysis`) and worked by :class:`bot.analysis.Analyst`
+The request is queued (:mod:`bot.services.analysis`) and worked by :class:`bot.analyst.Analyst`
 in the worker processes; the result is an outbox announcement
 (:class:`~bot.services.outbox.AnalysisReady`) shown here: the evaluation graph, the annotated PTN
 as a file and the biggest swings, in the game's thread. Asking for a finished analysis again
@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.analysis import Analyst
+from bot.analyst import Analyst
 from bot.app import BredonBot, refusals
 from bot.services.analysis import Findings, Queued
 from bot.services.outbox import AnalysisReady, Item

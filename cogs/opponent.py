@@ -1,4 +1,4 @@
-"""Playing Bredon itself: `/tak play` and the bot's side of its games (:mod:`bot.opponent`).
+"""Playing Bredon itself: `/tak play` and the bot's side of its games (:mod:`bot.bot_player`).
 
 `/tak play level:<1-6>` posts a challenge to the bot, which accepts it at once; so does a
 `/tak challenge` addressed to the bot. The bot's moves are posted like anyone's, by the courier.
@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot, refusals
-from bot.opponent import BotPlayer, Thinker
+from bot.bot_player import BotPlayer, Thinker
 from bot.services.outbox import Item, game_stream
 from bot.services.views import MAX_DAYS_PER_MOVE, MAX_KOMI
 from cogs.actions import player_of, post_or_withdraw

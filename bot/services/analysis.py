@@ -1,7 +1,7 @@
 """Post-game analysis requests (`/tak analysis`): a durable queue and the results kept.
 
 A request for a finished game of the server writes a row in ``analyses`` (status ``queued``):
-the database is the queue, so a restart loses nothing and :class:`bot.analysis.Analyst` finds the
+the database is the queue, so a restart loses nothing and :class:`bot.analyst.Analyst` finds the
 work again. Asking again while queued queues nothing more; once done, the stored result is shown
 again. A result is written with its :class:`~bot.services.outbox.AnalysisReady` announcement in
 one transaction, so the post in the game's thread exists exactly when the result does.

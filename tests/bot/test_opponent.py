@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.bot_player import BotPlayer, Thinker
 from bot.clock import FakeClock
-from bot.opponent import BotPlayer, Thinker
 from bot.services import Services
 from bot.services.opponent import DEFAULT_LEVEL
 from bot.services.views import PlayerRef

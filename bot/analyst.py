@@ -1,6 +1,6 @@
 """The analyst: analyses the games queued by `/tak analysis`, one at a time, off the event loop.
 
-The search runs in the bot's worker processes (:class:`bot.opponent.Thinker`, bounded by
+The search runs in the bot's worker processes (:class:`bot.bot_player.Thinker`, bounded by
 ``BREDON_BOT_WORKERS`` and shared with the bot's moves). The queue is the database
 (:mod:`bot.services.analysis`): every look (at the start, when kicked after a request, and at
 least daily) takes the longest-waiting game, so a restart resumes the work queued.
@@ -18,7 +18,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import BrokenExecutor
 
-from bot.opponent import Thinker
+from bot.bot_player import Thinker
 from bot.services.analysis import AnalysisService, Findings
 from bot.waking import Waker
 from tak.analysis import DEFAULT_NODES, analyse, describe, evaluate_position, white_score
