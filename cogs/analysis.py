@@ -19,6 +19,7 @@ from bot.services.analysis import Findings, Queued
 from bot.services.outbox import AnalysisReady, Item
 from bot.services.views import GameView
 from cogs.courier import courier_of
+from cogs.messages import players_line
 from cogs.table import GameTable, Post, Shown
 from cogs.tak import command_group, thinking
 from rendering.evaluation import EvaluationGraph, render_evaluation_graph
@@ -44,7 +45,7 @@ def analysis_text(game: GameView, findings: Findings) -> str:
         if mark in findings.marks
     ]
     lines = [
-        f"**Analysis of game #{game.id}** ({game.white.name} vs {game.black.name}), "
+        f"**Analysis of game #{game.id}**: {players_line(game)}, "
         f"evaluated by {findings.evaluator}. Marks: {', '.join(counts) or 'none'}.",
     ]
     if findings.summary:

@@ -105,3 +105,19 @@ async def test_a_500_on_the_post_is_retried_once(world: World, caplog) -> None:
     await analysis_post(world, thread)
     assert count(contents(world, thread), POSTED) == 1
     assert await env.bot.services.outbox.pending() == 0
+
+
+async def test_the_post_quotes_the_players_names_without_pinging_or_formatting(
+    world: World,
+) -> None:
+    mallory = world.guild.add_member(
+        world.env.create_user("mallory", global_name=f"<@{world.bob.id}> **loud** @everyone")
+    )
+    thread = await world.start_game(size=3, opponent=mallory)
+    for number, move in enumerate(WHITE_ROAD.split()):
+        await world.move(world.alice if number % 2 == 0 else mallory, thread, move)
+    await world.alice.slash(world.channel, "tak analysis", game=1)
+    await world.env.settle()
+    post, _ = await analysis_post(world, thread)
+    assert world.bob.id not in {user.id for user in post.mentions}, post.content
+    assert not post.mention_everyone and "\\*\\*loud\\*\\*" in post.content, post.content
