@@ -44,6 +44,7 @@ MAX_KOMI = 4.5
 MAX_RESERVE = 200  # stones, or capstones, per player
 
 FLAT, WALL, CAP = Piece.FLAT.value, Piece.WALL.value, Piece.CAP.value
+_COLORS = (Color.WHITE, Color.BLACK)  # by value: Color(c) without the enum lookup
 _DIRECTIONS = (Direction.UP, Direction.DOWN, Direction.RIGHT, Direction.LEFT)
 _DIGITS = ("1", "2")  # TPS writes White's pieces as 1 and Black's as 2
 _LETTERS = tuple(piece.letter for piece in Piece)
@@ -689,7 +690,7 @@ class Position:
 
     @property
     def to_move(self) -> Color:
-        return Color(self.ply & 1)
+        return _COLORS[self.ply & 1]  # Color(...) costs an enum lookup, on every node of a search
 
     @property
     def result(self) -> Result | None:
@@ -713,7 +714,12 @@ class Position:
     def stack(self, file: int, rank: int) -> Stack:
         sq = rank * self.size + file
         colors = self._stacks[sq]
-        return Stack(tuple(Color(c) for c in colors), Piece(self._tops[sq]))
+        return Stack(tuple(_COLORS[c] for c in colors), Piece(self._tops[sq]))
+
+    def square(self, sq: int) -> tuple[tuple[int, ...], int]:
+        """Square `sq` (rank * size + file) as plain ints: its colours bottom to top (0 white,
+        1 black) and its top piece's value; :meth:`stack` without the enums, for a search."""
+        return tuple(self._stacks[sq]), self._tops[sq]
 
     # The methods that take a player are annotated `int`: they take a Color, or its 0 or 1, in
     # both builds (a compiled build would refuse a plain int given for a Color).

@@ -155,9 +155,7 @@ class _Board:
             self._load(position, sq)
 
     def _load(self, position: Position, sq: int) -> None:
-        n = self.size
-        stack = position.stack(sq % n, sq // n)
-        cell = (tuple(int(c) for c in stack.colors), int(stack.top))
+        cell = position.square(sq)
         self.key ^= _square_key(sq, self.cells[sq]) ^ _square_key(sq, cell)
         self.cells[sq] = cell
 
@@ -291,8 +289,9 @@ class _Scan:
             score[color] += _WALL_NEXT_TO_ENEMY * near.bit_count()
         score[Color.BLACK] += round(position.komi * FLAT)
         # As reserves run out the flat count decides: weigh it more.
-        left = min(position.reserves(c).total for c in Color)
-        start = min(map(sum, zip(position.starting_stones, position.starting_caps, strict=True)))
+        left = min(position.reserves(0).total, position.reserves(1).total)
+        stones, caps = position.starting_stones, position.starting_caps
+        start = min(stones[0] + caps[0], stones[1] + caps[1])
         endgame = max(0.0, 1 - 2 * left / max(start, 1))
         me = int(position.to_move)
         value = score[me] - score[1 - me] + _TEMPO
