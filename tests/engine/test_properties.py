@@ -200,6 +200,10 @@ def test_bitboards_groups_and_spans_agree_with_the_stacks(game: tuple[Position, 
     tall = {s for s, stack in stacks.items() if stack.height > 1}
     capstones = {s for s, stack in stacks.items() if stack.top is Piece.CAP and stack.height}
     assert position.tall_stacks == _bits(position, tall)
+    for (f, r), stack in stacks.items():  # the plain-int view the search reads
+        colours, top = position.square(r * n + f)
+        assert colours == tuple(int(c) for c in stack.colors)
+        assert not colours or top == int(stack.top)  # an empty square's top means nothing
     assert position.capstones == _bits(position, capstones)
     for color in Color:
         road = _road_pieces(position, color)
