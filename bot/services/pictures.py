@@ -68,9 +68,7 @@ class PictureService:
             tournament = await fetch_tournament(tx, tournament_id)
             entrants = await fetch_entrants(tx, tournament_id)
             holders = await fetch_place_holders(tx, tournament_id)
-        return pictures.round_pairings(
-            tournament, shown.number, shown.pairings, entrants, holders
-        )
+        return pictures.round_pairings(tournament, shown.number, shown.pairings, entrants, holders)
 
     async def rating_history(
         self, guild_id: int, player_id: int, name: str, size: int

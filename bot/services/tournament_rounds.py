@@ -645,9 +645,7 @@ async def seat_pairing(
     skipped; a knockout one sends player 1 through."""
     player1, player2 = players
     if player2 is None:
-        await _write_pairing(
-            tx, tournament.id, number, players, row_id=row_id, decided_at=now
-        )
+        await _write_pairing(tx, tournament.id, number, players, row_id=row_id, decided_at=now)
         return None
     present = [p for p in players if p in active]
     if len(present) == 2:

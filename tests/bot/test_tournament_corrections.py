@@ -133,14 +133,16 @@ async def test_a_group_correction_after_the_seeding_reseeds_the_knockout(
     begun = await active_game(services, playing.match_id or 0)
     await play_moves(services, begun.id, "a3")
     game = await game_between(services, tournament_id, "p2", "p3")
-    before = (await services.tournaments.pairings(tournament_id), await knockout_seeds(
-        services, tournament_id
-    ))
+    before = (
+        await services.tournaments.pairings(tournament_id),
+        await knockout_seeds(services, tournament_id),
+    )
     with pytest.raises(errors.CorrectionRefused, match=r"p4 v p3 .*already begun"):
         await correct(services, tournament_id, game.id, colour_of(game, "p3"))
-    after = (await services.tournaments.pairings(tournament_id), await knockout_seeds(
-        services, tournament_id
-    ))
+    after = (
+        await services.tournaments.pairings(tournament_id),
+        await knockout_seeds(services, tournament_id),
+    )
     assert after == before and len(await services.results.log(tournament_id)) == 1
     assert (await services.games.get(game.id)).winner == EIGHT[1]
 

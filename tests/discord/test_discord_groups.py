@@ -110,3 +110,58 @@ async def test_groups_then_a_knockout_final_settled_by_a_tiebreak_game(club: Clu
         ("B", "1", "bob"),
         ("B", "2", "carol"),
     ]
+
+
+async def test_groups_are_dealt_from_the_checked_in_players_only(world: World) -> None:
+    """Five sign up, bob does not check in: the groups are dealt by seed from the other four
+    (with bob, group A would have had three players), and the knockout begins with the group
+    winners."""
+    club = Club(world)
+    alice, bob, carol, dave = club.players
+    erin = world.guild.add_member(club.env.create_user("erin"))
+    club.by_id[erin.id] = erin
+    await club.create(format="groups", groups=2, advance=1, games=1)
+    for player in (*club.players, erin):
+        joined = await player.slash(club.channel, "tournament join")
+        assert joined.response.content.startswith("You are in")
+    opened = await club.olga.slash(club.channel, "organize checkin open")
+    assert "Check-in for Spring Open is open" in opened.response.content
+    for player in (alice, carol, dave, erin):
+        done = await player.slash(club.channel, "tournament checkin")
+        assert done.response.content == "You are checked in for Spring Open. Good luck!"
+
+    started = await club.olga.slash(club.channel, "organize start")
+    assert "has started" in started.response.content
+    posts = "\n".join(m.content for m in club.channel_posts())
+    assert f"Left out for not checking in: {bob.mention}." in posts
+    info = await dave.slash(club.channel, "tournament info")
+    assert (info.response.embeds[0].fields[0].value or "").splitlines() == [
+        "1. alice (group A)",
+        "2. carol (group B)",
+        "3. dave (group B)",
+        "4. erin (group A)",
+    ]
+    [round_one] = [
+        m
+        for m in club.channel_posts()
+        if embed_titles([m]) == ["Spring Open: round 1 of 2 (groups)"]
+    ]
+    assert "bob" not in (round_one.embeds[0].description or "")
+    games = await club.active_games()
+    assert sorted(sorted((g.white.name, g.black.name)) for g in games) == [
+        ["alice", "erin"],
+        ["carol", "dave"],
+    ]
+    pairings = await bob.slash(club.channel, "tournament pairings")
+    assert [a.filename for a in pairings.response.attachments] == ["pairings.png"]
+    for game in games:
+        await club.win(game, alice.id if alice.id in (game.white.id, game.black.id) else dave.id)
+
+    [knockout] = [
+        m
+        for m in club.channel_posts()
+        if "Spring Open: round 2 of 2 (knockout)" in embed_titles([m])
+    ]
+    assert [a.filename for a in knockout.attachments] == ["bracket.png"]
+    [final] = await club.active_games()
+    assert (final.white.id, final.black.id) == (alice.id, dave.id)  # A1 (seed 1) has white
