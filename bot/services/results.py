@@ -61,6 +61,7 @@ from bot.services.tournament_rounds import (
     TournamentFormat,
     TournamentStatus,
     TournamentView,
+    advance,
     fetch_entrants,
     fetch_pairings,
     fetch_place_holders,
@@ -405,21 +406,6 @@ async def _follow(
     return followed
 
 
-async def _started_game(tx: Transaction, pairing: PairingView) -> GameView | None:
-    """The first game of the pairing's match while nobody has moved in it, else None (the match
-    has begun, or there is none)."""
-    if pairing.match_id is None or pairing.is_decided:
-        return None
-    match = await fetch_match(tx, pairing.match_id)
-    active = await tx.fetchall(
-        GAME_SELECT + " WHERE g.match_id = ? AND g.status = 'active'", (match.id,)
-    )
-    games = [game_from_row(row) for row in active]
-    if match.games_played > 0 or len(games) != 1 or games[0].ply > 0:
-        return None
-    return games[0]
-
-
 async def _repair_bracket(
     tx: Transaction,
     tournament: TournamentView,
@@ -439,8 +425,13 @@ async def _repair_bracket(
     if not later:
         return  # the next round has not begun, or this was the final
     following = later[0]
-    unbegun = following.round == pairing.round + 1 and len(later) == 1
-    game = await _started_game(tx, following) if unbegun else None
+    unbegun = (
+        following.round == pairing.round + 1
+        and len(later) == 1
+        and not following.is_decided
+        and not await _begun(tx, following)
+    )
+    game = await _game_in_progress(tx, following) if unbegun else None
     if game is None:
         raise CorrectionRefused(
             f"The winner went on to round {following.round}, whose match has already begun: "
@@ -491,8 +482,9 @@ async def _reseed_knockout(
     tx: Transaction, tournament: TournamentView, followed: _Followed, now: datetime
 ) -> None:
     """After a group game's correction: once the knockout is seeded, seed it again from the
-    corrected group tables, re-pairing its first round's matches that change (refused when one
-    has begun, or the knockout has gone past its first round)."""
+    corrected group tables, re-pairing its first round's pairings that change (refused when one
+    of their matches has begun, or the knockout has gone past its first round). Players through
+    who have left since still hold their seed, as they did (their matches are forfeits)."""
     entrants = await fetch_entrants(tx, tournament.id)
     seeded = sorted((e for e in entrants if e.knockout_seed), key=lambda e: e.knockout_seed or 0)
     if not seeded:
@@ -500,14 +492,26 @@ async def _reseed_knockout(
         return
     pairings = await fetch_pairings(tx, tournament.id)
     holders = await fetch_place_holders(tx, tournament.id)
-    order = knockout_order(tournament, entrants, pairings, holders)
+    still_in = {e.player.id for e in seeded}
+    order = knockout_order(tournament, entrants, pairings, holders, still_in=still_in)
     if order == [e.player.id for e in seeded]:
         followed.lines.append(
             "Who goes through from the groups, and their knockout seeds, are unchanged: the "
             "knockout stays as it is."
         )
         return
+    if tournament.status is TournamentStatus.FINISHED:
+        raise CorrectionRefused(
+            "That correction changes who went through from the groups or their knockout seeds, "
+            "and the knockout has been played: the result stays."
+        )
     first = tournament.group_stage_rounds + 1
+    if tournament.current_round > first:
+        raise CorrectionRefused(
+            "That correction changes who goes through from the groups or their knockout seeds, "
+            f"and the knockout's round {tournament.current_round - first + 1} has begun: the "
+            "bracket can no longer change, so the result stays."
+        )
     group_of = {e.player.id: e.group for e in entrants if e.group is not None}
     bracket = elimination_round(order, (), group_of=group_of)
     assert bracket is not None
@@ -518,25 +522,14 @@ async def _reseed_knockout(
         players = (stored.player1.id, stored.player2 and stored.player2.id)
         if players in wanted:
             wanted.remove(players)
+        elif await _begun(tx, stored):
+            raise CorrectionRefused(
+                f"That correction changes the knockout match {stored.player1.name} v "
+                f"{stored.player2 and stored.player2.name} (round {first}), which has already "
+                "begun: the bracket can no longer change, so the result stays."
+            )
         else:
             seats.append(stored)
-    if tournament.current_round > first or tournament.status is TournamentStatus.FINISHED:
-        raise CorrectionRefused(
-            "That correction changes who goes through from the groups or their knockout seeds, "
-            f"and the knockout's round {tournament.current_round - first + 1} has begun: the "
-            "bracket can no longer change, so the result stays."
-        )
-    stopping: dict[int, GameView | None] = {}
-    for seat in seats:
-        game = await _started_game(tx, seat)
-        if seat.match_id is not None and game is None:
-            opponent = "a bye" if seat.player2 is None else seat.player2.name
-            raise CorrectionRefused(
-                f"That correction changes the knockout match {seat.player1.name} v {opponent} "
-                f"(round {first}), which has already begun: the bracket can no longer change, "
-                "so the result stays."
-            )
-        stopping[seat.id] = game
     await store_knockout_seeds(tx, tournament.id, order)
     followed.lines.append(
         "The knockout is seeded again from the corrected group tables: "
@@ -544,17 +537,42 @@ async def _reseed_knockout(
         + "."
     )
     for seat, players in zip(seats, wanted, strict=True):
-        started = await _reseat(tx, tournament, seat, players, stopping[seat.id], now)
-        stopped = stopping[seat.id]
-        was = "" if stopped is None else f"game #{stopped.id} is stopped; "
-        if started is None:
-            now_text = f"<@{players[0]}> goes through" + (
-                " with a bye." if players[1] is None else "."
-            )
-        else:
+        waiting = await _game_in_progress(tx, seat)
+        started = await _reseat(tx, tournament, seat, players, waiting, now)
+        stopped = "" if waiting is None else f"game #{waiting.id} is stopped; "
+        if started is not None:
             followed.started.append(started.id)
             now_text = f"<@{players[0]}> and <@{players[1]}> play game #{started.id}."
-        followed.lines.append(f"Round {first}: {was}{now_text}")
+        elif players[1] is None:
+            now_text = f"<@{players[0]}> has a bye."
+        else:
+            now_text = f"<@{players[0]}> v <@{players[1]}> is a forfeit (a player has left)."
+        followed.lines.append(f"Round {first}: {stopped}{now_text}")
+    progress = await advance(tx, tournament.id, now)  # a round left with only forfeits and byes
+    for begun in progress.rounds:
+        followed.lines.append(f"Round {begun.number} begins.")
+    followed.started.extend(game.id for game in progress.games)
+
+
+async def _begun(tx: Transaction, pairing: PairingView) -> bool:
+    """Whether a game of the pairing's match has a move or a result."""
+    if pairing.match_id is None:
+        return False
+    row = await tx.fetchone(
+        "SELECT 1 FROM games WHERE match_id = ? AND (ply > 0 OR status = 'finished')",
+        (pairing.match_id,),
+    )
+    return row is not None
+
+
+async def _game_in_progress(tx: Transaction, pairing: PairingView) -> GameView | None:
+    """The pairing's match's game in progress, if any."""
+    if pairing.match_id is None:
+        return None
+    row = await tx.fetchone(
+        GAME_SELECT + " WHERE g.match_id = ? AND g.status = 'active'", (pairing.match_id,)
+    )
+    return None if row is None else game_from_row(row)
 
 
 async def _crown_again(tx: Transaction, tournament: TournamentView) -> list[str]:

@@ -555,14 +555,16 @@ def knockout_order(
     entrants: list[Entrant],
     pairings: Iterable[PairingView],
     holders: Mapping[int, int],
+    still_in: Collection[int] = (),
 ) -> list[int]:
     """Who goes through from the groups, in knockout seed order (see
-    :func:`bot.tournaments.qualifiers`), from the group stage's results in `pairings`."""
+    :func:`bot.tournaments.qualifiers`), from the group stage's results in `pairings`; the
+    players still in, and those of `still_in`, can go through."""
     assert tournament.group_advance is not None
     stage = tournament.group_stage_rounds
     results, byes = standings_input((p for p in pairings if p.round <= stage), holders)
     tables = group_tables(_groups(entrants), results, byes, tournament.scoring)
-    active = {e.player.id for e in entrants if e.is_active}
+    active = {e.player.id for e in entrants if e.is_active} | set(still_in)
     return qualifiers(tables, tournament.group_advance, active)
 
 

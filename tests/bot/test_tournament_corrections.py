@@ -4,6 +4,8 @@ a player who was later replaced (the place's holder is credited, as the standing
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from tournament_helpers import (
     ANN,
@@ -23,6 +25,7 @@ from tournament_helpers import (
 
 from bot import errors
 from bot.services import Services
+from bot.services.outbox import GameStart
 from bot.services.tournament_rounds import TournamentStatus
 from bot.services.views import GameStatus, GameView, PlayerRef
 from bot.tournaments import group_tables, qualifiers, snake_groups
@@ -196,6 +199,44 @@ async def test_a_knockout_correction_in_a_groups_tournament_moves_the_winner_on(
     ending = await play_round(services, tournament_id, by_seed)
     assert ending is not None and ending.tournament is not None and ending.tournament.finished
     assert (await services.tournaments.get(tournament_id)).winner == EIGHT[1]
+
+
+async def test_a_reseeding_that_leaves_only_forfeits_begins_the_next_round(
+    services: Services,
+) -> None:
+    """Six players, two through from each group: semi-finals p1 v p3 and p2 v p4. p2 and p4
+    leave (p4 through on p2's forfeit). Group B corrected for p3 over p2: p1 v p2 and p3 v p4
+    are both forfeits, so the round is complete and the final p1 v p3 begins."""
+    tournament = await new_tournament(
+        services, EIGHT[:6], format="groups", groups=2, advance=2, games_per_match=1
+    )
+    await start(services, tournament.id)
+    for _ in range(3):
+        await play_round(services, tournament.id, by_seed)
+    assert await knockout_meetings(services, tournament.id) == [("p1", "p3"), ("p2", "p4")]
+    semi = (await services.tournaments.pairings(tournament.id)).pairings[0]
+    stopped = await active_game(services, semi.match_id or 0)
+    for leaving in (EIGHT[1], EIGHT[3]):
+        await services.tournaments.withdraw(tournament.id, leaving.id)
+    game = await game_between(services, tournament.id, "p2", "p3")
+
+    change = await correct(services, tournament.id, game.id, colour_of(game, "p3"))
+
+    assert await knockout_seeds(services, tournament.id) == ["p1", "p3", "p4", "p2"]
+    semis = (await services.tournaments.pairings(tournament.id, 4)).pairings
+    assert sorted((p.player1.name, p.player2 and p.player2.name, p.forfeit) for p in semis) == [
+        ("p1", "p2", True),
+        ("p3", "p4", True),
+    ]
+    assert (await services.games.get(stopped.id)).status is GameStatus.ABORTED
+    assert await knockout_meetings(services, tournament.id) == [("p1", "p3")]
+    final = (await services.tournaments.pairings(tournament.id)).pairings[0]
+    final_game = await active_game(services, final.match_id or 0)
+    starts = await services.db.fetchall(
+        "SELECT payload FROM outbox WHERE kind = ?", (GameStart.KIND,)
+    )
+    assert final_game.id in [json.loads(row["payload"])["game_id"] for row in starts]
+    assert any("round 5" in line.casefold() for line in change.entry.consequences)
 
 
 # ----------------------------------------------------------------- replaced players
