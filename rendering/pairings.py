@@ -129,7 +129,7 @@ def pairings_layout(round_: RoundPairings, theme: str | Theme = "default") -> Pa
     )
 
     row_height = 46 if len(names) <= 32 else 40
-    heading_height = round(SMALL * 1.9)
+    heading_height = round(BODY * 1.7)
     boxes: dict[int, Box] = {}  # by row: pairings first, then byes
     headings: list[Box] = []
     y = top
@@ -147,9 +147,8 @@ def pairings_layout(round_: RoundPairings, theme: str | Theme = "default") -> Pa
         headings.append((MARGIN, y, width - MARGIN, y + heading_height))
         picture.text(
             name,
-            (MARGIN + 8, y + heading_height - round(SMALL * 0.5)),
-            size=SMALL,
-            colour=chosen.muted,
+            (MARGIN + 8, y + heading_height - round(BODY * 0.45)),
+            size=BODY,
             anchor="ls",
             max_width=width - 2 * MARGIN - 16,
             role=f"group:{len(headings) - 1}",
