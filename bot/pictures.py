@@ -8,12 +8,13 @@ and a round's pairings. Pure conversions; drawing is `rendering`'s job.
   pairs them; byes go to the top seeds), each meeting's game points and winner from the recorded
   pairings. A groups -> knockout event's bracket holds the players through from the groups, by
   knockout seed, cross-seeded as its pairings are.
-- Groups -> knockout: one standings table per group (with its cross table), then the bracket.
+- Groups -> knockout: one standings table per group (with its cross table), then the bracket;
+  a group-stage round's pairings under a heading per group.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from bot.services.tournament_rounds import (
     Entrant,
@@ -192,15 +193,41 @@ def _entrant(entrant: Entrant | None) -> BracketEntrant | None:
 
 
 def round_pairings(
-    tournament: TournamentView, number: int, pairings: Iterable[PairingView]
+    tournament: TournamentView,
+    number: int,
+    pairings: Iterable[PairingView],
+    entrants: Sequence[Entrant] = (),
+    holders: Mapping[int, int] | None = None,
 ) -> RoundPairings:
-    """A round's meetings, table by table, results where decided, and its byes."""
+    """A round's meetings, table by table, results where decided, and its byes. A group-stage
+    round (given the `entrants`, and `holders` from
+    :func:`bot.services.tournament_rounds.fetch_place_holders` for players replaced since) shows
+    each group under its heading, the groups in order."""
+    group_of: dict[int, int] = {}
+    if tournament.format is TournamentFormat.GROUPS and number <= tournament.group_stage_rounds:
+        group_of = {e.player.id: e.group for e in entrants if e.group is not None}
+        group_of |= {old: group_of[new] for old, new in (holders or {}).items() if new in group_of}
+
+    def group(pairing: PairingView) -> str:
+        index = group_of.get(pairing.player1.id)
+        return "" if index is None else f"Group {group_name(index)}"
+
+    ordered = sorted(pairings, key=lambda p: group_of.get(p.player1.id, -1))
     rows: list[PairingRow] = []
-    byes: list[str] = []
-    for pairing in pairings:
+    byes: list[PairingView] = []
+    for pairing in ordered:
         if pairing.player2 is None:
-            byes.append(pairing.player1.name)
+            byes.append(pairing)
             continue
         score = (pairing.points1, pairing.points2) if pairing.is_decided else None
-        rows.append(PairingRow(len(rows) + 1, pairing.player1.name, pairing.player2.name, score))
-    return RoundPairings(f"{tournament.name}: round {number}", tuple(rows), tuple(byes))
+        rows.append(
+            PairingRow(
+                len(rows) + 1, pairing.player1.name, pairing.player2.name, score, group(pairing)
+            )
+        )
+    return RoundPairings(
+        f"{tournament.name}: round {number}",
+        tuple(rows),
+        tuple(b.player1.name for b in byes),
+        bye_groups=tuple(group(b) for b in byes) if group_of else (),
+    )

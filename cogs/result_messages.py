@@ -9,6 +9,7 @@ import discord
 
 from bot.services.results import LogEntry, LogKind
 from bot.services.tournaments import TournamentView
+from bot.text_safety import MAX_MESSAGE
 from cogs.messages import display, mention, timestamp
 
 MAX_DESCRIPTION = 4096
@@ -31,11 +32,21 @@ def entry_text(entry: LogEntry) -> str:
 
 
 def correction_news(tournament: TournamentView, entry: LogEntry) -> str:
-    """The announcement in the tournament's channel."""
-    return (
-        f"**{display(tournament.name)}**: a result is corrected.\n{entry_text(entry)}\n"
-        "The standings follow: `/tournament standings`."
-    )
+    """The announcement in the tournament's channel, in whole lines within a message's 2,000
+    characters (a knockout seeded again has a line per match; `/tournament log` has them all)."""
+    footer = "The standings follow: `/tournament standings`."
+    lines = [
+        f"**{display(tournament.name)}**: a result is corrected.",
+        *entry_text(entry).split("\n"),
+    ]
+    room = MAX_MESSAGE - len(footer) - 80  # the note of what was left out
+    kept = 0
+    while kept < len(lines) and len("\n".join(lines[: kept + 1])) <= room:
+        kept += 1
+    if kept < len(lines):
+        left = len(lines) - kept
+        footer = f"- … and {left} more line{'s' if left > 1 else ''}: `/tournament log`.\n{footer}"
+    return "\n".join([*lines[:kept], footer])
 
 
 def log_embed(tournament: TournamentView, entries: list[LogEntry]) -> discord.Embed:

@@ -1,5 +1,7 @@
 """A round's pairings as a picture: table number, white and black (with their piece colours),
-the result once known, and who has a bye."""
+the result once known, and who has a bye. A round of groups played side by side (a groups ->
+knockout event's group stage) shows each group under its own heading ("Group A"), its byes
+with it."""
 
 from __future__ import annotations
 
@@ -37,6 +39,7 @@ class PairingRow:
     white: str
     black: str
     score: tuple[float, float] | None = None
+    group: str = ""  # the heading it is shown under, e.g. "Group A"; "" for none
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,16 +48,35 @@ class RoundPairings:
     pairings: tuple[PairingRow, ...]
     byes: tuple[str, ...] = ()
     subtitle: str = ""
+    bye_groups: tuple[str, ...] = ()  # the group of each bye, when the pairings have groups
 
     def __post_init__(self) -> None:
         if not self.pairings and not self.byes:
             raise ValueError("A round needs a pairing or a bye.")
+        if self.bye_groups and len(self.bye_groups) != len(self.byes):
+            raise ValueError("Give every bye its group, or none.")
+
+    def sections(self) -> list[tuple[str, list[int], list[int]]]:
+        """(heading, indices of its pairings, indices of its byes) in the order they are shown:
+        groups in order of first appearance; one section without a heading when no group is
+        named."""
+        groups = self.bye_groups or ("",) * len(self.byes)
+        order = list(dict.fromkeys([*(p.group for p in self.pairings), *groups]))
+        return [
+            (
+                name,
+                [i for i, p in enumerate(self.pairings) if p.group == name],
+                [i for i, g in enumerate(groups) if g == name],
+            )
+            for name in order
+        ]
 
 
 @dataclass(frozen=True, slots=True)
 class PairingsLayout:
     picture: Picture
     rows: tuple[Box, ...]  # one per pairing, then one per bye
+    headings: tuple[Box, ...] = ()  # one per group heading, in order
 
 
 def pairings_layout(round_: RoundPairings, theme: str | Theme = "default") -> PairingsLayout:
@@ -96,66 +118,113 @@ def pairings_layout(round_: RoundPairings, theme: str | Theme = "default") -> Pa
         picture.text(
             text, (x, heading_y), size=SMALL, colour=chosen.muted, anchor=anchor, role=role
         )
+    columns = _Columns(
+        table_right,
+        white_chip,
+        white_left,
+        score_left + score_width / 2,
+        black_chip,
+        black_left,
+        name_width,
+    )
 
     row_height = 46 if len(names) <= 32 else 40
-    boxes: list[Box] = []
+    heading_height = round(BODY * 1.7)
+    boxes: dict[int, Box] = {}  # by row: pairings first, then byes
+    headings: list[Box] = []
+    y = top
 
-    def band(index: int) -> tuple[float, RGB]:
-        box = (MARGIN, top + index * row_height, width - MARGIN, top + (index + 1) * row_height)
-        boxes.append(box)
+    def band(row: int, index: int) -> tuple[float, RGB]:
+        nonlocal y
+        box = (MARGIN, y, width - MARGIN, y + row_height)
+        y += row_height
+        boxes[row] = box
         fill = picture.stripe(index, box)
         return (box[1] + box[3]) / 2, fill
 
-    for index in range(len(round_.pairings)):
-        middle, fill = band(index)
-        chip_top = round(middle - _CHIP / 2)
-        picture.shapes.append(Chip((round(white_chip), chip_top), _CHIP, chosen.players[0]))
-        picture.shapes.append(Chip((round(black_chip), chip_top), _CHIP, chosen.players[1]))
-        cells = (
-            (tables[index], table_right, "rm", chosen.muted, None, f"table:{index}"),
-            (whites[index], white_left, "lm", chosen.text, name_width, f"white:{index}"),
-            (
-                scores[index],
-                score_left + score_width / 2,
-                "mm",
-                chosen.text,
-                None,
-                f"score:{index}",
-            ),
-            (blacks[index], black_left, "lm", chosen.text, name_width, f"black:{index}"),
-        )
-        for text, x, anchor, colour, room, role in cells:
-            if text:
-                picture.text(
-                    text,
-                    (x, middle),
-                    colour=colour,
-                    on=fill,
-                    anchor=anchor,
-                    max_width=room,
-                    role=role,
-                )
-    for offset, name in enumerate(byes):
-        index = len(round_.pairings) + offset
-        middle, fill = band(index)
+    def heading(name: str) -> None:
+        nonlocal y
+        headings.append((MARGIN, y, width - MARGIN, y + heading_height))
         picture.text(
             name,
-            (white_left, middle),
-            on=fill,
-            anchor="lm",
-            max_width=name_width,
-            role=f"bye:{offset}",
+            (MARGIN + 8, y + heading_height - round(BODY * 0.45)),
+            size=BODY,
+            anchor="ls",
+            max_width=width - 2 * MARGIN - 16,
+            role=f"group:{len(headings) - 1}",
         )
-        picture.text(
-            "bye",
-            (score_left + score_width / 2, middle),
-            colour=chosen.muted,
-            on=fill,
-            anchor="mm",
-            role=f"bye-mark:{offset}",
-        )
-    picture.height = top + len(boxes) * row_height + MARGIN
-    return PairingsLayout(picture, tuple(boxes))
+        y += heading_height
+
+    stripe = 0
+    for name, pairing_rows, bye_rows in round_.sections():
+        if name:
+            heading(name)
+        for index in pairing_rows:
+            middle, fill = band(index, stripe)
+            stripe += 1
+            _pairing_row(picture, index, middle, fill, (tables, whites, scores, blacks), columns)
+        for offset in bye_rows:
+            middle, fill = band(len(round_.pairings) + offset, stripe)
+            stripe += 1
+            picture.text(
+                byes[offset],
+                (white_left, middle),
+                on=fill,
+                anchor="lm",
+                max_width=name_width,
+                role=f"bye:{offset}",
+            )
+            picture.text(
+                "bye",
+                (score_left + score_width / 2, middle),
+                colour=chosen.muted,
+                on=fill,
+                anchor="mm",
+                role=f"bye-mark:{offset}",
+            )
+    picture.height = y + MARGIN
+    rows = tuple(boxes[row] for row in range(len(boxes)))
+    return PairingsLayout(picture, rows, tuple(headings))
+
+
+@dataclass(frozen=True, slots=True)
+class _Columns:
+    """Where a pairing row's cells go (x positions and the room for a name)."""
+
+    table_right: float
+    white_chip: float
+    white_left: float
+    score_middle: float
+    black_chip: float
+    black_left: float
+    name_width: float
+
+
+def _pairing_row(
+    picture: Picture,
+    index: int,
+    middle: float,
+    fill: RGB,
+    texts: tuple[list[str], list[str], list[str], list[str]],
+    at: _Columns,
+) -> None:
+    """Pairing `index`'s chips, table number, names and score, centred on `middle`."""
+    theme = picture.theme
+    tables, whites, scores, blacks = texts
+    chip_top = round(middle - _CHIP / 2)
+    picture.shapes.append(Chip((round(at.white_chip), chip_top), _CHIP, theme.players[0]))
+    picture.shapes.append(Chip((round(at.black_chip), chip_top), _CHIP, theme.players[1]))
+    cells = (
+        (tables[index], at.table_right, "rm", theme.muted, None, f"table:{index}"),
+        (whites[index], at.white_left, "lm", theme.text, at.name_width, f"white:{index}"),
+        (scores[index], at.score_middle, "mm", theme.text, None, f"score:{index}"),
+        (blacks[index], at.black_left, "lm", theme.text, at.name_width, f"black:{index}"),
+    )
+    for text, x, anchor, colour, room, role in cells:
+        if text:
+            picture.text(
+                text, (x, middle), colour=colour, on=fill, anchor=anchor, max_width=room, role=role
+            )
 
 
 def render_pairings(round_: RoundPairings, theme: str | Theme = "default") -> bytes:

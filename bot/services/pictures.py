@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from bot import pictures
 from bot.services.tournament_rounds import (
     TournamentFormat,
+    fetch_entrants,
     fetch_pairings,
     fetch_place_holders,
     fetch_tournament,
@@ -63,8 +64,11 @@ class PictureService:
         """A round's pairings (the current round by default); refused as
         :meth:`TournamentService.pairings` refuses."""
         shown = await self._tournaments.pairings(tournament_id, number)
-        tournament = await self._tournaments.get(tournament_id)
-        return pictures.round_pairings(tournament, shown.number, shown.pairings)
+        async with self._db.snapshot() as tx:
+            tournament = await fetch_tournament(tx, tournament_id)
+            entrants = await fetch_entrants(tx, tournament_id)
+            holders = await fetch_place_holders(tx, tournament_id)
+        return pictures.round_pairings(tournament, shown.number, shown.pairings, entrants, holders)
 
     async def rating_history(
         self, guild_id: int, player_id: int, name: str, size: int

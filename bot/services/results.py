@@ -16,7 +16,15 @@ Correcting a finished game's result (white wins, black wins, or a draw):
   corrected standings). In a knockout, when the corrected winner is not the one who went
   through and the next match has not begun (no move in its first game), that match is stopped
   and a new one starts with the corrected winner; once it has begun, the correction is refused.
-  A finished tournament gets its winner again.
+  The knockout of a groups -> knockout event is corrected the same way.
+- A group game of a groups -> knockout event: the group tables follow at once. Once the knockout
+  is seeded, it is seeded again from the corrected tables when who goes through, or their
+  order, changes: its first round's matches that change are stopped and paired again (unchanged
+  ones go on). The correction is refused when one of those matches has begun (a move in its
+  first game) or the knockout is past its first round.
+- A game counts for the place of whoever played it: a player replaced since then has their
+  results credited to the place's holder, as the standings and the next round read them.
+- A finished tournament gets its winner again.
 - A rated game's ratings are recomputed: every rated game on that board size in the server is
   replayed from scratch in the order they were rated (:func:`bot.services.ratings.rerate_from`),
   and what changed from the corrected game on is rewritten.
@@ -53,13 +61,17 @@ from bot.services.tournament_rounds import (
     TournamentFormat,
     TournamentStatus,
     TournamentView,
+    advance,
     fetch_entrants,
     fetch_pairings,
     fetch_place_holders,
     fetch_tournament,
+    knockout_order,
+    next_round,
     pairing_of_match,
-    standings_input,
-    start_match,
+    pairings_by_place,
+    seat_pairing,
+    store_knockout_seeds,
     tournament_winner,
 )
 from bot.services.views import GAME_SELECT, GameStatus, GameView, PlayerRef, game_from_row
@@ -336,19 +348,27 @@ async def _follow(
     tx: Transaction, tournament: TournamentView, pairing: PairingView, now: datetime
 ) -> _Followed:
     """Sum the match again, settle its pairing, and what follows in the tournament: a knockout's
-    next match, a finished tournament's winner."""
+    next match, a groups -> knockout event's knockout seeds, a finished tournament's winner.
+    A game counts for the place of whoever played it, now held by their replacement if any."""
     assert pairing.match_id is not None
     match = await fetch_match(tx, pairing.match_id)
+    holders = await fetch_place_holders(tx, tournament.id)
+
+    def place(player_id: int | None) -> int | None:
+        return None if player_id is None else holders.get(player_id, player_id)
+
     rows = await tx.fetchall(
         "SELECT winner_id, points FROM games WHERE match_id = ? AND status = 'finished'",
         (match.id,),
     )
-    points1 = sum(row["points"] or 0 for row in rows if row["winner_id"] == match.player1.id)
-    points2 = sum(row["points"] or 0 for row in rows if row["winner_id"] == match.player2.id)
+    points1, points2 = (
+        sum(row["points"] or 0 for row in rows if place(row["winner_id"]) == place(player.id))
+        for player in (match.player1, match.player2)
+    )
     await tx.execute(
         "UPDATE matches SET points1 = ?, points2 = ? WHERE id = ?", (points1, points2, match.id)
     )
-    knockout = tournament.format is TournamentFormat.ELIMINATION
+    knockout = tournament.is_knockout_round(pairing.round)
     if not pairing.is_decided:
         return _Followed([f"Match score now {points1}-{points2}; the match goes on."], [])
     if pairing.forfeit:
@@ -368,11 +388,15 @@ async def _follow(
         (points1, points2, winner_id, pairing.id),
     )
     followed = _Followed([f"Round {pairing.round} match score now {points1}-{points2}."], [])
-    old_winner = None if pairing.winner is None else pairing.winner.id
+    old_winner = place(None if pairing.winner is None else pairing.winner.id)
     running = tournament.status is TournamentStatus.RUNNING
-    if knockout and winner_id != old_winner:
+    if knockout and place(winner_id) != old_winner:
         assert old_winner is not None and winner_id is not None
-        await _repair_bracket(tx, tournament, pairing, (old_winner, winner_id), followed, now)
+        new_winner = place(winner_id)
+        assert new_winner is not None
+        await _repair_bracket(tx, tournament, pairing, (old_winner, new_winner), followed, now)
+    elif tournament.format is TournamentFormat.GROUPS and not knockout:
+        await _reseed_knockout(tx, tournament, followed, now)
     elif tournament.format is TournamentFormat.SWISS and running:
         followed.lines.append(
             "Pairings already made stay; later rounds are paired on these standings."
@@ -390,8 +414,8 @@ async def _repair_bracket(
     followed: _Followed,
     now: datetime,
 ) -> None:
-    """Put the corrected winner (`winners`: the old, the new) in the next match, if it has not
-    begun."""
+    """Put the corrected winner (`winners`: the old, the new, as the places' holders now) in the
+    next match, if it has not begun."""
     old_winner, new_winner = winners
     later = [
         p
@@ -401,17 +425,14 @@ async def _repair_bracket(
     if not later:
         return  # the next round has not begun, or this was the final
     following = later[0]
-    begun = following.round != pairing.round + 1 or following.is_decided or len(later) > 1
-    game = None
-    if not begun and following.match_id is not None:
-        match = await fetch_match(tx, following.match_id)
-        active = await tx.fetchall(
-            GAME_SELECT + " WHERE g.match_id = ? AND g.status = 'active'", (match.id,)
-        )
-        games = [game_from_row(row) for row in active]
-        begun = match.games_played > 0 or len(games) != 1 or games[0].ply > 0
-        game = None if begun else games[0]
-    if begun or game is None:
+    unbegun = (
+        following.round == pairing.round + 1
+        and len(later) == 1
+        and not following.is_decided
+        and not await _begun(tx, following)
+    )
+    game = await _game_in_progress(tx, following) if unbegun else None
+    if game is None:
         raise CorrectionRefused(
             f"The winner went on to round {following.round}, whose match has already begun: "
             "the bracket can no longer be changed, so the result stays."
@@ -422,29 +443,136 @@ async def _repair_bracket(
             "The corrected winner has left the tournament, so they cannot go through."
         )
     pairings = await fetch_pairings(tx, tournament.id)
-    holders = await fetch_place_holders(tx, tournament.id)  # as _next_round reads the bracket
-    results, _ = standings_input((p for p in pairings if p.round <= pairing.round), holders)
-    upcoming = elimination_round([e.player.id for e in entrants], results)
+    holders = await fetch_place_holders(tx, tournament.id)
+    upcoming = next_round(
+        tournament, entrants, (p for p in pairings if p.round <= pairing.round), holders
+    )
     assert upcoming is not None
     seat = next(p for p in upcoming.pairings if new_winner in (p.player1, p.player2))
-    stop = GameEnded(game.id, EndingCause.STOPPED, tournament_id=tournament.id)
-    await finish_game(tx, game, game.position_from_tps(), Result(None, ResultKind.ABORT), now, stop)
-    async def store_pairing(match_id: int) -> None:
-        await tx.execute(
-            "UPDATE tournament_pairings SET player1_id = ?, player2_id = ?, match_id = ? "
-            "WHERE id = ?",
-            (seat.player1, seat.player2, match_id, following.id),
-        )
-
-    knockout = tournament.is_knockout_round(following.round)
-    started = await start_match(
-        tx, tournament, seat.player1, seat.player2, now, knockout, store_pairing
-    )
+    started = await _reseat(tx, tournament, following, (seat.player1, seat.player2), game, now)
+    assert started is not None
     followed.started.append(started.id)
     followed.lines.append(
         f"Round {following.round}: game #{game.id} is stopped; <@{seat.player1}> and "
         f"<@{seat.player2}> play game #{started.id} instead."
     )
+
+
+async def _reseat(
+    tx: Transaction,
+    tournament: TournamentView,
+    pairing: PairingView,
+    players: tuple[int, int | None],
+    game: GameView | None,
+    now: datetime,
+) -> GameView | None:
+    """Stop the pairing's game not begun (if any) and give its place in the round to `players`;
+    the new match's first game, if one starts."""
+    if game is not None:
+        stop = GameEnded(game.id, EndingCause.STOPPED, tournament_id=tournament.id)
+        position = game.position_from_tps()
+        await finish_game(tx, game, position, Result(None, ResultKind.ABORT), now, stop)
+    active = {e.player.id for e in await fetch_entrants(tx, tournament.id) if e.is_active}
+    return await seat_pairing(
+        tx, tournament, pairing.round, players, active, now, row_id=pairing.id
+    )
+
+
+async def _reseed_knockout(
+    tx: Transaction, tournament: TournamentView, followed: _Followed, now: datetime
+) -> None:
+    """After a group game's correction: once the knockout is seeded, seed it again from the
+    corrected group tables, re-pairing its first round's pairings that change (refused when one
+    of their matches has begun, or the knockout has gone past its first round). Players through
+    who have left since still hold their seed, as they did (their matches are forfeits)."""
+    entrants = await fetch_entrants(tx, tournament.id)
+    seeded = sorted((e for e in entrants if e.knockout_seed), key=lambda e: e.knockout_seed or 0)
+    if not seeded:
+        followed.lines.append("The group tables are recomputed.")
+        return
+    pairings = await fetch_pairings(tx, tournament.id)
+    holders = await fetch_place_holders(tx, tournament.id)
+    still_in = {e.player.id for e in seeded}
+    order = knockout_order(tournament, entrants, pairings, holders, still_in=still_in)
+    if order == [e.player.id for e in seeded]:
+        followed.lines.append(
+            "Who goes through from the groups, and their knockout seeds, are unchanged: the "
+            "knockout stays as it is."
+        )
+        return
+    if tournament.status is TournamentStatus.FINISHED:
+        raise CorrectionRefused(
+            "That correction changes who went through from the groups or their knockout seeds, "
+            "and the knockout has been played: the result stays."
+        )
+    first = tournament.group_stage_rounds + 1
+    if tournament.current_round > first:
+        raise CorrectionRefused(
+            "That correction changes who goes through from the groups or their knockout seeds, "
+            f"and the knockout's round {tournament.current_round - first + 1} has begun: the "
+            "bracket can no longer change, so the result stays."
+        )
+    group_of = {e.player.id: e.group for e in entrants if e.group is not None}
+    bracket = elimination_round(order, (), group_of=group_of)
+    assert bracket is not None
+    wanted = [(p.player1, p.player2) for p in bracket.pairings]
+    wanted += [(bye, None) for bye in bracket.byes]
+    seats = []  # the first round's pairings that change, as the places' holders now
+    for stored in pairings_by_place((p for p in pairings if p.round == first), holders):
+        players = (stored.player1.id, stored.player2 and stored.player2.id)
+        if players in wanted:
+            wanted.remove(players)
+        elif await _begun(tx, stored):
+            raise CorrectionRefused(
+                f"That correction changes the knockout match {stored.player1.name} v "
+                f"{stored.player2 and stored.player2.name} (round {first}), which has already "
+                "begun: the bracket can no longer change, so the result stays."
+            )
+        else:
+            seats.append(stored)
+    await store_knockout_seeds(tx, tournament.id, order)
+    followed.lines.append(
+        "The knockout is seeded again from the corrected group tables: "
+        + ", ".join(f"{seed}. <@{player}>" for seed, player in enumerate(order, start=1))
+        + "."
+    )
+    for seat, players in zip(seats, wanted, strict=True):
+        waiting = await _game_in_progress(tx, seat)
+        started = await _reseat(tx, tournament, seat, players, waiting, now)
+        stopped = "" if waiting is None else f"game #{waiting.id} is stopped; "
+        if started is not None:
+            followed.started.append(started.id)
+            now_text = f"<@{players[0]}> and <@{players[1]}> play game #{started.id}."
+        elif players[1] is None:
+            now_text = f"<@{players[0]}> has a bye."
+        else:
+            now_text = f"<@{players[0]}> v <@{players[1]}> is a forfeit (a player has left)."
+        followed.lines.append(f"Round {first}: {stopped}{now_text}")
+    progress = await advance(tx, tournament.id, now)  # a round left with only forfeits and byes
+    for begun in progress.rounds:
+        followed.lines.append(f"Round {begun.number} begins.")
+    followed.started.extend(game.id for game in progress.games)
+
+
+async def _begun(tx: Transaction, pairing: PairingView) -> bool:
+    """Whether a game of the pairing's match has a move or a result."""
+    if pairing.match_id is None:
+        return False
+    row = await tx.fetchone(
+        "SELECT 1 FROM games WHERE match_id = ? AND (ply > 0 OR status = 'finished')",
+        (pairing.match_id,),
+    )
+    return row is not None
+
+
+async def _game_in_progress(tx: Transaction, pairing: PairingView) -> GameView | None:
+    """The pairing's match's game in progress, if any."""
+    if pairing.match_id is None:
+        return None
+    row = await tx.fetchone(
+        GAME_SELECT + " WHERE g.match_id = ? AND g.status = 'active'", (pairing.match_id,)
+    )
+    return None if row is None else game_from_row(row)
 
 
 async def _crown_again(tx: Transaction, tournament: TournamentView) -> list[str]:

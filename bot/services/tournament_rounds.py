@@ -33,7 +33,7 @@ next one, or nothing at all happens. The rules:
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
@@ -476,7 +476,7 @@ async def advance(
         holders = await fetch_place_holders(tx, tournament_id)
         if _groups_just_finished(tournament, entrants):
             entrants = await _seed_knockout(tx, tournament, entrants, pairings, holders)
-        upcoming = _next_round(tournament, entrants, pairings, holders)
+        upcoming = next_round(tournament, entrants, pairings, holders)
         if upcoming is None:
             await _finish(tx, tournament, entrants, pairings, now, holders)
             break
@@ -488,13 +488,14 @@ async def advance(
     )
 
 
-def _next_round(
+def next_round(
     tournament: TournamentView,
     entrants: list[Entrant],
-    pairings: list[PairingView],
+    pairings: Iterable[PairingView],
     holders: Mapping[int, int],
 ) -> Round | None:
-    """The round after the current one (all of whose pairings are decided), or None."""
+    """The round after the current one (all of whose pairings are decided), or None; in a
+    knockout, the round after the last of `pairings`."""
     seeded = [e.player.id for e in entrants]
     results, byes = standings_input(pairings, holders)
     number = tournament.current_round + 1
@@ -549,6 +550,38 @@ def _groups_just_finished(tournament: TournamentView, entrants: list[Entrant]) -
     )
 
 
+def knockout_order(
+    tournament: TournamentView,
+    entrants: list[Entrant],
+    pairings: Iterable[PairingView],
+    holders: Mapping[int, int],
+    still_in: Collection[int] = (),
+) -> list[int]:
+    """Who goes through from the groups, in knockout seed order (see
+    :func:`bot.tournaments.qualifiers`), from the group stage's results in `pairings`; the
+    players still in, and those of `still_in`, can go through."""
+    assert tournament.group_advance is not None
+    stage = tournament.group_stage_rounds
+    results, byes = standings_input((p for p in pairings if p.round <= stage), holders)
+    tables = group_tables(_groups(entrants), results, byes, tournament.scoring)
+    active = {e.player.id for e in entrants if e.is_active} | set(still_in)
+    return qualifiers(tables, tournament.group_advance, active)
+
+
+async def store_knockout_seeds(tx: Transaction, tournament_id: int, order: list[int]) -> None:
+    """Store `order` (from :func:`knockout_order`) as the knockout seeds, replacing any."""
+    await tx.execute(
+        "UPDATE tournament_players SET knockout_seed = NULL WHERE tournament_id = ?",
+        (tournament_id,),
+    )
+    for seed, player in enumerate(order, start=1):
+        await tx.execute(
+            "UPDATE tournament_players SET knockout_seed = ? WHERE tournament_id = ? "
+            "AND player_id = ?",
+            (seed, tournament_id, player),
+        )
+
+
 async def _seed_knockout(
     tx: Transaction,
     tournament: TournamentView,
@@ -556,46 +589,82 @@ async def _seed_knockout(
     pairings: list[PairingView],
     holders: Mapping[int, int],
 ) -> list[Entrant]:
-    """Store who goes through from the groups, as knockout seeds (see
-    :func:`bot.tournaments.qualifiers`); the entrants after it."""
-    assert tournament.group_advance is not None
-    results, byes = standings_input(pairings, holders)
-    tables = group_tables(_groups(entrants), results, byes, tournament.scoring)
-    active = {e.player.id for e in entrants if e.is_active}
-    for seed, player in enumerate(qualifiers(tables, tournament.group_advance, active), start=1):
-        await tx.execute(
-            "UPDATE tournament_players SET knockout_seed = ? WHERE tournament_id = ? "
-            "AND player_id = ?",
-            (seed, tournament.id, player),
-        )
+    """Store who goes through from the groups as knockout seeds; the entrants after it."""
+    order = knockout_order(tournament, entrants, pairings, holders)
+    await store_knockout_seeds(tx, tournament.id, order)
     return await fetch_entrants(tx, tournament.id)
 
 
-async def _insert_pairing(
+async def _write_pairing(
     tx: Transaction,
     tournament_id: int,
     number: int,
-    player1: int,
-    player2: int | None,
+    players: tuple[int, int | None],
     *,
+    row_id: int | None,
     match_id: int | None = None,
     winner_id: int | None = None,
     decided_at: datetime | None = None,
 ) -> None:
-    await tx.execute(
-        "INSERT INTO tournament_pairings (tournament_id, round, player1_id, player2_id, "
-        "match_id, winner_id, forfeit, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            tournament_id,
-            number,
-            player1,
-            player2,
-            match_id,
-            winner_id,
-            int(player2 is not None and match_id is None),  # decided unplayed: a forfeit
-            None if decided_at is None else to_db(decided_at),
-        ),
+    """Insert a pairing of round `number`, or rewrite the pairing `row_id` (its score reset)."""
+    player1, player2 = players
+    values = (
+        player1,
+        player2,
+        match_id,
+        winner_id,
+        int(player2 is not None and match_id is None),  # decided unplayed: a forfeit
+        None if decided_at is None else to_db(decided_at),
     )
+    if row_id is None:
+        await tx.execute(
+            "INSERT INTO tournament_pairings (player1_id, player2_id, match_id, winner_id, "
+            "forfeit, decided_at, tournament_id, round) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (*values, tournament_id, number),
+        )
+    else:
+        await tx.execute(
+            "UPDATE tournament_pairings SET player1_id = ?, player2_id = ?, match_id = ?, "
+            "winner_id = ?, forfeit = ?, decided_at = ?, points1 = 0, points2 = 0 "
+            "WHERE id = ? AND tournament_id = ? AND round = ?",
+            (*values, row_id, tournament_id, number),
+        )
+
+
+async def seat_pairing(
+    tx: Transaction,
+    tournament: TournamentView,
+    number: int,
+    players: tuple[int, int | None],
+    active: Collection[int],
+    now: datetime,
+    *,
+    row_id: int | None = None,
+) -> GameView | None:
+    """Store a pairing of round `number` (player 2 None: a bye), or rewrite the pairing `row_id`:
+    a match begun between two players still in (its first game returned), a forfeit to the one
+    still in, a bye decided at once. A round-robin meeting of two players who have both left is
+    skipped; a knockout one sends player 1 through."""
+    player1, player2 = players
+    if player2 is None:
+        await _write_pairing(tx, tournament.id, number, players, row_id=row_id, decided_at=now)
+        return None
+    present = [p for p in players if p in active]
+    if len(present) == 2:
+
+        async def store_pairing(match_id: int) -> None:
+            await _write_pairing(
+                tx, tournament.id, number, players, row_id=row_id, match_id=match_id
+            )
+
+        knockout = tournament.is_knockout_round(number)
+        return await start_match(tx, tournament, player1, player2, now, knockout, store_pairing)
+    if present or tournament.is_knockout_round(number):
+        winner = present[0] if present else player1
+        await _write_pairing(
+            tx, tournament.id, number, players, row_id=row_id, winner_id=winner, decided_at=now
+        )
+    return None
 
 
 async def _begin_round(
@@ -611,32 +680,12 @@ async def _begin_round(
         "UPDATE tournaments SET current_round = ? WHERE id = ?", (number, tournament.id)
     )
     active = {e.player.id for e in entrants if e.is_active}
-    elimination = tournament.is_knockout_round(number)
     games = []
-    for pairing in upcoming.pairings:
-        present = [p for p in (pairing.player1, pairing.player2) if p in active]
-        if len(present) == 2:
-            assert pairing.player2 is not None
-            p1, p2 = pairing.player1, pairing.player2
-
-            async def store_pairing(match_id: int, p1: int = p1, p2: int = p2) -> None:
-                await _insert_pairing(tx, tournament.id, number, p1, p2, match_id=match_id)
-
-            game = await start_match(tx, tournament, p1, p2, now, elimination, store_pairing)
+    seats = [(p.player1, p.player2) for p in upcoming.pairings]
+    for players in [*seats, *((bye, None) for bye in upcoming.byes)]:
+        game = await seat_pairing(tx, tournament, number, players, active, now)
+        if game is not None:
             games.append(game)
-        elif present or elimination:
-            winner = present[0] if present else pairing.player1
-            await _insert_pairing(
-                tx,
-                tournament.id,
-                number,
-                pairing.player1,
-                pairing.player2,
-                winner_id=winner,
-                decided_at=now,
-            )
-    for bye in upcoming.byes:
-        await _insert_pairing(tx, tournament.id, number, bye, None, decided_at=now)
     begun = RoundView(number, tuple(await fetch_pairings(tx, tournament.id, number)))
     return begun, games
 

@@ -10,6 +10,7 @@ from PIL import Image
 from bot.glicko2 import Rating, update_after_game
 from bot.services import Services
 from bot.services.pictures import TournamentPictures
+from bot.services.views import GameView, PlayerRef
 from rendering.bracket import bracket_layout, render_bracket
 from rendering.pairings import render_pairings
 from rendering.standings import Outcome, render_standings, standings_layout
@@ -19,6 +20,7 @@ from tests.bot.tournament_helpers import (
     CAT,
     DAN,
     EVE,
+    ORGANIZER,
     new_tournament,
     play_round,
     start,
@@ -108,6 +110,40 @@ async def test_a_rounds_pairings_with_its_bye(services: Services) -> None:
         "cat",
     }
     assert png_size(render_pairings(shown))[0] > 0
+
+
+def lower_id(game: GameView) -> int:
+    return min(game.white.id, game.black.id)
+
+
+async def test_a_group_stage_round_labels_each_pairing_with_its_group(services: Services) -> None:
+    """Six players in two groups of three (one bye a group each round); a player replaced after
+    round 1 still shows in their group there; the knockout round has no group headings."""
+    six = (ANN, BEN, CAT, DAN, EVE, PlayerRef(406, "fay"))
+    tournament = await new_tournament(
+        services, six, format="groups", groups=2, advance=1, games_per_match=1
+    )
+    await start(services, tournament.id)
+    await play_round(services, tournament.id, lower_id)
+    await services.entry.replace(
+        tournament.id, DAN.id, PlayerRef(407, "gus"), actor_id=ORGANIZER.id, is_organizer=True
+    )
+    entrants = await services.tournaments.entrants(tournament.id)
+    group_of = {e.player.name: f"Group {'AB'[e.group or 0]}" for e in entrants}
+    group_of["dan"] = group_of["gus"]
+    for number in (1, 2):
+        shown = await services.pictures.round(tournament.id, number)
+        assert len(shown.pairings) == 2 and len(shown.byes) == 2
+        for row in shown.pairings:
+            assert row.group == group_of[row.white] == group_of[row.black]
+        assert list(shown.bye_groups) == [group_of[name] for name in shown.byes]
+        groups = [row.group for row in shown.pairings]
+        assert groups == ["Group A", "Group B"]  # each group once, in order
+        assert png_size(render_pairings(shown))[0] > 0
+    while (await services.tournaments.get(tournament.id)).current_round <= 3:
+        await play_round(services, tournament.id, lower_id)
+    knockout = await services.pictures.round(tournament.id)
+    assert [row.group for row in knockout.pairings] == [""] and knockout.bye_groups == ()
 
 
 async def test_rating_history_follows_the_rated_games(services, new_game, moves, alice) -> None:

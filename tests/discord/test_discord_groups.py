@@ -11,6 +11,7 @@ from datetime import timedelta
 import pytest
 
 from bot.services.timecontrol import ClockKind
+from bot.services.views import GameStatus
 from tests.discord.conftest import World
 from tests.discord.test_discord_tournament import Club, embed_titles
 
@@ -110,3 +111,99 @@ async def test_groups_then_a_knockout_final_settled_by_a_tiebreak_game(club: Clu
         ("B", "1", "bob"),
         ("B", "2", "carol"),
     ]
+
+
+async def test_groups_are_dealt_from_the_checked_in_players_only(world: World) -> None:
+    """Five sign up, bob does not check in: the groups are dealt by seed from the other four
+    (with bob, group A would have had three players), and the knockout begins with the group
+    winners."""
+    club = Club(world)
+    alice, bob, carol, dave = club.players
+    erin = world.guild.add_member(club.env.create_user("erin"))
+    club.by_id[erin.id] = erin
+    await club.create(format="groups", groups=2, advance=1, games=1)
+    for player in (*club.players, erin):
+        joined = await player.slash(club.channel, "tournament join")
+        assert joined.response.content.startswith("You are in")
+    opened = await club.olga.slash(club.channel, "organize checkin open")
+    assert "Check-in for Spring Open is open" in opened.response.content
+    for player in (alice, carol, dave, erin):
+        done = await player.slash(club.channel, "tournament checkin")
+        assert done.response.content == "You are checked in for Spring Open. Good luck!"
+
+    started = await club.olga.slash(club.channel, "organize start")
+    assert "has started" in started.response.content
+    posts = "\n".join(m.content for m in club.channel_posts())
+    assert f"Left out for not checking in: {bob.mention}." in posts
+    info = await dave.slash(club.channel, "tournament info")
+    assert (info.response.embeds[0].fields[0].value or "").splitlines() == [
+        "1. alice (group A)",
+        "2. carol (group B)",
+        "3. dave (group B)",
+        "4. erin (group A)",
+    ]
+    [round_one] = [
+        m
+        for m in club.channel_posts()
+        if embed_titles([m]) == ["Spring Open: round 1 of 2 (groups)"]
+    ]
+    assert "bob" not in (round_one.embeds[0].description or "")
+    games = await club.active_games()
+    assert sorted(sorted((g.white.name, g.black.name)) for g in games) == [
+        ["alice", "erin"],
+        ["carol", "dave"],
+    ]
+    pairings = await bob.slash(club.channel, "tournament pairings")
+    assert [a.filename for a in pairings.response.attachments] == ["pairings.png"]
+    for game in games:
+        await club.win(game, alice.id if alice.id in (game.white.id, game.black.id) else dave.id)
+
+    [knockout] = [
+        m
+        for m in club.channel_posts()
+        if "Spring Open: round 2 of 2 (knockout)" in embed_titles([m])
+    ]
+    assert [a.filename for a in knockout.attachments] == ["bracket.png"]
+    [final] = await club.active_games()
+    assert (final.white.id, final.black.id) == (alice.id, dave.id)  # A1 (seed 1) has white
+
+
+async def test_a_group_result_corrected_after_the_seeding_changes_the_final(club: Club) -> None:
+    """Group A's game corrected for dave once the final (alice v bob) is paired: the final not
+    begun is stopped and dave meets bob instead; once it has begun, a correction that would
+    change it again is refused and changes nothing."""
+    alice, bob, carol, dave = club.players
+    await club.sign_up_and_start(format="groups", groups=2, advance=1, games=1)
+    group_games = await club.active_games()
+    for game in group_games:
+        await club.win(game, alice.id if alice.id in (game.white.id, game.black.id) else bob.id)
+    [old_final] = await club.active_games()
+    [group_a] = [g for g in group_games if alice.id in (g.white.id, g.black.id)]
+    dave_colour = "white" if group_a.white.id == dave.id else "black"
+
+    corrected = await club.olga.slash(
+        club.channel, "organize correct", game=group_a.id, result=dave_colour, reason="misclick"
+    )
+
+    assert corrected.ephemeral and "corrected to" in corrected.response.content
+    [final] = await club.active_games()
+    assert (final.white.id, final.black.id) == (dave.id, bob.id)
+    assert (await club.services.games.get(old_final.id)).status is GameStatus.ABORTED
+    news = "\n".join(m.content for m in club.channel_posts()[-3:])
+    assert "a result is corrected" in news and "seeded again" in news
+    assert f"play game #{final.id}" in news
+    assert (
+        f"<@{dave.id}>, your move"
+        in club.world.last_bot_message(club.thread(final.thread_id)).content
+    )
+
+    await club.play(final.id, "a3")
+    alice_colour = "black" if dave_colour == "white" else "white"
+    refused = await club.olga.slash(
+        club.channel, "organize correct", game=group_a.id, result=alice_colour, reason="again"
+    )
+    assert "which has already begun" in refused.response.content
+    assert [g.id for g in await club.active_games()] == [final.id]
+    [tournament] = await club.services.tournaments.in_guild(club.world.guild.id)
+    assert len(await club.services.results.log(tournament.id)) == 1
+    assert carol.id not in (final.white.id, final.black.id)

@@ -4,11 +4,17 @@ reported with its PTN file as a command attachment (a forged copy refused, nothi
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from bot.services.views import GameStatus
+from bot.services.results import LogEntry, LogKind
+from bot.services.views import GameStatus, PlayerRef
+from bot.text_safety import MAX_MESSAGE
+from cogs.result_messages import correction_news
 from tests.discord.conftest import World
 from tests.discord.test_discord_tournament import Club
 
@@ -96,3 +102,37 @@ async def test_a_playtak_game_reported_by_its_ptn_file_counts(club: Club) -> Non
     tournament = (await club.services.tournaments.in_guild(club.world.guild.id, live_only=False))[0]
     assert tournament.status.value == "finished" and tournament.winner is not None
     assert tournament.winner.id == alice.id
+
+
+def test_a_long_correction_is_announced_in_whole_lines_within_a_message() -> None:
+    """A knockout of 32 seeded again has a line per match: the news keeps whole lines, says how
+    many are left for `/tournament log`, and fits Discord's 2,000 characters."""
+    tournament = SimpleNamespace(name="Winter Cup")
+    seeds = ", ".join(f"{seed}. <@{10**17 + seed}>" for seed in range(1, 33))
+    matches = tuple(
+        f"Round 8: game #{1000 + i} is stopped; <@{10**17 + i}> and <@{2 * 10**17 + i}> play "
+        f"game #{2000 + i}."
+        for i in range(16)
+    )
+    lines = (f"The knockout is seeded again from the corrected group tables: {seeds}.", *matches)
+    entry = LogEntry(
+        1,
+        1,
+        LogKind.CORRECTION,
+        PlayerRef(1, "olga"),
+        7,
+        "R-0",
+        "0-1",
+        "misclick",
+        lines,
+        datetime(2026, 1, 1, tzinfo=UTC),
+    )
+    news = correction_news(tournament, entry)  # type: ignore[arg-type]
+    assert len(news) <= MAX_MESSAGE
+    shown = [line for line in news.splitlines() if line.startswith("- Round 8")]
+    assert 0 < len(shown) < len(matches) and all(line[2:] in matches for line in shown)
+    assert f"- {lines[0]}" in news
+    assert f"… and {len(matches) - len(shown)} more lines: `/tournament log`." in news
+    assert news.endswith("The standings follow: `/tournament standings`.")
+    short = replace(entry, consequences=lines[:2])
+    assert "more line" not in correction_news(tournament, short)  # type: ignore[arg-type]

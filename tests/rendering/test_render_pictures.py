@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import itertools
+from dataclasses import replace
 
 import pytest
 from hypothesis import example, given, settings
@@ -351,6 +352,38 @@ def test_pairings_put_white_black_and_byes_in_their_rows(theme: str) -> None:
     black = layout.picture.labelled("black:0").box()
     assert white[2] < black[0]
     check_legible(layout.picture)
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_a_group_stage_round_shows_each_group_under_its_heading(theme: str) -> None:
+    """Two groups of three: each group's heading, then its pairing, then its bye."""
+    round_ = RoundPairings(
+        "Round 1",
+        (
+            PairingRow(1, "Alice", "Bob", (16, 0), "Group A"),
+            PairingRow(2, "Carol", "Dave", None, "Group B"),
+        ),
+        ("Eve", "Finn"),
+        bye_groups=("Group A", "Group B"),
+    )
+    layout = pairings_layout(round_, theme)
+    image = decoded(render_pairings(round_, theme))
+    assert image.size == (layout.picture.width, layout.picture.height)
+    first, second = layout.headings
+    for index, name in enumerate(("Group A", "Group B")):
+        label = assert_drawn(image, layout.picture, f"group:{index}")
+        assert label.text == name and inside(label.box(), layout.headings[index])
+    # Top to bottom: A's heading, A's pairing, A's bye, B's heading, B's pairing, B's bye.
+    bands = [first, layout.rows[0], layout.rows[2], second, layout.rows[1], layout.rows[3]]
+    assert all(upper[3] <= lower[1] for upper, lower in itertools.pairwise(bands))
+    assert inside(assert_drawn(image, layout.picture, "bye:1").box(), layout.rows[3])
+    assert inside(layout.picture.labelled("white:1").box(), layout.rows[1])
+    check_legible(layout.picture)
+    ungrouped = tuple(replace(p, group="") for p in round_.pairings)
+    plain = pairings_layout(RoundPairings("Round 1", ungrouped, round_.byes), theme)
+    assert plain.headings == () and plain.picture.height < layout.picture.height
+    with pytest.raises(ValueError, match="every bye its group"):
+        RoundPairings("Round 1", round_.pairings, ("Eve",), bye_groups=("Group A", "Group B"))
 
 
 def test_the_chart_plots_each_rating_where_it_belongs() -> None:
