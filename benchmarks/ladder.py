@@ -5,17 +5,19 @@ that level 1 beats random nearly always (95%), that every move was legal and wit
 Each level runs as `python -m tak tei --level N --seed S` and is driven by `tak.engine`; games
 start from random openings (2 to 4 random plies from the seed), each opening played twice with
 the colours swapped. A game still going after MAX_PLIES is a draw. Every level is given the bot's
-default think time (`BREDON_BOT_MOVETIME_MS`): levels 1 to 5 stop at their depth or node cap well
-before it, level 6 uses all of it. Run from a checkout with the compiled engine (README, "A faster
-engine") the games are the same for levels 1 to 5, only quicker.
+default think time (`BREDON_BOT_MOVETIME_MS`, or `--think-ms`): levels 1 to 4 stop at their depth
+or node cap well before it, the strongest uses all of it. Run from a checkout with the compiled
+engine (README, "A faster engine") the games are the same for levels 1 to 4, only quicker, and the
+strongest searches more positions in the same time.
 
 Every finished game is appended to the record (`--record`, a JSON line a game, keyed by the run's
 seed and komi, the size, the pair, the opening's number and the colours). A run skips the games its
 record already holds and counts them, so a ladder too long for one sitting is played over several;
 `--report` prints the table from the record alone.
 
-    python benchmarks/ladder.py [--games 40] [--sizes 5 6] [--levels 1 2 3 4] [--jobs 2]
-                                [--pairs 4:3 5:4] [--minutes M] [--record FILE] [--report]
+    python benchmarks/ladder.py [--games 40] [--sizes 5 6] [--levels 1 2 3 4 5] [--jobs 2]
+                                [--pairs 4:3 5:4] [--minutes M] [--think-ms MS]
+                                [--record FILE] [--report]
 
 Exit status 1 when a check fails.
 """
@@ -34,7 +36,7 @@ from pathlib import Path
 from bot.settings import DEFAULT_BOT_MOVETIME_MS
 from tak import Color, Position
 from tak.engine import Engine
-from tak.search import Limits, random_move
+from tak.search import LEVELS, Limits, random_move
 
 MAX_PLIES = 200
 GRACE_MS = 1_000  # a move may take this much longer than its think time (pipes, a busy machine)
@@ -269,7 +271,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=40, help="games per pair and size (even)")
     parser.add_argument("--sizes", type=int, nargs="+", default=[5, 6])
-    parser.add_argument("--levels", type=int, nargs="+", default=[1, 2, 3, 4])
+    parser.add_argument("--levels", type=int, nargs="+", default=[level.number for level in LEVELS])
     parser.add_argument(
         "--pairs", nargs="+", default=None, help="only these pairs, strong:weak (0 is random)"
     )

@@ -7,7 +7,7 @@ the database, not in memory: every look (when kicked after a change, and at leas
 move, so a restart, another process or a crash mid-search loses nothing; a move computed twice is
 refused by the ply check (:meth:`bot.services.opponent.OpponentService.play`).
 
-Level 6 asks the server's TEI engine (``BREDON_ENGINE``) through
+The strongest level asks the server's TEI engine (``BREDON_ENGINE``) through
 :class:`tak.engine.FallbackPlayer`, which falls back to Bredon's own player when the engine is
 missing, crashes, stalls or answers nonsense, so a broken engine never loses or stalls a game.
 """
@@ -38,8 +38,8 @@ POLL_SECONDS = 600.0  # look at the database at least this often (other processe
 
 
 class Thinker:
-    """Chooses moves off the event loop: our own player on a process pool, level 6 through the
-    configured engine first."""
+    """Chooses moves off the event loop: our own player on a process pool, the strongest level
+    through the configured engine first."""
 
     def __init__(
         self,

@@ -26,9 +26,9 @@ from tak.errors import quoted
 TOKEN_VARIABLE = "DISCORD_TOKEN"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 MAX_ENV_LENGTH = 65_536  # characters of .env
-# How long the bot may think about a move. Levels 1 to 5 stop at their own caps long before (level
-# 5's 40,000 positions take about 6 s in pure Python); level 6 uses it all, about four times level
-# 5's work, which is what it takes to beat level 5 (benchmarks/ladder.py).
+# How long the bot may think about a move. Levels 1 to 4 stop at their own caps long before (level
+# 4's 10,000 positions take about a second in pure Python); level 5, the strongest, uses it all:
+# some 150,000 positions in pure Python, what it takes to beat level 4 (benchmarks/ladder.py).
 DEFAULT_BOT_MOVETIME_MS = 20_000
 _ENV_KEY_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TOKEN_RE = re.compile(r"[A-Za-z0-9._\-]+")  # what Discord's tokens are made of
@@ -75,7 +75,7 @@ class Settings:
     health_port: int | None = None  # the /healthz and /metrics endpoint; None: off
     health_host: str = "127.0.0.1"
     sharding: Sharding | None = None  # None: one connection, no AutoShardedBot
-    engine: tuple[str, ...] | None = None  # a TEI engine's command line: the bot's level 6
+    engine: tuple[str, ...] | None = None  # a TEI engine's command line: the strongest level
     bot_workers: int = 2  # processes that search the bot's moves (games thought about at once)
     bot_movetime_ms: int = DEFAULT_BOT_MOVETIME_MS
     analysis_nodes: int = 1_000  # searched per position by a post-game analysis

@@ -359,7 +359,7 @@ HELP.add_field(
         "`/tak challenge` someone (or leave out the opponent for an open challenge); they press "
         "**Accept**. The game gets a thread. Play with `/tak move`: start typing and the bot "
         "suggests the legal moves. `/tak games` lists your games with links, a page at a time. "
-        "No opponent around? `/tak play` a game against Bredon itself (levels 1-6)."
+        "No opponent around? `/tak play` a game against Bredon itself (levels 1-5)."
     ),
     inline=False,
 )

@@ -1,6 +1,6 @@
 """Playing Bredon itself: `/tak play` and the bot's side of its games (:mod:`bot.bot_player`).
 
-`/tak play level:<1-6>` posts a challenge to the bot, which accepts it at once; so does a
+`/tak play level:<1-5>` posts a challenge to the bot, which accepts it at once; so does a
 `/tak challenge` addressed to the bot. The bot's moves are posted like anyone's, by the courier.
 """
 

@@ -13,6 +13,7 @@ import sys
 from tak.analysis import DEFAULT_NODES
 from tak.errors import TakError
 from tak.position import Position, perft
+from tak.search import MAX_LEVEL
 from tak.tinue import judge
 
 
@@ -108,7 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tinue.set_defaults(run=_tinue)
     tei = commands.add_parser("tei", help="serve Bredon's player over TEI on stdin/stdout")
-    tei.add_argument("--level", type=int, default=6, help="1 (beginner) to 6 (strongest)")
+    tei.add_argument(
+        "--level", type=int, default=MAX_LEVEL, help=f"1 (beginner) to {MAX_LEVEL} (strongest)"
+    )
     tei.add_argument("--seed", type=int, default=None, help="for reproducible play")
     tei.set_defaults(run=_tei)
     study = commands.add_parser(

@@ -44,7 +44,7 @@ DEFAULT_NODES = 1_000  # per position: about a fifth of a second in pure Python
 WIN_SCORE = 1_000  # centi-flats: a forced result, on the graph's edge (10 flats)
 MISTAKE = 150  # a swing against the mover of 1.5 flats or more: `?`
 BLUNDER = 400  # of 4 flats or more: `??`
-SEED = 0  # the player is reproducible under a seed (level 6 adds no noise anyway)
+SEED = 0  # the player is reproducible under a seed (the strongest level adds no noise anyway)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,11 +13,15 @@ import pytest
 from bot.bot_player import BotPlayer, Thinker
 from bot.clock import FakeClock
 from bot.services import Services
-from bot.services.opponent import DEFAULT_LEVEL
+from bot.services.challenges import ChallengeService
+from bot.services.games import GameService
+from bot.services.opponent import DEFAULT_LEVEL, OpponentService
 from bot.services.views import PlayerRef
 from bot.settings import DEFAULT_BOT_MOVETIME_MS, Settings, SettingsError
+from bot.store import Database, load_migrations
 from tak import Position
 from tak.engine import BUILTIN
+from tak.search import MAX_LEVEL
 from tests.bot.conftest import ALICE, CHANNEL, GUILD
 
 BREDON = PlayerRef(999, "Bredon")
@@ -164,12 +168,12 @@ async def test_a_rematch_keeps_the_level_and_a_bare_challenge_gets_the_default(
     assert await services.opponent.level_of(game_id + 2) == DEFAULT_LEVEL
 
 
-async def test_level_6_falls_back_to_our_own_player_when_the_engine_crashes(
+async def test_the_strongest_level_falls_back_to_our_own_player_when_the_engine_crashes(
     services: Services,
 ) -> None:
     engine = Thinker(workers=1, movetime_ms=200, engine=(sys.executable, str(FAKE_ENGINE), "crash"))
     try:
-        await challenge_bot(services, level=6, colour="black")
+        await challenge_bot(services, level=MAX_LEVEL, colour="black")
         await services.opponent.accept_waiting(BREDON)
         [game_id] = await services.opponent.games_to_move(BREDON.id, 10)
         turn = await services.opponent.turn(game_id, BREDON.id)
@@ -209,7 +213,38 @@ async def test_the_level_is_written_with_the_challenge_or_neither_is(
             rated=False, along=failing_write,
         )  # fmt: skip
     assert await services.opponent.accept_waiting(BREDON) == []
-    challenge_id = await challenge_bot(services, level=6)
+    challenge_id = await challenge_bot(services, level=MAX_LEVEL)
     [accepted] = await services.opponent.accept_waiting(BREDON)
     assert accepted.challenge.id == challenge_id and accepted.game is not None
-    assert await services.opponent.level_of(accepted.game.id) == 6
+    assert await services.opponent.level_of(accepted.game.id) == MAX_LEVEL
+
+
+async def test_challenges_at_the_old_levels_5_and_6_play_at_the_strongest_after_the_upgrade(
+    db_path: Path, clock: FakeClock
+) -> None:
+    """Migration 0018: six levels became five (the old level 5 could not beat level 4 70%)."""
+    migrations = load_migrations()
+    [five_levels] = [m for m in migrations if m.name == "0018_five_bot_levels"]
+    older = await Database.open(db_path, migrations=migrations[: five_levels.version - 1])
+    challenges = ChallengeService(older, clock, random.Random(1))
+    opponent = OpponentService(older, clock, challenges, GameService(older, clock))
+    ids = [
+        (
+            await opponent.challenge(
+                guild_id=GUILD, channel_id=CHANNEL, player=ALICE, bot=BREDON, level=level
+            )
+        ).id
+        for level in (3, 4, 4)
+    ]
+    async with older.transaction() as tx:  # as an older bot stored them
+        await tx.execute("UPDATE bot_levels SET level = 5 WHERE challenge_id = ?", (ids[1],))
+        await tx.execute("UPDATE bot_levels SET level = 6 WHERE challenge_id = ?", (ids[2],))
+    await older.close()
+    upgraded = await Database.open(db_path)
+    try:
+        rows = await upgraded.fetchall("SELECT challenge_id, level FROM bot_levels ORDER BY 1")
+        assert [(row["challenge_id"], row["level"]) for row in rows] == list(
+            zip(ids, (3, MAX_LEVEL, MAX_LEVEL), strict=True)
+        )
+    finally:
+        await upgraded.close()

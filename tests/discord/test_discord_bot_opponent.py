@@ -117,7 +117,7 @@ async def test_an_engine_that_dies_mid_game_does_not_stop_it(
     marker = tmp_path / "crashed"
     engine = (sys.executable, str(FAKE_ENGINE), "crash-once", str(marker))
     await world.env.restart_bot(new_bot(engine=engine, bot_movetime_ms=200))
-    _, thread = await play_bot(world, level=6, size=3, color="white")
+    _, thread = await play_bot(world, level=5, size=3, color="white")
     await alice_plays_on(world, thread, random.Random(6), plies=3)
     assert marker.exists()  # the engine crashed on its first search; the game went on
     failures = [r for r in caplog.records if r.name == "tak.engine"]

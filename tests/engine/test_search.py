@@ -56,7 +56,7 @@ ROAD_IN_ONE = "x5/x5/x5/2,2,2,2,x/1,1,1,1,x 1 5"
 MUST_BLOCK = "x5/x5/1,1,x3/2,2,2,2,x/1,1,1,1,2S 1 7"
 
 
-@pytest.mark.parametrize("number", [level.number for level in LEVELS[:5]])
+@pytest.mark.parametrize("number", [level.number for level in LEVELS[:-1]])
 def test_every_level_takes_a_road_in_one(number: int) -> None:
     position = Position.from_tps(ROAD_IN_ONE)
     result = Player(number, seed=1).choose(position, QUICK)
@@ -64,7 +64,7 @@ def test_every_level_takes_a_road_in_one(number: int) -> None:
     assert result.mate_in == 1
 
 
-@pytest.mark.parametrize("number", [level.number for level in LEVELS[:5]])
+@pytest.mark.parametrize("number", [level.number for level in LEVELS[:-1]])
 def test_every_level_blocks_a_road_in_one(number: int) -> None:
     position = Position.from_tps(MUST_BLOCK)
     assert road_in_one(Position.from_tps("x5/x5/1,1,x3/2,2,2,2,x/1,1,1,1,2S 2 7"))
@@ -134,9 +134,9 @@ def test_the_opening_places_the_opponents_flat() -> None:
 def test_limits_and_levels_refuse_nonsense() -> None:
     with pytest.raises(ValueError, match="nodes limit must be a positive"):
         Limits(nodes=0)
-    with pytest.raises(ValueError, match="from 1 to 6"):
+    with pytest.raises(ValueError, match="from 1 to 5"):
         level_for(MAX_LEVEL + 1)
-    with pytest.raises(ValueError, match="from 1 to 6"):
+    with pytest.raises(ValueError, match="from 1 to 5"):
         Player(0)
 
 

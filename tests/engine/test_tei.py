@@ -49,7 +49,7 @@ async def test_handshake_options_and_isready() -> None:
         assert engine.id.name == "Bredon"
         assert engine.id.author
         assert engine.id.options["HalfKomi"].startswith("type spin")
-        assert "max 6" in engine.id.options["Level"]
+        assert "max 5" in engine.id.options["Level"]
         await engine.ping()
         assert engine.alive
 
@@ -123,7 +123,7 @@ def test_go_infinite_then_stop() -> None:
         ("setoption name HalfKomi value 99", "HalfKomi runs from -9 to 9"),
         ("setoption name HalfKomi value two", "must be a whole number"),
         ("setoption name Hash value 64", "Unknown option 'Hash'"),
-        ("setoption name Level value 0", "Level runs from 1 to 6"),
+        ("setoption name Level value 0", "Level runs from 1 to 5"),
         ("teinewgame 9", "sizes run from 3 to 8"),
         ("position startpos moves a1 a1", "a1: a1 is occupied"),
         ("position tps x5/x5 1 1", "The TPS has 2 rows"),
@@ -173,7 +173,7 @@ def test_the_tei_verb_refuses_a_bad_level() -> None:
         timeout=30,
         check=False,
     )
-    assert done.returncode == 1 and "from 1 to 6" in done.stderr
+    assert done.returncode == 1 and "from 1 to 5" in done.stderr
 
 
 # ----------------------------------------------------------------------------- broken engines
