@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot import pictures
+from bot import picture_data
 from bot.services.tournament_rounds import (
     TournamentFormat,
     fetch_entrants,
@@ -47,17 +47,17 @@ class PictureService:
             every = await fetch_pairings(tx, tournament_id)
             every = pairings_by_place(every, await fetch_place_holders(tx, tournament_id))
         if any(row.group is not None for row in rows):
-            groups = pictures.group_tables(tournament, rows, every)
+            groups = picture_data.group_tables(tournament, rows, every)
             entrants = await self._tournaments.entrants(tournament_id)
             drawn = None
             if sum(1 for e in entrants if e.knockout_seed is not None) >= 2:
-                drawn = pictures.bracket(tournament, entrants, every)
+                drawn = picture_data.bracket(tournament, entrants, every)
             return TournamentPictures(None, drawn, groups)
-        table = pictures.standings_table(tournament, rows, every) if rows else None
+        table = picture_data.standings_table(tournament, rows, every) if rows else None
         drawn = None
         if tournament.format is TournamentFormat.ELIMINATION and tournament.current_round:
             entrants = await self._tournaments.entrants(tournament_id)
-            drawn = pictures.bracket(tournament, entrants, every)
+            drawn = picture_data.bracket(tournament, entrants, every)
         return TournamentPictures(table, drawn)
 
     async def round(self, tournament_id: int, number: int | None = None) -> RoundPairings:
@@ -68,7 +68,9 @@ class PictureService:
             tournament = await fetch_tournament(tx, tournament_id)
             entrants = await fetch_entrants(tx, tournament_id)
             holders = await fetch_place_holders(tx, tournament_id)
-        return pictures.round_pairings(tournament, shown.number, shown.pairings, entrants, holders)
+        return picture_data.round_pairings(
+            tournament, shown.number, shown.pairings, entrants, holders
+        )
 
     async def rating_history(
         self, guild_id: int, player_id: int, name: str, size: int
