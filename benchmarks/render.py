@@ -7,8 +7,9 @@ renders and encodes in at most 30 ms (median) into at most 150 KB of PNG; a 60-p
 at most 3 s; a 150-ply 8x8 GIF stays under Discord's 10 MiB. Issue 10: a 1,200-ply 8x8 replay
 stays within MAX_REPLAY_BYTES (8 MiB) in bounded memory; before, every frame was kept and the
 same game took 12.6 s, 33.6 MiB and a peak of 1,084 MiB. The peak is the most resident memory of
-a fresh process that plays the game out and renders it. Issue 13: a 32-player standings table and
-a 32-player bracket (every match played), median time and PNG size.
+a fresh process that plays the game out and renders it. Issue 13: a 32-player standings table, a
+32-player bracket (every match played) and a group-stage round's pairings of 32 players in 4
+labelled groups, median time and PNG size.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 
 from rendering import DEFAULT_SIZE, MAX_REPLAY_BYTES, render_board, render_replay_within
 from rendering.bracket import Bracket, BracketMatch, Entrant, render_bracket
+from rendering.pairings import PairingRow, RoundPairings, render_pairings
 from rendering.standings import StandingsRow, StandingsTable, TieBreakColumn, render_standings
 from tak import Position, Spread, parse_move
 from tak.ptn import Game, GamePly
@@ -75,6 +77,7 @@ def main() -> None:
 
     time_picture("32-player standings", lambda: render_standings(standings_32()))
     time_picture("32-player bracket", lambda: render_bracket(bracket_32()))
+    time_picture("32-player pairings in 4 groups", lambda: render_pairings(pairings_32()))
     time_replay(playout(6, 60, seed=6), "target <= 3 s")
     time_replay(playout(8, 150, seed=8), "GIF limit 10 MiB")
     # In a process of its own, so that the peak memory is this replay's.
@@ -101,6 +104,21 @@ def bracket_32() -> Bracket:
         rounds.append(tuple(BracketMatch(pair, (2, 1), 0) for pair in pairs))
         current = [a for a, _ in pairs]
     return Bracket("Spring Knockout", tuple(rounds))
+
+
+def pairings_32() -> RoundPairings:
+    """A group-stage round: 16 matches under 4 group headings, half of them played."""
+    rows = tuple(
+        PairingRow(
+            i + 1,
+            f"Player {2 * i + 1} Ångström",
+            f"Player {2 * i + 2}",
+            (16, 0) if i % 2 else None,
+            group=f"Group {'ABCD'[i // 4]}",
+        )
+        for i in range(16)
+    )
+    return RoundPairings("Winter Cup: round 3", rows)
 
 
 def time_picture(what: str, render) -> None:
