@@ -12,8 +12,10 @@ strongest searches more positions in the same time.
 
 Every finished game is appended to the record (`--record`, a JSON line a game, keyed by the run's
 seed and komi, the size, the pair, the opening's number and the colours). A run skips the games its
-record already holds and counts them, so a ladder too long for one sitting is played over several;
-`--report` prints the table from the record alone.
+record already holds and counts them (the strongest level's only at the same think time), so a
+ladder too long for one sitting is played over several; `--report` prints the table from the
+record alone. (The L4 v L3 games recorded first were played before each opening was drawn from its
+own key, with openings drawn in sequence from the run's seed: same kind, other positions.)
 
     python benchmarks/ladder.py [--games 40] [--sizes 5 6] [--levels 1 2 3 4 5] [--jobs 2]
                                 [--pairs 4:3 5:4] [--minutes M] [--think-ms MS]
@@ -36,7 +38,7 @@ from pathlib import Path
 from bot.settings import DEFAULT_BOT_MOVETIME_MS
 from tak import Color, Position
 from tak.engine import Engine
-from tak.search import LEVELS, Limits, random_move
+from tak.search import LEVELS, MAX_LEVEL, Limits, random_move
 
 MAX_PLIES = 200
 GRACE_MS = 1_000  # a move may take this much longer than its think time (pipes, a busy machine)
@@ -69,6 +71,11 @@ class Moves:
         self.count += 1
         self.total_ms += ms
         self.slowest_ms = max(self.slowest_ms, ms)
+
+    def merge(self, other: Moves) -> None:
+        self.count += other.count
+        self.total_ms += other.total_ms
+        self.slowest_ms = max(self.slowest_ms, other.slowest_ms)
 
 
 @dataclass
@@ -123,10 +130,7 @@ class Match:
         total = Moves()
         for game in self.games:
             if level in game.moves:
-                moves = game.moves[level]
-                total.count += moves.count
-                total.total_ms += moves.total_ms
-                total.slowest_ms = max(total.slowest_ms, moves.slowest_ms)
+                total.merge(game.moves[level])
         return total
 
 
@@ -192,11 +196,19 @@ async def run(args: argparse.Namespace, done: dict[GameKey, GameRecord]) -> list
     # The cheap pairs first, both sizes side by side: a run cut short has the most to show.
     matches = [Match(size, strong, weak) for strong, weak in pairs for size in args.sizes]
     jobs = asyncio.Semaphore(args.jobs)
-    rng = random.Random(args.seed)
+
+    def reusable(key: GameKey) -> bool:
+        """A recorded game counts unless the strongest played in it at another think time (the
+        other levels stop at their caps, whatever the time)."""
+        game = done.get(key)
+        capped = max(key.strong, key.weak) < MAX_LEVEL
+        return game is not None and (capped or game.think_ms == args.think_ms)
 
     async def one(match: Match, key: GameKey, start: Position, seed: int) -> None:
-        if key in done:
+        if reusable(key):
             match.games.append(done[key])
+            return
+        if args.report:
             return
         async with jobs:
             if stop_at is not None and time.monotonic() >= stop_at:
@@ -213,11 +225,13 @@ async def run(args: argparse.Namespace, done: dict[GameKey, GameRecord]) -> list
             for match in matches:
                 if (match.strong, match.weak) != (strong, weak):
                     continue
+                # Drawn for this opening alone, so that a key names the same game in any run.
+                rng = random.Random(f"{args.seed}:{args.komi}:{match.size}:{strong}:{weak}:{index}")
                 start = opening(match.size, args.komi, rng)
                 seed = rng.randrange(1 << 30)
                 for colour in ("white", "black"):
                     key = GameKey(args.seed, args.komi, match.size, strong, weak, index, colour)
-                    tasks.append(one(match, key, start, seed + index))
+                    tasks.append(one(match, key, start, seed))
     await asyncio.gather(*tasks)
     return matches
 
@@ -285,8 +299,6 @@ def main() -> int:
     args = parser.parse_args()
     started = time.monotonic()
     done = load(args.record)
-    if args.report:
-        args.jobs, args.minutes = 1, 1e-9  # every game not in the record is skipped
     matches = asyncio.run(run(args, done))
     return 0 if report(matches, time.monotonic() - started, args.games) else 1
 
