@@ -45,7 +45,7 @@ Reporting a game played elsewhere, for a tournament game waiting on Bredon (no m
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 
@@ -249,7 +249,13 @@ class ResultService:
             )
             news_id = await enqueue_news(
                 tx,
-                TournamentNews(tournament.id, headline=Headline.CORRECTED.value, log_id=entry.id),
+                TournamentNews(
+                    tournament.id,
+                    headline=Headline.CORRECTED.value,
+                    rounds=tuple(followed.rounds),
+                    finished=followed.finished,
+                    log_id=entry.id,
+                ),
                 now,
             )
             for started in followed.started:
@@ -338,10 +344,13 @@ async def _pairing_of_game(
 
 @dataclass(slots=True)
 class _Followed:
-    """What a correction changed besides the game: lines for people, games it started."""
+    """What a correction changed besides the game: lines for people, games it started, rounds it
+    began and whether it finished the tournament (all announced with the correction)."""
 
     lines: list[str]
     started: list[int]
+    rounds: list[int] = field(default_factory=list)
+    finished: bool = False
 
 
 async def _follow(
@@ -512,20 +521,31 @@ async def _reseed_knockout(
             f"and the knockout's round {tournament.current_round - first + 1} has begun: the "
             "bracket can no longer change, so the result stays."
         )
+    if len(order) != len(seeded):  # a place left empty at the seeding is held again since
+        raise CorrectionRefused(
+            "That correction changes how many players go through from the groups, and the "
+            "knockout is seeded already: the bracket can no longer change, so the result stays."
+        )
     group_of = {e.player.id: e.group for e in entrants if e.group is not None}
     bracket = elimination_round(order, (), group_of=group_of)
     assert bracket is not None
     wanted = [(p.player1, p.player2) for p in bracket.pairings]
     wanted += [(bye, None) for bye in bracket.byes]
     seats = []  # the first round's pairings that change, as the places' holders now
+    holder_names = {e.player.id: e.player.name for e in entrants}
+
+    def name(player: PlayerRef) -> str:  # a pairing by place keeps a replaced player's name
+        return holder_names.get(player.id, player.name)
+
     for stored in pairings_by_place((p for p in pairings if p.round == first), holders):
         players = (stored.player1.id, stored.player2 and stored.player2.id)
         if players in wanted:
             wanted.remove(players)
         elif await _begun(tx, stored):
             raise CorrectionRefused(
-                f"That correction changes the knockout match {stored.player1.name} v "
-                f"{stored.player2 and stored.player2.name} (round {first}), which has already "
+                f"That correction changes the knockout match {name(stored.player1)} v "
+                f"{'a bye' if stored.player2 is None else name(stored.player2)} (round {first}), "
+                "which has already "
                 "begun: the bracket can no longer change, so the result stays."
             )
         else:
@@ -551,7 +571,11 @@ async def _reseed_knockout(
     progress = await advance(tx, tournament.id, now)  # a round left with only forfeits and byes
     for begun in progress.rounds:
         followed.lines.append(f"Round {begun.number} begins.")
+        followed.rounds.append(begun.number)
     followed.started.extend(game.id for game in progress.games)
+    if progress.finished:
+        followed.finished = True
+        followed.lines.append("The tournament is over.")
 
 
 async def _begun(tx: Transaction, pairing: PairingView) -> bool:

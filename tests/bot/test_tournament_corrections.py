@@ -25,7 +25,7 @@ from tournament_helpers import (
 
 from bot import errors
 from bot.services import Services
-from bot.services.outbox import GameStart
+from bot.services.outbox import GameStart, TournamentNews
 from bot.services.tournament_rounds import TournamentStatus
 from bot.services.views import GameStatus, GameView, PlayerRef
 from bot.tournaments import group_tables, qualifiers, snake_groups
@@ -237,6 +237,16 @@ async def test_a_reseeding_that_leaves_only_forfeits_begins_the_next_round(
     )
     assert final_game.id in [json.loads(row["payload"])["game_id"] for row in starts]
     assert any("round 5" in line.casefold() for line in change.entry.consequences)
+    # The round begun is announced with the correction (its pairings posted, as any round's).
+    news = await services.db.fetchall(
+        "SELECT payload FROM outbox WHERE kind = ?", (TournamentNews.KIND,)
+    )
+    [corrected] = [
+        json.loads(row["payload"])
+        for row in news
+        if json.loads(row["payload"])["log_id"] == change.entry.id
+    ]
+    assert corrected["rounds"] == [5] and not corrected["finished"]
 
 
 # ----------------------------------------------------------------- replaced players
