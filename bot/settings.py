@@ -28,7 +28,8 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 MAX_ENV_LENGTH = 65_536  # characters of .env
 # How long the bot may think about a move. Levels 1 to 4 stop at their own caps long before (level
 # 4's 10,000 positions take about a second in pure Python); level 5, the strongest, uses it all:
-# some 150,000 positions in pure Python, what it takes to beat level 4 (benchmarks/ladder.py).
+# some 150,000 positions in pure Python, 15 times level 4's (the ladder in benchmarks/ladder.py
+# measures what that is worth).
 DEFAULT_BOT_MOVETIME_MS = 20_000
 _ENV_KEY_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TOKEN_RE = re.compile(r"[A-Za-z0-9._\-]+")  # what Discord's tokens are made of

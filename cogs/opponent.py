@@ -78,11 +78,11 @@ class OpponentCog(commands.Cog):
 
 @app_commands.command(name="play", description="Play a game against Bredon itself")
 @app_commands.describe(
-    level="1 (beginner) to 6 (strongest; the server's engine if it has one)",
+    level=f"{MIN_LEVEL} (beginner) to {MAX_LEVEL} (strongest: the server's engine if it has one)",
     size="Board size, 3 to 8 (default: the server's, usually 6)",
     komi="Extra points for black in a flat count, in halves, e.g. 2 or 2.5",
     color="Your colour; white moves first",
-    days="Days you have for a move (default: the server's); Bredon answers in seconds",
+    days="Days you have for a move (default: the server's); Bredon answers within seconds",
 )
 async def play(
     interaction: discord.Interaction,

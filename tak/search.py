@@ -13,7 +13,7 @@ killer moves and a history table. Roads are looked at before anything else: a si
 road in one has won (so every leaf sees a pending road, which makes depth 1 enough to take a road
 and to block one).
 
-Only the public API of :class:`tak.Position` is used (push/pop, legal_moves, stack, reserves,
+Only the public API of :class:`tak.Position` is used (push/pop, legal_moves, square, reserves,
 has_road_threat, road_threats, result, and the read-only bitboards road_pieces, wall_pieces,
 capstones and tall_stacks with their :class:`tak.Geometry` for road groups and spans), so the
 player works with any implementation of it.
@@ -466,7 +466,7 @@ def _touched(move: Move, size: int) -> tuple[int, ...]:
 
 
 class Player:
-    """Bredon's player at a level (1 beginner to 6 strongest), reproducible under a seed.
+    """Bredon's player at a level (1 beginner to 5 strongest), reproducible under a seed.
 
     `choose` never returns an illegal move; it raises :class:`GameOverError` when the game is over.
     """

@@ -4,7 +4,7 @@ TEI is UCI for Tak, as tiltak and the racetrack match runner speak it::
 
     > tei                                    < id name Bredon ... / option ... / teiok
     > setoption name HalfKomi value 4        (komi in half flats, for player 2)
-    > setoption name Level value 3           (1 beginner .. 6 strongest)
+    > setoption name Level value 3           (1 beginner .. 5 strongest)
     > isready                                < readyok
     > teinewgame 6
     > position startpos moves a1 f6          (or: position tps <TPS> [moves ...])
