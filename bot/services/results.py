@@ -14,14 +14,15 @@ Correcting a finished game's result (white wins, black wins, or a draw):
 - Standings are always computed from the pairings, so they follow at once. Pairings already
   made stay (a Swiss round already paired keeps its pairings; later rounds are paired on the
   corrected standings). In a knockout, when the corrected winner is not the one who went
-  through and the next match has not begun (no move in its first game), that match is stopped
-  and a new one starts with the corrected winner; once it has begun, the correction is refused.
+  through and the next match has not begun (none of its games has a move or a result), that
+  match is stopped and a new one starts with the corrected winner; once it has begun, the
+  correction is refused.
   The knockout of a groups -> knockout event is corrected the same way.
 - A group game of a groups -> knockout event: the group tables follow at once. Once the knockout
   is seeded, it is seeded again from the corrected tables when who goes through, or their
   order, changes: its first round's matches that change are stopped and paired again (unchanged
-  ones go on). The correction is refused when one of those matches has begun (a move in its
-  first game) or the knockout is past its first round.
+  ones go on). The correction is refused when one of those matches has begun (a game of it
+  has a move or a result) or the knockout is past its first round.
 - A game counts for the place of whoever played it: a player replaced since then has their
   results credited to the place's holder, as the standings and the next round read them.
 - A finished tournament gets its winner again.
