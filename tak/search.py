@@ -81,7 +81,7 @@ class Level:
         return by_fields(self)
 
 
-# Beginner to strongest, each beating the one below it at least 70% (benchmarks/ladder.py). Level
+# Beginner to strongest, each meant to beat the one below it 70% (benchmarks/ladder.py). Level
 # 1 looks one ply ahead with up to 10 flats of noise on each move's score: it plays almost at
 # random, but takes a road in one and does not allow one when it can help it. Levels 2 and 3 look
 # 1 and 2 plies ahead; level 4 deepens until 10,000 positions (3 to 4 plies, about a second in pure
