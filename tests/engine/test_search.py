@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from tak import Color, Piece, Placement, Position, ResultKind
 from tak.search import (
+    FLAT,
     LEVELS,
     MAX_LEVEL,
     WIN_ZONE,
@@ -105,6 +106,21 @@ def test_the_beginners_noise_depends_on_the_seed() -> None:
         position.play(move)
     moves = {Player(1, seed=seed).choose(position).move for seed in range(12)}
     assert len(moves) > 1
+
+
+def test_casual_plays_within_a_flat_of_the_best_one_ply_move() -> None:
+    """Level 2's noise (up to a flat either way) varies its move with the seed, but it never
+    picks a move whose one-ply score is more than two flats below the best (here 80 of the 91)."""
+    position = random_game(11, 6, 40)
+    after = {}
+    for move in position.legal_moves():
+        position.push(move)
+        after[move] = -evaluate(position)
+        position.pop()
+    best = max(after.values())
+    chosen = {Player(2, seed=seed).choose(position).move for seed in range(12)}
+    assert len(chosen) > 1
+    assert all(after[move] >= best - 2 * FLAT for move in chosen)
 
 
 def test_the_position_is_left_as_it_was() -> None:
