@@ -46,6 +46,7 @@ Reporting a game played elsewhere, for a tournament game waiting on Bredon (no m
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
@@ -78,7 +79,6 @@ from bot.services.tournament_rounds import (
 from bot.services.views import GAME_SELECT, GameStatus, GameView, PlayerRef, game_from_row
 from bot.store import Database, Transaction, from_db, to_db
 from bot.text_safety import strip_unsafe
-from bot.tournaments import elimination_round
 from tak import Color, PTNError, Result, ResultKind
 from tak.ptn import Game as PTNGame
 
@@ -404,15 +404,16 @@ async def _follow(
         assert old_winner is not None and winner_id is not None
         new_winner = place(winner_id)
         assert new_winner is not None
-        await _repair_bracket(tx, tournament, pairing, (old_winner, new_winner), followed, now)
+        winners = (old_winner, new_winner)
+        await _repair_bracket(tx, tournament, pairing, winners, holders, followed, now)
     elif tournament.format is TournamentFormat.GROUPS and not knockout:
-        await _reseed_knockout(tx, tournament, followed, now)
+        await _reseed_knockout(tx, tournament, holders, followed, now)
     elif tournament.format is TournamentFormat.SWISS and running:
         followed.lines.append(
             "Pairings already made stay; later rounds are paired on these standings."
         )
     if tournament.status is TournamentStatus.FINISHED:
-        followed.lines.extend(await _crown_again(tx, tournament))
+        followed.lines.extend(await _crown_again(tx, tournament, holders))
     return followed
 
 
@@ -421,15 +422,17 @@ async def _repair_bracket(
     tournament: TournamentView,
     pairing: PairingView,
     winners: tuple[int, int],
+    holders: Mapping[int, int],
     followed: _Followed,
     now: datetime,
 ) -> None:
     """Put the corrected winner (`winners`: the old, the new, as the places' holders now) in the
     next match, if it has not begun."""
     old_winner, new_winner = winners
+    pairings = await fetch_pairings(tx, tournament.id)
     later = [
         p
-        for p in await fetch_pairings(tx, tournament.id)
+        for p in pairings
         if p.round > pairing.round and old_winner in (p.player1.id, p.player2 and p.player2.id)
     ]
     if not later:
@@ -448,18 +451,18 @@ async def _repair_bracket(
             "the bracket can no longer be changed, so the result stays."
         )
     entrants = await fetch_entrants(tx, tournament.id)
-    if not any(e.player.id == new_winner and e.is_active for e in entrants):
+    active = {e.player.id for e in entrants if e.is_active}
+    if new_winner not in active:
         raise CorrectionRefused(
             "The corrected winner has left the tournament, so they cannot go through."
         )
-    pairings = await fetch_pairings(tx, tournament.id)
-    holders = await fetch_place_holders(tx, tournament.id)
     upcoming = next_round(
         tournament, entrants, (p for p in pairings if p.round <= pairing.round), holders
     )
     assert upcoming is not None
     seat = next(p for p in upcoming.pairings if new_winner in (p.player1, p.player2))
-    started = await _reseat(tx, tournament, following, (seat.player1, seat.player2), game, now)
+    players = (seat.player1, seat.player2)
+    started = await _reseat(tx, tournament, following, players, active, game, now)
     assert started is not None
     followed.started.append(started.id)
     followed.lines.append(
@@ -473,23 +476,27 @@ async def _reseat(
     tournament: TournamentView,
     pairing: PairingView,
     players: tuple[int, int | None],
+    active: set[int],
     game: GameView | None,
     now: datetime,
 ) -> GameView | None:
-    """Stop the pairing's game not begun (if any) and give its place in the round to `players`;
-    the new match's first game, if one starts."""
+    """Stop the pairing's game not begun (if any) and give its place in the round to `players`
+    (of whom those not `active` forfeit); the new match's first game, if one starts."""
     if game is not None:
         stop = GameEnded(game.id, EndingCause.STOPPED, tournament_id=tournament.id)
         position = game.position_from_tps()
         await finish_game(tx, game, position, Result(None, ResultKind.ABORT), now, stop)
-    active = {e.player.id for e in await fetch_entrants(tx, tournament.id) if e.is_active}
     return await seat_pairing(
         tx, tournament, pairing.round, players, active, now, row_id=pairing.id
     )
 
 
 async def _reseed_knockout(
-    tx: Transaction, tournament: TournamentView, followed: _Followed, now: datetime
+    tx: Transaction,
+    tournament: TournamentView,
+    holders: Mapping[int, int],
+    followed: _Followed,
+    now: datetime,
 ) -> None:
     """After a group game's correction: once the knockout is seeded, seed it again from the
     corrected group tables, re-pairing its first round's pairings that change (refused when one
@@ -501,7 +508,6 @@ async def _reseed_knockout(
         followed.lines.append("The group tables are recomputed.")
         return
     pairings = await fetch_pairings(tx, tournament.id)
-    holders = await fetch_place_holders(tx, tournament.id)
     still_in = {e.player.id for e in seeded}
     order = knockout_order(tournament, entrants, pairings, holders, still_in=still_in)
     if order == [e.player.id for e in seeded]:
@@ -527,8 +533,10 @@ async def _reseed_knockout(
             "That correction changes how many players go through from the groups, and the "
             "knockout is seeded already: the bracket can no longer change, so the result stays."
         )
-    group_of = {e.player.id: e.group for e in entrants if e.group is not None}
-    bracket = elimination_round(order, (), group_of=group_of)
+    await store_knockout_seeds(tx, tournament.id, order)  # undone with the rest if refused below
+    reseeded = await fetch_entrants(tx, tournament.id)
+    stage = [p for p in pairings if p.round < first]
+    bracket = next_round(tournament, reseeded, stage, holders)
     assert bracket is not None
     wanted = [(p.player1, p.player2) for p in bracket.pairings]
     wanted += [(bye, None) for bye in bracket.byes]
@@ -551,15 +559,15 @@ async def _reseed_knockout(
             )
         else:
             seats.append(stored)
-    await store_knockout_seeds(tx, tournament.id, order)
     followed.lines.append(
         "The knockout is seeded again from the corrected group tables: "
         + ", ".join(f"{seed}. <@{player}>" for seed, player in enumerate(order, start=1))
         + "."
     )
+    active = {e.player.id for e in entrants if e.is_active}
     for seat, players in zip(seats, wanted, strict=True):
         waiting = await _game_in_progress(tx, seat)
-        started = await _reseat(tx, tournament, seat, players, waiting, now)
+        started = await _reseat(tx, tournament, seat, players, active, waiting, now)
         stopped = "" if waiting is None else f"game #{waiting.id} is stopped; "
         if started is not None:
             followed.started.append(started.id)
@@ -600,11 +608,12 @@ async def _game_in_progress(tx: Transaction, pairing: PairingView) -> GameView |
     return None if row is None else game_from_row(row)
 
 
-async def _crown_again(tx: Transaction, tournament: TournamentView) -> list[str]:
+async def _crown_again(
+    tx: Transaction, tournament: TournamentView, holders: Mapping[int, int]
+) -> list[str]:
     """A finished tournament's winner, from the corrected results."""
     entrants = await fetch_entrants(tx, tournament.id)
     pairings = await fetch_pairings(tx, tournament.id)
-    holders = await fetch_place_holders(tx, tournament.id)
     winner = tournament_winner(tournament, entrants, pairings, holders)
     before = None if tournament.winner is None else tournament.winner.id
     if winner == before:
