@@ -31,7 +31,7 @@ from bot.services.wallets import MAX_COINS
 from bot.text_safety import typed_move
 from cogs import messages
 from cogs import notify_messages as notes
-from cogs.actions import Refusal, player_of, post_or_withdraw
+from cogs.actions import Refusal, announce_to_me, player_of, post_or_withdraw
 from cogs.buttons import (
     HANDLERS,
     KINDS,
@@ -272,8 +272,7 @@ class TakCog(commands.Cog):
             )
             assert interaction.channel is not None
             message = await post_or_withdraw(self.table, interaction.channel, challenge)
-            if against_me:
-                self.bot.dispatch("bot_challenged")  # cogs.opponent accepts it
+            announce_to_me(self.bot, challenge)
             await interaction.followup.send(
                 f"Challenge #{challenge.id} is up: {message.jump_url}", ephemeral=True
             )

@@ -122,3 +122,20 @@ async def test_an_engine_that_dies_mid_game_does_not_stop_it(
     assert marker.exists()  # the engine crashed on its first search; the game went on
     failures = [r for r in caplog.records if r.name == "tak.engine"]
     assert len(failures) == 1 and "Bredon plays this move itself" in failures[0].getMessage()
+
+
+async def test_a_rematch_against_the_bot_is_accepted_at_once_at_the_same_level(world) -> None:
+    _, thread = await play_bot(world, level=2, size=4, color="black")
+    await world.alice.slash(thread, "tak resign")
+    [confirm] = [m for m in thread.history(viewer=world.alice) if m.components][-1:]
+    await world.alice.click(confirm, label="Resign")
+    ending = world.last_bot_message(thread)
+    offered = await world.alice.click(ending, label="Rematch")
+    assert "Rematch offered" in offered.followups[0].content
+    services = world.env.bot.services
+    rematch = await services.challenges.get(2)
+    assert rematch.rematch_of == 1 and rematch.game_id == 2  # accepted, not left to a poll
+    game = await services.games.get(2)
+    assert game.white.id == world.alice.id and game.thread_id == world.channel.threads[-1].id
+    assert await services.opponent.level_of(2) == 2
+    await alice_plays_on(world, world.channel.threads[-1], random.Random(7), plies=2)
