@@ -141,6 +141,23 @@ async def game_choices(
     return choices[:MAX_CHOICES]
 
 
+# What the bot says when asked what only a person answers (it answers moves only).
+NOT_ASKING_ME = {
+    "draw": "I don't agree to draws: play on, or resign with `/tak resign`.",
+    "undo": "I don't take moves back: play on, or resign with `/tak resign`.",
+    "pause": "I don't pause games: `/tak vacation start` stops your clocks.",
+}
+
+
+def refuse_asking_me(interaction: discord.Interaction, game: GameView, what: str) -> None:
+    """An offer to the bot itself is refused at once: it would stand unanswered (the bot only
+    moves) while the asker waited on their own clock."""
+    me = interaction.client.user
+    players = (game.white.id, game.black.id)
+    if me is not None and me.id in players and interaction.user.id in players:
+        raise Refusal(NOT_ASKING_ME[what])
+
+
 class TakCog(commands.Cog):
     tak = app_commands.Group(
         name="tak", description="Play Tak: challenges, moves, games and scores", guild_only=True
@@ -361,6 +378,7 @@ class TakCog(commands.Cog):
         await thinking(interaction)
         async with refusals(interaction):
             target = await self.find_game(interaction, game_id, acting=True)
+            refuse_asking_me(interaction, target, what)
             ask = {"draw": self.services.games.offer_draw, "undo": self.services.games.request_undo}
             await ask[what](target.id, interaction.user.id)
             report = await self.courier.deliver_stream(game_stream(target.id))
@@ -729,6 +747,7 @@ class TakCog(commands.Cog):
         await thinking(interaction)
         async with refusals(interaction):
             target = await self.find_game(interaction, game, acting=True)
+            refuse_asking_me(interaction, target, "pause")
             await self.services.clocks.propose_pause(target.id, interaction.user.id)
             report = await self.courier.deliver_stream(game_stream(target.id))
             text = report.reply("Asked your opponent", "Your proposal was recorded")

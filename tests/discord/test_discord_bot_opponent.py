@@ -139,3 +139,21 @@ async def test_a_rematch_against_the_bot_is_accepted_at_once_at_the_same_level(w
     assert game.white.id == world.alice.id and game.thread_id == world.channel.threads[-1].id
     assert await services.opponent.level_of(2) == 2
     await alice_plays_on(world, world.channel.threads[-1], random.Random(7), plies=2)
+
+
+async def test_draws_undo_and_pauses_asked_of_the_bot_are_answered_at_once(world) -> None:
+    """The bot answers moves only: an offer it never answers would stand while the asker's
+    clock runs. It is refused with the reason, and nothing is posted or changed."""
+    _, thread = await play_bot(world, level=1, size=5, color="black")
+    await alice_plays_on(world, thread, random.Random(1), plies=1)
+    posted = len(world.bot_messages(thread))
+    for command, answer in (
+        ("tak draw", "I don't agree to draws: play on, or resign with `/tak resign`."),
+        ("tak undo", "I don't take moves back: play on, or resign with `/tak resign`."),
+        ("tak pause", "I don't pause games: `/tak vacation start` stops your clocks."),
+    ):
+        asked = await world.alice.slash(thread, command)
+        assert asked.ephemeral and asked.response.content == answer
+    game = await world.env.bot.services.games.get(1)
+    assert (game.draw_offer_by, game.undo_request_by, game.pause_offer_by) == (None, None, None)
+    assert len(world.bot_messages(thread)) == posted
