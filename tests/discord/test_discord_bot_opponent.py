@@ -12,6 +12,7 @@ import simcord
 
 from tak import Position
 from tak.engine import Engine
+from tests.discord.test_discord_delivery import contents, count, fail_posts
 
 FAKE_ENGINE = Path(__file__).parents[1] / "engine" / "fake_tei_engine.py"
 
@@ -157,3 +158,25 @@ async def test_draws_undo_and_pauses_asked_of_the_bot_are_answered_at_once(world
     game = await world.env.bot.services.games.get(1)
     assert (game.draw_offer_by, game.undo_request_by, game.pause_offer_by) == (None, None, None)
     assert len(world.bot_messages(thread)) == posted
+
+
+async def test_the_bots_move_is_saved_and_shown_once_when_discord_fails_its_post(
+    world, new_bot
+) -> None:
+    """The bot answers Alice's move (after a restart) while Discord fails its post: the move is
+    saved at once and shown, once, when Discord works again; then play goes on."""
+    _, thread = await play_bot(world, level=1, size=4, color="white")
+    await world.env.bot.get_cog("OpponentCog").close()
+    await world.move(world.alice, thread, "a1")
+    fail_posts(world.env, thread, times=1)
+    await world.env.restart_bot(new_bot())
+    services = world.env.bot.services
+    game = await services.games.get(1)
+    assert game.ply == 2 and game.player_to_move.id == world.alice.id
+    bot_move = f"**{world.env.bot.user.name}** played **{game.last_move}**"
+    assert count(contents(world, thread), bot_move) == 0
+    await world.env.advance_time(31)
+    assert count(contents(world, thread), bot_move) == 1
+    assert world.alice.mention in world.last_bot_message(thread).content
+    assert await services.outbox.pending() == 0
+    await alice_plays_on(world, thread, random.Random(8), plies=1)
