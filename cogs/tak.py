@@ -543,7 +543,10 @@ class TakCog(commands.Cog):
     ) -> None:
         await thinking(interaction)
         whose = user or interaction.user
-        totals = await self.services.matches.guild_totals(interaction.guild_id or 0)
+        me = self.bot.user
+        totals = await self.services.matches.guild_totals(
+            interaction.guild_id or 0, bot_id=None if me is None else me.id
+        )
         mine = next((t for t in totals if t.player.id == whose.id), None)
         name = messages.display(player_of(whose).name)
         lines = [messages.totals_text(mine, name)]

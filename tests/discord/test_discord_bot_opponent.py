@@ -180,3 +180,19 @@ async def test_the_bots_move_is_saved_and_shown_once_when_discord_fails_its_post
     assert world.alice.mention in world.last_bot_message(thread).content
     assert await services.outbox.pending() == 0
     await alice_plays_on(world, thread, random.Random(8), plies=1)
+
+
+async def test_games_against_the_bot_stay_out_of_the_all_time_scores(world) -> None:
+    """README: the points of a game against the bot count in the game and its match only."""
+    _, thread = await play_bot(world, level=1, size=3, color="white")
+    await world.alice.slash(thread, "tak resign")
+    [confirm] = [m for m in thread.history(viewer=world.alice) if m.components][-1:]
+    await world.alice.click(confirm, label="Resign")
+    assert "TestBot scores" in world.last_bot_message(thread).content
+    scores = (await world.alice.slash(thread, "tak scores")).response.content
+    assert scores.startswith("alice has no finished games in this server yet."), scores
+    bot_member = simcord.MemberActor(
+        world.env, world.guild, simcord.UserHandle(world.env, world.env.backend.bot_user)
+    )
+    theirs = await world.alice.slash(thread, "tak scores", user=bot_member)
+    assert "no finished games in this server yet" in theirs.response.content
