@@ -19,7 +19,7 @@ import contextlib
 import logging
 import multiprocessing
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from bot.services.opponent import BotTurn, OpponentService
@@ -39,7 +39,9 @@ POLL_SECONDS = 600.0  # look at the database at least this often (other processe
 
 class Thinker:
     """Chooses moves off the event loop: our own player on a process pool, the strongest level
-    through the configured engine first."""
+    through the configured engine first. A worker that dies (the out-of-memory killer, a crash)
+    breaks the whole pool: a new one is started and the work tried once more, so one dead worker
+    never stops the bot's games or the analyses for good."""
 
     def __init__(
         self,
@@ -48,30 +50,47 @@ class Thinker:
         engine: Sequence[str] | None = None,
         movetime_ms: int = DEFAULT_BOT_MOVETIME_MS,
     ) -> None:
-        # Spawned, not forked: the bot's process has threads (the database's) a fork would copy.
-        spawn = multiprocessing.get_context("spawn")
-        self._executor = ProcessPoolExecutor(workers, mp_context=spawn)
+        self._workers = workers
+        self._executor = self._new_pool()
         self.limits = Limits(movetime_ms=movetime_ms)
         self._strongest = FallbackPlayer(engine, level=MAX_LEVEL, executor=self._executor)
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        # Spawned, not forked: the bot's process has threads (the database's) a fork would copy.
+        spawn = multiprocessing.get_context("spawn")
+        return ProcessPoolExecutor(self._workers, mp_context=spawn)
+
+    async def _on_workers(self, work: Callable[[], Awaitable[T]]) -> T:
+        """`work` on the pool; once more on a new pool if a dead worker broke this one."""
+        broken = self._executor
+        try:
+            return await work()
+        except BrokenExecutor:
+            if self._executor is broken:  # not replaced yet by another task that saw it
+                log.warning("A worker process died: starting new ones.")
+                broken.shutdown(wait=False, cancel_futures=True)
+                self._executor = self._new_pool()
+                self._strongest.executor = self._executor
+            return await work()
 
     async def choose(self, turn: BotTurn) -> Choice:
         setup = turn.game.setup
         # TEI cannot tell an engine of custom reserves or the no-swap opening: our own player
         # plays those games (at the same level).
         if turn.level == MAX_LEVEL and setup.standard_reserves and setup.opening is Opening.SWAP:
-            return await self._strongest.choose(turn.position.copy(), self.limits)
+            position = turn.position
+            return await self._on_workers(
+                lambda: self._strongest.choose(position.copy(), self.limits)
+            )
         # Seeded by the game and ply: the same position asked again gets the same move.
         seed = turn.game.id * 1_000 + turn.game.ply
-        loop = asyncio.get_running_loop()
-        result = await loop.run_in_executor(
-            self._executor, builtin_choose, turn.level, seed, turn.position.copy(), self.limits
-        )
+        result = await self.run(builtin_choose, turn.level, seed, turn.position.copy(), self.limits)
         return Choice(result.move, BUILTIN)
 
     async def run(self, work: Callable[..., T], *args: Any) -> T:
         """Other work for the worker processes (a game's analysis), within the same bound."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, work, *args)
+        return await self._on_workers(lambda: loop.run_in_executor(self._executor, work, *args))
 
     async def close(self) -> None:
         await self._strongest.close()

@@ -70,6 +70,14 @@ async def post_or_withdraw(
         ) from None
 
 
+def announce_to_me(client: discord.Client, challenge: ChallengeView) -> None:
+    """A challenge posted to the bot itself (a challenge, a rematch): cogs.opponent accepts it
+    now, not at its next look at the database minutes later."""
+    me = client.user
+    if me is not None and challenge.opponent is not None and challenge.opponent.id == me.id:
+        client.dispatch("bot_challenged")
+
+
 async def settle_message(interaction: discord.Interaction, text: str) -> None:
     """Replace the pressed message's text and take its buttons away."""
     await interaction.edit_original_response(content=text, view=None)
@@ -159,6 +167,7 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     table = table_of(interaction)
     challenge = await table.services.challenges.rematch(game_id, player_of(interaction.user))
     message = await post_or_withdraw(table, challenge.channel_id, challenge)
+    announce_to_me(interaction.client, challenge)
     await interaction.followup.send(f"Rematch offered: {message.jump_url}", ephemeral=True)
 
 

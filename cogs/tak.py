@@ -31,7 +31,7 @@ from bot.services.wallets import MAX_COINS
 from bot.text_safety import typed_move
 from cogs import messages
 from cogs import notify_messages as notes
-from cogs.actions import Refusal, player_of, post_or_withdraw
+from cogs.actions import Refusal, announce_to_me, player_of, post_or_withdraw
 from cogs.buttons import (
     HANDLERS,
     KINDS,
@@ -139,6 +139,23 @@ async def game_choices(
         if current.strip().lstrip("#") in str(game.id) or current.lower() in label.lower():
             choices.append(app_commands.Choice(name=label[:100], value=game.id))
     return choices[:MAX_CHOICES]
+
+
+# What the bot says when asked what only a person answers (it answers moves only).
+NOT_ASKING_ME = {
+    "draw": "I don't agree to draws: play on, or resign with `/tak resign`.",
+    "undo": "I don't take moves back: play on, or resign with `/tak resign`.",
+    "pause": "I don't pause games: `/tak vacation start` stops your clocks.",
+}
+
+
+def refuse_asking_me(interaction: discord.Interaction, game: GameView, what: str) -> None:
+    """An offer to the bot itself is refused at once: it would stand unanswered (the bot only
+    moves) while the asker waited on their own clock."""
+    me = interaction.client.user
+    players = (game.white.id, game.black.id)
+    if me is not None and me.id in players and interaction.user.id in players:
+        raise Refusal(NOT_ASKING_ME[what])
 
 
 class TakCog(commands.Cog):
@@ -272,8 +289,7 @@ class TakCog(commands.Cog):
             )
             assert interaction.channel is not None
             message = await post_or_withdraw(self.table, interaction.channel, challenge)
-            if against_me:
-                self.bot.dispatch("bot_challenged")  # cogs.opponent accepts it
+            announce_to_me(self.bot, challenge)
             await interaction.followup.send(
                 f"Challenge #{challenge.id} is up: {message.jump_url}", ephemeral=True
             )
@@ -362,6 +378,7 @@ class TakCog(commands.Cog):
         await thinking(interaction)
         async with refusals(interaction):
             target = await self.find_game(interaction, game_id, acting=True)
+            refuse_asking_me(interaction, target, what)
             ask = {"draw": self.services.games.offer_draw, "undo": self.services.games.request_undo}
             await ask[what](target.id, interaction.user.id)
             report = await self.courier.deliver_stream(game_stream(target.id))
@@ -526,7 +543,10 @@ class TakCog(commands.Cog):
     ) -> None:
         await thinking(interaction)
         whose = user or interaction.user
-        totals = await self.services.matches.guild_totals(interaction.guild_id or 0)
+        me = self.bot.user
+        totals = await self.services.matches.guild_totals(
+            interaction.guild_id or 0, bot_id=None if me is None else me.id
+        )
         mine = next((t for t in totals if t.player.id == whose.id), None)
         name = messages.display(player_of(whose).name)
         lines = [messages.totals_text(mine, name)]
@@ -730,6 +750,7 @@ class TakCog(commands.Cog):
         await thinking(interaction)
         async with refusals(interaction):
             target = await self.find_game(interaction, game, acting=True)
+            refuse_asking_me(interaction, target, "pause")
             await self.services.clocks.propose_pause(target.id, interaction.user.id)
             report = await self.courier.deliver_stream(game_stream(target.id))
             text = report.reply("Asked your opponent", "Your proposal was recorded")

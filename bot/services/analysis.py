@@ -10,6 +10,7 @@ one transaction, so the post in the game's thread exists exactly when the result
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -17,7 +18,6 @@ from bot.clock import Clock
 from bot.errors import BredonError, GameNotOver, UnknownGame
 from bot.services.outbox import AnalysisReady, enqueue
 from bot.services.queries import QueryService
-from bot.services.views import GameView
 from bot.store import Database, to_db
 
 SECONDS_PER_PLY = 0.5  # what one ply costs a worker (benchmarks/analysis.py), for the estimate
@@ -90,15 +90,18 @@ class AnalysisService:
         self._clock = clock
         self._queries = queries
 
-    async def _finished_game(self, game_id: int, guild_id: int) -> GameView:
+    async def _finished_game(self, game_id: int, guild_id: int) -> sqlite3.Row:
+        # The moves of its own: a game set up from a TPS starts past ply 0.
         row = await self._db.fetchone(
-            "SELECT id, status, ply, guild_id FROM games WHERE id = ?", (game_id,)
+            "SELECT id, status, guild_id, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id "
+            "AND m.undone_at IS NULL) AS plies FROM games g WHERE id = ?",
+            (game_id,),
         )
         if row is None or row["guild_id"] != guild_id:
             raise UnknownGame(game_id)
         if row["status"] == "active":
             raise GameNotOver(game_id)
-        if row["ply"] == 0:
+        if row["plies"] == 0:
             raise NothingToAnalyse(game_id)
         return row
 
@@ -122,7 +125,7 @@ class AnalysisService:
                 "AND (requested_at, game_id) < (?, ?)",
                 (row["requested_at"], game_id),
             )
-        return Queued(_stored(row), new, ahead["n"], game["ply"])
+        return Queued(_stored(row), new, ahead["n"], game["plies"])
 
     async def get(self, game_id: int) -> StoredAnalysis | None:
         row = await self._db.fetchone("SELECT * FROM analyses WHERE game_id = ?", (game_id,))

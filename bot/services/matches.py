@@ -163,8 +163,9 @@ class MatchService:
             )
         return [game_from_row(row) for row in rows]
 
-    async def guild_totals(self, guild_id: int) -> list[PlayerTotals]:
-        """Every player's all-time record in the guild, most points first."""
+    async def guild_totals(self, guild_id: int, *, bot_id: int | None = None) -> list[PlayerTotals]:
+        """Every player's all-time record in the guild, most points first. Games against the
+        bot (`bot_id`) count in their game and match only, not here."""
         rows = await self._db.fetchall(
             "SELECT p.id, p.name, COUNT(*) AS games, "
             "SUM(g.winner_id = p.id) AS wins, "
@@ -173,8 +174,9 @@ class MatchService:
             "SUM(CASE WHEN g.winner_id = p.id THEN g.points ELSE 0 END) AS points "
             "FROM games g JOIN players p ON p.id IN (g.white_id, g.black_id) "
             "WHERE g.guild_id = ? AND g.status = 'finished' "
+            "AND COALESCE(?, 0) NOT IN (g.white_id, g.black_id) "
             "GROUP BY p.id ORDER BY points DESC, wins DESC, p.name",
-            (guild_id,),
+            (guild_id, bot_id),
         )
         return [
             PlayerTotals(

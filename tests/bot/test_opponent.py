@@ -3,7 +3,9 @@ plays through the normal move path; a stale move is refused; a restart picks the
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -248,3 +250,23 @@ async def test_challenges_at_the_old_levels_5_and_6_play_at_the_strongest_after_
         )
     finally:
         await upgraded.close()
+
+
+async def test_a_worker_process_that_dies_does_not_stop_the_bot(
+    services: Services, thinker: Thinker, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A worker killed (the out-of-memory killer, a crash) breaks the whole process pool: the
+    bot must start a new one, not fail every move from then on."""
+    challenge_id = await challenge_bot(services, level=1, colour="black")
+    player = bot_player(services, thinker, [])
+    await bot_moves(player)  # the bot opens: its worker process is running
+    game_id = (await services.challenges.get(challenge_id)).game_id
+    assert game_id is not None
+    for process in list(thinker._executor._processes.values()):
+        os.kill(process.pid, signal.SIGKILL)
+        process.join()
+    await services.games.move(game_id, ALICE.id, "a1", expected_ply=1)
+    await bot_moves(player)
+    await bot_moves(player)  # a second look, if the first one found the pool broken
+    game = await services.games.get(game_id)
+    assert game.ply == 3 and game.player_to_move == ALICE

@@ -121,3 +121,18 @@ async def test_the_post_quotes_the_players_names_without_pinging_or_formatting(
     post, _ = await analysis_post(world, thread)
     assert world.bob.id not in {user.id for user in post.mentions}, post.content
     assert not post.mention_everyone and "\\*\\*loud\\*\\*" in post.content, post.content
+
+
+async def test_a_game_from_a_position_ended_before_any_move_has_nothing_to_analyse(
+    world: World,
+) -> None:
+    """A game set up from a TPS starts past ply 0: no move of its own is what counts."""
+    thread = await world.start_game(size=3, tps="x3/x,1,x/x3 1 2")
+    await world.alice.slash(thread, "tak resign")
+    [confirm] = [m for m in thread.history(viewer=world.alice) if m.components][-1:]
+    await world.alice.click(confirm, label="Resign")
+    assert not (await world.env.bot.services.games.get(1)).is_active
+    asked = await world.bob.slash(thread, "tak analysis", game=1)
+    nothing = "Game #1 ended before any move: there is nothing to analyse."
+    assert asked.response.content == nothing
+    assert await world.env.bot.services.analysis.get(1) is None

@@ -12,6 +12,7 @@ import simcord
 
 from tak import Position
 from tak.engine import Engine
+from tests.discord.test_discord_delivery import contents, count, fail_posts
 
 FAKE_ENGINE = Path(__file__).parents[1] / "engine" / "fake_tei_engine.py"
 
@@ -122,3 +123,76 @@ async def test_an_engine_that_dies_mid_game_does_not_stop_it(
     assert marker.exists()  # the engine crashed on its first search; the game went on
     failures = [r for r in caplog.records if r.name == "tak.engine"]
     assert len(failures) == 1 and "Bredon plays this move itself" in failures[0].getMessage()
+
+
+async def test_a_rematch_against_the_bot_is_accepted_at_once_at_the_same_level(world) -> None:
+    _, thread = await play_bot(world, level=2, size=4, color="black")
+    await world.alice.slash(thread, "tak resign")
+    [confirm] = [m for m in thread.history(viewer=world.alice) if m.components][-1:]
+    await world.alice.click(confirm, label="Resign")
+    ending = world.last_bot_message(thread)
+    offered = await world.alice.click(ending, label="Rematch")
+    assert "Rematch offered" in offered.followups[0].content
+    services = world.env.bot.services
+    rematch = await services.challenges.get(2)
+    assert rematch.rematch_of == 1 and rematch.game_id == 2  # accepted, not left to a poll
+    game = await services.games.get(2)
+    assert game.white.id == world.alice.id and game.thread_id == world.channel.threads[-1].id
+    assert await services.opponent.level_of(2) == 2
+    await alice_plays_on(world, world.channel.threads[-1], random.Random(7), plies=2)
+
+
+async def test_draws_undo_and_pauses_asked_of_the_bot_are_answered_at_once(world) -> None:
+    """The bot answers moves only: an offer it never answers would stand while the asker's
+    clock runs. It is refused with the reason, and nothing is posted or changed."""
+    _, thread = await play_bot(world, level=1, size=5, color="black")
+    await alice_plays_on(world, thread, random.Random(1), plies=1)
+    posted = len(world.bot_messages(thread))
+    for command, answer in (
+        ("tak draw", "I don't agree to draws: play on, or resign with `/tak resign`."),
+        ("tak undo", "I don't take moves back: play on, or resign with `/tak resign`."),
+        ("tak pause", "I don't pause games: `/tak vacation start` stops your clocks."),
+    ):
+        asked = await world.alice.slash(thread, command)
+        assert asked.ephemeral and asked.response.content == answer
+    game = await world.env.bot.services.games.get(1)
+    assert (game.draw_offer_by, game.undo_request_by, game.pause_offer_by) == (None, None, None)
+    assert len(world.bot_messages(thread)) == posted
+
+
+async def test_the_bots_move_is_saved_and_shown_once_when_discord_fails_its_post(
+    world, new_bot
+) -> None:
+    """The bot answers Alice's move (after a restart) while Discord fails its post: the move is
+    saved at once and shown, once, when Discord works again; then play goes on."""
+    _, thread = await play_bot(world, level=1, size=4, color="white")
+    await world.env.bot.get_cog("OpponentCog").close()
+    await world.move(world.alice, thread, "a1")
+    fail_posts(world.env, thread, times=1)
+    await world.env.restart_bot(new_bot())
+    services = world.env.bot.services
+    game = await services.games.get(1)
+    assert game.ply == 2 and game.player_to_move.id == world.alice.id
+    bot_move = f"**{world.env.bot.user.name}** played **{game.last_move}**"
+    assert count(contents(world, thread), bot_move) == 0
+    await world.env.advance_time(31)
+    assert count(contents(world, thread), bot_move) == 1
+    assert world.alice.mention in world.last_bot_message(thread).content
+    assert await services.outbox.pending() == 0
+    await alice_plays_on(world, thread, random.Random(8), plies=1)
+
+
+async def test_games_against_the_bot_stay_out_of_the_all_time_scores(world) -> None:
+    """README: the points of a game against the bot count in the game and its match only."""
+    _, thread = await play_bot(world, level=1, size=3, color="white")
+    await world.alice.slash(thread, "tak resign")
+    [confirm] = [m for m in thread.history(viewer=world.alice) if m.components][-1:]
+    await world.alice.click(confirm, label="Resign")
+    assert "TestBot scores" in world.last_bot_message(thread).content
+    scores = (await world.alice.slash(thread, "tak scores")).response.content
+    assert scores.startswith("alice has no finished games in this server yet."), scores
+    bot_member = simcord.MemberActor(
+        world.env, world.guild, simcord.UserHandle(world.env, world.env.backend.bot_user)
+    )
+    theirs = await world.alice.slash(thread, "tak scores", user=bot_member)
+    assert "no finished games in this server yet" in theirs.response.content
