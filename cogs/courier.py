@@ -155,7 +155,7 @@ class Courier:
             shown = await self.table.show(item)
         except Undeliverable as error:
             log.error("Could not deliver %s anywhere: %s. Given up.", where, error)
-            await self._outbox.delivered(item, Outcome.GIVEN_UP, str(error))
+            await self._settle(item, Outcome.GIVEN_UP, str(error))
             return Shown(None, Outcome.GIVEN_UP), str(error)
         except Exception as error:
             if transient(error):
@@ -165,14 +165,19 @@ class Courier:
             log.exception("Showing %s failed.", where)
             bugs = item.progress.get("bugs", 0) + 1
             if bugs >= MAX_ATTEMPTS_AFTER_A_BUG:
-                await self._outbox.delivered(item, Outcome.GIVEN_UP, repr(error))
+                await self._settle(item, Outcome.GIVEN_UP, repr(error))
                 return Shown(None, Outcome.GIVEN_UP), repr(error)
             await self._outbox.save_progress(item, bugs=bugs)
             await self._outbox.failed(item, repr(error))
             return None, repr(error)
-        await self._outbox.delivered(item, shown.outcome)
-        self._bot.dispatch("outbox_delivered", item)  # e.g. the bot's turn in a game against it
+        await self._settle(item, shown.outcome)
         return shown, None
+
+    async def _settle(self, item: Item, outcome: Outcome, error: str | None = None) -> None:
+        """Mark the item settled, shown or given up: either way what waited on it goes on (the
+        bot's move in a game against it waits until the player's move is settled)."""
+        await self._outbox.delivered(item, outcome, error)
+        self._bot.dispatch("outbox_settled", item)
 
     async def _look(self) -> float:
         await self.deliver_due()

@@ -65,8 +65,8 @@ class OpponentCog(commands.Cog):
         await self.close()
 
     @commands.Cog.listener()
-    async def on_outbox_delivered(self, item: Item) -> None:
-        """A move, a game start, an undo was shown: maybe it is the bot's turn now."""
+    async def on_outbox_settled(self, item: Item) -> None:
+        """A move, a game start, an undo was shown (or given up): maybe it is the bot's turn."""
         if self.player is not None:
             self.player.kick()
 

@@ -262,7 +262,11 @@ class GameTable:
     ) -> discord.Message | None:
         """A DM, or None when the player cannot be reached (DMs closed, unknown user). A
         `best_effort` DM (a courtesy notice) also gives up on a failure that time would cure,
-        rather than make its announcement be posted again."""
+        rather than make its announcement be posted again. The bot itself (a player in a game
+        against it) is never reached: it cannot DM itself."""
+        me = self.client.user
+        if me is not None and player_id == me.id:
+            return None
         try:
             user = self.client.get_user(player_id) or await self.client.fetch_user(player_id)
             extra = {} if post is None else post.kwargs(with_view=False)

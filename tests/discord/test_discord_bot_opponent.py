@@ -196,3 +196,16 @@ async def test_games_against_the_bot_stay_out_of_the_all_time_scores(world) -> N
     )
     theirs = await world.alice.slash(thread, "tak scores", user=bot_member)
     assert "no finished games in this server yet" in theirs.response.content
+
+
+@pytest.mark.error_logs
+async def test_the_bot_answers_a_move_whose_post_discord_refused_everywhere(world) -> None:
+    """A move given up (thread, channel and DMs all refuse it) is settled like a shown one: the
+    bot answers it at once, not at its next look at the database minutes later."""
+    _, thread = await play_bot(world, level=1, size=4, color="black")
+    for place in (thread, world.channel, world.alice.user.dm_channel):
+        fail_posts(world.env, place, status=403, code=50013, times=None)
+    played = await world.move(world.alice, thread, "a1")
+    assert "Discord refused the post everywhere" in played.response.content
+    game = await world.env.bot.services.games.get(1)
+    assert game.ply == 3 and game.player_to_move.id == world.alice.id  # the bot has answered
