@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import BrokenExecutor
 
 from bot.bot_player import Thinker
 from bot.services.analysis import AnalysisService, Findings
@@ -103,8 +102,8 @@ class Analyst:
             ptn = await self._service.record(game_id)
             scores, evaluator = await self._engine_scores(Game.parse(ptn))
             findings = await self._thinker.run(analyse_ptn, ptn, self.nodes, scores, evaluator)
-        except (asyncio.CancelledError, OSError, BrokenExecutor):
-            raise  # stopped, or the workers are gone: still queued for the next start
+        except (asyncio.CancelledError, OSError):
+            raise  # stopped: still queued for the next start
         except Exception as error:
             log.exception("Could not analyse game %s.", game_id)
             await self._service.fail(game_id, repr(error))

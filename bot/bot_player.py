@@ -41,7 +41,10 @@ class Thinker:
     """Chooses moves off the event loop: our own player on a process pool, the strongest level
     through the configured engine first. A worker that dies (the out-of-memory killer, a crash)
     breaks the whole pool: a new one is started and the work tried once more, so one dead worker
-    never stops the bot's games or the analyses for good."""
+    never stops the bot's games or the analyses for good. Work that breaks the new pool too
+    fails (an analysis is marked failed; a bot move is tried again at the next look). A
+    level-5 move that waited on the engine may have been given to a pool replaced meanwhile:
+    its retry then fails, and the next move heals the pool."""
 
     def __init__(
         self,

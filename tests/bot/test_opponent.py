@@ -12,9 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from bot import analyst as analyst_module
+from bot.analyst import Analyst
 from bot.bot_player import BotPlayer, Thinker
 from bot.clock import FakeClock
 from bot.services import Services
+from bot.services.analysis import AnalysisStatus
 from bot.services.challenges import ChallengeService
 from bot.services.games import GameService
 from bot.services.opponent import DEFAULT_LEVEL, OpponentService
@@ -22,8 +25,8 @@ from bot.services.views import PlayerRef
 from bot.settings import DEFAULT_BOT_MOVETIME_MS, Settings, SettingsError
 from bot.store import Database, load_migrations
 from tak import Position
-from tak.engine import BUILTIN
-from tak.search import MAX_LEVEL
+from tak.engine import BUILTIN, builtin_choose
+from tak.search import MAX_LEVEL, Limits
 from tests.bot.conftest import ALICE, CHANNEL, GUILD
 
 BREDON = PlayerRef(999, "Bredon")
@@ -270,3 +273,31 @@ async def test_a_worker_process_that_dies_does_not_stop_the_bot(
     await bot_moves(player)  # a second look, if the first one found the pool broken
     game = await services.games.get(game_id)
     assert game.ply == 3 and game.player_to_move == ALICE
+
+
+def kill_own_worker(*_args: object) -> None:
+    """Work that kills the worker process running it, every time (pickled by name)."""
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+async def test_an_analysis_that_kills_its_worker_every_time_fails_instead_of_looping(
+    services: Services, thinker: Thinker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The work is tried on one new pool, then the analysis is marked failed (asking again
+    queues it again); it is not left queued to kill the pools at every look."""
+    challenge_id = await challenge_bot(services, level=1, colour="black")
+    player = bot_player(services, thinker, [])
+    await bot_moves(player)
+    game_id = (await services.challenges.get(challenge_id)).game_id
+    assert game_id is not None
+    await services.games.move(game_id, ALICE.id, "a1", expected_ply=1)
+    await services.games.resign(game_id, ALICE.id)
+    await services.analysis.request(game_id, GUILD, ALICE.id)
+    monkeypatch.setattr(analyst_module, "analyse_ptn", kill_own_worker)
+    analyst = Analyst(services.analysis, thinker, lambda: None)
+    await analyst.analyse(game_id)
+    stored = await services.analysis.get(game_id)
+    assert stored is not None and stored.status is AnalysisStatus.FAILED
+    assert await services.analysis.queued(1) == []
+    chosen = await thinker.run(builtin_choose, 1, 0, Position(4), Limits(depth=1))
+    assert Position(4).is_legal(chosen.move)  # the pool that took the broken one's place works
