@@ -10,7 +10,6 @@ one transaction, so the post in the game's thread exists exactly when the result
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -18,6 +17,7 @@ from bot.clock import Clock
 from bot.errors import BredonError, GameNotOver, UnknownGame
 from bot.services.outbox import AnalysisReady, enqueue
 from bot.services.queries import QueryService
+from bot.services.views import GAME_SELECT, GameView, game_from_row
 from bot.store import Database, to_db
 
 SECONDS_PER_PLY = 0.5  # what one ply costs a worker (benchmarks/analysis.py), for the estimate
@@ -90,20 +90,16 @@ class AnalysisService:
         self._clock = clock
         self._queries = queries
 
-    async def _finished_game(self, game_id: int, guild_id: int) -> sqlite3.Row:
-        # The moves of its own: a game set up from a TPS starts past ply 0.
-        row = await self._db.fetchone(
-            "SELECT id, status, guild_id, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id "
-            "AND m.undone_at IS NULL) AS plies FROM games g WHERE id = ?",
-            (game_id,),
-        )
-        if row is None or row["guild_id"] != guild_id:
+    async def _finished_game(self, game_id: int, guild_id: int) -> GameView:
+        row = await self._db.fetchone(GAME_SELECT + " WHERE g.id = ?", (game_id,))
+        game = None if row is None else game_from_row(row)
+        if game is None or game.guild_id != guild_id:
             raise UnknownGame(game_id)
-        if row["status"] == "active":
+        if game.is_active:
             raise GameNotOver(game_id)
-        if row["plies"] == 0:
+        if game.plies_played == 0:  # a game set up from a TPS starts past ply 0
             raise NothingToAnalyse(game_id)
-        return row
+        return game
 
     async def request(self, game_id: int, guild_id: int, requester_id: int) -> Queued:
         """Queue the analysis of a finished game of this server, unless it is queued or done
@@ -125,7 +121,7 @@ class AnalysisService:
                 "AND (requested_at, game_id) < (?, ?)",
                 (row["requested_at"], game_id),
             )
-        return Queued(_stored(row), new, ahead["n"], game["plies"])
+        return Queued(_stored(row), new, ahead["n"], game.plies_played)
 
     async def get(self, game_id: int) -> StoredAnalysis | None:
         row = await self._db.fetchone("SELECT * FROM analyses WHERE game_id = ?", (game_id,))
