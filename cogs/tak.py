@@ -550,6 +550,8 @@ class TakCog(commands.Cog):
         mine = next((t for t in totals if t.player.id == whose.id), None)
         name = messages.display(player_of(whose).name)
         lines = [messages.totals_text(mine, name)]
+        if me is not None and whose.id == me.id:
+            lines = ["Games against me count in their own game and match only: I keep no score."]
         ratings = await self.services.ratings.player(interaction.guild_id or 0, whose.id)
         lines.append(messages.ratings_text(ratings, name))
         guild_id = interaction.guild_id or 0

@@ -195,7 +195,9 @@ async def test_games_against_the_bot_stay_out_of_the_all_time_scores(world) -> N
         world.env, world.guild, simcord.UserHandle(world.env, world.env.backend.bot_user)
     )
     theirs = await world.alice.slash(thread, "tak scores", user=bot_member)
-    assert "no finished games in this server yet" in theirs.response.content
+    assert theirs.response.content.startswith(
+        "Games against me count in their own game and match only: I keep no score."
+    )
 
 
 @pytest.mark.error_logs
