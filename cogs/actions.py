@@ -26,7 +26,7 @@ from bot.text_safety import typed_move, visible_name
 from cogs import messages
 from cogs.buttons import Handler, on_move_press, on_press
 from cogs.courier import Courier, courier_of
-from cogs.table import GameTable, Place
+from cogs.table import GameTable, Place, is_me
 
 log = logging.getLogger(__name__)
 
@@ -73,8 +73,7 @@ async def post_or_withdraw(
 def announce_to_me(client: discord.Client, challenge: ChallengeView) -> None:
     """A challenge posted to the bot itself (a challenge, a rematch): cogs.opponent accepts it
     now, not at its next look at the database minutes later."""
-    me = client.user
-    if me is not None and challenge.opponent is not None and challenge.opponent.id == me.id:
+    if challenge.opponent is not None and is_me(client, challenge.opponent.id):
         client.dispatch("bot_challenged")
 
 

@@ -109,6 +109,11 @@ def missing_permissions(
     return [label for name, label in needed.items() if not getattr(granted, name)]
 
 
+def is_me(client: discord.Client, user_id: int | None) -> bool:
+    """Whether this is the bot's own user (a player in a game against it)."""
+    return client.user is not None and user_id == client.user.id
+
+
 class Undeliverable(Exception):
     """No place is left to post an announcement: its thread, channel and DMs all refused."""
 
@@ -264,8 +269,7 @@ class GameTable:
         `best_effort` DM (a courtesy notice) also gives up on a failure that time would cure,
         rather than make its announcement be posted again. The bot itself (a player in a game
         against it) is never reached: it cannot DM itself."""
-        me = self.client.user
-        if me is not None and player_id == me.id:
+        if is_me(self.client, player_id):
             return None
         try:
             user = self.client.get_user(player_id) or await self.client.fetch_user(player_id)

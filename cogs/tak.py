@@ -45,7 +45,7 @@ from cogs.game_list import PageButton, listing_page
 from cogs.notifications import zone_choices
 from cogs.pictures import rating_file
 from cogs.sharing import PUBLIC_OPTION, answer
-from cogs.table import NEEDED_FOR_THREADS, missing_permissions
+from cogs.table import NEEDED_FOR_THREADS, is_me, missing_permissions
 from rendering import THEMES
 from tak import Position, PTNError, TakError, parse_move
 from tak.ptn import Game
@@ -152,9 +152,8 @@ NOT_ASKING_ME = {
 def refuse_asking_me(interaction: discord.Interaction, game: GameView, what: str) -> None:
     """An offer to the bot itself is refused at once: it would stand unanswered (the bot only
     moves) while the asker waited on their own clock."""
-    me = interaction.client.user
     players = (game.white.id, game.black.id)
-    if me is not None and me.id in players and interaction.user.id in players:
+    if interaction.user.id in players and any(is_me(interaction.client, p) for p in players):
         raise Refusal(NOT_ASKING_ME[what])
 
 
@@ -549,9 +548,11 @@ class TakCog(commands.Cog):
         )
         mine = next((t for t in totals if t.player.id == whose.id), None)
         name = messages.display(player_of(whose).name)
-        lines = [messages.totals_text(mine, name)]
-        if me is not None and whose.id == me.id:
-            lines = ["Games against me count in their own game and match only: I keep no score."]
+        lines = [
+            "Games against me count in their own game and match only: I keep no score."
+            if is_me(self.bot, whose.id)
+            else messages.totals_text(mine, name)
+        ]
         ratings = await self.services.ratings.player(interaction.guild_id or 0, whose.id)
         lines.append(messages.ratings_text(ratings, name))
         guild_id = interaction.guild_id or 0
