@@ -93,7 +93,7 @@ class SuggestedMove:
 
 
 _SUGGESTED = re.compile(
-    r"(?P<move>[^@\s]{1,32})@(?P<game>\d{1,19})\.(?P<ply>\d{1,6})\.(?P<position>[0-9a-f]{8})"
+    r"(?P<move>[^@\s]{1,32})@(?P<game>\d{1,18})\.(?P<ply>\d{1,6})\.(?P<position>[0-9a-f]{8})"
 )
 
 
@@ -141,6 +141,15 @@ async def game_choices(
     return choices[:MAX_CHOICES]
 
 
+# Which of the caller's games a command without `game` means: the one awaiting their move (a
+# move), or one where they have just moved (an undo request, giving the opponent time).
+Turn = Literal["mine", "theirs"]
+
+
+def turn_fits(game: GameView, user_id: int, turn: Turn) -> bool:
+    return (game.player_to_move.id == user_id) == (turn == "mine")
+
+
 # What the bot says when asked what only a person answers (it answers moves only).
 NOT_ASKING_ME = {
     "draw": "I don't agree to draws: play on, or resign with `/tak resign`.",
@@ -178,12 +187,19 @@ class TakCog(commands.Cog):
     # ----------------------------------------------------------------- finding the game
 
     async def find_game(
-        self, interaction: discord.Interaction, game_id: int | None, *, acting: bool = False
+        self,
+        interaction: discord.Interaction,
+        game_id: int | None,
+        *,
+        acting: bool = False,
+        turn: Turn | None = None,
     ) -> GameView:
         """The game meant, by one rule everywhere: the game named (in this server only), else
-        the game this thread was made for (whatever its age or status), else the caller's own
-        games (the one awaiting them, for a move). `acting` (a move, a resignation, an offer)
-        never picks a game the caller is not playing in."""
+        the game this thread was made for (whatever its age or status), else among the caller's
+        games in this channel (or, with none here, all of theirs) the only one, or the only one
+        whose turn fits the command (`turn`: "mine" for a move, "theirs" for what only the player
+        who has just moved may ask). Anything else is a question, never a guess. `acting` (a
+        move, a resignation, an offer) never picks a game the caller is not playing in."""
         guild_id = interaction.guild_id or 0
         user = interaction.user.id
         if game_id is not None:
@@ -200,8 +216,9 @@ class TakCog(commands.Cog):
             return here
         mine = await queries.games_for_player(user, guild_id=guild_id)
         in_channel = [g for g in mine if interaction.channel_id in (g.channel_id, g.thread_id)]
-        waiting = [g for g in mine if g.player_to_move.id == user]
-        for candidates in (in_channel, waiting, mine):
+        pool = in_channel or mine
+        fitting = [g for g in pool if turn is not None and turn_fits(g, user, turn)]
+        for candidates in (pool, fitting):
             if len(candidates) == 1:
                 return candidates[0]
         if not mine and not acting:
@@ -209,7 +226,7 @@ class TakCog(commands.Cog):
                 return game
         if not mine:
             raise Refusal("You have no game in progress here. Start one with `/tak challenge`.")
-        listed, u = (waiting or mine)[:10], user
+        listed, u = (fitting or pool)[:10], user
         choices = ", ".join(f"#{g.id} vs {messages.display(g.opponent_of(u).name)}" for g in listed)
         raise Refusal(f"Which game? Name it with the `game` option: {choices}.")
 
@@ -308,7 +325,7 @@ class TakCog(commands.Cog):
         async with refusals(interaction):
             chosen = SuggestedMove.parse(ptn)
             target = await self.find_game(
-                interaction, chosen.game_id if chosen else game, acting=True
+                interaction, chosen.game_id if chosen else game, acting=True, turn="mine"
             )
             text = chosen.move if chosen else typed_move(ptn)
             outcome = await self.services.games.move(
@@ -332,7 +349,9 @@ class TakCog(commands.Cog):
         """The legal moves of the caller's game that start with what was typed; each carries
         the game and the ply it was suggested for, so that it only ever applies there."""
         try:
-            target = await self.find_game(interaction, interaction.namespace.game, acting=True)
+            target = await self.find_game(
+                interaction, interaction.namespace.game, acting=True, turn="mine"
+            )
             legal = await self.services.games.legal_moves(target.id)
         except BredonError:
             return []
@@ -366,7 +385,9 @@ class TakCog(commands.Cog):
         await self._ask(interaction, game, "draw")
 
     @tak.command(name="undo", description="Ask your opponent to take back the last move")
-    @app_commands.describe(game="The game number (default: this thread's game or your only one)")
+    @app_commands.describe(
+        game="The game number (default: this thread's game, or your only one you just moved in)"
+    )
     @app_commands.autocomplete(game=game_choices)
     async def undo(self, interaction: discord.Interaction, game: int | None = None) -> None:
         await self._ask(interaction, game, "undo")
@@ -376,7 +397,8 @@ class TakCog(commands.Cog):
     ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
-            target = await self.find_game(interaction, game_id, acting=True)
+            turn: Turn | None = "theirs" if what == "undo" else None
+            target = await self.find_game(interaction, game_id, acting=True, turn=turn)
             refuse_asking_me(interaction, target, what)
             ask = {"draw": self.services.games.offer_draw, "undo": self.services.games.request_undo}
             await ask[what](target.id, interaction.user.id)
@@ -727,7 +749,7 @@ class TakCog(commands.Cog):
 
     @tak.command(name="moretime", description="Give your opponent more time for their move")
     @app_commands.describe(
-        game="The game number (default: this thread's game or your only one)",
+        game="The game number (default: this thread's game, or your only one you just moved in)",
         time="How much, e.g. 1d, 12h or 2d6h (1 hour to 7 days; default 1d)",
     )
     @app_commands.autocomplete(game=game_choices)
@@ -740,7 +762,7 @@ class TakCog(commands.Cog):
         await thinking(interaction)
         async with refusals(interaction):
             extra = parse_duration(time, "time")
-            target = await self.find_game(interaction, game, acting=True)
+            target = await self.find_game(interaction, game, acting=True, turn="theirs")
             given = await self.services.clocks.give_time(target.id, interaction.user.id, extra)
             report = await self.courier.deliver_stream(game_stream(given.id))
             done = messages.gave_time_text(given, extra)

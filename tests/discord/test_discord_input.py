@@ -4,6 +4,8 @@ long, invisible, reversed or full of mentions, and the limits on what one user c
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 import simcord
 from simcord.backend.errors import OptionError
@@ -47,6 +49,39 @@ async def test_a_move_goes_to_the_callers_own_game(world: World) -> None:
     assert (await world.env.bot.services.games.get(1)).ply == 0
     looked = await carol.slash(theirs, "tak tps")  # looking: the thread's own game
     assert looked.response.content.startswith("Game #1, ply 0")
+
+
+async def test_without_a_game_named_only_a_move_or_a_turn_bound_request_picks_one(
+    world: World,
+) -> None:
+    """Alice has two games in #tak (threads off): #1 awaits her move, in #2 she has just moved.
+    What only fits one of them goes there; anything else asks which game instead of guessing."""
+    alice, bob, carol = world.alice, world.bob, world.carol
+    games = world.env.bot.services.games
+    guilds = world.env.bot.services.guilds
+    await guilds.save(dataclasses.replace(await guilds.get(world.guild.id), use_threads=False))
+    for opponent in (carol, bob):
+        challenge = await world.challenge(opponent=opponent, size=5, color="white")
+        await opponent.click(challenge, label="Accept")
+    await world.move(alice, world.channel, "a1", game=2)
+
+    for command in ("tak abort", "tak draw", "tak pause", "tak resign"):
+        asked = await alice.slash(world.channel, command)
+        assert asked.response.content == (
+            "Which game? Name it with the `game` option: #1 vs carol, #2 vs bob."
+        ), command
+    assert [(await games.get(n)).status for n in (1, 2)] == ["active", "active"]
+    for game in (await games.get(1), await games.get(2)):
+        assert (game.draw_offer_by, game.pause_offer_by) == (None, None)
+
+    undo = await alice.slash(world.channel, "tak undo")  # only #2 has a move of hers to undo
+    assert "Asked your opponent" in undo.response.content
+    assert "(a1)" in world.last_bot_message(world.channel).content
+    more = await alice.slash(world.channel, "tak moretime")  # only bob is waiting on her
+    assert more.response.content.startswith("You gave bob 1d more")
+    played = await world.move(alice, world.channel, "e5")  # only #1 awaits her move
+    assert "You played **e5** in game #1" in played.response.content
+    assert [(await games.get(n)).ply for n in (1, 2)] == [1, 1]
 
 
 async def test_a_finished_games_thread_still_names_it(world: World) -> None:
@@ -126,7 +161,8 @@ async def test_the_move_button_opens_a_form_for_the_position_shown(world: World)
 async def test_long_odd_and_reversed_input_gets_a_short_plain_refusal(world: World) -> None:
     alice = world.alice
     thread = await world.start_game(size=5)
-    for typed in ("a" * 1500, "\u202ezz9\u202c and more", "", "   "):
+    too_big = f"a1@{10**19 - 1}.1.0000abcd"  # a suggestion, its game past SQLite's integers
+    for typed in ("a" * 1500, "\u202ezz9\u202c and more", "", "   ", too_big):
         refused = await world.move(alice, thread, typed)
         text = refused.response.content
         assert refused.ephemeral and 0 < len(text) <= 2000
