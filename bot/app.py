@@ -49,6 +49,8 @@ EXTENSIONS = (
     "cogs.analysis",  # after cogs.opponent: it shares its worker processes
 )
 DATABASE_CHECK_EVERY = timedelta(minutes=10)
+NOT_A_MEMBER = "That user is not a member of this server."
+USER_OPTION = discord.AppCommandOptionType.user
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again later."
 
 
@@ -82,10 +84,16 @@ async def apologise(
         interaction.guild_id,
         exc_info=error,
     )
+    await answer_or_warn(interaction, APOLOGY, action)
+
+
+async def answer_or_warn(interaction: discord.Interaction, text: str, action: str) -> None:
+    """The last word on a failed command: if Discord refuses it too, there is no one left to
+    tell but the log."""
     try:
-        await send_private(interaction, APOLOGY)
+        await send_private(interaction, text)
     except discord.HTTPException:
-        log.warning("Could not send the apology for %s.", action)
+        log.warning("Could not answer the failure of %s.", action)
 
 
 class BredonTree(app_commands.CommandTree):
@@ -118,6 +126,10 @@ class BredonTree(app_commands.CommandTree):
         original = getattr(error, "original", error)
         command = interaction.command
         name = f"/{command.qualified_name}" if command is not None else "a command"
+        if isinstance(error, app_commands.TransformerError) and error.type is USER_OPTION:
+            # A member option given someone who has left (a pasted ID or mention resolves them).
+            await answer_or_warn(interaction, NOT_A_MEMBER, name)
+            return
         await apologise(interaction, original, name, getattr(interaction.namespace, "game", None))
 
 

@@ -536,7 +536,7 @@ class TakCog(commands.Cog):
     async def games(
         self,
         interaction: discord.Interaction,
-        user: discord.Member | None = None,
+        user: discord.User | None = None,  # also someone who has left the server
         show: Literal["active", "finished"] = "active",
         public: bool = False,
     ) -> None:
@@ -559,7 +559,7 @@ class TakCog(commands.Cog):
     async def scores(
         self,
         interaction: discord.Interaction,
-        user: discord.Member | None = None,
+        user: discord.User | None = None,  # also someone who has left the server
         public: bool = False,
     ) -> None:
         await thinking(interaction)

@@ -304,7 +304,7 @@ class TournamentCog(commands.Cog):
     async def forfeit(
         self,
         interaction: discord.Interaction,
-        player: discord.Member,
+        player: discord.User,  # a player who has left the server is still named
         tournament: str | None = None,
     ) -> None:
         async with acting(interaction):
@@ -327,7 +327,7 @@ class TournamentCog(commands.Cog):
     async def disqualify(
         self,
         interaction: discord.Interaction,
-        player: discord.Member,
+        player: discord.User,  # a player who has left the server is still named
         tournament: str | None = None,
     ) -> None:
         async with acting(interaction):
@@ -535,7 +535,7 @@ class TournamentCog(commands.Cog):
     async def seed(
         self,
         interaction: discord.Interaction,
-        player: discord.Member,
+        player: discord.User,  # a player who has left the server is still named
         seed: app_commands.Range[int, 1, MAX_PLAYERS] | None = None,
         move: int | None = None,
         tournament: str | None = None,

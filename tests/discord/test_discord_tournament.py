@@ -348,3 +348,28 @@ async def test_the_tournament_commands_fit_discords_limits(club: Club) -> None:
     assert not any(name.startswith(("organize", "bredon")) for name in available)
     managing = set(club.olga.available_commands(club.channel))
     assert {"organize create", "organize start", "bredon config"} <= managing
+
+
+async def test_a_player_who_left_the_server_can_still_be_named(club: Club) -> None:
+    """Discord resolves a pasted mention of someone who has left as a user, not a member: an
+    organizer can still disqualify them and anyone can look them up, while a command that needs
+    a member says why it cannot take them."""
+    bob = club.world.bob
+    await club.sign_up_and_start()
+    club.world.guild.remove_member(bob)
+    await club.env.settle()
+
+    scores = await club.world.alice.slash(club.channel, "tak scores", user=bob.user)
+    assert scores.ephemeral and "bob" in scores.response.content
+    out = await club.olga.slash(club.channel, "organize disqualify", player=bob.user)
+    assert out.ephemeral and out.response.content.startswith(
+        "bob is disqualified from Spring Open."
+    )
+    [tournament] = await club.services.tournaments.in_guild(club.world.guild.id)
+    entrants = await club.services.tournaments.entrants(tournament.id)
+    assert {e.player.name: e.status.value for e in entrants}["bob"] == "disqualified"
+    refused = await club.world.alice.slash(club.channel, "tak challenge", opponent=bob.user)
+    assert refused.ephemeral
+    assert refused.response.content == "That user is not a member of this server."
+    # SimCord sees every error reaching the tree; the bot answered it and logged no ERROR.
+    assert [type(e).__name__ for e in club.env.errors] == ["TransformerError"]
