@@ -19,12 +19,13 @@ from bot.errors import (
     NoUndoRequest,
     PositionChanged,
 )
+from bot.services.clocks import SeenClock
 from bot.services.games import position_mark, require_active
 from bot.services.outbox import challenge_stream, game_stream
 from bot.services.views import ChallengeView, GameView, PlayerRef
 from bot.text_safety import typed_move, visible_name
 from cogs import messages
-from cogs.buttons import Handler, on_move_press, on_press
+from cogs.buttons import Handler, on_give_day_press, on_move_press, on_press
 from cogs.courier import Courier, courier_of
 from cogs.table import GameTable, Place, is_me
 
@@ -183,16 +184,24 @@ async def decline_pause(interaction: discord.Interaction, game_id: int) -> None:
     await settle_message(interaction, f"{interaction.user.mention} prefers to keep playing.")
 
 
-@on_press("moretime")
-async def more_time(interaction: discord.Interaction, game_id: int) -> None:
-    """The player waiting gives the player to move a day (the services refuse anyone else)."""
+@on_give_day_press
+async def give_a_day(
+    interaction: discord.Interaction, game_id: int, seen: SeenClock | None
+) -> None:
+    """The player waiting gives the player to move a day (the services refuse anyone else),
+    once for the turn the board shows (`seen`; None on boards posted before boards said)."""
     game = await table_of(interaction).services.clocks.give_time(
-        game_id, interaction.user.id, MORE_TIME_BUTTON
+        game_id, interaction.user.id, MORE_TIME_BUTTON, seen=seen
     )
     await _courier(interaction).deliver_stream(game_stream(game_id))
     await interaction.followup.send(
         f"{messages.gave_time_text(game, MORE_TIME_BUTTON)} in game #{game_id}.", ephemeral=True
     )
+
+
+@on_press("moretime")
+async def give_a_day_on_an_older_board(interaction: discord.Interaction, game_id: int) -> None:
+    await give_a_day(interaction, game_id, None)
 
 
 FEW_MOVES = 8  # the form lists the legal moves when there are no more than this

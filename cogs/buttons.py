@@ -15,11 +15,13 @@ from dataclasses import dataclass
 import discord
 
 from bot.app import apologise, refusals
+from bot.services.clocks import SeenClock
 from bot.services.games import position_mark
-from bot.services.views import ChallengeView
+from bot.services.views import ChallengeView, GameView
 
 Handler = Callable[[discord.Interaction, int], Awaitable[None]]
 FormOpener = Callable[[discord.Interaction, int, int, str], Awaitable[None]]
+DayGiver = Callable[[discord.Interaction, int, SeenClock | None], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +46,7 @@ KINDS = {
 }
 HANDLERS: dict[str, Handler] = {}
 MOVE_FORMS: list[FormOpener] = []  # the one handler for the Move button, set by cogs.actions
+GIVE_DAY: list[DayGiver] = []  # the one handler for the Give 1 day button, set by cogs.actions
 
 
 def on_press(action: str) -> Callable[[Handler], Handler]:
@@ -106,6 +109,12 @@ def on_move_press(opener: FormOpener) -> FormOpener:
     return opener
 
 
+def on_give_day_press(giver: DayGiver) -> DayGiver:
+    """Register what pressing a board's Give 1 day button does."""
+    GIVE_DAY[:] = [giver]
+    return giver
+
+
 class MoveButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"bredon:move:(?P<game>\d+):(?P<ply>\d+):(?P<position>[0-9a-f]{8})",
@@ -137,11 +146,43 @@ class MoveButton(
         await pressed(interaction, "the Move button", self.game_id, opened)
 
 
-def move_button(game_id: int, ply: int, tps: str) -> discord.ui.View:
+class GiveDayButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"bredon:moretime:(?P<game>\d+):(?P<ply>\d+):(?P<deadline>\d+)",
+):
+    """On every board: the player waiting gives a day, once, for the turn and deadline that
+    board shows (boards posted before it carry ``bredon:moretime:<game>``, an ActionButton)."""
+
+    def __init__(self, game_id: int, seen: SeenClock) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=KINDS["moretime"].label,
+                style=KINDS["moretime"].style,
+                custom_id=f"bredon:moretime:{game_id}:{seen.ply}:{seen.deadline}",
+            )
+        )
+        self.game_id = game_id
+        self.seen = seen
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> GiveDayButton:
+        return cls(int(match["game"]), SeenClock(int(match["ply"]), int(match["deadline"])))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def act() -> None:
+            await interaction.response.defer()
+            await GIVE_DAY[0](interaction, self.game_id, self.seen)
+
+        await pressed(interaction, "the Give 1 day button", self.game_id, act())
+
+
+def turn_buttons(game: GameView) -> discord.ui.View:
     """A turn's buttons: Move for the player to move, Give 1 day for the one waiting."""
     view = discord.ui.View(timeout=None)
-    view.add_item(MoveButton(game_id, ply, position_mark(tps)))
-    view.add_item(ActionButton("moretime", game_id))
+    view.add_item(MoveButton(game.id, game.ply, position_mark(game.tps)))
+    view.add_item(GiveDayButton(game.id, SeenClock.of(game)))
     return view
 
 

@@ -61,7 +61,7 @@ from cogs import messages
 from cogs import notify_messages as notes
 from cogs import result_messages as results_say
 from cogs import tournament_messages as say
-from cogs.buttons import buttons, challenge_buttons, move_button
+from cogs.buttons import buttons, challenge_buttons, turn_buttons
 from cogs.pictures import tournament_files
 from rendering import THEMES, render_board, render_replay_within
 from tak import Move, Position, Result, parse_move
@@ -548,7 +548,7 @@ class GameTable:
             text,
             viewer_id=viewer,
             last_move=last_move,
-            view=move_button(game.id, game.ply, game.tps),
+            view=turn_buttons(game),
             called=called,
         )
         post = replace(post, silent=not prefs.mention_per_move)

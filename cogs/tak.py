@@ -33,10 +33,12 @@ from cogs import messages
 from cogs import notify_messages as notes
 from cogs.actions import Refusal, announce_to_me, player_of, post_or_withdraw
 from cogs.buttons import (
+    GIVE_DAY,
     HANDLERS,
     KINDS,
     MOVE_FORMS,
     ActionButton,
+    GiveDayButton,
     MoveButton,
     buttons,
 )
@@ -849,10 +851,13 @@ def command_group(bot: BredonBot, name: str) -> app_commands.Group:
 
 
 async def setup(bot: BredonBot) -> None:
-    missing = set(KINDS) - set(HANDLERS)
-    if missing or not MOVE_FORMS:
-        raise RuntimeError(f"Buttons without a handler: {sorted(missing) or ['move']}")
-    bot.add_dynamic_items(ActionButton, MoveButton, PageButton)
+    missing = sorted(set(KINDS) - set(HANDLERS))
+    missing += [
+        name for name, handler in (("move", MOVE_FORMS), ("give-day", GIVE_DAY)) if not handler
+    ]
+    if missing:
+        raise RuntimeError(f"Buttons without a handler: {missing}")
+    bot.add_dynamic_items(ActionButton, MoveButton, GiveDayButton, PageButton)
     await bot.add_cog(TakCog(bot))
 
 

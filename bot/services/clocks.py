@@ -24,7 +24,13 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 from bot.clock import Clock
-from bot.errors import InvalidSetting, MoreTimeRefused, PauseRefused, VacationRefused
+from bot.errors import (
+    InvalidSetting,
+    MoreTimeRefused,
+    PauseRefused,
+    PositionChanged,
+    VacationRefused,
+)
 from bot.services.games import require_active
 from bot.services.guilds import fetch_guild_settings
 from bot.services.outbox import ClockEvent, ClockNews, enqueue
@@ -45,6 +51,30 @@ from bot.store import Database, Transaction, from_db, to_db, to_db_or_none
 MAX_MORE_TIME = timedelta(days=7)  # at a time
 MAX_TIME_LEFT = timedelta(days=MAX_DAYS_PER_MOVE + 30)  # more time never leaves more than this
 DAY = timedelta(days=1)
+
+
+@dataclass(frozen=True, slots=True)
+class SeenClock:
+    """The turn and deadline a board showed (its Give 1 day button carries them), to the
+    second."""
+
+    ply: int
+    deadline: int  # seconds since the epoch
+
+    @classmethod
+    def of(cls, game: GameView) -> SeenClock:
+        deadline = game.deadline_at
+        return cls(game.ply, 0 if deadline is None else int(deadline.timestamp()))
+
+    def check(self, game: GameView) -> None:
+        if game.ply != self.ply:
+            raise PositionChanged(game.id, self.ply, game.ply)
+        if SeenClock.of(game) != self:
+            raise MoreTimeRefused(
+                f"The clock of game #{game.id} has changed since that board (time given, a "
+                "pause): to give more, use `/tak moretime`."
+            )
+
 
 @dataclass(frozen=True, slots=True)
 class Vacation:
@@ -300,9 +330,18 @@ class ClockService:
 
     # ----------------------------------------------------------------- more time
 
-    async def give_time(self, game_id: int, player_id: int, extra: timedelta) -> GameView:
+    async def give_time(
+        self,
+        game_id: int,
+        player_id: int,
+        extra: timedelta,
+        *,
+        seen: SeenClock | None = None,
+    ) -> GameView:
         """The player waiting gives the player to move `extra` time on this turn (on an
-        increment clock it stays on their clock, up to its cap)."""
+        increment clock it stays on their clock, up to its cap). With `seen` (a board's button),
+        only while the game still shows that turn and deadline: a second click on the same
+        board, or a board from before, gives nothing."""
         now = self._clock.now()
         if not timedelta(hours=1) <= extra <= MAX_MORE_TIME:
             raise MoreTimeRefused(
@@ -316,6 +355,8 @@ class ClockService:
             if game.player_to_move.id == player_id:
                 raise MoreTimeRefused("It is your move: only your opponent can give you time.")
             assert game.deadline_at is not None
+            if seen is not None:
+                seen.check(game)
             start = game.frozen_at or now
             if game.deadline_at + extra - start > MAX_TIME_LEFT:
                 raise MoreTimeRefused(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
+from cogs.buttons import buttons
 from tests.discord.test_discord_restart_deadlines import advance, labels
 
 
@@ -66,6 +67,33 @@ async def test_the_give_a_day_button_is_for_the_player_waiting(world) -> None:
     assert given.followups[0].content == "You gave alice 1d more in game #1."
     news = world.last_bot_message(thread)
     assert news.content.startswith(f"{bob.mention} gave {alice.mention} 1d more in game #1.")
+    game = await world.env.bot.services.games.get(1)
+    assert game.deadline_at - game.last_move_at == timedelta(days=3)
+    twice = await bob.click(board, label="Give 1 day")  # a double click, or a second thought
+    assert twice.followups[0].content.startswith("The clock of game #1 has changed since that")
+    more = await bob.slash(thread, "tak moretime", time="12h")  # which the command still gives
+    assert more.response.content.startswith("You gave alice 12h more")
+    game = await world.env.bot.services.games.get(1)
+    assert game.deadline_at - game.last_move_at == timedelta(days=3, hours=12)
+
+    await world.move(alice, thread, "c3")
+    stale = await alice.click(board, label="Give 1 day")  # alice waits now; an earlier board
+    assert stale.followups[0].content.startswith("The position has changed in game #1")
+    latest = world.last_bot_message(thread)
+    assert (await alice.click(latest, label="Give 1 day")).followups[0].content == (
+        "You gave bob 1d more in game #1."
+    )
+
+
+async def test_give_a_day_on_a_board_posted_before_boards_named_their_turn(world) -> None:
+    """Boards already posted carry the older button id (the game only): it still gives."""
+    thread = await opened(world, days=2)
+    old_board = await world.env.bot.get_channel(thread.id).send(
+        "An older board", view=buttons(("moretime", 1))
+    )
+    [posted] = [m for m in world.bot_messages(thread) if m.id == old_board.id]
+    given = await world.bob.click(posted, label="Give 1 day")
+    assert given.followups[0].content == "You gave alice 1d more in game #1."
     game = await world.env.bot.services.games.get(1)
     assert game.deadline_at - game.last_move_at == timedelta(days=3)
 
