@@ -95,12 +95,14 @@ def settings_text(tournament: TournamentView) -> str:
 
 
 def created_embed(tournament: TournamentView) -> discord.Embed:
-    embed = discord.Embed(
+    """The sign-up call. The command is shown as typed, in a code span (where nothing is
+    markdown and nothing pings), so it can be copied as it is."""
+    command = f"/tournament join tournament:{tournament.name}"
+    span = f"`` {command} ``" if "`" in command else f"`{command}`"
+    return discord.Embed(
         title=f"New tournament: {display(tournament.name)}",
-        description=settings_text(tournament)
-        + f"\n\nSign up with `/tournament join tournament:{display(tournament.name)}`.",
+        description=f"{settings_text(tournament)}\n\nSign up with {span}.",
     )
-    return embed
 
 
 def round_title(tournament: TournamentView, number: int) -> str:
