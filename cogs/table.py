@@ -50,7 +50,7 @@ from bot.services.outbox import (
     game_stream,
 )
 from bot.services.outcomes import GameEnding, MoveOutcome
-from bot.services.tournaments import TournamentFormat, TournamentView
+from bot.services.tournaments import TournamentFormat, TournamentStatus, TournamentView
 from bot.services.views import (
     ChallengeView,
     GameView,
@@ -763,6 +763,9 @@ class GameTable:
     ) -> list[tuple[str, discord.Embed | None, PictureFiles | None]]:
         """Each message: its text, its embed, and what draws its pictures (the standings, or a
         knockout's bracket, when a round begins after another and at the end)."""
+        if news.headline == Headline.CREATED:
+            signing_up = tournament.status is TournamentStatus.SIGNUP
+            return [("", say.created_embed(tournament), None)] if signing_up else []
         name = messages.display(tournament.name)
         who = messages.mention(news.player_id or 0)
         headline = await self._entry_headline(tournament, news)

@@ -15,7 +15,6 @@ and the winner with the final standings. The courier posts them in the tournamen
 from __future__ import annotations
 
 import io
-import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -26,7 +25,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot, refusals
-from bot.services.outbox import game_stream
+from bot.services.outbox import game_stream, tournament_stream
 from bot.services.results import MAX_PTN_BYTES, MAX_REASON_LENGTH
 from bot.services.timecontrol import clock_options, parse_duration
 from bot.services.tournaments import (
@@ -49,8 +48,6 @@ from cogs.messages import display
 from cogs.pictures import pairings_file, tournament_files
 from cogs.sharing import PUBLIC_OPTION, answer
 from cogs.tak import MAX_CHOICES, Refusal, check_place, thinking
-
-log = logging.getLogger(__name__)
 
 MAX_SIGNUP_DAYS = 60
 
@@ -158,7 +155,7 @@ class TournamentCog(commands.Cog):
 
     async def announce(self, tournament: TournamentView) -> str:
         """Deliver the tournament's news now; a note for the organizer if Discord refused."""
-        report = await self.courier.deliver_stream(f"tournament:{tournament.id}")
+        report = await self.courier.deliver_stream(tournament_stream(tournament.id))
         if report.pending:
             return " I couldn't post the news in its channel yet; I'll keep trying."
         return ""
@@ -260,23 +257,17 @@ class TournamentCog(commands.Cog):
             )
             if window is not None:
                 self.bot.wake_scheduler()  # the check-in may open (or remind) before its next look
-            assert interaction.channel is not None
-            start_it = "Start it with `/organize start` once the players are in."
-            try:
-                message = await interaction.channel.send(embed=say.created_embed(created))
-            except discord.HTTPException as error:
-                log.warning("Tournament %s: no announcement (%s).", created.id, error)
-                text = (
-                    f"**{display(created.name)}** is open for sign-up, but I couldn't announce "
-                    "it here "
-                    f"(Discord said: {error.text or error.status}). {start_it}"
-                )
-            else:
-                text = (
-                    f"**{display(created.name)}** is open for sign-up: {message.jump_url}. "
-                    + start_it
-                )
-            await interaction.followup.send(text, ephemeral=True)
+            report = await self.courier.deliver_stream(tournament_stream(created.id))
+            where = (
+                f": {report.last_link}."
+                if not report.pending and report.last_link
+                else ", but I couldn't announce it here yet; I'll keep trying."
+            )
+            await interaction.followup.send(
+                f"**{display(created.name)}** is open for sign-up{where} "
+                "Start it with `/organize start` once the players are in.",
+                ephemeral=True,
+            )
 
     @organize.command(name="start", description="Close sign-up and begin round 1")
     @app_commands.describe(tournament=TOURNAMENT_OPTION)

@@ -211,6 +211,7 @@ class BiddingNews:
 
 
 class Headline(StrEnum):
+    CREATED = "created"  # open for sign-up: the embed with its settings
     STARTED = "started"
     WITHDREW = "withdrew"
     DISQUALIFIED = "disqualified"

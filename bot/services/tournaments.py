@@ -55,7 +55,14 @@ from bot.errors import (
 )
 from bot.services.games import finish_game
 from bot.services.guilds import fetch_guild_settings
-from bot.services.outbox import EndingCause, GameEnded, Headline, announce_progress
+from bot.services.outbox import (
+    EndingCause,
+    GameEnded,
+    Headline,
+    TournamentNews,
+    announce_progress,
+    enqueue,
+)
 from bot.services.queries import QueryService
 from bot.services.records import fetch_match, save_player
 from bot.services.timecontrol import TimeControl
@@ -324,6 +331,8 @@ class TournamentService:
                 (groups, advance, *tiebreaks.to_db(), cursor.lastrowid),
             )
             await schedule_checkin(tx, cursor.lastrowid, check_in)
+            news = TournamentNews(cursor.lastrowid, headline=Headline.CREATED.value)
+            await enqueue(tx, news, now)
             return await fetch_tournament(tx, cursor.lastrowid)
 
     async def join(self, tournament_id: int, player: PlayerRef) -> Entrant:

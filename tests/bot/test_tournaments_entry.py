@@ -43,8 +43,11 @@ FOUR = (ANN, BEN, CAT, DAN)
 ORG = {"actor_id": ORGANIZER.id, "is_organizer": True}
 
 
-async def tournament_news(services: Services) -> list[TournamentNews]:
-    """The tournament news not delivered yet, oldest first (waiting ones included)."""
+async def tournament_news(
+    services: Services, *, with_sign_up: bool = False
+) -> list[TournamentNews]:
+    """The tournament news not delivered yet, oldest first (waiting ones included); the
+    sign-up call every tournament has only `with_sign_up`."""
     rows = await services.db.fetchall(
         "SELECT payload FROM outbox WHERE kind = ? AND delivered_at IS NULL ORDER BY id",
         (TournamentNews.KIND,),
@@ -55,7 +58,7 @@ async def tournament_news(services: Services) -> list[TournamentNews]:
         news.append(
             TournamentNews(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
         )
-    return news
+    return [n for n in news if with_sign_up or n.headline != Headline.CREATED]
 
 
 def ids(players: object) -> list[int]:
@@ -73,6 +76,8 @@ async def test_check_in_window_reminder_and_no_shows_dropped_across_a_restart(
     tournament = await new_tournament(
         services, FOUR, signup_deadline=deadline, checkin=timedelta(days=1)
     )
+    news = await tournament_news(services, with_sign_up=True)
+    assert [n.headline for n in news] == [Headline.CREATED]  # saved with it: never lost
     state = await services.entry.state(tournament.id)
     assert state.checkin.opens_at == deadline - timedelta(days=1)
     assert state.checkin.remind_at == deadline - timedelta(hours=12)

@@ -371,3 +371,26 @@ async def test_a_declined_challenge_is_shown_declined_even_if_discord_fails_firs
     shown = next(m for m in world.bot_messages(world.channel) if m.id == message.id)
     assert shown.content.endswith("Declined.") and shown.components == []
     assert await env.bot.services.outbox.pending() == 0
+
+
+async def test_a_new_tournament_whose_announcement_fails_is_announced_once_discord_works(
+    club: Club,
+) -> None:
+    """The tournament is saved while its channel refuses the sign-up post: the organizer is told
+    it will follow, and it does, once."""
+    env = club.env
+    fail_posts(env, club.channel)
+    created = await club.create()
+    assert created.response.content == (
+        "**Spring Open** is open for sign-up, but I couldn't announce it here yet; I'll keep "
+        "trying. Start it with `/organize start` once the players are in."
+    )
+    titles = [e.title for m in club.channel_posts() for e in m.embeds]
+    assert "New tournament: Spring Open" not in titles
+    joined = await club.world.alice.slash(club.channel, "tournament join")
+    assert joined.response.content.startswith("You are in")  # the tournament exists
+
+    await env.advance_time(31)
+    titles = [e.title for m in club.channel_posts() for e in m.embeds]
+    assert titles.count("New tournament: Spring Open") == 1
+    assert await club.services.outbox.pending() == 0

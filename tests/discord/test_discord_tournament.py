@@ -373,3 +373,15 @@ async def test_a_player_who_left_the_server_can_still_be_named(club: Club) -> No
     assert refused.response.content == "That user is not a member of this server."
     # SimCord sees every error reaching the tree; the bot answered it and logged no ERROR.
     assert [type(e).__name__ for e in club.env.errors] == ["TransformerError"]
+
+
+async def test_the_sign_up_command_shown_can_be_copied_as_it_is(club: Club) -> None:
+    """Markdown escapes inside a code span show as backslashes, and a name pasted with them
+    names no tournament."""
+    for name in ("Spring_Open *2*", "The `quoted` cup"):
+        await club.create(name=name)
+        posted = club.channel_posts()[-1].embeds[0].description or ""
+        shown = posted.rsplit("Sign up with ", 1)[1].rstrip(".").strip("`").strip()
+        assert shown == f"/tournament join tournament:{name}"
+        joined = await club.world.alice.slash(club.channel, "tournament join", tournament=name)
+        assert joined.response.content.startswith("You are in"), joined.response.content
