@@ -19,7 +19,6 @@ from bot.errors import (
     NoUndoRequest,
     PositionChanged,
 )
-from bot.services.clocks import SeenClock
 from bot.services.games import position_mark, require_active
 from bot.services.outbox import challenge_stream, game_stream
 from bot.services.views import ChallengeView, GameView, PlayerRef
@@ -185,13 +184,11 @@ async def decline_pause(interaction: discord.Interaction, game_id: int) -> None:
 
 
 @on_give_day_press
-async def give_a_day(
-    interaction: discord.Interaction, game_id: int, seen: SeenClock | None
-) -> None:
+async def give_a_day(interaction: discord.Interaction, game_id: int, board_ply: int | None) -> None:
     """The player waiting gives the player to move a day (the services refuse anyone else),
-    once for the turn the board shows (`seen`; None on boards posted before boards said)."""
+    once a turn, on the turn the board shows (None on boards posted before boards said)."""
     game = await table_of(interaction).services.clocks.give_time(
-        game_id, interaction.user.id, MORE_TIME_BUTTON, seen=seen
+        game_id, interaction.user.id, MORE_TIME_BUTTON, board_ply=board_ply
     )
     await _courier(interaction).deliver_stream(game_stream(game_id))
     await interaction.followup.send(

@@ -15,13 +15,12 @@ from dataclasses import dataclass
 import discord
 
 from bot.app import apologise, refusals
-from bot.services.clocks import SeenClock
 from bot.services.games import position_mark
 from bot.services.views import ChallengeView, GameView
 
 Handler = Callable[[discord.Interaction, int], Awaitable[None]]
 FormOpener = Callable[[discord.Interaction, int, int, str], Awaitable[None]]
-DayGiver = Callable[[discord.Interaction, int, SeenClock | None], Awaitable[None]]
+DayGiver = Callable[[discord.Interaction, int, int | None], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,32 +147,32 @@ class MoveButton(
 
 class GiveDayButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"bredon:moretime:(?P<game>\d+):(?P<ply>\d+):(?P<deadline>\d+)",
+    template=r"bredon:moretime:(?P<game>\d+):(?P<ply>\d+)",
 ):
-    """On every board: the player waiting gives a day, once, for the turn and deadline that
-    board shows (boards posted before it carry ``bredon:moretime:<game>``, an ActionButton)."""
+    """On every board: the player waiting gives a day, once a turn, on the turn that board
+    shows (boards posted before it carry ``bredon:moretime:<game>``, an ActionButton)."""
 
-    def __init__(self, game_id: int, seen: SeenClock) -> None:
+    def __init__(self, game_id: int, ply: int) -> None:
         super().__init__(
             discord.ui.Button(
                 label=KINDS["moretime"].label,
                 style=KINDS["moretime"].style,
-                custom_id=f"bredon:moretime:{game_id}:{seen.ply}:{seen.deadline}",
+                custom_id=f"bredon:moretime:{game_id}:{ply}",
             )
         )
         self.game_id = game_id
-        self.seen = seen
+        self.ply = ply
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> GiveDayButton:
-        return cls(int(match["game"]), SeenClock(int(match["ply"]), int(match["deadline"])))
+        return cls(int(match["game"]), int(match["ply"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def act() -> None:
             await interaction.response.defer()
-            await GIVE_DAY[0](interaction, self.game_id, self.seen)
+            await GIVE_DAY[0](interaction, self.game_id, self.ply)
 
         await pressed(interaction, "the Give 1 day button", self.game_id, act())
 
@@ -182,7 +181,7 @@ def turn_buttons(game: GameView) -> discord.ui.View:
     """A turn's buttons: Move for the player to move, Give 1 day for the one waiting."""
     view = discord.ui.View(timeout=None)
     view.add_item(MoveButton(game.id, game.ply, position_mark(game.tps)))
-    view.add_item(GiveDayButton(game.id, SeenClock.of(game)))
+    view.add_item(GiveDayButton(game.id, game.ply))
     return view
 
 

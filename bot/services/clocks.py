@@ -53,27 +53,19 @@ MAX_TIME_LEFT = timedelta(days=MAX_DAYS_PER_MOVE + 30)  # more time never leaves
 DAY = timedelta(days=1)
 
 
-@dataclass(frozen=True, slots=True)
-class SeenClock:
-    """The turn and deadline a board showed (its Give 1 day button carries them), to the
-    second."""
-
-    ply: int
-    deadline: int  # seconds since the epoch
-
-    @classmethod
-    def of(cls, game: GameView) -> SeenClock:
-        deadline = game.deadline_at
-        return cls(game.ply, 0 if deadline is None else int(deadline.timestamp()))
-
-    def check(self, game: GameView) -> None:
-        if game.ply != self.ply:
-            raise PositionChanged(game.id, self.ply, game.ply)
-        if SeenClock.of(game) != self:
-            raise MoreTimeRefused(
-                f"The clock of game #{game.id} has changed since that board (time given, a "
-                "pause): to give more, use `/tak moretime`."
-            )
+async def _give_by_button_once(tx: Transaction, game: GameView, board_ply: int) -> None:
+    """Refuse a board's Give 1 day for another turn than its own, or a second one this turn
+    (moves and undos raise the game's version); else mark this turn as given."""
+    if game.ply != board_ply:
+        raise PositionChanged(game.id, board_ply, game.ply)
+    row = await tx.fetchone("SELECT version, day_given_version FROM games WHERE id = ?", (game.id,))
+    assert row is not None
+    if row["day_given_version"] == row["version"]:
+        raise MoreTimeRefused(
+            f"You have already given a day on this turn of game #{game.id}: to give more, use "
+            "`/tak moretime`."
+        )
+    await tx.execute("UPDATE games SET day_given_version = version WHERE id = ?", (game.id,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +111,6 @@ def _vacation(row: sqlite3.Row) -> Vacation:
     return Vacation(
         row["id"], row["guild_id"], row["player_id"], started, ends, from_db(row["ended_at"])
     )
-
 
 
 async def settle_clock(
@@ -336,12 +327,12 @@ class ClockService:
         player_id: int,
         extra: timedelta,
         *,
-        seen: SeenClock | None = None,
+        board_ply: int | None = None,
     ) -> GameView:
         """The player waiting gives the player to move `extra` time on this turn (on an
-        increment clock it stays on their clock, up to its cap). With `seen` (a board's button),
-        only while the game still shows that turn and deadline: a second click on the same
-        board, or a board from before, gives nothing."""
+        increment clock it stays on their clock, up to its cap). With `board_ply` (a board's
+        button), once a turn, and only on that board's turn: a double click, or a board from
+        before, gives nothing."""
         now = self._clock.now()
         if not timedelta(hours=1) <= extra <= MAX_MORE_TIME:
             raise MoreTimeRefused(
@@ -355,8 +346,8 @@ class ClockService:
             if game.player_to_move.id == player_id:
                 raise MoreTimeRefused("It is your move: only your opponent can give you time.")
             assert game.deadline_at is not None
-            if seen is not None:
-                seen.check(game)
+            if board_ply is not None:
+                await _give_by_button_once(tx, game, board_ply)
             start = game.frozen_at or now
             if game.deadline_at + extra - start > MAX_TIME_LEFT:
                 raise MoreTimeRefused(

@@ -70,7 +70,9 @@ async def test_the_give_a_day_button_is_for_the_player_waiting(world) -> None:
     game = await world.env.bot.services.games.get(1)
     assert game.deadline_at - game.last_move_at == timedelta(days=3)
     twice = await bob.click(board, label="Give 1 day")  # a double click, or a second thought
-    assert twice.followups[0].content.startswith("The clock of game #1 has changed since that")
+    assert twice.followups[0].content == (
+        "You have already given a day on this turn of game #1: to give more, use `/tak moretime`."
+    )
     more = await bob.slash(thread, "tak moretime", time="12h")  # which the command still gives
     assert more.response.content.startswith("You gave alice 12h more")
     game = await world.env.bot.services.games.get(1)
@@ -80,6 +82,9 @@ async def test_the_give_a_day_button_is_for_the_player_waiting(world) -> None:
     stale = await alice.click(board, label="Give 1 day")  # alice waits now; an earlier board
     assert stale.followups[0].content.startswith("The position has changed in game #1")
     latest = world.last_bot_message(thread)
+    await bob.slash(thread, "tak vacation start", days=1)  # moves the deadline, not the turn
+    await advance(world.env, timedelta(hours=3))
+    await bob.slash(thread, "tak vacation end")
     assert (await alice.click(latest, label="Give 1 day")).followups[0].content == (
         "You gave bob 1d more in game #1."
     )
