@@ -317,7 +317,7 @@ class TakCog(commands.Cog):
     @tak.command(name="move", description="Play a move in PTN (start typing for the legal moves)")
     @app_commands.describe(
         ptn="The move, e.g. a1, Sb2 (wall), Cc3 (capstone), c3> or 3c3+12",
-        game="The game number (default: this thread's game, or your only game awaiting you)",
+        game="The game number (default: this thread's game, your only one, or one awaiting you)",
     )
     @app_commands.autocomplete(game=game_choices)
     async def move(

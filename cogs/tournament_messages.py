@@ -98,7 +98,8 @@ def created_embed(tournament: TournamentView) -> discord.Embed:
     """The sign-up call. The command is shown as typed, in a code span (where nothing is
     markdown and nothing pings), so it can be copied as it is."""
     command = f"/tournament join tournament:{tournament.name}"
-    span = f"`` {command} ``" if "`" in command else f"`{command}`"
+    fence = "`" * (max(map(len, re.findall("`+", command)), default=0) + 1)
+    span = f"{fence} {command} {fence}" if len(fence) > 1 else f"`{command}`"
     return discord.Embed(
         title=f"New tournament: {display(tournament.name)}",
         description=f"{settings_text(tournament)}\n\nSign up with {span}.",

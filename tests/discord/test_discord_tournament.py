@@ -378,10 +378,12 @@ async def test_a_player_who_left_the_server_can_still_be_named(club: Club) -> No
 async def test_the_sign_up_command_shown_can_be_copied_as_it_is(club: Club) -> None:
     """Markdown escapes inside a code span show as backslashes, and a name pasted with them
     names no tournament."""
-    for name in ("Spring_Open *2*", "The `quoted` cup"):
+    for name in ("Spring_Open *2*", "The `quoted` cup", "x`` [Join](https://x.example) ``"):
         await club.create(name=name)
         posted = club.channel_posts()[-1].embeds[0].description or ""
-        shown = posted.rsplit("Sign up with ", 1)[1].rstrip(".").strip("`").strip()
-        assert shown == f"/tournament join tournament:{name}"
+        span = posted.rsplit("Sign up with ", 1)[1].rstrip(".")
+        fence = span[: len(span) - len(span.lstrip("`"))]
+        assert fence not in name  # no run of backticks in the name closes the span early
+        assert span.strip("`").strip() == f"/tournament join tournament:{name}"
         joined = await club.world.alice.slash(club.channel, "tournament join", tournament=name)
         assert joined.response.content.startswith("You are in"), joined.response.content
