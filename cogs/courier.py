@@ -65,11 +65,16 @@ class StreamReport:
         last = self.last_shown
         return None if last is None else last.link
 
+    @property
+    def given_up(self) -> bool:
+        """Nothing left to try: Discord refused a post everywhere it could go."""
+        return self.pending == 0 and any(s.outcome is Outcome.GIVEN_UP for s in self.shown)
+
     def reply(self, done: str, late: str) -> str:
         """The truth for whoever acted: `done` with a link to the post, or `late` (what was
         saved) and what became of its post."""
         outcomes = {s.outcome for s in self.shown}
-        if self.pending == 0 and Outcome.GIVEN_UP in outcomes:
+        if self.given_up:
             return (
                 f"{late}, but Discord refused the post everywhere (the game's thread, its "
                 "channel and the players' DMs); a server manager should check my permissions."

@@ -258,12 +258,12 @@ class TournamentCog(commands.Cog):
             if window is not None:
                 self.bot.wake_scheduler()  # the check-in may open (or remind) before its next look
             report = await self.courier.deliver_stream(tournament_stream(created.id))
-            if not report.pending and report.last_link:
-                where = f": {report.last_link}."
-            elif report.pending:
+            if report.pending:
                 where = ", but I couldn't announce it here yet; I'll keep trying."
-            else:
+            elif report.given_up:
                 where = ", but Discord refused the announcement: check my permissions here."
+            else:  # posted now, or just before by the courier's own round
+                where = f": {report.last_link}." if report.last_link else "."
             await interaction.followup.send(
                 f"**{display(created.name)}** is open for sign-up{where} "
                 "Start it with `/organize start` once the players are in.",
