@@ -30,10 +30,18 @@ NINJA_URL = "https://ptn.ninja/"
 MAX_PTN_LENGTH = 1_000_000  # characters
 MAX_PLIES = 2_000
 MAX_TAGS = 100  # PTN Ninja knows 22 tag names
+MAX_COMMENTS = 10_000  # an analysis writes one or two a ply
+# Names run to 32 characters on Discord and PlayTak, tournament names to 60; a TPS tag has its own
+# cap (tak.tps.MAX_TPS_LENGTH).
+MAX_TAG_NAME_LENGTH = 32
+MAX_TAG_VALUE_LENGTH = 256
 # As PTN Ninja reads a tag: no escapes, so a value runs to the next `"` whatever comes before it.
+# Every part is anchored and unambiguous, so a failed match costs one scan, not one per start.
 _TAG_RE = re.compile(r'\s*\[\s*([A-Za-z0-9_]+)\s*"([^"]*)"\s*\]')
-# A comment, a lone `{` that opens a comment never closed, or anything else up to a space or `{`.
-_TOKEN_RE = re.compile(r"\{[^}]*\}|\{|[^\s{]+")
+# A comment, or anything else up to a space or `{`. A comment never closed runs to the end of the
+# text (it ends with `}` only when closed): one scan, where `\{[^}]*\}|\{` would rescan the rest
+# of the text for every `{`, which made a file of 262 KB of `{` take over a minute.
+_TOKEN_RE = re.compile(r"\{[^}]*\}?|[^\s{]+")
 _MOVE_NUMBER_RE = re.compile(r"[0-9]{1,6}\.")
 _RESULT_TOKENS = {"R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2", "0-0"}
 _SIZE_RE = re.compile(r"[3-8]")
@@ -171,8 +179,15 @@ class Game:
         while match := _TAG_RE.match(text, body_start):
             if len(game.tags) == MAX_TAGS:
                 raise PTNError(f"A PTN file has at most {MAX_TAGS} tags.")
+            _check_tag(match[1], match[2])
             game.set_tag(match[1], match[2])
             body_start = match.end()
+        rest = text[body_start:].lstrip()
+        if rest.startswith("["):
+            raise PTNError(
+                f"{quoted(rest.partition(chr(10))[0])} is not a tag: write tags as "
+                '[Name "value"], the name in letters, digits and _, one tag a line.'
+            )
         position = game.start()
         result_token = game._read_moves(text[body_start:], position)
         game.result = _settled_result(position.result, result_token, game._value("Result"))
@@ -183,10 +198,15 @@ class Game:
         result_token = None
         numbered_at = -1  # how many plies were read when the last move number came
         skipped = False  # whether `--` stood for White's ply
-        for token in _TOKEN_RE.findall(body):
+        comments = 0
+        for found in _TOKEN_RE.finditer(body):
+            token = found[0]
             if token[0] == "{":
-                if token == "{":
+                if len(token) == 1 or token[-1] != "}":
                     raise PTNError("A comment opened with { is never closed with }.")
+                comments += 1
+                if comments > MAX_COMMENTS:
+                    raise PTNError(f"A PTN file has at most {MAX_COMMENTS:,} comments.")
                 target = self.plies[-1].comments if self.plies else self.comments
                 target.append(token[1:-1])
                 continue
@@ -259,6 +279,19 @@ class Game:
         return "\n".join(lines + body) + "\n"
 
 
+def _check_tag(name: str, value: str) -> None:
+    """Refuse a tag longer than any real one (a TPS tag is capped by :func:`parse_tps`)."""
+    if len(name) > MAX_TAG_NAME_LENGTH:
+        raise PTNError(
+            f"Tag {quoted(name)}: a tag's name is at most {MAX_TAG_NAME_LENGTH} characters."
+        )
+    if len(value) > MAX_TAG_VALUE_LENGTH and name.lower() != "tps":
+        raise PTNError(
+            f"Tag {name}: a tag's value is at most {MAX_TAG_VALUE_LENGTH} characters; this one "
+            f"has {len(value):,}."
+        )
+
+
 def _tag_text(value: str) -> str:
     """A tag value as PTN Ninja reads it: no `"` (no escapes either), no braces, one line."""
     return "".join(" " if char.isspace() else char for char in value.translate(_TAG_SUBSTITUTES))
@@ -272,21 +305,27 @@ def _comment_text(comment: str) -> str:
 def _settled_result(board: Result | None, token: str | None, tag: str | None) -> Result | None:
     """The game's result: the board's, checked against the result written after the moves and in
     the Result tag; a result from the players (resignation, time, agreement) where the board
-    has none."""
+    has none.
+
+    PlayTak and engine matches often write `1-0` or `0-1` for a game the board ended by a road
+    or on flats: a result that names the board's winner without saying how agrees with it.
+    """
     written = parse_result(token) if token else None
     tagged = parse_result(tag) if tag else None
-    if written and tagged and written.ptn() != tagged.ptn():
+    if written and tagged and not _agree(written, tagged):
         raise PTNError(
             f"The moves end with {written.ptn()}, but the Result tag says {tagged.ptn()}."
         )
     claim = written or tagged
     if board is not None:
-        if claim is not None and claim.ptn() != board.ptn():
+        if claim is not None and not _agree(claim, board):
             raise PTNError(
                 f"The result {claim.ptn()} contradicts the board, where the moves end the game: "
                 f"{board.describe()} ({board.ptn()})"
             )
         return board
+    if written and tagged and written.kind is ResultKind.OTHER:
+        claim = tagged  # the more precise: a road or flat win the board must then show
     if claim is None:
         return None
     if claim.kind.on_board and claim.winner is not None:
@@ -299,6 +338,15 @@ def _settled_result(board: Result | None, token: str | None, tag: str | None) ->
     if claim.winner is None and claim.kind is ResultKind.FLATS:
         return Result(None, ResultKind.AGREEMENT)  # 1/2-1/2 on a board that is not over
     return claim
+
+
+def _agree(one: Result, other: Result) -> bool:
+    """Whether two results can be the same game's: equal, or the same winner where one of them
+    (`1-0`, `0-1`) does not say how."""
+    if one.ptn() == other.ptn():
+        return True
+    vague = ResultKind.OTHER in (one.kind, other.kind)
+    return vague and one.winner is not None and one.winner is other.winner
 
 
 def _move_text(move: Move, position: Position) -> str:
