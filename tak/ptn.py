@@ -25,6 +25,10 @@ from tak.results import Result, ResultKind, parse_result
 from tak.tps import parse_tps
 
 NINJA_URL = "https://ptn.ninja/"
+# PTN has no tag for the antiquity tie rule (PTN Ninja warns about a tag it does not know and
+# drops it), so a game played with it says so in this comment before the first move; the Komi
+# tag stays the real komi.
+TIE_RULE_COMMENT = "Antiquity tie rule: a tied flat count goes to Black."
 # Real games run to a few hundred plies and a few kilobytes; these caps keep any file, however
 # built, to a fraction of a second.
 MAX_PTN_LENGTH = 1_000_000  # characters
@@ -82,6 +86,13 @@ class Game:
         existing = next((k for k in self.tags if k.lower() == name.lower()), name)
         self.tags[existing] = value
 
+    @property
+    def ties_to_black(self) -> bool:
+        """Whether the antiquity tie rule's comment (:data:`TIE_RULE_COMMENT`) comes before the
+        first move."""
+        wanted = TIE_RULE_COMMENT.casefold()
+        return any(comment.strip().casefold() == wanted for comment in self.comments)
+
     def _value(self, name: str) -> str | None:
         """A tag's value, None when missing or left blank ("" or "?", as PTN Ninja reads them)."""
         value = self.tag(name)
@@ -89,7 +100,7 @@ class Game:
 
     def start(self) -> Position:
         """The position before the first move, from the Size, TPS, Komi, Flats, Caps and Opening
-        tags."""
+        tags and the tie rule's comment."""
         try:
             return self._start()
         except TakError as error:
@@ -122,11 +133,16 @@ class Game:
         stone_pair = self._pair("Flats", stones)
         cap_pair = self._pair("Caps", caps)
         opening = (self._value("Opening") or "swap").lower()
+        setup = {
+            "komi": komi,
+            "stones": stone_pair,
+            "caps": cap_pair,
+            "opening": opening,
+            "ties_to_black": self.ties_to_black,
+        }
         if tps is not None:
-            return Position.from_tps(
-                tps, komi=komi, stones=stone_pair, caps=cap_pair, opening=opening
-            )
-        return Position(size, komi=komi, stones=stone_pair, caps=cap_pair, opening=opening)
+            return Position.from_tps(tps, **setup)
+        return Position(size, **setup)
 
     def _pair(self, name: str, default: int) -> tuple[int, int]:
         """Flats or Caps for both players, overridden per player by Flats1/Flats2..."""
@@ -188,18 +204,20 @@ class Game:
                 f"{quoted(rest.partition(chr(10))[0])} is not a tag: write tags as "
                 '[Name "value"], the name in letters, digits and _, one tag a line.'
             )
-        position = game.start()
-        result_token = game._read_moves(text[body_start:], position)
+        position, result_token = game._read_moves(text, body_start)
         game.result = _settled_result(position.result, result_token, game._value("Result"))
         return game
 
-    def _read_moves(self, body: str, position: Position) -> str | None:
-        """Play the body's plies on `position`; return the result token after them, if any."""
+    def _read_moves(self, text: str, body_start: int) -> tuple[Position, str | None]:
+        """Play the plies from `body_start` on from the start position (set up once the
+        comments before the first move, which may hold the tie rule, are read); return the
+        final position and the result token after the plies, if any."""
+        position = None
         result_token = None
         numbered_at = -1  # how many plies were read when the last move number came
         skipped = False  # whether `--` stood for White's ply
         comments = 0
-        for found in _TOKEN_RE.finditer(body):
+        for found in _TOKEN_RE.finditer(text, body_start):
             token = found[0]
             if token[0] == "{":
                 if len(token) == 1 or token[-1] != "}":
@@ -210,6 +228,8 @@ class Game:
                 target = self.plies[-1].comments if self.plies else self.comments
                 target.append(token[1:-1])
                 continue
+            if position is None:
+                position = self.start()
             if result_token is not None:
                 raise PTNError(f"{quoted(token)} comes after the result {result_token}.")
             if token.upper() in _RESULT_TOKENS:
@@ -235,7 +255,7 @@ class Game:
                 )
             else:
                 self._read_ply(token, position)
-        return result_token
+        return position or self.start(), result_token
 
     def _read_ply(self, token: str, position: Position) -> None:
         number = position.ply // 2 + 1

@@ -9,7 +9,14 @@ import re
 import pytest
 
 from tak import Color, Position, PTNError, Result, ResultKind, parse_move
-from tak.ptn import MAX_COMMENTS, MAX_PLIES, MAX_TAG_VALUE_LENGTH, Game, GamePly
+from tak.ptn import (
+    MAX_COMMENTS,
+    MAX_PLIES,
+    MAX_TAG_VALUE_LENGTH,
+    TIE_RULE_COMMENT,
+    Game,
+    GamePly,
+)
 
 # What PTN Ninja reads (docs: the project's tak-formats notes): the tags it knows, and the values
 # it accepts in them. Anything else it drops or refuses to load.
@@ -299,3 +306,19 @@ def test_real_files_read_as_ptn_ninja_reads_them() -> None:
     )
     assert game.plies == [] and game.tag("GoodMove") == "2d5-11"
     assert game.final_position().tps() == "2,x2,121C,1/x2,2,12,1/x2,2,12S,2/x3,1,1/x4,1 1 2"
+
+
+@pytest.mark.parametrize(("komi", "result"), [("2.5", "F-0"), ("3", "0-F"), ("-1.5", "F-0")])
+def test_the_antiquity_tie_rule_is_written_and_read_as_a_comment(komi: str, result: str) -> None:
+    tps = "1,2,1,1/1,1,2,1/2,1,1,2/1,2,2,x 1 9"  # 9 White flats to 6 once d1 fills the board
+    text = f'[TPS "{tps}"]\n[Komi "{komi}"]\n\n{{{TIE_RULE_COMMENT}}}\n9. Sd1 {result}\n'
+    game = Game.parse(text)
+    assert game.ties_to_black and game.start().ties_to_black
+    assert game.result is not None and game.result.ptn() == result
+    written = game.ptn()
+    assert written == text  # the Komi tag stays the real komi
+    assert_ninja_reads(written)
+    assert Game.parse(written).result == game.result
+    if komi == "3":  # without the rule the same tie is a draw, and 0-F contradicts the board
+        with pytest.raises(PTNError, match="contradicts the board"):
+            Game.parse(text.replace(f"{{{TIE_RULE_COMMENT}}}\n", ""))
