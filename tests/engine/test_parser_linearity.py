@@ -4,7 +4,7 @@ of benchmarks/parsers.py): doubling the input at most about doubles the time.
 This is a complexity property, not a speed target. A quadratic parser takes four times as long on
 twice the text, so the bound of 2.5 leaves room for noise on a loaded machine: each time is the
 best of several rounds, each round repeats the parse until it lasts long enough to measure, and a
-family gets three tries before it fails (a quadratic one never passes).
+family gets five tries before it fails (a quadratic one never passes).
 """
 
 from __future__ import annotations
@@ -18,28 +18,30 @@ from benchmarks.parsers import FAMILIES, Family, answer
 
 MAX_RATIO = 2.5
 ROUNDS = 5
-TRIES = 3
-MIN_ROUND_SECONDS = 0.01
+TRIES = 5
+MIN_ROUND_SECONDS = 0.02
 # Texts of a quarter and half the parser's cap: long enough that a quadratic parser would spend
 # seconds (a 262 KB PTN file of `{` took a minute), short enough to keep the test quick.
 SMALL_SHARE = 4
 
 
+def round_time(parse: Callable[[str], object], text: str, repeat: int) -> float:
+    """Seconds for `repeat` parses of `text`."""
+    start = time.perf_counter()
+    for _ in range(repeat):
+        answer(parse, text)
+    return time.perf_counter() - start
+
+
 def best_time(parse: Callable[[str], object], text: str, repeat: int) -> float:
     """The shortest of ROUNDS rounds of `repeat` parses."""
-    best = float("inf")
-    for _ in range(ROUNDS):
-        start = time.perf_counter()
-        for _ in range(repeat):
-            answer(parse, text)
-        best = min(best, time.perf_counter() - start)
-    return best
+    return min(round_time(parse, text, repeat) for _ in range(ROUNDS))
 
 
 def repeats_for(parse: Callable[[str], object], text: str) -> int:
     """How many parses of `text` make a round of at least MIN_ROUND_SECONDS."""
     repeat = 1
-    while best_time(parse, text, repeat) < MIN_ROUND_SECONDS and repeat < 100_000:
+    while repeat < 100_000 and round_time(parse, text, repeat) < MIN_ROUND_SECONDS:
         repeat *= 4
     return repeat
 
