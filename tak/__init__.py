@@ -27,6 +27,7 @@ from tak.position import (
     Opening,
     Position,
     Reserves,
+    equivalent_komi,
     perft,
     reserve_problem,
 )
@@ -61,6 +62,7 @@ __all__ = [
     "TPSError",
     "TakError",
     "Verdict",
+    "equivalent_komi",
     "format_tps",
     "is_tinue",
     "judge",

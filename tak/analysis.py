@@ -5,8 +5,8 @@
     >>> analysis = analyse(game, nodes=200)
     >>> print(analysis.ptn())
     [Size "3"]
-    [Annotator "Bredon"]
     <BLANKLINE>
+    {Annotated by Bredon}
     1. a3 a1
     2. b1' b2?? {Allows a road in one: c1.}
     3. c2'?? {Missed a road in one: c1.} c1?? {Allows a road in one: c2-.}
@@ -22,7 +22,12 @@ facts checked exactly, move by move:
 - a **Tinuë allowed**: after the move the opponent has a road in one or a Tinuë, and the mover was
   not lost already (not in Tinuë, not evaluated lost);
 - a **found Tinuë** gets `!`; a swing against the mover of :data:`MISTAKE` gets `?` and of
-  :data:`BLUNDER` (or any of the misses above) `??`.
+  :data:`BLUNDER` (or any of the misses above) `??`;
+- a miss when the move played **still wins by force** (it is Tinuë itself, or the search finds a
+  forced win) costs a few plies, not the game: `?`, with the comment naming what was missed.
+
+The annotator is named in a comment before the first move (:data:`ANNOTATOR_COMMENT`): PTN Ninja
+drops tags it does not know, such as `Annotator`.
 
 Other engines' evaluations (a TEI engine's `score cp`) can be given instead of our own search;
 the exact checks stay ours.
@@ -45,6 +50,7 @@ WIN_SCORE = 1_000  # centi-flats: a forced result, on the graph's edge (10 flats
 MISTAKE = 150  # a swing against the mover of 1.5 flats or more: `?`
 BLUNDER = 400  # of 4 flats or more: `??`
 SEED = 0  # the player is reproducible under a seed (the strongest level adds no noise anyway)
+ANNOTATOR_COMMENT = "Annotated by Bredon"
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,8 +143,8 @@ class Analysis:
             GamePly(note.move, note.call.mark + note.mark, [*ply.comments, *note.comments])
             for ply, note in zip(self.game.plies, self.notes, strict=True)
         ]
-        tags = {**self.game.tags, "Annotator": "Bredon"}
-        return replace(self.game, tags=tags, plies=plies, comments=list(self.game.comments))
+        comments = [ANNOTATOR_COMMENT, *self.game.comments]
+        return replace(self.game, tags=dict(self.game.tags), plies=plies, comments=comments)
 
     def ptn(self) -> str:
         return self.annotated().ptn()
@@ -182,6 +188,7 @@ def _note(
     sign = 1 if mover is Color.WHITE else -1
     loss = sign * (scores[0] - scores[1])
     won = after.result is not None and after.result.winner is mover
+    called = tak_call(after)
     comments: list[str] = []
     mark = ""
     if not won:
@@ -195,12 +202,12 @@ def _note(
                 comments.append(f"Allows a road in one: {_names(theirs.roads)}.")
             elif theirs.tinues:
                 comments.append(f"Allows Tinuë: {_names(theirs.tinues)}.")
-        still_won = sign * scores[1] >= WIN_SCORE  # a slower win is no blunder
+        # A slower win is no blunder, but a win in one missed is still a mistake.
+        still_won = called is Call.TINUE or sign * scores[1] >= WIN_SCORE
         if (comments and not still_won) or loss >= BLUNDER:
             mark = "??"
-        elif loss >= MISTAKE:
+        elif comments or loss >= MISTAKE:
             mark = "?"
-    called = tak_call(after)
     if not mark and move in mine.tinues and not mine.roads:
         mark = "!"
         if len(mine.tinues) == 1:
@@ -248,6 +255,7 @@ def analyse(
 
 
 __all__ = [
+    "ANNOTATOR_COMMENT",
     "BLUNDER",
     "DEFAULT_NODES",
     "MISTAKE",

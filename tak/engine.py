@@ -285,7 +285,7 @@ class Engine:
             raise TakError(f"The game is over ({position.result.ptn()}): there is no move to ask.")
         async with self._lock:
             self._check_usable()
-            game = (position.size, round(position.komi * 2))
+            game = (position.size, round(position.equivalent_komi * 2))
             if self._game != game:
                 await self._new_game(*game)
             await self._send(_position_command(position))

@@ -69,8 +69,14 @@ class _BitWriter:
 
 
 def _compress(units: str) -> str:
-    """LZW over UTF-16 code units, mirroring LZString._compress step for step."""
-    dictionary: dict[str, int] = {}
+    """LZW over UTF-16 code units, mirroring LZString._compress step for step.
+
+    JS keys its dictionary by the phrases themselves; here a phrase is a node of a trie (its code
+    and the next char lead to the longer phrase's code), so each char costs the same however long
+    the phrase: string keys made a run of one char cost its length to the power 1.5.
+    """
+    codes: dict[str, int] = {}  # the single chars seen
+    extensions: dict[tuple[int, str], int] = {}  # (a phrase's code, char) -> phrase + char's
     pending_literals: set[str] = set()  # single chars not yet sent as literals
     writer = _BitWriter()
     enlarge_in = 2  # the first literal does not count, as in JS
@@ -85,10 +91,10 @@ def _compress(units: str) -> str:
             enlarge_in = 1 << num_bits
             num_bits += 1
 
-    def emit(phrase: str) -> None:
+    def emit(code: int, single: str | None) -> None:
         """Send a phrase: as a literal the first time a char is seen, else by code."""
-        if phrase in pending_literals:
-            code_unit = ord(phrase)
+        if single is not None and single in pending_literals:
+            code_unit = ord(single)
             if code_unit < 256:
                 writer.write(_LITERAL_8, num_bits)
                 writer.write(code_unit, 8)
@@ -96,29 +102,36 @@ def _compress(units: str) -> str:
                 writer.write(_LITERAL_16, num_bits)
                 writer.write(code_unit, 16)
             count_code()
-            pending_literals.remove(phrase)
+            pending_literals.remove(single)
         else:
-            writer.write(dictionary[phrase], num_bits)
+            writer.write(code, num_bits)
         count_code()
 
-    phrase = ""
+    phrase = -1  # the current phrase's code; -1 before the first char
+    single: str | None = None  # the phrase's char while it is one char long
+    # The phrase's text while it may still be the start of the phrase JS ignores.
+    head: str | None = None
     for char in units:
-        if char not in dictionary:
-            dictionary[char] = dict_size
+        if char not in codes:
+            codes[char] = dict_size
             dict_size += 1
             pending_literals.add(char)
-        extended = phrase + char
-        if extended in dictionary:
-            phrase = extended
+        if phrase < 0:
+            phrase, single, head = codes[char], char, char
             continue
-        emit(phrase)
-        if extended != _JS_IGNORED_KEY:
-            dictionary[extended] = dict_size
+        extended = extensions.get((phrase, char))
+        if extended is not None:
+            phrase, single = extended, None
+            head = head + char if head is not None and len(head) < len(_JS_IGNORED_KEY) else None
+            continue
+        emit(phrase, single)
+        if head is None or head + char != _JS_IGNORED_KEY:
+            extensions[(phrase, char)] = dict_size
         dict_size += 1
-        phrase = char
+        phrase, single, head = codes[char], char, char
 
-    if phrase:
-        emit(phrase)
+    if phrase >= 0:
+        emit(phrase, single)
     writer.write(_END_OF_STREAM, num_bits)
     return writer.finish()
 

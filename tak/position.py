@@ -160,6 +160,19 @@ def _komi_halves(komi: object) -> int:
     return int(komi * 2)
 
 
+def _ties_to_black(flag: object) -> bool:
+    if not isinstance(flag, bool):
+        raise SetupError("The tie rule is on (True: a tied flat count goes to Black) or off.")
+    return flag
+
+
+def equivalent_komi(komi: float, ties_to_black: bool) -> float:
+    """The komi that decides every game as `komi` with the tie rule does, for an engine or a
+    reader that knows no tie rule: a whole komi gains half a flat (a tie becomes Black's win),
+    a half-flat komi stays (no count can tie)."""
+    return komi + 0.5 if ties_to_black and komi == int(komi) else komi
+
+
 class Geometry:
     """The masks of one board size, and flood fills over bitboards: what a search needs to
     read road groups off :meth:`Position.road_pieces` without looking at stacks.
@@ -552,11 +565,15 @@ class Position:
         stones: object = None,
         caps: object = None,
         opening: object = Opening.SWAP,
+        ties_to_black: object = False,
     ) -> None:
-        """Arguments as for :func:`reserve_problem`, and `komi` a multiple of 0.5."""
+        """Arguments as for :func:`reserve_problem`, `komi` a multiple of 0.5, and
+        `ties_to_black` the antiquity tie rule: a tied flat count goes to Black (the player who
+        went second), whatever the komi."""
         self.starting_stones, self.starting_caps = _checked_reserves(size, stones, caps, opening)
         self.size = _checked_size(size)
         self._komi_halves = _komi_halves(komi)
+        self.ties_to_black = _ties_to_black(ties_to_black)
         self.opening = _opening(opening)
         self._geo = _geometry(self.size)
         squares = self.size * self.size
@@ -585,13 +602,21 @@ class Position:
         stones: object = None,
         caps: object = None,
         opening: object = Opening.SWAP,
+        ties_to_black: object = False,
     ) -> Position:
         """A position from TPS; the reserves are what the starting ones leave after the board.
 
         A TPS of a finished game gives a position whose :attr:`result` says how it ended.
         """
         board = parse_tps(tps)
-        position = cls(board.size, komi=komi, stones=stones, caps=caps, opening=opening)
+        position = cls(
+            board.size,
+            komi=komi,
+            stones=stones,
+            caps=caps,
+            opening=opening,
+            ties_to_black=ties_to_black,
+        )
         position._load(board)
         return position
 
@@ -646,7 +671,14 @@ class Position:
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         """Pickle and copy by state: a compiled build (see README) has no `__dict__` to copy."""
-        setup = (self.size, self.komi, self.starting_stones, self.starting_caps, self.opening)
+        setup = (
+            self.size,
+            self.komi,
+            self.starting_stones,
+            self.starting_caps,
+            self.opening,
+            self.ties_to_black,
+        )
         return (_restored_position, (setup, self._state()))
 
     def _state(self) -> _State:
@@ -672,6 +704,7 @@ class Position:
             stones=self.starting_stones,
             caps=self.starting_caps,
             opening=self.opening,
+            ties_to_black=self.ties_to_black,
         )
         clone._stacks = [list(s) for s in self._stacks]
         clone._tops = list(self._tops)
@@ -687,6 +720,11 @@ class Position:
     def komi(self) -> float:
         """Flats added to Black's count; a multiple of one half."""
         return self._komi_halves / 2
+
+    @property
+    def equivalent_komi(self) -> float:
+        """The komi without a tie rule that decides every game alike (:func:`equivalent_komi`)."""
+        return equivalent_komi(self.komi, self.ties_to_black)
 
     @property
     def to_move(self) -> Color:
@@ -942,7 +980,10 @@ class Position:
             return None
         white = 2 * self.flat_count(Color.WHITE)
         black = 2 * self.flat_count(Color.BLACK) + self._komi_halves
-        winner = None if white == black else Color.WHITE if white > black else Color.BLACK
+        if white == black:
+            winner = Color.BLACK if self.ties_to_black else None
+        else:
+            winner = Color.WHITE if white > black else Color.BLACK
         return Result(winner, ResultKind.FLATS)
 
     def points(self, result: Result | None = None) -> int:
@@ -1256,10 +1297,12 @@ class Position:
 
 
 def _restored_position(
-    setup: tuple[int, float, tuple[int, int], tuple[int, int], Opening], state: _State
+    setup: tuple[int, float, tuple[int, int], tuple[int, int], Opening, bool], state: _State
 ) -> Position:
-    size, komi, stones, caps, opening = setup
-    position = Position(size, komi=komi, stones=stones, caps=caps, opening=opening)
+    size, komi, stones, caps, opening, ties_to_black = setup
+    position = Position(
+        size, komi=komi, stones=stones, caps=caps, opening=opening, ties_to_black=ties_to_black
+    )
     (
         position._stacks,
         position._tops,

@@ -25,15 +25,27 @@ from tak.results import Result, ResultKind, parse_result
 from tak.tps import parse_tps
 
 NINJA_URL = "https://ptn.ninja/"
+# PTN has no tag for the antiquity tie rule (PTN Ninja warns about a tag it does not know and
+# drops it), so a game played with it says so in this comment before the first move; the Komi
+# tag stays the real komi.
+TIE_RULE_COMMENT = "Antiquity tie rule: a tied flat count goes to Black."
 # Real games run to a few hundred plies and a few kilobytes; these caps keep any file, however
 # built, to a fraction of a second.
 MAX_PTN_LENGTH = 1_000_000  # characters
 MAX_PLIES = 2_000
 MAX_TAGS = 100  # PTN Ninja knows 22 tag names
+MAX_COMMENTS = 10_000  # an analysis writes one or two a ply
+# Names run to 32 characters on Discord and PlayTak, tournament names to 60; a TPS tag has its own
+# cap (tak.tps.MAX_TPS_LENGTH).
+MAX_TAG_NAME_LENGTH = 32
+MAX_TAG_VALUE_LENGTH = 256
 # As PTN Ninja reads a tag: no escapes, so a value runs to the next `"` whatever comes before it.
+# Every part is anchored and unambiguous, so a failed match costs one scan, not one per start.
 _TAG_RE = re.compile(r'\s*\[\s*([A-Za-z0-9_]+)\s*"([^"]*)"\s*\]')
-# A comment, a lone `{` that opens a comment never closed, or anything else up to a space or `{`.
-_TOKEN_RE = re.compile(r"\{[^}]*\}|\{|[^\s{]+")
+# A comment, or anything else up to a space or `{`. A comment never closed runs to the end of the
+# text (it ends with `}` only when closed): one scan, where `\{[^}]*\}|\{` would rescan the rest
+# of the text for every `{`, which made a file of 262 KB of `{` take over a minute.
+_TOKEN_RE = re.compile(r"\{[^}]*\}?|[^\s{]+")
 _MOVE_NUMBER_RE = re.compile(r"[0-9]{1,6}\.")
 _RESULT_TOKENS = {"R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2", "0-0"}
 _SIZE_RE = re.compile(r"[3-8]")
@@ -74,6 +86,13 @@ class Game:
         existing = next((k for k in self.tags if k.lower() == name.lower()), name)
         self.tags[existing] = value
 
+    @property
+    def ties_to_black(self) -> bool:
+        """Whether the antiquity tie rule's comment (:data:`TIE_RULE_COMMENT`) comes before the
+        first move."""
+        wanted = TIE_RULE_COMMENT.casefold()
+        return any(comment.strip().casefold() == wanted for comment in self.comments)
+
     def _value(self, name: str) -> str | None:
         """A tag's value, None when missing or left blank ("" or "?", as PTN Ninja reads them)."""
         value = self.tag(name)
@@ -81,7 +100,7 @@ class Game:
 
     def start(self) -> Position:
         """The position before the first move, from the Size, TPS, Komi, Flats, Caps and Opening
-        tags."""
+        tags and the tie rule's comment."""
         try:
             return self._start()
         except TakError as error:
@@ -114,11 +133,16 @@ class Game:
         stone_pair = self._pair("Flats", stones)
         cap_pair = self._pair("Caps", caps)
         opening = (self._value("Opening") or "swap").lower()
+        setup = {
+            "komi": komi,
+            "stones": stone_pair,
+            "caps": cap_pair,
+            "opening": opening,
+            "ties_to_black": self.ties_to_black,
+        }
         if tps is not None:
-            return Position.from_tps(
-                tps, komi=komi, stones=stone_pair, caps=cap_pair, opening=opening
-            )
-        return Position(size, komi=komi, stones=stone_pair, caps=cap_pair, opening=opening)
+            return Position.from_tps(tps, **setup)
+        return Position(size, **setup)
 
     def _pair(self, name: str, default: int) -> tuple[int, int]:
         """Flats or Caps for both players, overridden per player by Flats1/Flats2..."""
@@ -171,25 +195,41 @@ class Game:
         while match := _TAG_RE.match(text, body_start):
             if len(game.tags) == MAX_TAGS:
                 raise PTNError(f"A PTN file has at most {MAX_TAGS} tags.")
+            _check_tag(match[1], match[2])
             game.set_tag(match[1], match[2])
             body_start = match.end()
-        position = game.start()
-        result_token = game._read_moves(text[body_start:], position)
+        rest = text[body_start:].lstrip()
+        if rest.startswith("["):
+            raise PTNError(
+                f"{quoted(rest.partition(chr(10))[0])} is not a tag: write tags as "
+                '[Name "value"], the name in letters, digits and _, one tag a line.'
+            )
+        position, result_token = game._read_moves(text, body_start)
         game.result = _settled_result(position.result, result_token, game._value("Result"))
         return game
 
-    def _read_moves(self, body: str, position: Position) -> str | None:
-        """Play the body's plies on `position`; return the result token after them, if any."""
+    def _read_moves(self, text: str, body_start: int) -> tuple[Position, str | None]:
+        """Play the plies from `body_start` on from the start position (set up once the
+        comments before the first move, which may hold the tie rule, are read); return the
+        final position and the result token after the plies, if any."""
+        position = None
         result_token = None
         numbered_at = -1  # how many plies were read when the last move number came
         skipped = False  # whether `--` stood for White's ply
-        for token in _TOKEN_RE.findall(body):
+        comments = 0
+        for found in _TOKEN_RE.finditer(text, body_start):
+            token = found[0]
             if token[0] == "{":
-                if token == "{":
+                if len(token) == 1 or token[-1] != "}":
                     raise PTNError("A comment opened with { is never closed with }.")
+                comments += 1
+                if comments > MAX_COMMENTS:
+                    raise PTNError(f"A PTN file has at most {MAX_COMMENTS:,} comments.")
                 target = self.plies[-1].comments if self.plies else self.comments
                 target.append(token[1:-1])
                 continue
+            if position is None:
+                position = self.start()
             if result_token is not None:
                 raise PTNError(f"{quoted(token)} comes after the result {result_token}.")
             if token.upper() in _RESULT_TOKENS:
@@ -215,7 +255,7 @@ class Game:
                 )
             else:
                 self._read_ply(token, position)
-        return result_token
+        return position or self.start(), result_token
 
     def _read_ply(self, token: str, position: Position) -> None:
         number = position.ply // 2 + 1
@@ -259,6 +299,19 @@ class Game:
         return "\n".join(lines + body) + "\n"
 
 
+def _check_tag(name: str, value: str) -> None:
+    """Refuse a tag longer than any real one (a TPS tag is capped by :func:`parse_tps`)."""
+    if len(name) > MAX_TAG_NAME_LENGTH:
+        raise PTNError(
+            f"Tag {quoted(name)}: a tag's name is at most {MAX_TAG_NAME_LENGTH} characters."
+        )
+    if len(value) > MAX_TAG_VALUE_LENGTH and name.lower() != "tps":
+        raise PTNError(
+            f"Tag {name}: a tag's value is at most {MAX_TAG_VALUE_LENGTH} characters; this one "
+            f"has {len(value):,}."
+        )
+
+
 def _tag_text(value: str) -> str:
     """A tag value as PTN Ninja reads it: no `"` (no escapes either), no braces, one line."""
     return "".join(" " if char.isspace() else char for char in value.translate(_TAG_SUBSTITUTES))
@@ -272,21 +325,27 @@ def _comment_text(comment: str) -> str:
 def _settled_result(board: Result | None, token: str | None, tag: str | None) -> Result | None:
     """The game's result: the board's, checked against the result written after the moves and in
     the Result tag; a result from the players (resignation, time, agreement) where the board
-    has none."""
+    has none.
+
+    PlayTak and engine matches often write `1-0` or `0-1` for a game the board ended by a road
+    or on flats: a result that names the board's winner without saying how agrees with it.
+    """
     written = parse_result(token) if token else None
     tagged = parse_result(tag) if tag else None
-    if written and tagged and written.ptn() != tagged.ptn():
+    if written and tagged and not _agree(written, tagged):
         raise PTNError(
             f"The moves end with {written.ptn()}, but the Result tag says {tagged.ptn()}."
         )
     claim = written or tagged
     if board is not None:
-        if claim is not None and claim.ptn() != board.ptn():
+        if claim is not None and not _agree(claim, board):
             raise PTNError(
                 f"The result {claim.ptn()} contradicts the board, where the moves end the game: "
                 f"{board.describe()} ({board.ptn()})"
             )
         return board
+    if written and tagged and written.kind is ResultKind.OTHER:
+        claim = tagged  # the more precise: a road or flat win the board must then show
     if claim is None:
         return None
     if claim.kind.on_board and claim.winner is not None:
@@ -299,6 +358,15 @@ def _settled_result(board: Result | None, token: str | None, tag: str | None) ->
     if claim.winner is None and claim.kind is ResultKind.FLATS:
         return Result(None, ResultKind.AGREEMENT)  # 1/2-1/2 on a board that is not over
     return claim
+
+
+def _agree(one: Result, other: Result) -> bool:
+    """Whether two results can be the same game's: equal, or the same winner where one of them
+    (`1-0`, `0-1`) does not say how."""
+    if one.ptn() == other.ptn():
+        return True
+    vague = ResultKind.OTHER in (one.kind, other.kind)
+    return vague and one.winner is not None and one.winner is other.winner
 
 
 def _move_text(move: Move, position: Position) -> str:

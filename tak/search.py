@@ -291,7 +291,7 @@ class _Scan:
             # A wall next to the opponent's road pieces gets in their way.
             near = geo.grow(road[1 - color]) & walls[color]
             score[color] += _WALL_NEXT_TO_ENEMY * near.bit_count()
-        score[Color.BLACK] += round(position.komi * FLAT)
+        score[Color.BLACK] += round(position.equivalent_komi * FLAT)
         # As reserves run out the flat count decides: weigh it more.
         left = min(position.reserves(0).total, position.reserves(1).total)
         stones, caps = position.starting_stones, position.starting_caps

@@ -20,6 +20,7 @@ def start_position(
     stones: PerPlayer = None,
     caps: PerPlayer = None,
     opening: object = Opening.SWAP,
+    ties_to_black: object = False,
 ) -> Position:
     """The position a new game starts from. Raises :class:`tak.TPSError` for text that is not a
     TPS, and :class:`tak.SetupError` when the board is not `size` (if given), holds more pieces
@@ -31,7 +32,14 @@ def start_position(
             "leave the size out, or give the TPS of a board that size."
         )
     try:
-        position = Position.from_tps(tps, komi=komi, stones=stones, caps=caps, opening=opening)
+        position = Position.from_tps(
+            tps,
+            komi=komi,
+            stones=stones,
+            caps=caps,
+            opening=opening,
+            ties_to_black=ties_to_black,
+        )
     except IllegalMoveError as error:
         raise SetupError(f"{error} Give more stones or capstones, or another position.") from None
     if position.result is not None:

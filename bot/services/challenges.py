@@ -100,7 +100,7 @@ class ChallengeService:
         along: ChallengeWrite | None = None,
     ) -> ChallengeView:
         """A new open challenge; None settings take the guild's defaults (the antiquity tie
-        rule adds half a flat to the komi, see :class:`GameSetup`). With `stakes` (or an `ante`)
+        rule gives a tied flat count to black, see :class:`GameSetup`). With `stakes` (or an `ante`)
         it is played for coins (:mod:`bot.services.wallets`). A `bank`, or an `increment` with
         its `cap`, adds to days per move (:mod:`bot.services.timecontrol`). A `start_tps` sets
         the game up from that position: the size is the TPS's, and the game is unrated (`rated`
@@ -198,7 +198,7 @@ class ChallengeService:
                 None if opponent is None else opponent.id,
                 colour.value,
                 setup.size,
-                setup.komi,
+                setup.base_komi,
                 setup.opening.value,
                 None if setup.standard_reserves else stones,
                 None if setup.standard_reserves else caps,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.errors import InvalidSetting
-from bot.services.views import GameSetup, check_antiquity, check_days, check_komi, check_size
+from bot.services.views import GameSetup, check_days, check_komi, check_size
 from bot.store import Database, Transaction
 from tak import Opening
 
@@ -23,7 +23,7 @@ class GuildSettings:
     use_threads: bool = True  # a thread per game
     organizer_role_id: int | None = None  # may run tournaments besides admins
     typed_moves: bool = False  # moves typed as messages in a game's thread are played
-    antiquity: bool = False  # new challenges use the antiquity tie rule (komi + 0.5)
+    antiquity: bool = False  # new challenges use the antiquity tie rule (ties go to black)
     vacation_days: int = 14  # a player may take a year (UTC); 0: no vacations
 
     def game_setup(
@@ -82,7 +82,6 @@ class GuildService:
         """Store changed settings (``dataclasses.replace`` on :meth:`get`'s); checked first."""
         check_size(settings.size)
         check_komi(settings.komi)
-        check_antiquity(settings.komi, settings.antiquity)
         check_days(settings.days_per_move)
         if not 0 <= settings.vacation_days <= MAX_VACATION_DAYS:
             raise InvalidSetting(f"Vacation days must be from 0 to {MAX_VACATION_DAYS} a year.")

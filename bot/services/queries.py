@@ -9,7 +9,7 @@ from bot.services.records import fetch_game
 from bot.services.views import GAME_SELECT, GameView, game_from_row
 from bot.store import Database
 from tak import Color, ResultKind, parse_move
-from tak.ptn import Game, GamePly
+from tak.ptn import TIE_RULE_COMMENT, Game, GamePly
 
 MAX_LIST = 100
 
@@ -69,7 +69,11 @@ class QueryService:
         if event is not None:  # a tournament game: the event and its round (digits only)
             tags["Event"] = event["name"]
             tags["Round"] = str(event["round"])
-        record = Game(tags=tags, plies=[GamePly(parse_move(r["ptn"])) for r in rows])
+        record = Game(
+            tags=tags,
+            plies=[GamePly(parse_move(r["ptn"])) for r in rows],
+            comments=[TIE_RULE_COMMENT] if game.setup.antiquity else [],
+        )
         record.result = game.result
         return record
 
@@ -125,7 +129,7 @@ def ptn_tags(game: GameView) -> dict[str, str]:
         "Player2": game.black.name,
         "Date": game.created_at.strftime("%Y.%m.%d"),
         "Size": str(setup.size),
-        "Komi": f"{setup.komi:g}",
+        "Komi": f"{setup.base_komi:g}",
         "Opening": setup.opening.value,
         "Clock": setup.clock.ptn_clock(setup.days_per_move),
     }

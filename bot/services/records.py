@@ -102,7 +102,7 @@ async def insert_game(
             white_id,
             black_id,
             setup.size,
-            setup.komi,
+            setup.base_komi,
             setup.opening.value,
             *setup.stones,
             *setup.caps,

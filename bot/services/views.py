@@ -24,6 +24,7 @@ from tak import (
     Result,
     ResultKind,
     TakError,
+    equivalent_komi,
     parse_result,
     parse_tps,
     playable_reserve_problem,
@@ -32,8 +33,6 @@ from tak import (
 
 MAX_DAYS_PER_MOVE = 30
 MAX_MATCH_GAMES = 25
-# The antiquity tie rule gives a tied flat count to black: half a flat of komi.
-ANTIQUITY_KOMI = 0.5
 # The reminder goes out when this share of the time for a move has passed.
 REMINDER_FRACTION = 0.8
 
@@ -87,12 +86,13 @@ class PlayerRef:
 class GameSetup:
     """Everything that fixes how a game is played; reserves are per colour (white, black).
 
-    `komi` is the komi in force. With `antiquity` (the beta rules' tie rule: a tied flat count
-    goes to the player who went second) it includes that rule's half flat for black.
+    `base_komi` is the komi the players chose (stored, and the PTN Komi tag). `antiquity` is the
+    beta rules' tie rule: a tied flat count goes to the player who went second, whatever the komi
+    (:attr:`tak.Position.ties_to_black`).
     """
 
     size: int
-    komi: float
+    base_komi: float
     opening: Opening
     stones: tuple[int, int]
     caps: tuple[int, int]
@@ -103,9 +103,11 @@ class GameSetup:
     start_tps: str | None = None  # a game set up from a TPS (never rated); None: the empty board
 
     @property
-    def base_komi(self) -> float:
-        """The komi the players chose, without the antiquity rule's half flat."""
-        return self.komi - ANTIQUITY_KOMI if self.antiquity else self.komi
+    def komi(self) -> float:
+        """The komi that decides every game alike without a tie rule, for messages: with the
+        antiquity rule a whole komi gains half a flat (komi 2 plays as 2.5), a half-flat komi
+        stays (no count can tie). The game itself is played with `base_komi` and the rule."""
+        return equivalent_komi(self.base_komi, self.antiquity)
 
     @classmethod
     def create(
@@ -122,12 +124,10 @@ class GameSetup:
         clock: TimeControl = PER_MOVE,
         start_tps: str | None = None,
     ) -> GameSetup:
-        """Checked settings; raises :class:`InvalidSetting` with the reason. With `antiquity`
-        the komi in force is `komi` plus half a flat, which must stay within the cap. A
-        `start_tps` must fit the other settings (:func:`tak.start_position`) and is unrated."""
+        """Checked settings; raises :class:`InvalidSetting` with the reason. A `start_tps` must
+        fit the other settings (:func:`tak.start_position`) and is unrated."""
         check_size(size)
         check_komi(komi)
-        check_antiquity(komi, antiquity)
         check_days(days_per_move)
         try:
             opening = Opening(opening)
@@ -142,10 +142,8 @@ class GameSetup:
         problem = playable_reserve_problem(size, s, c, opening)
         if problem is not None:
             raise InvalidSetting(problem)
-        if antiquity:
-            komi += ANTIQUITY_KOMI
         if start_tps is not None:
-            start_tps = checked_start(start_tps, size, komi, s, c, opening, rated)
+            start_tps = checked_start(start_tps, size, komi, s, c, opening, rated, antiquity)
         return cls(
             size,
             float(komi),
@@ -168,13 +166,23 @@ class GameSetup:
         if self.start_tps is not None:
             return self.position_at(self.start_tps)
         return Position(
-            self.size, komi=self.komi, stones=self.stones, caps=self.caps, opening=self.opening
+            self.size,
+            komi=self.base_komi,
+            stones=self.stones,
+            caps=self.caps,
+            opening=self.opening,
+            ties_to_black=self.antiquity,
         )
 
     def position_at(self, tps: str) -> Position:
         """The position `tps` in a game with these settings (no move history)."""
         return Position.from_tps(
-            tps, komi=self.komi, stones=self.stones, caps=self.caps, opening=self.opening
+            tps,
+            komi=self.base_komi,
+            stones=self.stones,
+            caps=self.caps,
+            opening=self.opening,
+            ties_to_black=self.antiquity,
         )
 
     @property
@@ -184,7 +192,14 @@ class GameSetup:
 
 
 def checked_start(
-    tps: str, size: int, komi: float, stones: int, caps: int, opening: Opening, rated: bool
+    tps: str,
+    size: int,
+    komi: float,
+    stones: int,
+    caps: int,
+    opening: Opening,
+    rated: bool,
+    antiquity: bool,
 ) -> str:
     """The start position's TPS as the engine writes it, or :class:`InvalidSetting` saying why
     a game cannot start there."""
@@ -194,19 +209,17 @@ def checked_start(
         )
     try:
         position = start_position(
-            tps, size=size, komi=komi, stones=stones, caps=caps, opening=opening
+            tps,
+            size=size,
+            komi=komi,
+            stones=stones,
+            caps=caps,
+            opening=opening,
+            ties_to_black=antiquity,
         )
     except TakError as error:
         raise InvalidSetting(f"That TPS cannot start a game: {error}") from None
     return position.tps()
-
-
-def check_antiquity(komi: float, antiquity: bool) -> None:
-    if antiquity and komi + ANTIQUITY_KOMI > MAX_KOMI:
-        raise InvalidSetting(
-            f"The antiquity tie rule adds half a flat to the komi, and komi stops at {MAX_KOMI}: "
-            f"with it, choose a komi of at most {MAX_KOMI - ANTIQUITY_KOMI:g}."
-        )
 
 
 def check_size(size: int) -> None:
@@ -431,7 +444,7 @@ def game_from_row(row: sqlite3.Row, names: tuple[str, str] | None = None) -> Gam
         result = Result(parse_result(row["result"]).winner, ResultKind(row["result_kind"]))
     setup = GameSetup(
         size=row["size"],
-        komi=row["komi"],
+        base_komi=row["komi"],
         opening=Opening(row["opening"]),
         stones=(row["stones1"], row["stones2"]),
         caps=(row["caps1"], row["caps2"]),
@@ -507,7 +520,7 @@ def challenge_from_row(row: sqlite3.Row) -> ChallengeView:
         colour=ColourChoice(row["colour"]),
         setup=GameSetup(
             size=size,
-            komi=row["komi"],
+            base_komi=row["komi"],
             opening=Opening(row["opening"]),
             stones=(stones, stones),
             caps=(caps, caps),

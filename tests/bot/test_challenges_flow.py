@@ -11,7 +11,13 @@ import pytest
 from bot import errors
 from bot.services.challenges import ChallengeService
 from bot.services.views import ChallengeStatus, GameStatus
+from bot.store import Database, load_migrations
 from tak import Color
+from tak.ptn import TIE_RULE_COMMENT, Game
+
+# 4x4, the board full once White walls d1: 9 White flats to 6, and 7 to 8.
+NINE_TO_SIX = "1,2,1,1/1,1,2,1/2,1,1,2/1,2,2,x 1 9"
+SEVEN_TO_EIGHT = "2,1,2,1/1,2,1,2/2,1,2,1/2,2,1,x 1 9"
 
 GUILD, CHANNEL = 11, 22
 
@@ -119,7 +125,6 @@ async def test_missing_settings_come_from_the_guild_defaults(services, alice, bo
         {"size": 5, "stones": 0, "caps": 1},  # the swap opening needs a stone each
         {"size": 3, "stones": 2},  # too few to ever build a road: only a race to run out
         {"size": 8, "stones": 6, "caps": 1},
-        {"komi": 4.5, "antiquity": True},  # 5 is past the cap
     ],
 )
 async def test_bad_settings_are_refused_and_nothing_is_stored(
@@ -139,10 +144,10 @@ async def test_reserve_overrides_reach_the_game(services, alice, bob) -> None:
     assert position.reserves(Color.BLACK).caps == 2
 
 
-async def test_the_antiquity_tie_rule_is_half_a_flat_more_komi(services, alice, bob) -> None:
+async def test_the_antiquity_tie_rule_gives_a_tie_to_black(services, alice, bob) -> None:
     challenge = await create(services, alice, bob, size=3, komi=1, stones=3, antiquity=True)
-    assert challenge.setup.antiquity and challenge.setup.komi == 1.5
-    assert challenge.setup.base_komi == 1
+    assert challenge.setup.antiquity and challenge.setup.base_komi == 1
+    assert challenge.setup.komi == 1.5  # as one number, for messages: it decides games alike
     game = (await services.challenges.accept(challenge.id, bob)).game
     assert game.setup == challenge.setup
     # White runs out with 3 flats to Black's 2 + komi 1: a tie, which goes to black, the
@@ -152,11 +157,54 @@ async def test_the_antiquity_tie_rule_is_half_a_flat_more_komi(services, alice, 
         position.play(move)
     assert position.result is not None and position.result.ptn() == "0-F"
     record = await services.queries.record(game.id)
-    assert record.tag("Komi") == "1.5"  # PTN has no such rule: it is that komi
+    # PTN has no tag for the rule: the Komi tag is the real komi, the rule a comment.
+    assert record.tag("Komi") == "1" and record.comments == [TIE_RULE_COMMENT]
+    assert Game.parse(record.ptn()).start().ties_to_black
     rematch = await services.challenges.rematch(
         (await services.games.resign(game.id, alice.id)).game.id, bob
     )
-    assert rematch.setup.antiquity and rematch.setup.komi == 1.5
+    assert rematch.setup.antiquity and rematch.setup.base_komi == 1
+
+
+@pytest.mark.parametrize(("tps", "komi"), [(NINE_TO_SIX, 2.5), (SEVEN_TO_EIGHT, -1.5)])
+async def test_the_antiquity_tie_rule_leaves_a_half_flat_komi_alone(
+    services, alice, bob, tps: str, komi: float
+) -> None:
+    # No flat count ties with a half-flat komi: White wins by half a flat (with the rule once
+    # added to the komi, 2.5 became 3 and -1.5 became -1, and these games were draws).
+    challenge = await create(
+        services, alice, bob, komi=komi, antiquity=True, rated=False, start_tps=tps
+    )
+    assert challenge.setup.komi == komi
+    game = (await services.challenges.accept(challenge.id, bob)).game
+    position = await services.games.position(game.id)
+    assert position.komi == komi and position.ties_to_black
+    position.play("Sd1")
+    assert position.result is not None and position.result.ptn() == "F-0"
+    record = await services.queries.record(game.id)
+    assert record.tag("Komi") == f"{komi:g}"
+
+
+async def test_antiquity_games_stored_before_the_rule_keep_their_komi(db_path) -> None:
+    # Before migration 0020 the komi column held the komi plus the rule's half flat.
+    migrations = load_migrations()
+    db = await Database.open(db_path, migrations=migrations[:19])
+    async with db.transaction() as tx:
+        await tx.execute(
+            "INSERT INTO players (id, name, created_at, updated_at) VALUES (1, 'a', 'x', 'x')"
+        )
+        for komi, antiquity in ((3.0, 1), (2.5, 1), (2.5, 0)):
+            await tx.execute(
+                "INSERT INTO games (guild_id, channel_id, white_id, black_id, size, komi, "
+                "opening, stones1, stones2, caps1, caps2, rated, days_per_move, tps, "
+                "created_at, antiquity) VALUES (1, 1, 1, 1, 6, ?, 'swap', 30, 30, 1, 1, 0, 1, "
+                "'x6/x6/x6/x6/x6/x6 1 1', 'x', ?)",
+                (komi, antiquity),
+            )
+    await db.migrate(migrations)
+    rows = await db.fetchall("SELECT komi, antiquity FROM games ORDER BY id")
+    assert [(r["komi"], r["antiquity"]) for r in rows] == [(2.5, 1), (2.0, 1), (2.5, 0)]
+    await db.close()
 
 
 async def test_a_server_can_make_antiquity_the_default(services, alice, bob) -> None:
@@ -166,8 +214,10 @@ async def test_a_server_can_make_antiquity_the_default(services, alice, bob) -> 
     assert (await create(services, alice, bob)).setup.komi == 2.5
     plain = await create(services, alice, bob, antiquity=False)
     assert not plain.setup.antiquity and plain.setup.komi == 2
-    with pytest.raises(errors.InvalidSetting, match="komi of at most 4"):
-        await services.guilds.save(replace(defaults, komi=4.5, antiquity=True))
+    # The rule is no komi: any komi goes with it.
+    await services.guilds.save(replace(defaults, komi=4.5, antiquity=True))
+    most = await create(services, alice, bob)
+    assert most.setup.antiquity and most.setup.base_komi == 4.5
 
 
 async def test_random_colours_follow_the_service_random_source(db_path, clock, alice, bob):

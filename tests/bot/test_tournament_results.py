@@ -253,11 +253,22 @@ async def test_a_real_playtak_game_reported_counts(services: Services, clock: Fa
     assert await services.ratings.changes_for_game(game_id) is not None
 
 
+async def test_a_file_that_says_only_who_won_counts_as_the_boards_road(services: Services) -> None:
+    # PlayTak's games database and engine matches write 0-1 for Black's road.
+    tournament_id, game_id = await report_setup(services)
+    text = (REAL_GAMES / "70709.ptn").read_text().replace("0-R", "0-1")
+    await services.results.report(tournament_id, text, reporter=DOVE, is_organizer=False)
+    game = await services.games.get(game_id)
+    assert game.result is not None and game.result.ptn() == "0-R" and game.winner == NOHAT
+    assert "0-R" in await services.queries.ptn(game_id)
+
+
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
         (lambda t: t.replace("29. 3d2>12 2d3-", "29. 3d2>12 6d3-"), "Move 29"),
         (lambda t: t.replace("0-R", "R-0"), "contradicts the board"),
+        (lambda t: t.replace("0-R", "1-0"), "contradicts the board"),
         (lambda t: t.replace('[Size "6"]', '[Size "6"]\n[Komi "2"]'), "komi"),
         (lambda t: t.replace('[Result "0-R"]\n', "").split("29.")[0], "no result"),
         (lambda t: t.split("29.")[0], "game goes on"),

@@ -60,7 +60,7 @@ async def test_a_finished_game_is_analysed_and_posted_in_its_thread(world: World
     assert [p.move.ptn() for p in annotated.plies] == WHITE_ROAD.split()
     assert annotated.plies[3].marks.endswith("??")
     assert annotated.plies[3].comments == ["Allows a road in one: c1."]
-    assert annotated.tag("Annotator") == "Bredon"
+    assert annotated.comments[0] == "Annotated by Bredon"
 
     again = await alice.slash(world.channel, "tak analysis", game=1)  # shown from storage
     assert again.ephemeral and POSTED in again.response.content

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from cogs.messages import viewed_game_text
-from tak.ptn import Game
+from tak.ptn import MAX_TAG_VALUE_LENGTH, Game
 
 
 def test_long_or_pinging_tags_and_file_names_stay_short_and_silent() -> None:
-    name = "@everyone " + "x" * 5000
+    name = "@everyone " + "x" * (MAX_TAG_VALUE_LENGTH - 10)  # the longest a file may hold
     record = Game.parse(f'[Size "5"]\n[Player1 "{name}"]\n[Player2 "<@123>"]\n\n1. a1 e5\n')
     text = viewed_game_text(record, "y" * 3000 + ".ptn")
     assert len(text) < 500

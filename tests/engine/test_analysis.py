@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from tak import Color, Move, Position, ResultKind
 from tak.analysis import (
+    ANNOTATOR_COMMENT,
     BLUNDER,
     MISTAKE,
     WIN_SCORE,
@@ -121,10 +122,14 @@ def _check_notes(analysis: Analysis, first: int = 0) -> None:
             assert blamed and not their_roads and brute_tinues(after)
         if note.mark == "!":
             assert note.move in tinues and not roads
+        still_won = note.call is Call.TINUE or sign * note.after >= WIN_SCORE
+        missed = not won and (bool(roads) or (bool(tinues) and note.move not in tinues))
+        if missed:  # a miss is a blunder, or a mistake when the move played still wins
+            assert note.mark == ("?" if still_won and note.loss < BLUNDER else "??")
         if note.mark == "?":
-            assert MISTAKE <= note.loss < BLUNDER and not note.comments
+            assert MISTAKE <= note.loss < BLUNDER or (note.comments and still_won)
         if note.mark == "" and not won:
-            assert note.loss < MISTAKE
+            assert note.loss < MISTAKE and not note.comments
         assert note.call is judge_by_brute_force(after)
 
 
@@ -155,6 +160,29 @@ def test_a_real_game_found_tinue_and_missed_one() -> None:
     assert [p.marks for p in again.plies] == [n.call.mark + n.mark for n in analysis.notes]
     assert describe(found, game.start()).startswith("23. 2d5-''! +")
     assert describe(found, game.start()).endswith("→ +10.0")
+
+
+def test_a_road_in_one_missed_for_a_tinue_is_a_mistake_not_a_blunder() -> None:
+    # White has a1, b1 and a2: c1 and a3 win at once. c2 wins too, by force (Tinuë), two plies
+    # later: the result is the same, so `?` with the miss named, not `??`.
+    game = Game.parse('[TPS "x3/1,x2/1,1,x 1 3"]\n\n3. c2 a3 4. c1 R-0')
+    first, _, last = analyse(game, nodes=NODES).notes
+    assert first.call is Call.TINUE and first.mark == "?"
+    assert first.comments == ("Missed a road in one: a3, c1.",)
+    assert last.mark == ""
+    text = analyse(game, nodes=NODES).ptn()
+    assert "3. c2''? {Missed a road in one: a3, c1.}" in text
+    # The same miss with a move that does not still win is a blunder.
+    lost = analyse(Game.parse('[TPS "x3/1,x2/1,1,x 1 3"]\n\n3. a1+'), nodes=NODES)
+    assert lost.notes[0].mark == "??" and "Missed a road in one: a3, c1." in lost.notes[0].comments
+
+
+def test_the_annotator_is_a_comment_ptn_ninja_keeps() -> None:
+    game = Game.parse('[Size "3"]\n\n{from the club}\n1. a3 a1\n')
+    annotated = analyse(game, nodes=NODES).annotated()
+    assert annotated.tags == game.tags  # PTN Ninja drops tags it does not know
+    assert annotated.comments == [ANNOTATOR_COMMENT, "from the club"]
+    assert Game.parse(annotated.ptn()).comments == annotated.comments
 
 
 def test_evaluations_are_reproducible_and_exact_at_the_end() -> None:
@@ -194,7 +222,7 @@ def test_command_line_prints_the_annotated_game(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "2. b1' b2?? {Allows a road in one: c1.}" in done.stdout
-    assert '[Annotator "Bredon"]' in done.stdout
+    assert "{Annotated by Bredon}" in done.stdout and "Annotator" not in done.stdout
     bad = subprocess.run(
         [sys.executable, "-m", "tak", "analyse", str(tmp_path / "missing.ptn")],
         capture_output=True,

@@ -287,7 +287,7 @@ def test_near_valid_links(text: str, edits: list[tuple[int, str]]) -> None:
 # ----------------------------------------------------------------- at the caps
 
 
-@pytest.mark.parametrize("filler", ["{x}", " "])
+@pytest.mark.parametrize("filler", ["{" + "x" * 198 + "}", " "])
 @pytest.mark.parametrize("over", [0, 1])
 def test_ptn_files_at_the_length_cap(filler: str, over: int) -> None:
     head = '[Size "6"]\n\n1. a1 f6\n'

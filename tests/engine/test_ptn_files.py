@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from tak import Color, PTNError, ResultKind
@@ -104,3 +107,22 @@ def test_no_swap_opening_places_your_own_pieces() -> None:
     assert final.stack(0, 0).owner is Color.WHITE
     assert final.stack(0, 0).top.name == "WALL"
     assert final.stack(4, 4).owner is Color.BLACK
+
+
+REAL_GAMES = Path(__file__).parent / "real_games"  # see its README
+WHO_WON = {"R-0": "1-0", "F-0": "1-0", "0-R": "0-1", "0-F": "0-1"}
+
+
+@pytest.mark.parametrize("path", sorted(REAL_GAMES.glob("*.ptn")), ids=lambda p: p.name)
+def test_real_games_that_say_only_who_won_read_as_the_board_ended_them(path: Path) -> None:
+    # PlayTak's games database and engine matches write 1-0/0-1 for a road or flat win.
+    game = Game.parse(path.read_text())
+    assert game.result is not None and game.result.ptn() in WHO_WON
+    board = game.result.ptn()
+    vague = re.sub(r"\b(R-0|F-0|0-R|0-F)\b", lambda m: WHO_WON[m[0]], path.read_text())
+    assert board not in vague
+    again = Game.parse(vague)
+    assert again.result == game.result and board in again.ptn()
+    loser = "0-1" if WHO_WON[board] == "1-0" else "1-0"
+    with pytest.raises(PTNError, match="contradicts the board"):
+        Game.parse(vague.replace(WHO_WON[board], loser))

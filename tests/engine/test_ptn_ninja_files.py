@@ -9,7 +9,14 @@ import re
 import pytest
 
 from tak import Color, Position, PTNError, Result, ResultKind, parse_move
-from tak.ptn import MAX_PLIES, Game, GamePly
+from tak.ptn import (
+    MAX_COMMENTS,
+    MAX_PLIES,
+    MAX_TAG_VALUE_LENGTH,
+    TIE_RULE_COMMENT,
+    Game,
+    GamePly,
+)
 
 # What PTN Ninja reads (docs: the project's tak-formats notes): the tags it knows, and the values
 # it accepts in them. Anything else it drops or refuses to load.
@@ -156,7 +163,11 @@ def test_board_results_keep_their_road_and_others_their_kind() -> None:
         ('[Size "3"]\n\n1. a3 a1 R-0', "R-0 says the game ended on the board, but"),
         ('[Size "3"]\n\n1. a3 a1 0-F', "0-F says the game ended on the board"),
         (f'[Size "3"]\n\n{ROAD_3X3} 0-R', "The result 0-R contradicts the board"),
-        (f'[Size "3"]\n\n{ROAD_3X3} 1-0', "1-0 contradicts the board, where the moves end"),
+        (f'[Size "3"]\n\n{ROAD_3X3} 0-1', "0-1 contradicts the board, where the moves end"),
+        (f'[Size "3"]\n[Result "0-1"]\n\n{ROAD_3X3} 1-0', "The moves end with 1-0, but the"),
+        (f'[Size "3"]\n[Result "1-0"]\n\n{ROAD_3X3} 0-R', "The moves end with 0-R, but the"),
+        (f'[Size "3"]\n[Komi "1"]\n\n{FULL_3X3} 1-0', "1-0 contradicts the board"),
+        ('[Size "3"]\n[Result "R-0"]\n\n1. a3 a1 1-0', "R-0 says the game ended on the board"),
         (f'[Size "3"]\n\n{ROAD_3X3} 1/2-1/2', "1/2-1/2 contradicts the board"),
         (f'[Size "3"]\n\n{FULL_3X3} 1/2-1/2', "White wins on flats. (F-0)"),
         (f'[Size "3"]\n[Result "0-1"]\n\n{ROAD_3X3}', "The result 0-1 contradicts the board"),
@@ -168,6 +179,26 @@ def test_board_results_keep_their_road_and_others_their_kind() -> None:
 def test_results_that_contradict_the_board_are_refused(text: str, reason: str) -> None:
     with pytest.raises(PTNError, match=re.escape(reason)):
         Game.parse(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "board"),
+    [
+        (f'[Size "3"]\n\n{ROAD_3X3} 1-0', "R-0"),
+        (f'[Size "3"]\n[Result "1-0"]\n\n{ROAD_3X3}', "R-0"),
+        (f'[Size "3"]\n[Result "1-0"]\n\n{ROAD_3X3} R-0', "R-0"),
+        (f'[Size "3"]\n[Result "R-0"]\n\n{ROAD_3X3} 1-0', "R-0"),
+        (f'[Size "3"]\n\n{FULL_3X3} 1-0', "F-0"),
+    ],
+)
+def test_a_result_that_names_the_boards_winner_without_saying_how_agrees(
+    text: str, board: str
+) -> None:
+    # PlayTak and engine matches write 1-0 for a road or flat win: the board says how.
+    game = Game.parse(text)
+    assert game.result is not None and game.result.ptn() == board
+    assert game.ptn().rstrip().endswith(board)  # written back out as the board ended it
+    assert Game.parse(game.ptn()).result == game.result
 
 
 def test_a_result_tag_on_moves_that_stop_short_is_not_taken_as_the_boards() -> None:
@@ -190,7 +221,7 @@ def test_a_result_tag_on_moves_that_stop_short_is_not_taken_as_the_boards() -> N
         ('[TPS " "]', "neither a Size nor a TPS tag"),
         ('[TPS "x5/x5/x5/x5/x5 1 ²"]', "The move number must be a whole number"),
         ('[Size "6"]\n[TPS "x5/x5/x5/x5/x5 1 1"]', "The Size tag says 6, but the TPS is 5x5"),
-        ('[Size "5"]\n[Flats "' + "9" * 5000 + '"]', "is not a number of pieces"),
+        ('[Size "5"]\n[Flats "' + "9" * 200 + '"]', "is not a number of pieces"),
         ('[Size "5"]\n[Flats "201"]', "Stones must be a whole number from 0 to 200"),
         ('[Size "5"]\n[Flats "0"]\n[Caps "1"]', "at least one stone for the opening"),
         ('[Size "5"]\n[Opening "swapped"]', "The opening must be 'swap' or 'no-swap'"),
@@ -217,6 +248,8 @@ def test_the_writer_never_writes_komi_beyond_the_cap() -> None:
     ("body", "reason"),
     [
         ("1. a1 {never closed", "A comment opened with { is never closed"),
+        ("1. a1 {closed} {{{", "A comment opened with { is never closed"),
+        ("{x}" * (MAX_COMMENTS + 1), f"at most {MAX_COMMENTS:,} comments"),
         ("1. 1. a1", "Move number 1. follows another with no ply between"),
         ("1. -- a1", "-- stands only for White's ply"),
     ],
@@ -224,6 +257,31 @@ def test_the_writer_never_writes_komi_beyond_the_cap() -> None:
 def test_bodies_ptn_ninja_would_not_read_are_refused(body: str, reason: str) -> None:
     with pytest.raises(PTNError, match=re.escape(reason)):
         Game.parse('[Size "6"]\n\n' + body)
+
+
+@pytest.mark.parametrize(
+    ("tags", "reason"),
+    [
+        (
+            '[Player1 "' + "x" * 8_000 + '"]',
+            "a tag's value is at most 256 characters; this one has 8,000",
+        ),
+        ("[" + "x" * 33 + ' "1"]', "a tag's name is at most 32 characters"),
+        ('[Player1 "' + "x" * 8_000, 'is not a tag: write tags as [Name "value"]'),
+        ("[" * 8_000, "is not a tag"),
+        ('[Player-1 "alice"]', "'[Player-1 \"alice\"]' is not a tag"),
+    ],
+)
+def test_tags_longer_than_any_real_one_are_refused(tags: str, reason: str) -> None:
+    with pytest.raises(PTNError, match=re.escape(reason)):
+        Game.parse('[Size "6"]\n' + tags + "\n\n1. a1 f6\n")
+
+
+def test_tags_as_long_as_real_ones_are_read() -> None:
+    name = "x" * MAX_TAG_VALUE_LENGTH
+    tps = "1" * 150 + ",x7/x8/x8/x8/x8/x8/x8/x8 1 2"
+    game = Game.parse(f'[Size "8"]\n[Flats "200"]\n[Player1 "{name}"]\n[TPS "{tps}"]\n\n2. a1\n')
+    assert game.tag("player1") == name and game.tag("TPS") == tps
 
 
 def _walking_game(plies: int) -> str:
@@ -248,3 +306,19 @@ def test_real_files_read_as_ptn_ninja_reads_them() -> None:
     )
     assert game.plies == [] and game.tag("GoodMove") == "2d5-11"
     assert game.final_position().tps() == "2,x2,121C,1/x2,2,12,1/x2,2,12S,2/x3,1,1/x4,1 1 2"
+
+
+@pytest.mark.parametrize(("komi", "result"), [("2.5", "F-0"), ("3", "0-F"), ("-1.5", "F-0")])
+def test_the_antiquity_tie_rule_is_written_and_read_as_a_comment(komi: str, result: str) -> None:
+    tps = "1,2,1,1/1,1,2,1/2,1,1,2/1,2,2,x 1 9"  # 9 White flats to 6 once d1 fills the board
+    text = f'[TPS "{tps}"]\n[Komi "{komi}"]\n\n{{{TIE_RULE_COMMENT}}}\n9. Sd1 {result}\n'
+    game = Game.parse(text)
+    assert game.ties_to_black and game.start().ties_to_black
+    assert game.result is not None and game.result.ptn() == result
+    written = game.ptn()
+    assert written == text  # the Komi tag stays the real komi
+    assert_ninja_reads(written)
+    assert Game.parse(written).result == game.result
+    if komi == "3":  # without the rule the same tie is a draw, and 0-F contradicts the board
+        with pytest.raises(PTNError, match="contradicts the board"):
+            Game.parse(text.replace(f"{{{TIE_RULE_COMMENT}}}\n", ""))

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
-from tak import Color, Position, Reserves, Result, ResultKind, parse_result
+from tak import Color, Position, Reserves, Result, ResultKind, SetupError, parse_result
 
 
 def test_road_win_reports_the_road() -> None:
@@ -131,3 +133,49 @@ def test_non_board_and_board_results(result: Result, text: str, description: str
 def test_parse_result_refuses_nonsense() -> None:
     with pytest.raises(ValueError, match="is not a PTN result"):
         parse_result("2-0")
+
+
+# 4x4, board full after White's wall on d1: 9 White flats to 6, and 7 to 8.
+NINE_TO_SIX = "1,2,1,1/1,1,2,1/2,1,1,2/1,2,2,x 1 9"
+SEVEN_TO_EIGHT = "2,1,2,1/1,2,1,2/2,1,2,1/2,2,1,x 1 9"
+
+
+@pytest.mark.parametrize(
+    ("tps", "komi", "plain", "antiquity"),
+    [
+        # Half-flat komi: no count can tie, so the rule changes nothing (it once added half a
+        # flat to the komi, making 2.5 a 3 and -1.5 a -1, and these ties draws).
+        (NINE_TO_SIX, 2.5, "F-0", "F-0"),
+        (SEVEN_TO_EIGHT, -1.5, "F-0", "F-0"),
+        # Whole komi: the tie that is a draw without the rule goes to Black with it.
+        (NINE_TO_SIX, 3, "1/2-1/2", "0-F"),
+        (SEVEN_TO_EIGHT, -1, "1/2-1/2", "0-F"),
+        (SEVEN_TO_EIGHT, 2, "0-F", "0-F"),
+    ],
+)
+def test_the_antiquity_rule_gives_ties_to_black_whatever_the_komi(
+    tps: str, komi: float, plain: str, antiquity: str
+) -> None:
+    for ties_to_black, expected in ((False, plain), (True, antiquity)):
+        position = Position.from_tps(tps, komi=komi, ties_to_black=ties_to_black)
+        position.play("Sd1")
+        assert position.result is not None and position.result.ptn() == expected
+        assert position.result.kind is ResultKind.FLATS
+        again = pickle.loads(pickle.dumps(position))
+        assert again.ties_to_black is ties_to_black and again.result == position.result
+        assert position.copy().ties_to_black is ties_to_black
+
+
+@pytest.mark.parametrize(
+    ("komi", "equivalent"), [(2, 2.5), (2.5, 2.5), (-1, -0.5), (-1.5, -1.5), (4, 4.5), (4.5, 4.5)]
+)
+def test_the_komi_equivalent_to_the_tie_rule_stays_on_the_half_grid(
+    komi: float, equivalent: float
+) -> None:
+    assert Position(6, komi=komi, ties_to_black=True).equivalent_komi == equivalent
+    assert Position(6, komi=komi).equivalent_komi == komi
+
+
+def test_the_tie_rule_is_on_or_off() -> None:
+    with pytest.raises(SetupError, match="The tie rule is on"):
+        Position(6, ties_to_black="yes")
