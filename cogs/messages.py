@@ -70,7 +70,7 @@ def describe_clock(setup: GameSetup) -> str:
 def describe_setup(setup: GameSetup, games: int = 1) -> str:
     komi = f"komi {setup.komi:g}"
     if setup.antiquity:
-        komi = f"komi {setup.base_komi:g} with the antiquity tie rule (komi {setup.komi:g})"
+        komi = f"komi {setup.base_komi:g} with the antiquity tie rule (a tied flat count goes to black)"
     parts = [f"{setup.size}x{setup.size}", komi, f"{setup.opening.value} opening"]
     if setup.start_tps is not None:
         parts.insert(1, start_text(setup.start_tps))
@@ -287,7 +287,7 @@ def guild_settings_text(settings: GuildSettings, *, reads_typed_moves: bool) -> 
         typed = "on, but this bot does not read messages (BREDON_TYPED_MOVES is off)"
     return (
         f"New challenges default to {settings.size}x{settings.size}, komi {settings.komi:g}"
-        f"{' with the antiquity tie rule (+0.5)' if settings.antiquity else ''}, "
+        f"{' with the antiquity tie rule (a tied flat count goes to black)' if settings.antiquity else ''}, "
         f"{settings.days_per_move} days a move. Threads per game: "
         f"{'on' if settings.use_threads else 'off'}. Organizer role: {role}. Moves typed in "
         f"game threads: {typed}. Vacation days a year: "

@@ -248,7 +248,7 @@ class TakCog(commands.Cog):
         rated="Whether the game counts for the ratings (default yes; a game from a TPS: never)",
         stakes="Play for coins, if the server allows it: antes, bids for first, Tak payments",
         ante="Coins each player puts in the pot (default: the server's, usually 10)",
-        antiquity="Antiquity tie rule: a tied flat count goes to black (komi + 0.5)",
+        antiquity="Antiquity tie rule: a tied flat count goes to black, whatever the komi",
         bank="A reserve for moves that take longer than `days`, e.g. 7d (never refilled)",
         increment="Fischer clock: start with `days`, add this a move, e.g. 1d or 12h",
         maximum="With an increment: the most a clock can hold, e.g. 10d",
@@ -667,7 +667,7 @@ class TakCog(commands.Cog):
         threads="Give each game its own thread",
         organizer="A role that may run tournaments besides the server managers",
         typed_moves="Play moves typed as plain messages in a game's thread (if the bot reads them)",
-        antiquity="New challenges use the antiquity tie rule: ties go to black (komi + 0.5)",
+        antiquity="New challenges use the antiquity tie rule: a tied flat count goes to black",
         vacation_days="Vacation days each player may take a year (0 turns vacations off)",
     )
     async def config(

@@ -138,16 +138,16 @@ async def test_server_config_is_for_managers_only(world) -> None:
 async def test_the_antiquity_tie_rule_as_a_challenge_option_and_a_server_default(world) -> None:
     alice, bob = world.alice, world.bob
     challenge = await world.challenge(opponent=bob, komi=2, antiquity=True)
-    assert "komi 2 with the antiquity tie rule (komi 2.5)" in challenge.content
+    assert "komi 2 with the antiquity tie rule (a tied flat count goes to black)" in challenge.content
     most = await alice.slash(world.channel, "tak challenge", komi=4.5, antiquity=True)
     assert "Challenge #2 is up" in most.response.content  # any komi goes with the rule
 
     role = world.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
     boss = world.guild.add_member(world.env.create_user("boss"), roles=[role])
     done = await boss.slash(world.channel, "bredon config", komi=1, antiquity=True)
-    assert "komi 1 with the antiquity tie rule (+0.5)" in done.response.content
+    assert "komi 1 with the antiquity tie rule (a tied flat count goes to black)" in done.response.content
     default = await world.challenge(opponent=bob)
-    assert "komi 1 with the antiquity tie rule (komi 1.5)" in default.content
+    assert "komi 1 with the antiquity tie rule (a tied flat count goes to black)" in default.content
     await bob.click(default, label="Accept")
     thread = world.channel.threads[-1]
     ptn = await bob.slash(thread, "tak ptn")
