@@ -67,10 +67,13 @@ def describe_clock(setup: GameSetup) -> str:
     return setup.clock.describe(setup.days_per_move)
 
 
+TIE_RULE = "the antiquity tie rule (a tied flat count goes to black)"
+
+
 def describe_setup(setup: GameSetup, games: int = 1) -> str:
     komi = f"komi {setup.komi:g}"
     if setup.antiquity:
-        komi = f"komi {setup.base_komi:g} with the antiquity tie rule (a tied flat count goes to black)"
+        komi = f"komi {setup.base_komi:g} with {TIE_RULE}"
     parts = [f"{setup.size}x{setup.size}", komi, f"{setup.opening.value} opening"]
     if setup.start_tps is not None:
         parts.insert(1, start_text(setup.start_tps))
@@ -287,7 +290,7 @@ def guild_settings_text(settings: GuildSettings, *, reads_typed_moves: bool) -> 
         typed = "on, but this bot does not read messages (BREDON_TYPED_MOVES is off)"
     return (
         f"New challenges default to {settings.size}x{settings.size}, komi {settings.komi:g}"
-        f"{' with the antiquity tie rule (a tied flat count goes to black)' if settings.antiquity else ''}, "
+        f"{f' with {TIE_RULE}' if settings.antiquity else ''}, "
         f"{settings.days_per_move} days a move. Threads per game: "
         f"{'on' if settings.use_threads else 'off'}. Organizer role: {role}. Moves typed in "
         f"game threads: {typed}. Vacation days a year: "

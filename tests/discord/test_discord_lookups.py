@@ -14,6 +14,9 @@ from tak import Position
 from tak.ptn import Game
 from tests.discord.conftest import allow_command, decoded_image
 
+RULE_2 = "komi 2 with the antiquity tie rule (a tied flat count goes to black)"
+RULE_1 = "komi 1 with the antiquity tie rule (a tied flat count goes to black)"
+
 # A 5x5 game in which white builds the a-file (a threat after a4) and black walls it off.
 MOVES = ["e5", "a1", "a2", "e4", "a3", "e3", "a4", "Sa5", "b1"]
 
@@ -138,16 +141,16 @@ async def test_server_config_is_for_managers_only(world) -> None:
 async def test_the_antiquity_tie_rule_as_a_challenge_option_and_a_server_default(world) -> None:
     alice, bob = world.alice, world.bob
     challenge = await world.challenge(opponent=bob, komi=2, antiquity=True)
-    assert "komi 2 with the antiquity tie rule (a tied flat count goes to black)" in challenge.content
+    assert RULE_2 in challenge.content
     most = await alice.slash(world.channel, "tak challenge", komi=4.5, antiquity=True)
     assert "Challenge #2 is up" in most.response.content  # any komi goes with the rule
 
     role = world.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
     boss = world.guild.add_member(world.env.create_user("boss"), roles=[role])
     done = await boss.slash(world.channel, "bredon config", komi=1, antiquity=True)
-    assert "komi 1 with the antiquity tie rule (a tied flat count goes to black)" in done.response.content
+    assert RULE_1 in done.response.content
     default = await world.challenge(opponent=bob)
-    assert "komi 1 with the antiquity tie rule (a tied flat count goes to black)" in default.content
+    assert RULE_1 in default.content
     await bob.click(default, label="Accept")
     thread = world.channel.threads[-1]
     ptn = await bob.slash(thread, "tak ptn")
