@@ -125,9 +125,7 @@ class Picture:
         role: str = "",
     ) -> Label:
         """Add a label; text wider than `max_width` is cut with an ellipsis."""
-        line = Line.of(text, size)
-        if max_width is not None and line_width(line) > max_width:  # cached: drawn anyway
-            line = fit(text, size, max_width)
+        line = Line.of(text, size) if max_width is None else fit(text, size, max_width)
         label = Label(
             line,
             xy,
