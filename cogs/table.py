@@ -12,15 +12,19 @@ the thread is gone or closed to the bot (403/404), the game's channel; then the 
 DM; if none of those can be reached, :class:`Undeliverable`. Other failures (5xx, timeouts)
 propagate, to be retried.
 
-Images are rendered in a worker thread (``asyncio.to_thread``) so the event loop stays free.
+Images are rendered in a worker thread (``asyncio.to_thread``) so the event loop stays free, a few
+at a time and at most one for any player (:class:`RenderSlots`). The files players attach are
+read in a worker process (:class:`bot.attached_files.FileReader`, the table's `files`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -28,6 +32,7 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.attached_files import FileReader
 from bot.errors import UnknownPlayer
 from bot.services import Services
 from bot.services.deadlines import Reminder
@@ -152,14 +157,43 @@ class Post:
         return extra
 
 
+class RenderSlots:
+    """At most `size` pictures drawn at once (so that a burst cannot take all the memory), and
+    at most one for any player: a player's next picture waits for their last, so what one
+    player sends (a crafted file, a burst of commands) delays someone else's picture by one
+    job at most. Pictures for no one in particular (a game's posts) only wait for a slot."""
+
+    def __init__(self, size: int) -> None:
+        self._free = asyncio.Semaphore(size)
+        self._turns: dict[int, asyncio.Lock] = {}  # a player's pictures, one at a time
+        self._asked: Counter[int] = Counter()  # each player's pictures drawn or waiting
+
+    @contextlib.asynccontextmanager
+    async def slot(self, player_id: int | None = None) -> AsyncIterator[None]:
+        if player_id is None:
+            async with self._free:
+                yield
+            return
+        turn = self._turns.setdefault(player_id, asyncio.Lock())
+        self._asked[player_id] += 1
+        try:
+            async with turn, self._free:
+                yield
+        finally:
+            self._asked[player_id] -= 1
+            if not self._asked[player_id]:
+                del self._asked[player_id], self._turns[player_id]
+
+
 class GameTable:
     def __init__(self, client: discord.Client, services: Services) -> None:
         self.client = client
         self.services = services
-        # Images are drawn in worker threads, a bounded number at once so that a burst cannot
-        # take all the memory; replays (seconds each) have their own, so boards never wait.
-        self._renders = asyncio.Semaphore(MAX_RENDERS)
-        self._replays = asyncio.Semaphore(1)
+        # Images are drawn in worker threads; replays (seconds each) have their own slot, so
+        # boards never wait for one.
+        self._renders = RenderSlots(MAX_RENDERS)
+        self._replays = RenderSlots(1)
+        self.files = FileReader()
         self._shows: dict[type[Any], Callable[[Item, Any], Awaitable[Shown]]] = {
             GameStart: self._show_game_start,
             MovePlayed: self._show_move,
@@ -294,9 +328,16 @@ class GameTable:
             return "default"
         return theme if theme in THEMES else "default"
 
-    async def draw(self, render: Callable[..., bytes], *args: Any) -> bytes:
-        """A picture drawn in a worker thread, within the bound on renders at once."""
-        async with self._renders:
+    async def close(self) -> None:
+        """End the worker process reading files."""
+        await self.files.close()
+
+    async def draw(
+        self, render: Callable[..., bytes], *args: Any, player_id: int | None = None
+    ) -> bytes:
+        """A picture drawn in a worker thread, within the bound on renders at once (and one at
+        a time for `player_id`, who asked for it)."""
+        async with self._renders.slot(player_id):
             return await asyncio.to_thread(render, *args)
 
     async def board_png(
@@ -315,7 +356,7 @@ class GameTable:
         result = game.result
         if result is not None and position.result is not None:
             result = position.result  # the board's own result carries the road
-        async with self._renders:
+        async with self._renders.slot():
             return await asyncio.to_thread(
                 render_board,
                 position,
@@ -341,7 +382,7 @@ class GameTable:
         """The game as a GIF within Discord's upload limit (`bredon-<label>.gif`: the game's
         number, or a name for a game from a file), and a note on the plies sampled."""
         theme = await self.theme_for(viewer_id)
-        async with self._replays:
+        async with self._replays.slot(viewer_id):
             replay = await asyncio.to_thread(render_replay_within, record, theme=theme)
         file = discord.File(io.BytesIO(replay.data), filename=f"bredon-{label}.gif")
         return file, replay.note
@@ -365,7 +406,7 @@ class GameTable:
             theme=theme,
             result=position.result or result,
         )
-        png = await self.draw(draw)
+        png = await self.draw(draw, player_id=viewer_id)
         return discord.File(io.BytesIO(png), filename=name)
 
     async def _board_post(

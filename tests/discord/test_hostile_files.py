@@ -1,0 +1,200 @@
+"""Crafted files attached to `/tak view` and `/tournament report`: each is refused or shown while
+the event loop keeps turning (a ticker measures the longest gap between its ticks), and one
+player's pictures never hold more than one render slot."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import threading
+import time
+from collections.abc import AsyncIterator, Awaitable
+from typing import Any, TypeVar, cast
+
+import discord
+import pytest
+from PIL import Image
+
+from bot.attached_files import FileReader, FileTooSlow, read_game
+from bot.errors import BredonError
+from bot.services.results import MAX_PTN_BYTES
+from cogs.table import MAX_RENDERS, GameTable, RenderSlots
+from cogs.tak import MAX_PTN_FILE_BYTES, read_attached_game
+from cogs.tournaments import read_reported_file
+from tests.discord.test_discord_tps_view import PLAYTAK_GAME
+
+T = TypeVar("T")
+# Only a loop held by one piece of work goes this long between ticks; a busy machine does not.
+BLOCKED = 1.0
+
+
+class _Attached:
+    """What the cogs read of a `discord.Attachment`: its name, its size and its bytes."""
+
+    def __init__(self, filename: str, data: bytes) -> None:
+        self.filename, self.size, self._data = filename, len(data), data
+
+    async def read(self) -> bytes:
+        return self._data
+
+
+def attached(filename: str, data: bytes) -> discord.Attachment:
+    return cast(discord.Attachment, _Attached(filename, data))
+
+
+async def longest_stall(work: Awaitable[T]) -> tuple[T | BaseException, float]:
+    """What `work` gave (or raised), and the longest the event loop went without turning while
+    it ran (in seconds)."""
+    gaps = [0.0]
+
+    async def tick() -> None:
+        last = time.perf_counter()
+        while True:
+            await asyncio.sleep(0.005)
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+
+    ticker = asyncio.create_task(tick())
+    try:
+        outcome: T | BaseException = await work
+    except BredonError as error:
+        outcome = error
+    finally:
+        ticker.cancel()
+    return outcome, max(gaps)
+
+
+@pytest.fixture
+async def reader() -> AsyncIterator[FileReader]:
+    made = FileReader()
+    await made.run(read_game, '[Size "3"]')  # the worker started, as in a running bot
+    yield made
+    await made.close()
+
+
+def braces(limit: int) -> bytes:
+    """A PTN file of comments opened and never closed, as big as allowed."""
+    head = b'[Size "6"]\n'
+    return head + b"{" * (limit - len(head))
+
+
+async def test_a_file_of_open_comments_is_refused_while_the_loop_turns(
+    reader: FileReader,
+) -> None:
+    viewed = read_attached_game(attached("a.ptn", braces(MAX_PTN_FILE_BYTES)), reader)
+    refused, stall = await longest_stall(viewed)
+    assert stall < BLOCKED
+    assert isinstance(refused, BredonError)
+    assert "never closed" in refused.message or isinstance(refused, FileTooSlow)
+
+    reported = read_reported_file(attached("a.ptn", braces(MAX_PTN_BYTES)), reader)
+    refused, stall = await longest_stall(reported)
+    assert stall < BLOCKED
+    assert isinstance(refused, BredonError)
+    assert "never closed" in refused.message or isinstance(refused, FileTooSlow)
+
+
+async def test_a_real_game_reads_the_same_in_the_worker(reader: FileReader) -> None:
+    data = PLAYTAK_GAME.read_bytes()
+    (record, final), stall = await longest_stall(
+        read_attached_game(attached("53752.ptn", data), reader)
+    )
+    assert stall < BLOCKED
+    assert record.ptn() == read_game(data.decode())[0].ptn()
+    assert final.tps() == read_game(data.decode())[1].tps()
+    reported, _ = await longest_stall(read_reported_file(attached("53752.ptn", data), reader))
+    assert not isinstance(reported, BaseException) and reported.ptn() == record.ptn()
+
+
+async def test_a_board_of_names_8000_characters_long_is_drawn_while_the_loop_turns(
+    reader: FileReader,
+) -> None:
+    name = "Alexandria the Longname " * 334
+    data = f'[Size "6"]\n[Player1 "{name}"]\n[Player2 "{name}"]\n1. a1 f6 2. c3 d4\n'.encode()
+    table = GameTable(None, None)  # type: ignore[arg-type]
+
+    async def view() -> bytes:
+        record, final = await read_attached_game(attached("long.ptn", data), reader)
+        players = (record.tag("Player1") or "", record.tag("Player2") or "")
+        file = await table.position_file(final, players, viewer_id=None, name="long.png")
+        return file.fp.read()
+
+    png, stall = await longest_stall(view())
+    assert stall < BLOCKED
+    assert isinstance(png, bytes)
+    assert Image.open(io.BytesIO(png)).format == "PNG"
+
+
+async def test_work_that_takes_too_long_is_ended_and_the_next_file_is_read() -> None:
+    reader = FileReader(timeout=3.0)
+    try:
+        slow = asyncio.create_task(reader.run(time.sleep, 600))
+        await asyncio.sleep(0.2)  # queued behind the slow one, on the same worker
+        waiting = asyncio.create_task(reader.run(read_game, '[Size "4"]\n1. a1 d4'))
+        with pytest.raises(FileTooSlow, match="over 3 s"):
+            await slow
+        record, final = await waiting  # tried again on a new worker
+        assert final.ply == 2 and len(record.plies) == 2
+    finally:
+        await reader.close()
+
+
+async def test_one_player_holds_one_render_slot_however_many_pictures_they_ask_for() -> None:
+    """Player 1 asks for three pictures that take long, then player 2 for one: player 2's is
+    drawn beside player 1's first, not after all three."""
+    table = GameTable(None, None)  # type: ignore[arg-type]
+    release = threading.Event()
+    started: list[str] = []
+
+    def render(label: str) -> bytes:
+        started.append(label)
+        release.wait(10)
+        return label.encode()
+
+    first = [asyncio.create_task(table.draw(render, f"1.{n}", player_id=1)) for n in range(3)]
+    await asyncio.sleep(0.05)
+    second = asyncio.create_task(table.draw(render, "2.0", player_id=2))
+    for _ in range(200):
+        if len(started) == MAX_RENDERS:
+            break
+        await asyncio.sleep(0.01)
+    assert started == ["1.0", "2.0"]
+    release.set()
+    assert await asyncio.gather(*first, second) == [b"1.0", b"1.1", b"1.2", b"2.0"]
+    assert started == ["1.0", "2.0", "1.1", "1.2"]
+
+
+async def test_render_slots_take_one_picture_per_player_at_a_time() -> None:
+    slots = RenderSlots(2)
+    order: list[Any] = []
+
+    async def job(player: int | None, label: str, hold: asyncio.Event) -> None:
+        async with slots.slot(player):
+            order.append(label)
+            await hold.wait()
+
+    hold = asyncio.Event()
+    jobs = [
+        asyncio.create_task(job(1, "a1", hold)),
+        asyncio.create_task(job(1, "a2", hold)),
+        asyncio.create_task(job(None, "post", hold)),
+        asyncio.create_task(job(2, "b1", hold)),
+    ]
+    await asyncio.sleep(0.01)
+    assert order == ["a1", "post"]  # player 1's second waits for their first
+    hold.set()
+    await asyncio.gather(*jobs)
+    assert sorted(order) == ["a1", "a2", "b1", "post"]
+
+
+async def test_view_of_a_file_with_names_8000_characters_long_shows_its_board(world) -> None:
+    name = "Alexandria the Longname " * 334
+    data = f'[Size "5"]\n[Player1 "{name}"]\n[Player2 "Bob"]\n1. a1 e5 2. c3 d4\n'.encode()
+    shown = await world.carol.slash(world.channel, "tak view", file=("long.ptn", data))
+    assert shown.ephemeral
+    cut = "Alexandria the Longname Alexandria the Longname Alexandria…"
+    assert f"**{cut}** (white) vs **Bob**" in shown.response.content
+    [attachment] = shown.response.message.attachments
+    board = Image.open(io.BytesIO(await attachment.read()))
+    assert board.format == "PNG" and board.width >= 400
