@@ -3,8 +3,9 @@
 A file is whatever its sender crafted, so reading one never happens on the event loop, nor in a
 thread: a parse holds the GIL, and while a thread parsed a crafted file the loop got one tick in
 2.5 s, so every server froze. :class:`FileReader` runs the reading in a worker process instead,
-and gives up on it after `timeout` seconds: the worker is ended (the next file gets a new one),
-so a file that takes too long holds neither the bot nor the files sent after it.
+and gives up on it after `timeout` seconds (a real file takes milliseconds; more for the first,
+which waits for the worker to start): the worker is ended and the next file gets a new one, so
+a file that takes too long holds neither the bot nor the files sent after it.
 
 Not the bot's search workers (:class:`bot.bot_player.Thinker`): they think for seconds to
 minutes, and a file must be read at once.
@@ -27,7 +28,8 @@ from tak.ptn import Game
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-READ_SECONDS = 5.0  # a real file takes milliseconds; the first also starts the worker
+READ_SECONDS = 0.75  # a real file takes milliseconds (a game of 2,000 plies: 50 ms)
+START_SECONDS = 15.0  # more, for work given to a worker that has not answered yet
 
 
 class FileTooSlow(BredonError):
@@ -51,6 +53,8 @@ class FileReader:
         self._workers = workers
         self.timeout = timeout
         self._pool: Pool | None = None
+        self._answered = False  # whether the pool's workers have done any work: started
+        self._starting = asyncio.Lock()
         self._pending: dict[asyncio.Future[Any], Pool] = {}  # work not done, and its pool
 
     async def run(self, work: Callable[..., T], *args: Any) -> T:
@@ -62,11 +66,22 @@ class FileReader:
         except _Restarted:
             return await self._run_once(work, args)
 
+    async def _started(self) -> Pool:
+        async with self._starting:
+            if self._pool is None:
+                spawn = multiprocessing.get_context("spawn")  # no copy of the bot's threads
+                self._pool = await asyncio.to_thread(spawn.Pool, self._workers)
+                self._answered = False
+            return self._pool
+
     async def _run_once(self, work: Callable[..., T], args: tuple[Any, ...]) -> T:
         loop = asyncio.get_running_loop()
+        pool = await self._started()
         done: asyncio.Future[T] = loop.create_future()
 
         def settle(value: Any, failed: bool) -> None:
+            if self._pool is pool:
+                self._answered = True
             if not done.done():
                 (done.set_exception if failed else done.set_result)(value)
 
@@ -74,9 +89,7 @@ class FileReader:
             with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
                 loop.call_soon_threadsafe(settle, value, failed)
 
-        if self._pool is None:
-            self._pool = multiprocessing.get_context("spawn").Pool(self._workers)
-        pool = self._pool
+        limit = self.timeout + (0.0 if self._answered else START_SECONDS)
         pool.apply_async(
             work,
             args,
@@ -85,24 +98,27 @@ class FileReader:
         )
         self._pending[done] = pool
         try:
-            return await asyncio.wait_for(done, self.timeout)
+            return await asyncio.wait_for(done, limit)
         except TimeoutError:
-            log.warning("Reading a file took over %s s: its worker is ended.", self.timeout)
+            log.warning("Reading a file took over %s s: its worker is ended.", limit)
             del self._pending[done]
-            await self._end(pool)
-            raise FileTooSlow(self.timeout) from None
+            if await self._end(pool):
+                await self._started()  # now, so that the next file need not wait for it
+            raise FileTooSlow(limit) from None
         finally:
             self._pending.pop(done, None)
 
-    async def _end(self, pool: Pool) -> None:
-        """End `pool`'s workers and whatever they were doing (that work is tried again)."""
+    async def _end(self, pool: Pool) -> bool:
+        """End `pool`'s workers and whatever they were doing (that work is tried again);
+        False if it was ended already."""
         if self._pool is not pool:
-            return  # ended already
+            return False
         self._pool = None
         for waiting, on in self._pending.items():
             if on is pool and not waiting.done():
                 waiting.set_exception(_Restarted())
         await asyncio.to_thread(pool.terminate)  # it joins the pool's threads
+        return True
 
     async def close(self) -> None:
         if self._pool is not None:
