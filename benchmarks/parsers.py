@@ -190,12 +190,12 @@ async def hostile_files() -> None:
     table = GameTable(None, None)  # type: ignore[arg-type]  # what drawing a board needs
 
     async def view(data: bytes) -> None:
-        record, final = await read_attached_game(Attached(data), reader)  # type: ignore[arg-type]
+        record, final = await read_attached_game(Attached(data), reader, 1)  # type: ignore[arg-type]
         names = (record.tag("Player1") or "", record.tag("Player2") or "")
         await table.position_file(final, names, viewer_id=None, name="view.png")
 
     async def report(data: bytes) -> None:
-        await read_reported_file(Attached(data), reader)  # type: ignore[arg-type]
+        await read_reported_file(Attached(data), reader, 1)  # type: ignore[arg-type]
 
     named = f'[Size "6"]\n[Player1 "{LONG_NAME}"]\n[Player2 "{LONG_NAME}"]\n'
     files = [

@@ -5,7 +5,9 @@ thread: a parse holds the GIL, and while a thread parsed a crafted file the loop
 2.5 s, so every server froze. :class:`FileReader` runs the reading in a worker process instead,
 and gives up on it after `timeout` seconds (a real file takes milliseconds; more for the first,
 which waits for the worker to start): the worker is ended and the next file gets a new one, so
-a file that takes too long holds neither the bot nor the files sent after it.
+a file that takes too long holds neither the bot nor the files sent after it. Files are read
+one at a time, in turns between players, so one player's files delay another's by one file at
+most.
 
 Not the bot's search workers (:class:`bot.bot_player.Thinker`): they think for seconds to
 minutes, and a file must be read at once.
@@ -22,6 +24,7 @@ from multiprocessing.pool import Pool
 from typing import Any, TypeVar
 
 from bot.errors import BredonError
+from bot.fair_slots import FairSlots
 from tak import Position
 from tak.ptn import Game
 
@@ -42,87 +45,71 @@ class FileTooSlow(BredonError):
         )
 
 
-class _Restarted(Exception):
-    """The worker was ended (another file was too slow) before this work was done."""
-
-
 class FileReader:
-    """Runs work on users' files in `workers` worker processes, started when first needed."""
+    """Runs work on users' files in one worker process, started when first needed, one file at
+    a time."""
 
-    def __init__(self, *, workers: int = 1, timeout: float = READ_SECONDS) -> None:
-        self._workers = workers
+    def __init__(self, *, timeout: float = READ_SECONDS) -> None:
         self.timeout = timeout
+        self._turns = FairSlots(1)
         self._pool: Pool | None = None
-        self._answered = False  # whether the pool's workers have done any work: started
-        self._starting = asyncio.Lock()
-        self._pending: dict[asyncio.Future[Any], Pool] = {}  # work not done, and its pool
+        self._answered = False  # whether the worker has done any work: it has started
+        self._running: asyncio.Future[Any] | None = None
 
-    async def run(self, work: Callable[..., T], *args: Any) -> T:
-        """`work(*args)` in a worker process, raising what it raised. Raises
-        :class:`FileTooSlow` after `timeout` seconds (also when the worker died). Work cut
-        short because another file was too slow is tried once more."""
-        try:
-            return await self._run_once(work, args)
-        except _Restarted:
-            return await self._run_once(work, args)
-
-    async def _started(self) -> Pool:
-        async with self._starting:
+    async def run(self, work: Callable[..., T], *args: Any, player_id: int | None = None) -> T:
+        """`work(*args)` in the worker process, once the work before it (and all the work
+        `player_id` asked for before) is done; raises what it raised. Raises
+        :class:`FileTooSlow` after `timeout` seconds (also when the worker died)."""
+        async with self._turns.slot(player_id):
+            loop = asyncio.get_running_loop()
             if self._pool is None:
-                spawn = multiprocessing.get_context("spawn")  # no copy of the bot's threads
-                self._pool = await asyncio.to_thread(spawn.Pool, self._workers)
+                self._pool = await asyncio.to_thread(self._new_pool)
                 self._answered = False
-            return self._pool
+            pool = self._pool
+            done: asyncio.Future[T] = loop.create_future()
 
-    async def _run_once(self, work: Callable[..., T], args: tuple[Any, ...]) -> T:
-        loop = asyncio.get_running_loop()
-        pool = await self._started()
-        done: asyncio.Future[T] = loop.create_future()
-
-        def settle(value: Any, failed: bool) -> None:
-            if self._pool is pool:
+            def settle(value: Any, failed: bool) -> None:
                 self._answered = True
-            if not done.done():
-                (done.set_exception if failed else done.set_result)(value)
+                if not done.done():
+                    (done.set_exception if failed else done.set_result)(value)
 
-        def settle_soon(value: Any, failed: bool) -> None:  # on the pool's own thread
-            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
-                loop.call_soon_threadsafe(settle, value, failed)
+            def settle_soon(value: Any, failed: bool) -> None:  # on the pool's own thread
+                with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+                    loop.call_soon_threadsafe(settle, value, failed)
 
-        limit = self.timeout + (0.0 if self._answered else START_SECONDS)
-        pool.apply_async(
-            work,
-            args,
-            callback=lambda value: settle_soon(value, False),
-            error_callback=lambda error: settle_soon(error, True),
-        )
-        self._pending[done] = pool
-        try:
-            return await asyncio.wait_for(done, limit)
-        except TimeoutError:
-            log.warning("Reading a file took over %s s: its worker is ended.", limit)
-            del self._pending[done]
-            if await self._end(pool):
-                await self._started()  # now, so that the next file need not wait for it
-            raise FileTooSlow(limit) from None
-        finally:
-            self._pending.pop(done, None)
+            limit = self.timeout + (0.0 if self._answered else START_SECONDS)
+            pool.apply_async(
+                work,
+                args,
+                callback=lambda value: settle_soon(value, False),
+                error_callback=lambda error: settle_soon(error, True),
+            )
+            self._running = done
+            try:
+                return await asyncio.wait_for(done, limit)
+            except TimeoutError:
+                log.warning("Reading a file took over %s s: its worker is ended.", limit)
+                await self._end()
+                self._pool = await asyncio.to_thread(self._new_pool)  # ready for the next file
+                self._answered = False
+                raise FileTooSlow(limit) from None
+            finally:
+                self._running = None
 
-    async def _end(self, pool: Pool) -> bool:
-        """End `pool`'s workers and whatever they were doing (that work is tried again);
-        False if it was ended already."""
-        if self._pool is not pool:
-            return False
-        self._pool = None
-        for waiting, on in self._pending.items():
-            if on is pool and not waiting.done():
-                waiting.set_exception(_Restarted())
-        await asyncio.to_thread(pool.terminate)  # it joins the pool's threads
-        return True
+    @staticmethod
+    def _new_pool() -> Pool:
+        return multiprocessing.get_context("spawn").Pool(1)  # no copy of the bot's threads
+
+    async def _end(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.terminate)  # it joins the pool's threads
 
     async def close(self) -> None:
-        if self._pool is not None:
-            await self._end(self._pool)
+        """End the worker (the bot is stopping): the work it was doing is cancelled."""
+        if self._running is not None:
+            self._running.cancel()
+        await self._end()
 
 
 def read_game(text: str) -> tuple[Game, Position]:

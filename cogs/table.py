@@ -13,18 +13,16 @@ DM; if none of those can be reached, :class:`Undeliverable`. Other failures (5xx
 propagate, to be retried.
 
 Images are rendered in a worker thread (``asyncio.to_thread``) so the event loop stays free, a few
-at a time and at most one for any player (:class:`RenderSlots`). The files players attach are
-read in a worker process (:class:`bot.attached_files.FileReader`, the table's `files`).
+at a time and at most one for any player (:class:`bot.fair_slots.FairSlots`). The files players
+attach are read in a worker process (:class:`bot.attached_files.FileReader`, the table's `files`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
-from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -34,6 +32,7 @@ import discord
 
 from bot.attached_files import FileReader
 from bot.errors import UnknownPlayer
+from bot.fair_slots import FairSlots
 from bot.services import Services
 from bot.services.deadlines import Reminder
 from bot.services.outbox import (
@@ -157,42 +156,14 @@ class Post:
         return extra
 
 
-class RenderSlots:
-    """At most `size` pictures drawn at once (so that a burst cannot take all the memory), and
-    at most one for any player: a player's next picture waits for their last, so what one
-    player sends (a crafted file, a burst of commands) delays someone else's picture by one
-    job at most. Pictures for no one in particular (a game's posts) only wait for a slot."""
-
-    def __init__(self, size: int) -> None:
-        self._free = asyncio.Semaphore(size)
-        self._turns: dict[int, asyncio.Lock] = {}  # a player's pictures, one at a time
-        self._asked: Counter[int] = Counter()  # each player's pictures drawn or waiting
-
-    @contextlib.asynccontextmanager
-    async def slot(self, player_id: int | None = None) -> AsyncIterator[None]:
-        if player_id is None:
-            async with self._free:
-                yield
-            return
-        turn = self._turns.setdefault(player_id, asyncio.Lock())
-        self._asked[player_id] += 1
-        try:
-            async with turn, self._free:
-                yield
-        finally:
-            self._asked[player_id] -= 1
-            if not self._asked[player_id]:
-                del self._asked[player_id], self._turns[player_id]
-
-
 class GameTable:
     def __init__(self, client: discord.Client, services: Services) -> None:
         self.client = client
         self.services = services
         # Images are drawn in worker threads; replays (seconds each) have their own slot, so
         # boards never wait for one.
-        self._renders = RenderSlots(MAX_RENDERS)
-        self._replays = RenderSlots(1)
+        self._renders = FairSlots(MAX_RENDERS)
+        self._replays = FairSlots(1)
         self.files = FileReader()
         self._shows: dict[type[Any], Callable[[Item, Any], Awaitable[Shown]]] = {
             GameStart: self._show_game_start,

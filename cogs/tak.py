@@ -510,7 +510,9 @@ class TakCog(commands.Cog):
     ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
-            record, final = await read_attached_game(file, self.table.files)
+            record, final = await read_attached_game(
+                file, self.table.files, interaction.user.id
+            )
             text = messages.viewed_game_text(record, file.filename)
             players = (record.tag("Player1") or "Player 1", record.tag("Player2") or "Player 2")
             files = [
@@ -862,10 +864,13 @@ async def setup(bot: BredonBot) -> None:
     await bot.add_cog(TakCog(bot))
 
 
-async def read_attached_game(file: discord.Attachment, reader: FileReader) -> tuple[Game, Position]:
+async def read_attached_game(
+    file: discord.Attachment, reader: FileReader, player_id: int
+) -> tuple[Game, Position]:
     """The game in an attached PTN file and its final position, or a :class:`Refusal` saying
     why it cannot be read. The size is checked before the file is fetched; the file is read in
-    `reader`'s worker process, never on the event loop."""
+    `reader`'s worker process (in turn with `player_id`'s other files), never on the event
+    loop."""
     if file.size > MAX_PTN_FILE_BYTES:
         raise Refusal(
             f"That file is {file.size:,} bytes; a PTN file is at most "
@@ -885,6 +890,6 @@ async def read_attached_game(file: discord.Attachment, reader: FileReader) -> tu
             "That file is not text in UTF-8, so it is not a PTN file: attach a .ptn game record."
         ) from None
     try:
-        return await reader.run(read_game, text)
+        return await reader.run(read_game, text, player_id=player_id)
     except TakError as error:
         raise Refusal(f"That file is not a game I can read: {error}") from None

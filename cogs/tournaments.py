@@ -671,7 +671,9 @@ class TournamentCog(commands.Cog):
     ) -> None:
         async with acting(interaction):
             found = await self.find(interaction, tournament)
-            record = await read_reported_file(file, self.courier.table.files)
+            record = await read_reported_file(
+                file, self.courier.table.files, interaction.user.id
+            )
             change = await self.services.results.report(
                 found.id,
                 record,
@@ -699,9 +701,12 @@ class TournamentCog(commands.Cog):
             )
 
 
-async def read_reported_file(file: discord.Attachment, reader: FileReader) -> PTNGame:
-    """The game of a reported PTN file, read in `reader`'s worker process (never on the event
-    loop); refused before reading when too big, when not text, or when it cannot count."""
+async def read_reported_file(
+    file: discord.Attachment, reader: FileReader, player_id: int
+) -> PTNGame:
+    """The game of a reported PTN file, read in `reader`'s worker process (in turn with
+    `player_id`'s other files; never on the event loop); refused before reading when too big,
+    when not text, or when it cannot count."""
     if file.size > MAX_PTN_BYTES:
         raise Refusal(f"A game's PTN file is at most {MAX_PTN_BYTES // 1000} kB.")
     try:
@@ -710,7 +715,7 @@ async def read_reported_file(file: discord.Attachment, reader: FileReader) -> PT
         raise Refusal("That file is not a PTN text file (UTF-8).") from None
     except discord.HTTPException as error:
         raise Refusal(f"I couldn't read the file (Discord said: {error.status}).") from None
-    return await reader.run(read_reported_game, text)
+    return await reader.run(read_reported_game, text, player_id=player_id)
 
 
 _LIVE = (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)

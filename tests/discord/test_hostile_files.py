@@ -18,8 +18,9 @@ from PIL import Image
 from benchmarks.parsers import Attached, filled, timed_with_ticker
 from bot.attached_files import FileReader, FileTooSlow, read_game
 from bot.errors import BredonError
+from bot.fair_slots import FairSlots
 from bot.services.results import MAX_PTN_BYTES
-from cogs.table import MAX_RENDERS, GameTable, RenderSlots
+from cogs.table import MAX_RENDERS, GameTable
 from cogs.tak import MAX_PTN_FILE_BYTES, read_attached_game
 from cogs.tournaments import read_reported_file
 from tests.discord.test_discord_tps_view import PLAYTAK_GAME
@@ -43,17 +44,15 @@ async def reader() -> AsyncIterator[FileReader]:
 async def test_a_file_of_open_comments_is_refused_while_the_loop_turns(
     reader: FileReader,
 ) -> None:
-    viewed = read_attached_game(
-        attached("a.ptn", filled(MAX_PTN_FILE_BYTES, '[Size "6"]\n', "{")), reader
-    )
+    hostile = filled(MAX_PTN_FILE_BYTES, '[Size "6"]\n', "{")
+    viewed = read_attached_game(attached("a.ptn", hostile), reader, 1)
     refused, _, stall = await timed_with_ticker(viewed)
     assert stall < BLOCKED
     assert isinstance(refused, BredonError)
     assert "never closed" in refused.message or isinstance(refused, FileTooSlow)
 
-    reported = read_reported_file(
-        attached("a.ptn", filled(MAX_PTN_BYTES, '[Size "6"]\n', "{")), reader
-    )
+    hostile = filled(MAX_PTN_BYTES, '[Size "6"]\n', "{")
+    reported = read_reported_file(attached("a.ptn", hostile), reader, 1)
     not_counted, _, stall = await timed_with_ticker(reported)
     assert stall < BLOCKED
     assert isinstance(not_counted, BredonError)
@@ -63,14 +62,14 @@ async def test_a_file_of_open_comments_is_refused_while_the_loop_turns(
 async def test_a_real_game_reads_the_same_in_the_worker(reader: FileReader) -> None:
     data = PLAYTAK_GAME.read_bytes()
     read, _, stall = await timed_with_ticker(
-        read_attached_game(attached("53752.ptn", data), reader)
+        read_attached_game(attached("53752.ptn", data), reader, 1)
     )
     assert stall < BLOCKED and not isinstance(read, BredonError)
     record, final = read
     assert record.ptn() == read_game(data.decode())[0].ptn()
     assert final.tps() == read_game(data.decode())[1].tps()
     reported, _, _ = await timed_with_ticker(
-        read_reported_file(attached("53752.ptn", data), reader)
+        read_reported_file(attached("53752.ptn", data), reader, 1)
     )
     assert not isinstance(reported, BredonError) and reported.ptn() == record.ptn()
 
@@ -83,7 +82,7 @@ async def test_a_board_of_names_8000_characters_long_is_drawn_while_the_loop_tur
     table = GameTable(None, None)  # type: ignore[arg-type]
 
     async def view() -> bytes:
-        record, final = await read_attached_game(attached("long.ptn", data), reader)
+        record, final = await read_attached_game(attached("long.ptn", data), reader, 1)
         players = (record.tag("Player1") or "", record.tag("Player2") or "")
         file = await table.position_file(final, players, viewer_id=None, name="long.png")
         return file.fp.read()
@@ -98,13 +97,33 @@ async def test_work_that_takes_too_long_is_ended_and_the_next_file_is_read() -> 
     reader = FileReader(timeout=2.0)
     try:
         await reader.run(read_game, '[Size "3"]')  # started: from now on, 2 s a file
-        slow = asyncio.create_task(reader.run(time.sleep, 600))
-        await asyncio.sleep(0.2)  # queued behind the slow one, on the same worker
-        waiting = asyncio.create_task(reader.run(read_game, '[Size "4"]\n1. a1 d4'))
+        slow = asyncio.create_task(reader.run(time.sleep, 600, player_id=1))
+        await asyncio.sleep(0.2)
+        waiting = asyncio.create_task(reader.run(read_game, '[Size "4"]\n1. a1 d4', player_id=2))
         with pytest.raises(FileTooSlow, match="over 2 s"):
             await slow
-        record, final = await waiting  # tried again on a new worker
+        record, final = await waiting  # by the new worker
         assert final.ply == 2 and len(record.plies) == 2
+    finally:
+        await reader.close()
+
+
+async def test_a_players_files_are_read_in_turn_with_the_others() -> None:
+    """Player 1 sends two files that take a while, then player 2 one: player 2's is read
+    second, before player 1's second."""
+    reader = FileReader()
+    read: list[str] = []
+
+    async def send(player: int, label: str, seconds: float) -> None:
+        await reader.run(time.sleep, seconds, player_id=player)
+        read.append(label)
+
+    try:
+        await reader.run(read_game, '[Size "3"]')  # started
+        first = [asyncio.create_task(send(1, f"1.{n}", 0.3)) for n in range(2)]
+        await asyncio.sleep(0.05)
+        await asyncio.gather(*first, send(2, "2.0", 0.0))
+        assert read == ["1.0", "2.0", "1.1"]
     finally:
         await reader.close()
 
@@ -134,8 +153,8 @@ async def test_one_player_holds_one_render_slot_however_many_pictures_they_ask_f
     assert started == ["1.0", "2.0", "1.1", "1.2"]
 
 
-async def test_render_slots_take_one_picture_per_player_at_a_time() -> None:
-    slots = RenderSlots(2)
+async def test_fair_slots_take_one_job_per_player_at_a_time() -> None:
+    slots = FairSlots(2)
     order: list[Any] = []
 
     async def job(player: int | None, label: str, hold: asyncio.Event) -> None:
