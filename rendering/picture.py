@@ -182,7 +182,9 @@ def name_text(name: str, fallback: str) -> str:
 
 
 def text_width(text: str, size: int) -> float:
-    return line_width(Line.of(text, size))
+    """How wide `text` would be drawn (measured, not drawn: a long name's full width is wanted
+    only to size its column, which cuts it)."""
+    return Line.of(text, size).width()
 
 
 def number_text(value: float) -> str:
