@@ -50,6 +50,8 @@ def longest_game(plies: int, seed: int = 7) -> str:
     return '[Size "8"]\n' + " ".join(texts)
 
 
+
+
 def settings_at_cap() -> str:
     """As many settings as fit under the cap, each expanding one above it."""
     text, i = "K0=x\n", 1
