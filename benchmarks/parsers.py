@@ -182,14 +182,13 @@ async def timed_with_ticker(
 
 
 async def hostile_files() -> None:
-    from bot.attached_files import FileReader
     from bot.services.results import MAX_PTN_BYTES
     from cogs.table import GameTable
     from cogs.tak import MAX_PTN_FILE_BYTES, read_attached_game
     from cogs.tournaments import read_reported_file
 
-    reader = FileReader()
     table = GameTable(None, None)  # type: ignore[arg-type]  # what drawing a board needs
+    reader = table.files
 
     async def view(data: bytes) -> None:
         record, final = await read_attached_game(Attached(data), reader, 1)  # type: ignore[arg-type]
@@ -201,7 +200,7 @@ async def hostile_files() -> None:
 
     named = f'[Size "6"]\n[Player1 "{LONG_NAME}"]\n[Player2 "{LONG_NAME}"]\n'
     files = [
-        ("view: the first file (starts the worker)", view, b'[Size "5"]\n1. a1 e5'),
+        ("view: the first file (the worker starts)", view, b'[Size "5"]\n1. a1 e5'),
         ("view: 262 KB of {", view, filled(MAX_PTN_FILE_BYTES, '[Size "6"]\n', "{")),
         ("view: 262 KB of nested tags", view, filled(MAX_PTN_FILE_BYTES, "", "[")),
         ("view: 262 KB of digits", view, filled(MAX_PTN_FILE_BYTES, '[Size "6"]\n', "1")),
@@ -224,7 +223,7 @@ async def hostile_files() -> None:
             said = "read"
             if isinstance(outcome, BredonError):
                 said = "refused: " + " ".join(outcome.message.split()[:8])
-            if "starts the worker" not in label:
+            if "the worker starts" not in label:
                 worst_stall, worst_time = max(worst_stall, stall), max(worst_time, seconds)
             print(
                 f"  {label:<40} {len(data):>9,} B  {seconds * 1000:8.1f} ms  "

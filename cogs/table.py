@@ -164,7 +164,8 @@ class GameTable:
         # boards never wait for one.
         self._renders = FairSlots(MAX_RENDERS)
         self._replays = FairSlots(1)
-        self.files = FileReader()
+        # Reads the files of /tak view and /tournament report (bot.services.results).
+        self.files = FileReader(preload=("bot.services.results",))
         self._shows: dict[type[Any], Callable[[Item, Any], Awaitable[Shown]]] = {
             GameStart: self._show_game_start,
             MovePlayed: self._show_move,

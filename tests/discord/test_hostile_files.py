@@ -35,8 +35,7 @@ def attached(filename: str, data: bytes) -> discord.Attachment:
 
 @pytest.fixture
 async def reader() -> AsyncIterator[FileReader]:
-    made = FileReader()
-    await made.run(read_game, '[Size "3"]')  # the worker started, as in a running bot
+    made = GameTable(None, None).files  # type: ignore[arg-type]  # the bot's own
     yield made
     await made.close()
 
@@ -97,9 +96,8 @@ async def test_a_board_of_names_8000_characters_long_is_drawn_while_the_loop_tur
 
 
 async def test_work_that_takes_too_long_is_ended_and_the_next_file_is_read() -> None:
-    reader = FileReader(timeout=2.0)
+    reader = FileReader(timeout=2.0)  # 2 s a file, after the time the worker takes to start
     try:
-        await reader.run(read_game, '[Size "3"]')  # started: from now on, 2 s a file
         slow = asyncio.create_task(reader.run(time.sleep, 600, player_id=1))
         await asyncio.sleep(0.2)
         waiting = asyncio.create_task(reader.run(read_game, '[Size "4"]\n1. a1 d4', player_id=2))
@@ -122,7 +120,6 @@ async def test_a_players_files_are_read_in_turn_with_the_others() -> None:
         read.append(label)
 
     try:
-        await reader.run(read_game, '[Size "3"]')  # started
         first = [asyncio.create_task(send(1, f"1.{n}", 0.3)) for n in range(2)]
         await asyncio.sleep(0.05)
         await asyncio.gather(*first, send(2, "2.0", 0.0))
