@@ -19,6 +19,7 @@ import contextlib
 import importlib
 import logging
 import multiprocessing
+import os
 from collections.abc import Callable
 from multiprocessing.pool import Pool
 from typing import Any, TypeVar
@@ -33,6 +34,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 READ_SECONDS = 0.75  # a real file takes milliseconds (a game of 2,000 plies: 50 ms)
 START_SECONDS = 15.0  # for a worker to start (a process, its imports)
+WORKER_NICENESS = 10  # the worker's priority, below the bot's
 
 
 class FileTooSlow(BredonError):
@@ -82,7 +84,7 @@ class FileReader:
         spawn = multiprocessing.get_context("spawn")  # no copy of the bot's threads
         pool = await asyncio.to_thread(spawn.Pool, 1, _preload, (self._preload,))
         try:
-            await self._call(pool, _preload, ((),), START_SECONDS)  # it has started
+            await self._call(pool, _ready, (), START_SECONDS)
         except BaseException:
             await asyncio.to_thread(pool.terminate)
             raise
@@ -138,8 +140,16 @@ def _started_well(worker: asyncio.Task[Pool]) -> bool:
     return not worker.cancelled() and worker.exception() is None
 
 
+def _ready() -> None:
+    """Nothing: a worker that has done it has started (and run :func:`_preload`)."""
+
+
 def _preload(modules: tuple[str, ...]) -> None:
-    """In a new worker: import what its work needs, so that no file's time goes on it."""
+    """In a new worker: yield the CPU to the bot's own process (on a busy machine a file being
+    read must not slow the event loop), and import what its work needs, so that no file's time
+    goes on it."""
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
     for module in modules:
         importlib.import_module(module)
 
