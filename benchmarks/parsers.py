@@ -14,13 +14,17 @@ tests/engine/test_parser_linearity.py checks the same families for linear growth
 from __future__ import annotations
 
 import argparse
+import asyncio
+import math
 import random
 import signal
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
+from bot.errors import BredonError
 from bot.settings import MAX_ENV_LENGTH, SettingsError, parse_env_file
 from tak import Position, Spread, TakError, parse_move, parse_result, parse_tps
 from tak.lzstring import (
@@ -254,5 +258,152 @@ def main() -> None:
     print(f"worst: {worst * 1000:.1f} ms (target {TARGET_SECONDS * 1000:.0f} ms): {verdict}")
 
 
+# ----------------------------------------------------------------- the event loop, with a file
+#
+# Target (issue 23): while a crafted file goes through `/tak view` or `/tournament report` (the
+# cogs' own reading, in the worker process, and the board drawn from it), the event loop never
+# goes more than 100 ms without turning, and every file is refused or read within 1 s. Before:
+# a 262 KB file of "{" stopped every server for 69-112 s; a name of 8,000 characters took 49 s
+# to draw.
+
+STALL_TARGET_SECONDS = 0.1
+LONG_NAME = "Alexandria the Longname " * 334  # 8,016 characters
+
+
+class Attached:
+    """What the cogs read of a `discord.Attachment`: its name, its size and its bytes."""
+
+    def __init__(self, data: bytes, filename: str = "hostile.ptn") -> None:
+        self.filename, self.size, self._data = filename, len(data), data
+
+    async def read(self) -> bytes:
+        return self._data
+
+
+def filled(limit: int, head: str, fill: str) -> bytes:
+    """`head`, then `fill` repeated up to `limit` bytes."""
+    room = limit - len(head.encode())
+    return (head + fill * (room // len(fill.encode()))).encode()
+
+
+Outcome = TypeVar("Outcome")
+
+
+async def timed_with_ticker(
+    work: Awaitable[Outcome],
+) -> tuple[Outcome | BredonError, float, float]:
+    """What `work` gave (or the refusal it raised), the seconds it took, and the longest gap
+    between two ticks of a ticker running meanwhile on the same loop (the longest the loop
+    went without turning)."""
+    gaps = [0.0]
+
+    async def tick() -> None:
+        last = time.perf_counter()
+        while True:
+            await asyncio.sleep(0.001)
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+
+    ticker = asyncio.create_task(tick())
+    await asyncio.sleep(0.01)
+    start = time.perf_counter()
+    outcome: Outcome | BredonError
+    try:
+        outcome = await work
+    except BredonError as error:
+        outcome = error
+    seconds = time.perf_counter() - start
+    await asyncio.sleep(0.005)  # the ticker's turn: a gap ends at the tick after it
+    ticker.cancel()
+    return outcome, seconds, max(gaps)
+
+
+async def hostile_files() -> None:
+    from bot.services.results import MAX_PTN_BYTES
+    from cogs.table import GameTable
+    from cogs.tak import MAX_PTN_FILE_BYTES, read_attached_game
+    from cogs.tournaments import read_reported_file
+
+    table = GameTable(None, None)  # type: ignore[arg-type]  # what drawing a board needs
+    reader = table.files
+
+    async def view(data: bytes) -> None:
+        record, final = await read_attached_game(Attached(data), reader, 1)  # type: ignore[arg-type]
+        names = (record.tag("Player1") or "", record.tag("Player2") or "")
+        await table.position_file(final, names, viewer_id=None, name="view.png")
+
+    async def report(data: bytes) -> None:
+        await read_reported_file(Attached(data), reader, 1)  # type: ignore[arg-type]
+
+    async def idle(data: bytes) -> None:
+        await asyncio.sleep(1)
+
+    named = f'[Size "6"]\n[Player1 "{LONG_NAME}"]\n[Player2 "{LONG_NAME}"]\n'
+    noise = "no file: the loop idle for 1 s"  # the machine's own noise, for comparison
+    files = [
+        (noise, idle, b""),
+        ("view: the first file (the worker starts)", view, b'[Size "5"]\n1. a1 e5'),
+        ("view: 262 KB of {", view, filled(MAX_PTN_FILE_BYTES, '[Size "6"]\n', "{")),
+        ("view: 262 KB of nested tags", view, filled(MAX_PTN_FILE_BYTES, "", "[")),
+        ("view: 262 KB of digits", view, filled(MAX_PTN_FILE_BYTES, '[Size "6"]\n', "1")),
+        ("view: 2 names of 8,000 characters", view, (named + "1. a1 f6 2. c3 d4").encode()),
+        ("view: a legal game of 2,000 plies", view, longest_game(MAX_PLIES).encode()),
+        ("report: 200 kB of {", report, filled(MAX_PTN_BYTES, '[Size "6"]\n', "{")),
+        ("report: 200 kB of nested tags", report, filled(MAX_PTN_BYTES, "", "[")),
+        ("report: a legal game of 2,000 plies", report, longest_game(MAX_PLIES).encode()),
+    ]
+    print()
+    print(
+        f"The event loop while a crafted file is read (and its board drawn): the longest gap "
+        f"between ticks within {STALL_TARGET_SECONDS * 1000:.0f} ms, each file within "
+        f"{TARGET_SECONDS:.0f} s:"
+    )
+    worst_stall = worst_time = 0.0
+    try:
+        for label, handle, data in files:
+            outcome, seconds, stall = await timed_with_ticker(handle(data))
+            said = "read"
+            if isinstance(outcome, BredonError):
+                said = "refused: " + " ".join(outcome.message.split()[:8])
+            if label != noise and "the worker starts" not in label:
+                worst_stall, worst_time = max(worst_stall, stall), max(worst_time, seconds)
+            print(
+                f"  {label:<40} {len(data):>9,} B  {seconds * 1000:8.1f} ms  "
+                f"stall {stall * 1000:6.1f} ms  {said}"
+            )
+    finally:
+        await reader.close()
+    ok = worst_stall <= STALL_TARGET_SECONDS and worst_time <= TARGET_SECONDS
+    print(
+        f"worst: stall {worst_stall * 1000:.1f} ms (target {STALL_TARGET_SECONDS * 1000:.0f} ms), "
+        f"time {worst_time * 1000:.1f} ms (target {TARGET_SECONDS * 1000:.0f} ms): "
+        + ("ok" if ok else "OVER TARGET")
+    )
+
+
+def name_fitting() -> None:
+    """Fitting a name twice as long should take at most 2.5 times as long (best of 5)."""
+    from rendering.text import fit
+
+    print()
+    print("Fitting a name into a board's header (42 px text, 400 px); best of 5:")
+    previous: tuple[int, float] | None = None
+    for length in (1_000, 2_000, 4_000, 8_000, 16_000, 100_000):
+        name = (LONG_NAME * (length // len(LONG_NAME) + 1))[:length]
+        best = math.inf
+        for _ in range(5):
+            start = time.perf_counter()
+            fit(name, 42, 400)
+            best = min(best, time.perf_counter() - start)
+        growth = ""
+        if previous is not None:
+            growth = f"  x{best / previous[1]:.2f} for x{length / previous[0]:g} the length"
+        print(f"  {length:>7,} characters  {best * 1000:7.2f} ms{growth}")
+        previous = (length, best)
+
+
 if __name__ == "__main__":
     main()
+    name_fitting()
+    asyncio.run(hostile_files())

@@ -209,6 +209,7 @@ class CourierCog(commands.Cog):
 
     async def cog_unload(self) -> None:
         await self.courier.stop()
+        await self.courier.table.close()
 
     @commands.Cog.listener()
     async def on_deadline_report(self, report: DeadlineReport) -> None:

@@ -12,7 +12,9 @@ the thread is gone or closed to the bot (403/404), the game's channel; then the 
 DM; if none of those can be reached, :class:`Undeliverable`. Other failures (5xx, timeouts)
 propagate, to be retried.
 
-Images are rendered in a worker thread (``asyncio.to_thread``) so the event loop stays free.
+Images are rendered in a worker thread (``asyncio.to_thread``) so the event loop stays free, a few
+at a time and at most one for any player (:class:`bot.fair_slots.FairSlots`). The files players
+attach are read in a worker process (:class:`bot.attached_files.FileReader`, the table's `files`).
 """
 
 from __future__ import annotations
@@ -28,7 +30,9 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.attached_files import FileReader
 from bot.errors import UnknownPlayer
+from bot.fair_slots import FairSlots
 from bot.services import Services
 from bot.services.deadlines import Reminder
 from bot.services.outbox import (
@@ -156,10 +160,12 @@ class GameTable:
     def __init__(self, client: discord.Client, services: Services) -> None:
         self.client = client
         self.services = services
-        # Images are drawn in worker threads, a bounded number at once so that a burst cannot
-        # take all the memory; replays (seconds each) have their own, so boards never wait.
-        self._renders = asyncio.Semaphore(MAX_RENDERS)
-        self._replays = asyncio.Semaphore(1)
+        # Images are drawn in worker threads; replays (seconds each) have their own slot, so
+        # boards never wait for one.
+        self._renders = FairSlots(MAX_RENDERS)
+        self._replays = FairSlots(1)
+        # Reads the files of /tak view and /tournament report (bot.services.results).
+        self.files = FileReader(preload=("bot.services.results",))
         self._shows: dict[type[Any], Callable[[Item, Any], Awaitable[Shown]]] = {
             GameStart: self._show_game_start,
             MovePlayed: self._show_move,
@@ -294,9 +300,16 @@ class GameTable:
             return "default"
         return theme if theme in THEMES else "default"
 
-    async def draw(self, render: Callable[..., bytes], *args: Any) -> bytes:
-        """A picture drawn in a worker thread, within the bound on renders at once."""
-        async with self._renders:
+    async def close(self) -> None:
+        """End the worker process reading files."""
+        await self.files.close()
+
+    async def draw(
+        self, render: Callable[..., bytes], *args: Any, player_id: int | None = None
+    ) -> bytes:
+        """A picture drawn in a worker thread, within the bound on renders at once (and one at
+        a time for `player_id`, who asked for it)."""
+        async with self._renders.slot(player_id):
             return await asyncio.to_thread(render, *args)
 
     async def board_png(
@@ -315,7 +328,7 @@ class GameTable:
         result = game.result
         if result is not None and position.result is not None:
             result = position.result  # the board's own result carries the road
-        async with self._renders:
+        async with self._renders.slot():
             return await asyncio.to_thread(
                 render_board,
                 position,
@@ -341,7 +354,7 @@ class GameTable:
         """The game as a GIF within Discord's upload limit (`bredon-<label>.gif`: the game's
         number, or a name for a game from a file), and a note on the plies sampled."""
         theme = await self.theme_for(viewer_id)
-        async with self._replays:
+        async with self._replays.slot(viewer_id):
             replay = await asyncio.to_thread(render_replay_within, record, theme=theme)
         file = discord.File(io.BytesIO(replay.data), filename=f"bredon-{label}.gif")
         return file, replay.note
@@ -365,7 +378,7 @@ class GameTable:
             theme=theme,
             result=position.result or result,
         )
-        png = await self.draw(draw)
+        png = await self.draw(draw, player_id=viewer_id)
         return discord.File(io.BytesIO(png), filename=name)
 
     async def _board_post(

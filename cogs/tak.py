@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot, refusals
+from bot.attached_files import FileReader, read_game
 from bot.errors import BredonError, UnknownGame
 from bot.services.games import position_mark, require_active
 from bot.services.guilds import MAX_VACATION_DAYS
@@ -509,7 +510,9 @@ class TakCog(commands.Cog):
     ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
-            record, final = await read_attached_game(file)
+            record, final = await read_attached_game(
+                file, self.table.files, interaction.user.id
+            )
             text = messages.viewed_game_text(record, file.filename)
             players = (record.tag("Player1") or "Player 1", record.tag("Player2") or "Player 2")
             files = [
@@ -861,9 +864,13 @@ async def setup(bot: BredonBot) -> None:
     await bot.add_cog(TakCog(bot))
 
 
-async def read_attached_game(file: discord.Attachment) -> tuple[Game, Position]:
+async def read_attached_game(
+    file: discord.Attachment, reader: FileReader, player_id: int
+) -> tuple[Game, Position]:
     """The game in an attached PTN file and its final position, or a :class:`Refusal` saying
-    why it cannot be read. The size is checked before the file is fetched."""
+    why it cannot be read. The size is checked before the file is fetched; the file is read in
+    `reader`'s worker process (in turn with `player_id`'s other files), never on the event
+    loop."""
     if file.size > MAX_PTN_FILE_BYTES:
         raise Refusal(
             f"That file is {file.size:,} bytes; a PTN file is at most "
@@ -883,11 +890,6 @@ async def read_attached_game(file: discord.Attachment) -> tuple[Game, Position]:
             "That file is not text in UTF-8, so it is not a PTN file: attach a .ptn game record."
         ) from None
     try:
-        return await asyncio.to_thread(_parsed_with_final, text)
+        return await reader.run(read_game, text, player_id=player_id)
     except TakError as error:
         raise Refusal(f"That file is not a game I can read: {error}") from None
-
-
-def _parsed_with_final(text: str) -> tuple[Game, Position]:
-    record = Game.parse(text)
-    return record, record.final_position()

@@ -25,8 +25,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot, refusals
+from bot.attached_files import FileReader
 from bot.services.outbox import game_stream, tournament_stream
-from bot.services.results import MAX_PTN_BYTES, MAX_REASON_LENGTH
+from bot.services.results import MAX_PTN_BYTES, MAX_REASON_LENGTH, read_reported_game
 from bot.services.timecontrol import clock_options, parse_duration
 from bot.services.tournaments import (
     MAX_ADVANCE,
@@ -48,6 +49,7 @@ from cogs.messages import display
 from cogs.pictures import pairings_file, tournament_files
 from cogs.sharing import PUBLIC_OPTION, answer
 from cogs.tak import MAX_CHOICES, Refusal, check_place, thinking
+from tak.ptn import Game as PTNGame
 
 MAX_SIGNUP_DAYS = 60
 
@@ -669,10 +671,12 @@ class TournamentCog(commands.Cog):
     ) -> None:
         async with acting(interaction):
             found = await self.find(interaction, tournament)
-            text = await ptn_text(file)
+            record = await read_reported_file(
+                file, self.courier.table.files, interaction.user.id
+            )
             change = await self.services.results.report(
                 found.id,
-                text,
+                record,
                 reporter=player_of(interaction.user),
                 is_organizer=await self.is_organizer(interaction),
                 white_id=None if white is None else white.id,
@@ -697,16 +701,21 @@ class TournamentCog(commands.Cog):
             )
 
 
-async def ptn_text(file: discord.Attachment) -> str:
-    """An attached PTN file's text; refused before reading when too big, or when not text."""
+async def read_reported_file(
+    file: discord.Attachment, reader: FileReader, player_id: int
+) -> PTNGame:
+    """The game of a reported PTN file, read in `reader`'s worker process (in turn with
+    `player_id`'s other files; never on the event loop); refused before reading when too big,
+    when not text, or when it cannot count."""
     if file.size > MAX_PTN_BYTES:
         raise Refusal(f"A game's PTN file is at most {MAX_PTN_BYTES // 1000} kB.")
     try:
-        return (await file.read()).decode("utf-8-sig")
+        text = (await file.read()).decode("utf-8-sig")
     except UnicodeDecodeError:
         raise Refusal("That file is not a PTN text file (UTF-8).") from None
     except discord.HTTPException as error:
         raise Refusal(f"I couldn't read the file (Discord said: {error.status}).") from None
+    return await reader.run(read_reported_game, text, player_id=player_id)
 
 
 _LIVE = (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)

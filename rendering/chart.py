@@ -23,6 +23,7 @@ from rendering.picture import (
     text_width,
 )
 from rendering.render import resolve_theme
+from rendering.text import fit
 from rendering.themes import Theme
 
 WIDTH, HEIGHT = 800, 520
@@ -113,7 +114,10 @@ def chart_layout(history: RatingHistory, theme: str | Theme = "default") -> Char
     if points:
         latest = points[-1].rating
         peak = max(p.rating for p in points)
-        heading = f"{name}: {latest:.0f}"
+        rating = f": {latest:.0f}"
+        # A long name is cut, not the rating after it.
+        room = WIDTH - 2 * MARGIN - text_width(rating, TITLE) - 1
+        heading = fit(name, TITLE, room).text() + rating
         summary = f"peak {peak:.0f} · {len(points)} rated game{'s' * (len(points) != 1)}"
         if history.subtitle:
             summary = f"{history.subtitle} · {summary}"

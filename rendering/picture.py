@@ -125,9 +125,7 @@ class Picture:
         role: str = "",
     ) -> Label:
         """Add a label; text wider than `max_width` is cut with an ellipsis."""
-        line = Line.of(text, size)
-        if max_width is not None and line_width(line) > max_width:  # cached: drawn anyway
-            line = fit(text, size, max_width)
+        line = Line.of(text, size) if max_width is None else fit(text, size, max_width)
         label = Label(
             line,
             xy,
@@ -184,7 +182,9 @@ def name_text(name: str, fallback: str) -> str:
 
 
 def text_width(text: str, size: int) -> float:
-    return line_width(Line.of(text, size))
+    """How wide `text` would be drawn (measured, not drawn: a long name's full width is wanted
+    only to size its column, which cuts it)."""
+    return Line.of(text, size).width()
 
 
 def number_text(value: float) -> str:

@@ -25,6 +25,9 @@ _PROBE_SIZE = 24
 _NO_GLYPH = "\U0010fffd"  # a private-use code point no font maps: draws the font's .notdef
 ELLIPSIS = "…"
 REPLACEMENT = "?"
+# More characters than any line of any picture holds: a longer text is cut to this before it is
+# looked at, so a name of any length costs what one of this length does.
+LONGEST_LINE = 400
 
 # FreeType faces are not safe to use from two threads at once; Pillow holds the GIL through
 # most, but not all, of a text call. One lock keeps concurrent renders correct.
@@ -69,9 +72,11 @@ def font_index(char: str) -> int | None:
 
 def displayable(text: str) -> str:
     """`text` with what no bundled font can draw dropped (symbols, controls) or shown as "?";
-    runs of spaces collapse to one."""
+    runs of spaces collapse to one. Only its first :data:`LONGEST_LINE` characters are kept, and
+    an ellipsis for the rest."""
     out: list[str] = []
-    for char in unicodedata.normalize("NFC", text):
+    rest = ELLIPSIS if len(text) > LONGEST_LINE else ""
+    for char in unicodedata.normalize("NFC", text[:LONGEST_LINE]):
         category = unicodedata.category(char)
         if char.isspace():
             out.append(" ")
@@ -81,7 +86,8 @@ def displayable(text: str) -> str:
             out.append(char)
         elif category[0] not in "SM":
             out.append(REPLACEMENT)
-    return " ".join("".join(out).split())
+    shown = " ".join("".join(out).split())
+    return shown + rest if shown else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,17 +118,33 @@ class Line:
 
 
 def fit(text: str, size: int, max_width: float) -> Line:
-    """`text` as a line at `size` px, cut with an ellipsis if it is wider than `max_width`."""
-    line = Line.of(text, size)
-    if line.width() <= max_width:
-        return line
-    chars = text
-    while chars:
-        chars = chars[:-1].rstrip()
-        line = Line.of(chars + ELLIPSIS, size)
-        if line.width() <= max_width:
-            return line
-    return Line.of(ELLIPSIS, size)
+    """`text` as a line at `size` px, cut with an ellipsis if it is wider than `max_width`.
+
+    The cut is found by bisection on its length, after doubling a first guess until it is too
+    long: a few lines are measured, none much longer than the part that fits, so a name of any
+    length costs about what one that just fits does (trimming a character at a time made a
+    name of 8,000 characters take most of a minute)."""
+    length = max(1, ceil(4 * max_width / size))  # more characters than fit, unless very narrow
+    fitting = 0  # the longest cut known to fit (0: the bare ellipsis, the last resort)
+    while length < len(text) and _cut(text, length, size).width() <= max_width:
+        fitting, length = length, 2 * length
+    if length >= len(text):
+        whole = Line.of(text, size)
+        if whole.width() <= max_width:
+            return whole
+        length = len(text)
+    while length - fitting > 1:  # _cut(fitting) fits, _cut(length) does not
+        middle = (fitting + length) // 2
+        if _cut(text, middle, size).width() <= max_width:
+            fitting = middle
+        else:
+            length = middle
+    return _cut(text, fitting, size)
+
+
+def _cut(text: str, length: int, size: int) -> Line:
+    """The first `length` characters of `text` (less trailing spaces) and an ellipsis."""
+    return Line.of(text[:length].rstrip() + ELLIPSIS, size)
 
 
 @dataclass(frozen=True, slots=True)

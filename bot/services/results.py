@@ -272,16 +272,15 @@ class ResultService:
     async def report(
         self,
         tournament_id: int,
-        ptn: str,
+        record: PTNGame,
         *,
         reporter: PlayerRef,
         is_organizer: bool,
         white_id: int | None = None,
     ) -> ResultChange:
-        """Count a game played elsewhere as the waiting game of `white_id` (who had white in
-        the file), or of the reporter when the file's names say who had white; see the
-        module's rules."""
-        record = _read_ptn(ptn)
+        """Count a game played elsewhere, its file read by :func:`read_reported_game`, as the
+        waiting game of `white_id` (who had white in the file), or of the reporter when the
+        file's names say who had white; see the module's rules."""
         now = self._clock.now()
         async with self._db.transaction() as tx:
             tournament = await fetch_tournament(tx, tournament_id)
@@ -659,7 +658,10 @@ async def _write_log(
 # ----------------------------------------------------------------- reporting: the checks
 
 
-def _read_ptn(text: str) -> PTNGame:
+def read_reported_game(text: str) -> PTNGame:
+    """The game of a reported PTN file, or :class:`ReportRefused` saying why it does not count
+    whatever the pairing. Pure work on the file: the bot runs it in a worker process
+    (:class:`bot.attached_files.FileReader`), never on the event loop."""
     if len(text.encode()) > MAX_PTN_BYTES:
         raise ReportRefused(f"A PTN file of a game is at most {MAX_PTN_BYTES // 1000} kB.")
     try:

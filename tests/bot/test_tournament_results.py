@@ -13,7 +13,7 @@ from bot import errors
 from bot.clock import FakeClock
 from bot.services import Services
 from bot.services.outbox import Headline
-from bot.services.results import LogKind
+from bot.services.results import LogKind, read_reported_game
 from bot.services.views import GameStatus, PlayerRef
 from bot.tournaments import MatchResult, compute_standings
 from tests.bot.tournament_helpers import (
@@ -238,7 +238,9 @@ async def test_a_real_playtak_game_reported_counts(services: Services, clock: Fa
     tournament_id, game_id = await report_setup(services)
     text = (REAL_GAMES / "70709.ptn").read_text()
 
-    change = await services.results.report(tournament_id, text, reporter=DOVE, is_organizer=False)
+    change = await services.results.report(
+        tournament_id, read_reported_game(text), reporter=DOVE, is_organizer=False
+    )
 
     game = await services.games.get(game_id)
     assert game.status is GameStatus.FINISHED and game.result is not None
@@ -282,7 +284,9 @@ async def test_a_forged_or_unfitting_file_is_refused(
     before = await services.games.get(game_id)
     text = edit((REAL_GAMES / "70709.ptn").read_text())  # type: ignore[operator]
     with pytest.raises(errors.ReportRefused, match=message):
-        await services.results.report(tournament_id, text, reporter=DOVE, is_organizer=False)
+        await services.results.report(
+            tournament_id, read_reported_game(text), reporter=DOVE, is_organizer=False
+        )
     assert await services.games.get(game_id) == before
     assert await services.results.log(tournament_id) == []
 
@@ -291,22 +295,34 @@ async def test_a_report_needs_a_waiting_game_and_the_right_size(services: Servic
     tournament_id, game_id = await report_setup(services)
     five = (REAL_GAMES / "79555.ptn").read_text()
     with pytest.raises(errors.ReportRefused, match="5x5 game; this tournament plays 6x6"):
-        await services.results.report(tournament_id, five, reporter=DOVE, is_organizer=False)
+        await services.results.report(
+            tournament_id, read_reported_game(five), reporter=DOVE, is_organizer=False
+        )
     text = (REAL_GAMES / "70709.ptn").read_text()
     with pytest.raises(errors.NotOrganizer):
         await services.results.report(
-            tournament_id, text, reporter=ANN, is_organizer=False, white_id=DOVE.id
+            tournament_id,
+            read_reported_game(text),
+            reporter=ANN,
+            is_organizer=False,
+            white_id=DOVE.id,
         )
     await play_moves(services, game_id, "a1")
     with pytest.raises(errors.ReportRefused, match="already has moves"):
-        await services.results.report(tournament_id, text, reporter=DOVE, is_organizer=False)
+        await services.results.report(
+            tournament_id, read_reported_game(text), reporter=DOVE, is_organizer=False
+        )
 
 
 async def test_an_organizer_reports_by_naming_white(services: Services) -> None:
     tournament_id, game_id = await report_setup(services)
     text = (REAL_GAMES / "70709.ptn").read_text().replace("dove_queen", "Guest12")
     await services.results.report(
-        tournament_id, text, reporter=ORGANIZER, is_organizer=True, white_id=NOHAT.id
+        tournament_id,
+        read_reported_game(text),
+        reporter=ORGANIZER,
+        is_organizer=True,
+        white_id=NOHAT.id,
     )
     game = await services.games.get(game_id)
     assert (game.white, game.black) == (NOHAT, DOVE) and game.winner == DOVE

@@ -65,6 +65,9 @@ async def new_bot(db_path: Path) -> AsyncIterator[Callable[..., BredonBot]]:
         opponent = bot.get_cog("OpponentCog")
         if opponent is not None:  # its worker processes and engine
             await opponent.close()  # type: ignore[attr-defined]
+        courier = bot.get_cog("CourierCog")
+        if courier is not None:  # the worker process reading attached files
+            await courier.courier.table.close()  # type: ignore[attr-defined]
         if bot.scheduler is not None:
             await bot.scheduler.stop()
         if hasattr(bot, "services"):

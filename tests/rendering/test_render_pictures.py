@@ -504,3 +504,32 @@ def test_an_evaluation_graph_refuses_marks_that_do_not_match() -> None:
     with pytest.raises(ValueError, match="at least the start"):
         graph_layout(EvaluationGraph("x", ()))
     assert graph_layout(EvaluationGraph("x", (0.5,))).points[0][0] > 0  # a game of no moves
+
+
+def test_a_name_of_100000_characters_is_cut_like_its_first_few_in_every_picture() -> None:
+    """Names are fitted from their first characters only: each picture with a name of 100,000
+    characters is the picture with the name's first 500 (both cut with an ellipsis)."""
+    huge = ("Alexandria Ocasio-Longname the Third " * 3_000)[:100_000]
+    first = huge[:500]
+
+    def made(name: str) -> list[Picture]:
+        table = standings(4, True)
+        rows = (replace(table.rows[0], name=name), *table.rows[1:])
+        bracket = Bracket("Cup", ((BracketMatch((Entrant(name, 1), Entrant("Bob", 2))),),))
+        pairings = RoundPairings("Round 1", (PairingRow(1, name, name),), (name,))
+        chart = RatingHistory(name, (RatingPoint(1500), RatingPoint(1520)))
+        return [
+            standings_layout(replace(table, rows=rows)).picture,
+            bracket_layout(bracket).picture,
+            pairings_layout(pairings).picture,
+            chart_layout(chart).picture,
+        ]
+
+    pictures = made(huge)
+    for long, short in zip(pictures, made(first), strict=True):
+        check_legible(long)
+        assert long.labels == short.labels
+        cut = [label for label in long.labels if label.text.startswith("Alexandria")]
+        assert cut and all(ELLIPSIS in label.text for label in cut)
+    title = pictures[-1].labelled("title").text
+    assert title.startswith("Alexandria") and title.endswith(f"{ELLIPSIS}: 1520")  # the rating

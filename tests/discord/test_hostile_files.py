@@ -1,0 +1,188 @@
+"""Crafted files attached to `/tak view` and `/tournament report`: each is refused or shown while
+the event loop keeps turning (a ticker measures the longest gap between its ticks), and one
+player's pictures never hold more than one render slot."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import threading
+import time
+from collections.abc import AsyncIterator
+from typing import Any, cast
+
+import discord
+import pytest
+from PIL import Image
+
+from benchmarks.parsers import Attached, filled, timed_with_ticker
+from bot.attached_files import FileReader, FileTooSlow, read_game
+from bot.errors import BredonError
+from bot.fair_slots import FairSlots
+from bot.services.results import MAX_PTN_BYTES
+from cogs.table import MAX_RENDERS, GameTable
+from cogs.tak import MAX_PTN_FILE_BYTES, read_attached_game
+from cogs.tournaments import read_reported_file
+from tests.discord.test_discord_tps_view import PLAYTAK_GAME
+
+# Only a loop held by one piece of work goes this long between ticks; a busy machine does not.
+BLOCKED = 1.0
+
+
+def attached(filename: str, data: bytes) -> discord.Attachment:
+    return cast(discord.Attachment, Attached(data, filename))
+
+
+@pytest.fixture
+async def reader() -> AsyncIterator[FileReader]:
+    made = GameTable(None, None).files  # type: ignore[arg-type]  # the bot's own
+    yield made
+    await made.close()
+
+
+async def test_a_file_of_open_comments_is_refused_while_the_loop_turns(
+    reader: FileReader,
+) -> None:
+    hostile = filled(MAX_PTN_FILE_BYTES, '[Size "6"]\n', "{")
+    viewed = read_attached_game(attached("a.ptn", hostile), reader, 1)
+    refused, _, stall = await timed_with_ticker(viewed)
+    assert stall < BLOCKED
+    assert isinstance(refused, BredonError)
+    # Refused by the reader, or stopped if the reader is slow on it (as before issue 23).
+    unread = refused.message.startswith("That file is not a game I can read:")
+    assert unread or isinstance(refused, FileTooSlow), refused.message
+
+    hostile = filled(MAX_PTN_BYTES, '[Size "6"]\n', "{")
+    reported = read_reported_file(attached("a.ptn", hostile), reader, 1)
+    not_counted, _, stall = await timed_with_ticker(reported)
+    assert stall < BLOCKED
+    assert isinstance(not_counted, BredonError)
+    unread = not_counted.message.startswith("The file is refused:")
+    assert unread or isinstance(not_counted, FileTooSlow), not_counted.message
+
+
+async def test_a_real_game_reads_the_same_in_the_worker(reader: FileReader) -> None:
+    data = PLAYTAK_GAME.read_bytes()
+    read, _, stall = await timed_with_ticker(
+        read_attached_game(attached("53752.ptn", data), reader, 1)
+    )
+    assert stall < BLOCKED and not isinstance(read, BredonError)
+    record, final = read
+    assert record.ptn() == read_game(data.decode())[0].ptn()
+    assert final.tps() == read_game(data.decode())[1].tps()
+    reported, _, _ = await timed_with_ticker(
+        read_reported_file(attached("53752.ptn", data), reader, 1)
+    )
+    assert not isinstance(reported, BredonError) and reported.ptn() == record.ptn()
+
+
+async def test_a_board_of_names_8000_characters_long_is_drawn_while_the_loop_turns(
+    reader: FileReader,
+) -> None:
+    name = "Alexandria the Longname " * 334
+    data = f'[Size "6"]\n[Player1 "{name}"]\n[Player2 "{name}"]\n1. a1 f6 2. c3 d4\n'.encode()
+    table = GameTable(None, None)  # type: ignore[arg-type]
+
+    async def view() -> bytes:
+        record, final = await read_attached_game(attached("long.ptn", data), reader, 1)
+        players = (record.tag("Player1") or "", record.tag("Player2") or "")
+        file = await table.position_file(final, players, viewer_id=None, name="long.png")
+        return file.fp.read()
+
+    png, _, stall = await timed_with_ticker(view())
+    assert stall < BLOCKED
+    assert isinstance(png, bytes)
+    assert Image.open(io.BytesIO(png)).format == "PNG"
+
+
+async def test_work_that_takes_too_long_is_ended_and_the_next_file_is_read() -> None:
+    reader = FileReader(timeout=2.0)  # 2 s a file, after the time the worker takes to start
+    try:
+        slow = asyncio.create_task(reader.run(time.sleep, 600, player_id=1))
+        await asyncio.sleep(0.2)
+        waiting = asyncio.create_task(reader.run(read_game, '[Size "4"]\n1. a1 d4', player_id=2))
+        with pytest.raises(FileTooSlow, match="over 2 s"):
+            await slow
+        record, final = await waiting  # by the new worker
+        assert final.ply == 2 and len(record.plies) == 2
+    finally:
+        await reader.close()
+
+
+async def test_a_players_files_are_read_in_turn_with_the_others() -> None:
+    """Player 1 sends two files that take a while, then player 2 one: player 2's is read
+    second, before player 1's second."""
+    reader = FileReader()
+    read: list[str] = []
+
+    async def send(player: int, label: str, seconds: float) -> None:
+        await reader.run(time.sleep, seconds, player_id=player)
+        read.append(label)
+
+    try:
+        first = [asyncio.create_task(send(1, f"1.{n}", 0.3)) for n in range(2)]
+        await asyncio.sleep(0.05)
+        await asyncio.gather(*first, send(2, "2.0", 0.0))
+        assert read == ["1.0", "2.0", "1.1"]
+    finally:
+        await reader.close()
+
+
+async def test_one_player_holds_one_render_slot_however_many_pictures_they_ask_for() -> None:
+    """Player 1 asks for three pictures that take long, then player 2 for one: player 2's is
+    drawn beside player 1's first, not after all three."""
+    table = GameTable(None, None)  # type: ignore[arg-type]
+    release = threading.Event()
+    started: list[str] = []
+
+    def render(label: str) -> bytes:
+        started.append(label)
+        release.wait(10)
+        return label.encode()
+
+    first = [asyncio.create_task(table.draw(render, f"1.{n}", player_id=1)) for n in range(3)]
+    await asyncio.sleep(0.05)
+    second = asyncio.create_task(table.draw(render, "2.0", player_id=2))
+    for _ in range(200):
+        if len(started) == MAX_RENDERS:
+            break
+        await asyncio.sleep(0.01)
+    assert started == ["1.0", "2.0"]
+    release.set()
+    assert await asyncio.gather(*first, second) == [b"1.0", b"1.1", b"1.2", b"2.0"]
+    assert started == ["1.0", "2.0", "1.1", "1.2"]
+
+
+async def test_fair_slots_take_one_job_per_player_at_a_time() -> None:
+    slots = FairSlots(2)
+    order: list[Any] = []
+
+    async def job(player: int | None, label: str, hold: asyncio.Event) -> None:
+        async with slots.slot(player):
+            order.append(label)
+            await hold.wait()
+
+    hold = asyncio.Event()
+    jobs = [
+        asyncio.create_task(job(1, "a1", hold)),
+        asyncio.create_task(job(1, "a2", hold)),
+        asyncio.create_task(job(None, "post", hold)),
+        asyncio.create_task(job(2, "b1", hold)),
+    ]
+    await asyncio.sleep(0.01)
+    assert order == ["a1", "post"]  # player 1's second waits for their first
+    hold.set()
+    await asyncio.gather(*jobs)
+    assert sorted(order) == ["a1", "a2", "b1", "post"]
+
+
+async def test_view_of_a_file_with_names_8000_characters_long_shows_its_board(world) -> None:
+    name = "Alexandria the Longname " * 334
+    data = f'[Size "5"]\n[Player1 "{name}"]\n[Player2 "Bob"]\n1. a1 e5 2. c3 d4\n'.encode()
+    shown = await world.carol.slash(world.channel, "tak view", file=("long.ptn", data))
+    assert shown.ephemeral
+    cut = "Alexandria the Longname Alexandria the Longname Alexandria…"
+    assert f"**{cut}** (white) vs **Bob**" in shown.response.content
+    [attachment] = shown.response.message.attachments
+    board = Image.open(io.BytesIO(await attachment.read()))
+    assert board.format == "PNG" and board.width >= 400
