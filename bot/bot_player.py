@@ -7,6 +7,10 @@ the database, not in memory: every look (when kicked after a change, and at leas
 move, so a restart, another process or a crash mid-search loses nothing; a move computed twice is
 refused by the ply check (:meth:`bot.services.opponent.OpponentService.play`).
 
+The games are taken with the players in turn (:meth:`~bot.services.opponent.OpponentService.
+games_to_move`), and while an analysis holds a worker the bot thinks about one game fewer, so
+that another player's reply never waits behind more than the one move in progress.
+
 The strongest level asks the server's TEI engine (``BREDON_ENGINE``) through
 :class:`tak.engine.FallbackPlayer`, which falls back to Bredon's own player when the engine is
 missing, crashes, stalls or answers nonsense, so a broken engine never loses or stalls a game.
@@ -22,6 +26,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
+from bot.fair_use import DEFAULT_FAIR_USE, FairUse
 from bot.services.opponent import BotTurn, OpponentService
 from bot.services.views import PlayerRef
 from bot.settings import DEFAULT_BOT_MOVETIME_MS
@@ -54,6 +59,7 @@ class Thinker:
         movetime_ms: int = DEFAULT_BOT_MOVETIME_MS,
     ) -> None:
         self._workers = workers
+        self.analysing = 0  # work given by run() (analyses) in progress: workers it holds
         self._executor = self._new_pool()
         self.limits = Limits(movetime_ms=movetime_ms)
         self._strongest = FallbackPlayer(engine, level=MAX_LEVEL, executor=self._executor)
@@ -87,13 +93,22 @@ class Thinker:
             )
         # Seeded by the game and ply: the same position asked again gets the same move.
         seed = turn.game.id * 1_000 + turn.game.ply
-        result = await self.run(builtin_choose, turn.level, seed, turn.position.copy(), self.limits)
+        position = turn.position.copy()
+        result = await self._on_pool(builtin_choose, turn.level, seed, position, self.limits)
         return Choice(result.move, BUILTIN)
 
-    async def run(self, work: Callable[..., T], *args: Any) -> T:
-        """Other work for the worker processes (a game's analysis), within the same bound."""
+    async def _on_pool(self, work: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         return await self._on_workers(lambda: loop.run_in_executor(self._executor, work, *args))
+
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        """Other work for the worker processes (a game's analysis), within the same bound;
+        counted in :attr:`analysing` while it runs."""
+        self.analysing += 1
+        try:
+            return await self._on_pool(work, *args)
+        finally:
+            self.analysing -= 1
 
     async def close(self) -> None:
         await self._strongest.close()
@@ -112,6 +127,7 @@ class BotPlayer:
         *,
         workers: int = DEFAULT_WORKERS,
         poll_seconds: float = POLL_SECONDS,
+        fair_use: FairUse = DEFAULT_FAIR_USE,
     ) -> None:
         self._service = service
         self._thinker = thinker
@@ -119,6 +135,7 @@ class BotPlayer:
         self._on_change = on_change  # something was written for the players to see
         self._workers = workers
         self._poll_seconds = poll_seconds
+        self._fair_use = fair_use
         self._waker = Waker()
         self._thinking: dict[int, asyncio.Task[None]] = {}
         self._task: asyncio.Task[None] | None = None
@@ -147,14 +164,15 @@ class BotPlayer:
         self._waker.kick()
 
     async def accept_challenges(self) -> None:
-        if await self._service.accept_waiting(self.me):
+        if await self._service.accept_waiting(self.me, self._fair_use):
             self._on_change()
 
     async def look(self) -> list[asyncio.Task[None]]:
         """Accept the challenges waiting, and start thinking in the games waiting, as many as
-        there are free workers; returns the moves started."""
+        there are free workers (those an analysis holds are not, but one always is); returns
+        the moves started."""
         await self.accept_challenges()
-        free = self._workers - len(self._thinking)
+        free = max(1, self._workers - self._thinker.analysing) - len(self._thinking)
         if free <= 0:
             return []
         waiting = await self._service.games_to_move(self.me.id, self._workers + len(self._thinking))

@@ -20,6 +20,7 @@ from pathlib import Path
 from dotenv.parser import Binding, parse_stream
 from dotenv.variables import parse_variables
 
+from bot.fair_use import DEFAULT_FAIR_USE, FairUse
 from bot.store import DEFAULT_PATH
 from tak.errors import quoted
 
@@ -80,6 +81,7 @@ class Settings:
     bot_workers: int = 2  # processes that search the bot's moves (games thought about at once)
     bot_movetime_ms: int = DEFAULT_BOT_MOVETIME_MS
     analysis_nodes: int = 1_000  # searched per position by a post-game analysis
+    fair_use: FairUse = DEFAULT_FAIR_USE  # how much one player or server may have waiting
     env_file: EnvFile | None = field(default=None, compare=False)  # what load_settings read
 
     @classmethod
@@ -125,6 +127,12 @@ class Settings:
                 values, "BREDON_BOT_MOVETIME_MS", DEFAULT_BOT_MOVETIME_MS, 100, 60_000
             ),
             analysis_nodes=_bounded(values, "BREDON_ANALYSIS_NODES", 1_000, 50, 100_000),
+            fair_use=FairUse(  # BREDON_ANALYSES_PER_PLAYER and so on, named as the fields
+                **{
+                    name: _bounded(values, f"BREDON_{name.upper()}", default, 1, 10_000)
+                    for name, default in dataclasses.asdict(DEFAULT_FAIR_USE).items()
+                }
+            ),
         )
 
     @property
