@@ -7,9 +7,10 @@ the database, not in memory: every look (when kicked after a change, and at leas
 move, so a restart, another process or a crash mid-search loses nothing; a move computed twice is
 refused by the ply check (:meth:`bot.services.opponent.OpponentService.play`).
 
-The games are taken with the players in turn (:meth:`~bot.services.opponent.OpponentService.
-games_to_move`), and while an analysis holds a worker the bot thinks about one game fewer, so
-that another player's reply never waits behind more than the one move in progress.
+Fair use: the bot thinks about one game of a player at a time, takes the players in turn (the one
+it last thought for longest ago first, not the game waiting longest), and while an analysis holds
+a worker it thinks about one game fewer; so another player's reply waits behind one move in
+progress at most, however many games one player has going.
 
 The strongest level asks the server's TEI engine (``BREDON_ENGINE``) through
 :class:`tak.engine.FallbackPlayer`, which falls back to Bredon's own player when the engine is
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import multiprocessing
 from collections.abc import Awaitable, Callable, Sequence
@@ -40,6 +42,7 @@ log = logging.getLogger(__name__)
 DEFAULT_WORKERS = 2
 T = TypeVar("T")
 POLL_SECONDS = 600.0  # look at the database at least this often (other processes, retries)
+MAX_PLAYERS_LOOKED_AT = 1_000  # players with a game waiting, taken in turn, at each look
 
 
 class Thinker:
@@ -138,6 +141,9 @@ class BotPlayer:
         self._fair_use = fair_use
         self._waker = Waker()
         self._thinking: dict[int, asyncio.Task[None]] = {}
+        self._thinking_for: set[int] = set()  # the players of those games
+        self._served: dict[int, int] = {}  # player -> when the bot last began thinking for them
+        self._turns = itertools.count()
         self._task: asyncio.Task[None] | None = None
 
     def start(self, before: Callable[[], Awaitable[object]] | None = None) -> None:
@@ -175,15 +181,21 @@ class BotPlayer:
         free = max(1, self._workers - self._thinker.analysing) - len(self._thinking)
         if free <= 0:
             return []
-        waiting = await self._service.games_to_move(self.me.id, self._workers + len(self._thinking))
+        waiting = await self._service.games_to_move(self.me.id, MAX_PLAYERS_LOOKED_AT)
+        waiting = [game for game in waiting if game.player_id not in self._thinking_for]
+        waiting.sort(key=lambda game: self._served.get(game.player_id, -1))  # stable: by wait
         started = []
-        for game_id in [g for g in waiting if g not in self._thinking][:free]:
-            task = asyncio.create_task(self._move(game_id), name=f"bredon-thinks-{game_id}")
+        for game_id, player_id in waiting[:free]:
+            self._served[player_id] = next(self._turns)
+            self._thinking_for.add(player_id)
+            task = asyncio.create_task(
+                self._move(game_id, player_id), name=f"bredon-thinks-{game_id}"
+            )
             self._thinking[game_id] = task
             started.append(task)
         return started
 
-    async def _move(self, game_id: int) -> None:
+    async def _move(self, game_id: int, player_id: int) -> None:
         played = False
         try:
             turn = await self._service.turn(game_id, self.me.id)
@@ -194,6 +206,7 @@ class BotPlayer:
             log.exception("The bot could not move in game %s.", game_id)
         finally:
             del self._thinking[game_id]
+            self._thinking_for.discard(player_id)
         if played:
             self._on_change()
             self.kick()  # a free worker, and maybe a game waiting for it

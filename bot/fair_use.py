@@ -22,3 +22,8 @@ class FairUse:
 
 
 DEFAULT_FAIR_USE = FairUse()
+
+
+def counted(number: int, one: str, many: str) -> str:
+    """'1 analysis', '3 analyses': for the refusals, whose limits may be 1."""
+    return f"{number} {one if number == 1 else many}"

@@ -32,6 +32,13 @@ MAX_ENV_LENGTH = 65_536  # characters of .env
 # some 150,000 positions in pure Python, 15 times level 4's (the ladder in benchmarks/ladder.py
 # measures what that is worth).
 DEFAULT_BOT_MOVETIME_MS = 20_000
+FAIR_USE_VARIABLES = (  # FairUse's fields, in order
+    "BREDON_ANALYSES_PER_PLAYER",
+    "BREDON_ANALYSES_PER_SERVER",
+    "BREDON_BOT_GAMES_PER_PLAYER",
+    "BREDON_BOT_GAMES_PER_SERVER",
+    "BREDON_ANALYSIS_MAX_MINUTES",
+)
 _ENV_KEY_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TOKEN_RE = re.compile(r"[A-Za-z0-9._\-]+")  # what Discord's tokens are made of
 
@@ -127,11 +134,13 @@ class Settings:
                 values, "BREDON_BOT_MOVETIME_MS", DEFAULT_BOT_MOVETIME_MS, 100, 60_000
             ),
             analysis_nodes=_bounded(values, "BREDON_ANALYSIS_NODES", 1_000, 50, 100_000),
-            fair_use=FairUse(  # BREDON_ANALYSES_PER_PLAYER and so on, named as the fields
-                **{
-                    name: _bounded(values, f"BREDON_{name.upper()}", default, 1, 10_000)
-                    for name, default in dataclasses.asdict(DEFAULT_FAIR_USE).items()
-                }
+            fair_use=FairUse(
+                *(
+                    _bounded(values, name, default, 1, 10_000)
+                    for name, default in zip(
+                        FAIR_USE_VARIABLES, dataclasses.astuple(DEFAULT_FAIR_USE), strict=True
+                    )
+                )
             ),
         )
 

@@ -20,6 +20,7 @@ from discord.ext import commands
 from bot.analyst import Analyst
 from bot.app import BredonBot, refusals
 from bot.services.analysis import Findings, Queued, wait_text
+from bot.services.games import at_ply_limit
 from bot.services.outbox import AnalysisReady, EndingCause, GameEnded, Item
 from bot.services.views import GameView
 from cogs.courier import courier_of
@@ -28,7 +29,6 @@ from cogs.table import GameTable, Post, Shown
 from cogs.tak import command_group, thinking
 from rendering.evaluation import EvaluationGraph, render_evaluation_graph
 from tak import Color
-from tak.ptn import MAX_PLIES
 
 MAX_MESSAGE = 2000
 
@@ -74,11 +74,11 @@ async def ply_limit_note(game: GameView, payload: object) -> str | None:
     if not (isinstance(payload, GameEnded) and payload.cause == EndingCause.MOVE):
         return None
     position = game.position_from_tps()
-    if position.result is not None or game.plies_played < MAX_PLIES:
+    if not at_ply_limit(game, position):
         return None
     komi = f" {position.komi:+g} komi" if position.komi else ""
     return (
-        f"The game reached {MAX_PLIES:,} plies, the longest a game may be: the flat count "
+        f"The game reached {game.plies_played:,} plies, the longest a game may be: the flat count "
         f"decides, as on a full board (White {position.flat_count(Color.WHITE)}, "
         f"Black {position.flat_count(Color.BLACK)}{komi})."
     )

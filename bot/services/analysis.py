@@ -21,7 +21,7 @@ from enum import StrEnum
 
 from bot.clock import Clock
 from bot.errors import BredonError, GameNotOver, UnknownGame
-from bot.fair_use import DEFAULT_FAIR_USE, FairUse
+from bot.fair_use import DEFAULT_FAIR_USE, FairUse, counted
 from bot.services.outbox import AnalysisReady, enqueue
 from bot.services.queries import QueryService
 from bot.services.views import GAME_SELECT, GameView, game_from_row
@@ -87,25 +87,17 @@ class Queued:
     new: bool
     ahead: int  # queued games analysed before it, the players taken in turn
     plies: int  # of the game
-    seconds_per_ply: float = SECONDS_PER_PLY
+    wait_seconds: float = 0.0  # until it is done: its own plies and those of the games ahead
 
     @property
     def estimate_seconds(self) -> int:
-        """Seconds until it is posted, roughly: this game and the ones ahead of it (taken as
-        as long as this one)."""
-        return max(5, round((self.ahead + 1) * max(self.plies, 1) * self.seconds_per_ply))
+        """Seconds until it is posted, roughly."""
+        return max(5, round(self.wait_seconds))
 
 
 def seconds_per_ply(nodes: int) -> float:
     """What a ply costs a worker when every position is searched to `nodes` positions."""
     return SECONDS_PER_PLY * nodes / DEFAULT_NODES
-
-
-def ahead_in_turn(queued: dict[int, int], requester: int, place: int) -> int:
-    """How many queued analyses go before the requester's `place`-th (1 for their first), the
-    players taken in turn: their own earlier ones, and as many of each other player's."""
-    others = sum(min(count, place) for player, count in queued.items() if player != requester)
-    return place - 1 + others
 
 
 # The queue in the order it is worked, the players in turn: each one's longest-waiting analysis
@@ -116,7 +108,10 @@ _FAIR_ORDER = (
     "WHERE status != 'queued' GROUP BY requested_by), "
     "queue AS (SELECT game_id, requested_by, requested_at, ROW_NUMBER() OVER (PARTITION BY "
     "requested_by ORDER BY requested_at, game_id) AS turn FROM analyses WHERE status = 'queued') "
-    "SELECT q.game_id, q.requested_by FROM queue q LEFT JOIN served s USING (requested_by) "
+    "SELECT q.game_id, q.requested_by, g.guild_id, "
+    "(SELECT COUNT(*) FROM moves m WHERE m.game_id = q.game_id AND m.undone_at IS NULL) "
+    "AS plies FROM queue q JOIN games g ON g.id = q.game_id "
+    "LEFT JOIN served s USING (requested_by) "
     "ORDER BY q.turn, s.at IS NOT NULL, s.at, q.requested_at, q.game_id"
 )
 
@@ -182,62 +177,39 @@ class AnalysisService:
                     (game_id, requester_id, now),
                 )
                 row = await tx.fetchone("SELECT * FROM analyses WHERE game_id = ?", (game_id,))
-            ahead = 0
-            if row["status"] == AnalysisStatus.QUEUED:
-                ahead = await self._ahead(tx, row["requested_by"], game_id)
-        return Queued(_stored(row), new, ahead, game.plies_played, per_ply)
+            queue = await self._queue(tx)
+        ahead = next((n for n, entry in enumerate(queue) if entry.game_id == game_id), 0)
+        wait = done_in(queue, game_id, per_ply)
+        return Queued(_stored(row), new, ahead, game.plies_played, wait)
 
-    async def _queue(self, tx: Transaction, guild_id: int | None = None) -> list[tuple[int, int]]:
-        """(game, requester) of every queued analysis (of one server), in the order worked."""
-        rows = await tx.fetchall(_FAIR_ORDER)
-        if guild_id is not None:
-            ours = await tx.fetchall(
-                "SELECT a.game_id FROM analyses a JOIN games g ON g.id = a.game_id "
-                "WHERE a.status = 'queued' AND g.guild_id = ?",
-                (guild_id,),
-            )
-            mine = {row["game_id"] for row in ours}
-            rows = [row for row in rows if row["game_id"] in mine]
-        return [(row["game_id"], row["requested_by"]) for row in rows]
-
-    async def _ahead(self, tx: Transaction, requester_id: int, game_id: int) -> int:
-        queue = await self._queue(tx)
-        counts: dict[int, int] = {}
-        for _, player in queue:
-            counts[player] = counts.get(player, 0) + 1
-        own = [game for game, player in queue if player == requester_id]
-        return ahead_in_turn(counts, requester_id, own.index(game_id) + 1)
+    async def _queue(self, tx: Transaction) -> list[InQueue]:
+        """Every queued analysis, in the order they are worked."""
+        return [
+            InQueue(row["game_id"], row["requested_by"], row["guild_id"], row["plies"])
+            for row in await tx.fetchall(_FAIR_ORDER)
+        ]
 
     async def _check_room(
         self, tx: Transaction, guild_id: int, requester_id: int, per_ply: float, fair_use: FairUse
     ) -> None:
         """Refuse a request past the requester's or the server's share of the queue, saying
         when a place frees up: when the first of theirs is done."""
-        queue = await self._queue(tx, guild_id)
-        own = [game for game, player in queue if player == requester_id]
+        queue = await self._queue(tx)
+        ours = [entry for entry in queue if entry.guild_id == guild_id]
+        own = [entry for entry in ours if entry.requester_id == requester_id]
         if len(own) >= fair_use.analyses_per_player:
-            wait = await self._first_done_in(tx, own[0], requester_id, per_ply)
-            games = ", ".join(f"#{game}" for game in own)
+            games = ", ".join(f"#{entry.game_id}" for entry in own)
             raise TooManyAnalyses(
-                f"You have {len(own)} analyses queued ({games}), the most a player may have "
-                f"at once: ask again once the first is posted, in {wait_text(wait)}."
+                f"You have {counted(len(own), 'analysis', 'analyses')} queued ({games}), the "
+                "most a player may have at once: ask again once the first is posted, in "
+                f"{wait_text(done_in(queue, own[0].game_id, per_ply))}."
             )
-        if len(queue) >= fair_use.analyses_per_server:
-            first, player = queue[0]
-            wait = await self._first_done_in(tx, first, player, per_ply)
+        if len(ours) >= fair_use.analyses_per_server:
             raise TooManyAnalyses(
-                f"This server has {len(queue)} analyses queued, the most it may have at once: "
-                f"ask again once the next is posted, in {wait_text(wait)}."
+                f"This server has {counted(len(ours), 'analysis', 'analyses')} queued, the most "
+                "it may have at once: ask again once the next is posted, in "
+                f"{wait_text(done_in(queue, ours[0].game_id, per_ply))}."
             )
-
-    async def _first_done_in(
-        self, tx: Transaction, game_id: int, requester_id: int, per_ply: float
-    ) -> float:
-        plies = await tx.fetchone(
-            "SELECT COUNT(*) AS n FROM moves WHERE game_id = ? AND undone_at IS NULL", (game_id,)
-        )
-        ahead = await self._ahead(tx, requester_id, game_id)
-        return (ahead + 1) * max(plies["n"], 1) * per_ply
 
     async def get(self, game_id: int) -> StoredAnalysis | None:
         row = await self._db.fetchone("SELECT * FROM analyses WHERE game_id = ?", (game_id,))
@@ -283,6 +255,25 @@ class AnalysisService:
             "AND status = 'queued'",
             (error[:500], to_db(self._clock.now()), game_id),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class InQueue:
+    game_id: int
+    requester_id: int
+    guild_id: int
+    plies: int
+
+
+def done_in(queue: list[InQueue], game_id: int, per_ply: float) -> float:
+    """Seconds until the analysis of `game_id` is done, roughly: the games before it in the
+    queue and itself (the one in progress counted whole); 0 when it is not queued."""
+    plies = 0
+    for entry in queue:
+        plies += max(entry.plies, 1)
+        if entry.game_id == game_id:
+            return plies * per_ply
+    return 0.0
 
 
 def _check_length(game: GameView, per_ply: float, fair_use: FairUse) -> None:

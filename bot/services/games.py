@@ -311,12 +311,20 @@ def _flags(call: Call) -> tuple[bool, bool]:
     return call is not Call.NONE, call is Call.TINUE
 
 
+def at_ply_limit(game: GameView, position: Position) -> bool:
+    """Whether `position`, where the board has not ended `game`, is :data:`MAX_PLIES` plies of
+    the game's own: the limit ends it."""
+    if position.result is not None or position.ply < MAX_PLIES:  # most moves: no TPS read
+        return False
+    return position.ply - game.setup.start_ply >= MAX_PLIES
+
+
 def ply_limit_result(game: GameView, position: Position) -> Result | None:
     """The result of a move that brings the game to :data:`MAX_PLIES` plies of its own without
     ending it on the board: the flat count decides, komi included, as on a full board. A win is
     written ``1-0`` / ``0-1`` (PTN readers take ``F-0`` only from a board that is over); a tie is
     a draw."""
-    if position.result is not None or position.ply - game.setup.start_ply < MAX_PLIES:
+    if not at_ply_limit(game, position):
         return None
     white = position.flat_count(Color.WHITE)
     black = position.flat_count(Color.BLACK) + position.komi

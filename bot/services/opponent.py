@@ -11,18 +11,19 @@ is played with the ply and mark of the position it was chosen for, so a move cho
 processes, a retry after a restart) is refused the second time, never played twice.
 
 Fair use (:mod:`bot.fair_use`): a player, and a server, may have only so many games against the
-bot going (an open challenge to it counts as one), and :meth:`games_to_move` takes the players in
-turn, so that one player's many games delay another player's reply by one move at most.
+bot going (an open challenge to it counts as one), and :meth:`games_to_move` gives one game a
+player, so that the bot can take the players in turn.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.clock import Clock
 from bot.errors import BredonError, GameOver, InvalidSetting, NotYourTurn, PositionChanged
-from bot.fair_use import DEFAULT_FAIR_USE, FairUse
+from bot.fair_use import DEFAULT_FAIR_USE, FairUse, counted
 from bot.services.challenges import Acceptance, ChallengeService
 from bot.services.games import GameService, position_mark
 from bot.services.outcomes import MoveOutcome
@@ -54,6 +55,13 @@ class BotTurn:
     @property
     def mark(self) -> str:
         return position_mark(self.game.tps)
+
+
+class BotGame(NamedTuple):
+    """A game where the bot is to move, and its opponent there."""
+
+    game_id: int
+    player_id: int
 
 
 class TooManyBotGames(BredonError):
@@ -108,7 +116,7 @@ class OpponentService:
 
         async def write_level(tx: Transaction, challenge: ChallengeView) -> None:
             # The new challenge is in the count: refuse only what goes past the limit.
-            await self._check_room(tx, guild_id, player.id, bot.id, fair_use, counted=1)
+            await self._check_room(tx, guild_id, player.id, bot.id, fair_use, counting=1)
             await tx.execute(
                 "INSERT INTO bot_levels (challenge_id, level) VALUES (?, ?)", (challenge.id, level)
             )
@@ -142,10 +150,10 @@ class OpponentService:
         bot_id: int,
         fair_use: FairUse,
         *,
-        counted: int = 0,
+        counting: int = 0,
         games_only: bool = False,
     ) -> None:
-        """The check, in `tx`; `counted` of the live games found are the one being asked for,
+        """The check, in `tx`; `counting` of the live games found are the one being asked for,
         and `games_only` leaves out the open challenges (the one being accepted among them)."""
         rows = await tx.fetchall(
             _LIVE_BOT_GAMES,
@@ -153,19 +161,20 @@ class OpponentService:
         )
         live = [row for row in rows if row["kind"] == "game" or not games_only]
         own = [row for row in live if row["player"] == player_id]
-        if len(own) - counted >= fair_use.bot_games_per_player:
+        had, server_had = len(own) - counting, len(live) - counting  # the new one left out
+        if had >= fair_use.bot_games_per_player:
             listed = ", ".join(
                 f"{'challenge ' if row['kind'] == 'challenge' else ''}#{row['id']}"
-                for row in own[: len(own) - counted]
+                for row in own[:had]
             )
             raise TooManyBotGames(
-                f"You have {len(own) - counted} games against me going ({listed}), the most a "
-                "player may have at once: finish or resign one first."
+                f"You have {counted(had, 'game', 'games')} against me going ({listed}), "
+                "the most a player may have at once: finish or resign one first."
             )
-        if len(live) - counted >= fair_use.bot_games_per_server:
+        if server_had >= fair_use.bot_games_per_server:
             raise TooManyBotGames(
-                f"This server has {len(live) - counted} games against me going, the most it may "
-                "have at once: try again when one of them ends."
+                f"This server has {counted(server_had, 'game', 'games')} against me going, "
+                "the most it may have at once: try again when one of them ends."
             )
 
     async def accept_waiting(
@@ -214,21 +223,20 @@ class OpponentService:
             return False
         return True
 
-    async def games_to_move(self, bot_id: int, limit: int) -> list[int]:
-        """Active games where the bot is to move, the players taken in turn: each player's
-        longest-waiting game, then each one's second, and so on (among equals, the longest
-        waiting first). So a player with fifty games waiting gets one move before another
-        player's game waits behind it, not fifty."""
+    async def games_to_move(self, bot_id: int, limit: int) -> list[BotGame]:
+        """Games where the bot is to move, one a player (their longest-waiting), the longest
+        waiting first; :class:`bot.bot_player.BotPlayer` takes the players in turn from them."""
         rows = await self._db.fetchall(
-            "SELECT id FROM (SELECT id, last_move_at, ROW_NUMBER() OVER (PARTITION BY "
-            "CASE white_id WHEN ?1 THEN black_id ELSE white_id END "
-            "ORDER BY last_move_at IS NOT NULL, last_move_at, id) "
-            "AS turn FROM games WHERE status = 'active' AND ((white_id = ?1 AND ply % 2 = 0) "
-            "OR (black_id = ?1 AND ply % 2 = 1))) "
-            "ORDER BY turn, last_move_at IS NOT NULL, last_move_at, id LIMIT ?2",
+            "SELECT id, player FROM (SELECT id, last_move_at, "
+            "CASE white_id WHEN ?1 THEN black_id ELSE white_id END AS player, "
+            "ROW_NUMBER() OVER (PARTITION BY CASE white_id WHEN ?1 THEN black_id ELSE white_id "
+            "END ORDER BY COALESCE(last_move_at, created_at), id) AS turn FROM games "
+            "WHERE status = 'active' AND ((white_id = ?1 AND ply % 2 = 0) "
+            "OR (black_id = ?1 AND ply % 2 = 1))) WHERE turn = 1 "
+            "ORDER BY last_move_at IS NOT NULL, last_move_at, id LIMIT ?2",
             (bot_id, limit),
         )
-        return [row["id"] for row in rows]
+        return [BotGame(row["id"], row["player"]) for row in rows]
 
     async def level_of(self, game_id: int) -> int:
         """The level of the challenge that started the game (or its match), else the default."""

@@ -15,9 +15,10 @@ from bot.errors import GameOver
 from bot.fair_use import DEFAULT_FAIR_USE, FairUse
 from bot.services import Services
 from bot.services import analysis as analysis_module
-from bot.services.analysis import TooLongToAnalyse, TooManyAnalyses, ahead_in_turn
+from bot.services.analysis import TooLongToAnalyse, TooManyAnalyses
 from bot.services.opponent import TooManyBotGames
 from bot.services.views import PlayerRef
+from bot.settings import Settings, SettingsError
 from tak import Color, Result, ResultKind
 from tak.engine import BUILTIN
 from tak.ptn import MAX_PLIES, Game
@@ -80,12 +81,6 @@ async def test_the_analysis_queue_takes_the_players_in_turn(services: Services) 
     assert await services.analysis.finish(alices[0], findings)
     # Alice was served last: Bob's goes next, however many Alice has waiting.
     assert await services.analysis.queued(10) == [bobs, alices[1], alices[2]]
-
-
-def test_ahead_in_turn_counts_each_player_up_to_the_same_place() -> None:
-    queued = {ALICE.id: 50, BOB.id: 2, CAROL.id: 1}
-    assert ahead_in_turn(queued, CAROL.id, 1) == 2  # Alice's first and Bob's first
-    assert ahead_in_turn(queued, BOB.id, 2) == 1 + 2 + 1
 
 
 async def test_an_analysis_longer_than_allowed_is_refused_up_front_with_the_limit(
@@ -179,32 +174,68 @@ async def test_a_challenge_past_the_limit_made_another_way_is_declined(
     assert (await services.challenges.get(plain.id)).status.value == "declined"
 
 
-async def test_the_bot_takes_the_players_in_turn(services: Services) -> None:
+async def bot_to_move_everywhere(services: Services, players: list[PlayerRef]) -> None:
+    """A game against the bot for each of `players` (in that order), each opened by the player."""
     fair = FairUse(bot_games_per_player=10)
-    for _ in range(5):
-        await challenge_bot(services, ALICE, colour="white", fair_use=fair)
-    await challenge_bot(services, BOB, colour="white")
+    for player in players:
+        await challenge_bot(services, player, colour="white", fair_use=fair)
     await services.opponent.accept_waiting(BREDON, fair)
-    for game_id in range(1, 7):  # everyone opens; then the bot is to move everywhere
-        player = BOB if game_id == 6 else ALICE
+    for game_id, player in enumerate(players, start=1):
         await services.games.move(game_id, player.id, "a1")
-    # Alice's first game, then Bob's, then Alice's others: not Alice's five first.
-    assert await services.opponent.games_to_move(BREDON.id, 3) == [1, 6, 2]
+
+
+async def started_games(player: BotPlayer) -> list[int]:
+    """The games one look starts thinking in, thought to the end."""
+    started = await player.look()
+    for task in started:
+        await task
+    return sorted(int(task.get_name().rsplit("-", 1)[1]) for task in started)
+
+
+async def test_the_bot_thinks_about_one_game_of_a_player_at_a_time(services: Services) -> None:
+    await bot_to_move_everywhere(services, [ALICE] * 5 + [BOB])
+    # Alice's longest-waiting game and Bob's: not Alice's first two, nor all five.
+    assert await services.opponent.games_to_move(BREDON.id, 3) == [(1, ALICE.id), (6, BOB.id)]
+    thinker = Thinker(workers=2, movetime_ms=500)
+    try:
+        assert await started_games(BotPlayer(services.opponent, thinker, BREDON, lambda: None)) == [
+            1,
+            6,
+        ]
+    finally:
+        await thinker.close()
+    assert await services.opponent.games_to_move(BREDON.id, 3) == [(2, ALICE.id)]
+
+
+async def test_the_bot_takes_the_players_in_turn_not_the_longest_waiting_game(
+    services: Services,
+) -> None:
+    await bot_to_move_everywhere(services, [ALICE, ALICE, ALICE, BOB])
+    thinker = Thinker(workers=1, movetime_ms=500)
+    try:
+        player = BotPlayer(services.opponent, thinker, BREDON, lambda: None, workers=1)
+        assert await started_games(player) == [1]  # the longest waiting
+        # Alice's second game waits longer than Bob's, but Alice was served last.
+        assert await started_games(player) == [4]
+        assert await started_games(player) == [2]
+    finally:
+        await thinker.close()
 
 
 async def test_an_analysis_in_progress_holds_a_worker_the_bot_does_without(
     services: Services,
 ) -> None:
-    for _ in range(3):
-        await challenge_bot(services, ALICE, colour="black")
+    for challenger in (ALICE, BOB, CAROL):
+        await challenge_bot(services, challenger, colour="black")
     thinker = Thinker(workers=2, movetime_ms=500)
     try:
         player = BotPlayer(services.opponent, thinker, BREDON, lambda: None)
         thinker.analysing = 1
         started = await player.look()
         assert len(started) == 1  # two workers, one of them analysing
-        for task in started:
-            await task
+        await started[0]
+        thinker.analysing = 0
+        assert len(await player.look()) == 2  # both free again
     finally:
         await thinker.close()
 
@@ -240,3 +271,16 @@ async def test_a_game_ends_at_the_ply_limit_and_its_record_is_read_and_analysed(
     queued = await services.analysis.request(game.id, GUILD, ALICE.id)  # at the defaults
     assert queued.new and queued.estimate_seconds == MAX_PLIES * 0.5
     assert DEFAULT_FAIR_USE.analysis_max_minutes * 60 >= queued.estimate_seconds
+
+
+def test_the_limits_are_settings() -> None:
+    assert Settings.from_mapping({}).fair_use == DEFAULT_FAIR_USE
+    set_ = Settings.from_mapping(
+        {"BREDON_BOT_GAMES_PER_PLAYER": "5", "BREDON_ANALYSIS_MAX_MINUTES": "90"}
+    )
+    assert set_.fair_use == FairUse(bot_games_per_player=5, analysis_max_minutes=90)
+    with pytest.raises(SettingsError) as refused:
+        Settings.from_mapping({"BREDON_ANALYSES_PER_SERVER": "0"})
+    assert str(refused.value) == (
+        "BREDON_ANALYSES_PER_SERVER must be a whole number from 1 to 10000, not '0'."
+    )
