@@ -3,8 +3,9 @@
 Issue 23. The bot's moves and the post-game analyses share the worker processes
 (``BREDON_BOT_WORKERS``, 2). Mallory, the flooder, asks for 100 analyses of her finished games
 (and asks again, every second, for those refused) and challenges the bot to 50 games at level 4
-(each move about half a second of search), answering every move the bot makes at once, so the
-bot is never idle. Meanwhile Alice plays the bot at level 3 and asks for one analysis.
+(each move about half a second of search; ``--level 5`` for the strongest, which thinks for
+``BREDON_BOT_MOVETIME_MS``), answering every move the bot makes at once, so the bot is never
+idle. Meanwhile Alice plays the bot at level 3 and asks for one analysis.
 
 Measured, from Alice's side, in real time with the real worker processes, analyst and bot player
 (nothing is posted to Discord; the courier's kick is done here):
@@ -47,7 +48,7 @@ GUILD, CHANNEL = 1, 2
 BREDON = PlayerRef(999, "Bredon")
 MALLORY, ALICE, CAROL = PlayerRef(1, "mallory"), PlayerRef(2, "alice"), PlayerRef(3, "carol")
 SIZE = 5
-FLOOD_ANALYSES, FLOOD_GAMES, FLOOD_LEVEL, ALICE_LEVEL = 100, 50, 4, 3
+FLOOD_ANALYSES, FLOOD_GAMES, ALICE_LEVEL = 100, 50, 3
 PLIES_TO_ANALYSE = 16
 POLL = 0.01  # seconds between looks at the database while waiting
 
@@ -129,8 +130,9 @@ async def active_games(services: Services, player: PlayerRef) -> list[int]:
 class Flood:
     """Mallory: her analyses asked for (again and again), her games answered at once."""
 
-    def __init__(self, services: Services, player: BotPlayer, analyst: Analyst) -> None:
+    def __init__(self, services: Services, player: BotPlayer, analyst: Analyst, level: int) -> None:
         self.services, self.player, self.analyst = services, player, analyst
+        self.level = level
         self.rng = random.Random(1)
         self.to_analyse: list[int] = []
         self.analyses_taken = self.analyses_refused = 0
@@ -155,7 +157,7 @@ class Flood:
     async def challenge(self, count: int) -> None:
         for _ in range(count):
             try:
-                await challenge_bot(self.services, MALLORY, FLOOD_LEVEL)
+                await challenge_bot(self.services, MALLORY, self.level)
                 self.games_taken += 1
             except BredonError as refused:
                 self.games_refused += 1
@@ -243,7 +245,7 @@ async def main(args: argparse.Namespace) -> None:
         analyst = Analyst(services.analysis, thinker, lambda: None)
         player.start()
         analyst.start()
-        flood = Flood(services, player, analyst)
+        flood = Flood(services, player, analyst, args.level)
         flood.to_analyse = list(mallorys)
         await flood.ask_analyses()
         await flood.challenge(FLOOD_GAMES)
@@ -268,7 +270,7 @@ async def main(args: argparse.Namespace) -> None:
         print(f"  refused: {refusal}...")
     print(
         f"Alice's replies from the bot ({len(latencies)} moves, level {ALICE_LEVEL}; Mallory's "
-        f"games at level {FLOOD_LEVEL}): p50 {statistics.median(latencies):.2f} s, "
+        f"games at level {args.level}): p50 {statistics.median(latencies):.2f} s, "
         f"p99 {percentile(latencies, 0.99):.2f} s, max {max(latencies):.2f} s "
         "(target: p99 < 2 s)."
     )
@@ -283,6 +285,7 @@ async def main(args: argparse.Namespace) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--moves", type=int, default=20, help="Alice's moves measured")
+    parser.add_argument("--level", type=int, default=4, help="of the flooder's games")
     parser.add_argument("--workers", type=int, default=2, help="BREDON_BOT_WORKERS")
     parser.add_argument("--warm-up", type=float, default=5.0, help="seconds of flood first")
     parser.add_argument("--give-up", type=float, default=90.0, help="on Alice's analysis")

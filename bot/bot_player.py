@@ -7,10 +7,10 @@ the database, not in memory: every look (when kicked after a change, and at leas
 move, so a restart, another process or a crash mid-search loses nothing; a move computed twice is
 refused by the ply check (:meth:`bot.services.opponent.OpponentService.play`).
 
-Fair use: the bot thinks about one game of a player at a time, takes the players in turn (the one
-it last thought for longest ago first, not the game waiting longest), and while an analysis holds
-a worker it thinks about one game fewer; so another player's reply waits behind one move in
-progress at most, however many games one player has going.
+Fair use: the bot thinks about one game of a player at a time and takes the players in turn (the
+one it last thought for longest ago first, not the game waiting longest); so another player's
+reply waits for a worker to finish the job in progress (a move, or an analysis: the pool takes
+work in the order given), never behind one player's many games.
 
 The strongest level asks the server's TEI engine (``BREDON_ENGINE``) through
 :class:`tak.engine.FallbackPlayer`, which falls back to Bredon's own player when the engine is
@@ -62,7 +62,6 @@ class Thinker:
         movetime_ms: int = DEFAULT_BOT_MOVETIME_MS,
     ) -> None:
         self._workers = workers
-        self.analysing = 0  # work given by run() (analyses) in progress: workers it holds
         self._executor = self._new_pool()
         self.limits = Limits(movetime_ms=movetime_ms)
         self._strongest = FallbackPlayer(engine, level=MAX_LEVEL, executor=self._executor)
@@ -96,22 +95,13 @@ class Thinker:
             )
         # Seeded by the game and ply: the same position asked again gets the same move.
         seed = turn.game.id * 1_000 + turn.game.ply
-        position = turn.position.copy()
-        result = await self._on_pool(builtin_choose, turn.level, seed, position, self.limits)
+        result = await self.run(builtin_choose, turn.level, seed, turn.position.copy(), self.limits)
         return Choice(result.move, BUILTIN)
 
-    async def _on_pool(self, work: Callable[..., T], *args: Any) -> T:
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        """Other work for the worker processes (a game's analysis), within the same bound."""
         loop = asyncio.get_running_loop()
         return await self._on_workers(lambda: loop.run_in_executor(self._executor, work, *args))
-
-    async def run(self, work: Callable[..., T], *args: Any) -> T:
-        """Other work for the worker processes (a game's analysis), within the same bound;
-        counted in :attr:`analysing` while it runs."""
-        self.analysing += 1
-        try:
-            return await self._on_pool(work, *args)
-        finally:
-            self.analysing -= 1
 
     async def close(self) -> None:
         await self._strongest.close()
@@ -175,10 +165,9 @@ class BotPlayer:
 
     async def look(self) -> list[asyncio.Task[None]]:
         """Accept the challenges waiting, and start thinking in the games waiting, as many as
-        there are free workers (those an analysis holds are not, but one always is); returns
-        the moves started."""
+        there are free workers, for the players in turn; returns the moves started."""
         await self.accept_challenges()
-        free = max(1, self._workers - self._thinker.analysing) - len(self._thinking)
+        free = self._workers - len(self._thinking)
         if free <= 0:
             return []
         waiting = await self._service.games_to_move(self.me.id, MAX_PLAYERS_LOOKED_AT)

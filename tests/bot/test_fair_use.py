@@ -222,24 +222,6 @@ async def test_the_bot_takes_the_players_in_turn_not_the_longest_waiting_game(
         await thinker.close()
 
 
-async def test_an_analysis_in_progress_holds_a_worker_the_bot_does_without(
-    services: Services,
-) -> None:
-    for challenger in (ALICE, BOB, CAROL):
-        await challenge_bot(services, challenger, colour="black")
-    thinker = Thinker(workers=2, movetime_ms=500)
-    try:
-        player = BotPlayer(services.opponent, thinker, BREDON, lambda: None)
-        thinker.analysing = 1
-        started = await player.look()
-        assert len(started) == 1  # two workers, one of them analysing
-        await started[0]
-        thinker.analysing = 0
-        assert len(await player.look()) == 2  # both free again
-    finally:
-        await thinker.close()
-
-
 def walking_plies(count: int) -> list[str]:
     """A 5x5 game that never ends on the board: the opening flats, a White flat at c3, then
     each side walks its flat up and down the edge for ever."""
