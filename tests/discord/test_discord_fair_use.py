@@ -8,6 +8,7 @@ import pytest
 import simcord
 
 from bot.fair_use import FairUse
+from bot.services import analysis as analysis_module
 from bot.services import games as games_module
 from tests.bot.test_fair_use import walking_plies
 from tests.discord.conftest import World
@@ -43,7 +44,9 @@ async def road_game(world: World) -> int:
     return game.id
 
 
-async def test_analysis_refusals_say_when_to_ask_again_or_why(world: World) -> None:
+async def test_analysis_refusals_say_when_to_ask_again_or_why(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
     await world.env.bot.get_cog("AnalysisCog").close()  # nothing is worked: all stays queued
     first, second, third = [await road_game(world) for _ in range(3)]
     queued = await world.alice.slash(world.channel, "tak analysis", game=first)
@@ -74,6 +77,13 @@ async def test_analysis_refusals_say_when_to_ask_again_or_why(world: World) -> N
     assert too_long.response.content == (
         f"Game #{long_game} has 14 plies: its analysis would take about 70 s, more than the "
         "1 min this bot gives one game (games of up to 12 plies)."
+    )
+    # A game stored before games ended at the limit (a limit of 10 plies for the test).
+    monkeypatch.setattr(analysis_module, "MAX_PLIES", 10)
+    stored_before = await world.carol.slash(world.channel, "tak analysis", game=long_game)
+    assert stored_before.response.content == (
+        f"Game #{long_game} has 14 plies: a game record holds at most 10 (games now end there), "
+        "so it cannot be analysed."
     )
 
 
