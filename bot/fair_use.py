@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class FairUse:
-    analyses_per_player: int = 3  # queued at once
+    analyses_per_player: int = 3  # queued at once, in all servers together
     analyses_per_server: int = 20
-    bot_games_per_player: int = 3  # live games against the bot (open challenges to it count)
+    bot_games_per_player: int = 3  # games against the bot, in all servers (open challenges count)
     bot_games_per_server: int = 25
     analysis_max_minutes: int = 30  # one game's analysis, estimated: longer ones are refused
 

@@ -196,7 +196,7 @@ class AnalysisService:
         when a place frees up: when the first of theirs is done."""
         queue = await self._queue(tx)
         ours = [entry for entry in queue if entry.guild_id == guild_id]
-        own = [entry for entry in ours if entry.requester_id == requester_id]
+        own = [entry for entry in queue if entry.requester_id == requester_id]  # any server
         if len(own) >= fair_use.analyses_per_player:
             games = ", ".join(f"#{entry.game_id}" for entry in own)
             raise TooManyAnalyses(

@@ -68,14 +68,17 @@ class TooManyBotGames(BredonError):
     """A player or a server has as many games against the bot going as fair use allows."""
 
 
-# The bot's games, its opponent in each, and whether it is live: an active game, or an open
-# challenge to the bot not yet expired (it becomes one as soon as the bot looks).
+# The bot's live games of a server and of a player (in any server), with the opponent and the
+# server of each: an active game, or an open challenge to the bot not yet expired (it becomes a
+# game as soon as the bot looks).
 _LIVE_BOT_GAMES = (
-    "SELECT 'game' AS kind, id, CASE white_id WHEN ?1 THEN black_id ELSE white_id END AS player "
-    "FROM games "
-    "WHERE guild_id = ?2 AND status = 'active' AND (white_id = ?1 OR black_id = ?1) "
-    "UNION ALL SELECT 'challenge', id, challenger_id FROM challenges WHERE guild_id = ?2 "
-    "AND opponent_id = ?1 AND status = 'open' AND expires_at > ?3 ORDER BY kind DESC, id"
+    "SELECT 'game' AS kind, id, guild_id, "
+    "CASE white_id WHEN ?1 THEN black_id ELSE white_id END AS player FROM games "
+    "WHERE status = 'active' AND (white_id = ?1 OR black_id = ?1) "
+    "AND (guild_id = ?2 OR ?3 IN (white_id, black_id)) "
+    "UNION ALL SELECT 'challenge', id, guild_id, challenger_id FROM challenges "
+    "WHERE opponent_id = ?1 AND status = 'open' AND expires_at > ?4 "
+    "AND (guild_id = ?2 OR challenger_id = ?3) ORDER BY kind DESC, id"
 )
 
 
@@ -157,11 +160,12 @@ class OpponentService:
         and `games_only` leaves out the open challenges (the one being accepted among them)."""
         rows = await tx.fetchall(
             _LIVE_BOT_GAMES,
-            (bot_id, guild_id, to_db(self._clock.now())),
+            (bot_id, guild_id, player_id, to_db(self._clock.now())),
         )
         live = [row for row in rows if row["kind"] == "game" or not games_only]
         own = [row for row in live if row["player"] == player_id]
-        had, server_had = len(own) - counting, len(live) - counting  # the new one left out
+        server = [row for row in live if row["guild_id"] == guild_id]
+        had, server_had = len(own) - counting, len(server) - counting  # the new one left out
         if had >= fair_use.bot_games_per_player:
             listed = ", ".join(
                 f"{'challenge ' if row['kind'] == 'challenge' else ''}#{row['id']}"

@@ -141,9 +141,10 @@ async def test_a_player_may_have_so_many_games_against_the_bot_and_is_told_which
         await services.opponent.check_room(GUILD, ALICE.id, BREDON.id)
     assert "(#1, #2, #3)" in refused.value.message
     await challenge_bot(services, BOB)  # another player may
-    await challenge_bot(services, ALICE, guild_id=OTHER_GUILD)  # so may Alice elsewhere
+    with pytest.raises(TooManyBotGames):  # the share is a player's, in all their servers
+        await challenge_bot(services, ALICE, guild_id=OTHER_GUILD)
     await services.games.resign(1, ALICE.id)
-    await challenge_bot(services, ALICE)  # one ended: room for one more
+    await challenge_bot(services, ALICE, guild_id=OTHER_GUILD)  # one ended: room for one more
 
 
 async def test_a_server_may_have_so_many_games_against_the_bot(services: Services) -> None:
@@ -158,6 +159,7 @@ async def test_a_server_may_have_so_many_games_against_the_bot(services: Service
     )
     rows = await services.db.fetchall("SELECT id FROM challenges")
     assert len(rows) == 2  # the refused one was not written
+    await challenge_bot(services, CAROL, fair_use=fair, guild_id=OTHER_GUILD)  # another server
 
 
 async def test_a_challenge_past_the_limit_made_another_way_is_declined(
