@@ -74,7 +74,9 @@ def _goes_on(position: Position, move: Move) -> bool:
     return after.result is None
 
 
-async def finished_game(services: Services, white: PlayerRef, black: PlayerRef, rng) -> int:
+async def finished_game(
+    services: Services, white: PlayerRef, black: PlayerRef, rng: random.Random
+) -> int:
     challenge = await services.challenges.create(
         guild_id=GUILD,
         channel_id=CHANNEL,
@@ -106,7 +108,9 @@ async def challenge_bot(services: Services, player: PlayerRef, level: int) -> in
     return challenge.id
 
 
-async def random_move(services: Services, game_id: int, player: PlayerRef, rng) -> bool:
+async def random_move(
+    services: Services, game_id: int, player: PlayerRef, rng: random.Random
+) -> bool:
     """A random legal move for `player` if it is their turn; whether one was played."""
     game = await services.games.get(game_id)
     if not game.is_active or game.player_to_move.id != player.id:
@@ -179,7 +183,9 @@ class Flood:
             await asyncio.sleep(POLL)
 
 
-async def alice_replies(services: Services, player: BotPlayer, moves: int, rng) -> list[float]:
+async def alice_replies(
+    services: Services, player: BotPlayer, moves: int, rng: random.Random
+) -> list[float]:
     """Alice plays the bot: the seconds from each of her moves to the bot's answer."""
     latencies: list[float] = []
     game_id = None
@@ -205,7 +211,11 @@ async def alice_replies(services: Services, player: BotPlayer, moves: int, rng) 
     return latencies
 
 
-async def alice_analysis(services: Services, analyst: Analyst, game_id: int, give_up: float):
+async def alice_analysis(
+    services: Services, analyst: Analyst, game_id: int, give_up: float
+) -> tuple[int, float | None]:
+    """Alice asks for her game's analysis: how many were ahead of it, and the seconds until it
+    is done (None: given up)."""
     queued = await services.analysis.request(game_id, GUILD, ALICE.id)
     analyst.kick()
     started = time.perf_counter()
