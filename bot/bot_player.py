@@ -7,6 +7,11 @@ the database, not in memory: every look (when kicked after a change, and at leas
 move, so a restart, another process or a crash mid-search loses nothing; a move computed twice is
 refused by the ply check (:meth:`bot.services.opponent.OpponentService.play`).
 
+Fair use: the bot thinks about one game of a player at a time and takes the players in turn (the
+one it last thought for longest ago first, not the game waiting longest); so another player's
+reply waits for a worker to finish the job in progress (a move, or an analysis: the pool takes
+work in the order given), never behind one player's many games.
+
 The strongest level asks the server's TEI engine (``BREDON_ENGINE``) through
 :class:`tak.engine.FallbackPlayer`, which falls back to Bredon's own player when the engine is
 missing, crashes, stalls or answers nonsense, so a broken engine never loses or stalls a game.
@@ -16,12 +21,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import multiprocessing
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
+from bot.fair_use import DEFAULT_FAIR_USE, FairUse
 from bot.services.opponent import BotTurn, OpponentService
 from bot.services.views import PlayerRef
 from bot.settings import DEFAULT_BOT_MOVETIME_MS
@@ -35,6 +42,7 @@ log = logging.getLogger(__name__)
 DEFAULT_WORKERS = 2
 T = TypeVar("T")
 POLL_SECONDS = 600.0  # look at the database at least this often (other processes, retries)
+MAX_PLAYERS_LOOKED_AT = 1_000  # players with a game waiting, taken in turn, at each look
 
 
 class Thinker:
@@ -112,6 +120,7 @@ class BotPlayer:
         *,
         workers: int = DEFAULT_WORKERS,
         poll_seconds: float = POLL_SECONDS,
+        fair_use: FairUse = DEFAULT_FAIR_USE,
     ) -> None:
         self._service = service
         self._thinker = thinker
@@ -119,8 +128,12 @@ class BotPlayer:
         self._on_change = on_change  # something was written for the players to see
         self._workers = workers
         self._poll_seconds = poll_seconds
+        self._fair_use = fair_use
         self._waker = Waker()
         self._thinking: dict[int, asyncio.Task[None]] = {}
+        self._thinking_for: set[int] = set()  # the players of those games
+        self._served: dict[int, int] = {}  # player -> when the bot last began thinking for them
+        self._turns = itertools.count()
         self._task: asyncio.Task[None] | None = None
 
     def start(self, before: Callable[[], Awaitable[object]] | None = None) -> None:
@@ -147,25 +160,31 @@ class BotPlayer:
         self._waker.kick()
 
     async def accept_challenges(self) -> None:
-        if await self._service.accept_waiting(self.me):
+        if await self._service.accept_waiting(self.me, self._fair_use):
             self._on_change()
 
     async def look(self) -> list[asyncio.Task[None]]:
         """Accept the challenges waiting, and start thinking in the games waiting, as many as
-        there are free workers; returns the moves started."""
+        there are free workers, for the players in turn; returns the moves started."""
         await self.accept_challenges()
         free = self._workers - len(self._thinking)
         if free <= 0:
             return []
-        waiting = await self._service.games_to_move(self.me.id, self._workers + len(self._thinking))
+        waiting = await self._service.games_to_move(self.me.id, MAX_PLAYERS_LOOKED_AT)
+        waiting = [game for game in waiting if game.player_id not in self._thinking_for]
+        waiting.sort(key=lambda game: self._served.get(game.player_id, -1))  # stable: by wait
         started = []
-        for game_id in [g for g in waiting if g not in self._thinking][:free]:
-            task = asyncio.create_task(self._move(game_id), name=f"bredon-thinks-{game_id}")
+        for game_id, player_id in waiting[:free]:
+            self._served[player_id] = next(self._turns)
+            self._thinking_for.add(player_id)
+            task = asyncio.create_task(
+                self._move(game_id, player_id), name=f"bredon-thinks-{game_id}"
+            )
             self._thinking[game_id] = task
             started.append(task)
         return started
 
-    async def _move(self, game_id: int) -> None:
+    async def _move(self, game_id: int, player_id: int) -> None:
         played = False
         try:
             turn = await self._service.turn(game_id, self.me.id)
@@ -176,6 +195,7 @@ class BotPlayer:
             log.exception("The bot could not move in game %s.", game_id)
         finally:
             del self._thinking[game_id]
+            self._thinking_for.discard(player_id)
         if played:
             self._on_change()
             self.kick()  # a free worker, and maybe a game waiting for it

@@ -20,6 +20,7 @@ from pathlib import Path
 from dotenv.parser import Binding, parse_stream
 from dotenv.variables import parse_variables
 
+from bot.fair_use import DEFAULT_FAIR_USE, FairUse
 from bot.store import DEFAULT_PATH
 from tak.errors import quoted
 
@@ -31,6 +32,13 @@ MAX_ENV_LENGTH = 65_536  # characters of .env
 # some 150,000 positions in pure Python, 15 times level 4's (the ladder in benchmarks/ladder.py
 # measures what that is worth).
 DEFAULT_BOT_MOVETIME_MS = 20_000
+FAIR_USE_VARIABLES = (  # FairUse's fields, in order
+    "BREDON_ANALYSES_PER_PLAYER",
+    "BREDON_ANALYSES_PER_SERVER",
+    "BREDON_BOT_GAMES_PER_PLAYER",
+    "BREDON_BOT_GAMES_PER_SERVER",
+    "BREDON_ANALYSIS_MAX_MINUTES",
+)
 _ENV_KEY_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TOKEN_RE = re.compile(r"[A-Za-z0-9._\-]+")  # what Discord's tokens are made of
 
@@ -80,6 +88,7 @@ class Settings:
     bot_workers: int = 2  # processes that search the bot's moves (games thought about at once)
     bot_movetime_ms: int = DEFAULT_BOT_MOVETIME_MS
     analysis_nodes: int = 1_000  # searched per position by a post-game analysis
+    fair_use: FairUse = DEFAULT_FAIR_USE  # how much one player or server may have waiting
     env_file: EnvFile | None = field(default=None, compare=False)  # what load_settings read
 
     @classmethod
@@ -125,6 +134,14 @@ class Settings:
                 values, "BREDON_BOT_MOVETIME_MS", DEFAULT_BOT_MOVETIME_MS, 100, 60_000
             ),
             analysis_nodes=_bounded(values, "BREDON_ANALYSIS_NODES", 1_000, 50, 100_000),
+            fair_use=FairUse(
+                *(
+                    _bounded(values, name, default, 1, 10_000)
+                    for name, default in zip(
+                        FAIR_USE_VARIABLES, dataclasses.astuple(DEFAULT_FAIR_USE), strict=True
+                    )
+                )
+            ),
         )
 
     @property

@@ -5,6 +5,10 @@ in the worker processes; the result is an outbox announcement
 (:class:`~bot.services.outbox.AnalysisReady`) shown here: the evaluation graph, the annotated PTN
 as a file and the biggest swings, in the game's thread. Asking for a finished analysis again
 shows it from storage, privately.
+
+Also the note under a game ended by the ply limit (:func:`bot.services.games.ply_limit_result`):
+a game that reaches the longest record every tool here reads ends by the flat count, and its
+ending says so.
 """
 
 from __future__ import annotations
@@ -15,14 +19,16 @@ from discord.ext import commands
 
 from bot.analyst import Analyst
 from bot.app import BredonBot, refusals
-from bot.services.analysis import Findings, Queued
-from bot.services.outbox import AnalysisReady, Item
+from bot.services.analysis import Findings, Queued, wait_text
+from bot.services.games import at_ply_limit
+from bot.services.outbox import AnalysisReady, EndingCause, GameEnded, Item
 from bot.services.views import GameView
 from cogs.courier import courier_of
 from cogs.messages import players_line
 from cogs.table import GameTable, Post, Shown
 from cogs.tak import command_group, thinking
 from rendering.evaluation import EvaluationGraph, render_evaluation_graph
+from tak import Color
 
 MAX_MESSAGE = 2000
 
@@ -56,12 +62,26 @@ def analysis_text(game: GameView, findings: Findings) -> str:
 
 
 def queued_text(queued: Queued, game_id: int) -> str:
-    wait = queued.estimate_seconds
-    when = f"in about {wait} s" if wait < 120 else f"in about {round(wait / 60)} min"
+    when = f"in {wait_text(queued.estimate_seconds)}"
     ahead = f" ({queued.ahead} ahead of it)" if queued.ahead else ""
     if queued.new:
         return f"Analysis of game #{game_id} queued{ahead}: it will be posted in its thread {when}."
     return f"Game #{game_id} is already queued for analysis{ahead}: expect it {when}."
+
+
+async def ply_limit_note(game: GameView, payload: object) -> str | None:
+    """Under the ending of a game the ply limit ended: why, and the count that decided it."""
+    if not (isinstance(payload, GameEnded) and payload.cause == EndingCause.MOVE):
+        return None
+    position = game.position_from_tps()
+    if not at_ply_limit(game, position):
+        return None
+    komi = f" {position.komi:+g} komi" if position.komi else ""
+    return (
+        f"The game reached {game.plies_played:,} plies, the longest a game may be: the flat count "
+        f"decides, as on a full board (White {position.flat_count(Color.WHITE)}, "
+        f"Black {position.flat_count(Color.BLACK)}{komi})."
+    )
 
 
 class AnalysisCog(commands.Cog):
@@ -73,6 +93,7 @@ class AnalysisCog(commands.Cog):
         courier = courier_of(self.bot)
         self.table: GameTable = courier.table
         self.table.register(AnalysisReady, self.show)
+        self.table.notes.append(ply_limit_note)
         opponent = self.bot.get_cog("OpponentCog")
         if opponent is None:
             raise RuntimeError("cogs.analysis needs cogs.opponent (its worker processes)")
@@ -113,8 +134,13 @@ class AnalysisCog(commands.Cog):
         await thinking(interaction)
         async with refusals(interaction):
             services = self.bot.services
+            settings = self.bot.settings
             queued = await services.analysis.request(
-                game, interaction.guild_id or 0, interaction.user.id
+                game,
+                interaction.guild_id or 0,
+                interaction.user.id,
+                fair_use=settings.fair_use,
+                nodes=settings.analysis_nodes,
             )
             findings = queued.analysis.findings
             if findings is None:

@@ -2,6 +2,9 @@
 
 `/tak play level:<1-5>` posts a challenge to the bot, which accepts it at once; so does a
 `/tak challenge` addressed to the bot. The bot's moves are posted like anyone's, by the courier.
+A player, and a server, may have only so many games against the bot going
+(``BREDON_BOT_GAMES_PER_PLAYER``, ``BREDON_BOT_GAMES_PER_SERVER``): past that, `/tak play` says
+what to finish first.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ class OpponentCog(commands.Cog):
             player_of(self.bot.user),
             courier_of(self.bot).kick,
             workers=self.bot.settings.bot_workers,
+            fair_use=self.bot.settings.fair_use,
         )
         self.player.start()
 
@@ -110,6 +114,7 @@ async def play(
             komi=komi,
             colour=color,
             days_per_move=days,
+            fair_use=bot.settings.fair_use,
         )
         courier = courier_of(bot)
         await post_or_withdraw(courier.table, interaction.channel, challenge)

@@ -284,6 +284,13 @@ class TakCog(commands.Cog):
                 raise Refusal("Bots cannot play Tak here: challenge a person.")
             if against_me and (stakes or ante is not None):
                 raise Refusal("I don't play for coins: challenge me without stakes.")
+            if against_me:  # past the fair-use limits the bot would only decline it
+                await self.services.opponent.check_room(
+                    interaction.guild_id or 0,
+                    interaction.user.id,
+                    opponent.id,
+                    self.bot.settings.fair_use,
+                )
             settings = await self.services.guilds.get(interaction.guild_id or 0)
             await check_place(interaction, settings.use_threads)
             challenge = await self.services.challenges.create(

@@ -30,6 +30,11 @@ refusal, a move that ends the game or cancels an offer, or a row that changed un
 goes the checked way: one ``BEGIN IMMEDIATE`` transaction that re-reads the game, re-checks
 everything and gives the precise refusal, and also scores a finished game and its match.
 
+How long a game may be: :data:`tak.ptn.MAX_PLIES` plies of its own (2,000; a game set up from a
+TPS counts from there), the most a PTN record holds, so every stored game can be exported, viewed,
+replayed and analysed. The move that reaches it ends the game by the flat count, komi included, as
+a full board would (:func:`ply_limit_result`).
+
 Races: of two moves sent for the same position, the first commits and the second finds the ply
 changed and gets :class:`PositionChanged`. The log's unique index on live (game, ply) refuses a
 second move for a ply even if a caller skips the check.
@@ -90,7 +95,19 @@ from bot.services.wallets import (
     stakes_after_move,
 )
 from bot.store import Database, Transaction, from_db, to_db, to_db_or_none
-from tak import Call, Move, Position, PTNError, Result, ResultKind, TakError, parse_move, tak_call
+from tak import (
+    Call,
+    Color,
+    Move,
+    Position,
+    PTNError,
+    Result,
+    ResultKind,
+    TakError,
+    parse_move,
+    tak_call,
+)
+from tak.ptn import MAX_PLIES
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,6 +311,27 @@ def _flags(call: Call) -> tuple[bool, bool]:
     return call is not Call.NONE, call is Call.TINUE
 
 
+def at_ply_limit(game: GameView, position: Position) -> bool:
+    """Whether `position`, where the board has not ended `game`, is :data:`MAX_PLIES` plies of
+    the game's own: the limit ends it."""
+    if position.result is not None or position.ply < MAX_PLIES:  # most moves: no TPS read
+        return False
+    return position.ply - game.setup.start_ply >= MAX_PLIES
+
+
+def ply_limit_result(game: GameView, position: Position) -> Result | None:
+    """The result of a move that brings the game to :data:`MAX_PLIES` plies of its own without
+    ending it on the board: the flat count decides, komi included, as on a full board. A win is
+    written ``1-0`` / ``0-1`` (PTN readers take ``F-0`` only from a board that is over); a tie is
+    a draw."""
+    if not at_ply_limit(game, position):
+        return None
+    white = position.flat_count(Color.WHITE)
+    black = position.flat_count(Color.BLACK) + position.komi
+    if white == black:
+        return Result(None, ResultKind.FLATS)
+    return Result(Color.WHITE if white > black else Color.BLACK, ResultKind.OTHER)
+
 
 def position_mark(tps: str) -> str:
     """A short mark of a position, so that a move chosen for it (a suggestion, a board's Move
@@ -401,7 +439,7 @@ class GameService:
             self._cache.put(game, version, position)
             return None
         position.push(move)
-        if position.result is not None:
+        if position.result is not None or ply_limit_result(game, position) is not None:
             position.pop()
             self._cache.put(game, version, position)
             return None
@@ -498,9 +536,10 @@ class GameService:
                 call = await call_after(position.copy())
             tak, tinue = _flags(call)  # a Tinuë is a Tak call for the stakes too
             coins = await stakes_after_move(tx, game, player_id, tak, now)
-            if position.result is not None:
+            result = position.result or ply_limit_result(game, position)
+            if result is not None:
                 news = GameEnded(game.id, EndingCause.MOVE, move=move.ptn(), ply=position.ply)
-                ending = await finish_game(tx, moved, position, position.result, now, news)
+                ending = await finish_game(tx, moved, position, result, now, news)
                 moved = ending.game
             else:
                 lapsed = _lapsed(game)

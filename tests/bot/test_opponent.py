@@ -27,7 +27,7 @@ from bot.store import Database, load_migrations
 from tak import Position
 from tak.engine import BUILTIN, builtin_choose
 from tak.search import MAX_LEVEL, Limits
-from tests.bot.conftest import ALICE, CHANNEL, GUILD
+from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
 
 BREDON = PlayerRef(999, "Bredon")
 FAKE_ENGINE = Path(__file__).parents[1] / "engine" / "fake_tei_engine.py"
@@ -52,8 +52,9 @@ async def bot_moves(player: BotPlayer) -> None:
 
 async def challenge_bot(services: Services, **options: object) -> int:
     options.setdefault("size", 4)
+    options.setdefault("player", ALICE)
     challenge = await services.opponent.challenge(
-        guild_id=GUILD, channel_id=CHANNEL, player=ALICE, bot=BREDON, **options
+        guild_id=GUILD, channel_id=CHANNEL, bot=BREDON, **options
     )
     return challenge.id
 
@@ -129,7 +130,7 @@ async def test_a_restart_picks_up_the_bots_turn(
 
     after = await Services.open(db_path, clock=clock)
     try:
-        assert await after.opponent.games_to_move(BREDON.id, 10) == [game_id]
+        assert await after.opponent.games_to_move(BREDON.id, 10) == [(game_id, ALICE.id)]
         await bot_moves(bot_player(after, thinker, []))
         game = await after.games.get(game_id)
         assert game.ply == 2 and game.player_to_move == ALICE
@@ -141,8 +142,8 @@ async def test_a_restart_picks_up_the_bots_turn(
 async def test_workers_bound_the_games_thought_about_at_once(
     services: Services, thinker: Thinker
 ) -> None:
-    for _ in range(3):
-        await challenge_bot(services, level=1, colour="black")
+    for challenger in (ALICE, BOB, CAROL):  # one game of a player is thought about at a time
+        await challenge_bot(services, level=1, colour="black", player=challenger)
     player = bot_player(services, thinker, [])
     started = await player.look()
     assert len(started) == 2  # the default two workers; the third game waits in the database
@@ -180,7 +181,7 @@ async def test_the_strongest_level_falls_back_to_our_own_player_when_the_engine_
     try:
         await challenge_bot(services, level=MAX_LEVEL, colour="black")
         await services.opponent.accept_waiting(BREDON)
-        [game_id] = await services.opponent.games_to_move(BREDON.id, 10)
+        [(game_id, _)] = await services.opponent.games_to_move(BREDON.id, 10)
         turn = await services.opponent.turn(game_id, BREDON.id)
         assert turn is not None
         choice = await engine.choose(turn)
