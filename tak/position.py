@@ -978,13 +978,16 @@ class Position:
         stones, caps = self._stones, self._capstones
         if stones[0] + caps[0] and stones[1] + caps[1] and not self.is_full():
             return None
+        return Result(self.flat_winner(), ResultKind.FLATS)
+
+    def flat_winner(self) -> Color | None:
+        """Who wins the flat count as it stands, komi and the tie rule included; None for a tie
+        that is a draw. The board need not be over (a game ended by its length asks too)."""
         white = 2 * self.flat_count(Color.WHITE)
         black = 2 * self.flat_count(Color.BLACK) + self._komi_halves
         if white == black:
-            winner = Color.BLACK if self.ties_to_black else None
-        else:
-            winner = Color.WHITE if white > black else Color.BLACK
-        return Result(winner, ResultKind.FLATS)
+            return Color.BLACK if self.ties_to_black else None
+        return Color.WHITE if white > black else Color.BLACK
 
     def points(self, result: Result | None = None) -> int:
         """The University Edition's multi-game score for a result (the board's by default).

@@ -97,7 +97,6 @@ from bot.services.wallets import (
 from bot.store import Database, Transaction, from_db, to_db, to_db_or_none
 from tak import (
     Call,
-    Color,
     Move,
     Position,
     PTNError,
@@ -323,14 +322,11 @@ def ply_limit_result(game: GameView, position: Position) -> Result | None:
     """The result of a move that brings the game to :data:`MAX_PLIES` plies of its own without
     ending it on the board: the flat count decides, komi included, as on a full board. A win is
     written ``1-0`` / ``0-1`` (PTN readers take ``F-0`` only from a board that is over); a tie is
-    a draw."""
+    a draw, or Black's under the antiquity tie rule."""
     if not at_ply_limit(game, position):
         return None
-    white = position.flat_count(Color.WHITE)
-    black = position.flat_count(Color.BLACK) + position.komi
-    if white == black:
-        return Result(None, ResultKind.FLATS)
-    return Result(Color.WHITE if white > black else Color.BLACK, ResultKind.OTHER)
+    winner = position.flat_winner()
+    return Result(None, ResultKind.FLATS) if winner is None else Result(winner, ResultKind.OTHER)
 
 
 def position_mark(tps: str) -> str:

@@ -179,3 +179,21 @@ def test_the_komi_equivalent_to_the_tie_rule_stays_on_the_half_grid(
 def test_the_tie_rule_is_on_or_off() -> None:
     with pytest.raises(SetupError, match="The tie rule is on"):
         Position(6, ties_to_black="yes")
+
+
+@pytest.mark.parametrize(
+    ("komi", "ties_to_black", "winner"),
+    [
+        (0, False, None),
+        (0, True, Color.BLACK),
+        (0.5, False, Color.BLACK),
+        (-0.5, True, Color.WHITE),
+    ],
+)
+def test_the_flat_count_has_a_winner_before_the_board_is_over(
+    komi: float, ties_to_black: bool, winner: Color | None
+) -> None:
+    """A game ended by its length asks the flat count of a board still in play (one flat each)."""
+    position = Position.from_tps("1,2,x3/x5/x5/x5/x5 1 2", komi=komi, ties_to_black=ties_to_black)
+    assert position.result is None
+    assert position.flat_winner() is winner
