@@ -692,9 +692,9 @@ def _check_setup(record: PTNGame, game: GameView) -> None:
         raise ReportRefused(
             f"The file is a {start.size}x{start.size} game; this tournament plays {size}."
         )
-    if start.komi != setup.komi:
+    if start.komi != setup.base_komi:
         raise ReportRefused(
-            f"The file's komi is {start.komi:g}; this tournament plays komi {setup.komi:g}."
+            f"The file's komi is {start.komi:g}; this tournament plays komi {setup.base_komi:g}."
         )
     pieces = (tuple(start.starting_stones), tuple(start.starting_caps))
     if pieces != (tuple(setup.stones), tuple(setup.caps)):

@@ -301,7 +301,7 @@ class TournamentService:
                     chosen.value,
                     swiss_rounds,
                     setup.size,
-                    setup.komi,
+                    setup.base_komi,
                     setup.opening.value,
                     games_per_match,
                     setup.days_per_move,

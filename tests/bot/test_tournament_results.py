@@ -259,7 +259,9 @@ async def test_a_file_that_says_only_who_won_counts_as_the_boards_road(services:
     # PlayTak's games database and engine matches write 0-1 for Black's road.
     tournament_id, game_id = await report_setup(services)
     text = (REAL_GAMES / "70709.ptn").read_text().replace("0-R", "0-1")
-    await services.results.report(tournament_id, text, reporter=DOVE, is_organizer=False)
+    await services.results.report(
+        tournament_id, read_reported_game(text), reporter=DOVE, is_organizer=False
+    )
     game = await services.games.get(game_id)
     assert game.result is not None and game.result.ptn() == "0-R" and game.winner == NOHAT
     assert "0-R" in await services.queries.ptn(game_id)

@@ -15,7 +15,7 @@ import discord
 import pytest
 from PIL import Image
 
-from benchmarks.parsers import Attached, filled, timed_with_ticker
+from benchmarks.parsers import LONG_NAME, Attached, filled, timed_with_ticker
 from bot.attached_files import FileReader, FileTooSlow, read_game
 from bot.errors import BredonError
 from bot.fair_slots import FairSlots
@@ -23,6 +23,7 @@ from bot.services.results import MAX_PTN_BYTES
 from cogs.table import MAX_RENDERS, GameTable
 from cogs.tak import MAX_PTN_FILE_BYTES, read_attached_game
 from cogs.tournaments import read_reported_file
+from tak.ptn import MAX_TAG_VALUE_LENGTH
 from tests.discord.test_discord_tps_view import PLAYTAK_GAME
 
 # Only a loop held by one piece of work goes this long between ticks; a busy machine does not.
@@ -76,10 +77,12 @@ async def test_a_real_game_reads_the_same_in_the_worker(reader: FileReader) -> N
     assert not isinstance(reported, BredonError) and reported.ptn() == record.ptn()
 
 
-async def test_a_board_of_names_8000_characters_long_is_drawn_while_the_loop_turns(
+async def test_a_board_of_the_longest_names_is_drawn_while_the_loop_turns(
     reader: FileReader,
 ) -> None:
-    name = "Alexandria the Longname " * 334
+    """The longest name a file may carry (a tag's value at its cap), and names of 8,000
+    characters drawn without a file (no name is measured past its useful prefix)."""
+    name = LONG_NAME[:MAX_TAG_VALUE_LENGTH]
     data = f'[Size "6"]\n[Player1 "{name}"]\n[Player2 "{name}"]\n1. a1 f6 2. c3 d4\n'.encode()
     table = GameTable(None, None)  # type: ignore[arg-type]
 
@@ -89,10 +92,17 @@ async def test_a_board_of_names_8000_characters_long_is_drawn_while_the_loop_tur
         file = await table.position_file(final, players, viewer_id=None, name="long.png")
         return file.fp.read()
 
-    png, _, stall = await timed_with_ticker(view())
-    assert stall < BLOCKED
-    assert isinstance(png, bytes)
-    assert Image.open(io.BytesIO(png)).format == "PNG"
+    async def drawn_without_a_file() -> bytes:
+        final = read_game(data.decode())[1]
+        players = (LONG_NAME, LONG_NAME)
+        file = await table.position_file(final, players, viewer_id=None, name="long.png")
+        return file.fp.read()
+
+    for draw in (view, drawn_without_a_file):
+        png, _, stall = await timed_with_ticker(draw())
+        assert stall < BLOCKED
+        assert isinstance(png, bytes)
+        assert Image.open(io.BytesIO(png)).format == "PNG"
 
 
 async def test_work_that_takes_too_long_is_ended_and_the_next_file_is_read() -> None:
@@ -176,9 +186,18 @@ async def test_fair_slots_take_one_job_per_player_at_a_time() -> None:
     assert sorted(order) == ["a1", "a2", "b1", "post"]
 
 
-async def test_view_of_a_file_with_names_8000_characters_long_shows_its_board(world) -> None:
-    name = "Alexandria the Longname " * 334
-    data = f'[Size "5"]\n[Player1 "{name}"]\n[Player2 "Bob"]\n1. a1 e5 2. c3 d4\n'.encode()
+async def test_view_of_a_file_with_the_longest_names_shows_its_board(world) -> None:
+    def record(name: str) -> bytes:
+        return f'[Size "5"]\n[Player1 "{name}"]\n[Player2 "Bob"]\n1. a1 e5 2. c3 d4\n'.encode()
+
+    refused = await world.carol.slash(
+        world.channel, "tak view", file=("long.ptn", record(LONG_NAME))
+    )
+    assert refused.response.content == (
+        "That file is not a game I can read: Tag Player1: a tag's value is at most 256 "
+        "characters; this one has 8,016."
+    )
+    data = record(LONG_NAME[:MAX_TAG_VALUE_LENGTH])
     shown = await world.carol.slash(world.channel, "tak view", file=("long.ptn", data))
     assert shown.ephemeral
     cut = "Alexandria the Longname Alexandria the Longname Alexandria…"
