@@ -190,7 +190,7 @@ class Database:
         self._busy_at = -math.inf  # when a write was last refused as busy (time.monotonic)
         self._closed = False
         self._opened = False  # set once open() has checked and migrated the file
-        self._told_at = -math.inf  # when a refused write was last logged (time.monotonic)
+        self._told_at: dict[str, float] = {}  # when each problem was last logged (monotonic)
 
     @classmethod
     async def open(
@@ -254,11 +254,11 @@ class Database:
                 await self._connection.close()
 
     def _tell_operator(self, problem: str) -> None:
-        """Log a refused write, at most once a minute (the users are told each time). While
-        the file is being opened nothing is logged: whoever opens it reports the error."""
+        """Log a refused write, each problem at most once a minute (the users are told each
+        time). While the file is being opened nothing is logged: whoever opens it reports it."""
         now = time.monotonic()
-        if self._opened and now - self._told_at >= UNWRITABLE_LOG_EVERY:
-            self._told_at = now
+        if self._opened and now - self._told_at.get(problem, -math.inf) >= UNWRITABLE_LOG_EVERY:
+            self._told_at[problem] = now
             log.error("%s", problem)
 
     async def check_file(self) -> None:
