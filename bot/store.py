@@ -64,6 +64,8 @@ _UNWRITABLE = {
     "as soon as there is room).",
     sqlite3.SQLITE_READONLY: "{path} cannot be written (the file or its folder is read-only, "
     "or owned by another user): let the user Bredon runs as write both.",
+    sqlite3.SQLITE_IOERR: "Writing {path} failed with a disk I/O error (a full or failing disk, "
+    "or a limit on file size): check the disk and its free space.",
 }
 
 Params = Sequence[Any]
