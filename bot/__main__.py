@@ -164,14 +164,19 @@ async def run_bot(settings: Settings, token: str) -> None:
             for number in STOP_SIGNALS:
                 name = signal.Signals(number).name
                 loop.add_signal_handler(number, bot.stop_soon, name)
-            if received:
+            if received:  # while the store opened: Discord is not contacted at all
                 bot.stop_soon(received[0])
+                return
             try:
                 await bot.start(token)
-            except AttributeError:
-                if bot.connected_once or bot.is_closed():
+            except Exception as error:
+                if bot.stop_requested:
+                    pass  # cut short by the stop (logging in, connecting): stopped as asked
+                elif isinstance(error, AttributeError) and not bot.connected_once:
+                    # discord.py 2.7 answers a first connection that failed with this.
+                    raise GatewayUnreachable() from None
+                else:
                     raise
-                raise GatewayUnreachable() from None
     finally:
         for number in STOP_SIGNALS:
             loop.remove_signal_handler(number)

@@ -380,6 +380,10 @@ class BredonBot(commands.Bot):
         """Cogs listen for ``on_deadline_report`` to tell the players."""
         self.dispatch("deadline_report", report)
 
+    @property
+    def stop_requested(self) -> bool:
+        return self._stopping is not None
+
     def stop_soon(self, why: str) -> None:
         """Begin :meth:`stop` (for a signal handler); a second call changes nothing."""
         if self._stopping is None:
