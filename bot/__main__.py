@@ -4,14 +4,21 @@
 `python -m bot health` asks the running bot's ``/healthz`` (for Docker's health check).
 
 Settings come from `.env` in the working directory and the environment (see `.env.example`).
-Every foreseeable failure (no token, a rejected token, an unusable database path, a database
-file that is damaged, newer than this code or locked, or a `StoreError` that stops the running bot)
-ends with a sentence saying what to do and a non-zero exit status, not a traceback. The database
-is checked before Discord is contacted.
+Every foreseeable failure (no token, a rejected token, a malformed setting, an unusable database
+path, a database file that is damaged, newer than this code, locked, read-only or on a full disk,
+a health port in use, Discord unreachable, or a `StoreError` that stops the running bot) ends with
+one sentence saying what to do and a documented exit status, not a traceback; no message repeats
+a setting's value, which could be the token pasted in the wrong place. The database is checked
+before Discord is contacted.
 
-Exit statuses: 0 done; 1 unhealthy (``health``); 2 configuration; 3 Discord rejected the token;
-4 the database cannot be used (also a ``check`` or ``backup`` that failed); 5 Discord cannot be
-reached. Only 5 (and 1) are worth retrying without a person: deploy/bredon.service says so.
+SIGTERM and SIGINT stop the bot cleanly, also as PID 1 in a container (:meth:`BredonBot.stop`):
+new commands are turned away, those under way finish, the worker processes end, the Discord
+connection and the store close, and the exit status is 0.
+
+Exit statuses: 0 done (also stopped by SIGTERM or SIGINT); 1 unhealthy (``health``);
+2 configuration; 3 Discord rejected the token; 4 the database cannot be used (also a ``check`` or
+``backup`` that failed); 5 Discord cannot be reached. Only 5 (and 1) are worth retrying without a
+person: deploy/bredon.service says so.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import asyncio
 import dataclasses
 import logging
 import os
+import signal
 import sqlite3
 import sys
 import urllib.error
@@ -32,10 +40,11 @@ import aiohttp
 import discord
 
 from bot.app import BredonBot, create_bot, sync_commands
-from bot.errors import StoreBusy
+from bot.errors import StoreBusy, StoreUnwritable
+from bot.health import PortUnavailable
 from bot.inspection import NotInspectable, inspect_database
 from bot.services import Services
-from bot.settings import Settings, SettingsError, load_settings
+from bot.settings import Settings, SettingsError, is_snowflake, load_settings
 from bot.store import StoreError, backup_file
 
 log = logging.getLogger("bot")
@@ -59,6 +68,11 @@ BAD_TOKEN = (
     "Discord rejected DISCORD_TOKEN. Reset the token in the Developer Portal "
     "(your application -> Bot -> Reset Token) and put the new one in .env."
 )
+NO_GATEWAY = (
+    "Cannot reach Discord's gateway (the connection for events): check the network and any "
+    "firewall, and try again."
+)
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 class CommandLineError(Exception):
@@ -104,9 +118,11 @@ def sync_target(argument: str | None, settings: Settings) -> int | None:
                 "--guild without an id needs BREDON_DEV_GUILD in .env.", EXIT_CONFIG
             )
         return settings.dev_guild
-    if not argument.isdigit():
+    if not is_snowflake(argument):
         raise CommandLineError(
-            f"--guild takes a server id (digits), not {argument!r}.", EXIT_CONFIG
+            "--guild takes a server id: up to 20 digits (Discord: right-click the server -> "
+            "Copy Server ID).",
+            EXIT_CONFIG,
         )
     return int(argument)
 
@@ -117,9 +133,53 @@ async def open_bot(settings: Settings) -> BredonBot:
     return create_bot(settings, services=await Services.open(settings.database))
 
 
+class GatewayUnreachable(Exception):
+    """The first connection to Discord's gateway failed (discord.py 2.7 then stumbles on the
+    connection it never had, with an AttributeError)."""
+
+
+class UntilConnected(logging.Filter):
+    """Drops discord.py's report of a failed connection (with a traceback) until the first
+    connection opened: a first one that fails ends `python -m bot` with its own sentence."""
+
+    def __init__(self, bot: BredonBot) -> None:
+        super().__init__()
+        self._bot = bot
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return self._bot.connected_once or not str(record.msg).startswith("Attempting a reconnect")
+
+
 async def run_bot(settings: Settings, token: str) -> None:
-    async with await open_bot(settings) as bot:
-        await bot.start(token)
+    """Run until closed or told to stop: SIGTERM and SIGINT (handled also as PID 1, where they
+    would otherwise be ignored) begin a clean stop, also while the store opens."""
+    loop = asyncio.get_running_loop()
+    received: list[str] = []
+    for number in STOP_SIGNALS:
+        loop.add_signal_handler(number, received.append, signal.Signals(number).name)
+    try:
+        bot = await open_bot(settings)
+        logging.getLogger("discord.client").addFilter(UntilConnected(bot))
+        async with bot:
+            for number in STOP_SIGNALS:
+                name = signal.Signals(number).name
+                loop.add_signal_handler(number, bot.stop_soon, name)
+            if received:  # while the store opened: Discord is not contacted at all
+                bot.stop_soon(received[0])
+                return
+            try:
+                await bot.start(token)
+            except Exception as error:
+                if bot.stop_requested:
+                    pass  # cut short by the stop (logging in, connecting): stopped as asked
+                elif isinstance(error, AttributeError) and not bot.connected_once:
+                    # discord.py 2.7 answers a first connection that failed with this.
+                    raise GatewayUnreachable() from None
+                else:
+                    raise
+    finally:
+        for number in STOP_SIGNALS:
+            loop.remove_signal_handler(number)
     if bot.fatal is not None:
         raise bot.fatal
 
@@ -129,7 +189,17 @@ async def run_sync(settings: Settings, token: str, guild_id: int | None) -> None
         await bot.login(token)  # runs setup_hook, which loads the commands
         commands = await sync_commands(bot, guild_id)
     where = "globally (may take up to an hour to appear)" if guild_id is None else f"to {guild_id}"
-    print(f"Synced {len(commands)} command(s) {where}.")
+    say(f"Synced {len(commands)} command(s) {where}.")
+
+
+def say(text: str) -> None:
+    """Print to stdout. A reader that has gone (`check | head`) is no failure of the command:
+    what remains is dropped, and the exit status is the command's own."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        # Python would complain again when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def run_backup(database: Path, target: Path) -> int:
@@ -139,7 +209,7 @@ def run_backup(database: Path, target: Path) -> int:
     except (StoreError, sqlite3.Error) as error:
         print(f"Backup failed: {error}", file=sys.stderr)
         return EXIT_DATABASE
-    print(f"Backed up {database} to {target} (schema version {version}, integrity ok).")
+    say(f"Backed up {database} to {target} (schema version {version}, integrity ok).")
     return 0
 
 
@@ -150,7 +220,7 @@ def run_check(database: Path) -> int:
     except NotInspectable as error:
         print(error, file=sys.stderr)
         return EXIT_DATABASE
-    print("\n".join(report.lines()))
+    say("\n".join(report.lines()))
     for problem in report.problems:
         print(f"Problem: {problem}.", file=sys.stderr)
     return EXIT_DATABASE if report.problems else 0
@@ -165,7 +235,7 @@ def run_health(settings: Settings) -> int:
     url = f"http://{host}:{settings.health_port}/healthz"
     try:
         with urllib.request.urlopen(url, timeout=10) as response:
-            print(response.read().decode())
+            say(response.read().decode())
             return 0
     except urllib.error.HTTPError as error:
         print(error.read().decode(), file=sys.stderr)
@@ -179,25 +249,32 @@ def main(argv: Sequence[str], environ: Mapping[str, str], cwd: Path) -> int:
     args = parse_args(argv)
     try:
         settings = load_settings(cwd / ".env", environ)
+    except SettingsError as error:
+        print(f"Configuration error: {error}", file=sys.stderr)
+        return EXIT_CONFIG
+    database = cwd / settings.database  # an absolute path stays as it is
+    try:
         if args.action == "backup":
-            return run_backup(cwd / settings.database, cwd / args.file)
+            return run_backup(database, cwd / args.file)
         if args.action == "check":
-            return run_check(cwd / (args.file or settings.database))
+            return run_check(cwd / args.file if args.file else database)
         if args.action == "health":
             return run_health(settings)
         if settings.token is None:
             raise CommandLineError(NO_TOKEN, EXIT_CONFIG)
         guild_id = sync_target(args.guild, settings) if args.action == "sync" else None
-    except (SettingsError, OSError) as error:
-        print(f"Configuration error: {error}", file=sys.stderr)
-        return EXIT_CONFIG
+        if not database.parent.is_dir():
+            raise CommandLineError(
+                f"The folder {database.parent} for the database does not exist: create it, or "
+                "set BREDON_DATABASE to a file in a folder that does.",
+                EXIT_CONFIG,
+            )
     except CommandLineError as error:
         print(error, file=sys.stderr)
         return error.status
     discord.utils.setup_logging(level=settings.logging_level, root=True)
     if settings.env_file is not None:
         log.info(settings.env_file.describe())
-    database = cwd / settings.database  # an absolute path stays as it is
     settings = dataclasses.replace(settings, database=database)
     try:
         if args.action == "sync":
@@ -207,6 +284,15 @@ def main(argv: Sequence[str], environ: Mapping[str, str], cwd: Path) -> int:
     except (StoreError, StoreBusy) as error:
         print(error, file=sys.stderr)
         return EXIT_DATABASE
+    except StoreUnwritable as error:
+        print(error.problem, file=sys.stderr)
+        return EXIT_DATABASE
+    except PortUnavailable as error:
+        print(error, file=sys.stderr)
+        return EXIT_CONFIG
+    except GatewayUnreachable:
+        print(NO_GATEWAY, file=sys.stderr)
+        return EXIT_NETWORK
     except discord.PrivilegedIntentsRequired:
         print(NO_INTENT, file=sys.stderr)
         return EXIT_CONFIG

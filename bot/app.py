@@ -26,7 +26,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.clock import Clock, SystemClock
-from bot.errors import BredonError
+from bot.errors import BredonError, StoreClosed
 from bot.health import CommandTimings, Gateway, HealthEndpoint
 from bot.scheduler import DEFAULT_MAX_SLEEP, DeadlineScheduler
 from bot.services import Services
@@ -49,6 +49,9 @@ EXTENSIONS = (
     "cogs.analysis",  # after cogs.opponent: it shares its worker processes
 )
 DATABASE_CHECK_EVERY = timedelta(minutes=10)
+# Seconds the commands under way get to finish when the bot is told to stop; with the rest of
+# the stop (a second or two) it stays within Docker's 10 s before SIGKILL.
+STOP_GRACE = 5.0
 NOT_A_MEMBER = "That user is not a member of this server."
 USER_OPTION = discord.AppCommandOptionType.user
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again later."
@@ -103,14 +106,39 @@ class BredonTree(app_commands.CommandTree):
     def __init__(self, client: discord.Client, **options: Any) -> None:
         super().__init__(client, **options)
         self.timings = CommandTimings()
+        self.stopping = False  # set when the bot stops: new commands are turned away
+        self._under_way = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if not self.stopping:
+            return True
+        if interaction.type is not discord.InteractionType.autocomplete:
+            await answer_or_warn(interaction, StoreClosed().message, "a command while stopping")
+        return False
+
+    async def finish_under_way(self, seconds: float) -> bool:
+        """Wait until no command is running, at most `seconds`; False if some still are."""
+        try:
+            async with asyncio.timeout(seconds):
+                await self._idle.wait()
+        except TimeoutError:
+            return False
+        return True
 
     async def _call(self, interaction: discord.Interaction) -> None:
         # discord.py runs each command (and its autocomplete) through this one method, so one
-        # wrapper here times them all without touching the cogs.
+        # wrapper here times them all, and counts those under way, without touching the cogs.
         start = time.perf_counter()
+        self._under_way += 1
+        self._idle.clear()
         try:
             await super()._call(interaction)
         finally:
+            self._under_way -= 1
+            if not self._under_way:
+                self._idle.set()
             command = interaction.command
             kind = (
                 "autocomplete"
@@ -247,6 +275,9 @@ class BredonBot(commands.Bot):
         self.scheduler: DeadlineScheduler | None = None
         self.fatal: StoreError | None = None  # why the bot stopped itself, for `python -m bot`
         self._watchdog: asyncio.Task[None] | None = None
+        self.connected_once = False  # the gateway connection opened at least once
+        self._stopping: asyncio.Task[None] | None = None
+        self._closing: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         if not hasattr(self, "services"):
@@ -280,7 +311,7 @@ class BredonBot(commands.Bot):
         return Gateway(self.is_ready() and not self.is_closed() and up, self.latency)
 
     async def on_connect(self) -> None:
-        self._gateway_up = True
+        self._gateway_up = self.connected_once = True
 
     async def on_resumed(self) -> None:
         self._gateway_up = True
@@ -349,16 +380,50 @@ class BredonBot(commands.Bot):
         """Cogs listen for ``on_deadline_report`` to tell the players."""
         self.dispatch("deadline_report", report)
 
+    @property
+    def stop_requested(self) -> bool:
+        return self._stopping is not None
+
+    def stop_soon(self, why: str) -> None:
+        """Begin :meth:`stop` (for a signal handler); a second call changes nothing."""
+        if self._stopping is None:
+            self._stopping = asyncio.create_task(self.stop(why), name="bredon-stop")
+
+    async def stop(self, why: str) -> None:
+        """A clean stop (SIGTERM, SIGINT): new commands are turned away, those under way get
+        :data:`STOP_GRACE` seconds to finish, then everything closes (:meth:`close`). A command
+        still running then finds the store closed: its transaction rolls back, or had committed
+        whole."""
+        log.info("%s: stopping.", why)
+        self.tree.stopping = True
+        if not await self.tree.finish_under_way(STOP_GRACE):
+            log.warning("Commands still running after %g s are cut short.", STOP_GRACE)
+        await self.close()
+
     async def close(self) -> None:
-        if self.health is not None:
-            await self.health.stop()
-        if self._watchdog is not None and self._watchdog is not asyncio.current_task():
+        """Stop the background work, the cogs (the worker processes end; the courier last, as
+        the others use it), the Discord connection and then the store. Every caller (the stop,
+        the watchdog, `async with`) waits for the same closing, which runs once."""
+        if self._closing is None:
+            self._closing = asyncio.create_task(self._close_down(), name="bredon-close")
+        await asyncio.shield(self._closing)
+
+    async def _close_down(self) -> None:
+        self.tree.stopping = True
+        health, self.health = self.health, None
+        if health is not None:
+            await health.stop()
+        if self._watchdog is not None:  # (it may be the caller: it waits, shielded)
             self._watchdog.cancel()
         if self.scheduler is not None:
             await self.scheduler.stop()
-        await super().close()  # unloads the cogs: the courier stops before the store closes
+        for extension in reversed(EXTENSIONS):
+            if extension in self.extensions:
+                await self.unload_extension(extension)
+        await super().close()
         if hasattr(self, "services"):
             await self.services.close()
+        log.info("Closed the Discord connection and the database.")
 
 
 def create_bot(

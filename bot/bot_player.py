@@ -24,8 +24,10 @@ import contextlib
 import itertools
 import logging
 import multiprocessing
+import signal
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
+from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 from bot.fair_use import DEFAULT_FAIR_USE, FairUse
@@ -43,6 +45,51 @@ DEFAULT_WORKERS = 2
 T = TypeVar("T")
 POLL_SECONDS = 600.0  # look at the database at least this often (other processes, retries)
 MAX_PLAYERS_LOOKED_AT = 1_000  # players with a game waiting, taken in turn, at each look
+END_GRACE = 1.0  # seconds a worker process gets to end on SIGTERM before it is killed
+
+
+def _leave_interrupts_to_the_bot() -> None:
+    """In each worker: Ctrl-C in a terminal reaches the whole process group; the bot stops its
+    workers itself, so an interrupt must not break the pool with a traceback per worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class WorkerPool(ProcessPoolExecutor):
+    """A pool of spawned processes (not forked: the bot's process has threads, the database's,
+    a fork would copy) that knows its processes, so that :meth:`end` stops them even in the
+    middle of a search, which ``shutdown`` would wait for (Python 3.14 adds
+    ``terminate_workers`` for this)."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(
+            workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_leave_interrupts_to_the_bot,
+        )
+        self._processes_started: set[BaseProcess] = set()
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        # The pool starts its processes inside submit, on demand: the children that appear
+        # during the call are this pool's.
+        before = set(multiprocessing.active_children())
+        try:
+            return super().submit(fn, *args, **kwargs)
+        finally:
+            self._processes_started |= set(multiprocessing.active_children()) - before
+
+    def end(self) -> None:
+        """Take no more work, drop what is queued and end the processes now: SIGTERM, then
+        SIGKILL after :data:`END_GRACE` seconds. Blocks until they are gone."""
+        self.shutdown(wait=False, cancel_futures=True)
+        for process in self._processes_started:
+            if process.is_alive():
+                process.terminate()
+        for process in self._processes_started:
+            process.join(END_GRACE)
+            if process.is_alive():
+                process.kill()
+                process.join()
+        self.shutdown(wait=True)  # the pool's own thread, which sees its processes gone
 
 
 class Thinker:
@@ -62,26 +109,26 @@ class Thinker:
         movetime_ms: int = DEFAULT_BOT_MOVETIME_MS,
     ) -> None:
         self._workers = workers
-        self._executor = self._new_pool()
+        self._executor = WorkerPool(workers)
+        self._closed = False
         self.limits = Limits(movetime_ms=movetime_ms)
         self._strongest = FallbackPlayer(engine, level=MAX_LEVEL, executor=self._executor)
 
-    def _new_pool(self) -> ProcessPoolExecutor:
-        # Spawned, not forked: the bot's process has threads (the database's) a fork would copy.
-        spawn = multiprocessing.get_context("spawn")
-        return ProcessPoolExecutor(self._workers, mp_context=spawn)
-
     async def _on_workers(self, work: Callable[[], Awaitable[T]]) -> T:
-        """`work` on the pool; once more on a new pool if a dead worker broke this one."""
+        """`work` on the pool; once more on a new pool if a dead worker broke this one. The
+        broken pool's other processes are ended: left running, a search would hold up the exit
+        of the bot's process."""
         broken = self._executor
         try:
             return await work()
         except BrokenExecutor:
+            if self._closed:
+                raise
             if self._executor is broken:  # not replaced yet by another task that saw it
                 log.warning("A worker process died: starting new ones.")
-                broken.shutdown(wait=False, cancel_futures=True)
-                self._executor = self._new_pool()
+                self._executor = WorkerPool(self._workers)
                 self._strongest.executor = self._executor
+                await asyncio.to_thread(broken.end)
             return await work()
 
     async def choose(self, turn: BotTurn) -> Choice:
@@ -104,8 +151,10 @@ class Thinker:
         return await self._on_workers(lambda: loop.run_in_executor(self._executor, work, *args))
 
     async def close(self) -> None:
+        """End the engine and the worker processes, also in the middle of a search."""
+        self._closed = True
         await self._strongest.close()
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        await asyncio.to_thread(self._executor.end)
 
 
 class BotPlayer:

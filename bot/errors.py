@@ -279,6 +279,22 @@ class StoreBusy(BredonError):
         super().__init__("The game store is busy right now; please try again in a moment.")
 
 
+class StoreClosed(BredonError):
+    """Bredon is stopping (or has stopped): the database takes no new work."""
+
+    def __init__(self) -> None:
+        super().__init__("Bredon is restarting; please try again in a minute.")
+
+
+class StoreUnwritable(BredonError):
+    """The database cannot take a write: the disk is full, or the file or its folder is
+    read-only. Users see the message; ``problem`` tells the operator what to fix."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__("The game store cannot save anything right now; please try again later.")
+        self.problem = problem
+
+
 class NotYourMoveToTakeBack(BredonError):
     def __init__(self, game_id: int) -> None:
         super().__init__(

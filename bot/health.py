@@ -6,8 +6,11 @@ by default: nothing is exposed beyond the machine unless asked). aiohttp comes w
 
 ``/healthz`` answers 200 only when the gateway is connected and the database takes a real write
 (a committed transaction, so a full disk, a lost file or another process holding the write lock
-shows); otherwise 503, with what is wrong in the JSON. The database figures are read from the
-file itself, so they hold for every process sharing it and survive restarts.
+shows); otherwise 503, with what is wrong in the JSON. The write is committed at most once every
+:data:`PROBE_EVERY` seconds: requests meanwhile share its answer (those that come while it runs
+wait for it), so a flood of requests costs no more than one. The database figures are read from
+the file itself, so they hold for every process sharing it and survive restarts. While the bot
+stops (its store closing or closed) both answer 503 with a sentence.
 """
 
 from __future__ import annotations
@@ -22,12 +25,13 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
-from bot.errors import StoreBusy
+from bot.errors import BredonError, StoreBusy, StoreUnwritable
 from bot.store import Database, StoreError
 
 log = logging.getLogger(__name__)
 
 PROBE_TIMEOUT = 5.0  # seconds; past this the database counts as not writable
+PROBE_EVERY = 5.0  # seconds a probe's answer is given to the requests that follow it
 # Seconds; a slash command must be answered within 3 s, so the buckets are dense below that.
 LATENCY_BUCKETS = (0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
 
@@ -117,11 +121,43 @@ async def database_problem(db: Database) -> str | None:
         return "another process holds the database's write lock"
     except TimeoutError:
         return f"a write did not finish within {PROBE_TIMEOUT:g} s"
-    except StoreError as error:
+    except StoreUnwritable as error:
+        return error.problem
+    except (StoreError, BredonError) as error:  # BredonError: StoreClosed, the bot is stopping
         return str(error)
-    except (sqlite3.Error, ValueError, OSError) as error:  # ValueError: the store is closed
+    except (sqlite3.Error, OSError) as error:
         return f"{type(error).__name__}: {error}"
     return None
+
+
+class PortUnavailable(Exception):
+    """The endpoint cannot listen where the settings say; the message says what to do."""
+
+
+class SharedProbe:
+    """:func:`database_problem`, committed at most once every `every` seconds: a request within
+    that time of the last good probe gets its answer, and requests that come while one runs wait
+    for it, instead of each committing a write of its own. A probe that found a problem (which
+    commits nothing) is not reused, so that a recovery shows at once."""
+
+    def __init__(self, db: Database, every: float = PROBE_EVERY) -> None:
+        self._db = db
+        self._every = every
+        self._probe: asyncio.Task[str | None] | None = None
+        self._started = -math.inf  # loop time the last probe began
+
+    async def problem(self) -> str | None:
+        loop = asyncio.get_running_loop()
+        stale = self._probe is None or (
+            self._probe.done()
+            and (self._probe.result() is not None or loop.time() - self._started >= self._every)
+        )
+        if stale:
+            self._started = loop.time()
+            self._probe = asyncio.create_task(database_problem(self._db), name="bredon-probe")
+        assert self._probe is not None
+        # Shielded: a client that hangs up must not cancel the others' answer.
+        return await asyncio.shield(self._probe)
 
 
 class HealthEndpoint:
@@ -131,6 +167,7 @@ class HealthEndpoint:
         self, db: Database, gateway: Callable[[], Gateway], timings: CommandTimings
     ) -> None:
         self._db = db
+        self._probe = SharedProbe(db)
         self._gateway = gateway
         self._timings = timings
         self.app = web.Application()
@@ -144,7 +181,15 @@ class HealthEndpoint:
         self._runner = web.AppRunner(self.app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as error:
+            await self.stop()
+            raise PortUnavailable(
+                f"The health endpoint cannot listen on {host} port {port} "
+                f"({error.strerror or error}): set BREDON_HEALTH_PORT to a free port, or stop "
+                "the program using it (another Bredon?)."
+            ) from None
         self.port = int(self._runner.addresses[0][1])
         log.info("Health and metrics at http://%s:%d/healthz and /metrics.", host, self.port)
         return self.port
@@ -156,7 +201,12 @@ class HealthEndpoint:
 
     async def healthz(self, request: web.Request) -> web.Response:
         gateway = self._gateway()
-        problem = await database_problem(self._db)
+        problem = await self._probe.problem()
+        if problem is None:
+            try:
+                backlog = (await store_figures(self._db)).backlog
+            except (StoreError, BredonError) as error:  # closed (or lost) since the probe
+                problem = str(error)
         body: dict[str, object] = {
             "gateway_connected": gateway.connected,
             "database_writable": problem is None,
@@ -164,7 +214,7 @@ class HealthEndpoint:
         if problem is not None:
             body["database_problem"] = problem
         else:
-            body["undelivered_announcements"] = (await store_figures(self._db)).backlog
+            body["undelivered_announcements"] = backlog
         healthy = gateway.connected and problem is None
         body["status"] = "ok" if healthy else "unhealthy"
         return web.Response(
@@ -173,7 +223,10 @@ class HealthEndpoint:
 
     async def metrics(self, request: web.Request) -> web.Response:
         gateway = self._gateway()
-        figures = await store_figures(self._db)
+        try:
+            figures = await store_figures(self._db)
+        except (StoreError, BredonError) as error:  # BredonError: busy, or closed (stopping)
+            return web.Response(text=f"{error}\n", status=503)
         latency = gateway.latency if math.isfinite(gateway.latency) else math.nan
         lines = [
             *_metric("bredon_moves_total", "counter", "Moves played (stored).", figures.moves),

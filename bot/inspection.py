@@ -3,7 +3,7 @@ it (after a restore, before an upgrade, from a health check): its schema version
 code's, SQLite's full integrity check, and what it holds.
 
 The file is opened read-only and never created, migrated or changed, so it can be checked while
-the bot runs, and a backup can be checked before it is put in place.
+the bot runs, and a backup can be checked before it is put in place; nothing is left beside it.
 """
 
 from __future__ import annotations
@@ -74,6 +74,13 @@ class DatabaseReport:
         ]
 
 
+WAL_FILES = ("-wal", "-shm")
+
+
+def _companion(path: Path, suffix: str) -> Path:
+    return path.with_name(path.name + suffix)
+
+
 class NotInspectable(Exception):
     """The file cannot be read as a database at all; the message says why."""
 
@@ -82,6 +89,11 @@ def inspect_database(path: Path) -> DatabaseReport:
     if not path.is_file():
         raise NotInspectable(f"There is no database at {path}: check BREDON_DATABASE.")
     uri = f"{path.absolute().as_uri()}?mode=ro"
+    if not any(_companion(path, suffix).exists() for suffix in WAL_FILES):
+        # No write-ahead log: no process has the file open (the bot keeps both files while it
+        # runs), and all of it is in the file. Read-only, SQLite would still create the log and
+        # its index beside it, and leave them; immutable, it reads the file alone.
+        uri += "&immutable=1"
     try:
         with closing(sqlite3.connect(uri, uri=True, timeout=DEFAULT_BUSY_TIMEOUT)) as db:
             try:

@@ -1,8 +1,9 @@
 """The bot's settings: read from the environment and a `.env` file, checked before anything starts.
 
 `.env` is read with python-dotenv's parser, the format other tools write; the checks and the
-messages are ours, so a bad line or value is named (never the token) before anything starts. A
-variable set in the real environment wins over the file.
+messages are ours, so a bad line or value is named before anything starts, by its line number or
+its variable and what it expects, never shown: a token pasted into the wrong line or variable
+must not end up in a log. A variable set in the real environment wins over the file.
 """
 
 from __future__ import annotations
@@ -17,12 +18,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dotenv.parser import Binding, parse_stream
+from dotenv.parser import parse_stream
 from dotenv.variables import parse_variables
 
 from bot.fair_use import DEFAULT_FAIR_USE, FairUse
 from bot.store import DEFAULT_PATH
-from tak.errors import quoted
 
 TOKEN_VARIABLE = "DISCORD_TOKEN"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -41,6 +41,7 @@ FAIR_USE_VARIABLES = (  # FairUse's fields, in order
 )
 _ENV_KEY_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TOKEN_RE = re.compile(r"[A-Za-z0-9._\-]+")  # what Discord's tokens are made of
+SNOWFLAKE_DIGITS = 20  # a Discord id is a 64-bit number
 
 
 SWITCHES = {
@@ -104,19 +105,18 @@ class Settings:
         guild_text = values.get("BREDON_DEV_GUILD", "").strip()
         dev_guild = None
         if guild_text:
-            if not (guild_text.isascii() and guild_text.isdigit()):
+            if not is_snowflake(guild_text):
                 raise SettingsError(
-                    f"BREDON_DEV_GUILD must be a server id (digits only), not {guild_text!r}."
+                    "BREDON_DEV_GUILD must be a server id: up to 20 digits (Discord: right-click "
+                    "the server -> Copy Server ID)."
                 )
             dev_guild = int(guild_text)
         level = values.get("BREDON_LOG_LEVEL", "").strip().upper() or "INFO"
         if level not in LOG_LEVELS:
-            raise SettingsError(
-                f"BREDON_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}."
-            )
+            raise SettingsError(f"BREDON_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}.")
         typed = values.get("BREDON_TYPED_MOVES", "").strip().lower() or "0"
         if typed not in SWITCHES:
-            raise SettingsError(f"BREDON_TYPED_MOVES must be 1 (on) or 0 (off), not {typed!r}.")
+            raise SettingsError("BREDON_TYPED_MOVES must be 1 (on) or 0 (off).")
         return cls(
             token=token,
             database=database,
@@ -149,6 +149,12 @@ class Settings:
         return logging.getLevelNamesMapping()[self.log_level]
 
 
+def is_snowflake(text: str) -> bool:
+    """Whether `text` can be a Discord id: ASCII digits, short enough for a 64-bit number
+    (and for Python's int conversion, which refuses over 4,300 digits)."""
+    return text.isascii() and text.isdigit() and len(text) <= SNOWFLAKE_DIGITS
+
+
 def _number(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
 
@@ -160,7 +166,9 @@ def _engine(text: str) -> tuple[str, ...] | None:
     try:
         return tuple(shlex.split(text))
     except ValueError as error:
-        raise SettingsError(f"BREDON_ENGINE is not a command line ({error}): {text!r}.") from None
+        raise SettingsError(
+            f"BREDON_ENGINE must be a command line, like tiltak tei ({error})."
+        ) from None
 
 
 def _bounded(values: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
@@ -169,7 +177,7 @@ def _bounded(values: Mapping[str, str], name: str, default: int, low: int, high:
         return default
     number = _number(text)
     if number is None or not low <= number <= high:
-        raise SettingsError(f"{name} must be a whole number from {low} to {high}, not {text!r}.")
+        raise SettingsError(f"{name} must be a whole number from {low} to {high}.")
     return number
 
 
@@ -178,7 +186,7 @@ def _health_port(text: str) -> int | None:
         return None
     port = _number(text)
     if port is None or not 1 <= port <= 65535:
-        raise SettingsError(f"BREDON_HEALTH_PORT must be a port number (1-65535), not {text!r}.")
+        raise SettingsError("BREDON_HEALTH_PORT must be a port number (1-65535).")
     return port
 
 
@@ -189,9 +197,7 @@ def _sharding(shards: str, ranges: str) -> Sharding | None:
         return None
     count = None if shards.lower() in ("", "auto") else _number(shards)
     if shards.lower() not in ("", "auto") and not count:
-        raise SettingsError(
-            f"BREDON_SHARDS must be auto or a number of shards (1 or more), not {shards!r}."
-        )
+        raise SettingsError("BREDON_SHARDS must be auto or a number of shards (1 or more).")
     if not ranges:
         return Sharding(count)
     if count is None:
@@ -204,9 +210,7 @@ def _sharding(shards: str, ranges: str) -> Sharding | None:
         first, _, last = part.strip().partition("-")
         low, high = _number(first.strip()), _number(last.strip() or first.strip())
         if low is None or high is None or low > high:
-            raise SettingsError(
-                f"BREDON_SHARD_IDS must be shard numbers or ranges like 0-3,6, not {ranges!r}."
-            )
+            raise SettingsError("BREDON_SHARD_IDS must be shard numbers or ranges like 0-3,6.")
         if high >= count:
             raise SettingsError(
                 f"BREDON_SHARD_IDS names shard {high}, but shards are numbered 0 to {count - 1} "
@@ -224,7 +228,7 @@ def parse_env_file(text: str, environ: Mapping[str, str] | None = None) -> dict[
 
     Anything else raises :class:`SettingsError` naming the line: keys are ASCII names as the
     environment has them, and a NUL or a line break (which no setting holds) is refused. A
-    refused line that holds the token is named, never shown.
+    refused line is named, never shown (it may be the token).
     """
     if len(text) > MAX_ENV_LENGTH:
         raise SettingsError(
@@ -241,7 +245,10 @@ def parse_env_file(text: str, environ: Mapping[str, str] | None = None) -> dict[
         if key is None and not binding.error:
             continue  # a blank or comment line
         if binding.error or key is None or value is None or not _ENV_KEY_RE.fullmatch(key):
-            raise SettingsError(f".env line {number} is not KEY=value: {_shown(binding)}")
+            raise SettingsError(
+                f".env line {number} is not KEY=value (a NAME, =, then the value; the line is "
+                "not shown, as it may hold the token)."
+            )
         if "\x00" in value:
             raise SettingsError(f".env line {number}: the value of {key} holds a NUL character.")
         if "\n" in value or "\r" in value:
@@ -253,14 +260,6 @@ def parse_env_file(text: str, environ: Mapping[str, str] | None = None) -> dict[
             )
         values[key] = "".join(atom.resolve(known) for atom in parse_variables(value))
     return values
-
-
-def _shown(binding: Binding) -> str:
-    """A refused line as the message may show it: never the token's line."""
-    line = binding.original.string.strip()
-    if TOKEN_VARIABLE in line.upper():
-        return f"(the {TOKEN_VARIABLE} line, not shown)"
-    return quoted(line)
 
 
 @dataclass(frozen=True, slots=True)

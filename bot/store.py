@@ -49,14 +49,24 @@ from typing import Any
 
 import aiosqlite
 
-from bot.errors import StoreBusy
+from bot.errors import StoreBusy, StoreClosed, StoreUnwritable
 
 log = logging.getLogger(__name__)
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 DEFAULT_PATH = Path("bredon.sqlite3")
 DEFAULT_BUSY_TIMEOUT = 2.0
+UNWRITABLE_LOG_EVERY = 60.0  # seconds between two log lines about a disk full or read-only
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+# What SQLite's refusals to write mean for the operator.
+_UNWRITABLE = {
+    sqlite3.SQLITE_FULL: "The disk holding {path} is full: free some space (Bredon saves again "
+    "as soon as there is room).",
+    sqlite3.SQLITE_READONLY: "{path} cannot be written (the file or its folder is read-only, "
+    "or owned by another user): let the user Bredon runs as write both.",
+    sqlite3.SQLITE_IOERR: "Writing {path} failed with a disk I/O error (a full or failing disk, "
+    "or a limit on file size): check the disk and its free space.",
+}
 
 Params = Sequence[Any]
 
@@ -180,6 +190,9 @@ class Database:
         self._file = path.absolute()
         self._identity = _identity(self._file)
         self._busy_at = -math.inf  # when a write was last refused as busy (time.monotonic)
+        self._closed = False
+        self._opened = False  # set once open() has checked and migrated the file
+        self._told_at: dict[str, float] = {}  # when each problem was last logged (monotonic)
 
     @classmethod
     async def open(
@@ -220,19 +233,35 @@ class Database:
         except BaseException:
             await connection.close()
             raise
+        database._opened = True
         return database
 
     async def close(self) -> None:
-        """Close the connection. If the file was deleted or replaced, first copy the write-ahead
-        log into the file opened: SQLite would otherwise leave the log under the old name, where
-        the next open would replay it onto whatever is put there (a restored backup)."""
+        """Close the connection, once the transaction under way (and those already waiting for
+        their turn) has ended; later callers are refused with :class:`~bot.errors.StoreClosed`.
+        Closing again does nothing.
+
+        If the file was deleted or replaced, first copy the write-ahead log into the file opened:
+        SQLite would otherwise leave the log under the old name, where the next open would replay
+        it onto whatever is put there (a restored backup)."""
         async with self._lock:
+            if self._closed:
+                return
+            self._closed = True
             try:
                 await self.check_file()
             except DatabaseGone:
                 await self._connection.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
             finally:
                 await self._connection.close()
+
+    def _tell_operator(self, problem: str) -> None:
+        """Log a refused write, each problem at most once a minute (the users are told each
+        time). While the file is being opened nothing is logged: whoever opens it reports it."""
+        now = time.monotonic()
+        if self._opened and now - self._told_at.get(problem, -math.inf) >= UNWRITABLE_LOG_EVERY:
+            self._told_at[problem] = now
+            log.error("%s", problem)
 
     async def check_file(self) -> None:
         """Raise :class:`DatabaseGone` if the path no longer names the file that was opened.
@@ -293,6 +322,8 @@ class Database:
         lock each caller then waits one busy timeout at most, not one per writer ahead of it."""
         asked = time.monotonic()
         async with self._lock:
+            if self._closed:
+                raise StoreClosed()
             if write and asked <= self._busy_at:
                 raise StoreBusy()
             try:
@@ -307,6 +338,10 @@ class Database:
                     raise NotADatabase(self.path) from error
                 if code == sqlite3.SQLITE_CORRUPT:
                     raise CorruptDatabase(self.path, str(error)) from error
+                if code in _UNWRITABLE:
+                    problem = _UNWRITABLE[code].format(path=self.path)
+                    self._tell_operator(problem)
+                    raise StoreUnwritable(problem) from error
                 raise
 
     @asynccontextmanager

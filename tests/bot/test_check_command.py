@@ -110,3 +110,25 @@ def test_files_that_cannot_be_trusted_exit_4(tmp_path: Path) -> None:
     for done in (check(tmp_path, "text.sqlite3"), check(tmp_path, "missing.sqlite3")):
         assert "Traceback" not in done.stderr
     assert not (tmp_path / "missing.sqlite3").exists()
+
+
+async def test_checking_leaves_nothing_beside_the_file(tmp_path: Path) -> None:
+    """Read-only also means no write-ahead log or index left beside a file that had none (a
+    backup, a stopped bot's file); beside a running bot's file they stay as they are."""
+    database = tmp_path / "bredon.sqlite3"
+    await (await Database.open(database)).close()
+    before = sorted(tmp_path.iterdir())
+    assert before == [database]
+    done = check(tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert sorted(tmp_path.iterdir()) == before
+
+    running = await Database.open(database)
+    try:
+        beside = sorted(tmp_path.iterdir())
+        assert len(beside) == 3  # the file, its -wal and -shm
+        done = check(tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert sorted(tmp_path.iterdir()) == beside
+    finally:
+        await running.close()

@@ -4,19 +4,23 @@ and /metrics parses as Prometheus text with figures that match the database."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import math
 import re
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.health import CommandTimings, Gateway, HealthEndpoint
+from bot.errors import StoreClosed
+from bot.health import CommandTimings, Gateway, HealthEndpoint, SharedProbe
 from bot.services import Services
 from tests.bot.conftest import play, start_game
 
@@ -69,17 +73,64 @@ async def test_unhealthy_while_another_process_holds_the_write_lock(
 
 
 async def test_unhealthy_when_the_store_is_closed_or_the_gateway_down(
-    served: Served, services: Services
+    served: Served, services: Services, caplog: pytest.LogCaptureFixture
 ) -> None:
     _, base, gateway = served
     gateway["now"] = Gateway(connected=False, latency=math.nan)
     status, _, body = await get(base + "/healthz")
     assert status == 503 and '"gateway_connected": false' in body
     gateway["now"] = Gateway(connected=True, latency=0.05)
-    await services.db.close()
+    await services.db.close()  # as the bot does when it stops
     status, _, body = await get(base + "/healthz")
     assert status == 503 and '"database_writable": false' in body
     assert '"status": "unhealthy"' in body
+    assert json.loads(body)["database_problem"] == StoreClosed().message
+    status, _, text = await get(base + "/metrics")
+    assert (status, text) == (503, StoreClosed().message + "\n")
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+
+
+async def test_concurrent_requests_share_one_probe_write(
+    served: Served, services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A flood of /healthz costs one write: those that come while the probe runs wait for it,
+    those within PROBE_EVERY seconds after it get its answer."""
+    _, base, _ = served
+    writes = []
+    transaction = services.db.transaction
+
+    def counted() -> Any:
+        writes.append(1)
+        return transaction()
+
+    monkeypatch.setattr(services.db, "transaction", counted)
+    async with aiohttp.ClientSession() as session:
+
+        async def status() -> int:
+            async with session.get(base + "/healthz") as response:
+                return response.status
+
+        answers = await asyncio.gather(*(status() for _ in range(200)))
+        assert answers == [200] * 200 and len(writes) == 1
+        assert await asyncio.gather(*(status() for _ in range(50))) == [200] * 50
+        assert len(writes) == 1  # still within PROBE_EVERY of the first
+
+
+async def test_a_new_probe_after_its_answer_has_aged(services: Services) -> None:
+    probe = SharedProbe(services.db, every=0.2)
+    writes = []
+    transaction = services.db.transaction
+
+    def counted() -> Any:
+        writes.append(1)
+        return transaction()
+
+    services.db.transaction = counted  # type: ignore[method-assign]
+    assert await probe.problem() is None and await probe.problem() is None
+    assert len(writes) == 1
+    await asyncio.sleep(0.25)
+    assert await probe.problem() is None
+    assert len(writes) == 2
 
 
 async def test_metrics_parse_as_prometheus_text_and_match_the_database(

@@ -200,7 +200,7 @@ def test_engine_and_bot_settings() -> None:
     assert Settings.from_mapping({}).engine is None
     with pytest.raises(SettingsError, match="BREDON_BOT_WORKERS must be a whole number from 1"):
         Settings.from_mapping({"BREDON_BOT_WORKERS": "0"})
-    with pytest.raises(SettingsError, match="BREDON_ENGINE is not a command line"):
+    with pytest.raises(SettingsError, match="BREDON_ENGINE must be a command line"):
         Settings.from_mapping({"BREDON_ENGINE": "tiltak 'tei"})
 
 

@@ -37,19 +37,20 @@ def test_a_usual_file() -> None:
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
-        ("A=1\nnot a setting\n", "line 2 is not KEY=value: 'not a setting'"),
+        ("A=1\nnot a setting\n", "line 2 is not KEY=value (a NAME, =, then the value; the line"),
         ("ключ=1", "line 1 is not KEY=value"),  # environment names are ASCII
         ("1A=1", "line 1 is not KEY=value"),
         ("=value", "line 1 is not KEY=value"),
         ("BREDON_DATABASE=a\x00b", "line 1: the value of BREDON_DATABASE holds a NUL character"),
         ("A=" + "x" * MAX_ENV_LENGTH, "settings take a few lines (at most 65,536 characters)"),
-        ("x" * 5000, "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (5,000 characters)"),
+        ("x" * 5000, "line 1 is not KEY=value"),
     ],
 )
 def test_refused_with_the_line(text: str, reason: str) -> None:
     with pytest.raises(SettingsError) as caught:
         parse_env_file(text)
     assert reason in str(caught.value)
+    assert "not a setting" not in str(caught.value) and "xxx" not in str(caught.value)  # unshown
 
 
 LINES = st.sampled_from(
@@ -166,7 +167,8 @@ def test_a_file_in_another_encoding_or_unreadable_is_named(tmp_path: Path) -> No
         ),
         (
             'BREDON_LOG_LEVEL="info\nDISCORD_TOKEN=abc.secret.value\nBREDON_DATABASE="x"\n',
-            "is not KEY=value: (the DISCORD_TOKEN line, not shown)",
+            "is not KEY=value (a NAME, =, then the value; the line is not shown, as it may hold "
+            "the token)",
         ),
     ],
 )
@@ -188,7 +190,7 @@ def test_a_quote_left_open_never_carries_the_token_into_a_message(text: str, rea
 def test_a_refused_token_line_is_named_but_never_shown(text: str) -> None:
     with pytest.raises(SettingsError) as caught:
         parse_env_file(f"BREDON_LOG_LEVEL=info\n{text}\n")
-    assert "line 2" in str(caught.value) and "DISCORD_TOKEN line, not shown" in str(caught.value)
+    assert "line 2" in str(caught.value) and "the line is not shown" in str(caught.value)
     assert "secret" not in str(caught.value)
 
 
@@ -220,10 +222,10 @@ def test_sharding(values: dict[str, str], expected: Sharding | None) -> None:
         ({"BREDON_SHARDS": "many"}, "BREDON_SHARDS must be auto or a number"),
         ({"BREDON_SHARD_IDS": "0-3"}, "needs BREDON_SHARDS set to the total"),
         ({"BREDON_SHARDS": "auto", "BREDON_SHARD_IDS": "0"}, "needs BREDON_SHARDS set"),
-        ({"BREDON_SHARDS": "4", "BREDON_SHARD_IDS": "3-1"}, "ranges like 0-3,6, not '3-1'"),
+        ({"BREDON_SHARDS": "4", "BREDON_SHARD_IDS": "3-1"}, "ranges like 0-3,6."),
         ({"BREDON_SHARDS": "4", "BREDON_SHARD_IDS": "2-4"}, "numbered 0 to 3"),
         ({"BREDON_HEALTH_PORT": "http"}, "BREDON_HEALTH_PORT must be a port number"),
-        ({"BREDON_HEALTH_PORT": "70000"}, "(1-65535), not '70000'"),
+        ({"BREDON_HEALTH_PORT": "70000"}, "BREDON_HEALTH_PORT must be a port number (1-65535)."),
         ({"BREDON_LOG_LEVEL": "verbose"}, "BREDON_LOG_LEVEL must be one of"),
     ],
 )
@@ -231,6 +233,7 @@ def test_bad_values_are_refused_by_name(values: dict[str, str], reason: str) -> 
     with pytest.raises(SettingsError) as caught:
         Settings.from_mapping(values)
     assert reason in str(caught.value)
+    assert not any(f"{value}" in str(caught.value) for value in ("3-1", "http", "70000", "many"))
 
 
 def test_the_health_endpoint_is_off_unless_a_port_is_set() -> None:

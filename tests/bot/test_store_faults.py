@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import BredonError, StoreBusy
+from bot.errors import BredonError, StoreBusy, StoreClosed, StoreUnwritable
 from bot.store import (
     DEFAULT_BUSY_TIMEOUT,
     CorruptDatabase,
@@ -236,3 +236,48 @@ async def test_opening_needs_the_write_lock_only_to_migrate(db_path: Path) -> No
     with write_lock_held(db_path):
         error, seconds = await timed(Database.open(db_path))  # has to migrate
     assert isinstance(error, StoreBusy) and seconds < 2 * DEFAULT_BUSY_TIMEOUT
+
+
+async def test_a_full_disk_or_a_read_only_file_is_a_sentence_and_changes_nothing(
+    db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """SQLite's own refusals, as a full disk (the file may not grow: max_page_count) and a
+    read-only file (query_only) give them: a refusal the user can be shown, with a sentence for
+    the operator, logged once without a traceback."""
+    db = await Database.open(db_path)
+    try:
+        pages = (await db.fetchone("PRAGMA page_count"))[0]  # type: ignore[index]
+        async with db.transaction() as tx:
+            await tx.execute(f"PRAGMA max_page_count = {int(pages)}")
+        for number in range(2):  # the second is refused the same way, and not logged again
+            with pytest.raises(StoreUnwritable) as full:
+                async with db.transaction() as tx:
+                    for index in range(2_000):
+                        await tx.execute(PLAYER, (10_000 * number + index, "x" * 200))
+            assert full.value.problem == (
+                f"The disk holding {db_path} is full: free some space (Bredon saves again as soon "
+                "as there is room)."
+            )
+            assert full.value.message.startswith("The game store cannot save anything right now")
+        assert (await db.fetchone("SELECT COUNT(*) FROM players"))[0] == 0  # type: ignore[index]
+        async with db.transaction() as tx:
+            await tx.execute("PRAGMA max_page_count = 1073741823")
+            await tx.execute("PRAGMA query_only = 1")
+        with pytest.raises(StoreUnwritable) as read_only:
+            async with db.transaction() as tx:
+                await tx.execute(PLAYER, (1, "alice"))
+        assert read_only.value.problem.startswith(f"{db_path} cannot be written (the file or")
+    finally:
+        await db.close()
+    logged = [r for r in caplog.records if r.name == "bot.store"]
+    assert [r.getMessage() for r in logged] == [full.value.problem, read_only.value.problem]
+    assert not any(r.exc_info for r in logged)
+
+
+async def test_a_closed_store_refuses_with_a_sentence(db_path: Path) -> None:
+    db = await Database.open(db_path)
+    await db.close()
+    await db.close()  # closing again changes nothing
+    for attempt in (db.fetchall("SELECT 1"), db.write_one("DELETE FROM players")):
+        with pytest.raises(StoreClosed, match="Bredon is restarting"):
+            await attempt

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import resource
 import sqlite3
 import subprocess
 import sys
@@ -177,3 +178,28 @@ async def test_start_up_says_who_it_is_and_how_to_invite_it(
     assert "applications.commands" in line
     # Bredon never joins voice: discord.py is told not to warn about voice libraries.
     assert not discord.VoiceClient.warn_nacl and not discord.VoiceClient.warn_dave
+
+
+def test_a_database_that_cannot_grow_is_one_sentence(tmp_path: Path) -> None:
+    """A file that may not grow (a limit on file size, as a full disk would) at the start: exit 4
+    with what to check, not a raw SQLite error."""
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (16_384, 16_384))
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "BREDON_"))}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(REPO), "DISCORD_TOKEN": "dummy-token"},
+        preexec_fn=small_files,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == entry.EXIT_DATABASE
+    assert done.stderr.splitlines()[-1] == (
+        f"Writing {tmp_path / 'bredon.sqlite3'} failed with a disk I/O error (a full or failing "
+        "disk, or a limit on file size): check the disk and its free space."
+    )
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 2

@@ -14,6 +14,7 @@ from discord.ext import commands
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.app import BredonBot, create_bot, sync_command, sync_commands
+from bot.errors import StoreClosed
 from bot.settings import Settings, Sharding
 
 
@@ -120,3 +121,18 @@ async def test_the_running_bot_serves_health_and_metrics(world) -> None:
     }
     assert counts["tak challenge"] == 1 and counts["tak move"] == 1
     assert [s.value for s in families["bredon_moves"].samples] == [1.0]
+
+
+async def test_a_stopping_bot_turns_new_commands_away_and_changes_nothing(world) -> None:
+    """Between the signal and the end of the stop, a command is answered with the sentence (not
+    left to time out) and runs no further; one under way is waited for."""
+    bot: BredonBot = world.env.bot
+    thread = await world.start_game(size=5)
+    assert await bot.tree.finish_under_way(0.1)  # nothing under way
+    bot.tree.stopping = True
+    turned_away = await world.move(world.alice, thread, "a1")
+    assert turned_away.ephemeral
+    assert turned_away.response.content == StoreClosed().message
+    assert (await bot.services.games.get(1)).ply == 0  # the move was not played
+    bot.tree.stopping = False
+    assert "You played **a1**" in (await world.move(world.alice, thread, "a1")).response.content

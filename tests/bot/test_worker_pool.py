@@ -1,0 +1,68 @@
+"""The bot's worker processes end when asked, even in the middle of a search, and those of a
+pool a dead worker broke are ended when it is replaced: left running, they would hold up the
+exit of the bot's process (the pool's own thread waits for them, and Python's exit for it)."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import signal
+import time
+from multiprocessing.process import BaseProcess
+
+from bot.bot_player import Thinker
+
+
+def stubborn_search(seconds: float) -> None:
+    """Work in a worker that does not end on SIGTERM (a search in native code may not)."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    time.sleep(seconds)
+
+
+async def busy(thinker: Thinker, count: int) -> tuple[list[asyncio.Task[None]], set[BaseProcess]]:
+    """`count` tasks of a minute on the workers, once they have begun; and the workers."""
+    before = set(multiprocessing.active_children())
+    tasks = [asyncio.create_task(thinker.run(stubborn_search, 60)) for _ in range(count)]
+    while len(set(multiprocessing.active_children()) - before) < count:
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(1.0)  # the work has begun
+    return tasks, set(multiprocessing.active_children()) - before
+
+
+async def stopped(tasks: list[asyncio.Task[None]]) -> None:
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def test_closing_ends_the_workers_mid_task() -> None:
+    thinker = Thinker(workers=2)
+    tasks, workers = await busy(thinker, 2)
+    assert len(workers) == 2
+    started = time.monotonic()
+    await thinker.close()
+    assert time.monotonic() - started < 5  # not the minute the work would take
+    assert not any(worker.is_alive() for worker in workers)
+    await stopped(tasks)
+
+
+async def test_a_broken_pool_is_replaced_and_its_other_workers_ended() -> None:
+    thinker = Thinker(workers=2)
+    try:
+        tasks, workers = await busy(thinker, 2)
+        killed, other = sorted(workers, key=lambda worker: worker.pid or 0)
+        os.kill(killed.pid or 0, signal.SIGKILL)  # as the out-of-memory killer does
+        deadline = time.monotonic() + 10
+        while other.is_alive() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert not other.is_alive()
+        # Both tasks are tried again, on a new pool.
+        while len(set(multiprocessing.active_children()) - workers) < 2:
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.05)
+        replacements = set(multiprocessing.active_children()) - workers
+    finally:
+        await thinker.close()
+    await stopped(tasks)
+    assert not any(worker.is_alive() for worker in replacements)
