@@ -90,8 +90,7 @@ class Game:
     def ties_to_black(self) -> bool:
         """Whether the antiquity tie rule's comment (:data:`TIE_RULE_COMMENT`) comes before the
         first move."""
-        wanted = TIE_RULE_COMMENT.casefold()
-        return any(comment.strip().casefold() == wanted for comment in self.comments)
+        return any(_is_tie_rule(comment) for comment in self.comments)
 
     def _value(self, name: str) -> str | None:
         """A tag's value, None when missing or left blank ("" or "?", as PTN Ninja reads them)."""
@@ -225,6 +224,11 @@ class Game:
                 comments += 1
                 if comments > MAX_COMMENTS:
                     raise PTNError(f"A PTN file has at most {MAX_COMMENTS:,} comments.")
+                if not self.plies and position is not None and _is_tie_rule(token[1:-1]):
+                    raise PTNError(
+                        "The antiquity tie rule's comment comes after the first move number: "
+                        "write it before, where it sets up the game."
+                    )
                 target = self.plies[-1].comments if self.plies else self.comments
                 target.append(token[1:-1])
                 continue
@@ -322,6 +326,10 @@ def _comment_text(comment: str) -> str:
     return "{" + comment.translate(_COMMENT_SUBSTITUTES) + "}"
 
 
+def _is_tie_rule(comment: str) -> bool:
+    return comment.strip().casefold() == TIE_RULE_COMMENT.casefold()
+
+
 def _settled_result(board: Result | None, token: str | None, tag: str | None) -> Result | None:
     """The game's result: the board's, checked against the result written after the moves and in
     the Result tag; a result from the players (resignation, time, agreement) where the board
@@ -338,11 +346,12 @@ def _settled_result(board: Result | None, token: str | None, tag: str | None) ->
         )
     claim = written or tagged
     if board is not None:
-        if claim is not None and not _agree(claim, board):
-            raise PTNError(
-                f"The result {claim.ptn()} contradicts the board, where the moves end the game: "
-                f"{board.describe()} ({board.ptn()})"
-            )
+        for said in (written, tagged):
+            if said is not None and not _agree(said, board):
+                raise PTNError(
+                    f"The result {said.ptn()} contradicts the board, where the moves end the "
+                    f"game: {board.describe()} ({board.ptn()})"
+                )
         return board
     if written and tagged and written.kind is ResultKind.OTHER:
         claim = tagged  # the more precise: a road or flat win the board must then show

@@ -706,6 +706,13 @@ def _check_setup(record: PTNGame, game: GameView) -> None:
             f"The file's opening is {start.opening.value}; this tournament plays "
             f"{setup.opening.value}."
         )
+    if start.ties_to_black != setup.antiquity:
+        file_says, game_says = (
+            ("plays", "does not") if start.ties_to_black else ("does not play", "does")
+        )
+        raise ReportRefused(
+            f"The file {file_says} the antiquity tie rule; this tournament's game {game_says}."
+        )
 
 
 def _names(text: str | None) -> str:

@@ -16,6 +16,7 @@ from bot.services.outbox import Headline
 from bot.services.results import LogKind, read_reported_game
 from bot.services.views import GameStatus, PlayerRef
 from bot.tournaments import MatchResult, compute_standings
+from tak.ptn import TIE_RULE_COMMENT
 from tests.bot.tournament_helpers import (
     ANN,
     BEN,
@@ -277,6 +278,10 @@ async def test_a_file_that_says_only_who_won_counts_as_the_boards_road(services:
         (lambda t: t.replace('[Result "0-R"]\n', "").split("29.")[0], "no result"),
         (lambda t: t.split("29.")[0], "game goes on"),
         (lambda t: t.replace("dove_queen", "someone"), "with the `white` option"),
+        (
+            lambda t: t.replace("\n1.", f"\n{{{TIE_RULE_COMMENT}}}\n1.", 1),
+            "The file plays the antiquity tie rule; this tournament's game does not.",
+        ),
     ],
 )
 async def test_a_forged_or_unfitting_file_is_refused(

@@ -171,6 +171,7 @@ def test_board_results_keep_their_road_and_others_their_kind() -> None:
         (f'[Size "3"]\n\n{ROAD_3X3} 1/2-1/2', "1/2-1/2 contradicts the board"),
         (f'[Size "3"]\n\n{FULL_3X3} 1/2-1/2', "White wins on flats. (F-0)"),
         (f'[Size "3"]\n[Result "0-1"]\n\n{ROAD_3X3}', "The result 0-1 contradicts the board"),
+        (f'[Size "3"]\n[Result "F-0"]\n\n{ROAD_3X3} 1-0', "The result F-0 contradicts the"),
         ('[Size "3"]\n[Result "1-0"]\n\n1. a3 a1 0-1', "the Result tag says 1-0"),
         (f'[Size "3"]\n\n{ROAD_3X3} R-0 c2', "'c2' comes after the result R-0"),
         (f'[Size "3"]\n\n{ROAD_3X3} c2', "The game is over (R-0)"),
@@ -322,3 +323,11 @@ def test_the_antiquity_tie_rule_is_written_and_read_as_a_comment(komi: str, resu
     if komi == "3":  # without the rule the same tie is a draw, and 0-F contradicts the board
         with pytest.raises(PTNError, match="contradicts the board"):
             Game.parse(text.replace(f"{{{TIE_RULE_COMMENT}}}\n", ""))
+
+
+def test_the_tie_rule_counts_only_before_the_first_move_number() -> None:
+    """Where the board is set up, so the result read and the final board always agree."""
+    tps = "1,2,1,1/1,1,2,1/2,1,1,2/1,2,2,x 1 9"
+    late = f'[TPS "{tps}"]\n[Komi "3"]\n\n9. {{{TIE_RULE_COMMENT}}} Sd1 1/2-1/2\n'
+    with pytest.raises(PTNError, match="tie rule's comment comes after the first move number"):
+        Game.parse(late)
