@@ -16,7 +16,7 @@ import logging
 import shlex
 import sys
 import time
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Iterable, Mapping
 from contextlib import asynccontextmanager
 from datetime import timedelta
 from typing import Any
@@ -409,21 +409,34 @@ class BredonBot(commands.Bot):
         await asyncio.shield(self._closing)
 
     async def _close_down(self) -> None:
+        """Each step is tried whatever the one before did: a part that fails to stop must not
+        leave the gateway open and the process running, refusing every command."""
         self.tree.stopping = True
-        health, self.health = self.health, None
-        if health is not None:
-            await health.stop()
-        if self._watchdog is not None:  # (it may be the caller: it waits, shielded)
-            self._watchdog.cancel()
-        if self.scheduler is not None:
-            await self.scheduler.stop()
-        for extension in reversed(EXTENSIONS):
-            if extension in self.extensions:
-                await self.unload_extension(extension)
-        await super().close()
-        if hasattr(self, "services"):
-            await self.services.close()
+        try:
+            health, self.health = self.health, None
+            if health is not None:
+                await _logged_if_it_fails("the health endpoint", health.stop())
+            if self._watchdog is not None:  # (it may be the caller: it waits, shielded)
+                self._watchdog.cancel()
+            if self.scheduler is not None:
+                await _logged_if_it_fails("the scheduler", self.scheduler.stop())
+            for extension in reversed(EXTENSIONS):
+                if extension in self.extensions:
+                    await _logged_if_it_fails(extension, self.unload_extension(extension))
+        finally:
+            try:
+                await super().close()
+            finally:
+                if hasattr(self, "services"):
+                    await self.services.close()
         log.info("Closed the Discord connection and the database.")
+
+
+async def _logged_if_it_fails(part: str, stopping: Awaitable[object]) -> None:
+    try:
+        await stopping
+    except Exception:
+        log.exception("Stopping %s failed; the bot stops all the same.", part)
 
 
 def create_bot(

@@ -136,3 +136,28 @@ async def test_a_stopping_bot_turns_new_commands_away_and_changes_nothing(world)
     assert (await bot.services.games.get(1)).ply == 0  # the move was not played
     bot.tree.stopping = False
     assert "You played **a1**" in (await world.move(world.alice, thread, "a1")).response.content
+
+
+@pytest.mark.error_logs
+async def test_a_part_that_fails_to_stop_does_not_keep_the_bot_running(
+    world, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A part whose stop raises is logged, and the rest still stops: the cogs are unloaded,
+    the gateway closes and the store is closed, so the process can exit instead of refusing
+    every command for ever."""
+    bot: BredonBot = world.env.bot
+    assert bot.scheduler is not None
+
+    async def broken_stop() -> None:
+        raise RuntimeError("the scheduler cannot stop")
+
+    monkeypatch.setattr(bot.scheduler, "stop", broken_stop)
+    await bot.close()
+    assert bot.is_closed() and not bot.extensions
+    with pytest.raises(StoreClosed):
+        async with bot.services.db.transaction():
+            pass
+    failed = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert [r.getMessage() for r in failed] == [
+        "Stopping the scheduler failed; the bot stops all the same."
+    ]
