@@ -148,9 +148,15 @@ class SharedProbe:
 
     async def problem(self) -> str | None:
         loop = asyncio.get_running_loop()
-        stale = self._probe is None or (
-            self._probe.done()
-            and (self._probe.result() is not None or loop.time() - self._started >= self._every)
+        probe = self._probe
+        stale = probe is None or (
+            probe.done()
+            and (
+                probe.cancelled()
+                or probe.exception() is not None  # an unforeseen failure is not kept either
+                or probe.result() is not None
+                or loop.time() - self._started >= self._every
+            )
         )
         if stale:
             self._started = loop.time()

@@ -133,6 +133,24 @@ async def test_a_new_probe_after_its_answer_has_aged(services: Services) -> None
     assert len(writes) == 2
 
 
+async def test_a_probe_that_failed_unforeseen_is_not_kept(services: Services) -> None:
+    """An error the probe does not expect answers that request; the next one probes again
+    (kept, it would have answered every later request with the same error until a restart)."""
+    probe = SharedProbe(services.db)
+    transaction = services.db.transaction
+    failures = [RuntimeError("unforeseen")]
+
+    def failing_once() -> Any:
+        if failures:
+            raise failures.pop()
+        return transaction()
+
+    services.db.transaction = failing_once  # type: ignore[method-assign]
+    with pytest.raises(RuntimeError, match="unforeseen"):
+        await probe.problem()
+    assert await probe.problem() is None
+
+
 async def test_metrics_parse_as_prometheus_text_and_match_the_database(
     served: Served, services: Services
 ) -> None:
