@@ -27,3 +27,10 @@ DEFAULT_FAIR_USE = FairUse()
 def counted(number: int, one: str, many: str) -> str:
     """'1 analysis', '3 analyses': for the refusals, whose limits may be 1."""
     return f"{number} {one if number == 1 else many}"
+
+
+def listed(names: list[str], most: int = 5) -> str:
+    """'#1, #2, #3 and 7 more': a refusal names a few, however high a server set its limit, so
+    that it stays well within a Discord message."""
+    shown = ", ".join(names[:most])
+    return shown if len(names) <= most else f"{shown} and {len(names) - most:,} more"

@@ -20,15 +20,13 @@ from discord.ext import commands
 from bot.analyst import Analyst
 from bot.app import BredonBot, refusals
 from bot.services.analysis import Findings, Queued, wait_text
-from bot.services.games import at_ply_limit
-from bot.services.outbox import AnalysisReady, EndingCause, GameEnded, Item
+from bot.services.outbox import AnalysisReady, Item
 from bot.services.views import GameView
 from cogs.courier import courier_of
 from cogs.messages import players_line
 from cogs.table import GameTable, Post, Shown
 from cogs.tak import command_group, thinking
 from rendering.evaluation import EvaluationGraph, render_evaluation_graph
-from tak import Color
 
 MAX_MESSAGE = 2000
 
@@ -69,21 +67,6 @@ def queued_text(queued: Queued, game_id: int) -> str:
     return f"Game #{game_id} is already queued for analysis{ahead}: expect it {when}."
 
 
-async def ply_limit_note(game: GameView, payload: object) -> str | None:
-    """Under the ending of a game the ply limit ended: why, and the count that decided it."""
-    if not (isinstance(payload, GameEnded) and payload.cause == EndingCause.MOVE):
-        return None
-    position = game.position_from_tps()
-    if not at_ply_limit(game, position):
-        return None
-    komi = f" {position.komi:+g} komi" if position.komi else ""
-    return (
-        f"The game reached {game.plies_played:,} plies, the longest a game may be: the flat count "
-        f"decides, as on a full board (White {position.flat_count(Color.WHITE)}, "
-        f"Black {position.flat_count(Color.BLACK)}{komi})."
-    )
-
-
 class AnalysisCog(commands.Cog):
     def __init__(self, bot: BredonBot) -> None:
         self.bot = bot
@@ -93,7 +76,6 @@ class AnalysisCog(commands.Cog):
         courier = courier_of(self.bot)
         self.table: GameTable = courier.table
         self.table.register(AnalysisReady, self.show)
-        self.table.notes.append(ply_limit_note)
         opponent = self.bot.get_cog("OpponentCog")
         if opponent is None:
             raise RuntimeError("cogs.analysis needs cogs.opponent (its worker processes)")

@@ -13,9 +13,10 @@ import discord
 from bot.glicko2 import Rating, is_provisional
 from bot.services.clocks import VacationReport, VacationStatus
 from bot.services.deadlines import Reminder
+from bot.services.games import at_ply_limit
 from bot.services.guilds import GuildSettings
 from bot.services.matches import PlayerTotals
-from bot.services.outbox import ClockEvent, ClockNews
+from bot.services.outbox import ClockEvent, ClockNews, EndingCause, GameEnded
 from bot.services.outcomes import GameEnding, MoveOutcome
 from bot.services.players import PlayerProfile
 from bot.services.ratings import PlayerRating
@@ -32,7 +33,7 @@ from bot.services.views import (
 )
 from bot.store import from_db
 from bot.text_safety import one_line
-from tak import Result, ResultKind, parse_tps, square_name, tak_call
+from tak import Color, Result, ResultKind, parse_tps, square_name, tak_call
 from tak.ptn import Game
 
 MAX_THREAD_NAME = 100
@@ -506,3 +507,19 @@ def viewed_game_text(record: Game, filename: str) -> str:
         ),
     ]
     return "\n".join(lines)
+
+
+async def ply_limit_note(game: GameView, payload: object) -> str | None:
+    """Under the ending of a game the ply limit ended: why, and the count that decided it."""
+    if not (isinstance(payload, GameEnded) and payload.cause == EndingCause.MOVE):
+        return None
+    position = game.position_from_tps()
+    if not at_ply_limit(game, position):
+        return None
+    komi = f", komi {position.komi:+g}" if position.komi else ""
+    rule = f", with {TIE_RULE}" if position.ties_to_black else ""
+    return (
+        f"The game reached {game.plies_played:,} plies, the longest a game may be: the flat count "
+        f"decides, as on a full board (White {position.flat_count(Color.WHITE)}, "
+        f"Black {position.flat_count(Color.BLACK)}{komi}{rule})."
+    )

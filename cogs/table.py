@@ -177,7 +177,8 @@ class GameTable:
             TournamentNews: self._show_tournament_news,
             ClockNews: self._show_clock_news,
         }
-        self.notes: list[Note] = []  # added to every game start, move and ending shown
+        # Added to every game start, move and ending shown; other cogs add theirs (coins).
+        self.notes: list[Note] = [messages.ply_limit_note]
 
     async def _noted(self, text: str, game: GameView, payload: Payload) -> str:
         for note in self.notes:

@@ -21,7 +21,7 @@ from enum import StrEnum
 
 from bot.clock import Clock
 from bot.errors import BredonError, GameNotOver, UnknownGame
-from bot.fair_use import DEFAULT_FAIR_USE, FairUse, counted
+from bot.fair_use import DEFAULT_FAIR_USE, FairUse, counted, listed
 from bot.services.outbox import AnalysisReady, enqueue
 from bot.services.queries import QueryService
 from bot.services.views import GAME_SELECT, GameView, game_from_row
@@ -198,7 +198,7 @@ class AnalysisService:
         ours = [entry for entry in queue if entry.guild_id == guild_id]
         own = [entry for entry in queue if entry.requester_id == requester_id]  # any server
         if len(own) >= fair_use.analyses_per_player:
-            games = ", ".join(f"#{entry.game_id}" for entry in own)
+            games = listed([f"#{entry.game_id}" for entry in own])
             raise TooManyAnalyses(
                 f"You have {counted(len(own), 'analysis', 'analyses')} queued ({games}), the "
                 "most a player may have at once: ask again once the first is posted, in "

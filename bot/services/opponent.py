@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from bot.clock import Clock
 from bot.errors import BredonError, GameOver, InvalidSetting, NotYourTurn, PositionChanged
-from bot.fair_use import DEFAULT_FAIR_USE, FairUse, counted
+from bot.fair_use import DEFAULT_FAIR_USE, FairUse, counted, listed
 from bot.services.challenges import Acceptance, ChallengeService
 from bot.services.games import GameService, position_mark
 from bot.services.outcomes import MoveOutcome
@@ -167,12 +167,14 @@ class OpponentService:
         server = [row for row in live if row["guild_id"] == guild_id]
         had, server_had = len(own) - counting, len(server) - counting  # the new one left out
         if had >= fair_use.bot_games_per_player:
-            listed = ", ".join(
-                f"{'challenge ' if row['kind'] == 'challenge' else ''}#{row['id']}"
-                for row in own[:had]
+            games = listed(
+                [
+                    f"{'challenge ' if row['kind'] == 'challenge' else ''}#{row['id']}"
+                    for row in own[:had]
+                ]
             )
             raise TooManyBotGames(
-                f"You have {counted(had, 'game', 'games')} against me going ({listed}), "
+                f"You have {counted(had, 'game', 'games')} against me going ({games}), "
                 "the most a player may have at once: finish or resign one first."
             )
         if server_had >= fair_use.bot_games_per_server:

@@ -12,7 +12,7 @@ import pytest
 from bot.analyst import analyse_ptn
 from bot.bot_player import BotPlayer, Thinker
 from bot.errors import GameOver
-from bot.fair_use import DEFAULT_FAIR_USE, FairUse
+from bot.fair_use import DEFAULT_FAIR_USE, FairUse, listed
 from bot.services import Services
 from bot.services import analysis as analysis_module
 from bot.services.analysis import TooLongToAnalyse, TooManyAnalyses
@@ -266,5 +266,11 @@ def test_the_limits_are_settings() -> None:
     with pytest.raises(SettingsError) as refused:
         Settings.from_mapping({"BREDON_ANALYSES_PER_SERVER": "0"})
     assert str(refused.value) == (
-        "BREDON_ANALYSES_PER_SERVER must be a whole number from 1 to 10000, not '0'."
+        "BREDON_ANALYSES_PER_SERVER must be a whole number from 1 to 10000."
     )
+
+
+def test_a_refusal_names_a_few_games_however_high_the_limit() -> None:
+    games = [f"#{number}" for number in range(1, 10_001)]  # the highest limit a server may set
+    assert listed(games[:5]) == "#1, #2, #3, #4, #5"
+    assert listed(games) == "#1, #2, #3, #4, #5 and 9,995 more"

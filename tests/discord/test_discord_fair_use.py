@@ -129,3 +129,18 @@ async def test_a_game_ended_by_the_ply_limit_says_so(
         "The game reached 8 plies, the longest a game may be: the flat count decides, as on a "
         "full board (White 2, Black 1)." in ending
     )
+
+
+async def test_a_tie_at_the_ply_limit_goes_to_black_under_the_antiquity_tie_rule(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(games_module, "MAX_PLIES", 8)
+    thread = await world.start_game(size=5, komi=1, antiquity=True)
+    for number, move in enumerate(walking_plies(8)):
+        await world.move(world.alice if number % 2 == 0 else world.bob, thread, move)
+    ending = world.last_bot_message(thread).content
+    assert "Game #1 is over. **bob** (black) wins (0-1)." in ending
+    assert (
+        "the flat count decides, as on a full board (White 2, Black 1, komi +1, with the "
+        "antiquity tie rule (a tied flat count goes to black))." in ending
+    )
