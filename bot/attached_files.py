@@ -9,7 +9,8 @@ files sent after it. Files are read one at a time, in turns between players, so 
 files delay another's by one file at most.
 
 Not the bot's search workers (:class:`bot.bot_player.Thinker`): they think for seconds to
-minutes, and a file must be read at once.
+minutes, and a file must be read at once. Both are a :class:`bot.worker_processes.WorkerPool`
+(spawned, deaf to Ctrl-C, ended on demand).
 """
 
 from __future__ import annotations

@@ -155,6 +155,21 @@ async def test_an_interrupt_leaves_the_file_being_read_and_its_worker_alone() ->
         await reader.close()
 
 
+async def test_a_file_whose_worker_died_is_refused_and_the_next_is_read() -> None:
+    """A worker killed mid-file (the out-of-memory killer) is replaced at once."""
+    reader = FileReader(timeout=30.0)
+    try:
+        worker = await reader.run(os.getpid)
+        reading = asyncio.create_task(reader.run(time.sleep, 20.0))
+        await asyncio.sleep(0.3)
+        os.kill(worker, signal.SIGKILL)
+        with pytest.raises(FileTooSlow):
+            await asyncio.wait_for(reading, 10)
+        assert await reader.run(os.getpid) != worker
+    finally:
+        await reader.close()
+
+
 def children() -> set[multiprocessing.process.BaseProcess]:
     return set(multiprocessing.active_children())
 
