@@ -9,23 +9,21 @@ files sent after it. Files are read one at a time, in turns between players, so 
 files delay another's by one file at most.
 
 Not the bot's search workers (:class:`bot.bot_player.Thinker`): they think for seconds to
-minutes, and a file must be read at once.
+minutes, and a file must be read at once. Both are a :class:`bot.worker_processes.WorkerPool`
+(spawned, deaf to Ctrl-C, ended on demand).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import importlib
 import logging
-import multiprocessing
-import os
 from collections.abc import Callable
-from multiprocessing.pool import Pool
+from concurrent.futures import BrokenExecutor
 from typing import Any, TypeVar
 
-from bot.errors import BredonError
+from bot.errors import BredonError, StoreClosed
 from bot.fair_slots import FairSlots
+from bot.worker_processes import WorkerPool
 from tak import Position
 from tak.ptn import Game
 
@@ -47,111 +45,105 @@ class FileTooSlow(BredonError):
         )
 
 
+class ReaderNotStarted(BredonError):
+    """The worker that reads files failed to start (or took over :data:`START_SECONDS`)."""
+
+    def __init__(self) -> None:
+        super().__init__("I could not start reading files just now; please try again in a minute.")
+
+
 class FileReader:
     """Runs work on users' files in one worker process, one file at a time. The worker is
     started (and imports the modules named in `preload`) when first needed and again at once
-    after one is ended, so a file's `timeout` is all its own."""
+    after one is ended, so a file's `timeout` is all its own. Once closed (the bot is stopping)
+    it starts no worker: work is refused with the bot's restarting sentence."""
 
     def __init__(self, *, timeout: float = READ_SECONDS, preload: tuple[str, ...] = ()) -> None:
         self.timeout = timeout
         self._preload = preload
         self._turns = FairSlots(1)
-        self._worker: asyncio.Task[Pool] | None = None  # started, or starting
-        self._running: asyncio.Future[Any] | None = None
+        self._worker: asyncio.Task[WorkerPool] | None = None  # started, or starting
+        self._closed = False
 
     async def run(self, work: Callable[..., T], *args: Any, player_id: int | None = None) -> T:
         """`work(*args)` in the worker process, once the work before it (and all the work
         `player_id` asked for before) is done; raises what it raised. Raises
-        :class:`FileTooSlow` after `timeout` seconds (also when the worker died)."""
+        :class:`FileTooSlow` after `timeout` seconds (also when the worker died),
+        :class:`ReaderNotStarted` when no worker could start, and
+        :class:`~bot.errors.StoreClosed` once the reader is closed."""
         async with self._turns.slot(player_id):
+            if self._closed:
+                raise StoreClosed()
             worker = self._worker
             failed = worker is not None and worker.done() and not _started_well(worker)
             if worker is None or failed:
                 worker = self._start()
-            pool = await asyncio.shield(worker)
             try:
-                return await self._call(pool, work, args, self.timeout)
-            except FileTooSlow:
-                await self._end()
-                self._start()  # now, so that the next file need not wait for it
+                pool = await asyncio.shield(worker)
+                return await _call(pool, work, args, self.timeout)
+            except asyncio.CancelledError:
+                if self._closed and not _cancelled_from_outside():
+                    raise StoreClosed() from None
                 raise
+            except (TimeoutError, BrokenExecutor):  # too slow, or the worker died
+                if self._closed:
+                    raise StoreClosed() from None
+            log.warning("Work on a file took over %s s: its worker is ended.", self.timeout)
+            await self._end()
+            self._start()  # now, so that the next file need not wait for it
+            raise FileTooSlow(self.timeout)
 
-    def _start(self) -> asyncio.Task[Pool]:
+    def _start(self) -> asyncio.Task[WorkerPool]:
         self._worker = asyncio.create_task(self._started(), name="bredon-file-reader")
         return self._worker
 
-    async def _started(self) -> Pool:
-        spawn = multiprocessing.get_context("spawn")  # no copy of the bot's threads
-        pool = await asyncio.to_thread(spawn.Pool, 1, _preload, (self._preload,))
+    async def _started(self) -> WorkerPool:
+        pool = WorkerPool(1, niceness=WORKER_NICENESS, preload=self._preload)
         try:
-            await self._call(pool, _ready, (), START_SECONDS)
-        except BaseException:
-            await asyncio.to_thread(pool.terminate)
+            await _call(pool, _ready, (), START_SECONDS)
+        except (TimeoutError, BrokenExecutor):
+            log.warning("The worker reading files failed to start in %s s.", START_SECONDS)
+            await asyncio.to_thread(pool.end)
+            raise ReaderNotStarted() from None
+        except BaseException:  # cancelled: the reader is closed
+            await asyncio.to_thread(pool.end)
             raise
         return pool
-
-    async def _call(
-        self, pool: Pool, work: Callable[..., T], args: tuple[Any, ...], limit: float
-    ) -> T:
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[T] = loop.create_future()
-
-        def settle(value: Any, failed: bool) -> None:
-            if not done.done():
-                (done.set_exception if failed else done.set_result)(value)
-
-        def settle_soon(value: Any, failed: bool) -> None:  # on the pool's own thread
-            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
-                loop.call_soon_threadsafe(settle, value, failed)
-
-        pool.apply_async(
-            work,
-            args,
-            callback=lambda value: settle_soon(value, False),
-            error_callback=lambda error: settle_soon(error, True),
-        )
-        self._running = done
-        try:
-            return await asyncio.wait_for(done, limit)
-        except TimeoutError:
-            log.warning("Work on a file took over %s s: its worker is ended.", limit)
-            raise FileTooSlow(limit) from None
-        finally:
-            self._running = None
 
     async def _end(self) -> None:
         worker, self._worker = self._worker, None
         if worker is None:
             return
         if not worker.done():
-            worker.cancel()  # it ends its own pool
+            worker.cancel()  # it ends its own pool, once started
+            await asyncio.wait([worker])
         elif _started_well(worker):
-            await asyncio.to_thread(worker.result().terminate)
+            await asyncio.to_thread(worker.result().end)
 
     async def close(self) -> None:
-        """End the worker (the bot is stopping): the work it was doing is cancelled."""
-        if self._running is not None:
-            self._running.cancel()
+        """End the worker (the bot is stopping): the work it was doing, and the work waiting
+        for its turn, is refused with the restarting sentence."""
+        self._closed = True
         await self._end()
 
 
-def _started_well(worker: asyncio.Task[Pool]) -> bool:
+async def _call(pool: WorkerPool, work: Callable[..., T], args: tuple[Any, ...], limit: float) -> T:
+    return await asyncio.wait_for(asyncio.wrap_future(pool.submit(work, *args)), limit)
+
+
+def _cancelled_from_outside() -> bool:
+    """Whether the task running is being cancelled (not merely woken by a cancelled wait)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
+def _started_well(worker: asyncio.Task[WorkerPool]) -> bool:
     """Whether a worker done starting has started (not failed, not cancelled)."""
     return not worker.cancelled() and worker.exception() is None
 
 
 def _ready() -> None:
-    """Nothing: a worker that has done it has started (and run :func:`_preload`)."""
-
-
-def _preload(modules: tuple[str, ...]) -> None:
-    """In a new worker: yield the CPU to the bot's own process (on a busy machine a file being
-    read must not slow the event loop), and import what its work needs, so that no file's time
-    goes on it."""
-    with contextlib.suppress(OSError):
-        os.nice(WORKER_NICENESS)
-    for module in modules:
-        importlib.import_module(module)
+    """Nothing: a worker that has done it has started (and imported what it preloads)."""
 
 
 def read_game(text: str) -> tuple[Game, Position]:

@@ -23,11 +23,8 @@ import asyncio
 import contextlib
 import itertools
 import logging
-import multiprocessing
-import signal
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
-from multiprocessing.process import BaseProcess
+from concurrent.futures import BrokenExecutor
 from typing import Any, TypeVar
 
 from bot.fair_use import DEFAULT_FAIR_USE, FairUse
@@ -35,6 +32,7 @@ from bot.services.opponent import BotTurn, OpponentService
 from bot.services.views import PlayerRef
 from bot.settings import DEFAULT_BOT_MOVETIME_MS
 from bot.waking import Waker
+from bot.worker_processes import WorkerPool
 from tak import Opening
 from tak.engine import BUILTIN, Choice, FallbackPlayer, builtin_choose
 from tak.search import MAX_LEVEL, Limits
@@ -45,51 +43,6 @@ DEFAULT_WORKERS = 2
 T = TypeVar("T")
 POLL_SECONDS = 600.0  # look at the database at least this often (other processes, retries)
 MAX_PLAYERS_LOOKED_AT = 1_000  # players with a game waiting, taken in turn, at each look
-END_GRACE = 1.0  # seconds a worker process gets to end on SIGTERM before it is killed
-
-
-def _leave_interrupts_to_the_bot() -> None:
-    """In each worker: Ctrl-C in a terminal reaches the whole process group; the bot stops its
-    workers itself, so an interrupt must not break the pool with a traceback per worker."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-class WorkerPool(ProcessPoolExecutor):
-    """A pool of spawned processes (not forked: the bot's process has threads, the database's,
-    a fork would copy) that knows its processes, so that :meth:`end` stops them even in the
-    middle of a search, which ``shutdown`` would wait for (Python 3.14 adds
-    ``terminate_workers`` for this)."""
-
-    def __init__(self, workers: int) -> None:
-        super().__init__(
-            workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_leave_interrupts_to_the_bot,
-        )
-        self._processes_started: set[BaseProcess] = set()
-
-    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
-        # The pool starts its processes inside submit, on demand: the children that appear
-        # during the call are this pool's.
-        before = set(multiprocessing.active_children())
-        try:
-            return super().submit(fn, *args, **kwargs)
-        finally:
-            self._processes_started |= set(multiprocessing.active_children()) - before
-
-    def end(self) -> None:
-        """Take no more work, drop what is queued and end the processes now: SIGTERM, then
-        SIGKILL after :data:`END_GRACE` seconds. Blocks until they are gone."""
-        self.shutdown(wait=False, cancel_futures=True)
-        for process in self._processes_started:
-            if process.is_alive():
-                process.terminate()
-        for process in self._processes_started:
-            process.join(END_GRACE)
-            if process.is_alive():
-                process.kill()
-                process.join()
-        self.shutdown(wait=True)  # the pool's own thread, which sees its processes gone
 
 
 class Thinker:

@@ -12,6 +12,7 @@ import time
 from multiprocessing.process import BaseProcess
 
 from bot.bot_player import Thinker
+from bot.worker_processes import SPAWN, WorkerPool
 
 
 def stubborn_search(seconds: float) -> None:
@@ -66,3 +67,42 @@ async def test_a_broken_pool_is_replaced_and_its_other_workers_ended() -> None:
         await thinker.close()
     await stopped(tasks)
     assert not any(worker.is_alive() for worker in replacements)
+
+
+def test_ending_a_pool_leaves_a_process_started_beside_it_alone(monkeypatch) -> None:
+    """Another pool's process (the file reader's) started while this pool starts its own is
+    not this pool's to end."""
+    start = SPAWN.Process.start
+    others: list[BaseProcess] = []
+
+    def start_another_beside(process: BaseProcess) -> None:
+        if not others:
+            others.append(SPAWN.Process(target=time.sleep, args=(60,)))
+            start(others[0])
+        start(process)
+
+    monkeypatch.setattr(SPAWN.Process, "start", start_another_beside)
+    pool = WorkerPool(1)
+    try:
+        assert pool.submit(os.getpid).result(timeout=60) != os.getpid()
+        pool.end()
+        [other] = others
+        assert other.is_alive()
+    finally:
+        for other in others:
+            other.kill()
+            other.join()
+
+
+def test_a_worker_ignores_an_interrupt_and_finishes_its_work() -> None:
+    """Ctrl-C in a terminal reaches every process of the group: the bot stops its workers."""
+    pool = WorkerPool(1)
+    try:
+        [worker] = [pool.submit(os.getpid).result(timeout=60)]
+        working = pool.submit(time.sleep, 1.0)
+        time.sleep(0.3)
+        os.kill(worker, signal.SIGINT)
+        assert working.result(timeout=10) is None
+        assert pool.submit(os.getpid).result(timeout=10) == worker
+    finally:
+        pool.end()

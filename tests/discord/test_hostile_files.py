@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import io
+import multiprocessing
+import os
+import signal
 import threading
 import time
 from collections.abc import AsyncIterator
@@ -16,8 +19,8 @@ import pytest
 from PIL import Image
 
 from benchmarks.parsers import LONG_NAME, Attached, filled, timed_with_ticker
-from bot.attached_files import FileReader, FileTooSlow, read_game
-from bot.errors import BredonError
+from bot.attached_files import FileReader, FileTooSlow, ReaderNotStarted, read_game
+from bot.errors import BredonError, StoreClosed
 from bot.fair_slots import FairSlots
 from bot.services.results import MAX_PTN_BYTES
 from cogs.table import MAX_RENDERS, GameTable
@@ -134,6 +137,74 @@ async def test_a_players_files_are_read_in_turn_with_the_others() -> None:
         await asyncio.sleep(0.05)
         await asyncio.gather(*first, send(2, "2.0", 0.0))
         assert read == ["1.0", "2.0", "1.1"]
+    finally:
+        await reader.close()
+
+
+@pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGKILL])
+async def test_a_signal_to_the_worker_mid_file(sent: signal.Signals) -> None:
+    """Ctrl-C in a terminal reaches every process of the group: the file is read and the worker
+    kept (the bot stops its workers itself). A worker killed mid-file (the out-of-memory killer)
+    has its file refused at once, not after the timeout, and the next file gets a new one."""
+    reader = FileReader(timeout=30.0)
+    try:
+        worker = await reader.run(os.getpid)
+        reading = asyncio.create_task(reader.run(time.sleep, 1.0))
+        await asyncio.sleep(0.3)
+        os.kill(worker, sent)
+        if sent == signal.SIGINT:
+            assert await asyncio.wait_for(reading, 10) is None
+            assert await reader.run(os.getpid) == worker
+        else:
+            with pytest.raises(FileTooSlow):
+                await asyncio.wait_for(reading, 10)
+            assert await reader.run(os.getpid) != worker
+    finally:
+        await reader.close()
+
+
+def children() -> set[multiprocessing.process.BaseProcess]:
+    return set(multiprocessing.active_children())
+
+
+async def test_closing_while_the_worker_starts_leaves_no_worker() -> None:
+    before = children()
+    reader = FileReader()
+    reading = asyncio.create_task(reader.run(read_game, '[Size "4"]\n1. a1 d4'))
+    while not children() - before:  # the worker is starting: its process is there
+        await asyncio.sleep(0)
+    await reader.close()
+    with pytest.raises(StoreClosed):
+        await reading
+    await asyncio.sleep(1.0)  # what a start cut short might still do
+    assert not children() - before
+
+
+async def test_a_file_waiting_for_its_turn_at_the_stop_is_refused_and_starts_no_worker() -> None:
+    before = children()
+    reader = FileReader(timeout=10.0)
+    reading = asyncio.create_task(reader.run(time.sleep, 5.0, player_id=1))
+    waiting = asyncio.create_task(reader.run(read_game, '[Size "4"]\n1. a1 d4', player_id=2))
+    while not children() - before:
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.5)
+    await reader.close()
+    for refused in (reading, waiting):
+        with pytest.raises(StoreClosed) as error:
+            await refused
+        assert error.value.message == "Bredon is restarting; please try again in a minute."
+    await asyncio.sleep(1.0)
+    assert not children() - before
+
+
+async def test_a_worker_that_cannot_start_is_reported_as_such() -> None:
+    reader = FileReader(preload=("tests.discord.no_such_module",))
+    try:
+        with pytest.raises(ReaderNotStarted) as error:
+            await reader.run(read_game, '[Size "4"]\n1. a1 d4')
+        assert error.value.message == (
+            "I could not start reading files just now; please try again in a minute."
+        )
     finally:
         await reader.close()
 
