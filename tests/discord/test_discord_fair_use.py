@@ -115,32 +115,30 @@ async def test_games_against_the_bot_past_the_limits_are_refused_with_what_to_fi
     assert len(rows) == 2  # the refused ones were never posted nor written
 
 
+@pytest.mark.parametrize(
+    ("setup", "winner", "count"),
+    [
+        ({"komi": 0}, "**alice** (white) wins (1-0)", "(White 2, Black 1)"),
+        (  # a tie, which the antiquity tie rule gives to black
+            {"komi": 1, "antiquity": True},
+            "**bob** (black) wins (0-1)",
+            "(White 2, Black 1, komi +1, with the antiquity tie rule (a tied flat count goes to "
+            "black))",
+        ),
+    ],
+)
 async def test_a_game_ended_by_the_ply_limit_says_so(
-    world: World, monkeypatch: pytest.MonkeyPatch
+    world: World, monkeypatch: pytest.MonkeyPatch, setup: dict[str, object], winner: str, count: str
 ) -> None:
-    """With a limit of 8 plies for the test (2,000 in play): the flats decide, komi included."""
+    """With a limit of 8 plies for the test (2,000 in play): the flats decide, komi and the tie
+    rule included."""
     monkeypatch.setattr(games_module, "MAX_PLIES", 8)
-    thread = await world.start_game(size=5, komi=0)
+    thread = await world.start_game(size=5, **setup)
     for number, move in enumerate(walking_plies(8)):
         await world.move(world.alice if number % 2 == 0 else world.bob, thread, move)
     ending = world.last_bot_message(thread).content
-    assert "Game #1 is over. **alice** (white) wins (1-0)." in ending
+    assert f"Game #1 is over. {winner}." in ending
     assert (
         "The game reached 8 plies, the longest a game may be: the flat count decides, as on a "
-        "full board (White 2, Black 1)." in ending
-    )
-
-
-async def test_a_tie_at_the_ply_limit_goes_to_black_under_the_antiquity_tie_rule(
-    world: World, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(games_module, "MAX_PLIES", 8)
-    thread = await world.start_game(size=5, komi=1, antiquity=True)
-    for number, move in enumerate(walking_plies(8)):
-        await world.move(world.alice if number % 2 == 0 else world.bob, thread, move)
-    ending = world.last_bot_message(thread).content
-    assert "Game #1 is over. **bob** (black) wins (0-1)." in ending
-    assert (
-        "the flat count decides, as on a full board (White 2, Black 1, komi +1, with the "
-        "antiquity tie rule (a tied flat count goes to black))." in ending
+        f"full board {count}." in ending
     )
