@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from datetime import timedelta
 from typing import Literal
 
 import discord
@@ -15,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot, refusals
-from bot.bot_player import BotPlayer, Thinker
+from bot.bot_player import POLL_SECONDS, BotPlayer, Thinker
 from bot.services.outbox import Item, game_stream
 from bot.services.views import MAX_DAYS_PER_MOVE, MAX_KOMI
 from cogs.actions import player_of, post_or_withdraw
@@ -48,6 +49,7 @@ class OpponentCog(commands.Cog):
             player_of(self.bot.user),
             courier_of(self.bot).kick,
             workers=self.bot.settings.bot_workers,
+            poll_seconds=self.bot.idle_look(timedelta(seconds=POLL_SECONDS)).total_seconds(),
         )
         self.player.start()
 

@@ -28,14 +28,22 @@ class SimulatedClock:
         return discord.utils.utcnow()
 
 
+# How long the bot's background loops (the scheduler, the courier, the bot player) sleep when
+# nothing wakes them; they still wake at once when kicked and exactly when something is due.
+# Each look costs SimCord a wall-clock pause of its own (it settles the look's database work in
+# 50 ms steps), and every `env.advance_time` must settle within `settle_timeout` of wall time:
+# looking every ten minutes, as in production, made a simulated 6 hours cost about 2 s of
+# waiting, which a loaded machine stretched past the 5 s.
+IDLE_LOOK = timedelta(hours=6)
+
+
 def make_bot(db_path: Path, **settings: Any) -> BredonBot:
-    """The bot as `python -m bot` builds it. The scheduler may sleep 6 hours between looks at the
-    database (deadlines here are a day or more away when made), which keeps simulated days cheap;
-    it still wakes exactly at each deadline."""
+    """The bot as `python -m bot` builds it, but for the time its loops sleep (nobody else writes
+    the test's database, so they need not look for other processes' work)."""
     return create_bot(
         Settings(token=None, database=db_path, **settings),
         clock=SimulatedClock(),
-        scheduler_max_sleep=timedelta(hours=6),
+        idle_look=IDLE_LOOK,
     )
 
 
