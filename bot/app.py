@@ -247,7 +247,7 @@ class BredonBot(commands.Bot):
         settings: Settings,
         *,
         clock: Clock,
-        scheduler_max_sleep: timedelta,
+        idle_look: timedelta | None,
         services: Services | None = None,
         **sharding: Any,
     ) -> None:
@@ -271,7 +271,7 @@ class BredonBot(commands.Bot):
         self._gateway_up = False
         self._commands_checked = False
         self.clock = clock
-        self._scheduler_max_sleep = scheduler_max_sleep
+        self._idle_look = idle_look
         self.scheduler: DeadlineScheduler | None = None
         self.fatal: StoreError | None = None  # why the bot stopped itself, for `python -m bot`
         self._watchdog: asyncio.Task[None] | None = None
@@ -288,7 +288,7 @@ class BredonBot(commands.Bot):
             self.services.deadlines,
             self.clock,
             self._announce_deadlines,
-            max_sleep=self._scheduler_max_sleep,
+            max_sleep=self.idle_look(DEFAULT_MAX_SLEEP),
             duties=(self.services.notifications, self.services.entry),
             on_duty=lambda: self.dispatch("outbox_written"),
         )
@@ -297,6 +297,12 @@ class BredonBot(commands.Bot):
         if self.settings.health_port is not None:
             self.health = HealthEndpoint(self.services.db, self.gateway, self.tree.timings)
             await self.health.start(self.settings.health_host, self.settings.health_port)
+
+    def idle_look(self, default: timedelta) -> timedelta:
+        """How long a background loop (the scheduler, the courier, the bot player) may sleep
+        when nothing wakes it: its own `default`, short enough to see soon what other processes
+        write, unless the bot was made with another (tests, whose database nobody else writes)."""
+        return self._idle_look or default
 
     def wake_scheduler(self) -> None:
         """A deadline, reminder or digest may now fall before the scheduler's next look (it
@@ -443,14 +449,15 @@ def create_bot(
     settings: Settings,
     *,
     clock: Clock | None = None,
-    scheduler_max_sleep: timedelta = DEFAULT_MAX_SLEEP,
+    idle_look: timedelta | None = None,
     services: Services | None = None,
 ) -> BredonBot:
     """A fresh, unstarted bot on the settings' database (or on ``services`` already open, which
     it then owns and closes): an ``AutoShardedBot`` when the settings ask for shards. Tests inject
-    a clock that follows their simulated time."""
+    a clock that follows their simulated time, and a long ``idle_look`` (see
+    :meth:`BredonBot.idle_look`) so that simulated hours where nothing happens cost no wall time."""
     clock = clock or (services.clock if services is not None else SystemClock())
-    options = {"clock": clock, "scheduler_max_sleep": scheduler_max_sleep, "services": services}
+    options = {"clock": clock, "idle_look": idle_look, "services": services}
     if settings.sharding is None:
         return BredonBot(settings, **options)
     return ShardedBredonBot(

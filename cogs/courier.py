@@ -189,11 +189,12 @@ class Courier:
         return (await self._pause()).total_seconds()
 
     async def _pause(self) -> timedelta:
+        idle = self._bot.idle_look(IDLE_LOOK)
         next_due = await self._outbox.next_due_at()
         if next_due is None:
-            return IDLE_LOOK
+            return idle
         wait = next_due - self._bot.services.clock.now()
-        return max(timedelta(seconds=1), min(wait, IDLE_LOOK))
+        return max(timedelta(seconds=1), min(wait, idle))
 
 
 class CourierCog(commands.Cog):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from datetime import timedelta
 from typing import Literal
 
 import discord
@@ -18,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot, refusals
-from bot.bot_player import BotPlayer, Thinker
+from bot.bot_player import POLL_SECONDS, BotPlayer, Thinker
 from bot.services.outbox import Item, game_stream
 from bot.services.views import MAX_DAYS_PER_MOVE, MAX_KOMI
 from cogs.actions import player_of, post_or_withdraw
@@ -52,6 +53,7 @@ class OpponentCog(commands.Cog):
             courier_of(self.bot).kick,
             workers=self.bot.settings.bot_workers,
             fair_use=self.bot.settings.fair_use,
+            poll_seconds=self.bot.idle_look(timedelta(seconds=POLL_SECONDS)).total_seconds(),
         )
         self.player.start()
 

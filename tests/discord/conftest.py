@@ -28,14 +28,49 @@ class SimulatedClock:
         return discord.utils.utcnow()
 
 
+# How long the bot's background loops (the scheduler, the courier, the bot player) sleep when
+# nothing wakes them; they still wake at once when kicked and exactly when something is due.
+# Each look costs SimCord a wall-clock pause of its own (it settles the look's database work in
+# 50 ms steps): looking every ten minutes, as in production, made a simulated 6 hours cost about
+# 2 s of waiting.
+IDLE_LOOK = timedelta(hours=6)
+
+# SimCord's settle timeout plays two parts. In a settle after a command, a click or a restart it
+# catches a bot that never settles, but also decides which timers fire on the wall clock rather
+# than wait for simulated time: those due within it. It must stay below the courier's first retry
+# (30 s after a failed post), which only advancing time may bring; below that, it is as generous
+# as it can be, for a loaded machine.
+SETTLE_TIMEOUT = 25.0
+# While time is advanced every timer waits for simulated time, so the timeout only catches a bot
+# that never settles, across all the work the simulated span holds: generous.
+ADVANCE_TIMEOUT = 300.0
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every SimCord test settles with :data:`SETTLE_TIMEOUT` unless its ``simcord`` marker says
+    otherwise (the marker is how the timeout reaches the environment before the bot starts)."""
+    for item in items:
+        marker = item.get_closest_marker("simcord")
+        options = {"settle_timeout": SETTLE_TIMEOUT, **(marker.kwargs if marker else {})}
+        item.add_marker(pytest.mark.simcord(**options))
+
+
+async def advance(env: simcord.Env, duration: timedelta) -> None:
+    """Move simulated time on by `duration`, firing every timer due on the way in order."""
+    settle_timeout, env.settle_timeout = env.settle_timeout, ADVANCE_TIMEOUT
+    try:
+        await env.advance_time(duration.total_seconds())
+    finally:
+        env.settle_timeout = settle_timeout
+
+
 def make_bot(db_path: Path, **settings: Any) -> BredonBot:
-    """The bot as `python -m bot` builds it. The scheduler may sleep 6 hours between looks at the
-    database (deadlines here are a day or more away when made), which keeps simulated days cheap;
-    it still wakes exactly at each deadline."""
+    """The bot as `python -m bot` builds it, but for the time its loops sleep (nobody else writes
+    the test's database, so they need not look for other processes' work)."""
     return create_bot(
         Settings(token=None, database=db_path, **settings),
         clock=SimulatedClock(),
-        scheduler_max_sleep=timedelta(hours=6),
+        idle_look=IDLE_LOOK,
     )
 
 

@@ -5,22 +5,16 @@ shown from storage; across a restart and after a 500 on the post, it still arriv
 from __future__ import annotations
 
 import io
+from datetime import timedelta
 
-import pytest
 from PIL import Image
 
 from tak.ptn import Game
-from tests.discord.conftest import World
+from tests.discord.conftest import World, advance
 from tests.discord.test_discord_delivery import contents, count, fail_posts
 from tests.discord.test_discord_tournament import WHITE_ROAD
 
 POSTED = "**Analysis of game #1**"
-
-
-@pytest.fixture(autouse=True)
-def time_to_think(world: World) -> None:
-    """The analysis runs in a worker process, spawned on first use: give a loaded machine time."""
-    world.env.settle_timeout = 60.0
 
 
 async def finished_game(world: World):
@@ -85,7 +79,8 @@ async def test_asking_twice_queues_once_and_a_restart_resumes_the_work(
     assert second.response.content.startswith("Game #1 is already queued for analysis")
     assert count(contents(world, thread), POSTED) == 0
 
-    # A restart must settle within SimCord's 5 s: a light search (the marks here are exact ones).
+    # A restart settles only once the resumed analysis is done: a light search (the marks here
+    # are exact ones).
     await world.env.restart_bot(new_bot(analysis_nodes=100))
     await world.env.settle()
     await analysis_post(world, thread)
@@ -96,10 +91,10 @@ async def test_a_500_on_the_post_is_retried_once(world: World, caplog) -> None:
     env = world.env
     thread = await finished_game(world)
     fail_posts(env, thread, status=500, times=1)
-    # While the worker process runs, SimCord keeps time real: the courier's retry 30 s after
-    # the 500 happens within this request's settling (so this test takes half a minute).
+    # The request settles once the worker process has analysed the game and the post failed;
+    # the courier's retry, 30 s later, waits for simulated time.
     await world.alice.slash(world.channel, "tak analysis", game=1)
-    await env.advance_time(31)
+    await advance(env, timedelta(seconds=31))
     refused = [r for r in caplog.records if "(analysis, game:1): 500" in r.getMessage()]
     assert len(refused) == 1  # Discord refused the first post
     await analysis_post(world, thread)

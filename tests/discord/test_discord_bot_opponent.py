@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -12,17 +13,10 @@ import simcord
 
 from tak import Position
 from tak.engine import Engine
+from tests.discord.conftest import advance
 from tests.discord.test_discord_delivery import contents, count, fail_posts
 
 FAKE_ENGINE = Path(__file__).parents[1] / "engine" / "fake_tei_engine.py"
-
-
-@pytest.fixture(autouse=True)
-def time_to_think(world) -> None:
-    """SimCord waits for the bot's search (a worker process, spawned on first use) before it
-    calls the bot idle: give it the time a loaded machine may need. Settling ends as soon as
-    the bot is idle, so this costs nothing when it is quick."""
-    world.env.settle_timeout = 30.0
 
 
 async def play_bot(world, **options):
@@ -175,7 +169,7 @@ async def test_the_bots_move_is_saved_and_shown_once_when_discord_fails_its_post
     assert game.ply == 2 and game.player_to_move.id == world.alice.id
     bot_move = f"**{world.env.bot.user.name}** played **{game.last_move}**"
     assert count(contents(world, thread), bot_move) == 0
-    await world.env.advance_time(31)
+    await advance(world.env, timedelta(seconds=31))
     assert count(contents(world, thread), bot_move) == 1
     assert world.alice.mention in world.last_bot_message(thread).content
     assert await services.outbox.pending() == 0

@@ -7,7 +7,8 @@ from dataclasses import replace
 from datetime import timedelta
 
 from cogs.buttons import buttons
-from tests.discord.test_discord_restart_deadlines import advance, labels
+from tests.discord.conftest import advance
+from tests.discord.test_discord_restart_deadlines import labels
 
 
 async def opened(world, **options):

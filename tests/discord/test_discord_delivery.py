@@ -15,8 +15,7 @@ import discord
 import pytest
 import simcord
 
-from tests.discord.conftest import World
-from tests.discord.test_discord_restart_deadlines import advance
+from tests.discord.conftest import World, advance
 from tests.discord.test_discord_tournament import WHITE_ROAD, Club
 
 
@@ -67,7 +66,7 @@ async def test_a_failed_board_post_after_a_move_is_retried_once_discord_works(
 
     if restart:
         await env.restart_bot(new_bot())
-    await env.advance_time(31)
+    await advance(env, timedelta(seconds=31))
     posts = contents(world, thread)
     assert count(posts, "played **a1**") == 1
     assert bob.mention in posts[-1]
@@ -311,7 +310,7 @@ async def test_a_failing_courtesy_dm_does_not_post_the_board_again(world: World)
     thread = await world.start_game(size=5)
     fail_posts(env, bob.user.dm_channel, status=500, times=None)
     await world.move(alice, thread, "a1")
-    await env.advance_time(120)
+    await advance(env, timedelta(seconds=120))
     assert count(contents(world, thread), "played **a1**") == 1
     assert await env.bot.services.outbox.pending() == 0
 
@@ -347,7 +346,7 @@ async def test_a_deleted_tournament_channel_gives_up_the_news_and_dms_the_games(
     stored = await club.services.games.get(second.id)
     mover = club.by_id[stored.player_to_move.id]
     await mover.slash(lobby, "tak move", ptn=winning, game=second.id)
-    await env.advance_time(60)
+    await advance(env, timedelta(seconds=60))
     assert "tournament:1" in caplog.text and "Could not deliver announcement" in caplog.text
     assert await club.services.outbox.pending() == 0  # nothing stuck
     started = [
@@ -367,7 +366,7 @@ async def test_a_declined_challenge_is_shown_declined_even_if_discord_fails_firs
     env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/{message.id}", times=1)
     await world.bob.click(message, label="Decline")
     assert (await env.bot.services.challenges.get(1)).status.value == "declined"
-    await env.advance_time(31)
+    await advance(env, timedelta(seconds=31))
     shown = next(m for m in world.bot_messages(world.channel) if m.id == message.id)
     assert shown.content.endswith("Declined.") and shown.components == []
     assert await env.bot.services.outbox.pending() == 0
@@ -390,7 +389,7 @@ async def test_a_new_tournament_whose_announcement_fails_is_announced_once_disco
     joined = await club.world.alice.slash(club.channel, "tournament join")
     assert joined.response.content.startswith("You are in")  # the tournament exists
 
-    await env.advance_time(31)
+    await advance(env, timedelta(seconds=31))
     titles = [e.title for m in club.channel_posts() for e in m.embeds]
     assert titles.count("New tournament: Spring Open") == 1
     assert await club.services.outbox.pending() == 0

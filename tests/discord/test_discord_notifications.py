@@ -13,8 +13,7 @@ import simcord
 
 from bot.app import INVITE_PERMISSIONS
 from cogs.courier import courier_of
-from tests.discord.conftest import World, grant_bot
-from tests.discord.test_discord_restart_deadlines import advance
+from tests.discord.conftest import World, advance, grant_bot
 from tests.discord.test_discord_tournament import Club
 
 LONDON = ZoneInfo("Europe/London")

@@ -5,20 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 import discord
-import simcord
+
+from tests.discord.conftest import advance
 
 
 def labels(message) -> list[str]:
     return [c.label for row in message.components for c in row.children]
-
-
-async def advance(env: simcord.Env, duration: timedelta) -> None:
-    """Move simulated time in 6-hour steps (each step has its own settling budget)."""
-    step = timedelta(hours=6)
-    while duration > timedelta(0):
-        chunk = min(step, duration)
-        await env.advance_time(chunk.total_seconds())
-        duration -= chunk
 
 
 async def test_after_a_restart_old_buttons_work_and_the_game_goes_on(world, new_bot) -> None:

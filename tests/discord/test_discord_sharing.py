@@ -11,8 +11,7 @@ from datetime import timedelta
 import discord
 import pytest
 
-from tests.discord.conftest import World
-from tests.discord.test_discord_restart_deadlines import advance
+from tests.discord.conftest import World, advance
 from tests.discord.test_discord_tournament import Club
 
 SHOWN = re.compile(r"Shown in the channel: (\S+)$")

@@ -19,7 +19,7 @@ from rendering.bracket import bracket_layout, render_bracket
 from rendering.chart import render_rating_history
 from rendering.standings import render_standings, standings_layout
 from tak.ptn import Game
-from tests.discord.conftest import World, allow_command, decoded_image
+from tests.discord.conftest import World, advance, allow_command, decoded_image
 from tests.discord.test_discord_meta import check_limits, walk
 
 # On 3x3: white's road a1-b1-c1 (the first two plies place the opponent's flat), and black's
@@ -273,7 +273,7 @@ async def test_a_loss_on_time_moves_the_round_on(club: Club) -> None:
     assert "Spring Open: round 2 of 3" not in embed_titles(club.channel_posts())
 
     for _ in range(5):  # a day and a bit, in steps the scheduler wakes at least once in
-        await club.env.advance_time(timedelta(hours=5).total_seconds())
+        await advance(club.env, timedelta(hours=5))
 
     timed_out = club.world.bot_messages(club.thread(idle.thread_id))
     assert any("Time is up." in m.content and "wins on time" in m.content for m in timed_out)

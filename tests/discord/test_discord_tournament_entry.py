@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from tests.discord.conftest import World
-from tests.discord.test_discord_restart_deadlines import advance
+from tests.discord.conftest import World, advance
 from tests.discord.test_discord_tournament import Club, embed_titles
 
 
