@@ -44,25 +44,23 @@ async def reader() -> AsyncIterator[FileReader]:
     await made.close()
 
 
+@pytest.mark.parametrize(
+    ("read", "cap", "refusal"),
+    [
+        (read_attached_game, MAX_PTN_FILE_BYTES, "That file is not a game I can read:"),
+        (read_reported_file, MAX_PTN_BYTES, "The file is refused:"),
+    ],
+)
 async def test_a_file_of_open_comments_is_refused_while_the_loop_turns(
-    reader: FileReader,
+    reader: FileReader, read: Any, cap: int, refusal: str
 ) -> None:
-    hostile = filled(MAX_PTN_FILE_BYTES, '[Size "6"]\n', "{")
-    viewed = read_attached_game(attached("a.ptn", hostile), reader, 1)
-    refused, _, stall = await timed_with_ticker(viewed)
+    hostile = filled(cap, '[Size "6"]\n', "{")
+    refused, _, stall = await timed_with_ticker(read(attached("a.ptn", hostile), reader, 1))
     assert stall < BLOCKED
     assert isinstance(refused, BredonError)
     # Refused by the reader, or stopped if the reader is slow on it (as before issue 23).
-    unread = refused.message.startswith("That file is not a game I can read:")
+    unread = refused.message.startswith(refusal)
     assert unread or isinstance(refused, FileTooSlow), refused.message
-
-    hostile = filled(MAX_PTN_BYTES, '[Size "6"]\n', "{")
-    reported = read_reported_file(attached("a.ptn", hostile), reader, 1)
-    not_counted, _, stall = await timed_with_ticker(reported)
-    assert stall < BLOCKED
-    assert isinstance(not_counted, BredonError)
-    unread = not_counted.message.startswith("The file is refused:")
-    assert unread or isinstance(not_counted, FileTooSlow), not_counted.message
 
 
 async def test_a_real_game_reads_the_same_in_the_worker(reader: FileReader) -> None:
