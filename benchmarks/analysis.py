@@ -1,6 +1,7 @@
 """Post-game analysis (`/tak analysis`): what a worker process spends on one game, and the graph.
 
-Runs `bot.analyst.analyse_ptn` (every position searched to a fixed number of positions, the exact
+Runs `bot.computer.analyst.analyse_ptn` (every position searched to a fixed number of positions,
+the exact
 road-in-one and Tinuë checks, the annotated PTN) on the real games in tests/engine/real_games, then
 draws each game's evaluation graph as the bot posts it. Prints CPU seconds per ply and per game
 (the queue's waiting time is the games ahead times that), the graph's time and size.
@@ -18,7 +19,7 @@ import statistics
 import time
 from pathlib import Path
 
-from bot.analyst import analyse_ptn
+from bot.computer.analyst import analyse_ptn
 from rendering.evaluation import EvaluationGraph, render_evaluation_graph
 from tak.analysis import DEFAULT_NODES
 from tak.engine import BUILTIN

@@ -34,12 +34,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.analyst import Analyst
-from bot.bot_player import BotPlayer, Thinker
-from bot.clock import SystemClock
+from bot.computer.analyst import Analyst
+from bot.computer.player import BotPlayer, Thinker
 from bot.errors import BredonError
+from bot.games.model import PlayerRef
 from bot.services import Services
-from bot.services.views import PlayerRef
+from bot.timekeeping.clock import SystemClock
 from tak import Move, Position
 from tak.engine import builtin_choose
 from tak.search import Limits

@@ -30,12 +30,12 @@ from pathlib import Path
 
 from service import PLAYERS, START, insert_game, random_game, report
 
-from bot.clock import FakeClock
+from bot.games.service import GameService
 from bot.health import database_problem, store_figures
 from bot.inspection import inspect_database
 from bot.services import Services
-from bot.services.games import GameService
 from bot.store import Database, to_db
+from bot.timekeeping.clock import FakeClock
 from tak import Position
 
 

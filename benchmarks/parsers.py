@@ -320,7 +320,7 @@ async def timed_with_ticker(
 
 
 async def hostile_files() -> None:
-    from bot.services.results import MAX_PTN_BYTES
+    from bot.tournaments.corrections import MAX_PTN_BYTES
     from cogs.table import GameTable
     from cogs.tak import MAX_PTN_FILE_BYTES, read_attached_game
     from cogs.tournaments import read_reported_file

@@ -29,11 +29,11 @@ from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
 
-from bot.clock import FakeClock
+from bot.games.model import PlayerRef
+from bot.games.service import GameService, PositionCache
 from bot.services import Services
-from bot.services.games import GameService, PositionCache
-from bot.services.views import PlayerRef
 from bot.store import Database, to_db
+from bot.timekeeping.clock import FakeClock
 from tak import Position, Result
 
 START = datetime(2024, 1, 1, tzinfo=UTC)

@@ -25,15 +25,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.clock import Clock, SystemClock
 from bot.errors import BredonError, StoreClosed
 from bot.health import CommandTimings, Gateway, HealthEndpoint
-from bot.scheduler import DEFAULT_MAX_SLEEP, DeadlineScheduler
 from bot.services import Services
-from bot.services.deadlines import DeadlineReport
 from bot.settings import Settings
 from bot.store import StoreError
 from bot.text_safety import message_text
+from bot.timekeeping.clock import Clock, SystemClock
+from bot.timekeeping.deadlines import DeadlineReport
+from bot.timekeeping.scheduler import DEFAULT_MAX_SLEEP, DeadlineScheduler
 
 log = logging.getLogger(__name__)
 

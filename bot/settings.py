@@ -21,8 +21,8 @@ from pathlib import Path
 from dotenv.parser import parse_stream
 from dotenv.variables import parse_variables
 
-from bot.fair_use import DEFAULT_FAIR_USE, FairUse
 from bot.store import DEFAULT_PATH
+from bot.work.fair_use import DEFAULT_FAIR_USE, FairUse
 
 TOKEN_VARIABLE = "DISCORD_TOKEN"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")

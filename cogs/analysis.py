@@ -1,12 +1,14 @@
 """Post-game analysis in Discord: `/tak analysis game:` and the post in the game's thread.
 
-The request is queued (:mod:`bot.services.analysis`) and worked by :class:`bot.analyst.Analyst`
+The request is queued (:mod:`bot.computer.analysis`) and worked by
+:class:`bot.computer.analyst.Analyst`
 in the worker processes; the result is an outbox announcement
-(:class:`~bot.services.outbox.AnalysisReady`) shown here: the evaluation graph, the annotated PTN
+(:class:`~bot.notifications.outbox.AnalysisReady`) shown here: the evaluation graph, the annotated
+PTN
 as a file and the biggest swings, in the game's thread. Asking for a finished analysis again
 shows it from storage, privately.
 
-Also the note under a game ended by the ply limit (:func:`bot.services.games.ply_limit_result`):
+Also the note under a game ended by the ply limit (:func:`bot.games.service.ply_limit_result`):
 a game that reaches the longest record every tool here reads ends by the flat count, and its
 ending says so.
 """
@@ -17,13 +19,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.analyst import Analyst
 from bot.app import BredonBot, refusals
-from bot.services.analysis import Findings, Queued, wait_text
-from bot.services.outbox import AnalysisReady, Item
-from bot.services.views import GameView
+from bot.computer.analysis import Findings, Queued, wait_text
+from bot.computer.analyst import Analyst
+from bot.games.model import GameView
+from bot.notifications.outbox import AnalysisReady, Item
 from cogs.courier import courier_of
-from cogs.messages import players_line
+from cogs.game_messages import players_line
 from cogs.table import GameTable, Post, Shown
 from cogs.tak import command_group, thinking
 from rendering.evaluation import EvaluationGraph, render_evaluation_graph

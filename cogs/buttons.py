@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import discord
 
 from bot.app import apologise, refusals
-from bot.services.games import position_mark
-from bot.services.views import ChallengeView, GameView
+from bot.games.model import ChallengeView, GameView
+from bot.games.service import position_mark
 
 Handler = Callable[[discord.Interaction, int], Awaitable[None]]
 FormOpener = Callable[[discord.Interaction, int, int, str], Awaitable[None]]
@@ -119,7 +119,7 @@ class MoveButton(
     template=r"bredon:move:(?P<game>\d+):(?P<ply>\d+):(?P<position>[0-9a-f]{8})",
 ):
     """On every board: opens a form for the move, for the position that board shows (its ply
-    and :func:`~bot.services.games.position_mark`)."""
+    and :func:`~bot.games.service.position_mark`)."""
 
     def __init__(self, game_id: int, ply: int, position: str) -> None:
         super().__init__(

@@ -1,4 +1,4 @@
-"""The courier: delivers the outbox (:mod:`bot.services.outbox`) to Discord.
+"""The courier: delivers the outbox (:mod:`bot.notifications.outbox`) to Discord.
 
 It runs in the background, woken when something was enqueued (:meth:`Courier.kick`) or when the
 next retry is due, and delivers every item that is ready, one at a time, each through
@@ -30,9 +30,9 @@ from discord.ext import commands
 
 from bot.app import BredonBot
 from bot.errors import StoreBusy
-from bot.services.deadlines import DeadlineReport
-from bot.services.outbox import Item, Outcome
-from bot.waking import Waker
+from bot.notifications.outbox import Item, Outcome
+from bot.timekeeping.deadlines import DeadlineReport
+from bot.work.waking import Waker
 from cogs.table import GameTable, Shown, Undeliverable
 
 log = logging.getLogger(__name__)

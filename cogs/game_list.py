@@ -3,7 +3,7 @@
 The Previous and Next buttons carry everything a page needs in their custom_id (who asked, whose
 games, which games, the moment of the listing, the page), so they work after a restart; only
 the member who asked may turn the pages. Every page is read as the listing stood at its moment
-(:mod:`bot.services.listings`), so games that move on, start or end between two presses do not
+(:mod:`bot.games.listing`), so games that move on, start or end between two presses do not
 shift the pages.
 """
 
@@ -14,9 +14,9 @@ from datetime import UTC, datetime
 
 import discord
 
-from bot.services.listings import GamesPage, Listing
-from bot.services.views import GameView
-from cogs import messages
+from bot.games.listing import GamesPage, Listing
+from bot.games.model import GameView
+from cogs import game_messages
 from cogs.actions import Refusal
 from cogs.buttons import pressed
 
@@ -38,21 +38,21 @@ def jump_url(game: GameView) -> str:
 
 def _name(name: str) -> str:
     short = name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
-    return f"**{messages.display(short)}**"
+    return f"**{game_messages.display(short)}**"
 
 
 def list_line(game: GameView, viewer_id: int | None) -> str:
     """One game: its link, its players (names cut short), whose move and the clock, or its
-    result (:func:`cogs.messages.game_state`)."""
+    result (:func:`cogs.game_messages.game_state`)."""
     head = f"[#{game.id}]({jump_url(game)}) {_name(game.white.name)} vs {_name(game.black.name)}"
-    return head + messages.game_state(game, viewer_id)
+    return head + game_messages.game_state(game, viewer_id)
 
 
 def page_embed(
     page: GamesPage, listing: Listing, whose: int, viewer_id: int | None
 ) -> discord.Embed:
     """The page as an embed: whose games, those awaiting their move, the games' lines."""
-    owner = "your" if whose == viewer_id else f"{messages.mention(whose)}'s"
+    owner = "your" if whose == viewer_id else f"{game_messages.mention(whose)}'s"
     head = "Your" if whose == viewer_id else owner
     lines = [f"{head} games in this server{'.' if page.total else ': none.'}"]
     if page.awaiting and listing is Listing.ACTIVE:
@@ -118,7 +118,7 @@ class PageButton(
         async def turn() -> None:
             if interaction.user.id != self.caller:
                 raise Refusal(
-                    f"Only {messages.mention(self.caller)} can turn these pages: "
+                    f"Only {game_messages.mention(self.caller)} can turn these pages: "
                     "`/tak games` lists games for you."
                 )
             message = interaction.message

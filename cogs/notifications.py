@@ -1,7 +1,8 @@
 """Notifications in Discord: the daily digests, the time-zone suggestions of `/tak settings`, and
-telling a player whose DMs were refused (:mod:`bot.services.notifications`).
+telling a player whose DMs were refused (:mod:`bot.notifications.service`).
 
-A digest is an outbox announcement (:class:`~bot.services.outbox.DigestDue`) shown here, through
+A digest is an outbox announcement (:class:`~bot.notifications.outbox.DigestDue`) shown here,
+through
 the courier: a DM listing the games of the server awaiting the player's move. Nothing awaits: no
 DM. DMs refused (closed, 403): the digest is posted with a mention in the thread of the game whose
 clock runs out first (else its channel), and the player is told at their next command in the
@@ -19,9 +20,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot
-from bot.services.digest import suggest_zones
-from bot.services.outbox import DigestDue, Item, Outcome
-from cogs import notify_messages as notes
+from bot.notifications.digest import suggest_zones
+from bot.notifications.outbox import DigestDue, Item, Outcome
+from cogs import notification_messages
 from cogs.courier import courier_of
 from cogs.table import GONE, GameTable, Shown, Undeliverable
 
@@ -54,12 +55,14 @@ class NotificationsCog(commands.Cog):
         if not games:
             return Shown(None, Outcome.POSTED)
         guild = self.bot.get_guild(due.guild_id)
-        text = notes.digest_text(guild.name if guild else "your server", games, now)
+        text = notification_messages.digest_text(guild.name if guild else "your server", games, now)
         sent = await self.table.direct_message(due.player_id, text)
         if sent is not None:
             return Shown(sent.jump_url, Outcome.POSTED, in_guild=False)
         await self.services.notifications.mark_unreachable(due.player_id, due.guild_id)
-        fallback = notes.digest_fallback_text(due.player_id, text)[: notes.MAX_MESSAGE]
+        fallback = notification_messages.digest_fallback_text(due.player_id, text)[
+            : notification_messages.MAX_MESSAGE
+        ]
         game = games[0]
         for place_id in dict.fromkeys(p for p in (game.thread_id, game.channel_id) if p):
             try:
@@ -85,7 +88,9 @@ class NotificationsCog(commands.Cog):
         if await notifications.take_unreachable(interaction.user.id, interaction.guild_id):
             server = interaction.guild.name if interaction.guild else "this server"
             try:
-                await interaction.followup.send(notes.unreachable_text(server), ephemeral=True)
+                await interaction.followup.send(
+                    notification_messages.unreachable_text(server), ephemeral=True
+                )
             except discord.HTTPException as error:
                 log.info("Could not tell %s their DMs are closed (%s).", interaction.user, error)
 

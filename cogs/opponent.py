@@ -1,4 +1,4 @@
-"""Playing Bredon itself: `/tak play` and the bot's side of its games (:mod:`bot.bot_player`).
+"""Playing Bredon itself: `/tak play` and the bot's side of its games (:mod:`bot.computer.player`).
 
 `/tak play level:<1-5>` posts a challenge to the bot, which accepts it at once; so does a
 `/tak challenge` addressed to the bot. The bot's moves are posted like anyone's, by the courier.
@@ -19,9 +19,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot, refusals
-from bot.bot_player import POLL_SECONDS, BotPlayer, Thinker
-from bot.services.outbox import Item, game_stream
-from bot.services.views import MAX_DAYS_PER_MOVE, MAX_KOMI
+from bot.computer.player import POLL_SECONDS, BotPlayer, Thinker
+from bot.games.model import MAX_DAYS_PER_MOVE, MAX_KOMI
+from bot.notifications.outbox import Item, game_stream
 from cogs.actions import player_of, post_or_withdraw
 from cogs.courier import courier_of
 from cogs.tak import check_place, command_group, thinking

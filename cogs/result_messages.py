@@ -1,16 +1,17 @@
 """What the bot says about results set by hand: corrections, reported games and the log.
 
-Like :mod:`cogs.messages`, no Discord calls and no rules: :mod:`bot.services.results` decides.
+Like :mod:`cogs.game_messages`, no Discord calls and no rules: :mod:`bot.tournaments.corrections`
+decides.
 """
 
 from __future__ import annotations
 
 import discord
 
-from bot.services.results import LogEntry, LogKind
-from bot.services.tournaments import TournamentView
 from bot.text_safety import MAX_MESSAGE
-from cogs.messages import display, mention, timestamp
+from bot.tournaments.corrections import LogEntry, LogKind
+from bot.tournaments.tournament import TournamentView
+from cogs.game_messages import display, mention, timestamp
 
 MAX_DESCRIPTION = 4096
 LOG_SHOWN = 25  # the newest entries in the embed; the export has them all

@@ -2,7 +2,7 @@
 notices, reminders and endings, and the tournaments' news.
 
 Everything the players are told because the database changed comes out of the outbox
-(:mod:`bot.services.outbox`): :meth:`GameTable.show` turns one announcement into messages, and
+(:mod:`bot.notifications.outbox`): :meth:`GameTable.show` turns one announcement into messages, and
 :class:`cogs.courier.Courier` decides when. An announcement is shown from what the database holds
 now plus the facts it carries (the position after a move, the match score after a game), so a
 retry days later shows what happened then.
@@ -13,8 +13,9 @@ DM; if none of those can be reached, :class:`Undeliverable`. Other failures (5xx
 propagate, to be retried.
 
 Images are rendered in a worker thread (``asyncio.to_thread``) so the event loop stays free, a few
-at a time and at most one for any player (:class:`bot.fair_slots.FairSlots`). The files players
-attach are read in a worker process (:class:`bot.attached_files.FileReader`, the table's `files`).
+at a time and at most one for any player (:class:`bot.work.fair_slots.FairSlots`). The files players
+attach are read in a worker process (:class:`bot.work.attached_files.FileReader`, the table's
+`files`).
 """
 
 from __future__ import annotations
@@ -30,12 +31,14 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot.attached_files import FileReader
 from bot.errors import UnknownPlayer
-from bot.fair_slots import FairSlots
-from bot.services import Services
-from bot.services.deadlines import Reminder
-from bot.services.outbox import (
+from bot.games.model import (
+    ChallengeView,
+    GameView,
+    MatchStatus,
+)
+from bot.games.outcomes import GameEnding, MoveOutcome
+from bot.notifications.outbox import (
     ChallengeSettled,
     ClockEvent,
     ClockNews,
@@ -53,20 +56,15 @@ from bot.services.outbox import (
     TournamentNews,
     game_stream,
 )
-from bot.services.outcomes import GameEnding, MoveOutcome
-from bot.services.tournaments import TournamentFormat, TournamentStatus, TournamentView
-from bot.services.views import (
-    ChallengeView,
-    GameView,
-    MatchStatus,
-)
+from bot.services import Services
 from bot.store import from_db
-from cogs import messages
-from cogs import notify_messages as notes
-from cogs import result_messages as results_say
-from cogs import tournament_messages as say
+from bot.timekeeping.deadlines import Reminder
+from bot.tournaments.tournament import TournamentFormat, TournamentStatus, TournamentView
+from bot.work.attached_files import FileReader
+from bot.work.fair_slots import FairSlots
+from cogs import game_messages, notification_messages, result_messages, tournament_messages
 from cogs.buttons import buttons, challenge_buttons, turn_buttons
-from cogs.pictures import tournament_files
+from cogs.picture_files import tournament_files
 from rendering import THEMES, render_board, render_replay_within
 from tak import Move, Position, Result, parse_move
 from tak.ptn import Game
@@ -164,8 +162,8 @@ class GameTable:
         # boards never wait for one.
         self._renders = FairSlots(MAX_RENDERS)
         self._replays = FairSlots(1)
-        # Reads the files of /tak view and /tournament report (bot.services.results).
-        self.files = FileReader(preload=("bot.services.results",))
+        # Reads the files of /tak view and /tournament report (bot.tournaments.corrections).
+        self.files = FileReader(preload=("bot.tournaments.corrections",))
         self._shows: dict[type[Any], Callable[[Item, Any], Awaitable[Shown]]] = {
             GameStart: self._show_game_start,
             MovePlayed: self._show_move,
@@ -178,7 +176,7 @@ class GameTable:
             ClockNews: self._show_clock_news,
         }
         # Added to every game start, move and ending shown; other cogs add theirs (coins).
-        self.notes: list[Note] = [messages.ply_limit_note]
+        self.notes: list[Note] = [game_messages.ply_limit_note]
 
     async def _noted(self, text: str, game: GameView, payload: Payload) -> str:
         for note in self.notes:
@@ -412,11 +410,11 @@ class GameTable:
                 name=f"challenge-{challenge.id}.png",
             )
         message = await place.send(
-            messages.challenge_text(challenge), view=challenge_buttons(challenge), file=board
+            game_messages.challenge_text(challenge), view=challenge_buttons(challenge), file=board
         )
         await self.services.challenges.set_message(challenge.id, message.id)
         if challenge.opponent is not None and message.guild is not None:
-            text = notes.challenge_dm_text(
+            text = notification_messages.challenge_dm_text(
                 message.guild.name, challenge.challenger.name, message.jump_url
             )
             await self.tell_by_dm(None, challenge.opponent.id, challenge.guild_id, text, offer=True)
@@ -432,7 +430,7 @@ class GameTable:
             if not isinstance(place, discord.abc.GuildChannel | discord.Thread):
                 return Shown(None, Outcome.GIVEN_UP)
             message = await place.get_partial_message(challenge.message_id).edit(
-                content=messages.challenge_text(challenge), view=None
+                content=game_messages.challenge_text(challenge), view=None
             )
         except GONE as error:
             log.info("Challenge %s: its message cannot be edited (%s).", challenge.id, error)
@@ -452,7 +450,7 @@ class GameTable:
             if anchor is not None:
                 game = await self._make_thread(game, anchor)
         position = await self.services.games.position(game.id)
-        text = await self._noted(messages.game_start_text(game), game, start)
+        text = await self._noted(game_messages.game_start_text(game), game, start)
         shown = await self._post_turn(item, game, position, text, position.last_move)
         if shown.link is not None and shown.in_guild:
             if game.thread_id is None:  # played in the channel: `/tak games` links this post
@@ -473,10 +471,10 @@ class GameTable:
         pairing = await self.services.tournaments.pairing_of_match(game.match_id)
         if pairing is None:
             return
-        title = say.round_title(tournament, pairing.round)
+        title = tournament_messages.round_title(tournament, pairing.round)
         for player in (game.white, game.black):
             moves = player.id == game.player_to_move.id
-            text = notes.pairing_dm_text(title, game, moves, link)
+            text = notification_messages.pairing_dm_text(title, game, moves, link)
             await self.tell_by_dm(item, player.id, game.guild_id, text, offer=True)
 
     async def _point_to(self, item: Item, game: GameView, link: str) -> None:
@@ -491,7 +489,7 @@ class GameTable:
                 place = await self.channel(before.thread_id or before.channel_id)
                 if isinstance(place, discord.Thread) and place.archived:
                     await self._reopen(place)
-                await place.send(notes.next_game_text(game, link))
+                await place.send(notification_messages.next_game_text(game, link))
             except UNREACHABLE as error:
                 log.info("Game %s: no pointer to game %s (%s).", before.id, game.id, error)
             pointed = [*pointed, before.id]
@@ -517,7 +515,9 @@ class GameTable:
             if pairing is None or pairing.player2 is None:
                 return None
             try:
-                anchor = await channel.send(say.match_anchor_text(tournament, pairing, game.id))
+                anchor = await channel.send(
+                    tournament_messages.match_anchor_text(tournament, pairing, game.id)
+                )
             except GONE as error:
                 log.warning("Game %s: no anchor line in its channel (%s).", game.id, error)
                 return None
@@ -530,7 +530,7 @@ class GameTable:
             return game
         try:
             thread = await anchor.create_thread(
-                name=messages.thread_name(game), auto_archive_duration=THREAD_ARCHIVE_MINUTES
+                name=game_messages.thread_name(game), auto_archive_duration=THREAD_ARCHIVE_MINUTES
             )
             thread_id = thread.id
         except GONE as error:
@@ -578,7 +578,7 @@ class GameTable:
         position = game.position_from_tps()
         called = (played.tak, played.tinue)
         outcome = MoveOutcome(game, played.move, played.ply, position, played.tak, None, called[1])
-        text = await self._noted(messages.move_text(outcome), game, played)
+        text = await self._noted(game_messages.move_text(outcome), game, played)
         last = parse_move(played.move)
         shown = await self._post_turn(item, game, position, text, last, called)
         await self._lapse(played)
@@ -587,7 +587,8 @@ class GameTable:
     async def _show_undo(self, item: Item, undo: MoveTakenBack) -> Shown:
         game = replace(await self.services.games.get(undo.game_id), ply=undo.ply, tps=undo.tps)
         text = (
-            f"**{undo.taken_back}** was taken back in game #{game.id}.\n{messages.your_move(game)}"
+            f"**{undo.taken_back}** was taken back in game #{game.id}.\n"
+            f"{game_messages.your_move(game)}"
         )
         return await self._post_turn(item, game, game.position_from_tps(), text, None)
 
@@ -598,23 +599,23 @@ class GameTable:
         if ended.cause == EndingCause.STOPPED:
             assert ended.tournament_id is not None
             tournament = await self.services.tournaments.get(ended.tournament_id)
-            stopped = Post(say.stopped_text(tournament, game.id))
+            stopped = Post(tournament_messages.stopped_text(tournament, game.id))
             return await self.post_for_game(item, game, stopped)
         position = game.position_from_tps()
         ending = await self._ending_of(game, position, ended)
         last = ended.move or game.last_move
-        text = messages.ending_text(ending)
+        text = game_messages.ending_text(ending)
         preface = {
-            EndingCause.RESIGN: f"{messages.mention(ended.by or 0)} resigned.",
-            EndingCause.ABORT: f"{messages.mention(ended.by or 0)} aborted the game.",
-            EndingCause.DRAW: f"{messages.mention(ended.by or 0)} accepted the draw offer.",
+            EndingCause.RESIGN: f"{game_messages.mention(ended.by or 0)} resigned.",
+            EndingCause.ABORT: f"{game_messages.mention(ended.by or 0)} aborted the game.",
+            EndingCause.DRAW: f"{game_messages.mention(ended.by or 0)} accepted the draw offer.",
             EndingCause.TIME: "Time is up.",
-            EndingCause.REPORTED: f"{messages.mention(ended.by or 0)} reported this game, "
+            EndingCause.REPORTED: f"{game_messages.mention(ended.by or 0)} reported this game, "
             "played elsewhere, with its PTN file: its moves are checked and stored here.",
         }.get(EndingCause(ended.cause))
         if ended.cause == EndingCause.MOVE and ended.move is not None and ended.ply is not None:
             played = MoveOutcome(game, ended.move, ended.ply, position, ended.tak, ending)
-            preface = messages.move_text(played)
+            preface = game_messages.move_text(played)
         if preface:
             text = f"{preface}\n{text}"
         text = await self._noted(text, game, ended)
@@ -657,16 +658,16 @@ class GameTable:
         asker = request.asker_id
         opponent = game.opponent_of(asker)
         text = {
-            "draw": f"{messages.mention(asker)} offers a draw in game #{game.id}. "
-            f"{messages.mention(opponent)}, do you accept?",
-            "undo": f"{messages.mention(asker)} asks to take back the last move "
+            "draw": f"{game_messages.mention(asker)} offers a draw in game #{game.id}. "
+            f"{game_messages.mention(opponent)}, do you accept?",
+            "undo": f"{game_messages.mention(asker)} asks to take back the last move "
             f"({request.last_move}) in game #{game.id}. "
-            f"{messages.mention(opponent)}, do you allow it?",
+            f"{game_messages.mention(opponent)}, do you allow it?",
         }[request.what]
         view = buttons((f"{request.what}-yes", game.id), (f"{request.what}-no", game.id))
         shown = await self.post_for_game(item, game, Post(text, view=view))
         if shown.link is not None and shown.in_guild:
-            dm = notes.offer_dm_text(text, shown.link)
+            dm = notification_messages.offer_dm_text(text, shown.link)
             await self.tell_by_dm(item, opponent.id, game.guild_id, dm, offer=True)
         return shown
 
@@ -696,7 +697,7 @@ class GameTable:
         if news.event == ClockEvent.PAUSE_OFFER.value:
             view = buttons(("pause-yes", game.id), ("pause-no", game.id))
         return await self.post_for_game(
-            item, game, Post(messages.clock_news_text(game, news), view=view)
+            item, game, Post(game_messages.clock_news_text(game, news), view=view)
         )
 
     async def _show_reminder(self, item: Item, due: ReminderDue) -> Shown:
@@ -705,7 +706,7 @@ class GameTable:
         assert deadline is not None
         player = game.white if game.white.id == due.player_id else game.black
         reminder = Reminder(game, player, deadline)
-        shown = await self.post_for_game(item, game, Post(messages.reminder_text(reminder)))
+        shown = await self.post_for_game(item, game, Post(game_messages.reminder_text(reminder)))
         await self.notify_by_dm(game, player.id, shown, reminder)
         return shown
 
@@ -718,7 +719,11 @@ class GameTable:
         link = shown.link
         if link is None or not shown.in_guild:
             return  # the post itself went out by DM
-        text = messages.reminder_text(reminder) if reminder else messages.dm_turn_text(game, link)
+        text = (
+            game_messages.reminder_text(reminder)
+            if reminder
+            else game_messages.dm_turn_text(game, link)
+        )
         text = f"{text}\n{link}" if reminder else text
         await self.tell_by_dm(None, player_id, game.guild_id, text, offer=reminder is not None)
 
@@ -779,9 +784,9 @@ class GameTable:
         knockout's bracket, when a round begins after another and at the end)."""
         if news.headline == Headline.CREATED:
             signing_up = tournament.status is TournamentStatus.SIGNUP
-            return [("", say.created_embed(tournament), None)] if signing_up else []
-        name = messages.display(tournament.name)
-        who = messages.mention(news.player_id or 0)
+            return [("", tournament_messages.created_embed(tournament), None)] if signing_up else []
+        name = game_messages.display(tournament.name)
+        who = game_messages.mention(news.player_id or 0)
         headline = await self._entry_headline(tournament, news)
         if headline is None and news.headline and news.headline != Headline.CORRECTED:
             headline = {
@@ -792,11 +797,11 @@ class GameTable:
         if news.headline == Headline.CORRECTED:
             headline = await self._correction_text(tournament, news)
         decided = await self.services.tournaments.pairings_with_ids(tournament.id, news.decided)
-        lines = [line for line in (headline, say.decided_text(decided)) if line]
+        lines = [line for line in (headline, tournament_messages.decided_text(decided)) if line]
         if news.dropped:
-            lines.append(say.dropped_text(news.dropped))
+            lines.append(tournament_messages.dropped_text(news.dropped))
         if news.cancelled:
-            lines.append(say.cancelled_text(tournament))
+            lines.append(tournament_messages.cancelled_text(tournament))
         posts: list[tuple[str, discord.Embed | None, PictureFiles | None]] = []
         if lines:
             posts.append(("\n".join(lines), None, None))
@@ -816,15 +821,15 @@ class GameTable:
             begun = await self.services.tournaments.pairings(tournament.id, number)
             posts.append(
                 (
-                    f"**{say.round_title(tournament, number)}** begins.",
-                    say.round_embed(tournament, begun),
+                    f"**{tournament_messages.round_title(tournament, number)}** begins.",
+                    tournament_messages.round_embed(tournament, begun),
                     pictures(True) if number > 1 or knockout else None,
                 )
             )
         if news.finished:
             rows = await self.services.tournaments.standings(tournament.id)
-            embed = say.standings_embed(tournament, rows)
-            posts.append((say.finished_text(tournament), embed, pictures(False)))
+            embed = tournament_messages.standings_embed(tournament, rows)
+            posts.append((tournament_messages.finished_text(tournament), embed, pictures(False)))
         return posts
 
     async def _entry_headline(self, tournament: TournamentView, news: TournamentNews) -> str | None:
@@ -832,24 +837,24 @@ class GameTable:
         entry = self.services.entry
         match news.headline:
             case Headline.CHECKIN_OPEN:
-                return say.checkin_open_text(await entry.state(tournament.id))
+                return tournament_messages.checkin_open_text(await entry.state(tournament.id))
             case Headline.CHECKIN_REMINDER:
-                return say.checkin_reminder_text(await entry.state(tournament.id))
+                return tournament_messages.checkin_reminder_text(await entry.state(tournament.id))
             case Headline.LATE_ENTRY:
                 assert news.player_id is not None
                 first = await entry.first_round(tournament.id, news.player_id)
-                return say.late_entry_text(tournament, news.player_id, first)
+                return tournament_messages.late_entry_text(tournament, news.player_id, first)
             case Headline.REPLACED:
                 assert news.player_id is not None and news.other_id is not None
-                return say.replaced_text(tournament, news.player_id, news.other_id)
+                return tournament_messages.replaced_text(tournament, news.player_id, news.other_id)
         return None
 
     async def _correction_text(self, tournament: TournamentView, news: TournamentNews) -> str:
         """A corrected result, as its log entry tells it."""
         entry = None if news.log_id is None else await self.services.results.entry(news.log_id)
         if entry is None:
-            return f"A result of **{messages.display(tournament.name)}** is corrected."
-        return results_say.correction_news(tournament, entry)
+            return f"A result of **{game_messages.display(tournament.name)}** is corrected."
+        return result_messages.correction_news(tournament, entry)
 
 
 def _board_name(game: GameView, position: Position) -> str:

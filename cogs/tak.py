@@ -20,18 +20,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot, refusals
-from bot.attached_files import FileReader, read_game
+from bot.coins.service import MAX_COINS
 from bot.errors import BredonError, UnknownGame
-from bot.services.games import position_mark, require_active
-from bot.services.guilds import MAX_VACATION_DAYS
-from bot.services.listings import Listing
-from bot.services.outbox import game_stream
-from bot.services.timecontrol import clock_options, parse_duration
-from bot.services.views import MAX_DAYS_PER_MOVE, MAX_KOMI, MAX_MATCH_GAMES, GameView
-from bot.services.wallets import MAX_COINS
+from bot.games.listing import Listing
+from bot.games.model import MAX_DAYS_PER_MOVE, MAX_KOMI, MAX_MATCH_GAMES, GameView
+from bot.games.service import position_mark, require_active
+from bot.guild_settings import MAX_VACATION_DAYS
+from bot.notifications.outbox import game_stream
 from bot.text_safety import typed_move
-from cogs import messages
-from cogs import notify_messages as notes
+from bot.timekeeping.control import clock_options, parse_duration
+from bot.work.attached_files import FileReader, read_game
+from cogs import game_messages, notification_messages
 from cogs.actions import Refusal, announce_to_me, player_of, post_or_withdraw
 from cogs.buttons import (
     GIVE_DAY,
@@ -46,7 +45,7 @@ from cogs.buttons import (
 from cogs.courier import courier_of
 from cogs.game_list import PageButton, listing_page
 from cogs.notifications import zone_choices
-from cogs.pictures import rating_file
+from cogs.picture_files import rating_file
 from cogs.sharing import PUBLIC_OPTION, answer
 from cogs.table import NEEDED_FOR_THREADS, is_me, missing_permissions
 from rendering import THEMES
@@ -71,7 +70,7 @@ async def thinking(interaction: discord.Interaction) -> None:
 class SuggestedMove:
     """A move as suggested by autocompletion: it carries the game, the ply and the mark of the
     position it was suggested for (``c3@12.7.9f3a01c2``, see
-    :func:`~bot.services.games.position_mark`), so a stale or re-sent suggestion never lands in
+    :func:`~bot.games.service.position_mark`), so a stale or re-sent suggestion never lands in
     another position, even one reached again at the same ply after an undo."""
 
     move: str
@@ -230,7 +229,9 @@ class TakCog(commands.Cog):
         if not mine:
             raise Refusal("You have no game in progress here. Start one with `/tak challenge`.")
         listed, u = (fitting or pool)[:10], user
-        choices = ", ".join(f"#{g.id} vs {messages.display(g.opponent_of(u).name)}" for g in listed)
+        choices = ", ".join(
+            f"#{g.id} vs {game_messages.display(g.opponent_of(u).name)}" for g in listed
+        )
         raise Refusal(f"Which game? Name it with the `game` option: {choices}.")
 
     # ----------------------------------------------------------------- challenges
@@ -382,7 +383,7 @@ class TakCog(commands.Cog):
             require_active(target)
             opponent = target.opponent_of(interaction.user.id)
             await interaction.followup.send(
-                f"Resign game #{target.id} against {messages.display(opponent.name)}? "
+                f"Resign game #{target.id} against {game_messages.display(opponent.name)}? "
                 "This cannot be undone.",
                 view=buttons(("resign", target.id)),
                 ephemeral=True,
@@ -444,7 +445,7 @@ class TakCog(commands.Cog):
             target = await self.find_game(interaction, game)
             position = await self.services.games.position(target.id)
             file = await self.table.board_file(target, position, viewer_id=interaction.user.id)
-            state = messages.game_line(target, None if public else interaction.user.id)
+            state = game_messages.game_line(target, None if public else interaction.user.id)
             await answer(interaction, public, state, files=[file])
 
     @tak.command(name="tps", description="A game's position as TPS text")
@@ -475,7 +476,7 @@ class TakCog(commands.Cog):
         async with refusals(interaction):
             target = await self.find_game(interaction, game)
             record = await self.services.queries.record(target.id)
-            record = await asyncio.to_thread(messages.mark_tak_threats, record)
+            record = await asyncio.to_thread(game_messages.mark_tak_threats, record)
             text = record.ptn()
             url = record.ninja_url()
             link = (
@@ -517,10 +518,8 @@ class TakCog(commands.Cog):
     ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
-            record, final = await read_attached_game(
-                file, self.table.files, interaction.user.id
-            )
-            text = messages.viewed_game_text(record, file.filename)
+            record, final = await read_attached_game(file, self.table.files, interaction.user.id)
+            text = game_messages.viewed_game_text(record, file.filename)
             players = (record.tag("Player1") or "Player 1", record.tag("Player2") or "Player 2")
             files = [
                 await self.table.position_file(
@@ -581,18 +580,18 @@ class TakCog(commands.Cog):
             interaction.guild_id or 0, bot_id=None if me is None else me.id
         )
         mine = next((t for t in totals if t.player.id == whose.id), None)
-        name = messages.display(player_of(whose).name)
+        name = game_messages.display(player_of(whose).name)
         lines = [
             "Games against me count in their own game and match only: I keep no score."
             if is_me(self.bot, whose.id)
-            else messages.totals_text(mine, name)
+            else game_messages.totals_text(mine, name)
         ]
         ratings = await self.services.ratings.player(interaction.guild_id or 0, whose.id)
-        lines.append(messages.ratings_text(ratings, name))
+        lines.append(game_messages.ratings_text(ratings, name))
         guild_id = interaction.guild_id or 0
         here = await self.services.queries.game_in_thread(interaction.channel_id or 0, guild_id)
         if here is not None and here.match_id is not None:  # this thread's match, even if over
-            lines.append(messages.match_text(await self.services.matches.get(here.match_id)))
+            lines.append(game_messages.match_text(await self.services.matches.get(here.match_id)))
         theme = await self.table.theme_for(interaction.user.id)
         charts = [
             await rating_file(
@@ -619,11 +618,11 @@ class TakCog(commands.Cog):
             guild_id = interaction.guild_id or 0
             chosen = size or (await self.services.guilds.get(guild_id)).size
             board = await self.services.ratings.leaderboard(guild_id, chosen)
-            await answer(interaction, public, embed=messages.leaderboard_embed(chosen, board))
+            await answer(interaction, public, embed=game_messages.leaderboard_embed(chosen, board))
 
     @tak.command(name="help", description="How to play, read the board and write moves")
     async def help(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(embed=messages.HELP, ephemeral=True)
+        await interaction.response.send_message(embed=game_messages.HELP, ephemeral=True)
 
     # ----------------------------------------------------------------- settings
 
@@ -660,7 +659,8 @@ class TakCog(commands.Cog):
             if theme is not None:
                 profile = await players.set_theme(interaction.user.id, theme)
             await interaction.followup.send(
-                f"{messages.settings_text(profile)}\n{notes.prefs_text(prefs)}", ephemeral=True
+                f"{game_messages.settings_text(profile)}\n{notification_messages.prefs_text(prefs)}",
+                ephemeral=True,
             )
 
     @settings.autocomplete("time_zone")
@@ -712,7 +712,7 @@ class TakCog(commands.Cog):
             if changed:
                 current = await self.services.guilds.save(dataclasses.replace(current, **changed))
             reading = self.bot.settings.typed_moves
-            text = messages.guild_settings_text(current, reads_typed_moves=reading)
+            text = game_messages.guild_settings_text(current, reads_typed_moves=reading)
             await interaction.followup.send(text, ephemeral=True)
 
     # ----------------------------------------------------------------- clocks
@@ -733,7 +733,7 @@ class TakCog(commands.Cog):
                 guild_id, player_of(interaction.user), days
             )
             await self._deliver_games(report.held)
-            await interaction.followup.send(messages.vacation_text(report), ephemeral=True)
+            await interaction.followup.send(game_messages.vacation_text(report), ephemeral=True)
 
     @vacation.command(name="end", description="Come back early: your games' clocks run again")
     async def vacation_end(self, interaction: discord.Interaction) -> None:
@@ -743,7 +743,7 @@ class TakCog(commands.Cog):
                 interaction.guild_id or 0, interaction.user.id
             )
             await self._deliver_games(report.held)
-            await interaction.followup.send(messages.vacation_text(report), ephemeral=True)
+            await interaction.followup.send(game_messages.vacation_text(report), ephemeral=True)
 
     @vacation.command(name="status", description="Your vacation days left this year")
     async def vacation_status(self, interaction: discord.Interaction) -> None:
@@ -752,7 +752,9 @@ class TakCog(commands.Cog):
             status = await self.services.clocks.vacation_status(
                 interaction.guild_id or 0, interaction.user.id
             )
-            await interaction.followup.send(messages.vacation_status_text(status), ephemeral=True)
+            await interaction.followup.send(
+                game_messages.vacation_status_text(status), ephemeral=True
+            )
 
     async def _deliver_games(self, games: list[GameView]) -> None:
         self.bot.wake_scheduler()  # clocks stopped or run again: deadlines moved
@@ -777,7 +779,7 @@ class TakCog(commands.Cog):
             target = await self.find_game(interaction, game, acting=True, turn="theirs")
             given = await self.services.clocks.give_time(target.id, interaction.user.id, extra)
             report = await self.courier.deliver_stream(game_stream(given.id))
-            done = messages.gave_time_text(given, extra)
+            done = game_messages.gave_time_text(given, extra)
             await interaction.followup.send(report.reply(done, done), ephemeral=True)
 
     @tak.command(name="pause", description="Propose to pause a game; your opponent must agree")
@@ -824,7 +826,7 @@ class TakCog(commands.Cog):
                     guild_id, player_of(interaction.user), parse_reminder_times(times)
                 )
                 self.bot.wake_scheduler()  # a reminder may now be due within the hour
-            await interaction.followup.send(messages.reminders_text(chosen), ephemeral=True)
+            await interaction.followup.send(game_messages.reminders_text(chosen), ephemeral=True)
 
     # ----------------------------------------------------------------- typed moves
 

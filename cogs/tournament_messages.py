@@ -1,6 +1,6 @@
 """What the bot says about tournaments: service results put into text and embeds.
 
-Like :mod:`cogs.messages`, no Discord calls and no rules: the tournament service decides.
+Like :mod:`cogs.game_messages`, no Discord calls and no rules: the tournament service decides.
 """
 
 from __future__ import annotations
@@ -11,8 +11,10 @@ from datetime import datetime
 
 import discord
 
-from bot.services.tournament_entry import EntryState
-from bot.services.tournaments import (
+from bot.games.model import PlayerRef
+from bot.tournaments import ScoringSystem, group_name
+from bot.tournaments.entry import EntryState
+from bot.tournaments.tournament import (
     Entrant,
     EntrantStatus,
     PairingView,
@@ -22,9 +24,7 @@ from bot.services.tournaments import (
     TournamentStatus,
     TournamentView,
 )
-from bot.services.views import PlayerRef
-from bot.tournaments import ScoringSystem, group_name
-from cogs.messages import describe_clock, describe_setup, display, mention, timestamp
+from cogs.game_messages import describe_clock, describe_setup, display, mention, timestamp
 
 MAX_DESCRIPTION = 4096
 MAX_FIELD = 1024

@@ -1,6 +1,6 @@
 """The `/tournament` slash commands and the tournament announcements.
 
-Commands are thin adapters over :class:`bot.services.tournaments.TournamentService`: each
+Commands are thin adapters over :class:`bot.tournaments.service.TournamentService`: each
 acknowledges at once (privately), tells organizers apart (Manage Server, or the guild's organizer
 role) and passes ``is_organizer`` on; the service refuses everything else with a clear message.
 
@@ -25,28 +25,26 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot, refusals
-from bot.attached_files import FileReader
-from bot.services.outbox import game_stream, tournament_stream
-from bot.services.results import MAX_PTN_BYTES, MAX_REASON_LENGTH, read_reported_game
-from bot.services.timecontrol import clock_options, parse_duration
-from bot.services.tournaments import (
+from bot.games.model import MAX_DAYS_PER_MOVE, MAX_MATCH_GAMES
+from bot.notifications.outbox import game_stream, tournament_stream
+from bot.text_safety import message_text, one_line
+from bot.timekeeping.control import clock_options, parse_duration
+from bot.tournaments.corrections import MAX_PTN_BYTES, MAX_REASON_LENGTH, read_reported_game
+from bot.tournaments.groups import MAX_GROUPS
+from bot.tournaments.service import (
     MAX_ADVANCE,
     MAX_NAME_LENGTH,
     MAX_PLAYERS,
     MAX_SWISS_ROUNDS,
     MAX_TIEBREAK_GAMES,
-    TournamentStatus,
-    TournamentView,
 )
-from bot.services.views import MAX_DAYS_PER_MOVE, MAX_MATCH_GAMES
-from bot.text_safety import message_text, one_line
-from bot.tournaments.groups import MAX_GROUPS
-from cogs import result_messages as results_say
-from cogs import tournament_messages as say
+from bot.tournaments.tournament import TournamentStatus, TournamentView
+from bot.work.attached_files import FileReader
+from cogs import result_messages, tournament_messages
 from cogs.actions import player_of
 from cogs.courier import courier_of
-from cogs.messages import display
-from cogs.pictures import pairings_file, tournament_files
+from cogs.game_messages import display
+from cogs.picture_files import pairings_file, tournament_files
 from cogs.sharing import PUBLIC_OPTION, answer
 from cogs.tak import MAX_CHOICES, Refusal, check_place, thinking
 from tak.ptn import Game as PTNGame
@@ -372,7 +370,7 @@ class TournamentCog(commands.Cog):
                 return
             await self.services.tournaments.join(found.id, player_of(interaction.user))
             joined = await self.services.tournaments.get(found.id)
-            text = say.joined_text(joined)
+            text = tournament_messages.joined_text(joined)
             if (await self.services.entry.state(found.id)).checkin.is_open(
                 self.services.clock.now()
             ):
@@ -428,7 +426,12 @@ class TournamentCog(commands.Cog):
             table = self.courier.table
             theme = await table.theme_for(interaction.user.id)
             picture = await pairings_file(self.services, table.draw, found.id, round, theme=theme)
-            await answer(interaction, public, embed=say.round_embed(found, shown), files=[picture])
+            await answer(
+                interaction,
+                public,
+                embed=tournament_messages.round_embed(found, shown),
+                files=[picture],
+            )
 
     @tournament.command(name="standings", description="The tournament's table")
     @app_commands.describe(tournament=TOURNAMENT_OPTION, public=PUBLIC_OPTION)
@@ -442,10 +445,12 @@ class TournamentCog(commands.Cog):
             table = self.courier.table
             theme = await table.theme_for(interaction.user.id)
             pictures = await tournament_files(self.services, table.draw, found.id, theme=theme)
-            embed = say.standings_embed(found, rows)
-            note = say.replacements_text(await self.services.entry.replaced(found.id))
+            embed = tournament_messages.standings_embed(found, rows)
+            note = tournament_messages.replacements_text(
+                await self.services.entry.replaced(found.id)
+            )
             if note:
-                embed.add_field(name="Replacements", value=note[: say.MAX_FIELD])
+                embed.add_field(name="Replacements", value=note[: tournament_messages.MAX_FIELD])
             await answer(interaction, public, embed=embed, files=pictures)
 
     @tournament.command(name="info", description="A tournament's settings and players")
@@ -455,11 +460,13 @@ class TournamentCog(commands.Cog):
         async with acting(interaction):
             found = await self.find(interaction, tournament)
             entrants = await self.services.tournaments.entrants(found.id)
-            embed = say.info_embed(found, entrants)
+            embed = tournament_messages.info_embed(found, entrants)
             state = await self.services.entry.state(found.id)
             if found.status is TournamentStatus.SIGNUP and state.checkin.opens_at is not None:
                 now = self.services.clock.now()
-                embed.add_field(name="Check-in", value=say.checkin_field(state, now))
+                embed.add_field(
+                    name="Check-in", value=tournament_messages.checkin_field(state, now)
+                )
             await interaction.followup.send(embed=embed, ephemeral=True)
 
     @tournament.command(
@@ -470,14 +477,14 @@ class TournamentCog(commands.Cog):
     async def export(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
         async with acting(interaction):
             found = await self.find(interaction, tournament)
-            stem = say.file_stem(found)
+            stem = tournament_messages.file_stem(found)
             table = await self.services.tournaments.standings_csv(found.id)
             games = await self.services.tournaments.games_ptn(found.id)
             files = [discord.File(io.BytesIO(table.encode()), filename=f"{stem}-standings.csv")]
             if games:
                 files.append(discord.File(io.BytesIO(games.encode()), filename=f"{stem}.ptn"))
             if entries := await self.services.results.log(found.id):
-                log_file = results_say.log_text(entries).encode()
+                log_file = result_messages.log_text(entries).encode()
                 files.append(discord.File(io.BytesIO(log_file), filename=f"{stem}-log.txt"))
             note = "" if games else " No game has finished yet, so there is no PTN file."
             await interaction.followup.send(
@@ -544,7 +551,8 @@ class TournamentCog(commands.Cog):
                 **await self.organizer_check(interaction),
             )
             embed = discord.Embed(
-                title=f"{display(found.name)}: seeds", description=say.seed_order_text(state)
+                title=f"{display(found.name)}: seeds",
+                description=tournament_messages.seed_order_text(state),
             )
             await interaction.followup.send(
                 "The seeds are now set by hand; players who join later go to the end.",
@@ -650,7 +658,7 @@ class TournamentCog(commands.Cog):
             )
             late = await self.announce(found)
             await interaction.followup.send(
-                message_text(results_say.entry_text(change.entry) + late), ephemeral=True
+                message_text(result_messages.entry_text(change.entry) + late), ephemeral=True
             )
 
     @tournament.command(
@@ -671,9 +679,7 @@ class TournamentCog(commands.Cog):
     ) -> None:
         async with acting(interaction):
             found = await self.find(interaction, tournament)
-            record = await read_reported_file(
-                file, self.courier.table.files, interaction.user.id
-            )
+            record = await read_reported_file(file, self.courier.table.files, interaction.user.id)
             change = await self.services.results.report(
                 found.id,
                 record,
@@ -697,7 +703,7 @@ class TournamentCog(commands.Cog):
             found = await self.find(interaction, tournament)
             entries = await self.services.results.log(found.id)
             await interaction.followup.send(
-                embed=results_say.log_embed(found, entries), ephemeral=True
+                embed=result_messages.log_embed(found, entries), ephemeral=True
             )
 
 

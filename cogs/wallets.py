@@ -16,9 +16,10 @@ import discord
 from discord import app_commands
 
 from bot.app import BredonBot, apologise, refusals
+from bot.coins.service import MAX_COINS, Phase, StakeView
 from bot.errors import InvalidSetting, NotBidding
-from bot.services import Services
-from bot.services.outbox import (
+from bot.games.model import GameView
+from bot.notifications.outbox import (
     BiddingNews,
     GameEnded,
     GameStart,
@@ -28,13 +29,12 @@ from bot.services.outbox import (
     challenge_stream,
     game_stream,
 )
-from bot.services.views import GameView
-from bot.services.wallets import MAX_COINS, Phase, StakeView
-from cogs import wallet_messages as say
+from bot.services import Services
+from cogs import coin_messages
 from cogs.actions import Refusal, player_of
 from cogs.buttons import pressed
 from cogs.courier import courier_of
-from cogs.messages import timestamp
+from cogs.game_messages import timestamp
 from cogs.sharing import PUBLIC_OPTION, answer
 from cogs.table import GONE, GameTable, Shown
 from cogs.tak import command_group, thinking
@@ -123,8 +123,8 @@ class BidForm(discord.ui.Modal):
             if outcome.game is None:
                 closes = timestamp(outcome.stake.bids_due_at)
                 reply = (
-                    f"Your sealed bid of {say.coins(int(text))} is in. You may change it until "
-                    f"the other player bids, or bidding closes {closes}."
+                    f"Your sealed bid of {coin_messages.coins(int(text))} is in. "
+                    f"You may change it until the other player bids, or bidding closes {closes}."
                 )
             else:
                 report = await courier.deliver_stream(game_stream(outcome.game.id))
@@ -160,9 +160,9 @@ class CoinTable:
             edited = await self._reveal(item, stake)
             if edited is not None:
                 return edited
-            view, text = None, say.bidding_closed_text(stake)
+            view, text = None, coin_messages.bidding_closed_text(stake)
         else:
-            view, text = bid_view(stake.id), say.bidding_open_text(stake)
+            view, text = bid_view(stake.id), coin_messages.bidding_open_text(stake)
         try:
             place = await self.table.channel(challenge.channel_id)
             message = await place.send(text, **({"view": view} if view else {}))
@@ -182,7 +182,7 @@ class CoinTable:
                 continue
             try:
                 message = await (await self.table.posted_message(posted["link"])).edit(
-                    content=say.bidding_closed_text(stake), view=None
+                    content=coin_messages.bidding_closed_text(stake), view=None
                 )
             except GONE as error:
                 log.info("Bidding %s: its message cannot be edited (%s).", stake.id, error)
@@ -196,7 +196,7 @@ class CoinTable:
             if payload.pot is None:
                 return None
             mover = game.white if payload.ply % 2 == 1 else game.black
-            return say.move_coins_text(
+            return coin_messages.move_coins_text(
                 game,
                 mover.id,
                 payload.tak,
@@ -211,12 +211,12 @@ class CoinTable:
         if stake is None:
             return None
         if isinstance(payload, GameStart):
-            return say.bids_text(stake)
+            return coin_messages.bids_text(stake)
         rows = await self.services.wallets.game_rows(stake.id, ("pot", "bonus", "refund"))
         reserve = None
         if game.result is not None and game.result.winner is not None:
             reserve = game.position_from_tps().reserves(game.result.winner).total
-        return say.settlement_text(game, rows, reserve)
+        return coin_messages.settlement_text(game, rows, reserve)
 
 
 # ----------------------------------------------------------------- commands
@@ -235,7 +235,7 @@ async def wallet(interaction: discord.Interaction, user: discord.Member | None =
         own = whose.id == interaction.user.id
         found = await services.wallets.wallet(guild_id, player_of(whose), own=own)
         settings = await services.wallets.settings(guild_id)
-        await interaction.followup.send(say.wallet_text(found, settings), ephemeral=True)
+        await interaction.followup.send(coin_messages.wallet_text(found, settings), ephemeral=True)
 
 
 @app_commands.command(name="coins", description="The server's coin leaderboard")
@@ -243,7 +243,7 @@ async def wallet(interaction: discord.Interaction, user: discord.Member | None =
 async def coins(interaction: discord.Interaction, public: bool = False) -> None:
     await thinking(interaction)
     board = await services_of(interaction).wallets.leaderboard(interaction.guild_id or 0)
-    await answer(interaction, public, embed=say.coin_board_embed(board))
+    await answer(interaction, public, embed=coin_messages.coin_board_embed(board))
 
 
 def require_manager(interaction: discord.Interaction) -> None:
@@ -271,7 +271,7 @@ async def gambling(
         settings = await services_of(interaction).wallets.configure(
             interaction.guild_id or 0, enabled=enabled, starting_balance=starting, ante=ante
         )
-        await interaction.followup.send(say.gambling_text(settings), ephemeral=True)
+        await interaction.followup.send(coin_messages.gambling_text(settings), ephemeral=True)
 
 
 @app_commands.command(
@@ -292,8 +292,9 @@ async def grant(
         balance = await services.wallets.grant(interaction.guild_id or 0, player_of(user), amount)
         verb = "Granted" if amount > 0 else "Took back"
         await interaction.followup.send(
-            f"{verb} {say.coins(abs(amount))} {'to' if amount > 0 else 'from'} {user.mention}: "
-            f"they now have {say.coins(balance)}.",
+            f"{verb} {coin_messages.coins(abs(amount))} "
+            f"{'to' if amount > 0 else 'from'} {user.mention}: "
+            f"they now have {coin_messages.coins(balance)}.",
             ephemeral=True,
         )
 

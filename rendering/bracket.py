@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rendering.picture import (
+from rendering.diagram import (
     MARGIN,
     MAX_WIDTH,
     SMALL,
@@ -306,7 +306,7 @@ def _draw_match(
 
 
 def render_bracket(bracket: Bracket, theme: str | Theme = "default") -> bytes:
-    """The bracket as PNG bytes, at most :data:`rendering.picture.MAX_WIDTH` px wide.
+    """The bracket as PNG bytes, at most :data:`rendering.diagram.MAX_WIDTH` px wide.
 
     Raises ValueError for an unknown theme, a first round that is not a power of two matches, a
     later round of the wrong size, or a winner who is not in their match.

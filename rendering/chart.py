@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from math import ceil, floor, log10
 
-from rendering.picture import (
+from rendering.diagram import (
     MARGIN,
     SMALL,
     TITLE,

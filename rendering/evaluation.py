@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rendering.chart import HEIGHT, WIDTH, y_axis
-from rendering.picture import MARGIN, SMALL, Box, Dot, Picture, Polyline, encode, text_width
+from rendering.diagram import MARGIN, SMALL, Box, Dot, Picture, Polyline, encode, text_width
 from rendering.render import resolve_theme
 from rendering.themes import Theme
 

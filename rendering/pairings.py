@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rendering.colour import RGB
-from rendering.picture import (
+from rendering.diagram import (
     BODY,
     MARGIN,
     MAX_WIDTH,
@@ -228,6 +228,6 @@ def _pairing_row(
 
 
 def render_pairings(round_: RoundPairings, theme: str | Theme = "default") -> bytes:
-    """The round's pairings as PNG bytes, at most :data:`rendering.picture.MAX_WIDTH` px wide.
+    """The round's pairings as PNG bytes, at most :data:`rendering.diagram.MAX_WIDTH` px wide.
     Raises ValueError for an unknown theme or a round with nobody in it."""
     return encode(pairings_layout(round_, theme).picture)

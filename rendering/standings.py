@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from rendering.picture import (
+from rendering.diagram import (
     BODY,
     MARGIN,
     MAX_WIDTH,
@@ -274,7 +274,7 @@ def standings_layout(table: StandingsTable, theme: str | Theme = "default") -> S
 
 
 def render_standings(table: StandingsTable, theme: str | Theme = "default") -> bytes:
-    """The standings table as PNG bytes, at most :data:`rendering.picture.MAX_WIDTH` px wide.
+    """The standings table as PNG bytes, at most :data:`rendering.diagram.MAX_WIDTH` px wide.
 
     Names in any script; long names are cut with an ellipsis. Raises ValueError for an unknown
     theme or rows that do not match the table's columns.

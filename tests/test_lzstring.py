@@ -1,6 +1,5 @@
 """tak.lzstring must agree with the JavaScript lz-string that ptn.ninja decodes links with."""
 
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -1,71 +1,545 @@
-"""Who plays in which place: the seed order (automatic, or set by hand) and replacements.
+"""Entries: check-in before the start, seeds set by hand, late entry into a Swiss, replacements.
 
-Pure functions over player ids, so the tournament services can keep the rules in one place and
-the tests can check them against brute force.
+What an organizer used to do by hand, with the same guarantees as the rest of the tournament
+service: every refusal changes nothing, and the players learn of every change through the outbox,
+written in the same transaction. The rules chosen here:
+
+- Check-in: a window before the planned start (the sign-up deadline), or opened by the organizer
+  at any time during sign-up. Its opening is announced in the tournament's channel, and halfway
+  to the planned start (12 hours after an opening without one) a reminder names whoever has not
+  checked in. At the start, if check-in is open, those who have not checked in are left out (the
+  start post names them). Starting before the window opens leaves nobody out. All of it is
+  stored, so a restart during check-in changes nothing; :meth:`EntryService.run_due` (a duty of
+  the deadline scheduler) sends the opening and the reminder once each.
+- Seeds: without an organizer, Bredon seeds at the start (:func:`bot.tournaments.automatic_order`:
+  rating on the board size, then join order). The first seed set by hand fixes the whole order
+  as it stands then; players who join later go to the end in join order. Seeds feed pairing as
+  before: round-robin order, the Swiss first round, the elimination bracket.
+- Late entry: a Swiss tournament may take entrants until a given round. A late entrant starts
+  with 0 points and no byes for the rounds missed, is seeded last, and is paired from the next
+  round; like anyone without a bye, they can get the bye of an odd round.
+- Replacing: the new player takes over the old one's entry: their seed, their undecided match
+  (its game in progress included, moves kept) and every later pairing. Decided pairings stay as
+  they were played, under the old player's name, and count for the place: the standings show
+  the new player with the place's results, and Swiss pairing and the bracket treat them as the
+  same place. A player who is in the tournament, or was replaced out of it, cannot come in as a
+  replacement.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
-from bot.tournaments.model import TournamentError
+from bot.errors import (
+    AlreadyEntered,
+    EntryRefused,
+    NotEntered,
+    NotOrganizer,
+    TournamentFull,
+    WrongTournamentStage,
+)
+from bot.games.model import PlayerRef
+from bot.games.storage import save_player
+from bot.notifications.outbox import Headline, TournamentNews, enqueue
+from bot.store import Database, Transaction, from_db, to_db
+from bot.timekeeping.clock import Clock
+from bot.tournaments import TournamentError
+from bot.tournaments.rounds import fetch_entrants, fetch_pairings, fetch_tournament
+from bot.tournaments.seeding import move_by, move_to, seed_order
+from bot.tournaments.tournament import Entrant, TournamentFormat, TournamentStatus, TournamentView
+
+MIN_CHECKIN = timedelta(hours=1)
+MAX_CHECKIN = timedelta(days=7)
+REMIND_WITHOUT_START = timedelta(hours=12)  # after an opening with no planned start
 
 
-def automatic_order(players: Sequence[int], ratings: Mapping[int, float]) -> tuple[int, ...]:
-    """Seeds as Bredon sets them without an organizer: rated players first, best rating first,
-    then the unrated ones; `players` are in join order, which breaks every tie."""
-    return tuple(sorted(players, key=lambda p: (p not in ratings, -ratings.get(p, 0.0))))
+@dataclass(frozen=True, slots=True)
+class CheckIn:
+    """A tournament's check-in: when it opens and when its reminder is due (None: no check-in)."""
+
+    opens_at: datetime | None
+    remind_at: datetime | None
+
+    def is_open(self, now: datetime) -> bool:
+        return self.opens_at is not None and self.opens_at <= now
 
 
-def seed_order(
-    players: Sequence[int], manual: Mapping[int, int], ratings: Mapping[int, float]
+@dataclass(frozen=True, slots=True)
+class EntryState:
+    """What the entry rules say of a tournament now."""
+
+    tournament: TournamentView
+    checkin: CheckIn
+    late_entry_until: int | None  # Swiss: the last round a late entrant can start in
+    entrants: tuple[Entrant, ...]  # in seed order (the order it would start in, during sign-up)
+    checked_in: frozenset[int]
+
+    @property
+    def missing(self) -> tuple[PlayerRef, ...]:
+        """Who has not checked in (everyone, before check-in opens)."""
+        return tuple(e.player for e in self.entrants if e.player.id not in self.checked_in)
+
+
+@dataclass(frozen=True, slots=True)
+class StartEntries:
+    """The field the start pairs: the seed order, and who was left out for not checking in."""
+
+    order: tuple[int, ...]
+    dropped: tuple[int, ...]
+
+
+def checkin_times(now: datetime, start: datetime | None, window: timedelta | None) -> CheckIn:
+    """Check-in `window` before the planned `start`: it opens then (now, if that is past), and
+    the reminder is due halfway to the start; refused without a start or out of bounds."""
+    if window is None:
+        return CheckIn(None, None)
+    if start is None:
+        raise EntryRefused(
+            "A check-in window needs a planned start: set `signup_days` too (check-in opens that "
+            "long before sign-up closes), or open check-in later with `/organize checkin`."
+        )
+    if not MIN_CHECKIN <= window <= MAX_CHECKIN:
+        raise EntryRefused("A check-in window lasts from 1 hour to 7 days.")
+    opens = max(now, start - window)
+    return CheckIn(opens, opens + (start - opens) / 2)
+
+
+async def schedule_checkin(tx: Transaction, tournament_id: int, checkin: CheckIn) -> None:
+    """Store a tournament's check-in times (in the caller's transaction, e.g. its creation)."""
+    await tx.execute(
+        "UPDATE tournaments SET checkin_opens_at = ?, checkin_remind_at = ?, "
+        "checkin_announced = 0, checkin_reminded = 0 WHERE id = ?",
+        (
+            None if checkin.opens_at is None else to_db(checkin.opens_at),
+            None if checkin.remind_at is None else to_db(checkin.remind_at),
+            tournament_id,
+        ),
+    )
+
+
+async def _ratings(tx: Transaction, tournament: TournamentView) -> dict[int, float]:
+    rows = await tx.fetchall(
+        "SELECT player_id, rating FROM ratings WHERE guild_id = ? AND size = ?",
+        (tournament.guild_id, tournament.setup.size),
+    )
+    return {row["player_id"]: row["rating"] for row in rows}
+
+
+async def _signup_order(tx: Transaction, tournament: TournamentView) -> tuple[int, ...]:
+    """The order the players would be seeded in if the tournament started now."""
+    rows = await tx.fetchall(
+        "SELECT player_id, seed FROM tournament_players WHERE tournament_id = ? "
+        "ORDER BY joined_at, rowid",
+        (tournament.id,),
+    )
+    joined = [row["player_id"] for row in rows]
+    manual = {row["player_id"]: row["seed"] for row in rows if row["seed"] is not None}
+    return seed_order(joined, manual, await _ratings(tx, tournament))
+
+
+async def _checked_in(tx: Transaction, tournament_id: int) -> frozenset[int]:
+    rows = await tx.fetchall(
+        "SELECT player_id FROM tournament_players WHERE tournament_id = ? "
+        "AND checked_in_at IS NOT NULL",
+        (tournament_id,),
+    )
+    return frozenset(row["player_id"] for row in rows)
+
+
+async def _checkin(tx: Transaction, tournament_id: int) -> CheckIn:
+    row = await tx.fetchone(
+        "SELECT checkin_opens_at, checkin_remind_at FROM tournaments WHERE id = ?",
+        (tournament_id,),
+    )
+    assert row is not None
+    return CheckIn(from_db(row["checkin_opens_at"]), from_db(row["checkin_remind_at"]))
+
+
+async def entries_at_start(
+    tx: Transaction, tournament: TournamentView, now: datetime
+) -> StartEntries:
+    """The start's field (:meth:`bot.tournaments.service.TournamentService.start` calls it in
+    its transaction): with check-in open, whoever has not checked in is taken off the list; the
+    rest keep their order (set by hand, or the automatic one)."""
+    order = await _signup_order(tx, tournament)
+    if not (await _checkin(tx, tournament.id)).is_open(now):
+        return StartEntries(order, ())
+    present = await _checked_in(tx, tournament.id)
+    dropped = tuple(p for p in order if p not in present)
+    for player_id in dropped:
+        await tx.execute(
+            "DELETE FROM tournament_players WHERE tournament_id = ? AND player_id = ?",
+            (tournament.id, player_id),
+        )
+    return StartEntries(tuple(p for p in order if p in present), dropped)
+
+
+class EntryService:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    async def state(self, tournament_id: int) -> EntryState:
+        async with self._db.snapshot() as tx:
+            return await self._state(tx, tournament_id)
+
+    async def _state(self, tx: Transaction, tournament_id: int) -> EntryState:
+        tournament = await fetch_tournament(tx, tournament_id)
+        entrants = await fetch_entrants(tx, tournament.id)
+        if tournament.status is TournamentStatus.SIGNUP:
+            by_id = {e.player.id: e for e in entrants}
+            entrants = [by_id[p] for p in await _signup_order(tx, tournament)]
+        row = await tx.fetchone(
+            "SELECT late_entry_until FROM tournaments WHERE id = ?", (tournament.id,)
+        )
+        assert row is not None
+        return EntryState(
+            tournament,
+            await _checkin(tx, tournament.id),
+            row["late_entry_until"],
+            tuple(entrants),
+            await _checked_in(tx, tournament.id),
+        )
+
+    # ----------------------------------------------------------------- check-in
+
+    async def open_checkin(
+        self, tournament_id: int, *, actor_id: int, is_organizer: bool
+    ) -> EntryState:
+        """Open check-in now (announced at once); its reminder is due halfway to the planned
+        start, or 12 hours from now without one."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            tournament = await _organized(
+                tx, tournament_id, actor_id, is_organizer, "open check-in"
+            )
+            _signing_up(tournament, "open check-in")
+            if (await _checkin(tx, tournament.id)).is_open(now):
+                raise EntryRefused(f"Check-in for {tournament.name} is already open.")
+            start = tournament.signup_deadline
+            remind = now + (start - now) / 2 if start is not None else now + REMIND_WITHOUT_START
+            await schedule_checkin(tx, tournament.id, CheckIn(now, remind))
+            await self._announce_opening(tx, tournament.id, now)
+            return await self._state(tx, tournament.id)
+
+    async def check_in(self, tournament_id: int, player_id: int) -> EntryState:
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            tournament = await fetch_tournament(tx, tournament_id)
+            _signing_up(tournament, "check in")
+            checkin = await _checkin(tx, tournament.id)
+            if not checkin.is_open(now):
+                raise EntryRefused(
+                    f"Check-in for {tournament.name} is not open yet"
+                    + (
+                        "."
+                        if checkin.opens_at is None
+                        else f" (it opens {checkin.opens_at:%Y-%m-%d %H:%M} UTC)."
+                    )
+                )
+            row = await tx.fetchone(
+                "SELECT checked_in_at FROM tournament_players WHERE tournament_id = ? "
+                "AND player_id = ?",
+                (tournament.id, player_id),
+            )
+            if row is None:
+                raise NotEntered(tournament.name)
+            if row["checked_in_at"] is not None:
+                raise EntryRefused(f"You have already checked in for {tournament.name}.")
+            await tx.execute(
+                "UPDATE tournament_players SET checked_in_at = ? WHERE tournament_id = ? "
+                "AND player_id = ?",
+                (to_db(now), tournament.id, player_id),
+            )
+            return await self._state(tx, tournament.id)
+
+    async def next_due_at(self) -> datetime | None:
+        """When a check-in is next to be announced as open, or reminded of."""
+        row = await self._db.fetchone(
+            "SELECT MIN(due) FROM (SELECT checkin_opens_at AS due FROM tournaments "
+            "WHERE status = 'signup' AND checkin_announced = 0 AND checkin_opens_at IS NOT NULL "
+            "UNION ALL SELECT checkin_remind_at FROM tournaments WHERE status = 'signup' "
+            "AND checkin_reminded = 0 AND checkin_remind_at IS NOT NULL)"
+        )
+        return None if row is None else from_db(row[0])
+
+    async def run_due(self) -> int:
+        """Announce the check-ins that opened and send the reminders that are due, once each."""
+        now = to_db(self._clock.now())
+        done = 0
+        async with self._db.transaction() as tx:
+            opened = await tx.fetchall(
+                "SELECT id FROM tournaments WHERE status = 'signup' AND checkin_announced = 0 "
+                "AND checkin_opens_at <= ?",
+                (now,),
+            )
+            for row in opened:
+                await self._announce_opening(tx, row["id"], self._clock.now())
+                done += 1
+            reminders = await tx.fetchall(
+                "SELECT id FROM tournaments WHERE status = 'signup' AND checkin_reminded = 0 "
+                "AND checkin_remind_at <= ?",
+                (now,),
+            )
+            for row in reminders:
+                await tx.execute(
+                    "UPDATE tournaments SET checkin_reminded = 1 WHERE id = ?", (row["id"],)
+                )
+                if (await self._state(tx, row["id"])).missing:
+                    news = TournamentNews(row["id"], headline=Headline.CHECKIN_REMINDER.value)
+                    await enqueue(tx, news, self._clock.now())
+                    done += 1
+        return done
+
+    async def _announce_opening(self, tx: Transaction, tournament_id: int, now: datetime) -> None:
+        await tx.execute(
+            "UPDATE tournaments SET checkin_announced = 1 WHERE id = ?", (tournament_id,)
+        )
+        await enqueue(tx, TournamentNews(tournament_id, Headline.CHECKIN_OPEN.value), now)
+
+    # ----------------------------------------------------------------- seeds
+
+    async def seed(
+        self,
+        tournament_id: int,
+        player_id: int,
+        *,
+        seed: int | None = None,
+        places: int | None = None,
+        actor_id: int,
+        is_organizer: bool,
+    ) -> EntryState:
+        """Put the player at `seed`, or `places` seeds lower (negative: higher), during
+        sign-up; the whole order is fixed by hand from then on."""
+        if (seed is None) == (places is None):
+            raise EntryRefused("Give either the seed to put the player at, or a move up or down.")
+        async with self._db.transaction() as tx:
+            tournament = await _organized(tx, tournament_id, actor_id, is_organizer, "set seeds")
+            _signing_up(tournament, "change the seeds (they are fixed once it runs)")
+            order = await _signup_order(tx, tournament)
+            if player_id not in order:
+                raise NotEntered(tournament.name, you=False)
+            try:
+                if seed is not None:
+                    order = move_to(order, player_id, seed)
+                else:
+                    assert places is not None
+                    order = move_by(order, player_id, places)
+            except TournamentError as error:
+                raise EntryRefused(str(error)) from None
+            for number, player in enumerate(order, start=1):
+                await tx.execute(
+                    "UPDATE tournament_players SET seed = ? WHERE tournament_id = ? "
+                    "AND player_id = ?",
+                    (number, tournament.id, player),
+                )
+            return await self._state(tx, tournament.id)
+
+    # ----------------------------------------------------------------- late entry
+
+    async def allow_late_entry(
+        self, tournament_id: int, until_round: int, *, actor_id: int, is_organizer: bool
+    ) -> EntryState:
+        """Let players join a Swiss tournament while its next round is at most `until_round`;
+        0 stops late entries."""
+        async with self._db.transaction() as tx:
+            tournament = await _organized(
+                tx, tournament_id, actor_id, is_organizer, "allow late entries"
+            )
+            if tournament.format is not TournamentFormat.SWISS:
+                raise EntryRefused("Only a Swiss tournament takes late entries.")
+            if tournament.status not in (TournamentStatus.SIGNUP, TournamentStatus.RUNNING):
+                raise EntryRefused(f"{tournament.name} is over: it takes no more entries.")
+            rounds = tournament.swiss_rounds
+            assert rounds is not None
+            if until_round != 0:
+                if not 2 <= until_round <= rounds:
+                    raise EntryRefused(
+                        f"Late entrants can start in round 2 to {rounds} of {tournament.name}."
+                    )
+                if until_round <= tournament.current_round:
+                    raise EntryRefused(
+                        f"Round {until_round} of {tournament.name} has already begun; a late "
+                        f"entrant now starts in round {tournament.current_round + 1}."
+                    )
+            await tx.execute(
+                "UPDATE tournaments SET late_entry_until = ? WHERE id = ?",
+                (until_round or None, tournament.id),
+            )
+            return await self._state(tx, tournament.id)
+
+    async def join_late(self, tournament_id: int, player: PlayerRef) -> EntryState:
+        """Enter a running Swiss tournament: 0 points, seeded last, paired from the next round."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            tournament = await fetch_tournament(tx, tournament_id)
+            if tournament.status is not TournamentStatus.RUNNING:
+                raise EntryRefused(f"{tournament.name} is not running.")
+            await _refuse_present(tx, tournament, player.id, you=True)
+            row = await tx.fetchone(
+                "SELECT late_entry_until FROM tournaments WHERE id = ?", (tournament.id,)
+            )
+            assert row is not None
+            until = row["late_entry_until"]
+            upcoming = tournament.current_round + 1
+            if until is None:
+                raise EntryRefused(f"{tournament.name} has started and takes no late entries.")
+            if upcoming > until:
+                raise EntryRefused(
+                    f"{tournament.name} took late entries until round {until}; it is in round "
+                    f"{tournament.current_round}."
+                )
+            if tournament.player_count >= tournament.max_players:
+                raise TournamentFull(tournament.name, tournament.max_players)
+            await save_player(tx, player, now)
+            await tx.execute(
+                "INSERT INTO tournament_players (tournament_id, player_id, seed, joined_at, "
+                "checked_in_at, first_round) VALUES (?, ?, "
+                "(SELECT COALESCE(MAX(seed), 0) + 1 FROM tournament_players "
+                "WHERE tournament_id = ?), ?, ?, ?)",
+                (tournament.id, player.id, tournament.id, to_db(now), to_db(now), upcoming),
+            )
+            news = TournamentNews(tournament.id, Headline.LATE_ENTRY.value, player_id=player.id)
+            await enqueue(tx, news, now)
+            return await self._state(tx, tournament.id)
+
+    async def first_round(self, tournament_id: int, player_id: int) -> int | None:
+        """The round a late entrant is first paired in (None: entered before the start)."""
+        row = await self._db.fetchone(
+            "SELECT first_round FROM tournament_players WHERE tournament_id = ? AND player_id = ?",
+            (tournament_id, player_id),
+        )
+        return None if row is None else row["first_round"]
+
+    # ----------------------------------------------------------------- replacing
+
+    async def replace(
+        self,
+        tournament_id: int,
+        old_id: int,
+        new: PlayerRef,
+        *,
+        actor_id: int,
+        is_organizer: bool,
+    ) -> tuple[int, ...]:
+        """`new` takes over `old_id`'s place (see the module's rules); returns the ids of the
+        games in progress they took over."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            tournament = await _organized(
+                tx, tournament_id, actor_id, is_organizer, "replace players"
+            )
+            if tournament.status not in (TournamentStatus.SIGNUP, TournamentStatus.RUNNING):
+                raise EntryRefused(f"{tournament.name} is over: its players cannot change.")
+            if old_id == new.id:
+                raise EntryRefused("A player cannot replace themselves.")
+            if old_id not in {e.player.id for e in await fetch_entrants(tx, tournament.id)}:
+                raise NotEntered(tournament.name, you=False)
+            await _refuse_present(tx, tournament, new.id, you=False)
+            await save_player(tx, new, now)
+            await tx.execute(
+                "UPDATE tournament_players SET player_id = ?, status = 'active', left_at = NULL, "
+                "checked_in_at = NULL WHERE tournament_id = ? AND player_id = ?",
+                (new.id, tournament.id, old_id),
+            )
+            games: tuple[int, ...] = ()
+            if tournament.status is TournamentStatus.RUNNING:
+                await tx.execute(
+                    "INSERT INTO tournament_replacements (tournament_id, old_id, new_id, round, "
+                    "replaced_at) VALUES (?, ?, ?, ?, ?)",
+                    (tournament.id, old_id, new.id, tournament.current_round, to_db(now)),
+                )
+                games = await _take_over_matches(tx, tournament, old_id, new.id)
+                news = TournamentNews(
+                    tournament.id, Headline.REPLACED.value, player_id=old_id, other_id=new.id
+                )
+                await enqueue(tx, news, now)
+            return games
+
+    async def replaced(self, tournament_id: int) -> list[tuple[PlayerRef, PlayerRef, int]]:
+        """Each replacement: the old player, the new one and the round current at the change."""
+        rows = await self._db.fetchall(
+            "SELECT r.old_id, o.name AS old_name, r.new_id, n.name AS new_name, r.round "
+            "FROM tournament_replacements r JOIN players o ON o.id = r.old_id "
+            "JOIN players n ON n.id = r.new_id WHERE r.tournament_id = ? "
+            "ORDER BY r.replaced_at, r.rowid",
+            (tournament_id,),
+        )
+        return [
+            (
+                PlayerRef(row["old_id"], row["old_name"]),
+                PlayerRef(row["new_id"], row["new_name"]),
+                row["round"],
+            )
+            for row in rows
+        ]
+
+
+async def _take_over_matches(
+    tx: Transaction, tournament: TournamentView, old_id: int, new_id: int
 ) -> tuple[int, ...]:
-    """The seed order at the start. Without seeds set by hand, :func:`automatic_order`. With
-    them, the players seeded by hand in their seeds' order, then whoever joined after the order
-    was set, in join order (`players` are in join order; `manual` maps player to seed)."""
-    if not manual:
-        return automatic_order(players, ratings)
-    seeded = sorted((p for p in players if p in manual), key=lambda p: manual[p])
-    return (*seeded, *(p for p in players if p not in manual))
+    """The old player's undecided pairings (the current round's) pass to the new one, with their
+    match and its unfinished game; a version change makes cached copies of the game stale."""
+    games: list[int] = []
+    for pairing in await fetch_pairings(tx, tournament.id, tournament.current_round):
+        if pairing.is_decided:
+            continue
+        for side in ("player1_id", "player2_id"):
+            await tx.execute(
+                f"UPDATE tournament_pairings SET {side} = ? WHERE id = ? AND {side} = ?",
+                (new_id, pairing.id, old_id),
+            )
+        if pairing.match_id is None:
+            continue
+        for side in ("player1_id", "player2_id"):
+            await tx.execute(
+                f"UPDATE matches SET {side} = ? WHERE id = ? AND {side} = ?",
+                (new_id, pairing.match_id, old_id),
+            )
+        rows = await tx.fetchall(
+            "UPDATE games SET white_id = CASE white_id WHEN ? THEN ? ELSE white_id END, "
+            "black_id = CASE black_id WHEN ? THEN ? ELSE black_id END, "
+            "draw_offer_by = NULLIF(draw_offer_by, ?), "
+            "undo_request_by = NULLIF(undo_request_by, ?), version = version + 1 "
+            "WHERE match_id = ? AND status = 'active' AND ? IN (white_id, black_id) "
+            "RETURNING id",
+            (old_id, new_id, old_id, new_id, old_id, old_id, pairing.match_id, old_id),
+        )
+        games.extend(row["id"] for row in rows)
+    return tuple(games)
 
 
-def _index(order: Sequence[int], player: int) -> int:
-    try:
-        return list(order).index(player)
-    except ValueError:
-        raise TournamentError(f"Player {player} is not in the seed order.") from None
+async def _refuse_present(
+    tx: Transaction, tournament: TournamentView, player_id: int, *, you: bool
+) -> None:
+    """Refuse a player who is in the tournament, or was replaced out of it."""
+    row = await tx.fetchone(
+        "SELECT 1 FROM tournament_players WHERE tournament_id = ? AND player_id = ?",
+        (tournament.id, player_id),
+    )
+    if row is not None:
+        if you:
+            raise AlreadyEntered(tournament.name)
+        raise EntryRefused(f"That player is already in {tournament.name}.")
+    row = await tx.fetchone(
+        "SELECT 1 FROM tournament_replacements WHERE tournament_id = ? AND old_id = ?",
+        (tournament.id, player_id),
+    )
+    if row is not None:
+        who = "You were" if you else "That player was"
+        raise EntryRefused(f"{who} replaced in {tournament.name} and cannot come back in.")
 
 
-def move_to(order: Sequence[int], player: int, seed: int) -> tuple[int, ...]:
-    """`player` at `seed` (1 is the top), everyone else keeping their order."""
-    if not 1 <= seed <= len(order):
-        raise TournamentError(f"Seeds run from 1 to {len(order)}; {seed} is not one of them.")
-    _index(order, player)
-    rest = [p for p in order if p != player]
-    rest.insert(seed - 1, player)
-    return tuple(rest)
+async def _organized(
+    tx: Transaction, tournament_id: int, actor_id: int, is_organizer: bool, action: str
+) -> TournamentView:
+    tournament = await fetch_tournament(tx, tournament_id)
+    if not is_organizer and actor_id != tournament.organizer.id:
+        raise NotOrganizer(action)
+    return tournament
 
 
-def move_by(order: Sequence[int], player: int, places: int) -> tuple[int, ...]:
-    """`player` `places` seeds lower (negative: higher), refused past either end."""
-    seed = _index(order, player) + 1 + places
-    if seed < 1:
-        raise TournamentError("That player is already the top seed.")
-    if seed > len(order):
-        raise TournamentError("That player is already the last seed.")
-    return move_to(order, player, seed)
-
-
-def place_holders(replacements: Iterable[tuple[int, int]]) -> dict[int, int]:
-    """Each replaced player's place as it stands now: {old: player who holds the place}.
-
-    `replacements` are (old, new) pairs in the order they happened; a chain (b replaced a, then
-    c replaced b) sends a and b to c.
-    """
-    holder: dict[int, int] = {}
-    for old, new in replacements:
-        for earlier, current in holder.items():
-            if current == old:
-                holder[earlier] = new
-        holder[old] = new
-    return holder
+def _signing_up(tournament: TournamentView, action: str) -> None:
+    if tournament.status is not TournamentStatus.SIGNUP:
+        raise WrongTournamentStage(tournament.name, tournament.status.value, action)

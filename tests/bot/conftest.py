@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from bot.clock import FakeClock
+from bot.games.model import GameView, PlayerRef
+from bot.games.outcomes import MoveOutcome
+from bot.notifications.outbox import Outcome
 from bot.services import Services
-from bot.services.outbox import Outcome
-from bot.services.outcomes import MoveOutcome
-from bot.services.views import GameView, PlayerRef
+from bot.timekeeping.clock import FakeClock
 
 ALICE = PlayerRef(101, "alice")
 BOB = PlayerRef(202, "bob")
@@ -53,7 +53,7 @@ async def deliver_everything(services: Services, clock: FakeClock) -> list[str]:
 def with_announcements_delivered(services: Services) -> Services:
     """The services as the bot runs them with Discord working: before the deadline service
     looks at what is due, everything announced so far has been delivered, at once (a game with
-    an undelivered announcement cannot lose on time: see bot.services.outbox)."""
+    an undelivered announcement cannot lose on time: see bot.notifications.outbox)."""
     clock = services.clock
     assert isinstance(clock, FakeClock)
     deadlines = services.deadlines

@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 
 from bot import errors
-from bot.services.challenges import ChallengeService
-from bot.services.views import ChallengeStatus, GameStatus
+from bot.games.challenges import ChallengeService
+from bot.games.model import ChallengeStatus, GameStatus
 from bot.store import Database, load_migrations
 from tak import Color
 from tak.ptn import TIE_RULE_COMMENT, Game

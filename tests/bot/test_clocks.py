@@ -13,9 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot import errors
+from bot.games.model import GameStatus
 from bot.services import Services
-from bot.services.timecontrol import TimeControl, parse_duration
-from bot.services.views import GameStatus
+from bot.timekeeping.control import TimeControl, parse_duration
 from tak import ResultKind
 from tak.ptn import Game
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, play, with_announcements_delivered

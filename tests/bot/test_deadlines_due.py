@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.services.views import GameStatus
+from bot.games.model import GameStatus
 from tak import ResultKind
 
 

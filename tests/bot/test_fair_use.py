@@ -9,16 +9,16 @@ import itertools
 
 import pytest
 
-from bot.analyst import analyse_ptn
-from bot.bot_player import BotPlayer, Thinker
+from bot.computer import analysis as analysis_module
+from bot.computer.analysis import TooLongToAnalyse, TooManyAnalyses
+from bot.computer.analyst import analyse_ptn
+from bot.computer.opponent import TooManyBotGames
+from bot.computer.player import BotPlayer, Thinker
 from bot.errors import GameOver
-from bot.fair_use import DEFAULT_FAIR_USE, FairUse, listed
+from bot.games.model import PlayerRef
 from bot.services import Services
-from bot.services import analysis as analysis_module
-from bot.services.analysis import TooLongToAnalyse, TooManyAnalyses
-from bot.services.opponent import TooManyBotGames
-from bot.services.views import PlayerRef
 from bot.settings import Settings, SettingsError
+from bot.work.fair_use import DEFAULT_FAIR_USE, FairUse, listed
 from tak import Color, Result, ResultKind
 from tak.engine import BUILTIN
 from tak.ptn import MAX_PLIES, Game

@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 
 from bot import errors
+from bot.games.service import GameService
 from bot.services import Services
-from bot.services.games import GameService
 from bot.store import Database, Transaction, load_migrations, to_db
 from tak import Position
 from tests.bot.conftest import ALICE, BOB

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from bot import errors
-from bot.services.games import GameService
-from bot.services.outbox import MovePlayed, Outcome, game_stream
-from bot.services.views import GameStatus
+from bot.games.model import GameStatus
+from bot.games.service import GameService
+from bot.notifications.outbox import MovePlayed, Outcome, game_stream
 from tak import Color, ResultKind
 
 ROAD_3X3 = "a3 a1 b1 b3 c1"  # white's road along rank 1

@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.clock import FakeClock
 from bot.services import Services
+from bot.timekeeping.clock import FakeClock
 from tak import parse_move
 
 REPO = Path(__file__).resolve().parents[2]

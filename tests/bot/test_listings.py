@@ -1,4 +1,4 @@
-"""`/tak games` pages (bot.services.listings): over random histories of games started, moved,
+"""`/tak games` pages (bot.games.listing): over random histories of games started, moved,
 ended and listed, the pages of a listing, read at any later time, hold exactly the games that
 were in progress (or over) at the listing's moment, each once, in order, as a brute-force
 replay of the history says; and they are the same pages whenever they are read."""
@@ -15,9 +15,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.clock import FakeClock
+from bot.games.listing import Listing, games_page
 from bot.services import Services
-from bot.services.listings import Listing, games_page
+from bot.timekeeping.clock import FakeClock
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
 
 OTHER_GUILD = 7
@@ -85,8 +85,12 @@ async def run(data: st.DataObject) -> None:
                     white, black = data.draw(st.sampled_from(PAIRS))
                     guild = data.draw(st.sampled_from([GUILD, OTHER_GUILD]))
                     challenge = await services.challenges.create(
-                        guild_id=guild, channel_id=CHANNEL, challenger=white, opponent=black,
-                        size=3, colour="white",
+                        guild_id=guild,
+                        channel_id=CHANNEL,
+                        challenger=white,
+                        opponent=black,
+                        size=3,
+                        colour="white",
                     )
                     game = (await services.challenges.accept(challenge.id, black)).game
                     model.started[game.id] = clock.now()

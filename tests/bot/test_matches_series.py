@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.services.views import MatchStatus
+from bot.games.model import MatchStatus
 
 ROAD_3X3 = "a3 a1 b1 b3 c1"  # the player with white wins by road: 9 + 7 points
 

@@ -12,18 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from bot import analyst as analyst_module
-from bot.analyst import Analyst
-from bot.bot_player import BotPlayer, Thinker
-from bot.clock import FakeClock
+from bot.computer import analyst as analyst_module
+from bot.computer.analysis import AnalysisStatus
+from bot.computer.analyst import Analyst
+from bot.computer.opponent import DEFAULT_LEVEL, OpponentService
+from bot.computer.player import BotPlayer, Thinker
+from bot.games.challenges import ChallengeService
+from bot.games.model import PlayerRef
+from bot.games.service import GameService
 from bot.services import Services
-from bot.services.analysis import AnalysisStatus
-from bot.services.challenges import ChallengeService
-from bot.services.games import GameService
-from bot.services.opponent import DEFAULT_LEVEL, OpponentService
-from bot.services.views import PlayerRef
 from bot.settings import DEFAULT_BOT_MOVETIME_MS, Settings, SettingsError
 from bot.store import Database, load_migrations
+from bot.timekeeping.clock import FakeClock
 from tak import Position
 from tak.engine import BUILTIN, builtin_choose
 from tak.search import MAX_LEVEL, Limits

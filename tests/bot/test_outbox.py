@@ -8,9 +8,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.services import Services
-from bot.services.deadlines import DeadlineService
-from bot.services.outbox import (
+from bot.notifications.outbox import (
     BACKOFF_MAX,
     GameEnded,
     GameStart,
@@ -19,6 +17,8 @@ from bot.services.outbox import (
     backoff,
     game_stream,
 )
+from bot.services import Services
+from bot.timekeeping.deadlines import DeadlineService
 from tests.bot.conftest import deliver_everything
 
 

@@ -7,10 +7,10 @@ import io
 
 from PIL import Image
 
-from bot.glicko2 import Rating, update_after_game
+from bot.games.model import GameView, PlayerRef
+from bot.players.glicko2 import Rating, update_after_game
 from bot.services import Services
-from bot.services.pictures import TournamentPictures
-from bot.services.views import GameView, PlayerRef
+from bot.tournaments.pictures import TournamentPictures
 from rendering.bracket import bracket_layout, render_bracket
 from rendering.pairings import render_pairings
 from rendering.standings import Outcome, render_standings, standings_layout

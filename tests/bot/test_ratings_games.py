@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.glicko2 import Rating, update_after_game
-from bot.services.views import GameStatus
+from bot.games.model import GameStatus
+from bot.players.glicko2 import Rating, update_after_game
 
 ROAD_3X3 = "a3 a1 b1 b3 c1"  # white (Alice) wins by road along rank 1
 

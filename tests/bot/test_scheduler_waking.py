@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-from bot.scheduler import DeadlineScheduler
-from bot.services.deadlines import DeadlineReport
+from bot.timekeeping.deadlines import DeadlineReport
+from bot.timekeeping.scheduler import DeadlineScheduler
 
 
 class FixedClock:

@@ -7,7 +7,7 @@ import itertools
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.services.stakes_rules import TakState, after_move, decide_first, settlement
+from bot.coins.rules import TakState, after_move, decide_first, settlement
 
 A, B = 1, 2
 

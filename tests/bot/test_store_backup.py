@@ -21,9 +21,9 @@ REPO = Path(__file__).resolve().parents[2]
 WRITER = textwrap.dedent(
     """
     import asyncio, random, sys
-    from bot.clock import FakeClock
+    from bot.timekeeping.clock import FakeClock
     from bot.services import Services
-    from bot.services.views import PlayerRef
+    from bot.games.model import PlayerRef
 
     async def main(path):
         services = await Services.open(path, clock=FakeClock(), rng=random.Random(3))

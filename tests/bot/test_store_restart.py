@@ -9,9 +9,9 @@ import textwrap
 from datetime import timedelta
 from pathlib import Path
 
-from bot.clock import FakeClock
+from bot.games.model import ChallengeStatus, GameStatus, MatchStatus, PlayerRef
 from bot.services import Services
-from bot.services.views import ChallengeStatus, GameStatus, MatchStatus, PlayerRef
+from bot.timekeeping.clock import FakeClock
 from tests.bot.conftest import with_announcements_delivered
 
 REPO = Path(__file__).resolve().parents[2]
@@ -20,10 +20,10 @@ REPO = Path(__file__).resolve().parents[2]
 CHILD = textwrap.dedent(
     """
     import asyncio, os, random, sys
-    from bot.clock import FakeClock
+    from bot.timekeeping.clock import FakeClock
     from bot.services import Services
-    from bot.services.views import PlayerRef
-    from bot.services.games import GameService
+    from bot.games.model import PlayerRef
+    from bot.games.service import GameService
     from bot.store import Transaction
 
     ALICE, BOB, CAROL = PlayerRef(101, "alice"), PlayerRef(202, "bob"), PlayerRef(303, "carol")

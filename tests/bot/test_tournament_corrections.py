@@ -24,11 +24,11 @@ from tournament_helpers import (
 )
 
 from bot import errors
+from bot.games.model import GameStatus, GameView, PlayerRef
+from bot.notifications.outbox import GameStart, TournamentNews
 from bot.services import Services
-from bot.services.outbox import GameStart, TournamentNews
-from bot.services.tournament_rounds import TournamentStatus
-from bot.services.views import GameStatus, GameView, PlayerRef
 from bot.tournaments import group_tables, qualifiers, snake_groups
+from bot.tournaments.tournament import TournamentStatus
 from tests.bot.test_tournament_results import correct
 from tests.bot.test_tournaments_groups import EIGHT, by_seed
 

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from bot import errors
-from bot.clock import FakeClock
+from bot.games.model import GameStatus, PlayerRef
+from bot.notifications.outbox import Headline
 from bot.services import Services
-from bot.services.outbox import Headline
-from bot.services.results import LogKind, read_reported_game
-from bot.services.views import GameStatus, PlayerRef
+from bot.timekeeping.clock import FakeClock
 from bot.tournaments import MatchResult, compute_standings
+from bot.tournaments.corrections import LogKind, read_reported_game
 from tak.ptn import TIE_RULE_COMMENT
 from tests.bot.tournament_helpers import (
     ANN,

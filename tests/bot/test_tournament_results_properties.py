@@ -1,7 +1,7 @@
 """Property test of corrections: over a random rated round robin whose games end by roads, with
 random corrections made between them, the standings and the ratings are always what
 recomputing from scratch gives: the table from each match's games, and Glicko-2 replayed with
-:func:`bot.glicko2.update_after_game` over the games in the order they ended, each with the
+:func:`bot.players.glicko2.update_after_game` over the games in the order they ended, each with the
 result the test itself tracked (not read back from the bot)."""
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot import errors
-from bot.clock import FakeClock
-from bot.glicko2 import Rating, update_after_game
+from bot.games.model import GameView
+from bot.players.glicko2 import Rating, update_after_game
 from bot.services import Services
-from bot.services.views import GameView
+from bot.timekeeping.clock import FakeClock
 from tests.bot.test_tournament_results import finished_games, standings_from_games
 from tests.bot.tournament_helpers import ANN, BEN, CAT, DAN, GUILD, ORGANIZER, new_tournament, win
 

@@ -25,7 +25,6 @@ from tournament_helpers import (
     win,
 )
 
-from bot.clock import FakeClock
 from bot.errors import (
     AlreadyEntered,
     GameOver,
@@ -41,9 +40,10 @@ from bot.errors import (
     TournamentNameTaken,
     WrongTournamentStage,
 )
+from bot.games.model import GameStatus, MatchStatus
 from bot.services import Services
-from bot.services.tournament_rounds import EntrantStatus, TournamentStatus
-from bot.services.views import GameStatus, MatchStatus
+from bot.timekeeping.clock import FakeClock
+from bot.tournaments.tournament import EntrantStatus, TournamentStatus
 from tak import ResultKind
 
 FOUR = (ANN, BEN, CAT, DAN)

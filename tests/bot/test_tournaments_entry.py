@@ -23,7 +23,6 @@ from tournament_helpers import (
     start,
 )
 
-from bot.clock import FakeClock
 from bot.errors import (
     AlreadyEntered,
     EntryRefused,
@@ -33,10 +32,11 @@ from bot.errors import (
     NotOrganizer,
     WrongTournamentStage,
 )
+from bot.games.model import GameView, PlayerRef
+from bot.notifications.outbox import Headline, TournamentNews
 from bot.services import Services
-from bot.services.outbox import Headline, TournamentNews
-from bot.services.tournament_rounds import TournamentStatus
-from bot.services.views import GameView, PlayerRef
+from bot.timekeeping.clock import FakeClock
+from bot.tournaments.tournament import TournamentStatus
 from tests.bot.conftest import deliver_everything
 
 FOUR = (ANN, BEN, CAT, DAN)

@@ -23,10 +23,10 @@ from tournament_helpers import (
 )
 
 from bot.errors import InvalidSetting, NotEnoughPlayers
+from bot.games.model import GameView, MatchStatus, PlayerRef
 from bot.services import Services
-from bot.services.tournament_rounds import TournamentStatus
-from bot.services.views import GameView, MatchStatus, PlayerRef
 from bot.store import Database, load_migrations
+from bot.tournaments.tournament import TournamentStatus
 
 EIGHT = tuple(PlayerRef(501 + i, f"p{i + 1}") for i in range(8))  # join order = seed order
 

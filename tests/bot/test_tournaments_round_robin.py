@@ -23,10 +23,10 @@ from tournament_helpers import (
     win,
 )
 
-from bot.clock import FakeClock
+from bot.games.model import GameView, MatchStatus
 from bot.services import Services
-from bot.services.tournament_rounds import TournamentStatus
-from bot.services.views import GameView, MatchStatus
+from bot.timekeeping.clock import FakeClock
+from bot.tournaments.tournament import TournamentStatus
 from tak.ptn import Game
 from tests.bot.conftest import with_announcements_delivered
 

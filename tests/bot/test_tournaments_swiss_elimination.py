@@ -19,9 +19,9 @@ from tournament_helpers import (
     win,
 )
 
+from bot.games.model import MatchStatus
 from bot.services import Services
-from bot.services.tournament_rounds import TournamentStatus
-from bot.services.views import MatchStatus
+from bot.tournaments.tournament import TournamentStatus
 
 FIVE = (ANN, BEN, CAT, DAN, EVE)
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from bot import errors
-from bot.clock import FakeClock
+from bot.games.model import GameStatus, PlayerRef
 from bot.services import Services
-from bot.services.views import GameStatus, PlayerRef
+from bot.timekeeping.clock import FakeClock
 from tak import Color, Position, ResultKind
 from tak.ptn import Game
 from tests.bot.conftest import CHANNEL, GUILD, play

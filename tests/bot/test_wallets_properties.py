@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from bot import errors
-from bot.clock import FakeClock
+from bot.coins.service import BID_WINDOW
 from bot.services import Services
-from bot.services.wallets import BID_WINDOW
+from bot.timekeeping.clock import FakeClock
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, deliver_everything
 from tests.bot.test_wallets_stakes import ledger_consistent
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from bot import errors
+from bot.coins.service import BID_WINDOW, Phase
+from bot.games.model import ChallengeStatus, PlayerRef
+from bot.notifications.outbox import BiddingNews, MovePlayed, _decode
 from bot.services import Services
-from bot.services.outbox import BiddingNews, MovePlayed, _decode
-from bot.services.views import ChallengeStatus, PlayerRef
-from bot.services.wallets import BID_WINDOW, Phase
 from tak import Color, Position
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, deliver_everything
 

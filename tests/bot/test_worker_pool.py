@@ -11,8 +11,8 @@ import signal
 import time
 from multiprocessing.process import BaseProcess
 
-from bot.bot_player import Thinker
-from bot.worker_processes import SPAWN, WorkerPool
+from bot.computer.player import Thinker
+from bot.work.processes import SPAWN, WorkerPool
 
 
 def stubborn_search(seconds: float) -> None:

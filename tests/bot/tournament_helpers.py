@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bot.games.model import GameView, PlayerRef
+from bot.games.outcomes import GameEnding
 from bot.services import Services
-from bot.services.outcomes import GameEnding
-from bot.services.tournament_rounds import TournamentProgress, TournamentView
-from bot.services.views import GameView, PlayerRef
+from bot.tournaments.tournament import TournamentProgress, TournamentView
 
 GUILD = 3_000_000_000_000_000_003
 CHANNEL = 4_000_000_000_000_000_004

@@ -150,8 +150,6 @@ class World:
         return await actor.slash(place, "tak move", ptn=ptn, **options)
 
 
-
-
 def bot_role(env: simcord.Env, guild: simcord.GuildHandle) -> simcord.RoleHandle:
     [role] = [r for r in guild.roles.values() if r.name == env.bot.user.name]
     return role

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 import simcord
 
-from bot.fair_use import FairUse
-from bot.services import analysis as analysis_module
-from bot.services import games as games_module
+from bot.computer import analysis as analysis_module
+from bot.games import service as games_module
+from bot.work.fair_use import FairUse
 from tests.bot.test_fair_use import walking_plies
 from tests.discord.conftest import World
 from tests.discord.test_discord_tournament import WHITE_ROAD

@@ -10,8 +10,8 @@ from datetime import timedelta
 
 import pytest
 
-from bot.services.timecontrol import ClockKind
-from bot.services.views import GameStatus
+from bot.games.model import GameStatus
+from bot.timekeeping.control import ClockKind
 from tests.discord.conftest import World
 from tests.discord.test_discord_tournament import Club, embed_titles
 

@@ -10,8 +10,8 @@ import pytest
 import simcord
 from simcord.backend.errors import OptionError
 
-from bot.services.challenges import MAX_OPEN_CHALLENGES
-from bot.services.views import PlayerRef
+from bot.games.challenges import MAX_OPEN_CHALLENGES
+from bot.games.model import PlayerRef
 from tests.discord.conftest import World, allow_command
 from tests.discord.test_discord_tournament import WHITE_ROAD, Club
 

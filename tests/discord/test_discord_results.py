@@ -11,9 +11,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.services.results import LogEntry, LogKind
-from bot.services.views import GameStatus, PlayerRef
+from bot.games.model import GameStatus, PlayerRef
 from bot.text_safety import MAX_MESSAGE
+from bot.tournaments.corrections import LogEntry, LogKind
 from cogs.result_messages import correction_news
 from tests.discord.conftest import World
 from tests.discord.test_discord_tournament import Club

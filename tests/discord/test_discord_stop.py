@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 
 from bot import __main__ as entry
+from bot.games.model import PlayerRef
 from bot.services import Services
-from bot.services.views import PlayerRef
 from tak.search import MAX_LEVEL
 from tests.bot.conftest import ALICE, CHANNEL, GUILD
 from tests.discord.stand_in import BOT_ID

@@ -14,7 +14,7 @@ import pytest
 import simcord
 from simcord.backend.errors import SetupError
 
-from bot.services.views import GameView
+from bot.games.model import GameView
 from rendering.bracket import bracket_layout, render_bracket
 from rendering.chart import render_rating_history
 from rendering.standings import render_standings, standings_layout

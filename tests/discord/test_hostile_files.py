@@ -19,10 +19,10 @@ import pytest
 from PIL import Image
 
 from benchmarks.parsers import LONG_NAME, Attached, filled, timed_with_ticker
-from bot.attached_files import FileReader, FileTooSlow, ReaderNotStarted, read_game
 from bot.errors import BredonError, StoreClosed
-from bot.fair_slots import FairSlots
-from bot.services.results import MAX_PTN_BYTES
+from bot.tournaments.corrections import MAX_PTN_BYTES
+from bot.work.attached_files import FileReader, FileTooSlow, ReaderNotStarted, read_game
+from bot.work.fair_slots import FairSlots
 from cogs.table import MAX_RENDERS, GameTable
 from cogs.tak import MAX_PTN_FILE_BYTES, read_attached_game
 from cogs.tournaments import read_reported_file

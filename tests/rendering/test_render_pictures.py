@@ -23,10 +23,10 @@ from rendering.chart import (
     render_rating_history,
 )
 from rendering.colour import contrast
+from rendering.diagram import MAX_WIDTH, MIN_PHONE_TEXT, Box, Label, Picture, paint
 from rendering.evaluation import EvaluationGraph, graph_layout, render_evaluation_graph
 from rendering.pairings import PairingRow, RoundPairings, pairings_layout, render_pairings
 from rendering.palette import to_palette
-from rendering.picture import MAX_WIDTH, MIN_PHONE_TEXT, Box, Label, Picture, paint
 from rendering.standings import (
     CrossCell,
     Outcome,

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.tournaments import TournamentError
-from bot.tournaments.entry import automatic_order, move_by, move_to, place_holders, seed_order
+from bot.tournaments.seeding import automatic_order, move_by, move_to, place_holders, seed_order
 
 orders = st.lists(st.integers(1, 10_000), min_size=1, max_size=12, unique=True)
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.glicko2 import (
+from bot.players.glicko2 import (
     DEFAULT_DEVIATION,
     SCALE,
     GameScore,

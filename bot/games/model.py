@@ -1,0 +1,580 @@
+"""What the services hand back: small frozen dataclasses, built from database rows.
+
+They carry ids and plain values only (no discord.py), so the Discord layer can render them and
+tests can compare them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from bot.errors import InvalidSetting, NotInGame
+from bot.players.glicko2 import Rating
+from bot.store import from_db
+from bot.timekeeping.control import PER_MOVE, TimeControl
+from tak import (
+    MAX_KOMI,  # PTN Ninja and PlayTak stop at 4.5
+    STANDARD_RESERVES,
+    Color,
+    Opening,
+    Position,
+    Result,
+    ResultKind,
+    TakError,
+    equivalent_komi,
+    parse_result,
+    parse_tps,
+    playable_reserve_problem,
+    start_position,
+)
+
+MAX_DAYS_PER_MOVE = 30
+MAX_MATCH_GAMES = 25
+# The reminder goes out when this share of the time for a move has passed.
+REMINDER_FRACTION = 0.8
+
+
+class ColourChoice(StrEnum):
+    """The colour a challenger asks for: white is player 1, who moves first."""
+
+    WHITE = "white"
+    BLACK = "black"
+    RANDOM = "random"
+
+
+class GameStatus(StrEnum):
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+class ChallengeStatus(StrEnum):
+    OPEN = "open"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+class MatchStatus(StrEnum):
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+class NotifyMode(StrEnum):
+    """How a player is told it is their move: a mention in the game's thread, a direct message
+    too, or a daily digest by DM (:mod:`bot.notifications.service`)."""
+
+    MENTION = "mention"
+    DM = "dm"
+    DIGEST = "digest"  # per server only (notify_prefs), not players.notify
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRef:
+    """A Discord user as the services know them: id and the last display name seen."""
+
+    id: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameSetup:
+    """Everything that fixes how a game is played; reserves are per colour (white, black).
+
+    `base_komi` is the komi the players chose (stored, and the PTN Komi tag). `antiquity` is the
+    beta rules' tie rule: a tied flat count goes to the player who went second, whatever the komi
+    (:attr:`tak.Position.ties_to_black`).
+    """
+
+    size: int
+    base_komi: float
+    opening: Opening
+    stones: tuple[int, int]
+    caps: tuple[int, int]
+    days_per_move: int
+    rated: bool
+    antiquity: bool = False
+    clock: TimeControl = PER_MOVE  # a bank or an increment besides days_per_move
+    start_tps: str | None = None  # a game set up from a TPS (never rated); None: the empty board
+
+    @property
+    def komi(self) -> float:
+        """The komi that decides every game alike without a tie rule, for messages: with the
+        antiquity rule a whole komi gains half a flat (komi 2 plays as 2.5), a half-flat komi
+        stays (no count can tie). The game itself is played with `base_komi` and the rule."""
+        return equivalent_komi(self.base_komi, self.antiquity)
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        size: int,
+        komi: float,
+        opening: Opening | str = Opening.SWAP,
+        stones: int | None = None,
+        caps: int | None = None,
+        days_per_move: int,
+        rated: bool = True,
+        antiquity: bool = False,
+        clock: TimeControl = PER_MOVE,
+        start_tps: str | None = None,
+    ) -> GameSetup:
+        """Checked settings; raises :class:`InvalidSetting` with the reason. A `start_tps` must
+        fit the other settings (:func:`tak.start_position`) and is unrated."""
+        check_size(size)
+        check_komi(komi)
+        check_days(days_per_move)
+        try:
+            opening = Opening(opening)
+        except ValueError:
+            raise InvalidSetting("The opening must be 'swap' or 'no-swap'.") from None
+        default_stones, default_caps = STANDARD_RESERVES[size]
+        for value, what in ((stones, "stones"), (caps, "capstones")):
+            if value is not None and not 0 <= value <= 200:
+                raise InvalidSetting(f"The number of {what} must be from 0 to 200.")
+        s = default_stones if stones is None else stones
+        c = default_caps if caps is None else caps
+        problem = playable_reserve_problem(size, s, c, opening)
+        if problem is not None:
+            raise InvalidSetting(problem)
+        if start_tps is not None:
+            start_tps = checked_start(start_tps, size, komi, s, c, opening, rated, antiquity)
+        return cls(
+            size,
+            float(komi),
+            opening,
+            (s, s),
+            (c, c),
+            days_per_move,
+            rated,
+            antiquity,
+            clock,
+            start_tps,
+        )
+
+    @property
+    def standard_reserves(self) -> bool:
+        stones, caps = STANDARD_RESERVES[self.size]
+        return self.stones == (stones, stones) and self.caps == (caps, caps)
+
+    def start_position(self) -> Position:
+        if self.start_tps is not None:
+            return self.position_at(self.start_tps)
+        return Position(
+            self.size,
+            komi=self.base_komi,
+            stones=self.stones,
+            caps=self.caps,
+            opening=self.opening,
+            ties_to_black=self.antiquity,
+        )
+
+    def position_at(self, tps: str) -> Position:
+        """The position `tps` in a game with these settings (no move history)."""
+        return Position.from_tps(
+            tps,
+            komi=self.base_komi,
+            stones=self.stones,
+            caps=self.caps,
+            opening=self.opening,
+            ties_to_black=self.antiquity,
+        )
+
+    @property
+    def start_ply(self) -> int:
+        """The ply the game starts at: 0, or the TPS's (move 11 with black to move is ply 21)."""
+        return 0 if self.start_tps is None else parse_tps(self.start_tps).ply
+
+
+def checked_start(
+    tps: str,
+    size: int,
+    komi: float,
+    stones: int,
+    caps: int,
+    opening: Opening,
+    rated: bool,
+    antiquity: bool,
+) -> str:
+    """The start position's TPS as the engine writes it, or :class:`InvalidSetting` saying why
+    a game cannot start there."""
+    if rated:
+        raise InvalidSetting(
+            "A game from a TPS position is never rated: leave `rated` out or set it to False."
+        )
+    try:
+        position = start_position(
+            tps,
+            size=size,
+            komi=komi,
+            stones=stones,
+            caps=caps,
+            opening=opening,
+            ties_to_black=antiquity,
+        )
+    except TakError as error:
+        raise InvalidSetting(f"That TPS cannot start a game: {error}") from None
+    return position.tps()
+
+
+def check_size(size: int) -> None:
+    if size not in STANDARD_RESERVES:
+        raise InvalidSetting("The board size must be from 3 to 8.")
+
+
+def check_komi(komi: float) -> None:
+    if komi * 2 != int(komi * 2) or abs(komi) > MAX_KOMI:
+        raise InvalidSetting(
+            f"Komi must be a multiple of 0.5 from -{MAX_KOMI} to {MAX_KOMI} (e.g. 2 or 2.5)."
+        )
+
+
+def check_days(days: int) -> None:
+    if not 1 <= days <= MAX_DAYS_PER_MOVE:
+        raise InvalidSetting(f"Days per move must be from 1 to {MAX_DAYS_PER_MOVE}.")
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    """A game as stored: who plays which colour, its settings, where it is, and how it ended.
+
+    ``result`` holds the winner and the kind; a road's squares are on the final position
+    (:meth:`bot.games.service.GameService.position`).
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    message_id: int | None
+    white: PlayerRef
+    black: PlayerRef
+    setup: GameSetup
+    status: GameStatus
+    result: Result | None
+    points: int | None
+    ply: int
+    tps: str
+    last_move: str | None  # PTN of the move that made `ply`
+    draw_offer_by: int | None
+    undo_request_by: int | None
+    deadline_at: datetime | None
+    reminder_at: datetime | None
+    match_id: int | None
+    match_game: int | None
+    created_at: datetime
+    last_move_at: datetime | None
+    finished_at: datetime | None
+    # What each player (white, black) has left on their clock: bank or time (None: days per move).
+    clock_left: tuple[timedelta | None, timedelta | None] = (None, None)
+    frozen_at: datetime | None = None  # the clock stands still since (a pause, a vacation)
+    paused_at: datetime | None = None  # paused by agreement since
+    pause_offer_by: int | None = None  # a pause proposed by
+    tiebreak: int | None = None  # its number among its match's tiebreak games (1 for the first)
+
+    @property
+    def is_active(self) -> bool:
+        return self.status is GameStatus.ACTIVE
+
+    @property
+    def to_move(self) -> Color:
+        return Color.WHITE if self.ply % 2 == 0 else Color.BLACK
+
+    @property
+    def player_to_move(self) -> PlayerRef:
+        return self.player(self.to_move)
+
+    @property
+    def winner(self) -> PlayerRef | None:
+        if self.result is None or self.result.winner is None:
+            return None
+        return self.player(self.result.winner)
+
+    def player(self, color: Color) -> PlayerRef:
+        return self.white if color is Color.WHITE else self.black
+
+    def left_of(self, color: Color) -> timedelta | None:
+        """The bank or time left on `color`'s clock (None: days per move)."""
+        return self.clock_left[0 if color is Color.WHITE else 1]
+
+    def color_of(self, player_id: int) -> Color:
+        """The colour `player_id` plays; raises :class:`NotInGame` for anyone else."""
+        if player_id == self.white.id:
+            return Color.WHITE
+        if player_id == self.black.id:
+            return Color.BLACK
+        raise NotInGame(self.id)
+
+    def opponent_of(self, player_id: int) -> PlayerRef:
+        return self.player(self.color_of(player_id).other)
+
+    @property
+    def plies_played(self) -> int:
+        """Plies played in this game (a game set up from a TPS starts past ply 0)."""
+        return self.ply - self.setup.start_ply
+
+    def position_from_tps(self) -> Position:
+        """The current position from the stored TPS (no move history: use it to read, not undo)."""
+        return self.setup.position_at(self.tps)
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeView:
+    id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    challenger: PlayerRef
+    opponent: PlayerRef | None  # None: open to anyone
+    colour: ColourChoice  # the challenger's
+    setup: GameSetup
+    games: int  # games in the match; 1 for a single game
+    status: ChallengeStatus
+    accepted_by: int | None
+    game_id: int | None
+    rematch_of: int | None
+    created_at: datetime
+    expires_at: datetime
+    closed_at: datetime | None
+    ante: int | None = None  # played for coins: each player's ante (bot.coins.service)
+
+    @property
+    def is_open(self) -> bool:
+        return self.status is ChallengeStatus.OPEN
+
+
+@dataclass(frozen=True, slots=True)
+class TiebreakRule:
+    """How a match that may not end drawn (``until_decided``) goes on when its games leave the
+    players level: tiebreak games one at a time, with their own days per move and time control
+    (``days_per_move`` None: the match's own), at most ``games`` of them (None: until one player
+    leads). A match still level after the last one ends drawn; a tournament then sends the better
+    seed through."""
+
+    days_per_move: int | None = None
+    clock: TimeControl = PER_MOVE
+    games: int | None = None
+
+    def setup(self, base: GameSetup) -> GameSetup:
+        """A tiebreak game's setup: the match's own with this time control."""
+        if self.days_per_move is None:
+            return base
+        return replace(base, days_per_move=self.days_per_move, clock=self.clock)
+
+    def exhausted(self, played: int) -> bool:
+        """Whether ``played`` tiebreak games are all there may be."""
+        return self.games is not None and played >= self.games
+
+    def to_db(self) -> tuple[int | None, int, int, int, int | None]:
+        """The values of the ``tiebreak_*`` columns of matches and tournaments, in the order
+        days per move, bank, increment, cap, games."""
+        return (self.days_per_move, *self.clock.to_db(), self.games)
+
+
+PLAIN_TIEBREAKS = TiebreakRule()  # the match's own time control, until one player leads
+
+
+def tiebreak_from_row(row: sqlite3.Row) -> TiebreakRule:
+    """The ``tiebreak_*`` columns of a matches or tournaments row."""
+    return TiebreakRule(
+        days_per_move=row["tiebreak_days_per_move"],
+        clock=TimeControl.from_db(
+            row["tiebreak_clock_bank"], row["tiebreak_clock_increment"], row["tiebreak_clock_cap"]
+        ),
+        games=row["tiebreak_games"],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class MatchView:
+    """An N-game series. Player 1 has white in odd-numbered games. An ``until_decided`` match
+    goes past N games while the players are level (see :mod:`bot.games.matches`)."""
+
+    id: int
+    guild_id: int
+    player1: PlayerRef
+    player2: PlayerRef
+    games_total: int
+    games_played: int
+    points1: int
+    points2: int
+    status: MatchStatus
+    created_at: datetime
+    finished_at: datetime | None
+    until_decided: bool = False
+    tiebreaks: TiebreakRule = PLAIN_TIEBREAKS  # how an until_decided match left level goes on
+
+    def points_of(self, player_id: int) -> int:
+        return self.points1 if player_id == self.player1.id else self.points2
+
+    @property
+    def leader(self) -> PlayerRef | None:
+        """Who has more points so far (the winner once finished); None when level."""
+        if self.points1 == self.points2:
+            return None
+        return self.player1 if self.points1 > self.points2 else self.player2
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """What one rated game did to one player's rating."""
+
+    player: PlayerRef
+    before: Rating
+    after: Rating
+
+    @property
+    def delta(self) -> float:
+        return self.after.rating - self.before.rating
+
+
+# ----------------------------------------------------------------- rows to views
+
+
+def game_from_row(row: sqlite3.Row, names: tuple[str, str] | None = None) -> GameView:
+    """A row of :data:`GAME_SELECT`, or of the games table with the players' `names`."""
+    white_name, black_name = names or (row["white_name"], row["black_name"])
+    result = None
+    if row["result"] is not None:
+        result = Result(parse_result(row["result"]).winner, ResultKind(row["result_kind"]))
+    setup = GameSetup(
+        size=row["size"],
+        base_komi=row["komi"],
+        opening=Opening(row["opening"]),
+        stones=(row["stones1"], row["stones2"]),
+        caps=(row["caps1"], row["caps2"]),
+        days_per_move=row["days_per_move"],
+        rated=bool(row["rated"]),
+        antiquity=bool(row["antiquity"]),
+        clock=clock_from_row(row),
+        start_tps=row["start_tps"],
+    )
+    return GameView(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        thread_id=row["thread_id"],
+        message_id=row["message_id"],
+        white=PlayerRef(row["white_id"], white_name),
+        black=PlayerRef(row["black_id"], black_name),
+        setup=setup,
+        status=GameStatus(row["status"]),
+        result=result,
+        points=row["points"],
+        ply=row["ply"],
+        tps=row["tps"],
+        last_move=row["last_ptn"],
+        draw_offer_by=row["draw_offer_by"],
+        undo_request_by=row["undo_request_by"],
+        deadline_at=from_db(row["deadline_at"]),
+        reminder_at=from_db(row["reminder_at"]),
+        match_id=row["match_id"],
+        match_game=row["match_game"],
+        created_at=_required(row["created_at"]),
+        last_move_at=from_db(row["last_move_at"]),
+        finished_at=from_db(row["finished_at"]),
+        clock_left=(_seconds(row["clock_left1"]), _seconds(row["clock_left2"])),
+        frozen_at=from_db(row["frozen_at"]),
+        paused_at=from_db(row["paused_at"]),
+        pause_offer_by=row["pause_offer_by"],
+        tiebreak=row["tiebreak"],
+    )
+
+
+def clock_from_row(row: sqlite3.Row) -> TimeControl:
+    """The time control of a games, challenges or tournaments row."""
+    return TimeControl.from_db(row["clock_bank"], row["clock_increment"], row["clock_cap"])
+
+
+def _seconds(value: int | None) -> timedelta | None:
+    return None if value is None else timedelta(seconds=value)
+
+
+GAME_SELECT = """
+SELECT g.*, w.name AS white_name, b.name AS black_name
+FROM games g JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id
+"""
+
+
+def challenge_from_row(row: sqlite3.Row) -> ChallengeView:
+    """A row of :data:`CHALLENGE_SELECT`."""
+    size = row["size"]
+    default_stones, default_caps = STANDARD_RESERVES[size]
+    stones = default_stones if row["stones"] is None else row["stones"]
+    caps = default_caps if row["caps"] is None else row["caps"]
+    opponent = None
+    if row["opponent_id"] is not None:
+        opponent = PlayerRef(row["opponent_id"], row["opponent_name"])
+    return ChallengeView(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        message_id=row["message_id"],
+        challenger=PlayerRef(row["challenger_id"], row["challenger_name"]),
+        opponent=opponent,
+        colour=ColourChoice(row["colour"]),
+        setup=GameSetup(
+            size=size,
+            base_komi=row["komi"],
+            opening=Opening(row["opening"]),
+            stones=(stones, stones),
+            caps=(caps, caps),
+            days_per_move=row["days_per_move"],
+            rated=bool(row["rated"]),
+            antiquity=bool(row["antiquity"]),
+            clock=clock_from_row(row),
+            start_tps=row["start_tps"],
+        ),
+        games=row["games"],
+        status=ChallengeStatus(row["status"]),
+        accepted_by=row["accepted_by"],
+        game_id=row["game_id"],
+        rematch_of=row["rematch_of"],
+        created_at=_required(row["created_at"]),
+        expires_at=_required(row["expires_at"]),
+        closed_at=from_db(row["closed_at"]),
+        ante=row["ante"],
+    )
+
+
+CHALLENGE_SELECT = """
+SELECT c.*, p.name AS challenger_name, o.name AS opponent_name
+FROM challenges c JOIN players p ON p.id = c.challenger_id
+LEFT JOIN players o ON o.id = c.opponent_id
+"""
+
+
+def match_from_row(row: sqlite3.Row) -> MatchView:
+    """A row of :data:`MATCH_SELECT`."""
+    return MatchView(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        player1=PlayerRef(row["player1_id"], row["player1_name"]),
+        player2=PlayerRef(row["player2_id"], row["player2_name"]),
+        games_total=row["games_total"],
+        games_played=row["games_played"],
+        points1=row["points1"],
+        points2=row["points2"],
+        status=MatchStatus(row["status"]),
+        created_at=_required(row["created_at"]),
+        finished_at=from_db(row["finished_at"]),
+        until_decided=bool(row["until_decided"]),
+        tiebreaks=tiebreak_from_row(row),
+    )
+
+
+MATCH_SELECT = """
+SELECT m.*, p1.name AS player1_name, p2.name AS player2_name
+FROM matches m JOIN players p1 ON p1.id = m.player1_id JOIN players p2 ON p2.id = m.player2_id
+"""
+
+
+def _required(text: str) -> datetime:
+    moment = from_db(text)
+    assert moment is not None
+    return moment

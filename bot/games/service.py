@@ -1,0 +1,724 @@
+"""Playing a game: moves, resignation, draw offers, undo requests and aborts.
+
+Where positions come from: the move log is the record. Each game row also keeps the current TPS,
+ply and last move, and a *version* that every change of position (a move or an undo) raises by
+one. Advancing the row's ply appends the move and the TPS after it to the log in the same
+statement (the ``games_log_move`` trigger), and the triggers refuse a change of ply that does not
+raise the version by exactly one (migration 0005), so row, version and log cannot disagree.
+
+Positions are loaded without replaying the game, so a move costs the same at ply 10 and at ply
+150. A move needs only the stored TPS (:meth:`GameView.position_from_tps`): the move it plays
+becomes the position's last move. Reading the position (to draw the board, which tints the last
+move) and undoing need the position with its last move: the TPS the log keeps before that move,
+with the move played on it (:func:`logged_position`). Only moves logged before migration 0005
+have no TPS; such a game is replayed from its first move.
+
+The service keeps recently played games in memory (:class:`PositionCache`), each position with at
+least its last move and with the version it is at, and uses a cached position only while the
+stored version is that one. Ply and TPS would not do: moves transpose, so another process can
+undo and replay a game into the same ply and TPS along another history. An undo never unwinds a
+cached position either: it loads the position before the last move from the log. An entry is
+taken out of the cache for the length of a move and put back only once the move is committed,
+so a failed move can never leave a position ahead of the database.
+
+A move takes one of two paths. The quick one, for a cached game and a move that does not end it:
+the turn, the ply the player saw and the move are checked against the cached state, then one
+``UPDATE ... WHERE ply = ? AND version = ? AND status = 'active'`` (and no offer pending) applies
+it with its log row, only if the database still holds exactly that state, and its announcement
+is written in the same transaction (:mod:`bot.notifications.outbox`). Anything else (no cache
+entry, a
+refusal, a move that ends the game or cancels an offer, or a row that changed under the cache)
+goes the checked way: one ``BEGIN IMMEDIATE`` transaction that re-reads the game, re-checks
+everything and gives the precise refusal, and also scores a finished game and its match.
+
+How long a game may be: :data:`tak.ptn.MAX_PLIES` plies of its own (2,000; a game set up from a
+TPS counts from there), the most a PTN record holds, so every stored game can be exported, viewed,
+replayed and analysed. The move that reaches it ends the game by the flat count, komi included, as
+a full board would (:func:`ply_limit_result`).
+
+Races: of two moves sent for the same position, the first commits and the second finds the ply
+changed and gets :class:`PositionChanged`. The log's unique index on live (game, ply) refuses a
+second move for a ply even if a caller skips the check.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from bot.coins.service import (
+    STAKED,
+    coin_fields,
+    refuse_undo_with_stakes,
+    settle_stakes,
+    stakes_after_move,
+)
+from bot.errors import (
+    BredonError,
+    DrawAlreadyOffered,
+    GameOver,
+    IllegalMove,
+    NoDrawOffer,
+    NothingToUndo,
+    NotYourMoveToTakeBack,
+    NotYourTurn,
+    NoUndoRequest,
+    OwnRequest,
+    PositionChanged,
+    TooLateToAbort,
+    TournamentGameAbort,
+    UndoAlreadyRequested,
+)
+from bot.games.matches import record_game_in_match
+from bot.games.model import (
+    GameStatus,
+    GameView,
+    game_from_row,
+)
+from bot.games.outcomes import GameEnding, MoveOutcome
+from bot.games.storage import fetch_game, fetch_game_version
+from bot.notifications.outbox import (
+    EndingCause,
+    GameEnded,
+    GameStart,
+    MovePlayed,
+    MoveTakenBack,
+    RequestMade,
+    announce_progress,
+    enqueue,
+)
+from bot.players.ratings import rate_game
+from bot.store import Database, Transaction, from_db, to_db, to_db_or_none
+from bot.timekeeping.clock import Clock
+from bot.timekeeping.turns import Turn, turn_after_move, turn_after_undo
+from bot.tournaments.rounds import in_tournament, record_match_in_tournament
+from tak import (
+    Call,
+    Move,
+    Position,
+    PTNError,
+    Result,
+    ResultKind,
+    TakError,
+    parse_move,
+    tak_call,
+)
+from tak.ptn import MAX_PLIES
+
+
+@dataclass(frozen=True, slots=True)
+class _Request:
+    """Something one player asks and the other answers: a draw offer or an undo request."""
+
+    column: str  # the games column holding who asked
+    what: str
+    missing: Callable[[int], BredonError]
+    already: Callable[..., BredonError]
+
+
+DRAW_OFFER = _Request("draw_offer_by", "draw offer", NoDrawOffer, DrawAlreadyOffered)
+UNDO_REQUEST = _Request("undo_request_by", "undo request", NoUndoRequest, UndoAlreadyRequested)
+
+
+@dataclass(slots=True)
+class CachedGame:
+    game: GameView  # as last read or written
+    version: int  # the stored version of that state
+    position: Position  # at game.ply, with at least its last move
+
+
+class PositionCache:
+    """Recently played games and their positions, least recently used first."""
+
+    def __init__(self, capacity: int = 4096) -> None:
+        self._capacity = capacity
+        self._entries: OrderedDict[int, CachedGame] = OrderedDict()
+
+    def take(self, game_id: int) -> CachedGame | None:
+        """Remove and return the game's entry, whatever version it is for."""
+        return self._entries.pop(game_id, None)
+
+    def take_position(self, game_id: int, version: int) -> Position | None:
+        """Remove the game's entry and return its position if it is the one of `version`."""
+        entry = self._entries.pop(game_id, None)
+        return entry.position if entry is not None and entry.version == version else None
+
+    def put(self, game: GameView, version: int, position: Position) -> None:
+        self._entries[game.id] = CachedGame(game, version, position)
+        if len(self._entries) > self._capacity:
+            self._entries.popitem(last=False)
+
+
+def _log_mismatch(game: GameView) -> RuntimeError:
+    return RuntimeError(f"Game #{game.id}: the move log does not lead to the stored position.")
+
+
+async def logged_position(tx: Transaction, game: GameView, ply: int) -> Position:
+    """The position after the game's first `ply` live moves, with the last of them: that move
+    played on the TPS the log keeps before it. Moves logged before the log kept TPS (migration
+    0005) are replayed from the start instead."""
+    start_ply = game.setup.start_ply
+    if ply == start_ply:
+        return game.setup.start_position()
+    rows = await tx.fetchall(
+        "SELECT ptn, tps FROM moves WHERE game_id = ? AND ply BETWEEN ? AND ? "
+        "AND undone_at IS NULL ORDER BY ply",
+        (game.id, ply - 1, ply),
+    )
+    if len(rows) != min(ply - start_ply, 2):
+        raise _log_mismatch(game)
+    *before, last = rows
+    if not before:
+        position = game.setup.start_position()
+    elif before[0]["tps"] is None:
+        return await _replayed(tx, game, ply)
+    else:
+        position = replace(game, tps=before[0]["tps"]).position_from_tps()
+    position.play(last["ptn"])
+    if last["tps"] not in (None, position.tps()):
+        raise _log_mismatch(game)
+    return position
+
+
+async def _replayed(tx: Transaction, game: GameView, ply: int) -> Position:
+    """The position after the first `ply` live moves, replayed from the start."""
+    rows = await tx.fetchall(
+        "SELECT ptn FROM moves WHERE game_id = ? AND ply <= ? AND undone_at IS NULL ORDER BY ply",
+        (game.id, ply),
+    )
+    position = game.setup.start_position()
+    for row in rows:
+        position.play(row["ptn"])
+    return position
+
+
+async def load_position(tx: Transaction, game: GameView) -> Position:
+    """The game's stored position, from its log (see :func:`logged_position`)."""
+    position = await logged_position(tx, game, game.ply)
+    if position.ply != game.ply or position.tps() != game.tps:
+        raise _log_mismatch(game)
+    return position
+
+
+async def finish_game(
+    tx: Transaction,
+    game: GameView,
+    position: Position,
+    result: Result,
+    now: datetime,
+    news: GameEnded,
+) -> GameEnding:
+    """End an active game with `result`: score it, stop its clock, count it in its match, rate
+    it, and count a match it finished in its tournament (which may begin the next round).
+    `news` says how it ended, for the announcement written here with the match's next game and
+    the tournament's progress after it.
+
+    `position` is the final one; a winner scores its squares plus their unplayed pieces
+    (see :mod:`bot.games.matches` for the rules).
+    """
+    aborted = result.kind is ResultKind.ABORT
+    points = 0 if aborted or result.winner is None else position.points(result)
+    winner_id = None if result.winner is None else game.player(result.winner).id
+    status = GameStatus.ABORTED if aborted else GameStatus.FINISHED
+    await tx.execute(
+        "UPDATE games SET status = ?, result = ?, result_kind = ?, winner_id = ?, points = ?, "
+        "finished_at = ?, deadline_at = NULL, reminder_at = NULL, draw_offer_by = NULL, "
+        "undo_request_by = NULL WHERE id = ?",
+        (status.value, result.ptn(), result.kind.value, winner_id, points, to_db(now), game.id),
+    )
+    await settle_stakes(tx, game, position, result, now)
+    finished = replace(
+        game,
+        status=status,
+        result=Result(result.winner, result.kind),  # as stored: the road is on the position
+        points=points,
+        finished_at=now,
+        deadline_at=None,
+        reminder_at=None,
+        draw_offer_by=None,
+        undo_request_by=None,
+    )
+    match, next_game = await record_game_in_match(tx, finished, now)
+    ratings = await rate_game(tx, finished, now)
+    tournament = None if match is None else await record_match_in_tournament(tx, match, now)
+    if match is not None:
+        news = replace(
+            news,
+            match_points=(match.points1, match.points2),
+            match_games_played=match.games_played,
+            match_status=match.status.value,
+            next_game_id=None if next_game is None else next_game.id,
+        )
+    ending_id = await enqueue(tx, news, now)
+    if next_game is not None:
+        await enqueue(tx, GameStart(next_game.id), now, after=ending_id)
+    if tournament is not None:
+        await announce_progress(tx, tournament, now, after=ending_id)
+    return GameEnding(finished, result, points, match, next_game, ratings, tournament)
+
+
+# Advance an active game by one ply from the ply and version it is known at; the trigger logs
+# the move.
+_ADVANCE = (
+    "UPDATE games SET ply = ?, tps = ?, last_ptn = ?, last_player_id = ?, last_move_at = ?, "
+    "deadline_at = ?, reminder_at = ?, clock_left1 = ?, clock_left2 = ?, draw_offer_by = NULL, "
+    "undo_request_by = NULL, version = version + 1 "
+    "WHERE id = ? AND ply = ? AND version = ? AND status = 'active'"
+)
+
+
+def _advance_params(
+    game: GameView,
+    version: int,
+    position: Position,
+    tps: str,
+    player_id: int,
+    now: datetime,
+    turn: Turn,
+) -> tuple[object, ...]:
+    move = position.last_move
+    assert move is not None
+    return (
+        position.ply,
+        tps,
+        move.ptn(),
+        player_id,
+        to_db(now),
+        to_db(turn.deadline),
+        to_db_or_none(turn.reminder),
+        *turn.left_seconds(),
+        game.id,
+        game.ply,
+        version,
+    )
+
+
+async def call_after(position: Position) -> Call:
+    """ "Tak" (the player who just moved can complete a road with their next move), "Tinuë" (and
+    no reply stops it) or nothing: worked out once per move, in a worker thread (the Tinuë
+    search may take a good part of a second on a big board), never inside a write transaction
+    but for the rare race in :meth:`GameService._checked_move`. `position` must be the caller's
+    alone while it runs."""
+    return await asyncio.to_thread(tak_call, position)
+
+
+def _flags(call: Call) -> tuple[bool, bool]:
+    """Tak and Tinuë as the outbox and the outcomes store them (a Tinuë is also a Tak)."""
+    return call is not Call.NONE, call is Call.TINUE
+
+
+def at_ply_limit(game: GameView, position: Position) -> bool:
+    """Whether `position`, where the board has not ended `game`, is :data:`MAX_PLIES` plies of
+    the game's own: the limit ends it."""
+    if position.result is not None or position.ply < MAX_PLIES:  # most moves: no TPS read
+        return False
+    return position.ply - game.setup.start_ply >= MAX_PLIES
+
+
+def ply_limit_result(game: GameView, position: Position) -> Result | None:
+    """The result of a move that brings the game to :data:`MAX_PLIES` plies of its own without
+    ending it on the board: the flat count decides, komi included, as on a full board. A win is
+    written ``1-0`` / ``0-1`` (PTN readers take ``F-0`` only from a board that is over); a tie is
+    a draw, or Black's under the antiquity tie rule."""
+    if not at_ply_limit(game, position):
+        return None
+    winner = position.flat_winner()
+    return Result(None, ResultKind.FLATS) if winner is None else Result(winner, ResultKind.OTHER)
+
+
+def position_mark(tps: str) -> str:
+    """A short mark of a position, so that a move chosen for it (a suggestion, a board's Move
+    button) is refused in any other, even one reached again at the same ply after an undo."""
+    return f"{zlib.crc32(tps.encode()):08x}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """The position a player chose their move for, as far as the caller knows it."""
+
+    ply: int | None
+    mark: str | None
+
+    def matches(self, game: GameView) -> bool:
+        return self.ply in (None, game.ply) and self.mark in (None, position_mark(game.tps))
+
+
+def _lapsed(game: GameView) -> tuple[str, ...]:
+    """The offers a move in `game` cancels: a pending draw offer, a pending undo request."""
+    offers = (("draw", game.draw_offer_by), ("undo", game.undo_request_by))
+    return tuple(what for what, by in offers if by is not None)
+
+
+def require_active(game: GameView) -> None:
+    if not game.is_active:
+        raise GameOver(game.id, game.result.ptn() if game.result else game.status.value)
+
+
+class GameService:
+    """Everything players do in a game. Every method refuses with a :class:`BredonError`
+    subclass and then has changed nothing."""
+
+    def __init__(self, db: Database, clock: Clock, cache: PositionCache | None = None) -> None:
+        self._db = db
+        self._clock = clock
+        self._cache = cache if cache is not None else PositionCache()
+
+    # ----------------------------------------------------------------- reading
+
+    async def get(self, game_id: int) -> GameView:
+        async with self._db.snapshot() as tx:
+            return await fetch_game(tx, game_id)
+
+    async def position(self, game_id: int) -> Position:
+        """The current position (a copy), e.g. to draw the board. It holds the moves played on
+        it since it was loaded, the last move at least; the whole record is the log."""
+        async with self._db.snapshot() as tx:
+            game, version = await fetch_game_version(tx, game_id)
+            position = self._cache.take_position(game.id, version)
+            if position is None:
+                position = await load_position(tx, game)
+        self._cache.put(game, version, position)
+        return position.copy()
+
+    async def legal_moves(self, game_id: int) -> list[str]:
+        """The legal moves in PTN, for autocompletion; empty once the game is over."""
+        position = await self.position(game_id)
+        if position.result is not None:
+            return []
+        return [move.ptn() for move in position.legal_moves()]
+
+    # ----------------------------------------------------------------- moves
+
+    async def move(
+        self,
+        game_id: int,
+        player_id: int,
+        text: str,
+        *,
+        expected_ply: int | None = None,
+        expected_mark: str | None = None,
+    ) -> MoveOutcome:
+        """Play `text` (PTN) for `player_id`.
+
+        `expected_ply` and `expected_mark` (:func:`position_mark`) say which position the player
+        saw when they chose the move (the Discord layer passes them); if the game stands
+        elsewhere now, even at the same ply after an undo, :class:`PositionChanged` is raised.
+        """
+        try:
+            move = parse_move(text.strip())
+        except PTNError as error:
+            raise IllegalMove(text.strip(), str(error)) from None
+        seen = _Seen(expected_ply, expected_mark)
+        outcome = await self._quick_move(game_id, player_id, move, seen)
+        if outcome is None:
+            outcome = await self._checked_move(game_id, player_id, move, text, seen)
+        return outcome
+
+    async def _quick_move(
+        self, game_id: int, player_id: int, move: Move, seen: _Seen
+    ) -> MoveOutcome | None:
+        """The move applied by one conditional update (with its announcement), or None to take
+        the checked path."""
+        entry = self._cache.take(game_id)
+        if entry is None:
+            return None
+        game, version, position = entry.game, entry.version, entry.position
+        if (
+            not game.is_active
+            or not seen.matches(game)
+            or game.player_to_move.id != player_id
+            or not position.is_legal(move)
+        ):
+            self._cache.put(game, version, position)
+            return None
+        position.push(move)
+        if position.result is not None or ply_limit_result(game, position) is not None:
+            position.pop()
+            self._cache.put(game, version, position)
+            return None
+        call = await call_after(position)
+        now = self._clock.now()
+        tps = position.tps()
+        async with self._db.transaction() as tx:
+            turn = await turn_after_move(tx, game, now)
+            rows = await tx.fetchall(
+                # An offer pending (this process may not know of it) sends the move the checked
+                # way, which tells the offer's message that it lapsed. The clock as cached (its
+                # deadline, whether it stands still) must be the stored one too: more time, a
+                # pause or a vacation change it without a new version.
+                _ADVANCE + " AND draw_offer_by IS NULL AND undo_request_by IS NULL "
+                "AND deadline_at IS ? AND frozen_at IS ? "
+                f"RETURNING *, {STAKED} AS staked",
+                (
+                    *_advance_params(game, version, position, tps, player_id, now, turn),
+                    to_db_or_none(game.deadline_at),
+                    to_db_or_none(game.frozen_at),
+                ),
+            )
+            if not rows:  # the stored game is not the cached one any more
+                return None
+            ptn = move.ptn()
+            tak, tinue = _flags(call)
+            coins = None
+            if rows[0]["staked"]:  # played for coins: the Tak token and payments
+                coins = await stakes_after_move(tx, game, player_id, tak, now)
+            played = MovePlayed(
+                game.id, position.ply, ptn, tps, tak, tinue=tinue, **coin_fields(coins)
+            )
+            await enqueue(tx, played, now)
+        moved = game_from_row(rows[0], (game.white.name, game.black.name))
+        self._cache.put(moved, rows[0]["version"], position)
+        return MoveOutcome(moved, ptn, position.ply, position.copy(), tak, None, tinue)
+
+    async def _foreseen_call(self, game_id: int, move: Move) -> tuple[str, Call] | None:
+        """The TPS and call after `move` in the game as stored now, worked out before the write
+        transaction of the checked path, which uses it if it reaches that very position."""
+        try:
+            async with self._db.snapshot() as tx:
+                game = await fetch_game(tx, game_id)
+            position = game.position_from_tps()
+            position.play(move)
+        except (BredonError, TakError):
+            return None  # the transaction refuses the move with the reason
+        return position.tps(), await call_after(position)
+
+    async def _checked_move(
+        self, game_id: int, player_id: int, move: Move, text: str, seen: _Seen
+    ) -> MoveOutcome:
+        foreseen = await self._foreseen_call(game_id, move)
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            game, version = await fetch_game_version(tx, game_id)
+            require_active(game)
+            mover = game.color_of(player_id)
+            if not seen.matches(game):
+                raise PositionChanged(game.id, game.ply if seen.ply is None else seen.ply, game.ply)
+            if mover is not game.to_move:
+                raise NotYourTurn(game.id)
+            cached = self._cache.take_position(game.id, version)
+            position = game.position_from_tps() if cached is None else cached
+            try:
+                position.play(move)
+            except TakError as error:
+                if cached is not None:  # one from the row does not know its last move
+                    self._cache.put(game, version, cached)
+                raise IllegalMove(text.strip(), str(error)) from None
+            tps = position.tps()
+            turn = await turn_after_move(tx, game, now)
+            cursor = await tx.execute(
+                _ADVANCE, _advance_params(game, version, position, tps, player_id, now, turn)
+            )
+            if cursor.rowcount != 1:
+                raise PositionChanged(game.id, game.ply, position.ply)
+            moved = replace(
+                game,
+                ply=position.ply,
+                tps=tps,
+                last_move=move.ptn(),
+                last_move_at=now,
+                deadline_at=turn.deadline,
+                reminder_at=turn.reminder,
+                clock_left=turn.left,
+                draw_offer_by=None,
+                undo_request_by=None,
+            )
+            ending = None
+            if foreseen is not None and foreseen[0] == tps:
+                call = foreseen[1]
+            else:  # the game changed in between (a race): worked out here, once
+                call = await call_after(position.copy())
+            tak, tinue = _flags(call)  # a Tinuë is a Tak call for the stakes too
+            coins = await stakes_after_move(tx, game, player_id, tak, now)
+            result = position.result or ply_limit_result(game, position)
+            if result is not None:
+                news = GameEnded(game.id, EndingCause.MOVE, move=move.ptn(), ply=position.ply)
+                ending = await finish_game(tx, moved, position, result, now, news)
+                moved = ending.game
+            else:
+                lapsed = _lapsed(game)
+                played = MovePlayed(
+                    game.id,
+                    position.ply,
+                    move.ptn(),
+                    tps,
+                    tak,
+                    lapsed,
+                    tinue=tinue,
+                    **coin_fields(coins),
+                )
+                await enqueue(tx, played, now)
+        self._cache.put(moved, version + 1, position)
+        return MoveOutcome(moved, move.ptn(), position.ply, position.copy(), tak, ending, tinue)
+
+    # ----------------------------------------------------------------- ending by the players
+
+    async def resign(self, game_id: int, player_id: int) -> GameEnding:
+        """`player_id` resigns; the opponent wins and scores as for a board win."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            game = await fetch_game(tx, game_id)
+            require_active(game)
+            loser = game.color_of(player_id)
+            result = Result(loser.other, ResultKind.RESIGNATION)
+            news = GameEnded(game.id, EndingCause.RESIGN, by=player_id)
+            return await finish_game(tx, game, game.position_from_tps(), result, now, news)
+
+    async def abort(self, game_id: int, player_id: int) -> GameEnding:
+        """Either player may abort until both have moved (ply 2); the game counts for nothing.
+        Tournament games cannot be aborted: a player could dodge a pairing."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            game = await fetch_game(tx, game_id)
+            require_active(game)
+            game.color_of(player_id)
+            if game.plies_played >= 2:
+                raise TooLateToAbort(game.id)
+            if await in_tournament(tx, game):
+                raise TournamentGameAbort(game.id)
+            result = Result(None, ResultKind.ABORT)
+            news = GameEnded(game.id, EndingCause.ABORT, by=player_id)
+            return await finish_game(tx, game, game.position_from_tps(), result, now, news)
+
+    # ----------------------------------------------------------------- draws and undo
+
+    async def offer_draw(self, game_id: int, player_id: int) -> GameView:
+        """Offer a draw; it stands until the opponent answers or a move is made."""
+        return await self._ask(game_id, player_id, DRAW_OFFER)
+
+    async def accept_draw(self, game_id: int, player_id: int) -> GameEnding:
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            game = await self._pending(tx, game_id, player_id, DRAW_OFFER)
+            result = Result(None, ResultKind.AGREEMENT)
+            news = GameEnded(game.id, EndingCause.DRAW, by=player_id)
+            return await finish_game(tx, game, game.position_from_tps(), result, now, news)
+
+    async def decline_draw(self, game_id: int, player_id: int) -> GameView:
+        return await self._decline(game_id, player_id, DRAW_OFFER)
+
+    async def request_undo(self, game_id: int, player_id: int) -> GameView:
+        """Ask to take back the last ply; the opponent must accept. A move cancels the request."""
+        return await self._ask(game_id, player_id, UNDO_REQUEST)
+
+    async def accept_undo(self, game_id: int, player_id: int) -> GameView:
+        """Rewind one ply: the last move is marked undone in the log (never deleted), and the
+        player who made it is to move again with a fresh deadline. The position before it comes
+        from the log, not from unwinding a cached one (see the module's docstring)."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            game = await self._pending(tx, game_id, player_id, UNDO_REQUEST)
+            position = await logged_position(tx, game, game.ply - 1)
+            tps = position.tps()
+            turn = await turn_after_undo(tx, game, now)
+            deadline, reminder = turn.deadline, turn.reminder
+            await tx.execute(
+                "UPDATE moves SET undone_at = ? WHERE game_id = ? AND ply = ? "
+                "AND undone_at IS NULL",
+                (to_db(now), game.id, game.ply),
+            )
+            previous = await tx.fetchone(
+                "SELECT ptn, player_id, played_at FROM moves WHERE game_id = ? AND ply = ? "
+                "AND undone_at IS NULL",
+                (game.id, position.ply),
+            )
+            updated = await tx.fetchall(
+                "UPDATE games SET ply = ?, tps = ?, last_ptn = ?, last_player_id = ?, "
+                "last_move_at = ?, deadline_at = ?, reminder_at = ?, clock_left1 = ?, "
+                "clock_left2 = ?, undo_request_by = NULL, draw_offer_by = NULL, "
+                "version = version + 1 WHERE id = ? RETURNING version",
+                (
+                    position.ply,
+                    tps,
+                    previous and previous["ptn"],
+                    previous and previous["player_id"],
+                    previous and previous["played_at"],
+                    to_db(deadline),
+                    to_db_or_none(reminder),
+                    *turn.left_seconds(),
+                    game.id,
+                ),
+            )
+            rewound = replace(
+                game,
+                ply=position.ply,
+                tps=tps,
+                last_move=previous and previous["ptn"],
+                last_move_at=from_db(previous and previous["played_at"]),
+                deadline_at=deadline,
+                reminder_at=reminder,
+                clock_left=turn.left,
+                undo_request_by=None,
+                draw_offer_by=None,
+            )
+            assert game.last_move is not None
+            await enqueue(tx, MoveTakenBack(game.id, game.last_move, position.ply, tps), now)
+        self._cache.put(rewound, updated[0]["version"], position)
+        return rewound
+
+    async def decline_undo(self, game_id: int, player_id: int) -> GameView:
+        return await self._decline(game_id, player_id, UNDO_REQUEST)
+
+    async def _ask(self, game_id: int, player_id: int, request: _Request) -> GameView:
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            game = await fetch_game(tx, game_id)
+            require_active(game)
+            game.color_of(player_id)
+            if request is UNDO_REQUEST and game.plies_played == 0:
+                raise NothingToUndo(game.id)
+            if request is UNDO_REQUEST:
+                await refuse_undo_with_stakes(tx, game)
+            asker = getattr(game, request.column)
+            if asker is not None:
+                raise request.already(game.id, by_opponent=asker != player_id)
+            if request is UNDO_REQUEST and game.player_to_move.id == player_id:
+                raise NotYourMoveToTakeBack(game.id)
+            await tx.execute(
+                f"UPDATE games SET {request.column} = ? WHERE id = ?", (player_id, game.id)
+            )
+            what = "draw" if request is DRAW_OFFER else "undo"
+            await enqueue(tx, RequestMade(game.id, what, player_id, game.last_move), now)
+            return replace(game, **{request.column: player_id})
+
+    async def _decline(self, game_id: int, player_id: int, request: _Request) -> GameView:
+        async with self._db.transaction() as tx:
+            game = await self._pending(tx, game_id, player_id, request)
+            await tx.execute(f"UPDATE games SET {request.column} = NULL WHERE id = ?", (game.id,))
+            return replace(game, **{request.column: None})
+
+    async def _pending(
+        self, tx: Transaction, game_id: int, player_id: int, request: _Request
+    ) -> GameView:
+        """The game, if the opponent of `player_id` has made `request` in it."""
+        game = await fetch_game(tx, game_id)
+        require_active(game)
+        game.color_of(player_id)
+        asker = getattr(game, request.column)
+        if asker is None:
+            raise request.missing(game.id)
+        if asker == player_id:
+            raise OwnRequest(request.what)
+        return game
+
+    # ----------------------------------------------------------------- Discord bookkeeping
+
+    async def forget_thread(self, game_id: int) -> None:
+        """The game's thread is gone: show the game in its channel from now on."""
+        await self._db.write_one("UPDATE games SET thread_id = NULL WHERE id = ?", (game_id,))
+
+    async def attach(
+        self, game_id: int, *, thread_id: int | None = None, message_id: int | None = None
+    ) -> GameView:
+        """Record where the game is shown: its thread and/or its board message."""
+        async with self._db.transaction() as tx:
+            game = await fetch_game(tx, game_id)
+            await tx.execute(
+                "UPDATE games SET thread_id = COALESCE(?, thread_id), "
+                "message_id = COALESCE(?, message_id) WHERE id = ?",
+                (thread_id, message_id, game.id),
+            )
+            return await fetch_game(tx, game_id)

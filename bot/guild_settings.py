@@ -1,0 +1,111 @@
+"""Per-guild defaults for new challenges, and the guild's bot configuration."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.errors import InvalidSetting
+from bot.games.model import GameSetup, check_days, check_komi, check_size
+from bot.store import Database, Transaction
+from tak import Opening
+
+MAX_VACATION_DAYS = 365
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """What a guild's admins configure; a guild that never did gets these defaults."""
+
+    guild_id: int
+    size: int = 6
+    komi: float = 2.0  # the community's tournament standard on 6x6
+    days_per_move: int = 3
+    use_threads: bool = True  # a thread per game
+    organizer_role_id: int | None = None  # may run tournaments besides admins
+    typed_moves: bool = False  # moves typed as messages in a game's thread are played
+    antiquity: bool = False  # new challenges use the antiquity tie rule (ties go to black)
+    vacation_days: int = 14  # a player may take a year (UTC); 0: no vacations
+
+    def game_setup(
+        self,
+        *,
+        size: int | None,
+        komi: float | None,
+        days_per_move: int | None,
+        opening: Opening | str = Opening.SWAP,
+        stones: int | None = None,
+        caps: int | None = None,
+        rated: bool = True,
+        antiquity: bool | None = None,
+        start_tps: str | None = None,
+    ) -> GameSetup:
+        """Checked game settings, the guild's defaults standing in for those left as None."""
+        return GameSetup.create(
+            size=self.size if size is None else size,
+            komi=self.komi if komi is None else komi,
+            opening=opening,
+            stones=stones,
+            caps=caps,
+            days_per_move=self.days_per_move if days_per_move is None else days_per_move,
+            rated=rated,
+            antiquity=self.antiquity if antiquity is None else antiquity,
+            start_tps=start_tps,
+        )
+
+
+async def fetch_guild_settings(tx: Transaction, guild_id: int) -> GuildSettings:
+    row = await tx.fetchone("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+    if row is None:
+        return GuildSettings(guild_id)
+    return GuildSettings(
+        guild_id=guild_id,
+        size=row["size"],
+        komi=row["komi"],
+        days_per_move=row["days_per_move"],
+        use_threads=bool(row["use_threads"]),
+        organizer_role_id=row["organizer_role_id"],
+        typed_moves=bool(row["typed_moves"]),
+        antiquity=bool(row["antiquity"]),
+        vacation_days=row["vacation_days"],
+    )
+
+
+class GuildService:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def get(self, guild_id: int) -> GuildSettings:
+        async with self._db.snapshot() as tx:
+            return await fetch_guild_settings(tx, guild_id)
+
+    async def save(self, settings: GuildSettings) -> GuildSettings:
+        """Store changed settings (``dataclasses.replace`` on :meth:`get`'s); checked first."""
+        check_size(settings.size)
+        check_komi(settings.komi)
+        check_days(settings.days_per_move)
+        if not 0 <= settings.vacation_days <= MAX_VACATION_DAYS:
+            raise InvalidSetting(f"Vacation days must be from 0 to {MAX_VACATION_DAYS} a year.")
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO guild_settings "
+                "(guild_id, size, komi, days_per_move, use_threads, organizer_role_id, "
+                "typed_moves, antiquity, vacation_days) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET "
+                "size = excluded.size, komi = excluded.komi, "
+                "days_per_move = excluded.days_per_move, use_threads = excluded.use_threads, "
+                "organizer_role_id = excluded.organizer_role_id, "
+                "typed_moves = excluded.typed_moves, antiquity = excluded.antiquity, "
+                "vacation_days = excluded.vacation_days",
+                (
+                    settings.guild_id,
+                    settings.size,
+                    float(settings.komi),
+                    settings.days_per_move,
+                    int(settings.use_threads),
+                    settings.organizer_role_id,
+                    int(settings.typed_moves),
+                    int(settings.antiquity),
+                    settings.vacation_days,
+                ),
+            )
+            return await fetch_guild_settings(tx, settings.guild_id)

@@ -1,0 +1,552 @@
+"""The outbox: what the players must be told because the database changed.
+
+A service that changes what players should see (a move, a game's end, the next game of a match, a
+round of a tournament, a reminder, an expired challenge...) calls :func:`enqueue` inside the same
+transaction, so the announcement exists exactly when the change does. The Discord layer then posts
+it and marks it delivered only after Discord accepted it (:class:`OutboxService`); until then it is
+retried, with backoff, after failures and after restarts. Nothing here knows Discord: an item holds
+the facts (a :data:`Payload`), and the Discord layer turns them into messages.
+
+Order: items of one *stream* (one game, one tournament, one challenge) are handed out oldest first,
+and only once every older item of the stream is settled; an item may also wait for another one
+(``after``), as a match's next game waits for the previous game's ending. An item that can never be
+delivered is settled as given up (and logged by the Discord layer), so it blocks nothing.
+
+Fairness: while a game has an undelivered announcement its clock cannot run out (see
+:mod:`bot.timekeeping.deadlines`), and a turn notice or reminder delivered late (Discord refused it,
+or it waited for one that was refused) leaves its player the time it was meant to give, counted
+from its delivery, so nobody loses on time or has a game aborted because Discord failed.
+
+Delivery is at least once: a crash after Discord accepted a post and before it is marked delivered
+posts it again after the restart. A claim (``claimed_until``) keeps other deliverers, in one
+process or two, off an item for :data:`CLAIM_FOR`; settling the item needs the claim to still hold,
+so a deliverer that overran it cannot settle an item another one took over.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import asdict, dataclass, field, replace
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from bot.games.storage import fetch_game
+from bot.store import Database, Transaction, from_db, to_db, to_db_or_none
+from bot.timekeeping.clock import Clock
+from bot.timekeeping.turns import turn_for
+
+if TYPE_CHECKING:
+    from bot.tournaments.rounds import TournamentProgress
+
+log = logging.getLogger(__name__)
+
+BACKOFF_FIRST = timedelta(seconds=30)
+BACKOFF_MAX = timedelta(hours=1)
+CLAIM_FOR = timedelta(minutes=2)
+LATE_AFTER = timedelta(minutes=1)  # a turn notice this late moves the deadline on
+
+
+class Outcome(StrEnum):
+    POSTED = "posted"  # where it belongs
+    FALLBACK = "fallback"  # in the game's channel or by DM, its place being gone
+    GIVEN_UP = "given_up"  # nowhere: logged
+
+
+def game_stream(game_id: int) -> str:
+    return f"game:{game_id}"
+
+
+def challenge_stream(challenge_id: int) -> str:
+    return f"challenge:{challenge_id}"
+
+
+def tournament_stream(tournament_id: int) -> str:
+    return f"tournament:{tournament_id}"
+
+
+# ----------------------------------------------------------------- what is announced
+
+
+@dataclass(frozen=True, slots=True)
+class _AboutAGame:
+    """An announcement in a game's stream."""
+
+    game_id: int
+
+    @property
+    def stream(self) -> str:
+        return game_stream(self.game_id)
+
+
+@dataclass(frozen=True, slots=True)
+class GameStart(_AboutAGame):
+    """A new game: its thread (under the challenge, or under an anchor message in the
+    tournament's channel), its first board and the first player's notice."""
+
+    KIND: ClassVar[str] = "game_start"
+    anchor_message_id: int | None = None  # the accepted challenge's message
+    tournament_id: int | None = None  # a tournament game: an anchor line in its channel first
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlayed(_AboutAGame):
+    """A move that did not end the game: the board after it and the next player's notice."""
+
+    KIND: ClassVar[str] = "move"
+    ply: int
+    move: str
+    tps: str
+    tak: bool
+    lapsed: tuple[str, ...] = ()  # "draw", "undo": the offers this move cancelled
+    tinue: bool = False  # the Tak cannot be stopped (rows written before Tinuë lack it)
+    # A game played for coins (bot.coins.service); absent from older payloads.
+    paid: int = 0  # coins the mover paid with this move for the opponent's Tak
+    pot: int | None = None  # the pot after it; None: no stakes
+    token_id: int | None = None  # who last called a Tak that cost a payment
+    owes_id: int | None = None  # who must pay with their next move
+
+
+class EndingCause(StrEnum):
+    MOVE = "move"
+    RESIGN = "resign"
+    ABORT = "abort"
+    DRAW = "draw"
+    TIME = "time"
+    STOPPED = "stopped"  # by a tournament's forfeit or cancellation
+    REPORTED = "reported"  # played elsewhere, its PTN file reported (bot.tournaments.corrections)
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(_AboutAGame):
+    """A game's end with the final board; the match score as it stood right after it."""
+
+    KIND: ClassVar[str] = "ending"
+    cause: str  # an EndingCause
+    by: int | None = None  # who resigned, aborted or accepted the draw
+    move: str | None = None  # the final move, for an ending by a move
+    ply: int | None = None
+    tak: bool = False
+    match_points: tuple[int, int] | None = None
+    match_games_played: int | None = None
+    match_status: str | None = None
+    tournament_id: int | None = None  # for a stopped game
+    next_game_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RequestMade(_AboutAGame):
+    """A draw offer or an undo request, for the opponent to answer."""
+
+    KIND: ClassVar[str] = "request"
+    what: str  # "draw" or "undo"
+    asker_id: int
+    last_move: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTakenBack(_AboutAGame):
+    KIND: ClassVar[str] = "undo"
+    taken_back: str
+    ply: int  # the ply the game is back at
+    tps: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReminderDue(_AboutAGame):
+    KIND: ClassVar[str] = "reminder"
+    player_id: int
+    deadline: str  # store text
+    ply: int | None = None  # the turn it is for
+
+
+class ClockEvent(StrEnum):
+    VACATION = "vacation"  # a player's vacation stopped the clock
+    VACATION_END = "vacation_end"
+    PAUSE_OFFER = "pause_offer"  # for the opponent to accept, with buttons
+    PAUSED = "paused"
+    PAUSE_END = "pause_end"
+    MORE_TIME = "more_time"
+
+
+@dataclass(frozen=True, slots=True)
+class ClockNews(_AboutAGame):
+    """Something that stopped, restarted or lengthened a game's clock."""
+
+    KIND: ClassVar[str] = "clock"
+    event: str  # a ClockEvent
+    player_id: int  # who took the vacation, proposed, ended or gave
+    deadline: str | None = None  # store text: the deadline that holds now (None: stands still)
+    until: str | None = None  # store text: a vacation's planned end
+    extra: int = 0  # seconds of more time
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeSettled:
+    """A challenge that was accepted, declined, cancelled or expired: its message says so and
+    loses its buttons."""
+
+    KIND: ClassVar[str] = "challenge_closed"
+    challenge_id: int
+
+    @property
+    def stream(self) -> str:
+        return challenge_stream(self.challenge_id)
+
+
+@dataclass(frozen=True, slots=True)
+class BiddingNews:
+    """A challenge with stakes was accepted: the sealed bids for the first move are open (with
+    the Bid button), or they closed (revealed; the game's start follows)."""
+
+    KIND: ClassVar[str] = "bidding"
+    challenge_id: int
+    stake_id: int
+    closed: bool = False
+
+    @property
+    def stream(self) -> str:
+        return challenge_stream(self.challenge_id)
+
+
+class Headline(StrEnum):
+    CREATED = "created"  # open for sign-up: the embed with its settings
+    STARTED = "started"
+    WITHDREW = "withdrew"
+    DISQUALIFIED = "disqualified"
+    CHECKIN_OPEN = "checkin_open"  # check-in opened (bot.tournaments.entry)
+    CHECKIN_REMINDER = "checkin_reminder"  # to those who have not checked in yet
+    LATE_ENTRY = "late_entry"  # player_id entered a running Swiss
+    REPLACED = "replaced"  # player_id's place was taken over by other_id
+    CORRECTED = "corrected"  # an organizer corrected a result: the log entry says how
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentNews:
+    """What moved a tournament on: forfeits, rounds that began, the end or a cancellation."""
+
+    KIND: ClassVar[str] = "tournament"
+    tournament_id: int
+    headline: str | None = None  # a Headline
+    player_id: int | None = None  # who withdrew or was disqualified
+    decided: tuple[int, ...] = ()  # pairing ids decided
+    rounds: tuple[int, ...] = ()  # round numbers that began
+    finished: bool = False
+    cancelled: bool = False
+    dropped: tuple[int, ...] = ()  # entrants who had not checked in, left out at the start
+    other_id: int | None = None  # who took player_id's place (a replacement)
+    log_id: int | None = None  # the tournament log's entry, for a correction
+
+    @property
+    def stream(self) -> str:
+        return tournament_stream(self.tournament_id)
+
+
+@dataclass(frozen=True, slots=True)
+class DigestDue:
+    """A player's daily digest in one server (:mod:`bot.notifications.service`): the games
+    awaiting their move, by DM, as they stand when it is delivered."""
+
+    KIND: ClassVar[str] = "digest"
+    player_id: int
+    guild_id: int
+    due_at: str  # store text: the digest hour it is for
+
+    @property
+    def stream(self) -> str:
+        return f"digest:{self.guild_id}:{self.player_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisReady(_AboutAGame):
+    """A finished game's analysis (:mod:`bot.computer.analysis`): the graph, the annotated PTN
+    and the biggest swings, posted in the game's thread."""
+
+    KIND: ClassVar[str] = "analysis"
+
+
+Payload = (
+    GameStart
+    | MovePlayed
+    | GameEnded
+    | RequestMade
+    | MoveTakenBack
+    | ReminderDue
+    | ChallengeSettled
+    | TournamentNews
+    | BiddingNews
+    | DigestDue
+    | ClockNews
+    | AnalysisReady
+)
+PAYLOADS: dict[str, type[Payload]] = {
+    kind.KIND: kind
+    for kind in (
+        GameStart,
+        MovePlayed,
+        GameEnded,
+        RequestMade,
+        MoveTakenBack,
+        ReminderDue,
+        ChallengeSettled,
+        TournamentNews,
+        BiddingNews,
+        DigestDue,
+        ClockNews,
+        AnalysisReady,
+    )
+}
+TURN_NOTICES = (GameStart, MovePlayed, MoveTakenBack)
+
+
+def _decode(kind: str, text: str) -> Payload:
+    cls = PAYLOADS[kind]
+    values = json.loads(text)
+    for name, value in values.items():  # JSON has no tuples
+        if isinstance(value, list):
+            values[name] = tuple(value)
+    return cls(**values)
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    id: int
+    payload: Payload
+    created_at: datetime
+    attempts: int  # failed deliveries so far
+    progress: dict[str, Any] = field(default_factory=dict)
+    claim: str | None = None  # this deliverer's claim, which settling the item must still hold
+
+    @property
+    def stream(self) -> str:
+        return self.payload.stream
+
+
+class Unreadable(Exception):
+    """An outbox row this code cannot read (written by another version of Bredon)."""
+
+
+def _item(row: Any) -> Item:
+    created = from_db(row["created_at"])
+    assert created is not None
+    try:
+        payload = _decode(row["kind"], row["payload"])
+        progress = json.loads(row["progress"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise Unreadable(f"outbox row {row['id']} ({row['kind']}): {error}") from None
+    return Item(row["id"], payload, created, row["attempts"], progress, row["claimed_until"])
+
+
+async def enqueue(
+    tx: Transaction, payload: Payload, now: datetime, *, after: int | None = None
+) -> int:
+    """Add an announcement in the caller's transaction; returns its id (for ``after``)."""
+    cursor = await tx.execute(
+        "INSERT INTO outbox (stream, kind, payload, after_id, created_at, next_attempt_at) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            payload.stream,
+            payload.KIND,
+            json.dumps(asdict(payload)),
+            after,
+            to_db(now),
+            to_db(now),
+        ),
+    )
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+# Pending, its turn in its stream, and what it waits for settled.
+_READY = (
+    "o.delivered_at IS NULL "
+    "AND NOT EXISTS (SELECT 1 FROM outbox b WHERE b.stream = o.stream AND b.id < o.id "
+    "AND b.delivered_at IS NULL) "
+    "AND (o.after_id IS NULL OR EXISTS (SELECT 1 FROM outbox c WHERE c.id = o.after_id "
+    "AND c.delivered_at IS NOT NULL))"
+)
+
+# SQL for "this game has an announcement still to deliver" (games aliased g).
+GAME_HAS_PENDING_NEWS = (
+    "EXISTS (SELECT 1 FROM outbox o WHERE o.stream = 'game:' || g.id AND o.delivered_at IS NULL)"
+)
+
+
+async def _give_time_back(tx: Transaction, item: Item, now: datetime) -> None:
+    """Whoever is told late keeps the time they were meant to have: a turn notice leaves its
+    player a whole period from now, a reminder the time it was meant to leave. Applied at every
+    late attempt, it can only lengthen a deadline, never twice for the same wait."""
+    payload = item.payload
+    if isinstance(payload, ReminderDue):
+        warned = from_db(payload.deadline)
+        assert warned is not None
+        await tx.execute(
+            # Reminders written before they carried their ply match by the deadline they named.
+            "UPDATE games SET deadline_at = MAX(deadline_at, ?) WHERE id = ? "
+            "AND status = 'active' AND (ply = ? OR (? IS NULL AND deadline_at = ?))",
+            (
+                to_db(now + (warned - item.created_at)),
+                payload.game_id,
+                payload.ply,
+                payload.ply,
+                payload.deadline,
+            ),
+        )
+        return
+    if not isinstance(payload, TURN_NOTICES):
+        return
+    row = await tx.fetchone(
+        "SELECT id FROM games WHERE id = ? AND ply = ? AND status = 'active' "
+        "AND deadline_at IS NOT NULL",
+        (payload.game_id, getattr(payload, "ply", 0)),
+    )
+    if row is None:
+        return  # the game moved on, or is over
+    game = await fetch_game(tx, payload.game_id)
+    turn = await turn_for(tx, game, game.to_move, game.clock_left, now)
+    reminder = to_db_or_none(turn.reminder)
+    await tx.execute(
+        "UPDATE games SET deadline_at = ?, reminder_at = ? WHERE id = ? AND deadline_at < ?",
+        (to_db(turn.deadline), reminder, payload.game_id, to_db(turn.deadline)),
+    )
+
+
+def backoff(attempts: int) -> timedelta:
+    """30 s after the first failure, doubling, at most an hour."""
+    doublings = min(max(attempts - 1, 0), 20)  # 2**20 * 30 s is far past the cap already
+    return min(BACKOFF_FIRST * 2**doublings, BACKOFF_MAX)
+
+
+class OutboxService:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    async def due(self, *, stream: str | None = None, limit: int = 50) -> list[Item]:
+        """Items ready to deliver now, oldest first (only `stream`'s, if given). A row this
+        code cannot read is settled as given up (and logged), so it blocks nothing."""
+        now = to_db(self._clock.now())
+        rows = await self._db.fetchall(
+            "SELECT o.* FROM outbox o WHERE " + _READY + " AND o.next_attempt_at <= ? "
+            "AND (o.claimed_until IS NULL OR o.claimed_until <= ?) "
+            "AND (? IS NULL OR o.stream = ?) ORDER BY o.id LIMIT ?",
+            (now, now, stream, stream, limit),
+        )
+        items = []
+        for row in rows:
+            try:
+                items.append(_item(row))
+            except Unreadable as error:
+                log.error("%s; given up.", error)
+                await self._db.write_one(
+                    "UPDATE outbox SET delivered_at = ?, outcome = 'given_up', last_error = ? "
+                    "WHERE id = ?",
+                    (now, str(error)[:500], row["id"]),
+                )
+        return items
+
+    async def claim(self, item_id: int) -> Item | None:
+        """Take the item for delivery, if it is still ready and nobody else has it. A late turn
+        notice or reminder gives its player the time back here, before it is shown, so the post
+        tells the deadline that holds."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            row = await tx.fetchone(
+                "SELECT o.* FROM outbox o WHERE o.id = ? AND " + _READY + " "
+                "AND (o.claimed_until IS NULL OR o.claimed_until <= ?)",
+                (item_id, to_db(now)),
+            )
+            if row is None:
+                return None
+            claim = to_db(now + CLAIM_FOR)
+            item = replace(_item(row), claim=claim)
+            if now - item.created_at > LATE_AFTER:
+                await _give_time_back(tx, item, now)
+            await tx.execute("UPDATE outbox SET claimed_until = ? WHERE id = ?", (claim, item_id))
+            return item
+
+    async def save_progress(self, item: Item, **steps: Any) -> None:
+        """Record steps done (e.g. an anchor message posted) so a retry does not redo them."""
+        item.progress.update(steps)
+        await self._db.write_one(
+            "UPDATE outbox SET progress = ? WHERE id = ?", (json.dumps(item.progress), item.id)
+        )
+
+    async def delivered(self, item: Item, outcome: Outcome, error: str | None = None) -> bool:
+        """Settle the item, if this deliverer's claim still holds (False: it ran out and
+        another deliverer took the item over)."""
+        rows = await self._db.write_one(
+            "UPDATE outbox SET delivered_at = ?, outcome = ?, claimed_until = NULL, "
+            "last_error = COALESCE(?, last_error) WHERE id = ? AND claimed_until IS ? "
+            "AND delivered_at IS NULL RETURNING id",
+            (to_db(self._clock.now()), outcome.value, error, item.id, item.claim),
+        )
+        return bool(rows)
+
+    async def failed(self, item: Item, error: str) -> datetime:
+        """Try again later, with backoff; returns when."""
+        now = self._clock.now()
+        attempts = item.attempts + 1
+        retry_at = now + backoff(attempts)
+        await self._db.write_one(
+            "UPDATE outbox SET attempts = ?, next_attempt_at = ?, claimed_until = NULL, "
+            "last_error = ? WHERE id = ? AND claimed_until IS ?",
+            (attempts, to_db(retry_at), error[:500], item.id, item.claim),
+        )
+        return retry_at
+
+    async def next_due_at(self) -> datetime | None:
+        """When the earliest item that is next in its stream may be tried."""
+        row = await self._db.fetchone(
+            "SELECT MIN(MAX(o.next_attempt_at, COALESCE(o.claimed_until, ''))) FROM outbox o "
+            "WHERE " + _READY
+        )
+        return None if row is None else from_db(row[0])
+
+    async def delivered_items(self, stream: str, kind: str, limit: int = 20) -> list[Item]:
+        """The stream's latest delivered announcements of one kind, newest first (e.g. to find
+        the message of the last draw offer)."""
+        rows = await self._db.fetchall(
+            "SELECT * FROM outbox WHERE stream = ? AND kind = ? AND delivered_at IS NOT NULL "
+            "ORDER BY id DESC LIMIT ?",
+            (stream, kind, limit),
+        )
+        return [_item(row) for row in rows]
+
+    async def pending(self, stream: str | None = None) -> int:
+        """How many announcements are still to deliver (of `stream`, if given)."""
+        row = await self._db.fetchone(
+            "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL AND (? IS NULL OR stream = ?)",
+            (stream, stream),
+        )
+        assert row is not None
+        return int(row[0])
+
+
+async def announce_progress(
+    tx: Transaction,
+    progress: TournamentProgress,
+    now: datetime,
+    *,
+    headline: Headline | None = None,
+    player_id: int | None = None,
+    after: int | None = None,
+    dropped: tuple[int, ...] = (),
+) -> None:
+    """Announce what moved a tournament on, then start the games of the rounds that began
+    (each after the news, so the pairings come first)."""
+    news = TournamentNews(
+        progress.tournament.id,
+        headline=None if headline is None else headline.value,
+        player_id=player_id,
+        decided=tuple(p.id for p in progress.decided),
+        rounds=tuple(r.number for r in progress.rounds),
+        finished=progress.finished,
+        cancelled=progress.tournament.status.value == "cancelled",
+        dropped=dropped,
+    )
+    news_id = await enqueue(tx, news, now, after=after)
+    for game in progress.games:
+        start = GameStart(game.id, tournament_id=progress.tournament.id)
+        await enqueue(tx, start, now, after=news_id)

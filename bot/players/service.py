@@ -1,0 +1,72 @@
+"""Players and their preferences."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.errors import InvalidSetting, UnknownPlayer
+from bot.games.model import NotifyMode, PlayerRef
+from bot.games.storage import save_player
+from bot.store import Database, Transaction, to_db
+from bot.timekeeping.clock import Clock
+
+MAX_THEME_NAME = 32
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerProfile:
+    id: int
+    name: str
+    theme: str | None  # None: the bot's default theme
+    notify: NotifyMode
+
+
+async def fetch_player(tx: Transaction, player_id: int) -> PlayerProfile:
+    row = await tx.fetchone("SELECT * FROM players WHERE id = ?", (player_id,))
+    if row is None:
+        raise UnknownPlayer(player_id)
+    return PlayerProfile(row["id"], row["name"], row["theme"], NotifyMode(row["notify"]))
+
+
+class PlayerService:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    async def register(self, player: PlayerRef) -> PlayerProfile:
+        """Make sure the player exists, with the display name they use now."""
+        async with self._db.transaction() as tx:
+            await save_player(tx, player, self._clock.now())
+            return await fetch_player(tx, player.id)
+
+    async def get(self, player_id: int) -> PlayerProfile:
+        async with self._db.snapshot() as tx:
+            return await fetch_player(tx, player_id)
+
+    async def set_theme(self, player_id: int, theme: str | None) -> PlayerProfile:
+        """Choose a board theme by name (the Discord layer offers rendering's theme names);
+        None goes back to the default."""
+        if theme is not None and not 0 < len(theme) <= MAX_THEME_NAME:
+            raise InvalidSetting(f"A theme name has 1 to {MAX_THEME_NAME} characters.")
+        return await self._update(player_id, "theme", theme)
+
+    async def set_notify(self, player_id: int, mode: NotifyMode | str) -> PlayerProfile:
+        """The default, in servers where the player chose nothing else
+        (:mod:`bot.notifications.service`): a mention in the game's thread, or a DM too."""
+        try:
+            mode = NotifyMode(mode)
+        except ValueError:
+            raise InvalidSetting("Notifications are 'mention' or 'dm'.") from None
+        if mode is NotifyMode.DIGEST:
+            raise InvalidSetting("A digest is chosen in each server, with its hour and time zone.")
+        return await self._update(player_id, "notify", mode.value)
+
+    async def _update(self, player_id: int, column: str, value: str | None) -> PlayerProfile:
+        assert column in ("theme", "notify")
+        async with self._db.transaction() as tx:
+            await fetch_player(tx, player_id)
+            await tx.execute(
+                f"UPDATE players SET {column} = ?, updated_at = ? WHERE id = ?",
+                (value, to_db(self._clock.now()), player_id),
+            )
+            return await fetch_player(tx, player_id)

@@ -1,0 +1,97 @@
+"""The application's services: everything the Discord layer can ask for, with no discord.py.
+
+Open them all on one database with :meth:`Services.open`; each takes the clock it reads the time
+from, so tests can move time.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.coins.service import WalletService
+from bot.computer.analysis import AnalysisService
+from bot.computer.opponent import OpponentService
+from bot.games.challenges import ChallengeService
+from bot.games.matches import MatchService
+from bot.games.records import QueryService
+from bot.games.service import GameService
+from bot.guild_settings import GuildService
+from bot.notifications.outbox import OutboxService
+from bot.notifications.service import NotificationService
+from bot.players.ratings import RatingService
+from bot.players.service import PlayerService
+from bot.store import DEFAULT_PATH, Database
+from bot.timekeeping.clock import Clock, SystemClock
+from bot.timekeeping.deadlines import DeadlineService
+from bot.timekeeping.holds import ClockService
+from bot.tournaments.corrections import ResultService
+from bot.tournaments.entry import EntryService
+from bot.tournaments.pictures import PictureService
+from bot.tournaments.service import TournamentService
+
+
+@dataclass(frozen=True)
+class Services:
+    db: Database
+    clock: Clock
+    players: PlayerService
+    guilds: GuildService
+    challenges: ChallengeService
+    games: GameService
+    matches: MatchService
+    deadlines: DeadlineService
+    queries: QueryService
+    ratings: RatingService
+    tournaments: TournamentService
+    outbox: OutboxService
+    pictures: PictureService
+    wallets: WalletService
+    notifications: NotificationService
+    clocks: ClockService
+    opponent: OpponentService
+    entry: EntryService
+    results: ResultService
+    analysis: AnalysisService
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path = DEFAULT_PATH,
+        *,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+    ) -> Services:
+        """Open the database (migrating it) and the services on it."""
+        db = await Database.open(path)
+        clock = clock or SystemClock()
+        tournaments = TournamentService(db, clock)
+        challenges = ChallengeService(db, clock, rng)
+        games = GameService(db, clock)
+        queries = QueryService(db)
+        return cls(
+            db=db,
+            clock=clock,
+            players=PlayerService(db, clock),
+            guilds=GuildService(db),
+            challenges=challenges,
+            games=games,
+            matches=MatchService(db),
+            deadlines=DeadlineService(db, clock),
+            queries=queries,
+            ratings=RatingService(db),
+            tournaments=tournaments,
+            outbox=OutboxService(db, clock),
+            pictures=PictureService(db, tournaments),
+            wallets=WalletService(db, clock),
+            notifications=NotificationService(db, clock),
+            clocks=ClockService(db, clock),
+            opponent=OpponentService(db, clock, challenges, games),
+            entry=EntryService(db, clock),
+            results=ResultService(db, clock),
+            analysis=AnalysisService(db, clock, queries),
+        )
+
+    async def close(self) -> None:
+        await self.db.close()

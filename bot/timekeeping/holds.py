@@ -1,0 +1,475 @@
+"""Clocks that stand still or get longer: vacations, pauses by agreement, more time, and the
+reminder times players choose.
+
+A game's clock stands still (``games.frozen_at``) while something holds it: a pause both players
+agreed to, or the vacation of either player (unless the game's tournament forbids vacations).
+Moves still go in while it stands still; a turn that starts then counts from the moment it
+stopped. When the last hold ends, the deadline and the next reminder move on by the time the
+clock stood still, so no time ran. :func:`settle_clock` is the one place that decides this, from
+what holds the game at a given moment; everything that starts or ends a hold calls it in the same
+transaction, and the deadline scheduler ends vacations that ran out (at the moment they ended,
+however late it wakes) and holds games begun during a vacation
+(:func:`end_due_vacations`, :func:`hold_games_begun_on_vacation`).
+
+Vacation days: each player may take the server's ``vacation_days`` a calendar year (UTC). A
+vacation's days count in the year it began: all its planned days while it lasts, its days begun
+(at least one) once it ended early.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+
+from bot.errors import (
+    InvalidSetting,
+    MoreTimeRefused,
+    PauseRefused,
+    PositionChanged,
+    VacationRefused,
+)
+from bot.games.model import GAME_SELECT, MAX_DAYS_PER_MOVE, GameView, PlayerRef, game_from_row
+from bot.games.service import require_active
+from bot.games.storage import fetch_game, save_player
+from bot.guild_settings import fetch_guild_settings
+from bot.notifications.outbox import ClockEvent, ClockNews, enqueue
+from bot.store import Database, Transaction, from_db, to_db, to_db_or_none
+from bot.timekeeping.clock import Clock
+from bot.timekeeping.control import describe_duration
+from bot.timekeeping.turns import (
+    MAX_REMINDER_OFFSET,
+    MAX_REMINDERS,
+    VACATION_HOLDS,
+    clock_held,
+    encode_offsets,
+    next_reminder,
+    reminder_offsets,
+)
+
+MAX_MORE_TIME = timedelta(days=7)  # at a time
+MAX_TIME_LEFT = timedelta(days=MAX_DAYS_PER_MOVE + 30)  # more time never leaves more than this
+DAY = timedelta(days=1)
+
+
+async def _give_by_button_once(tx: Transaction, game: GameView, board_ply: int) -> None:
+    """Refuse a board's Give 1 day for another turn than its own, or a second one this turn
+    (moves and undos raise the game's version); else mark this turn as given."""
+    if game.ply != board_ply:
+        raise PositionChanged(game.id, board_ply, game.ply)
+    row = await tx.fetchone("SELECT version, day_given_version FROM games WHERE id = ?", (game.id,))
+    assert row is not None
+    if row["day_given_version"] == row["version"]:
+        raise MoreTimeRefused(
+            f"You have already given a day on this turn of game #{game.id}: to give more, use "
+            "`/tak moretime`."
+        )
+    await tx.execute("UPDATE games SET day_given_version = version WHERE id = ?", (game.id,))
+
+
+@dataclass(frozen=True, slots=True)
+class Vacation:
+    id: int
+    guild_id: int
+    player_id: int
+    started_at: datetime
+    ends_at: datetime
+    ended_at: datetime | None
+
+    @property
+    def days_counted(self) -> int:
+        """The days it takes from the year's allowance (see the module's notes)."""
+        end = self.ends_at if self.ended_at is None else self.ended_at
+        return max(1, math.ceil((end - self.started_at) / DAY))
+
+
+@dataclass(frozen=True, slots=True)
+class VacationReport:
+    """A vacation begun or ended, the games it held or let go, and the days left this year."""
+
+    vacation: Vacation
+    held: list[GameView]  # games whose clock it stopped (or, at its end, let run)
+    not_held: list[GameView]  # games of tournaments that forbid vacations: their clocks run
+    days_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class VacationStatus:
+    current: Vacation | None
+    days_allowed: int  # a year, in this server
+    days_used: int  # this calendar year (UTC), the current vacation's planned days included
+
+    @property
+    def days_left(self) -> int:
+        return max(self.days_allowed - self.days_used, 0)
+
+
+def _vacation(row: sqlite3.Row) -> Vacation:
+    started, ends = from_db(row["started_at"]), from_db(row["ends_at"])
+    assert started is not None and ends is not None
+    return Vacation(
+        row["id"], row["guild_id"], row["player_id"], started, ends, from_db(row["ended_at"])
+    )
+
+
+async def settle_clock(
+    tx: Transaction, game_id: int, at: datetime, *, stopped_since: datetime | None = None
+) -> GameView:
+    """Stop or restart the game's clock as what holds it at `at` says. A clock that stops
+    stands still from `stopped_since` (default `at`); one that runs again moves its deadline and
+    next reminder on by the time it stood still, up to `at`."""
+    game = await fetch_game(tx, game_id)
+    if not game.is_active:
+        return game
+    held = await clock_held(tx, game.id, at)
+    if held and game.frozen_at is None:
+        await tx.execute(
+            "UPDATE games SET frozen_at = ? WHERE id = ?", (to_db(stopped_since or at), game.id)
+        )
+    elif not held and game.frozen_at is not None:
+        stood = max(at - game.frozen_at, timedelta(0))
+        deadline = None if game.deadline_at is None else game.deadline_at + stood
+        reminder = None if game.reminder_at is None else game.reminder_at + stood
+        await tx.execute(
+            "UPDATE games SET frozen_at = NULL, deadline_at = ?, reminder_at = ? WHERE id = ?",
+            (to_db_or_none(deadline), to_db_or_none(reminder), game.id),
+        )
+    return await fetch_game(tx, game.id)
+
+
+async def _rearm_reminder(tx: Transaction, game: GameView, now: datetime) -> None:
+    """After the deadline moved: the next reminder before the new deadline."""
+    assert game.deadline_at is not None
+    start = game.frozen_at or now
+    offsets = await reminder_offsets(tx, game.guild_id, game.player_to_move.id)
+    reminder = next_reminder(offsets, start, game.deadline_at, start)
+    await tx.execute(
+        "UPDATE games SET reminder_at = ? WHERE id = ?", (to_db_or_none(reminder), game.id)
+    )
+
+
+async def _active_games(tx: Transaction, guild_id: int, player_id: int) -> list[GameView]:
+    rows = await tx.fetchall(
+        GAME_SELECT + " WHERE g.guild_id = ? AND g.status = 'active' "
+        "AND (g.white_id = ? OR g.black_id = ?) ORDER BY g.id",
+        (guild_id, player_id, player_id),
+    )
+    return [game_from_row(row) for row in rows]
+
+
+def year_bounds(moment: datetime) -> tuple[datetime, datetime]:
+    start = datetime(moment.year, 1, 1, tzinfo=UTC)
+    return start, datetime(moment.year + 1, 1, 1, tzinfo=UTC)
+
+
+async def end_due_vacations(db: Database, now: datetime) -> list[VacationReport]:
+    """End the vacations whose time ran out by `now`, each at the moment it ran out."""
+    rows = await db.fetchall(
+        "SELECT * FROM vacations WHERE ended_at IS NULL AND ends_at <= ? ORDER BY ends_at, id",
+        (to_db(now),),
+    )
+    reports = []
+    for row in rows:
+        vacation = _vacation(row)
+        async with db.transaction() as tx:
+            report = await _end_vacation(tx, vacation, vacation.ends_at, now)
+        if report is not None:
+            reports.append(report)
+    return reports
+
+
+async def hold_games_begun_on_vacation(db: Database, now: datetime) -> int:
+    """Stop the clocks of games that began (or whose turn began) while a player was already on
+    vacation, from when that turn or the vacation began, whichever is later. Returns how many."""
+    rows = await db.fetchall(
+        # Driven by the vacations going on (few), not by the games (many).
+        "SELECT g.id, MAX(COALESCE(g.last_move_at, g.created_at), MAX(v.started_at)) AS since "
+        "FROM vacations v JOIN games g ON g.guild_id = v.guild_id "
+        "AND (g.white_id = v.player_id OR g.black_id = v.player_id) "
+        "WHERE v.ended_at IS NULL AND v.started_at <= ? AND g.status = 'active' "
+        f"AND g.frozen_at IS NULL AND {VACATION_HOLDS} GROUP BY g.id",
+        (to_db(now), to_db(now), to_db(now)),
+    )
+    for row in rows:
+        since = from_db(row["since"])
+        async with db.transaction() as tx:
+            await settle_clock(tx, row["id"], now, stopped_since=since)
+    return len(rows)
+
+
+async def next_vacation_end(db: Database) -> datetime | None:
+    row = await db.fetchone("SELECT MIN(ends_at) FROM vacations WHERE ended_at IS NULL")
+    return None if row is None else from_db(row[0])
+
+
+async def _end_vacation(
+    tx: Transaction, vacation: Vacation, at: datetime, now: datetime
+) -> VacationReport | None:
+    cursor = await tx.execute(
+        "UPDATE vacations SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
+        (to_db(at), vacation.id),
+    )
+    if cursor.rowcount != 1:
+        return None  # ended meanwhile
+    ended = replace(vacation, ended_at=at)
+    held, not_held = [], []
+    for game in await _active_games(tx, vacation.guild_id, vacation.player_id):
+        was_frozen = game.frozen_at is not None
+        settled = await settle_clock(tx, game.id, at)
+        if was_frozen and settled.frozen_at is None:
+            held.append(settled)
+            deadline = to_db_or_none(settled.deadline_at)
+            news = ClockNews(game.id, ClockEvent.VACATION_END.value, vacation.player_id, deadline)
+            await enqueue(tx, news, now)
+        elif not was_frozen:
+            not_held.append(settled)
+    status = await _status(tx, vacation.guild_id, vacation.player_id, now)
+    return VacationReport(ended, held, not_held, status.days_left)
+
+
+async def _status(tx: Transaction, guild_id: int, player_id: int, now: datetime) -> VacationStatus:
+    allowed = (await fetch_guild_settings(tx, guild_id)).vacation_days
+    start, end = year_bounds(now)
+    rows = await tx.fetchall(
+        "SELECT * FROM vacations WHERE guild_id = ? AND player_id = ? AND started_at >= ? "
+        "AND started_at < ?",
+        (guild_id, player_id, to_db(start), to_db(end)),
+    )
+    vacations = [_vacation(row) for row in rows]
+    current = await tx.fetchone(
+        "SELECT * FROM vacations WHERE guild_id = ? AND player_id = ? AND ended_at IS NULL",
+        (guild_id, player_id),
+    )
+    used = sum(v.days_counted for v in vacations)
+    return VacationStatus(None if current is None else _vacation(current), allowed, used)
+
+
+class ClockService:
+    """What players do to clocks. Every method refuses with a :class:`BredonError` subclass and
+    then has changed nothing."""
+
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    # ----------------------------------------------------------------- vacations
+
+    async def vacation_status(self, guild_id: int, player_id: int) -> VacationStatus:
+        async with self._db.snapshot() as tx:
+            return await _status(tx, guild_id, player_id, self._clock.now())
+
+    async def start_vacation(
+        self, guild_id: int, player: PlayerRef, days: int | None = None
+    ) -> VacationReport:
+        """Go on vacation for `days` (default: all the days left this year): the clocks of the
+        player's games in the server stand still until it ends."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            status = await _status(tx, guild_id, player.id, now)
+            if status.days_allowed == 0:
+                raise VacationRefused("Vacations are turned off in this server.")
+            if status.current is not None:
+                until = int(status.current.ends_at.timestamp())
+                raise VacationRefused(
+                    f"You are already on vacation until <t:{until}:f>; "
+                    "end it with `/tak vacation end` first."
+                )
+            if status.days_left == 0:
+                raise VacationRefused(
+                    f"You have used all {status.days_allowed} vacation days of {now.year}."
+                )
+            days = status.days_left if days is None else days
+            if not 1 <= days <= status.days_left:
+                raise VacationRefused(
+                    f"You can take 1 to {status.days_left} vacation days now "
+                    f"({status.days_used} of {status.days_allowed} used in {now.year})."
+                )
+            await save_player(tx, player, now)
+            ends = now + timedelta(days=days)
+            cursor = await tx.execute(
+                "INSERT INTO vacations (guild_id, player_id, started_at, ends_at) "
+                "VALUES (?, ?, ?, ?)",
+                (guild_id, player.id, to_db(now), to_db(ends)),
+            )
+            vacation = Vacation(cursor.lastrowid or 0, guild_id, player.id, now, ends, None)
+            held, not_held = [], []
+            for game in await _active_games(tx, guild_id, player.id):
+                settled = await settle_clock(tx, game.id, now)
+                if settled.frozen_at is None:
+                    not_held.append(settled)
+                    continue
+                held.append(settled)
+                news = ClockNews(game.id, ClockEvent.VACATION.value, player.id, until=to_db(ends))
+                await enqueue(tx, news, now)
+            return VacationReport(vacation, held, not_held, status.days_left - days)
+
+    async def end_vacation(self, guild_id: int, player_id: int) -> VacationReport:
+        """Come back early: the clocks run again; unused whole days are given back."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            row = await tx.fetchone(
+                "SELECT * FROM vacations WHERE guild_id = ? AND player_id = ? AND ended_at IS NULL",
+                (guild_id, player_id),
+            )
+            if row is None:
+                raise VacationRefused("You are not on vacation.")
+            vacation = _vacation(row)
+            report = await _end_vacation(tx, vacation, min(now, vacation.ends_at), now)
+            assert report is not None
+            return report
+
+    # ----------------------------------------------------------------- more time
+
+    async def give_time(
+        self,
+        game_id: int,
+        player_id: int,
+        extra: timedelta,
+        *,
+        board_ply: int | None = None,
+    ) -> GameView:
+        """The player waiting gives the player to move `extra` time on this turn (on an
+        increment clock it stays on their clock, up to its cap). With `board_ply` (a board's
+        button), once a turn, and only on that board's turn: a double click, or a board from
+        before, gives nothing."""
+        now = self._clock.now()
+        if not timedelta(hours=1) <= extra <= MAX_MORE_TIME:
+            raise MoreTimeRefused(
+                f"You can give 1 hour to {MAX_MORE_TIME.days} days at a time "
+                f"(not {describe_duration(extra)})."
+            )
+        async with self._db.transaction() as tx:
+            game = await fetch_game(tx, game_id)
+            require_active(game)
+            game.color_of(player_id)
+            if game.player_to_move.id == player_id:
+                raise MoreTimeRefused("It is your move: only your opponent can give you time.")
+            assert game.deadline_at is not None
+            if board_ply is not None:
+                await _give_by_button_once(tx, game, board_ply)
+            start = game.frozen_at or now
+            if game.deadline_at + extra - start > MAX_TIME_LEFT:
+                raise MoreTimeRefused(
+                    f"That would leave your opponent more than {MAX_TIME_LEFT.days} days for "
+                    "this move."
+                )
+            deadline = game.deadline_at + extra
+            await tx.execute(
+                "UPDATE games SET deadline_at = ? WHERE id = ?", (to_db(deadline), game.id)
+            )
+            game = await fetch_game(tx, game.id)
+            await _rearm_reminder(tx, game, now)
+            news = ClockNews(
+                game.id,
+                ClockEvent.MORE_TIME.value,
+                player_id,
+                deadline=None if game.frozen_at else to_db(deadline),
+                extra=int(extra.total_seconds()),
+            )
+            await enqueue(tx, news, now)
+            return await fetch_game(tx, game.id)
+
+    # ----------------------------------------------------------------- pauses
+
+    async def propose_pause(self, game_id: int, player_id: int) -> GameView:
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            game = await fetch_game(tx, game_id)
+            require_active(game)
+            game.color_of(player_id)
+            if game.paused_at is not None:
+                raise PauseRefused(f"Game #{game.id} is already paused.")
+            if game.pause_offer_by is not None:
+                who = "You have" if game.pause_offer_by == player_id else "Your opponent has"
+                raise PauseRefused(f"{who} already proposed a pause in game #{game.id}.")
+            await tx.execute(
+                "UPDATE games SET pause_offer_by = ? WHERE id = ?", (player_id, game.id)
+            )
+            await enqueue(tx, ClockNews(game.id, ClockEvent.PAUSE_OFFER.value, player_id), now)
+            return await fetch_game(tx, game.id)
+
+    async def accept_pause(self, game_id: int, player_id: int) -> GameView:
+        """The opponent of who proposed agrees: the clock stands still until either ends it."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            game = await self._proposed(tx, game_id, player_id)
+            await tx.execute(
+                "UPDATE games SET paused_at = ?, pause_offer_by = NULL WHERE id = ?",
+                (to_db(now), game.id),
+            )
+            paused = await settle_clock(tx, game.id, now)
+            await enqueue(tx, ClockNews(game.id, ClockEvent.PAUSED.value, player_id), now)
+            return paused
+
+    async def decline_pause(self, game_id: int, player_id: int) -> GameView:
+        async with self._db.transaction() as tx:
+            game = await self._proposed(tx, game_id, player_id)
+            await tx.execute("UPDATE games SET pause_offer_by = NULL WHERE id = ?", (game.id,))
+            return await fetch_game(tx, game.id)
+
+    async def end_pause(self, game_id: int, player_id: int) -> GameView:
+        """Either player ends the pause; the clock runs again (unless a vacation holds it)."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            game = await fetch_game(tx, game_id)
+            require_active(game)
+            game.color_of(player_id)
+            if game.paused_at is None:
+                raise PauseRefused(f"Game #{game.id} is not paused.")
+            await tx.execute("UPDATE games SET paused_at = NULL WHERE id = ?", (game.id,))
+            resumed = await settle_clock(tx, game.id, now)
+            deadline = None if resumed.frozen_at else to_db_or_none(resumed.deadline_at)
+            news = ClockNews(game.id, ClockEvent.PAUSE_END.value, player_id, deadline)
+            await enqueue(tx, news, now)
+            return resumed
+
+    async def _proposed(self, tx: Transaction, game_id: int, player_id: int) -> GameView:
+        game = await fetch_game(tx, game_id)
+        require_active(game)
+        game.color_of(player_id)
+        if game.pause_offer_by is None:
+            raise PauseRefused(f"Nobody has proposed a pause in game #{game.id}.")
+        if game.pause_offer_by == player_id:
+            raise PauseRefused("You cannot answer your own proposal.")
+        return game
+
+    # ----------------------------------------------------------------- reminders
+
+    async def reminders(self, guild_id: int, player_id: int) -> tuple[timedelta, ...] | None:
+        """The player's reminder times before a deadline; None: the default (at 80%)."""
+        async with self._db.snapshot() as tx:
+            return await reminder_offsets(tx, guild_id, player_id)
+
+    async def set_reminders(
+        self, guild_id: int, player: PlayerRef, offsets: list[timedelta] | None
+    ) -> tuple[timedelta, ...] | None:
+        """Remind the player these times before each deadline (an empty list: never; None: the
+        default). Games already waiting for them get the new times at once."""
+        if offsets is not None:
+            if len(set(offsets)) > MAX_REMINDERS:
+                raise InvalidSetting(f"Choose at most {MAX_REMINDERS} reminder times.")
+            for offset in offsets:
+                if not timedelta(minutes=10) <= offset <= MAX_REMINDER_OFFSET:
+                    raise InvalidSetting(
+                        "Reminder times must be from 10 minutes to "
+                        f"{MAX_REMINDER_OFFSET.days} days before the deadline."
+                    )
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            await save_player(tx, player, now)
+            if offsets is None:
+                await tx.execute(
+                    "DELETE FROM reminder_offsets WHERE guild_id = ? AND player_id = ?",
+                    (guild_id, player.id),
+                )
+            else:
+                await tx.execute(
+                    "INSERT INTO reminder_offsets (guild_id, player_id, offsets) VALUES (?, ?, ?) "
+                    "ON CONFLICT (guild_id, player_id) DO UPDATE SET offsets = excluded.offsets",
+                    (guild_id, player.id, encode_offsets(offsets)),
+                )
+            for game in await _active_games(tx, guild_id, player.id):
+                if game.player_to_move.id == player.id and game.deadline_at is not None:
+                    await _rearm_reminder(tx, game, now)
+            return await reminder_offsets(tx, guild_id, player.id)

@@ -1,0 +1,631 @@
+"""Tournament rounds: a finished match recorded, and the next round begun, in the caller's
+transaction.
+
+This is the part of the tournament service that ending a game reaches (through
+:func:`bot.games.service.finish_game`), so that the move which ends a round also starts the
+next one, or nothing at all happens. The rules:
+
+- A round begins by itself once every pairing of the current one is decided. Each pairing gets a
+  match of ``games_per_match`` games (player 1 has white in odd-numbered games) whose first game
+  starts at once in the tournament's channel; a bye is decided at once.
+- Round robin: the Berger rounds of the seeded field (:func:`bot.tournaments.round_robin`), the
+  same every time they are computed, since seeds never change once the tournament starts.
+- Swiss: :func:`bot.tournaments.swiss_round` over the players still in. It ends after its set
+  number of rounds, or sooner when the players still in can no longer be paired (fewer than two,
+  or an odd field whose players have all had their bye).
+- Single elimination: :func:`bot.tournaments.elimination_round` over the seeded bracket. Its
+  matches are ``until_decided``: a match left level goes on with tiebreak games, one at a time,
+  colours still alternating, with the tournament's tiebreak time control, until one player leads
+  (see :mod:`bot.games.matches`). After the most tiebreak games the tournament allows, a match
+  still level sends player 1 (the better seed) through.
+- Groups -> knockout (:mod:`bot.tournaments.groups`): the players are put in groups by seed at the
+  start; the groups' round robins are played side by side, then the top players of each group
+  (stored as knockout seeds when the last group round is complete) play a cross-seeded knockout,
+  whose matches are like single elimination's.
+- A pairing with a player who has withdrawn or been disqualified is decided at once as a forfeit
+  win for the other player, with no match. When both have left, a round robin skips the meeting;
+  an elimination bracket sends player 1 (the better seed) through, to forfeit the next match.
+- The tournament finishes when no round is left. Its winner is the bracket's winner (the only
+  player through, when the groups leave one), or in the other formats the sole first place of the
+  standings (none when first place is shared).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
+from dataclasses import replace
+from datetime import datetime
+
+from bot.errors import UnknownTournament
+from bot.games.matches import create_match
+from bot.games.model import (
+    GameSetup,
+    GameView,
+    MatchStatus,
+    MatchView,
+    PlayerRef,
+    clock_from_row,
+    tiebreak_from_row,
+)
+from bot.games.storage import insert_game
+from bot.store import Transaction, from_db, to_db
+from bot.tournaments import (
+    MatchResult,
+    Round,
+    Scoring,
+    ScoringSystem,
+    TieBreak,
+    TournamentError,
+    compute_standings,
+    elimination_round,
+    elimination_winner,
+    group_rounds,
+    group_tables,
+    qualifiers,
+    round_robin,
+    swiss_round,
+)
+from bot.tournaments.seeding import place_holders
+from bot.tournaments.tournament import (
+    Entrant,
+    EntrantStatus,
+    PairingView,
+    RoundView,
+    TournamentFormat,
+    TournamentProgress,
+    TournamentStatus,
+    TournamentView,
+)
+
+TOURNAMENT_SELECT = """
+SELECT t.*, o.name AS organizer_name, w.name AS winner_name,
+    (SELECT COUNT(*) FROM tournament_players tp WHERE tp.tournament_id = t.id) AS player_count
+FROM tournaments t JOIN players o ON o.id = t.organizer_id LEFT JOIN players w ON w.id = t.winner_id
+"""
+
+_PAIRING_SELECT = """
+SELECT tp.*, p1.name AS player1_name, p2.name AS player2_name, w.name AS winner_name
+FROM tournament_pairings tp JOIN players p1 ON p1.id = tp.player1_id
+LEFT JOIN players p2 ON p2.id = tp.player2_id LEFT JOIN players w ON w.id = tp.winner_id
+"""
+
+
+def _player(row: sqlite3.Row, prefix: str) -> PlayerRef | None:
+    player_id = row[f"{prefix}_id"]
+    return None if player_id is None else PlayerRef(player_id, row[f"{prefix}_name"])
+
+
+def _moment(text: str) -> datetime:
+    moment = from_db(text)
+    assert moment is not None
+    return moment
+
+
+def tournament_from_row(row: sqlite3.Row) -> TournamentView:
+    """A row of :data:`TOURNAMENT_SELECT`."""
+    match_win = row["match_win"]
+    organizer = _player(row, "organizer")
+    assert organizer is not None
+    return TournamentView(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        name=row["name"],
+        format=TournamentFormat(row["format"]),
+        swiss_rounds=row["swiss_rounds"],
+        setup=GameSetup.create(
+            size=row["size"],
+            komi=row["komi"],
+            opening=row["opening"],
+            days_per_move=row["days_per_move"],
+            rated=bool(row["rated"]),
+            clock=clock_from_row(row),
+        ),
+        games_per_match=row["games_per_match"],
+        scoring=Scoring(
+            system=ScoringSystem(row["scoring"]),
+            match_win=match_win,
+            match_draw=row["match_draw"],
+            match_loss=row["match_loss"],
+            bye_match_points=match_win,
+            tie_breaks=tuple(TieBreak(name) for name in row["tie_breaks"].split(",") if name),
+        ),
+        max_players=row["max_players"],
+        signup_deadline=from_db(row["signup_deadline"]),
+        organizer=organizer,
+        status=TournamentStatus(row["status"]),
+        current_round=row["current_round"],
+        rounds_total=row["rounds_total"],
+        winner=_player(row, "winner"),
+        player_count=row["player_count"],
+        created_at=_moment(row["created_at"]),
+        started_at=from_db(row["started_at"]),
+        finished_at=from_db(row["finished_at"]),
+        vacation_allowed=bool(row["vacation_allowed"]),
+        group_count=row["group_count"],
+        group_advance=row["group_advance"],
+        tiebreaks=tiebreak_from_row(row),
+    )
+
+
+def _pairing_from_row(row: sqlite3.Row) -> PairingView:
+    player1 = _player(row, "player1")
+    assert player1 is not None
+    return PairingView(
+        id=row["id"],
+        tournament_id=row["tournament_id"],
+        round=row["round"],
+        player1=player1,
+        player2=_player(row, "player2"),
+        match_id=row["match_id"],
+        points1=row["points1"],
+        points2=row["points2"],
+        winner=_player(row, "winner"),
+        forfeit=bool(row["forfeit"]),
+        decided_at=from_db(row["decided_at"]),
+    )
+
+
+async def fetch_tournament(tx: Transaction, tournament_id: int) -> TournamentView:
+    row = await tx.fetchone(TOURNAMENT_SELECT + " WHERE t.id = ?", (tournament_id,))
+    if row is None:
+        raise UnknownTournament(tournament_id)
+    return tournament_from_row(row)
+
+
+async def fetch_entrants(tx: Transaction, tournament_id: int) -> list[Entrant]:
+    """The players in seed order (before the start: those seeded by hand, then join order),
+    withdrawn ones included."""
+    rows = await tx.fetchall(
+        "SELECT tp.*, p.name FROM tournament_players tp JOIN players p ON p.id = tp.player_id "
+        "WHERE tp.tournament_id = ? ORDER BY tp.seed IS NULL, tp.seed, tp.joined_at, tp.rowid",
+        (tournament_id,),
+    )
+    return [
+        Entrant(
+            PlayerRef(row["player_id"], row["name"]),
+            row["seed"],
+            EntrantStatus(row["status"]),
+            _moment(row["joined_at"]),
+            row["group_number"],
+            row["knockout_seed"],
+        )
+        for row in rows
+    ]
+
+
+async def fetch_pairings(
+    tx: Transaction, tournament_id: int, round_number: int | None = None
+) -> list[PairingView]:
+    """The pairings of one round, or of every round, in order."""
+    rows = await tx.fetchall(
+        _PAIRING_SELECT + " WHERE tp.tournament_id = ? AND (? IS NULL OR tp.round = ?) "
+        "ORDER BY tp.round, tp.id",
+        (tournament_id, round_number, round_number),
+    )
+    return [_pairing_from_row(row) for row in rows]
+
+
+async def pairing_of_match(tx: Transaction, match_id: int) -> PairingView | None:
+    row = await tx.fetchone(_PAIRING_SELECT + " WHERE tp.match_id = ?", (match_id,))
+    return None if row is None else _pairing_from_row(row)
+
+
+async def in_tournament(tx: Transaction, game: GameView) -> bool:
+    """Whether the game belongs to a tournament match."""
+    if game.match_id is None:
+        return False
+    row = await tx.fetchone(
+        "SELECT 1 FROM tournament_pairings WHERE match_id = ?", (game.match_id,)
+    )
+    return row is not None
+
+
+def standings_input(
+    pairings: Iterable[PairingView], holders: Mapping[int, int] | None = None
+) -> tuple[list[MatchResult], list[int]]:
+    """The decided matches and the byes, as the pairing and standings logic takes them; a
+    replaced player's results count for whoever holds their place now (`holders`, from
+    :func:`fetch_place_holders`)."""
+    results, byes = [], []
+    for pairing in pairings_by_place(pairings, holders or {}):
+        if pairing.is_bye:
+            byes.append(pairing.player1.id)
+        elif pairing.is_decided:
+            results.append(pairing.result())
+    return results, byes
+
+
+def pairings_by_place(
+    pairings: Iterable[PairingView], holders: Mapping[int, int]
+) -> list[PairingView]:
+    """The pairings with each replaced player's id changed to their place's holder (names kept),
+    for what is drawn by place: the cross table and the bracket."""
+
+    if not holders:
+        return list(pairings)
+
+    def holder(player: PlayerRef | None) -> PlayerRef | None:
+        if player is None or player.id not in holders:
+            return player
+        return PlayerRef(holders[player.id], player.name)
+
+    return [
+        replace(
+            p,
+            player1=holder(p.player1) or p.player1,
+            player2=holder(p.player2),
+            winner=holder(p.winner),
+        )
+        for p in pairings
+    ]
+
+
+async def fetch_place_holders(tx: Transaction, tournament_id: int) -> dict[int, int]:
+    """{replaced player: who holds their place now} (see :func:`bot.tournaments.place_holders`)."""
+    rows = await tx.fetchall(
+        "SELECT old_id, new_id FROM tournament_replacements WHERE tournament_id = ? "
+        "ORDER BY replaced_at, rowid",
+        (tournament_id,),
+    )
+    return place_holders((row["old_id"], row["new_id"]) for row in rows)
+
+
+# ----------------------------------------------------------------- writing
+
+
+async def decide(
+    tx: Transaction,
+    pairing: PairingView,
+    *,
+    points: tuple[int, int],
+    winner_id: int | None,
+    forfeit: bool,
+    now: datetime,
+) -> PairingView:
+    """Record an undecided pairing's result."""
+    await tx.execute(
+        "UPDATE tournament_pairings SET points1 = ?, points2 = ?, winner_id = ?, forfeit = ?, "
+        "decided_at = ? WHERE id = ? AND decided_at IS NULL",
+        (*points, winner_id, int(forfeit), to_db(now), pairing.id),
+    )
+    row = await tx.fetchone(_PAIRING_SELECT + " WHERE tp.id = ?", (pairing.id,))
+    assert row is not None
+    return _pairing_from_row(row)
+
+
+async def record_match_in_tournament(
+    tx: Transaction, match: MatchView, now: datetime
+) -> TournamentProgress | None:
+    """Count a match that just finished in its tournament and start the next round if it
+    completed this one; None for a match outside any running tournament or not finished."""
+    if match.status is not MatchStatus.FINISHED:
+        return None
+    pairing = await pairing_of_match(tx, match.id)
+    if pairing is None or pairing.is_decided:
+        return None
+    if (await fetch_tournament(tx, pairing.tournament_id)).status is not TournamentStatus.RUNNING:
+        return None
+    winner = match.leader
+    if winner is None and match.until_decided:  # level after the last tiebreak game
+        winner = pairing.player1  # the better seed
+    decided = await decide(
+        tx,
+        pairing,
+        points=(match.points1, match.points2),
+        winner_id=None if winner is None else winner.id,
+        forfeit=False,
+        now=now,
+    )
+    return await advance(tx, pairing.tournament_id, now, decided=(decided,))
+
+
+async def advance(
+    tx: Transaction,
+    tournament_id: int,
+    now: datetime,
+    *,
+    decided: tuple[PairingView, ...] = (),
+    stopped: tuple[GameView, ...] = (),
+) -> TournamentProgress:
+    """Begin rounds while the current one is complete, and finish the tournament when none is
+    left. Never refuses: it runs inside the transaction of the move that ended a match."""
+    rounds: list[RoundView] = []
+    games: list[GameView] = []
+    while True:
+        tournament = await fetch_tournament(tx, tournament_id)
+        if tournament.status is not TournamentStatus.RUNNING:
+            break
+        pairings = await fetch_pairings(tx, tournament_id)
+        if not all(p.is_decided for p in pairings):
+            break
+        entrants = await fetch_entrants(tx, tournament_id)
+        holders = await fetch_place_holders(tx, tournament_id)
+        if _groups_just_finished(tournament, entrants):
+            entrants = await _seed_knockout(tx, tournament, entrants, pairings, holders)
+        upcoming = next_round(tournament, entrants, pairings, holders)
+        if upcoming is None:
+            await _finish(tx, tournament, entrants, pairings, now, holders)
+            break
+        begun, first_games = await _begin_round(tx, tournament, entrants, upcoming, now)
+        rounds.append(begun)
+        games.extend(first_games)
+    return TournamentProgress(
+        await fetch_tournament(tx, tournament_id), decided, tuple(rounds), tuple(games), stopped
+    )
+
+
+def next_round(
+    tournament: TournamentView,
+    entrants: list[Entrant],
+    pairings: Iterable[PairingView],
+    holders: Mapping[int, int],
+) -> Round | None:
+    """The round after the current one (all of whose pairings are decided), or None; in a
+    knockout, the round after the last of `pairings`."""
+    seeded = [e.player.id for e in entrants]
+    results, byes = standings_input(pairings, holders)
+    number = tournament.current_round + 1
+    if tournament.format is TournamentFormat.ELIMINATION:
+        return elimination_round(seeded, results)
+    if tournament.format is TournamentFormat.GROUPS:
+        stage = group_rounds(_groups(entrants))
+        if number <= len(stage):
+            return stage[number - 1]
+        knockout, group_of, played = _knockout(tournament, entrants, results)
+        if len(knockout) < 2:
+            return None
+        return elimination_round(knockout, played, group_of=group_of)
+    if tournament.format is TournamentFormat.SWISS:
+        active = [e.player.id for e in entrants if e.is_active]
+        assert tournament.swiss_rounds is not None
+        if number > tournament.swiss_rounds or len(active) < 2:
+            return None
+        try:
+            return swiss_round(active, results, byes, tournament.scoring)
+        except TournamentError:  # an odd field whose players have all had their bye
+            return None
+    double = tournament.format is TournamentFormat.DOUBLE_ROUND_ROBIN
+    schedule = round_robin(seeded, double=double)
+    return schedule[number - 1] if number <= len(schedule) else None
+
+
+def _groups(entrants: list[Entrant]) -> list[tuple[int, ...]]:
+    """The groups as stored at the start, each in seed order."""
+    count = 1 + max(e.group for e in entrants if e.group is not None)
+    return [tuple(e.player.id for e in entrants if e.group == g) for g in range(count)]
+
+
+def _knockout(
+    tournament: TournamentView, entrants: list[Entrant], results: list[MatchResult]
+) -> tuple[list[int], dict[int, int], list[MatchResult]]:
+    """A groups -> knockout event's knockout players in knockout seed order, their groups, and
+    the knockout's results."""
+    through = sorted((e for e in entrants if e.knockout_seed), key=lambda e: e.knockout_seed or 0)
+    group_of = {e.player.id: e.group for e in through if e.group is not None}
+    stage = tournament.group_stage_rounds
+    return [e.player.id for e in through], group_of, [r for r in results if r.round > stage]
+
+
+def _groups_just_finished(tournament: TournamentView, entrants: list[Entrant]) -> bool:
+    """A groups -> knockout event whose group stage is complete and whose knockout is not seeded:
+    the caller has checked that every pairing so far is decided."""
+    return (
+        tournament.format is TournamentFormat.GROUPS
+        and tournament.current_round == tournament.group_stage_rounds
+        and not any(e.knockout_seed for e in entrants)
+    )
+
+
+def knockout_order(
+    tournament: TournamentView,
+    entrants: list[Entrant],
+    pairings: Iterable[PairingView],
+    holders: Mapping[int, int],
+    still_in: Collection[int] = (),
+) -> list[int]:
+    """Who goes through from the groups, in knockout seed order (see
+    :func:`bot.tournaments.qualifiers`), from the group stage's results in `pairings`; the
+    players still in, and those of `still_in`, can go through."""
+    assert tournament.group_advance is not None
+    stage = tournament.group_stage_rounds
+    results, byes = standings_input((p for p in pairings if p.round <= stage), holders)
+    tables = group_tables(_groups(entrants), results, byes, tournament.scoring)
+    active = {e.player.id for e in entrants if e.is_active} | set(still_in)
+    return qualifiers(tables, tournament.group_advance, active)
+
+
+async def store_knockout_seeds(tx: Transaction, tournament_id: int, order: list[int]) -> None:
+    """Store `order` (from :func:`knockout_order`) as the knockout seeds, replacing any."""
+    await tx.execute(
+        "UPDATE tournament_players SET knockout_seed = NULL WHERE tournament_id = ?",
+        (tournament_id,),
+    )
+    for seed, player in enumerate(order, start=1):
+        await tx.execute(
+            "UPDATE tournament_players SET knockout_seed = ? WHERE tournament_id = ? "
+            "AND player_id = ?",
+            (seed, tournament_id, player),
+        )
+
+
+async def _seed_knockout(
+    tx: Transaction,
+    tournament: TournamentView,
+    entrants: list[Entrant],
+    pairings: list[PairingView],
+    holders: Mapping[int, int],
+) -> list[Entrant]:
+    """Store who goes through from the groups as knockout seeds; the entrants after it."""
+    order = knockout_order(tournament, entrants, pairings, holders)
+    await store_knockout_seeds(tx, tournament.id, order)
+    return await fetch_entrants(tx, tournament.id)
+
+
+async def _write_pairing(
+    tx: Transaction,
+    tournament_id: int,
+    number: int,
+    players: tuple[int, int | None],
+    *,
+    row_id: int | None,
+    match_id: int | None = None,
+    winner_id: int | None = None,
+    decided_at: datetime | None = None,
+) -> None:
+    """Insert a pairing of round `number`, or rewrite the pairing `row_id` (its score reset)."""
+    player1, player2 = players
+    values = (
+        player1,
+        player2,
+        match_id,
+        winner_id,
+        int(player2 is not None and match_id is None),  # decided unplayed: a forfeit
+        None if decided_at is None else to_db(decided_at),
+    )
+    if row_id is None:
+        await tx.execute(
+            "INSERT INTO tournament_pairings (player1_id, player2_id, match_id, winner_id, "
+            "forfeit, decided_at, tournament_id, round) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (*values, tournament_id, number),
+        )
+    else:
+        await tx.execute(
+            "UPDATE tournament_pairings SET player1_id = ?, player2_id = ?, match_id = ?, "
+            "winner_id = ?, forfeit = ?, decided_at = ?, points1 = 0, points2 = 0 "
+            "WHERE id = ? AND tournament_id = ? AND round = ?",
+            (*values, row_id, tournament_id, number),
+        )
+
+
+async def seat_pairing(
+    tx: Transaction,
+    tournament: TournamentView,
+    number: int,
+    players: tuple[int, int | None],
+    active: Collection[int],
+    now: datetime,
+    *,
+    row_id: int | None = None,
+) -> GameView | None:
+    """Store a pairing of round `number` (player 2 None: a bye), or rewrite the pairing `row_id`:
+    a match begun between two players still in (its first game returned), a forfeit to the one
+    still in, a bye decided at once. A round-robin meeting of two players who have both left is
+    skipped; a knockout one sends player 1 through."""
+    player1, player2 = players
+    if player2 is None:
+        await _write_pairing(tx, tournament.id, number, players, row_id=row_id, decided_at=now)
+        return None
+    present = [p for p in players if p in active]
+    if len(present) == 2:
+
+        async def store_pairing(match_id: int) -> None:
+            await _write_pairing(
+                tx, tournament.id, number, players, row_id=row_id, match_id=match_id
+            )
+
+        knockout = tournament.is_knockout_round(number)
+        return await start_match(tx, tournament, player1, player2, now, knockout, store_pairing)
+    if present or tournament.is_knockout_round(number):
+        winner = present[0] if present else player1
+        await _write_pairing(
+            tx, tournament.id, number, players, row_id=row_id, winner_id=winner, decided_at=now
+        )
+    return None
+
+
+async def _begin_round(
+    tx: Transaction,
+    tournament: TournamentView,
+    entrants: list[Entrant],
+    upcoming: Round,
+    now: datetime,
+) -> tuple[RoundView, list[GameView]]:
+    """Store the round's pairings and start a match (and its first game) for each."""
+    number = tournament.current_round + 1
+    await tx.execute(
+        "UPDATE tournaments SET current_round = ? WHERE id = ?", (number, tournament.id)
+    )
+    active = {e.player.id for e in entrants if e.is_active}
+    games = []
+    seats = [(p.player1, p.player2) for p in upcoming.pairings]
+    for players in [*seats, *((bye, None) for bye in upcoming.byes)]:
+        game = await seat_pairing(tx, tournament, number, players, active, now)
+        if game is not None:
+            games.append(game)
+    begun = RoundView(number, tuple(await fetch_pairings(tx, tournament.id, number)))
+    return begun, games
+
+
+async def _finish(
+    tx: Transaction,
+    tournament: TournamentView,
+    entrants: list[Entrant],
+    pairings: list[PairingView],
+    now: datetime,
+    holders: Mapping[int, int],
+) -> None:
+    winner = tournament_winner(tournament, entrants, pairings, holders)
+    await tx.execute(
+        "UPDATE tournaments SET status = 'finished', winner_id = ?, finished_at = ? WHERE id = ?",
+        (winner, to_db(now), tournament.id),
+    )
+
+
+def tournament_winner(
+    tournament: TournamentView,
+    entrants: list[Entrant],
+    pairings: list[PairingView],
+    holders: Mapping[int, int],
+) -> int | None:
+    """The bracket's winner, or in the other formats the sole first place (None if shared)."""
+    seeded = [e.player.id for e in entrants]
+    results, byes = standings_input(pairings, holders)
+    if tournament.format is TournamentFormat.ELIMINATION:
+        return elimination_winner(seeded, results)
+    if tournament.format is TournamentFormat.GROUPS:
+        knockout, group_of, played = _knockout(tournament, entrants, results)
+        if len(knockout) < 2:
+            return knockout[0] if knockout else None
+        return elimination_winner(knockout, played, group_of=group_of)
+    table = compute_standings(seeded, results, byes, tournament.scoring)
+    first = [row.player for row in table if row.place == 1]
+    return first[0] if len(first) == 1 else None
+
+
+async def start_match(
+    tx: Transaction,
+    tournament: TournamentView,
+    player1: int,
+    player2: int,
+    now: datetime,
+    knockout: bool,
+    store_pairing: Callable[[int], Awaitable[None]],
+) -> GameView:
+    """A tournament match between the two (player 1 white in game 1), and its first game; a
+    knockout match is played until decided (tiebreak games). `store_pairing` links the match to
+    its pairing before the game is made: the game's clock depends on the tournament (vacations)."""
+    match_id = await create_match(
+        tx,
+        guild_id=tournament.guild_id,
+        player1_id=player1,
+        player2_id=player2,
+        games_total=tournament.games_per_match,
+        now=now,
+        until_decided=knockout,
+        tiebreaks=tournament.tiebreaks if knockout else None,
+    )
+    await store_pairing(match_id)
+    return await insert_game(
+        tx,
+        guild_id=tournament.guild_id,
+        channel_id=tournament.channel_id,
+        thread_id=None,
+        white_id=player1,
+        black_id=player2,
+        setup=tournament.setup,
+        now=now,
+        match_id=match_id,
+        match_game=1,
+    )

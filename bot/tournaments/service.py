@@ -1,0 +1,720 @@
+"""Tournaments: sign-up, start, withdrawals, organizer decisions, standings and exports.
+
+Rounds then run by themselves: the game that finishes a round's last match begins the next round
+in its own transaction (:mod:`bot.tournaments.rounds` has those rules). Every method
+takes ids, refuses with a :class:`bot.errors.BredonError` subclass having changed nothing, and
+returns frozen views.
+
+Rules chosen here:
+
+- Organizers are told apart by the Discord layer (Manage Server or the guild's organizer role),
+  which passes ``is_organizer``; the member who created a tournament may always run it.
+- Seeds, fixed at the start: players rated on the tournament's board size in the guild come
+  first, best rating first; unrated players follow in the order they joined. Ties keep join order.
+  An organizer may set them by hand during sign-up (:mod:`bot.tournaments.entry`).
+- A Swiss tournament has at most one round fewer than it has players.
+- Groups -> knockout: 2 to 8 groups, filled by seed in a snake at the start; every group must end
+  up with more players than go through from it. Its standings are one table per group (group
+  matches only); the knockout shows in the bracket.
+- Knockout matches (single elimination, and the knockout of groups -> knockout) left level get
+  tiebreak games with their own time control (by default the tournament's), at most
+  ``tiebreak_games`` of them (3 by default); a match still level after the last one sends the
+  better seed through.
+- Withdrawing (a player, once it runs) or being disqualified (by an organizer) forfeits the
+  player's match of the current round to the opponent and every later pairing too; their results
+  so far stay in the standings. A forfeit (by an organizer) awards an undecided match of the
+  current round to one player. A forfeited match keeps the game points already scored in it, and
+  its game in progress is stopped (aborted: unrated, uncounted, its moves kept).
+- Cancelling stops every game in progress the same way; results so far are kept.
+- Exports: standings as CSV; the finished games as one PTN text, each game tagged with the
+  tournament (Event) and its round (Round, "round.game" for matches of several games).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import TypeVar
+
+from bot.errors import (
+    AlreadyEntered,
+    InvalidSetting,
+    InvisibleName,
+    NoLongerPlaying,
+    NoMatchToForfeit,
+    NotEnoughPlayers,
+    NotEntered,
+    NotOrganizer,
+    SignupClosed,
+    TooManyTournaments,
+    TournamentFull,
+    TournamentNameTaken,
+    WrongTournamentStage,
+)
+from bot.games.model import (
+    GAME_SELECT,
+    MAX_MATCH_GAMES,
+    GameView,
+    PlayerRef,
+    TiebreakRule,
+    check_days,
+    game_from_row,
+)
+from bot.games.records import QueryService
+from bot.games.service import finish_game
+from bot.games.storage import fetch_match, save_player
+from bot.guild_settings import fetch_guild_settings
+from bot.notifications.outbox import (
+    EndingCause,
+    GameEnded,
+    Headline,
+    TournamentNews,
+    announce_progress,
+    enqueue,
+)
+from bot.store import Database, Transaction, to_db
+from bot.text_safety import strip_unsafe
+from bot.timekeeping.clock import Clock
+from bot.timekeeping.control import TimeControl
+from bot.tournaments import (
+    DEFAULT_TIE_BREAKS,
+    Scoring,
+    ScoringSystem,
+    TieBreak,
+    compute_standings,
+    elimination_round_count,
+    group_name,
+    group_rounds,
+    group_tables,
+    round_robin,
+    snake_groups,
+    standings_csv,
+)
+from bot.tournaments.entry import checkin_times, entries_at_start, schedule_checkin
+from bot.tournaments.groups import MAX_GROUPS
+from bot.tournaments.rounds import (
+    TOURNAMENT_SELECT,
+    advance,
+    decide,
+    fetch_entrants,
+    fetch_pairings,
+    fetch_place_holders,
+    fetch_tournament,
+    pairing_of_match,
+    standings_input,
+    tournament_from_row,
+)
+from bot.tournaments.tournament import (
+    Entrant,
+    EntrantStatus,
+    PairingView,
+    RoundView,
+    StandingRow,
+    TournamentFormat,
+    TournamentProgress,
+    TournamentStatus,
+    TournamentView,
+)
+from tak import Opening, Result, ResultKind
+
+MAX_PLAYERS = 64
+MAX_SWISS_ROUNDS = 20
+MAX_NAME_LENGTH = 60
+MAX_LIVE_TOURNAMENTS = 10  # per server, signing up or running
+MAX_ADVANCE = 8  # players through from each group
+MAX_TIEBREAK_GAMES = 9
+DEFAULT_TIEBREAK_GAMES = 3
+KNOCKOUTS = (TournamentFormat.ELIMINATION, TournamentFormat.GROUPS)
+
+
+_Choice = TypeVar("_Choice", TournamentFormat, ScoringSystem, TieBreak)
+
+
+def _choice(kind: type[_Choice], value: _Choice | str, what: str) -> _Choice:
+    try:
+        return kind(value)
+    except ValueError:
+        options = ", ".join(repr(member.value) for member in kind)
+        raise InvalidSetting(f"The {what} must be one of {options}.") from None
+
+
+def _scoring(
+    system: ScoringSystem | str,
+    match_points: tuple[float, float, float],
+    tie_breaks: Sequence[TieBreak | str],
+) -> Scoring:
+    win, draw, loss = match_points
+    if not win >= draw >= loss >= 0 or win == loss:
+        raise InvalidSetting(
+            "Match points must run win ≥ draw ≥ loss ≥ 0, with a win worth more than a loss."
+        )
+    breaks = tuple(_choice(TieBreak, name, "tie-break") for name in tie_breaks)
+    if len(set(breaks)) != len(breaks):
+        raise InvalidSetting("Each tie-break can be listed once.")
+    return Scoring(
+        system=_choice(ScoringSystem, system, "scoring"),
+        match_win=win,
+        match_draw=draw,
+        match_loss=loss,
+        bye_match_points=win,
+        tie_breaks=breaks,
+    )
+
+
+class TournamentService:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+        self._queries = QueryService(db)
+
+    # ----------------------------------------------------------------- creating and signing up
+
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        organizer: PlayerRef,
+        is_organizer: bool,
+        name: str,
+        format: TournamentFormat | str,
+        swiss_rounds: int | None = None,
+        size: int | None = None,
+        komi: float | None = None,
+        opening: Opening | str = Opening.SWAP,
+        games_per_match: int = 2,
+        days_per_move: int | None = None,
+        rated: bool = True,
+        scoring: ScoringSystem | str = ScoringSystem.MATCH_POINTS,
+        match_points: tuple[float, float, float] = (3.0, 1.0, 0.0),
+        tie_breaks: Sequence[TieBreak | str] = DEFAULT_TIE_BREAKS,
+        max_players: int = MAX_PLAYERS,
+        signup_deadline: datetime | None = None,
+        vacation_allowed: bool = True,
+        bank: timedelta | None = None,
+        increment: timedelta | None = None,
+        cap: timedelta | None = None,
+        groups: int | None = None,
+        advance: int | None = None,
+        tiebreak_days: int | None = None,
+        tiebreak_bank: timedelta | None = None,
+        tiebreak_increment: timedelta | None = None,
+        tiebreak_cap: timedelta | None = None,
+        tiebreak_games: int | None = None,
+        checkin: timedelta | None = None,
+    ) -> TournamentView:
+        """A tournament open for sign-up; None settings take the guild's defaults. With
+        `checkin`, check-in opens that long before the sign-up deadline (see
+        :mod:`bot.tournaments.entry`).
+        With `vacation_allowed` False its games' clocks run while a player is on vacation; a
+        `bank`, or an `increment` with its `cap`, is its games' time control besides days per
+        move (:mod:`bot.timekeeping.control`).
+
+        `match_points` are for a match won, drawn and lost (a bye scores a win); `tie_breaks`
+        apply in the order given. A groups -> knockout event takes its number of `groups` and
+        how many `advance` from each; the knockout formats take their tiebreak games' time
+        control (`tiebreak_days` and a bank or an increment with its cap; by default the
+        tournament's) and their most, `tiebreak_games`.
+        """
+        if not is_organizer:
+            raise NotOrganizer("create a tournament")
+        name = " ".join(strip_unsafe(name).split())
+        if not any(char.isalnum() for char in name):
+            raise InvisibleName("tournament")
+        if len(name) > MAX_NAME_LENGTH:
+            raise InvalidSetting(f"A tournament name has 1 to {MAX_NAME_LENGTH} characters.")
+        chosen = _choice(TournamentFormat, format, "format")
+        if chosen is TournamentFormat.SWISS:
+            if swiss_rounds is None or not 1 <= swiss_rounds <= MAX_SWISS_ROUNDS:
+                raise InvalidSetting(f"A Swiss tournament has 1 to {MAX_SWISS_ROUNDS} rounds.")
+        elif swiss_rounds is not None:
+            raise InvalidSetting("Only a Swiss tournament takes a number of rounds.")
+        _check_groups(chosen, groups, advance)
+        if not 1 <= games_per_match <= MAX_MATCH_GAMES:
+            raise InvalidSetting(f"A match has 1 to {MAX_MATCH_GAMES} games.")
+        if not 2 <= max_players <= MAX_PLAYERS:
+            raise InvalidSetting(f"A tournament takes 2 to {MAX_PLAYERS} players.")
+        rules = _scoring(scoring, match_points, tie_breaks)
+        now = self._clock.now()
+        if signup_deadline is not None and signup_deadline <= now:
+            raise InvalidSetting("The sign-up deadline must be in the future.")
+        check_in = checkin_times(now, signup_deadline, checkin)
+        async with self._db.transaction() as tx:
+            defaults = await fetch_guild_settings(tx, guild_id)
+            setup = defaults.game_setup(
+                size=size, komi=komi, days_per_move=days_per_move, opening=opening, rated=rated
+            )
+            clock = TimeControl.create(setup.days_per_move, bank=bank, increment=increment, cap=cap)
+            tiebreaks = _tiebreaks(
+                chosen,
+                setup.days_per_move,
+                tiebreak_days,
+                (tiebreak_bank, tiebreak_increment, tiebreak_cap),
+                tiebreak_games,
+            )
+            taken = await tx.fetchone(
+                "SELECT 1 FROM tournaments WHERE guild_id = ? AND name = ? COLLATE NOCASE "
+                "AND status IN ('signup', 'running')",
+                (guild_id, name),
+            )
+            if taken is not None:
+                raise TournamentNameTaken(name)
+            live = await tx.fetchone(
+                "SELECT COUNT(*) FROM tournaments WHERE guild_id = ? "
+                "AND status IN ('signup', 'running')",
+                (guild_id,),
+            )
+            if live is not None and live[0] >= MAX_LIVE_TOURNAMENTS:
+                raise TooManyTournaments(MAX_LIVE_TOURNAMENTS)
+            await save_player(tx, organizer, now)
+            cursor = await tx.execute(
+                "INSERT INTO tournaments (guild_id, channel_id, name, format, swiss_rounds, size, "
+                "komi, opening, games_per_match, days_per_move, rated, scoring, match_win, "
+                "match_draw, match_loss, tie_breaks, max_players, signup_deadline, organizer_id, "
+                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    guild_id,
+                    channel_id,
+                    name,
+                    chosen.value,
+                    swiss_rounds,
+                    setup.size,
+                    setup.base_komi,
+                    setup.opening.value,
+                    games_per_match,
+                    setup.days_per_move,
+                    int(setup.rated),
+                    rules.system.value,
+                    rules.match_win,
+                    rules.match_draw,
+                    rules.match_loss,
+                    ",".join(kind.value for kind in rules.tie_breaks),
+                    max_players,
+                    None if signup_deadline is None else to_db(signup_deadline),
+                    organizer.id,
+                    to_db(now),
+                ),
+            )
+            assert cursor.lastrowid is not None
+            await tx.execute(
+                "UPDATE tournaments SET vacation_allowed = ?, clock_bank = ?, "
+                "clock_increment = ?, clock_cap = ? WHERE id = ?",
+                (int(vacation_allowed), *clock.to_db(), cursor.lastrowid),
+            )
+            await tx.execute(
+                "UPDATE tournaments SET group_count = ?, group_advance = ?, "
+                "tiebreak_days_per_move = ?, tiebreak_clock_bank = ?, "
+                "tiebreak_clock_increment = ?, tiebreak_clock_cap = ?, tiebreak_games = ? "
+                "WHERE id = ?",
+                (groups, advance, *tiebreaks.to_db(), cursor.lastrowid),
+            )
+            await schedule_checkin(tx, cursor.lastrowid, check_in)
+            news = TournamentNews(cursor.lastrowid, headline=Headline.CREATED.value)
+            await enqueue(tx, news, now)
+            return await fetch_tournament(tx, cursor.lastrowid)
+
+    async def join(self, tournament_id: int, player: PlayerRef) -> Entrant:
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            tournament = await fetch_tournament(tx, tournament_id)
+            _require(tournament, TournamentStatus.SIGNUP, "join")
+            if tournament.signup_deadline is not None and tournament.signup_deadline <= now:
+                raise SignupClosed(tournament.name)
+            if await _entrant(tx, tournament, player.id) is not None:
+                raise AlreadyEntered(tournament.name)
+            if tournament.player_count >= tournament.max_players:
+                raise TournamentFull(tournament.name, tournament.max_players)
+            await save_player(tx, player, now)
+            await tx.execute(
+                "INSERT INTO tournament_players (tournament_id, player_id, joined_at) "
+                "VALUES (?, ?, ?)",
+                (tournament.id, player.id, to_db(now)),
+            )
+            entrant = await _entrant(tx, tournament, player.id)
+            assert entrant is not None
+            return entrant
+
+    async def leave(self, tournament_id: int, player_id: int) -> TournamentView:
+        """Take back a sign-up (once the tournament runs, :meth:`withdraw` instead)."""
+        async with self._db.transaction() as tx:
+            tournament = await fetch_tournament(tx, tournament_id)
+            _require(tournament, TournamentStatus.SIGNUP, "leave it (withdraw instead)")
+            if await _entrant(tx, tournament, player_id) is None:
+                raise NotEntered(tournament.name)
+            await tx.execute(
+                "DELETE FROM tournament_players WHERE tournament_id = ? AND player_id = ?",
+                (tournament.id, player_id),
+            )
+            return await fetch_tournament(tx, tournament.id)
+
+    async def start(
+        self, tournament_id: int, *, actor_id: int, is_organizer: bool
+    ) -> TournamentProgress:
+        """Seed the players and begin round 1 (see the module's rules for seeding); with
+        check-in open, those who have not checked in are left out first
+        (:func:`bot.tournaments.entry.entries_at_start`)."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            tournament = await self._organized(tx, tournament_id, actor_id, is_organizer, "start")
+            _require(tournament, TournamentStatus.SIGNUP, "start it")
+            field = await entries_at_start(tx, tournament, now)
+            count = len(field.order)
+            if count < 2:
+                raise NotEnoughPlayers(tournament.name, 2, count)
+            swiss = tournament.swiss_rounds
+            if swiss is not None and swiss > count - 1:
+                raise NotEnoughPlayers(tournament.name, swiss + 1, count)
+            if tournament.group_count is not None:
+                assert tournament.group_advance is not None
+                # Every group has more players than go through from it.
+                needed = tournament.group_count * (tournament.group_advance + 1)
+                if count < needed:
+                    raise NotEnoughPlayers(tournament.name, needed, count)
+            for seed, player_id in enumerate(field.order, start=1):
+                await tx.execute(
+                    "UPDATE tournament_players SET seed = ? WHERE tournament_id = ? "
+                    "AND player_id = ?",
+                    (seed, tournament.id, player_id),
+                )
+            if tournament.group_count is not None:
+                ids = list(field.order)
+                for number, members in enumerate(snake_groups(ids, tournament.group_count)):
+                    for player in members:
+                        await tx.execute(
+                            "UPDATE tournament_players SET group_number = ? "
+                            "WHERE tournament_id = ? AND player_id = ?",
+                            (number, tournament.id, player),
+                        )
+            await tx.execute(
+                "UPDATE tournaments SET status = 'running', rounds_total = ?, started_at = ? "
+                "WHERE id = ?",
+                (_rounds_total(tournament, count), to_db(now), tournament.id),
+            )
+            progress = await advance(tx, tournament.id, now)
+            await announce_progress(
+                tx, progress, now, headline=Headline.STARTED, dropped=field.dropped
+            )
+            return progress
+
+    # ----------------------------------------------------------------- reading
+
+    async def get(self, tournament_id: int) -> TournamentView:
+        async with self._db.snapshot() as tx:
+            return await fetch_tournament(tx, tournament_id)
+
+    async def in_guild(self, guild_id: int, *, live_only: bool = True) -> list[TournamentView]:
+        """The guild's tournaments, newest first: by default only those signing up or running."""
+        rows = await self._db.fetchall(
+            TOURNAMENT_SELECT + " WHERE t.guild_id = ? "
+            "AND (? = 0 OR t.status IN ('signup', 'running')) ORDER BY t.id DESC",
+            (guild_id, int(live_only)),
+        )
+        return [tournament_from_row(row) for row in rows]
+
+    async def entrants(self, tournament_id: int) -> list[Entrant]:
+        """The players in seed order (join order during sign-up)."""
+        async with self._db.snapshot() as tx:
+            await fetch_tournament(tx, tournament_id)
+            return await fetch_entrants(tx, tournament_id)
+
+    async def pairings(self, tournament_id: int, round_number: int | None = None) -> RoundView:
+        """A round's pairings with their results so far; the current round by default."""
+        async with self._db.snapshot() as tx:
+            tournament = await fetch_tournament(tx, tournament_id)
+            number = tournament.current_round if round_number is None else round_number
+            if not 1 <= number <= tournament.current_round:
+                if tournament.current_round == 0:
+                    raise InvalidSetting(f"{tournament.name} has not started yet.")
+                raise InvalidSetting(
+                    f"{tournament.name} has rounds 1 to {tournament.current_round} so far."
+                )
+            return RoundView(number, tuple(await fetch_pairings(tx, tournament.id, number)))
+
+    async def pairings_with_ids(
+        self, tournament_id: int, ids: tuple[int, ...]
+    ) -> list[PairingView]:
+        """The tournament's pairings among `ids`, in round order (e.g. those a change decided)."""
+        async with self._db.snapshot() as tx:
+            every = await fetch_pairings(tx, tournament_id)
+        return [pairing for pairing in every if pairing.id in ids]
+
+    async def pairing_of_match(self, match_id: int) -> PairingView | None:
+        async with self._db.snapshot() as tx:
+            return await pairing_of_match(tx, match_id)
+
+    async def standings(self, tournament_id: int) -> list[StandingRow]:
+        """The table, best first; empty before two players have joined. A groups -> knockout
+        event that has started has one table per group (its group matches only), group A's
+        first, each row carrying its group."""
+        async with self._db.snapshot() as tx:
+            tournament = await fetch_tournament(tx, tournament_id)
+            entrants = await fetch_entrants(tx, tournament.id)
+            pairings = await fetch_pairings(tx, tournament.id)
+            holders = await fetch_place_holders(tx, tournament.id)
+        if len(entrants) < 2:
+            return []
+        by_id = {e.player.id: e for e in entrants}
+        if any(e.group is not None for e in entrants):
+            stage = [p for p in pairings if p.round <= tournament.group_stage_rounds]
+            groups = [
+                [e.player.id for e in entrants if e.group == number]
+                for number in range(tournament.group_count or 0)
+            ]
+            return [
+                StandingRow(row, by_id[row.player].player, by_id[row.player].status, number)
+                for number, table in enumerate(
+                    group_tables(groups, *standings_input(stage, holders), tournament.scoring)
+                )
+                for row in table
+            ]
+        results, byes = standings_input(pairings, holders)
+        table = compute_standings(list(by_id), results, byes, tournament.scoring)
+        return [
+            StandingRow(row, by_id[row.player].player, by_id[row.player].status) for row in table
+        ]
+
+    # ----------------------------------------------------------------- leaving and decisions
+
+    async def withdraw(self, tournament_id: int, player_id: int) -> TournamentProgress:
+        """The player leaves a running tournament: their matches from now on are forfeited."""
+        async with self._db.transaction() as tx:
+            tournament = await fetch_tournament(tx, tournament_id)
+            return await self._remove(tx, tournament, player_id, EntrantStatus.WITHDRAWN)
+
+    async def disqualify(
+        self, tournament_id: int, player_id: int, *, actor_id: int, is_organizer: bool
+    ) -> TournamentProgress:
+        """An organizer removes a player, with the same effect as a withdrawal."""
+        async with self._db.transaction() as tx:
+            tournament = await self._organized(
+                tx, tournament_id, actor_id, is_organizer, "disqualify players"
+            )
+            return await self._remove(tx, tournament, player_id, EntrantStatus.DISQUALIFIED)
+
+    async def forfeit(
+        self, tournament_id: int, *, winner_id: int, actor_id: int, is_organizer: bool
+    ) -> TournamentProgress:
+        """An organizer awards `winner_id` their undecided match of the current round."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            tournament = await self._organized(
+                tx, tournament_id, actor_id, is_organizer, "award a forfeit"
+            )
+            _require(tournament, TournamentStatus.RUNNING, "award a forfeit")
+            if await _entrant(tx, tournament, winner_id) is None:
+                raise NotEntered(tournament.name, you=False)
+            pairing = await _open_pairing(tx, tournament, winner_id)
+            if pairing is None:
+                raise NoMatchToForfeit(tournament.name, tournament.current_round)
+            decided, stopped = await self._forfeit_pairing(tx, pairing, winner_id, now)
+            progress = await advance(tx, tournament.id, now, decided=(decided,), stopped=stopped)
+            await announce_progress(tx, progress, now)
+            return progress
+
+    async def cancel(
+        self, tournament_id: int, *, actor_id: int, is_organizer: bool
+    ) -> TournamentProgress:
+        """An organizer calls the tournament off; games in progress are stopped."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            tournament = await self._organized(tx, tournament_id, actor_id, is_organizer, "cancel")
+            if tournament.status not in (TournamentStatus.SIGNUP, TournamentStatus.RUNNING):
+                raise WrongTournamentStage(tournament.name, tournament.status.value, "cancel it")
+            stopped: list[GameView] = []
+            for pairing in await fetch_pairings(tx, tournament.id, tournament.current_round):
+                if not pairing.is_decided and pairing.match_id is not None:
+                    stopped.extend(await self._stop_match(tx, tournament.id, pairing.match_id, now))
+            await tx.execute(
+                "UPDATE tournaments SET status = 'cancelled', finished_at = ? WHERE id = ?",
+                (to_db(now), tournament.id),
+            )
+            progress = TournamentProgress(
+                await fetch_tournament(tx, tournament.id), stopped=tuple(stopped)
+            )
+            await announce_progress(tx, progress, now)
+            return progress
+
+    # ----------------------------------------------------------------- exports
+
+    async def standings_csv(self, tournament_id: int) -> str:
+        """The table as CSV, with the players' names; a groups -> knockout event's tables one
+        after the other, each row starting with its group's letter."""
+        rows = await self.standings(tournament_id)
+        tournament = await self.get(tournament_id)
+        names = {row.player.id: row.player.name for row in rows}
+        if not any(row.group is not None for row in rows):
+            return standings_csv([row.standing for row in rows], tournament.scoring, names)
+        lines = standings_csv([row.standing for row in rows], tournament.scoring, names)
+        header, *body = lines.splitlines(keepends=True)
+        letters = [group_name(row.group or 0) for row in rows]
+        return (
+            "Group,"
+            + header
+            + "".join(f"{letter},{line}" for letter, line in zip(letters, body, strict=True))
+        )
+
+    async def games_ptn(self, tournament_id: int) -> str:
+        """Every finished game of the tournament as one PTN text, by round and match."""
+        async with self._db.snapshot() as tx:
+            await fetch_tournament(tx, tournament_id)
+            rows = await tx.fetchall(
+                "SELECT g.id FROM games g JOIN tournament_pairings tp ON tp.match_id = g.match_id "
+                "WHERE tp.tournament_id = ? AND g.status = 'finished' "
+                "ORDER BY tp.round, tp.id, g.match_game",
+                (tournament_id,),
+            )
+        return "\n".join([await self._queries.ptn(row["id"]) for row in rows])
+
+    # ----------------------------------------------------------------- helpers
+
+    async def _organized(
+        self,
+        tx: Transaction,
+        tournament_id: int,
+        actor_id: int,
+        is_organizer: bool,
+        action: str,
+    ) -> TournamentView:
+        tournament = await fetch_tournament(tx, tournament_id)
+        if not is_organizer and actor_id != tournament.organizer.id:
+            raise NotOrganizer(action)
+        return tournament
+
+    async def _remove(
+        self,
+        tx: Transaction,
+        tournament: TournamentView,
+        player_id: int,
+        status: EntrantStatus,
+    ) -> TournamentProgress:
+        now = self._clock.now()
+        you = status is EntrantStatus.WITHDRAWN
+        _require(tournament, TournamentStatus.RUNNING, "withdraw" if you else "disqualify")
+        entrant = await _entrant(tx, tournament, player_id)
+        if entrant is None:
+            raise NotEntered(tournament.name, you=you)
+        if not entrant.is_active:
+            raise NoLongerPlaying(tournament.name, entrant.status.value)
+        await tx.execute(
+            "UPDATE tournament_players SET status = ?, left_at = ? WHERE tournament_id = ? "
+            "AND player_id = ?",
+            (status.value, to_db(now), tournament.id, player_id),
+        )
+        pairing = await _open_pairing(tx, tournament, player_id)
+        if pairing is None:
+            progress = await advance(tx, tournament.id, now)
+        else:
+            assert pairing.player2 is not None
+            opponent = pairing.player2.id if pairing.player1.id == player_id else pairing.player1.id
+            decided, stopped = await self._forfeit_pairing(tx, pairing, opponent, now)
+            progress = await advance(tx, tournament.id, now, decided=(decided,), stopped=stopped)
+        headline = Headline.WITHDREW if you else Headline.DISQUALIFIED
+        await announce_progress(tx, progress, now, headline=headline, player_id=player_id)
+        return progress
+
+    async def _forfeit_pairing(
+        self, tx: Transaction, pairing: PairingView, winner_id: int, now: datetime
+    ) -> tuple[PairingView, tuple[GameView, ...]]:
+        """Decide the pairing for `winner_id`, keeping the points scored, stopping its game."""
+        stopped: list[GameView] = []
+        points = (0, 0)
+        if pairing.match_id is not None:
+            stopped = await self._stop_match(tx, pairing.tournament_id, pairing.match_id, now)
+            match = await fetch_match(tx, pairing.match_id)
+            points = (match.points1, match.points2)
+        decided = await decide(
+            tx, pairing, points=points, winner_id=winner_id, forfeit=True, now=now
+        )
+        return decided, tuple(stopped)
+
+    async def _stop_match(
+        self, tx: Transaction, tournament_id: int, match_id: int, now: datetime
+    ) -> list[GameView]:
+        """Abort the match's game in progress (which ends the match as aborted)."""
+        rows = await tx.fetchall(
+            GAME_SELECT + " WHERE g.match_id = ? AND g.status = 'active'", (match_id,)
+        )
+        abort = Result(None, ResultKind.ABORT)
+        stopped = []
+        for game in map(game_from_row, rows):
+            news = GameEnded(game.id, EndingCause.STOPPED, tournament_id=tournament_id)
+            ending = await finish_game(tx, game, game.position_from_tps(), abort, now, news)
+            stopped.append(ending.game)
+        return stopped
+
+
+def _require(tournament: TournamentView, status: TournamentStatus, action: str) -> None:
+    if tournament.status is not status:
+        raise WrongTournamentStage(tournament.name, tournament.status.value, action)
+
+
+def _check_groups(chosen: TournamentFormat, groups: int | None, advance: int | None) -> None:
+    if chosen is not TournamentFormat.GROUPS:
+        if groups is not None or advance is not None:
+            raise InvalidSetting("Only a groups -> knockout tournament takes groups and advance.")
+        return
+    if groups is None or not 2 <= groups <= MAX_GROUPS:
+        raise InvalidSetting(f"A groups -> knockout tournament has 2 to {MAX_GROUPS} groups.")
+    if advance is None or not 1 <= advance <= MAX_ADVANCE:
+        raise InvalidSetting(f"From 1 to {MAX_ADVANCE} players of each group go through.")
+
+
+def _tiebreaks(
+    chosen: TournamentFormat,
+    days_per_move: int,
+    tiebreak_days: int | None,
+    clock: tuple[timedelta | None, timedelta | None, timedelta | None],
+    games: int | None,
+) -> TiebreakRule:
+    """The knockout's tiebreak games: their time control (the tournament's unless one is given)
+    and their most (checked)."""
+    if chosen not in KNOCKOUTS:
+        if tiebreak_days is not None or any(clock) or games is not None:
+            raise InvalidSetting("Only knockout tournaments have tiebreak games.")
+        return TiebreakRule()
+    if games is not None and not 1 <= games <= MAX_TIEBREAK_GAMES:
+        raise InvalidSetting(f"A drawn match gets 1 to {MAX_TIEBREAK_GAMES} tiebreak games.")
+    most = DEFAULT_TIEBREAK_GAMES if games is None else games
+    if tiebreak_days is None and not any(clock):
+        return TiebreakRule(games=most)
+    days = days_per_move if tiebreak_days is None else tiebreak_days
+    check_days(days)
+    bank, increment, cap = clock
+    control = TimeControl.create(days, bank=bank, increment=increment, cap=cap)
+    return TiebreakRule(days, control, most)
+
+
+def _rounds_total(tournament: TournamentView, count: int) -> int:
+    if tournament.format is TournamentFormat.GROUPS:
+        assert tournament.group_count is not None and tournament.group_advance is not None
+        stage = group_rounds(snake_groups(range(count), tournament.group_count))
+        return len(stage) + elimination_round_count(
+            tournament.group_count * tournament.group_advance
+        )
+    if tournament.format is TournamentFormat.SWISS:
+        assert tournament.swiss_rounds is not None
+        return tournament.swiss_rounds
+    if tournament.format is TournamentFormat.ELIMINATION:
+        return elimination_round_count(count)
+    double = tournament.format is TournamentFormat.DOUBLE_ROUND_ROBIN
+    return len(round_robin(range(count), double=double))
+
+
+async def _entrant(tx: Transaction, tournament: TournamentView, player_id: int) -> Entrant | None:
+    entrants = await fetch_entrants(tx, tournament.id)
+    return next((e for e in entrants if e.player.id == player_id), None)
+
+
+async def _open_pairing(
+    tx: Transaction, tournament: TournamentView, player_id: int
+) -> PairingView | None:
+    """The player's undecided match of the current round, if any."""
+    pairings = await fetch_pairings(tx, tournament.id, tournament.current_round)
+    return next(
+        (
+            p
+            for p in pairings
+            if not p.is_decided and player_id in (p.player1.id, p.player2 and p.player2.id)
+        ),
+        None,
+    )
