@@ -1,0 +1,1 @@
+"""Players: their preferences, their ratings (Glicko-2 per server and board size)."""
