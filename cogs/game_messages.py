@@ -33,7 +33,7 @@ from bot.text_safety import one_line
 from bot.timekeeping.control import ClockKind, describe_duration
 from bot.timekeeping.deadlines import Reminder
 from bot.timekeeping.holds import VacationReport, VacationStatus
-from tak import Color, Result, ResultKind, parse_tps, square_name, tak_call
+from tak import Color, Result, ResultKind, parse_tps, square_name
 from tak.ptn import Game
 
 MAX_THREAD_NAME = 100
@@ -336,18 +336,6 @@ def gave_time_text(game: GameView, extra: timedelta) -> str:
 
 def mention_role(role_id: int) -> str:
     return f"<@&{role_id}>"
-
-
-def mark_tak_threats(record: Game) -> Game:
-    """The record with a `''` (Tinuë) or `'` (Tak) mark on every move after which its player
-    threatened a road, computed once per move whatever the players typed (a `"` too is read
-    as Tinuë, and replaced). Other marks are kept. Slow on long games with many threats: call
-    it in a worker thread."""
-    positions = list(record.replay())
-    for ply, position in zip(record.plies, positions[1:], strict=True):
-        marks = ply.marks.replace("'", "").replace('"', "")
-        ply.marks = tak_call(position).mark + marks
-    return record
 
 
 HELP = discord.Embed(

@@ -51,6 +51,7 @@ from cogs.table import NEEDED_FOR_THREADS, is_me, missing_permissions
 from rendering import THEMES
 from tak import Position, PTNError, TakError, parse_move
 from tak.ptn import Game
+from tak.tinue import with_calls
 from tak.tps import MAX_TPS_LENGTH
 
 MAX_CHOICES = 25
@@ -476,7 +477,7 @@ class TakCog(commands.Cog):
         async with refusals(interaction):
             target = await self.find_game(interaction, game)
             record = await self.services.queries.record(target.id)
-            record = await asyncio.to_thread(game_messages.mark_tak_threats, record)
+            record = await asyncio.to_thread(with_calls, record)
             text = record.ptn()
             url = record.ninja_url()
             link = (
