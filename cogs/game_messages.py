@@ -22,9 +22,8 @@ from bot.games.model import (
     RatingChange,
 )
 from bot.games.outcomes import GameEnding, MoveOutcome
-from bot.games.service import at_ply_limit
 from bot.guild_settings import GuildSettings
-from bot.notifications.outbox import ClockEvent, ClockNews, EndingCause, GameEnded
+from bot.notifications.outbox import ClockEvent, ClockNews
 from bot.players.glicko2 import Rating, is_provisional
 from bot.players.ratings import PlayerRating
 from bot.players.service import PlayerProfile
@@ -33,7 +32,7 @@ from bot.text_safety import one_line
 from bot.timekeeping.control import ClockKind, describe_duration
 from bot.timekeeping.deadlines import Reminder
 from bot.timekeeping.holds import VacationReport, VacationStatus
-from tak import Color, Result, ResultKind, parse_tps, square_name
+from tak import Color, Position, Result, ResultKind, parse_tps, square_name
 from tak.ptn import Game
 
 MAX_THREAD_NAME = 100
@@ -497,13 +496,8 @@ def viewed_game_text(record: Game, filename: str) -> str:
     return "\n".join(lines)
 
 
-async def ply_limit_note(game: GameView, payload: object) -> str | None:
-    """Under the ending of a game the ply limit ended: why, and the count that decided it."""
-    if not (isinstance(payload, GameEnded) and payload.cause == EndingCause.MOVE):
-        return None
-    position = game.position_from_tps()
-    if not at_ply_limit(game, position):
-        return None
+def ply_limit_text(game: GameView, position: Position) -> str:
+    """Why a game the ply limit ended was decided on flats, and the count that decided it."""
     komi = f", komi {position.komi:+g}" if position.komi else ""
     rule = f", with {TIE_RULE}" if position.ties_to_black else ""
     return (
