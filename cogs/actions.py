@@ -23,7 +23,7 @@ from bot.games.model import ChallengeView, GameView, PlayerRef
 from bot.games.service import position_mark, require_active
 from bot.notifications.outbox import challenge_stream, game_stream
 from bot.text_safety import typed_move, visible_name
-from cogs import game_messages
+from cogs import clock_messages
 from cogs.buttons import Handler, on_give_day_press, on_move_press, on_press
 from cogs.courier import Courier, courier_of
 from cogs.presenters.challenges import post_challenge
@@ -193,7 +193,7 @@ async def give_a_day(interaction: discord.Interaction, game_id: int, board_ply: 
     )
     await _courier(interaction).deliver_stream(game_stream(game_id))
     await interaction.followup.send(
-        f"{game_messages.gave_time_text(game, MORE_TIME_BUTTON)} in game #{game_id}.",
+        f"{clock_messages.gave_time_text(game, MORE_TIME_BUTTON)} in game #{game_id}.",
         ephemeral=True,
     )
 

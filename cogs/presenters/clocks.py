@@ -8,7 +8,7 @@ from functools import partial
 from bot.notifications.outbox import ClockEvent, ClockNews, Item, ReminderDue
 from bot.store import from_db
 from bot.timekeeping.deadlines import Reminder
-from cogs import game_messages
+from cogs import clock_messages
 from cogs.buttons import buttons
 from cogs.table import GameTable, Post, Shown
 
@@ -18,7 +18,7 @@ async def show_clock_news(table: GameTable, item: Item, news: ClockNews) -> Show
     view = None
     if news.event == ClockEvent.PAUSE_OFFER.value:
         view = buttons(("pause-yes", game.id), ("pause-no", game.id))
-    text = game_messages.clock_news_text(game, news)
+    text = clock_messages.clock_news_text(game, news)
     return await table.post_for_game(item, game, Post(text, view=view))
 
 
@@ -30,7 +30,7 @@ async def show_reminder(table: GameTable, item: Item, due: ReminderDue) -> Shown
     deadline = from_db(due.deadline)
     assert deadline is not None
     player = game.white if game.white.id == due.player_id else game.black
-    text = game_messages.reminder_text(Reminder(game, player, deadline))
+    text = clock_messages.reminder_text(Reminder(game, player, deadline))
     shown = await table.post_for_game(item, game, Post(text))
     if shown.link is not None and shown.in_guild:  # else the post itself was the DM
         dm = f"{text}\n{shown.link}"

@@ -29,14 +29,7 @@ async def show_ending(table: GameTable, item: Item, ended: GameEnded) -> Shown:
     ending = await _ending_of(table, game, position, ended)
     last = ended.move or game.last_move
     text = game_messages.ending_text(ending)
-    preface = {
-        EndingCause.RESIGN: f"{game_messages.mention(ended.by or 0)} resigned.",
-        EndingCause.ABORT: f"{game_messages.mention(ended.by or 0)} aborted the game.",
-        EndingCause.DRAW: f"{game_messages.mention(ended.by or 0)} accepted the draw offer.",
-        EndingCause.TIME: "Time is up.",
-        EndingCause.REPORTED: f"{game_messages.mention(ended.by or 0)} reported this game, "
-        "played elsewhere, with its PTN file: its moves are checked and stored here.",
-    }.get(EndingCause(ended.cause))
+    preface = game_messages.ending_preface(ended)
     if ended.cause == EndingCause.MOVE and ended.move is not None and ended.ply is not None:
         played = MoveOutcome(game, ended.move, ended.ply, position, ended.tak, ending)
         preface = game_messages.move_text(played)

@@ -8,7 +8,7 @@ from functools import partial
 from bot.games.model import GameView
 from bot.games.outcomes import MoveOutcome
 from bot.notifications.outbox import Item, MovePlayed, MoveTakenBack
-from cogs import game_messages
+from cogs import game_messages, notification_messages
 from cogs.buttons import turn_buttons
 from cogs.presenters.offers import lapse
 from cogs.table import GameTable, Shown
@@ -43,7 +43,7 @@ async def post_turn(
     post = replace(post, silent=not prefs.mention_per_move)
     shown = await table.post_for_game(item, game, post)
     if dm and shown.link is not None and shown.in_guild:  # else the post itself was the DM
-        text = game_messages.dm_turn_text(game, shown.link)
+        text = notification_messages.dm_turn_text(game, shown.link)
         await table.tell_by_dm(None, viewer, game.guild_id, text, offer=False)
     return shown
 
@@ -64,9 +64,7 @@ async def show_move(table: GameTable, item: Item, played: MovePlayed) -> Shown:
 async def show_undo(table: GameTable, item: Item, undo: MoveTakenBack) -> Shown:
     stored = await table.services.games.get(undo.game_id)
     game = replace(stored, ply=undo.ply, tps=undo.tps)
-    text = (
-        f"**{undo.taken_back}** was taken back in game #{game.id}.\n{game_messages.your_move(game)}"
-    )
+    text = game_messages.taken_back_text(game, undo.taken_back)
     return await post_turn(table, item, game, game.position_from_tps(), text, None)
 
 

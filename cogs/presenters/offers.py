@@ -17,15 +17,8 @@ log = logging.getLogger(__name__)
 async def show_request(table: GameTable, item: Item, request: RequestMade) -> Shown:
     """The offer in the game's thread, and to the opponent by DM if they want offers so."""
     game = await table.services.games.get(request.game_id)
-    asker = request.asker_id
-    opponent = game.opponent_of(asker)
-    text = {
-        "draw": f"{game_messages.mention(asker)} offers a draw in game #{game.id}. "
-        f"{game_messages.mention(opponent)}, do you accept?",
-        "undo": f"{game_messages.mention(asker)} asks to take back the last move "
-        f"({request.last_move}) in game #{game.id}. "
-        f"{game_messages.mention(opponent)}, do you allow it?",
-    }[request.what]
+    opponent = game.opponent_of(request.asker_id)
+    text = game_messages.request_text(game, request)
     view = buttons((f"{request.what}-yes", game.id), (f"{request.what}-no", game.id))
     shown = await table.post_for_game(item, game, Post(text, view=view))
     if shown.link is not None and shown.in_guild:

@@ -11,7 +11,7 @@ import discord
 
 from bot.notifications.outbox import Headline, Item, Outcome, TournamentNews
 from bot.tournaments.tournament import TournamentFormat, TournamentStatus, TournamentView
-from cogs import game_messages, result_messages, tournament_messages
+from cogs import result_messages, tournament_messages
 from cogs.picture_files import tournament_files
 from cogs.table import GONE, GameTable, Shown, Undeliverable
 
@@ -54,17 +54,7 @@ async def _posts(
     if news.headline == Headline.CREATED:
         signing_up = tournament.status is TournamentStatus.SIGNUP
         return [("", tournament_messages.created_embed(tournament), None)] if signing_up else []
-    name = game_messages.display(tournament.name)
-    who = game_messages.mention(news.player_id or 0)
-    headline = await _entry_headline(table, tournament, news)
-    if headline is None and news.headline and news.headline != Headline.CORRECTED:
-        headline = {
-            Headline.STARTED: f"**{name}** has started!",
-            Headline.WITHDREW: f"{who} withdrew from **{name}**.",
-            Headline.DISQUALIFIED: f"{who} is disqualified from **{name}**.",
-        }[Headline(news.headline)]
-    if news.headline == Headline.CORRECTED:
-        headline = await _correction_text(table, tournament, news)
+    headline = await _headline(table, tournament, news)
     decided = await services.tournaments.pairings_with_ids(tournament.id, news.decided)
     lines = [line for line in (headline, tournament_messages.decided_text(decided)) if line]
     if news.dropped:
@@ -102,12 +92,16 @@ async def _posts(
     return posts
 
 
-async def _entry_headline(
+async def _headline(
     table: GameTable, tournament: TournamentView, news: TournamentNews
 ) -> str | None:
-    """The news of check-in, a late entry or a replacement (None for other headlines)."""
+    """The news's first line: what happened to the tournament or to one of its players (None
+    for news of rounds and results alone)."""
+    if not news.headline:
+        return None
     entry = table.services.entry
-    match news.headline:
+    headline = Headline(news.headline)
+    match headline:
         case Headline.CHECKIN_OPEN:
             return tournament_messages.checkin_open_text(await entry.state(tournament.id))
         case Headline.CHECKIN_REMINDER:
@@ -119,18 +113,13 @@ async def _entry_headline(
         case Headline.REPLACED:
             assert news.player_id is not None and news.other_id is not None
             return tournament_messages.replaced_text(tournament, news.player_id, news.other_id)
-    return None
-
-
-async def _correction_text(
-    table: GameTable, tournament: TournamentView, news: TournamentNews
-) -> str:
-    """A corrected result, as its log entry tells it."""
-    log_id = news.log_id
-    entry = None if log_id is None else await table.services.results.entry(log_id)
-    if entry is None:
-        return f"A result of **{game_messages.display(tournament.name)}** is corrected."
-    return result_messages.correction_news(tournament, entry)
+        case Headline.CORRECTED:
+            log_id = news.log_id
+            logged = None if log_id is None else await table.services.results.entry(log_id)
+            if logged is None:
+                return result_messages.corrected_text(tournament)
+            return result_messages.correction_news(tournament, logged)
+    return tournament_messages.headline_text(tournament, headline, news.player_id)
 
 
 def register(table: GameTable) -> None:
