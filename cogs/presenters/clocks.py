@@ -14,6 +14,7 @@ from cogs.table import GameTable, Post, Shown
 
 
 async def show_clock_news(table: GameTable, item: Item, news: ClockNews) -> Shown:
+    """The clock news in the game's thread; a proposed pause with the opponent's buttons."""
     game = await table.services.games.get(news.game_id)
     view = None
     if news.event == ClockEvent.PAUSE_OFFER.value:

@@ -49,6 +49,8 @@ async def post_turn(
 
 
 async def show_move(table: GameTable, item: Item, played: MovePlayed) -> Shown:
+    """The move and its Tak or Tinuë, on the board as it left it; the offers it cancelled
+    lapse."""
     stored = await table.services.games.get(played.game_id)
     game = replace(stored, ply=played.ply, tps=played.tps)
     position = game.position_from_tps()
@@ -62,6 +64,7 @@ async def show_move(table: GameTable, item: Item, played: MovePlayed) -> Shown:
 
 
 async def show_undo(table: GameTable, item: Item, undo: MoveTakenBack) -> Shown:
+    """The move taken back, on the board as it was before it."""
     stored = await table.services.games.get(undo.game_id)
     game = replace(stored, ply=undo.ply, tps=undo.tps)
     text = game_messages.taken_back_text(game, undo.taken_back)
