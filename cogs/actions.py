@@ -23,9 +23,10 @@ from bot.games.model import ChallengeView, GameView, PlayerRef
 from bot.games.service import position_mark, require_active
 from bot.notifications.outbox import challenge_stream, game_stream
 from bot.text_safety import typed_move, visible_name
-from cogs import game_messages
+from cogs import clock_messages
 from cogs.buttons import Handler, on_give_day_press, on_move_press, on_press
 from cogs.courier import Courier, courier_of
+from cogs.presenters.challenges import post_challenge
 from cogs.table import GameTable, Place, is_me
 
 log = logging.getLogger(__name__)
@@ -60,7 +61,7 @@ async def post_or_withdraw(
     it, so that no challenge stands that nobody can see or accept."""
     try:
         where = await table.channel(place) if isinstance(place, int) else place
-        return await table.post_challenge(where, challenge)
+        return await post_challenge(table, where, challenge)
     except discord.HTTPException as error:
         log.warning("Challenge %s could not be posted (%s); withdrawn.", challenge.id, error)
         await table.services.challenges.cancel(challenge.id, challenge.challenger.id)
@@ -192,7 +193,7 @@ async def give_a_day(interaction: discord.Interaction, game_id: int, board_ply: 
     )
     await _courier(interaction).deliver_stream(game_stream(game_id))
     await interaction.followup.send(
-        f"{game_messages.gave_time_text(game, MORE_TIME_BUTTON)} in game #{game_id}.",
+        f"{clock_messages.gave_time_text(game, MORE_TIME_BUTTON)} in game #{game_id}.",
         ephemeral=True,
     )
 

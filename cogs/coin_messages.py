@@ -9,7 +9,7 @@ import discord
 from bot.coins.rules import TAK_PAYMENT
 from bot.coins.service import LedgerRow, StakeView, Wallet, WalletSettings
 from bot.games.model import GameView, PlayerRef
-from cogs.game_messages import display, mention, timestamp
+from cogs.formatting import display, mention, timestamp
 
 REASONS = {
     "start": "starting coins",

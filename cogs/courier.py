@@ -2,9 +2,10 @@
 
 It runs in the background, woken when something was enqueued (:meth:`Courier.kick`) or when the
 next retry is due, and delivers every item that is ready, one at a time, each through
-:meth:`cogs.table.GameTable.show`. Whoever acted (a move, a resignation) first has their game's
-items delivered at once (:meth:`Courier.deliver_stream`) so the reply can link the post, or say
-truthfully that it is late.
+:meth:`cogs.table.GameTable.show` (to the presenter of its kind, :mod:`cogs.presenters`). Whoever
+acted (a move, a resignation) first has their game's items delivered at once
+(:meth:`Courier.deliver_stream`) so the reply can link the post, or say truthfully that it is
+late.
 
 What a failure does:
 - Discord refused the place for good (403/404) and every fallback too
@@ -33,6 +34,7 @@ from bot.errors import StoreBusy
 from bot.notifications.outbox import Item, Outcome
 from bot.timekeeping.deadlines import DeadlineReport
 from bot.work.waking import Waker
+from cogs.presenters import register_all
 from cogs.table import GameTable, Shown, Undeliverable
 
 log = logging.getLogger(__name__)
@@ -202,7 +204,9 @@ class CourierCog(commands.Cog):
     something."""
 
     def __init__(self, bot: BredonBot) -> None:
-        self.courier = Courier(bot, GameTable(bot, bot.services))
+        table = GameTable(bot, bot.services)
+        register_all(table)
+        self.courier = Courier(bot, table)
         self._bot = bot
 
     async def cog_load(self) -> None:

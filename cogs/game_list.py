@@ -19,6 +19,7 @@ from bot.games.model import GameView
 from cogs import game_messages
 from cogs.actions import Refusal
 from cogs.buttons import pressed
+from cogs.formatting import display, mention
 
 MAX_NAME = 24  # names are cut in list lines, so that a page fits an embed at any length
 MAX_AWAITING = 15  # game numbers named in "awaiting your move"
@@ -38,7 +39,7 @@ def jump_url(game: GameView) -> str:
 
 def _name(name: str) -> str:
     short = name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
-    return f"**{game_messages.display(short)}**"
+    return f"**{display(short)}**"
 
 
 def list_line(game: GameView, viewer_id: int | None) -> str:
@@ -52,7 +53,7 @@ def page_embed(
     page: GamesPage, listing: Listing, whose: int, viewer_id: int | None
 ) -> discord.Embed:
     """The page as an embed: whose games, those awaiting their move, the games' lines."""
-    owner = "your" if whose == viewer_id else f"{game_messages.mention(whose)}'s"
+    owner = "your" if whose == viewer_id else f"{mention(whose)}'s"
     head = "Your" if whose == viewer_id else owner
     lines = [f"{head} games in this server{'.' if page.total else ': none.'}"]
     if page.awaiting and listing is Listing.ACTIVE:
@@ -118,7 +119,7 @@ class PageButton(
         async def turn() -> None:
             if interaction.user.id != self.caller:
                 raise Refusal(
-                    f"Only {game_messages.mention(self.caller)} can turn these pages: "
+                    f"Only {mention(self.caller)} can turn these pages: "
                     "`/tak games` lists games for you."
                 )
             message = interaction.message

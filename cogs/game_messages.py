@@ -1,16 +1,18 @@
-"""What the bot says: small functions from service results to message text and embeds.
+"""What the bot says about games: challenges, starts, moves, offers, endings, matches, the game
+lists, a game file read, the server's game settings and the help.
 
-No Discord calls and no rules here: the services decide, the engine knows Tak, and these only
-put their answers into words.
+The wording modules are named by what they word (:mod:`cogs.clock_messages`,
+:mod:`cogs.player_messages`, :mod:`cogs.coin_messages`, :mod:`cogs.notification_messages`,
+:mod:`cogs.tournament_messages`, :mod:`cogs.result_messages`; names, mentions and times in
+:mod:`cogs.formatting`): small functions from service results to message text and embeds. No
+Discord calls and no rules in them: the services decide, the engine knows Tak, and these only put
+their answers into words; :mod:`cogs.presenters` posts them.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-
 import discord
 
-from bot.games.matches import PlayerTotals
 from bot.games.model import (
     ChallengeStatus,
     ChallengeView,
@@ -18,22 +20,15 @@ from bot.games.model import (
     GameView,
     MatchStatus,
     MatchView,
-    PlayerRef,
-    RatingChange,
 )
 from bot.games.outcomes import GameEnding, MoveOutcome
-from bot.games.service import at_ply_limit
 from bot.guild_settings import GuildSettings
-from bot.notifications.outbox import ClockEvent, ClockNews, EndingCause, GameEnded
-from bot.players.glicko2 import Rating, is_provisional
-from bot.players.ratings import PlayerRating
-from bot.players.service import PlayerProfile
-from bot.store import from_db
+from bot.notifications.outbox import EndingCause, GameEnded, RequestMade
 from bot.text_safety import one_line
-from bot.timekeeping.control import ClockKind, describe_duration
-from bot.timekeeping.deadlines import Reminder
-from bot.timekeeping.holds import VacationReport, VacationStatus
-from tak import Color, Result, ResultKind, parse_tps, square_name, tak_call
+from cogs.clock_messages import clock_state, describe_clock
+from cogs.formatting import display, mention, mention_role, timestamp
+from cogs.player_messages import rating_change_text
+from tak import Color, Position, Result, ResultKind, parse_tps, square_name
 from tak.ptn import Game
 
 MAX_THREAD_NAME = 100
@@ -44,28 +39,6 @@ HOW_WON = {
     ResultKind.RESIGNATION: "by resignation",
     ResultKind.TIME: "on time",
 }
-
-
-def display(name: str) -> str:
-    """A name (or other user text) as it may stand in a message: no markdown, no mentions."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
-
-
-def mention(player: PlayerRef | int) -> str:
-    return f"<@{player if isinstance(player, int) else player.id}>"
-
-
-def timestamp(moment: datetime) -> str:
-    """A time every reader sees in their own time zone, e.g. "in 2 days"."""
-    return f"<t:{int(moment.timestamp())}:R>"
-
-
-def describe_clock(setup: GameSetup) -> str:
-    """ "2 days a move", or the bank or increment besides the days."""
-    if setup.clock.kind is ClockKind.MOVE:
-        day_word = "day" if setup.days_per_move == 1 else "days"
-        return f"{setup.days_per_move} {day_word} a move"
-    return setup.clock.describe(setup.days_per_move)
 
 
 TIE_RULE = "the antiquity tie rule (a tied flat count goes to black)"
@@ -139,20 +112,6 @@ def your_move(game: GameView) -> str:
     return f"{mention(game.player_to_move)}, your move with `/tak move`{clock_state(game)}."
 
 
-def clock_state(game: GameView) -> str:
-    """ " (time runs out in 2 days; bank left 3d)", or why the clock stands still."""
-    if game.deadline_at is None:
-        return ""
-    left = game.left_of(game.to_move)
-    kind = game.setup.clock.kind
-    bank = f"; bank left {describe_duration(left)}" if kind is ClockKind.BANK and left else ""
-    if game.frozen_at is not None:
-        why = "paused by agreement" if game.paused_at is not None else "a player is on vacation"
-        remaining = describe_duration(game.deadline_at - game.frozen_at)
-        return f" (the clock stands still: {why}; {remaining} left{bank})"
-    return f" (time runs out {timestamp(game.deadline_at)}{bank})"
-
-
 def move_text(outcome: MoveOutcome) -> str:
     game = outcome.game
     mover = game.player(outcome.position.to_move.other)
@@ -164,6 +123,36 @@ def move_text(outcome: MoveOutcome) -> str:
     if outcome.ending is None:
         text += f"\n{your_move(game)}"
     return text
+
+
+def taken_back_text(game: GameView, taken_back: str) -> str:
+    """A move taken back (the game is back before it), and whose move it is."""
+    return f"**{taken_back}** was taken back in game #{game.id}.\n{your_move(game)}"
+
+
+def request_text(game: GameView, request: RequestMade) -> str:
+    """A draw offer or an undo request, put to the opponent."""
+    asker, opponent = mention(request.asker_id), mention(game.opponent_of(request.asker_id))
+    if request.what == "draw":
+        return f"{asker} offers a draw in game #{game.id}. {opponent}, do you accept?"
+    return (
+        f"{asker} asks to take back the last move ({request.last_move}) in game #{game.id}. "
+        f"{opponent}, do you allow it?"
+    )
+
+
+def ending_preface(ended: GameEnded) -> str | None:
+    """What ended the game, above its result (None when the ending says it all: a move's
+    ending is prefaced by the move)."""
+    who = mention(ended.by or 0)
+    return {
+        EndingCause.RESIGN: f"{who} resigned.",
+        EndingCause.ABORT: f"{who} aborted the game.",
+        EndingCause.DRAW: f"{who} accepted the draw offer.",
+        EndingCause.TIME: "Time is up.",
+        EndingCause.REPORTED: f"{who} reported this game, played elsewhere, with its PTN file: "
+        "its moves are checked and stored here.",
+    }.get(EndingCause(ended.cause))
 
 
 def result_text(game: GameView, result: Result) -> str:
@@ -210,47 +199,6 @@ def ending_text(ending: GameEnding) -> str:
     return "\n".join(lines)
 
 
-def rating_label(rating: Rating) -> str:
-    """'1623', or '1623?' while provisional."""
-    return f"{rating.rating:.0f}{'?' if is_provisional(rating) else ''}"
-
-
-def rating_change_text(change: RatingChange) -> str:
-    delta = change.after.rating - change.before.rating
-    return f"{display(change.player.name)} {rating_label(change.after)} ({delta:+.0f})"
-
-
-def ratings_text(ratings: list[PlayerRating], name: str) -> str:
-    """One line of `/tak scores`: the player's rating on each board size."""
-    if not ratings:
-        return f"{name} has no rating yet: ratings come from rated games."
-    sizes = ", ".join(f"{r.size}x{r.size} **{r.label()}** ({r.games} games)" for r in ratings)
-    return f"Ratings: {sizes}. A ? marks a provisional rating."
-
-
-def leaderboard_embed(size: int, board: list[PlayerRating]) -> discord.Embed:
-    lines = [
-        f"{place}. **{display(r.player.name)}** {r.label()} ({r.games} games)"
-        for place, r in enumerate(board, start=1)
-    ]
-    empty = (
-        f"Nobody has an established {size}x{size} rating yet: a rating stops being "
-        "provisional after a few rated games."
-    )
-    return discord.Embed(title=f"Leaderboard, {size}x{size}", description="\n".join(lines) or empty)
-
-
-def reminder_text(reminder: Reminder) -> str:
-    return (
-        f"{mention(reminder.player)}, reminder: it is your move in game #{reminder.game.id}. "
-        f"Time runs out {timestamp(reminder.deadline)}, then the game is lost on time."
-    )
-
-
-def dm_turn_text(game: GameView, where: str) -> str:
-    return f"It is your move in game #{game.id} ({players_line(game)}): {where}"
-
-
 def game_line(game: GameView, viewer_id: int | None) -> str:
     """A game in one line: its players, then :func:`game_state`."""
     return f"#{game.id} {players_line(game)}{game_state(game, viewer_id)}"
@@ -266,19 +214,6 @@ def game_state(game: GameView, viewer_id: int | None) -> str:
         return f", ply {game.ply}: {state}{clock_state(game)}"
     result = game.result.ptn() if game.result else game.status.value
     return f": {result}"
-
-
-def totals_text(totals: PlayerTotals | None, name: str) -> str:
-    if totals is None:
-        return f"{name} has no finished games in this server yet."
-    return (
-        f"**{name}**: {totals.points} points all-time in this server "
-        f"({totals.games} games: {totals.wins} won, {totals.losses} lost, {totals.draws} drawn)."
-    )
-
-
-def settings_text(profile: PlayerProfile) -> str:
-    return f"Your board theme: **{profile.theme or 'default'}**."
 
 
 def guild_settings_text(settings: GuildSettings, *, reads_typed_moves: bool) -> str:
@@ -297,57 +232,6 @@ def guild_settings_text(settings: GuildSettings, *, reads_typed_moves: bool) -> 
         f"game threads: {typed}. Vacation days a year: "
         f"{settings.vacation_days or 'none (vacations off)'}."
     )
-
-
-def clock_news_text(game: GameView, news: ClockNews) -> str:
-    """What stopped, restarted or lengthened a game's clock, for the game's thread."""
-    who = mention(news.player_id)
-    event = ClockEvent(news.event)
-    deadline = from_db(news.deadline)
-    runs = f" Time runs out {timestamp(deadline)}." if deadline is not None else ""
-    if event is ClockEvent.VACATION:
-        until = from_db(news.until)
-        assert until is not None
-        return (
-            f"{who} is on vacation until {timestamp(until)}: the clock of game #{game.id} "
-            "stands still until then. Moves still go in."
-        )
-    if event is ClockEvent.VACATION_END:
-        return f"{who} is back from vacation: the clock of game #{game.id} runs again.{runs}"
-    if event is ClockEvent.PAUSE_OFFER:
-        return (
-            f"{who} proposes to pause game #{game.id} (no time runs until either of you ends "
-            f"it with `/tak resume`). {mention(game.opponent_of(news.player_id))}, do you agree?"
-        )
-    if event is ClockEvent.PAUSED:
-        return f"Game #{game.id} is paused: no time runs until either player uses `/tak resume`."
-    if event is ClockEvent.PAUSE_END:
-        still = "" if runs else " (it still stands still: a player is on vacation)"
-        return f"{who} ended the pause in game #{game.id}: the clock runs again{still}.{runs}"
-    extra = describe_duration(timedelta(seconds=news.extra))
-    given = game.opponent_of(news.player_id)  # only the player waiting gives time
-    return f"{who} gave {mention(given)} {extra} more in game #{game.id}.{runs}"
-
-
-def gave_time_text(game: GameView, extra: timedelta) -> str:
-    """The giver's own reply: to whom, how much."""
-    return f"You gave {display(game.player_to_move.name)} {describe_duration(extra)} more"
-
-
-def mention_role(role_id: int) -> str:
-    return f"<@&{role_id}>"
-
-
-def mark_tak_threats(record: Game) -> Game:
-    """The record with a `''` (Tinuë) or `'` (Tak) mark on every move after which its player
-    threatened a road, computed once per move whatever the players typed (a `"` too is read
-    as Tinuë, and replaced). Other marks are kept. Slow on long games with many threats: call
-    it in a worker thread."""
-    positions = list(record.replay())
-    for ply, position in zip(record.plies, positions[1:], strict=True):
-        marks = ply.marks.replace("'", "").replace('"', "")
-        ply.marks = tak_call(position).mark + marks
-    return record
 
 
 HELP = discord.Embed(
@@ -438,48 +322,6 @@ HELP.add_field(
 )
 
 
-def vacation_text(report: VacationReport) -> str:
-    """The reply to `/tak vacation start` or `end`."""
-    vacation = report.vacation
-    games = ", ".join(f"#{g.id}" for g in report.held) or "none"
-    if vacation.ended_at is None:
-        text = (
-            f"You are on vacation until {timestamp(vacation.ends_at)}. The clocks of your games "
-            f"here stand still until then (games: {games}); moves still go in. End it early "
-            "with `/tak vacation end`."
-        )
-    else:
-        text = f"Welcome back: the clocks of your games run again (games: {games})."
-    if report.not_held and vacation.ended_at is None:
-        running = ", ".join(f"#{g.id}" for g in report.not_held)
-        text += f" Not paused: {running}, of a tournament that does not allow vacations."
-    return f"{text} Vacation days left this year: {report.days_left}."
-
-
-def vacation_status_text(status: VacationStatus) -> str:
-    if status.days_allowed == 0:
-        return "Vacations are turned off in this server."
-    text = (
-        f"You have used {status.days_used} of {status.days_allowed} vacation days this year; "
-        f"{status.days_left} left."
-    )
-    if status.current is not None:
-        text += f" You are on vacation until {timestamp(status.current.ends_at)}."
-    return text
-
-
-def reminders_text(offsets: tuple[timedelta, ...] | None) -> str:
-    if offsets is None:
-        return (
-            "You are reminded once, when 80% of the time for a move has passed. Choose your own "
-            "times with e.g. `/tak reminders times:1d 2h`."
-        )
-    if not offsets:
-        return "You get no reminders before deadlines here (`times:default` brings them back)."
-    times = " and ".join(describe_duration(offset) for offset in offsets)
-    return f"You are reminded {times} before each deadline in this server."
-
-
 def start_text(tps: str) -> str:
     """Where a game set up from a TPS starts, e.g. "from a set position (move 4, black to move)"."""
     board = parse_tps(tps)
@@ -509,13 +351,8 @@ def viewed_game_text(record: Game, filename: str) -> str:
     return "\n".join(lines)
 
 
-async def ply_limit_note(game: GameView, payload: object) -> str | None:
-    """Under the ending of a game the ply limit ended: why, and the count that decided it."""
-    if not (isinstance(payload, GameEnded) and payload.cause == EndingCause.MOVE):
-        return None
-    position = game.position_from_tps()
-    if not at_ply_limit(game, position):
-        return None
+def ply_limit_text(game: GameView, position: Position) -> str:
+    """Why a game the ply limit ended was decided on flats, and the count that decided it."""
     komi = f", komi {position.komi:+g}" if position.komi else ""
     rule = f", with {TIE_RULE}" if position.ties_to_black else ""
     return (

@@ -1,5 +1,5 @@
-"""The words of notifications: digests, offers by DM, pointers to the next game, and the
-player's notification settings (:mod:`bot.notifications.service`)."""
+"""The words of notifications: digests, turns and offers by DM, pointers to the next game, and
+the player's notification settings (:mod:`bot.notifications.service`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from datetime import datetime, timedelta
 
 from bot.games.model import GameView, NotifyMode
 from bot.notifications.service import NotifyPrefs
-from cogs.game_messages import clock_state, display, players_line, timestamp
+from cogs.clock_messages import clock_state
+from cogs.formatting import display, timestamp
+from cogs.game_messages import players_line
 
 MAX_MESSAGE = 2000
 DIGEST_LINES = 30  # more games than this: the rest are counted, not listed
@@ -104,3 +106,7 @@ def prefs_text(prefs: NotifyPrefs) -> str:
         f"{prefs.time_zone} (next {timestamp(prefs.next_digest_at)}), no ping at each move. "
         "Offers, challenges, pairings and reminders still come by DM at once."
     )
+
+
+def dm_turn_text(game: GameView, where: str) -> str:
+    return f"It is your move in game #{game.id} ({players_line(game)}): {where}"

@@ -11,7 +11,7 @@ import discord
 from bot.text_safety import MAX_MESSAGE
 from bot.tournaments.corrections import LogEntry, LogKind
 from bot.tournaments.tournament import TournamentView
-from cogs.game_messages import display, mention, timestamp
+from cogs.formatting import display, mention, timestamp
 
 MAX_DESCRIPTION = 4096
 LOG_SHOWN = 25  # the newest entries in the embed; the export has them all
@@ -30,6 +30,11 @@ def entry_text(entry: LogEntry) -> str:
             f"**{entry.result_after}**: {display(entry.reason)}"
         )
     return "\n".join([head, *(f"- {line}" for line in entry.consequences)])
+
+
+def corrected_text(tournament: TournamentView) -> str:
+    """A corrected result whose log entry is gone."""
+    return f"A result of **{display(tournament.name)}** is corrected."
 
 
 def correction_news(tournament: TournamentView, entry: LogEntry) -> str:

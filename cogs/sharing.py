@@ -5,7 +5,7 @@ A command acknowledges privately first (so a refusal stays private), works out i
 gives the caller its link. The bot checks its own permissions there first, as it does before a
 challenge (:func:`cogs.table.missing_permissions`); when one is missing the caller is told which,
 and gets the answer privately. A public post pings nobody: its mentions are turned off and the
-names in it are escaped (:func:`cogs.game_messages.display`).
+names in it are escaped (:func:`cogs.formatting.display`).
 
 Who may show what: anything a member may look at privately in a server (its games, whoever
 plays them, its tournaments, ratings and coins) they may show to its channels. Another server's
@@ -20,8 +20,8 @@ from typing import Any
 import discord
 from discord import Thread
 
-from cogs import game_messages
 from cogs.actions import player_of
+from cogs.formatting import display
 
 SILENT = discord.AllowedMentions.none()
 PUBLIC_OPTION = "Show it to the channel instead of only to you (default: only to you)"
@@ -51,7 +51,7 @@ def missing_to_share(
 
 def shared_by(interaction: discord.Interaction) -> str:
     """The small line under a public answer: who asked for it."""
-    return f"-# Shown by {game_messages.display(player_of(interaction.user).name)}"
+    return f"-# Shown by {display(player_of(interaction.user).name)}"
 
 
 async def answer(

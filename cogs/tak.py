@@ -30,7 +30,7 @@ from bot.notifications.outbox import game_stream
 from bot.text_safety import typed_move
 from bot.timekeeping.control import clock_options, parse_duration
 from bot.work.attached_files import FileReader, read_game
-from cogs import game_messages, notification_messages
+from cogs import clock_messages, game_messages, notification_messages, player_messages
 from cogs.actions import Refusal, announce_to_me, player_of, post_or_withdraw
 from cogs.buttons import (
     GIVE_DAY,
@@ -43,6 +43,7 @@ from cogs.buttons import (
     buttons,
 )
 from cogs.courier import courier_of
+from cogs.formatting import display
 from cogs.game_list import PageButton, listing_page
 from cogs.notifications import zone_choices
 from cogs.picture_files import rating_file
@@ -51,6 +52,7 @@ from cogs.table import NEEDED_FOR_THREADS, is_me, missing_permissions
 from rendering import THEMES
 from tak import Position, PTNError, TakError, parse_move
 from tak.ptn import Game
+from tak.tinue import with_calls
 from tak.tps import MAX_TPS_LENGTH
 
 MAX_CHOICES = 25
@@ -229,9 +231,7 @@ class TakCog(commands.Cog):
         if not mine:
             raise Refusal("You have no game in progress here. Start one with `/tak challenge`.")
         listed, u = (fitting or pool)[:10], user
-        choices = ", ".join(
-            f"#{g.id} vs {game_messages.display(g.opponent_of(u).name)}" for g in listed
-        )
+        choices = ", ".join(f"#{g.id} vs {display(g.opponent_of(u).name)}" for g in listed)
         raise Refusal(f"Which game? Name it with the `game` option: {choices}.")
 
     # ----------------------------------------------------------------- challenges
@@ -383,7 +383,7 @@ class TakCog(commands.Cog):
             require_active(target)
             opponent = target.opponent_of(interaction.user.id)
             await interaction.followup.send(
-                f"Resign game #{target.id} against {game_messages.display(opponent.name)}? "
+                f"Resign game #{target.id} against {display(opponent.name)}? "
                 "This cannot be undone.",
                 view=buttons(("resign", target.id)),
                 ephemeral=True,
@@ -476,7 +476,7 @@ class TakCog(commands.Cog):
         async with refusals(interaction):
             target = await self.find_game(interaction, game)
             record = await self.services.queries.record(target.id)
-            record = await asyncio.to_thread(game_messages.mark_tak_threats, record)
+            record = await asyncio.to_thread(with_calls, record)
             text = record.ptn()
             url = record.ninja_url()
             link = (
@@ -580,14 +580,14 @@ class TakCog(commands.Cog):
             interaction.guild_id or 0, bot_id=None if me is None else me.id
         )
         mine = next((t for t in totals if t.player.id == whose.id), None)
-        name = game_messages.display(player_of(whose).name)
+        name = display(player_of(whose).name)
         lines = [
             "Games against me count in their own game and match only: I keep no score."
             if is_me(self.bot, whose.id)
-            else game_messages.totals_text(mine, name)
+            else player_messages.totals_text(mine, name)
         ]
         ratings = await self.services.ratings.player(interaction.guild_id or 0, whose.id)
-        lines.append(game_messages.ratings_text(ratings, name))
+        lines.append(player_messages.ratings_text(ratings, name))
         guild_id = interaction.guild_id or 0
         here = await self.services.queries.game_in_thread(interaction.channel_id or 0, guild_id)
         if here is not None and here.match_id is not None:  # this thread's match, even if over
@@ -618,7 +618,9 @@ class TakCog(commands.Cog):
             guild_id = interaction.guild_id or 0
             chosen = size or (await self.services.guilds.get(guild_id)).size
             board = await self.services.ratings.leaderboard(guild_id, chosen)
-            await answer(interaction, public, embed=game_messages.leaderboard_embed(chosen, board))
+            await answer(
+                interaction, public, embed=player_messages.leaderboard_embed(chosen, board)
+            )
 
     @tak.command(name="help", description="How to play, read the board and write moves")
     async def help(self, interaction: discord.Interaction) -> None:
@@ -659,7 +661,7 @@ class TakCog(commands.Cog):
             if theme is not None:
                 profile = await players.set_theme(interaction.user.id, theme)
             await interaction.followup.send(
-                f"{game_messages.settings_text(profile)}\n{notification_messages.prefs_text(prefs)}",
+                f"{player_messages.settings_text(profile)}\n{notification_messages.prefs_text(prefs)}",
                 ephemeral=True,
             )
 
@@ -733,7 +735,7 @@ class TakCog(commands.Cog):
                 guild_id, player_of(interaction.user), days
             )
             await self._deliver_games(report.held)
-            await interaction.followup.send(game_messages.vacation_text(report), ephemeral=True)
+            await interaction.followup.send(clock_messages.vacation_text(report), ephemeral=True)
 
     @vacation.command(name="end", description="Come back early: your games' clocks run again")
     async def vacation_end(self, interaction: discord.Interaction) -> None:
@@ -743,7 +745,7 @@ class TakCog(commands.Cog):
                 interaction.guild_id or 0, interaction.user.id
             )
             await self._deliver_games(report.held)
-            await interaction.followup.send(game_messages.vacation_text(report), ephemeral=True)
+            await interaction.followup.send(clock_messages.vacation_text(report), ephemeral=True)
 
     @vacation.command(name="status", description="Your vacation days left this year")
     async def vacation_status(self, interaction: discord.Interaction) -> None:
@@ -753,7 +755,7 @@ class TakCog(commands.Cog):
                 interaction.guild_id or 0, interaction.user.id
             )
             await interaction.followup.send(
-                game_messages.vacation_status_text(status), ephemeral=True
+                clock_messages.vacation_status_text(status), ephemeral=True
             )
 
     async def _deliver_games(self, games: list[GameView]) -> None:
@@ -779,7 +781,7 @@ class TakCog(commands.Cog):
             target = await self.find_game(interaction, game, acting=True, turn="theirs")
             given = await self.services.clocks.give_time(target.id, interaction.user.id, extra)
             report = await self.courier.deliver_stream(game_stream(given.id))
-            done = game_messages.gave_time_text(given, extra)
+            done = clock_messages.gave_time_text(given, extra)
             await interaction.followup.send(report.reply(done, done), ephemeral=True)
 
     @tak.command(name="pause", description="Propose to pause a game; your opponent must agree")
@@ -826,7 +828,7 @@ class TakCog(commands.Cog):
                     guild_id, player_of(interaction.user), parse_reminder_times(times)
                 )
                 self.bot.wake_scheduler()  # a reminder may now be due within the hour
-            await interaction.followup.send(game_messages.reminders_text(chosen), ephemeral=True)
+            await interaction.followup.send(clock_messages.reminders_text(chosen), ephemeral=True)
 
     # ----------------------------------------------------------------- typed moves
 

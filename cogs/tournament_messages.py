@@ -12,6 +12,7 @@ from datetime import datetime
 import discord
 
 from bot.games.model import PlayerRef
+from bot.notifications.outbox import Headline
 from bot.tournaments import ScoringSystem, group_name
 from bot.tournaments.entry import EntryState
 from bot.tournaments.tournament import (
@@ -24,7 +25,9 @@ from bot.tournaments.tournament import (
     TournamentStatus,
     TournamentView,
 )
-from cogs.game_messages import describe_clock, describe_setup, display, mention, timestamp
+from cogs.clock_messages import describe_clock
+from cogs.formatting import display, mention, timestamp
+from cogs.game_messages import describe_setup
 
 MAX_DESCRIPTION = 4096
 MAX_FIELD = 1024
@@ -228,6 +231,16 @@ def stopped_text(tournament: TournamentView, game_id: int) -> str:
     else:
         why = "its match was decided by a forfeit"
     return f"Game #{game_id} is stopped: {why}. It is not rated or counted; its moves are kept."
+
+
+def headline_text(tournament: TournamentView, headline: Headline, player_id: int | None) -> str:
+    """The tournament's start, or a player's withdrawal or disqualification."""
+    name, who = display(tournament.name), mention(player_id or 0)
+    return {
+        Headline.STARTED: f"**{name}** has started!",
+        Headline.WITHDREW: f"{who} withdrew from **{name}**.",
+        Headline.DISQUALIFIED: f"{who} is disqualified from **{name}**.",
+    }[headline]
 
 
 def cancelled_text(tournament: TournamentView) -> str:

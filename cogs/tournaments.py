@@ -43,7 +43,7 @@ from bot.work.attached_files import FileReader
 from cogs import result_messages, tournament_messages
 from cogs.actions import player_of
 from cogs.courier import courier_of
-from cogs.game_messages import display
+from cogs.formatting import display
 from cogs.picture_files import pairings_file, tournament_files
 from cogs.sharing import PUBLIC_OPTION, answer
 from cogs.tak import MAX_CHOICES, Refusal, check_place, thinking

@@ -34,7 +34,7 @@ from cogs import coin_messages
 from cogs.actions import Refusal, player_of
 from cogs.buttons import pressed
 from cogs.courier import courier_of
-from cogs.game_messages import timestamp
+from cogs.formatting import timestamp
 from cogs.sharing import PUBLIC_OPTION, answer
 from cogs.table import GONE, GameTable, Shown
 from cogs.tak import command_group, thinking

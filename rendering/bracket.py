@@ -180,7 +180,7 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
         )
 
     pitch = 2 * _SLOT + _MATCH_GAP
-    centres = [top + pitch * index + _SLOT for index in range(len(rounds[0]))]
+    centres: list[float] = [top + pitch * index + _SLOT for index in range(len(rounds[0]))]
     boxes: list[tuple[Box, ...]] = []
     for number, matches in enumerate(rounds):
         left = round(column_left(number))

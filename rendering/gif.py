@@ -37,9 +37,10 @@ class GifStream:
         """Append a "P" frame shown for `duration_ms`; every frame must have the first one's
         palette and size."""
         previous = self._previous
+        params: dict[str, int] = {}  # the frame's transparent index, if it has one
         if previous is None:
             self._write(_header(frame, self._loop))
-            box, image, params = (0, 0, *frame.size), frame, {}
+            box, image = (0, 0, *frame.size), frame
         else:
             if frame.size != previous.size:
                 raise ValueError(f"Frame of {frame.size} after frames of {previous.size}.")
@@ -47,7 +48,6 @@ class GifStream:
             # An unchanged frame still needs an image block to carry its duration.
             box = delta.getbbox() or (0, 0, 1, 1)
             image = frame.crop(box)
-            params = {}
             free = _unused_index(image)
             if free is not None:
                 image.paste(free, mask=delta.crop(box).point(_UNCHANGED, "1"))

@@ -140,9 +140,9 @@ def standings_layout(table: StandingsTable, theme: str | Theme = "default") -> S
             "r",
         )
     ]
-    for index, column in enumerate(table.tie_breaks):
-        values = [number_text(r.tie_breaks[index]) for r in rows]
-        tail.append(_Column(column.short, _width_of(column.short, values, SMALL), "r", SMALL))
+    for index, tie_break in enumerate(table.tie_breaks):
+        texts = [number_text(r.tie_breaks[index]) for r in rows]
+        tail.append(_Column(tie_break.short, _width_of(tie_break.short, texts, SMALL), "r", SMALL))
     fixed = 2 * MARGIN + place_width + _GAP + sum(c.width + _GAP for c in tail)
 
     cross_cells = [[_cross_text(c) for c in (r.cross or ())] for r in rows]

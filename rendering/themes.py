@@ -49,12 +49,10 @@ class Theme:
     tinted_squares: tuple[RGB, RGB] = field(init=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "squares", tuple(on_grid(s) for s in self.squares))
         for spec in fields(self):
-            value = getattr(self, spec.name, None)
-            if spec.name == "squares":
-                object.__setattr__(self, "squares", tuple(on_grid(s) for s in value))
-            elif spec.type == "RGB":
-                object.__setattr__(self, spec.name, on_grid(value))
+            if spec.type == "RGB":
+                object.__setattr__(self, spec.name, on_grid(getattr(self, spec.name)))
         tinted = tuple(on_grid(blend(s, self.tint, self.tint_amount)) for s in self.squares)
         object.__setattr__(self, "tinted_squares", tinted)
 

@@ -16,11 +16,12 @@ every answer to it, for tests.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from tak.moves import Color, Move, Piece, Placement, Spread
 from tak.position import Position
+from tak.ptn import Game, GamePly
 from tak.results import ResultKind
 
 
@@ -64,6 +65,24 @@ def call(position: Position) -> Call:
 
 def is_tinue(position: Position) -> bool:
     return call(position) is Call.TINUE
+
+
+# The Tak marks a PTN file may carry after a move: `'`, `''`, and `"` (read as Tinuë).
+_TAK_MARKS = str.maketrans("", "", "'\"")
+
+
+def with_calls(record: Game) -> Game:
+    """A copy of `record` whose every move carries the call it makes (`''` Tinuë, `'` Tak),
+    worked out afresh whatever the players typed; other marks (`!`, `?`) are kept after it.
+    `record` is left as it was. Slow on long games with many threats: call it in a worker
+    thread."""
+    positions = record.replay()
+    next(positions)  # the start: no move made it
+    plies = [
+        GamePly(ply.move, call(position).mark + ply.marks.translate(_TAK_MARKS), [*ply.comments])
+        for ply, position in zip(record.plies, positions, strict=True)
+    ]
+    return replace(record, tags=dict(record.tags), plies=plies, comments=[*record.comments])
 
 
 def judge(position: Position) -> Verdict:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from tak import Position
 from tak.ptn import Game
-from tak.tinue import Call, call, is_tinue, judge, judge_by_brute_force
+from tak.tinue import Call, call, is_tinue, judge, judge_by_brute_force, with_calls
 
 REAL_GAMES = Path(__file__).parent / "real_games"  # see its README
 # White holds a1 b1 a2 on 3x3 and threatens c1 and a3: Black cannot block both.
@@ -136,3 +136,42 @@ def test_the_judge_agrees_with_brute_force_on_real_games() -> None:
 def test_every_real_game_position_agrees_with_brute_force() -> None:
     positions = _real_game_positions()
     assert [call(p) for p in positions] == [judge_by_brute_force(p) for p in positions]
+
+
+def _real_games() -> list[Game]:
+    return [Game.parse(path.read_text()) for path in sorted(REAL_GAMES.rglob("*.ptn"))]
+
+
+def test_with_calls_marks_each_move_as_a_fresh_replay_calls_it() -> None:
+    """Every move of the real games gets the call of the position it leaves, worked out here
+    by playing the moves on a board of our own: Tak exactly where the mover threatens a road
+    (the engine's road search, not the judge), and each Tinuë confirmed by brute force."""
+    tinues = 0
+    for game in _real_games():
+        marked = with_calls(game)
+        position = game.start()
+        for ply in marked.plies:
+            position.push(ply.move)
+            calls = ply.marks[: len(ply.marks) - len(ply.marks.lstrip("'"))]
+            threat = position.result is None and position.has_road_threat(position.to_move.other)
+            assert (calls != "") is threat, (position.tps(), ply.marks)
+            assert calls == call(position).mark, position.tps()
+            if calls == "''":
+                tinues += 1
+                assert judge_by_brute_force(position) is Call.TINUE, position.tps()
+    assert tinues == 12  # as many as the judge finds in these games (see the test above)
+
+
+def test_with_calls_replaces_typed_calls_keeps_other_marks_and_leaves_the_record_alone() -> None:
+    # White's a2 makes a fork that Black cannot block (Tinuë), after a Tak at c1; the players
+    # typed wrong calls on purpose.
+    record = Game.parse("[Size \"3\"]\n1. c3 c2'! 2. b1? c3<\" 3. c2-'' b3<'?? 4. a2\"! {fork}")
+    before = record.ptn()
+    marked = with_calls(record)
+    assert [p.marks for p in marked.plies] == ["", "!", "?", "", "'", "??", "''!"]
+    assert marked.plies[-1].comments == ["fork"]
+    assert record.ptn() == before
+    assert [p.marks for p in record.plies] == ["", "'!", "?", '"', "''", "'??", '"!']
+    marked.plies[-1].comments.append("mine")
+    marked.tags["Site"] = "here"
+    assert record.plies[-1].comments == ["fork"] and "Site" not in record.tags

@@ -1,0 +1,59 @@
+"""What the bot says about players: ratings and their changes, the leaderboard, a player's
+totals and settings.
+
+Like :mod:`cogs.game_messages`, no Discord calls and no rules: :mod:`bot.players` decides.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.games.matches import PlayerTotals
+from bot.games.model import RatingChange
+from bot.players.glicko2 import Rating, is_provisional
+from bot.players.ratings import PlayerRating
+from bot.players.service import PlayerProfile
+from cogs.formatting import display
+
+
+def rating_label(rating: Rating) -> str:
+    """'1623', or '1623?' while provisional."""
+    return f"{rating.rating:.0f}{'?' if is_provisional(rating) else ''}"
+
+
+def rating_change_text(change: RatingChange) -> str:
+    delta = change.after.rating - change.before.rating
+    return f"{display(change.player.name)} {rating_label(change.after)} ({delta:+.0f})"
+
+
+def ratings_text(ratings: list[PlayerRating], name: str) -> str:
+    """One line of `/tak scores`: the player's rating on each board size."""
+    if not ratings:
+        return f"{name} has no rating yet: ratings come from rated games."
+    sizes = ", ".join(f"{r.size}x{r.size} **{r.label()}** ({r.games} games)" for r in ratings)
+    return f"Ratings: {sizes}. A ? marks a provisional rating."
+
+
+def leaderboard_embed(size: int, board: list[PlayerRating]) -> discord.Embed:
+    lines = [
+        f"{place}. **{display(r.player.name)}** {r.label()} ({r.games} games)"
+        for place, r in enumerate(board, start=1)
+    ]
+    empty = (
+        f"Nobody has an established {size}x{size} rating yet: a rating stops being "
+        "provisional after a few rated games."
+    )
+    return discord.Embed(title=f"Leaderboard, {size}x{size}", description="\n".join(lines) or empty)
+
+
+def totals_text(totals: PlayerTotals | None, name: str) -> str:
+    if totals is None:
+        return f"{name} has no finished games in this server yet."
+    return (
+        f"**{name}**: {totals.points} points all-time in this server "
+        f"({totals.games} games: {totals.wins} won, {totals.losses} lost, {totals.draws} drawn)."
+    )
+
+
+def settings_text(profile: PlayerProfile) -> str:
+    return f"Your board theme: **{profile.theme or 'default'}**."

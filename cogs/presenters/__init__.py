@@ -1,0 +1,17 @@
+"""The presenters: one module for each kind of announcement the outbox carries, each putting
+its news into posts through the shared plumbing of :class:`cogs.table.GameTable`.
+
+A module registers its handlers with :func:`register`; :func:`register_all` registers them all
+(other cogs register theirs too: the coins' bidding, the digests, the analyses).
+"""
+
+from __future__ import annotations
+
+from cogs.presenters import challenges, clocks, endings, moves, offers, starts, tournaments
+from cogs.table import GameTable
+
+
+def register_all(table: GameTable) -> None:
+    """Let `table` show every kind of announcement presented here."""
+    for module in (challenges, starts, moves, offers, endings, clocks, tournaments):
+        module.register(table)

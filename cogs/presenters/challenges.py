@@ -1,0 +1,66 @@
+"""Challenges: a new one posted with its buttons, and its message edited once it is settled
+(accepted, declined, cancelled or expired)."""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+
+import discord
+
+from bot.games.model import ChallengeView
+from bot.notifications.outbox import ChallengeSettled, Item, Outcome
+from cogs import game_messages, notification_messages
+from cogs.buttons import challenge_buttons
+from cogs.table import GONE, GameTable, Place, Shown
+
+log = logging.getLogger(__name__)
+
+
+async def post_challenge(
+    table: GameTable, place: Place, challenge: ChallengeView
+) -> discord.Message:
+    """Post a new challenge with its buttons (the caller learns at once if it failed); one
+    from a TPS shows its starting board."""
+    board = None
+    if challenge.setup.start_tps is not None:
+        board = await table.position_file(
+            challenge.setup.start_position(),
+            ("White", "Black"),
+            viewer_id=None,
+            name=f"challenge-{challenge.id}.png",
+        )
+    text = game_messages.challenge_text(challenge)
+    view = challenge_buttons(challenge)
+    message = await (
+        place.send(text, view=view) if board is None else place.send(text, view=view, file=board)
+    )
+    await table.services.challenges.set_message(challenge.id, message.id)
+    if challenge.opponent is not None and message.guild is not None:
+        text = notification_messages.challenge_dm_text(
+            message.guild.name, challenge.challenger.name, message.jump_url
+        )
+        await table.tell_by_dm(None, challenge.opponent.id, challenge.guild_id, text, offer=True)
+    return message
+
+
+async def show_settled(table: GameTable, item: Item, news: ChallengeSettled) -> Shown:
+    """Show that a challenge is settled and take its buttons away."""
+    challenge = await table.services.challenges.get(news.challenge_id)
+    if challenge.message_id is None:
+        return Shown(None, Outcome.POSTED)
+    try:
+        place = await table.channel(challenge.channel_id)
+        if not isinstance(place, discord.abc.GuildChannel | discord.Thread):
+            return Shown(None, Outcome.GIVEN_UP)
+        message = await place.get_partial_message(challenge.message_id).edit(
+            content=game_messages.challenge_text(challenge), view=None
+        )
+    except GONE as error:
+        log.info("Challenge %s: its message cannot be edited (%s).", challenge.id, error)
+        return Shown(None, Outcome.GIVEN_UP)
+    return Shown(message.jump_url, Outcome.POSTED)
+
+
+def register(table: GameTable) -> None:
+    table.register(ChallengeSettled, partial(show_settled, table))

@@ -1,0 +1,44 @@
+"""A game's clock: stopped, restarted or lengthened (a proposed pause with the opponent's
+buttons), and the reminders before a deadline."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from bot.notifications.outbox import ClockEvent, ClockNews, Item, ReminderDue
+from bot.store import from_db
+from bot.timekeeping.deadlines import Reminder
+from cogs import clock_messages
+from cogs.buttons import buttons
+from cogs.table import GameTable, Post, Shown
+
+
+async def show_clock_news(table: GameTable, item: Item, news: ClockNews) -> Shown:
+    """The clock news in the game's thread; a proposed pause with the opponent's buttons."""
+    game = await table.services.games.get(news.game_id)
+    view = None
+    if news.event == ClockEvent.PAUSE_OFFER.value:
+        view = buttons(("pause-yes", game.id), ("pause-no", game.id))
+    text = clock_messages.clock_news_text(game, news)
+    return await table.post_for_game(item, game, Post(text, view=view))
+
+
+async def show_reminder(table: GameTable, item: Item, due: ReminderDue) -> Shown:
+    """The reminder in the game's thread, and by DM to a player who wants offers so (a
+    reminder cannot wait: digest players get it too); the mention stays the fallback when
+    their DMs are closed."""
+    game = await table.services.games.get(due.game_id)
+    deadline = from_db(due.deadline)
+    assert deadline is not None
+    player = game.white if game.white.id == due.player_id else game.black
+    text = clock_messages.reminder_text(Reminder(game, player, deadline))
+    shown = await table.post_for_game(item, game, Post(text))
+    if shown.link is not None and shown.in_guild:  # else the post itself was the DM
+        dm = f"{text}\n{shown.link}"
+        await table.tell_by_dm(None, player.id, game.guild_id, dm, offer=True)
+    return shown
+
+
+def register(table: GameTable) -> None:
+    table.register(ClockNews, partial(show_clock_news, table))
+    table.register(ReminderDue, partial(show_reminder, table))

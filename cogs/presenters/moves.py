@@ -1,0 +1,76 @@
+"""A move played or taken back: the board for the player to move, with the Move button."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import partial
+
+from bot.games.model import GameView
+from bot.games.outcomes import MoveOutcome
+from bot.notifications.outbox import Item, MovePlayed, MoveTakenBack
+from cogs import game_messages, notification_messages
+from cogs.buttons import turn_buttons
+from cogs.presenters.offers import lapse
+from cogs.table import GameTable, Shown
+from tak import Move, Position, parse_move
+
+
+async def post_turn(
+    table: GameTable,
+    item: Item,
+    game: GameView,
+    position: Position,
+    text: str,
+    last_move: Move | None,
+    called: tuple[bool, bool] | None = None,
+    *,
+    dm: bool = True,
+) -> Shown:
+    """The board with `text`, in the theme of the player to move, with the Move button for
+    this position; the player is told by DM if they asked to be (unless not `dm`), and not
+    pinged if they get a daily digest instead."""
+    viewer = game.player_to_move.id
+    prefs = await table.services.notifications.get(viewer, game.guild_id)
+    post = await table.board_post(
+        game,
+        position,
+        text,
+        viewer_id=viewer,
+        last_move=last_move,
+        view=turn_buttons(game),
+        called=called,
+    )
+    post = replace(post, silent=not prefs.mention_per_move)
+    shown = await table.post_for_game(item, game, post)
+    if dm and shown.link is not None and shown.in_guild:  # else the post itself was the DM
+        text = notification_messages.dm_turn_text(game, shown.link)
+        await table.tell_by_dm(None, viewer, game.guild_id, text, offer=False)
+    return shown
+
+
+async def show_move(table: GameTable, item: Item, played: MovePlayed) -> Shown:
+    """The move and its Tak or Tinuë, on the board as it left it; the offers it cancelled
+    lapse."""
+    stored = await table.services.games.get(played.game_id)
+    game = replace(stored, ply=played.ply, tps=played.tps)
+    position = game.position_from_tps()
+    called = (played.tak, played.tinue)
+    outcome = MoveOutcome(game, played.move, played.ply, position, played.tak, None, called[1])
+    text = await table.noted(game_messages.move_text(outcome), game, played)
+    last = parse_move(played.move)
+    shown = await post_turn(table, item, game, position, text, last, called)
+    await lapse(table, played)
+    return shown
+
+
+async def show_undo(table: GameTable, item: Item, undo: MoveTakenBack) -> Shown:
+    """The move taken back, on the board as it was before it."""
+    stored = await table.services.games.get(undo.game_id)
+    game = replace(stored, ply=undo.ply, tps=undo.tps)
+    text = game_messages.taken_back_text(game, undo.taken_back)
+    return await post_turn(table, item, game, game.position_from_tps(), text, None)
+
+
+def register(table: GameTable) -> None:
+    table.register(MovePlayed, partial(show_move, table))
+    table.register(MoveTakenBack, partial(show_undo, table))

@@ -1,0 +1,50 @@
+"""A draw offer or an undo request, with the opponent's buttons; a move that comes first
+takes the buttons away."""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+
+from bot.notifications.outbox import Item, MovePlayed, RequestMade, game_stream
+from cogs import game_messages, notification_messages
+from cogs.buttons import buttons
+from cogs.table import UNREACHABLE, GameTable, Post, Shown
+
+log = logging.getLogger(__name__)
+
+
+async def show_request(table: GameTable, item: Item, request: RequestMade) -> Shown:
+    """The offer in the game's thread, and to the opponent by DM if they want offers so."""
+    game = await table.services.games.get(request.game_id)
+    opponent = game.opponent_of(request.asker_id)
+    text = game_messages.request_text(game, request)
+    view = buttons((f"{request.what}-yes", game.id), (f"{request.what}-no", game.id))
+    shown = await table.post_for_game(item, game, Post(text, view=view))
+    if shown.link is not None and shown.in_guild:
+        dm = notification_messages.offer_dm_text(text, shown.link)
+        await table.tell_by_dm(item, opponent.id, game.guild_id, dm, offer=True)
+    return shown
+
+
+async def lapse(table: GameTable, played: MovePlayed) -> None:
+    """The offers a move cancelled lose their buttons. Best effort: a press on one that is
+    left says it lapsed, too."""
+    stream = game_stream(played.game_id)
+    offers = await table.services.outbox.delivered_items(stream, RequestMade.KIND)
+    asked = [(o, o.payload) for o in offers if isinstance(o.payload, RequestMade)]
+    for what in played.lapsed:
+        latest = next((o for o, request in asked if request.what == what), None)
+        posted = None if latest is None else latest.progress.get("posted")
+        if posted is None or not posted["in_guild"] or posted["link"] is None:
+            continue  # given up, or sent by DM: no buttons to take away
+        try:
+            message = await (await table.posted_message(posted["link"])).fetch()
+            lapsed = f"{message.content}\n*This has lapsed: a move came first.*"
+            await message.edit(content=lapsed[:2000], view=None)
+        except UNREACHABLE as error:
+            log.info("Game %s: a lapsed %s offer keeps its buttons (%s).", stream, what, error)
+
+
+def register(table: GameTable) -> None:
+    table.register(RequestMade, partial(show_request, table))
