@@ -133,12 +133,15 @@ def taken_back_text(game: GameView, taken_back: str) -> str:
 def request_text(game: GameView, request: RequestMade) -> str:
     """A draw offer or an undo request, put to the opponent."""
     asker, opponent = mention(request.asker_id), mention(game.opponent_of(request.asker_id))
-    if request.what == "draw":
-        return f"{asker} offers a draw in game #{game.id}. {opponent}, do you accept?"
-    return (
-        f"{asker} asks to take back the last move ({request.last_move}) in game #{game.id}. "
-        f"{opponent}, do you allow it?"
-    )
+    match request.what:
+        case "draw":
+            return f"{asker} offers a draw in game #{game.id}. {opponent}, do you accept?"
+        case "undo":
+            return (
+                f"{asker} asks to take back the last move ({request.last_move}) in game "
+                f"#{game.id}. {opponent}, do you allow it?"
+            )
+    raise ValueError(f"No wording for a request of {request.what!r}")
 
 
 def ending_preface(ended: GameEnded) -> str | None:

@@ -244,6 +244,21 @@ class GameTable:
             log.info("Could not DM player %s (%s).", player_id, error)
         return None
 
+    async def echo_by_dm(
+        self,
+        item: Item | None,
+        shown: Shown,
+        player_id: int,
+        guild_id: int,
+        text: Callable[[str], str],
+        *,
+        offer: bool,
+    ) -> None:
+        """A DM pointing to a post made in the server (`text` of the post's link), for a player
+        who wants one; nothing when the post itself was the DM or went nowhere."""
+        if shown.link is not None and shown.in_guild:
+            await self.tell_by_dm(item, player_id, guild_id, text(shown.link), offer=offer)
+
     async def tell_by_dm(
         self, item: Item | None, player_id: int, guild_id: int, text: str, *, offer: bool
     ) -> bool:

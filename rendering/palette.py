@@ -57,9 +57,9 @@ def palette(theme: Theme) -> Image.Image:
     )
     exact = theme_colours(theme)
     adaptive = sample.quantize(256 - len(exact), method=Image.Quantize.MEDIANCUT)
-    palette = adaptive.getpalette()
-    assert palette is not None  # a quantized image is a "P" image: it has one
-    colours = [c for rgb in exact for c in rgb] + palette[: 3 * (256 - len(exact))]
+    adaptive_colours = adaptive.getpalette()
+    assert adaptive_colours is not None  # a quantized image is a "P" image: it has one
+    colours = [c for rgb in exact for c in rgb] + adaptive_colours[: 3 * (256 - len(exact))]
     image = Image.new("P", (1, 1))
     image.putpalette(colours)
     return image

@@ -33,9 +33,9 @@ async def show_reminder(table: GameTable, item: Item, due: ReminderDue) -> Shown
     player = game.white if game.white.id == due.player_id else game.black
     text = clock_messages.reminder_text(Reminder(game, player, deadline))
     shown = await table.post_for_game(item, game, Post(text))
-    if shown.link is not None and shown.in_guild:  # else the post itself was the DM
-        dm = f"{text}\n{shown.link}"
-        await table.tell_by_dm(None, player.id, game.guild_id, dm, offer=True)
+    await table.echo_by_dm(
+        None, shown, player.id, game.guild_id, lambda link: f"{text}\n{link}", offer=True
+    )
     return shown
 
 

@@ -42,9 +42,9 @@ async def post_turn(
     )
     post = replace(post, silent=not prefs.mention_per_move)
     shown = await table.post_for_game(item, game, post)
-    if dm and shown.link is not None and shown.in_guild:  # else the post itself was the DM
-        text = notification_messages.dm_turn_text(game, shown.link)
-        await table.tell_by_dm(None, viewer, game.guild_id, text, offer=False)
+    if dm:
+        turn_text = partial(notification_messages.dm_turn_text, game)
+        await table.echo_by_dm(None, shown, viewer, game.guild_id, turn_text, offer=False)
     return shown
 
 

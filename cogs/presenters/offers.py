@@ -21,9 +21,8 @@ async def show_request(table: GameTable, item: Item, request: RequestMade) -> Sh
     text = game_messages.request_text(game, request)
     view = buttons((f"{request.what}-yes", game.id), (f"{request.what}-no", game.id))
     shown = await table.post_for_game(item, game, Post(text, view=view))
-    if shown.link is not None and shown.in_guild:
-        dm = notification_messages.offer_dm_text(text, shown.link)
-        await table.tell_by_dm(item, opponent.id, game.guild_id, dm, offer=True)
+    dm = partial(notification_messages.offer_dm_text, text)
+    await table.echo_by_dm(item, shown, opponent.id, game.guild_id, dm, offer=True)
     return shown
 
 

@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 THREAD_EXISTS = 160004  # Discord's code: this message already has a thread
 # The longest a thread stays open without a message (a week), so that a game of days per move
 # stays in the thread list; a thread archived anyway is reopened when its game moves on.
-THREAD_ARCHIVE_MINUTES: Final = 10080
+THREAD_ARCHIVE_MINUTES: Final = 10080  # Final: discord.py wants the literal
 
 
 async def show_start(table: GameTable, item: Item, start: GameStart) -> Shown:

@@ -18,7 +18,7 @@ from cogs.table import GONE, GameTable, Shown, Undeliverable
 # What draws a post's pictures when it is sent (each attempt needs fresh files).
 PictureFiles = Callable[[], Awaitable[list[discord.File]]]
 # One message: its text, its embed, and what draws its pictures.
-TournamentPost = tuple[str, discord.Embed | None, PictureFiles | None]
+TournamentMessage = tuple[str, discord.Embed | None, PictureFiles | None]
 
 
 async def show_news(table: GameTable, item: Item, news: TournamentNews) -> Shown:
@@ -47,7 +47,7 @@ async def show_news(table: GameTable, item: Item, news: TournamentNews) -> Shown
 
 async def _posts(
     table: GameTable, tournament: TournamentView, news: TournamentNews
-) -> list[TournamentPost]:
+) -> list[TournamentMessage]:
     """Each message of the news (the standings, or a knockout's bracket, are drawn when a round
     begins after another and at the end)."""
     services = table.services
@@ -61,7 +61,7 @@ async def _posts(
         lines.append(tournament_messages.dropped_text(news.dropped))
     if news.cancelled:
         lines.append(tournament_messages.cancelled_text(tournament))
-    posts: list[TournamentPost] = []
+    posts: list[TournamentMessage] = []
     if lines:
         posts.append(("\n".join(lines), None, None))
 

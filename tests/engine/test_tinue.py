@@ -109,6 +109,10 @@ def test_the_judge_agrees_with_brute_force_over_a_whole_game(seed: int, size: in
         assert call(position) is judge_by_brute_force(position), position.tps()
 
 
+# The Tinuës in tests/engine/real_games: brute force confirms each, and finds no others.
+REAL_GAME_TINUES = 12
+
+
 def _real_game_positions() -> list[Position]:
     """Positions of real games (PlayTak, tournaments, bots) right after a move giving Tak."""
     positions = []
@@ -122,7 +126,7 @@ def _real_game_positions() -> list[Position]:
 def test_the_judge_agrees_with_brute_force_on_real_games() -> None:
     positions = _real_game_positions()
     calls = [call(p) for p in positions]
-    assert calls.count(Call.TINUE) == 12 and calls.count(Call.TAK) >= 100
+    assert calls.count(Call.TINUE) == REAL_GAME_TINUES and calls.count(Call.TAK) >= 100
     # Every Tinuë and every fifth Tak here; all of them under -m slow.
     checked = [
         (p, c)
@@ -159,7 +163,7 @@ def test_with_calls_marks_each_move_as_a_fresh_replay_calls_it() -> None:
             if calls == "''":
                 tinues += 1
                 assert judge_by_brute_force(position) is Call.TINUE, position.tps()
-    assert tinues == 12  # as many as the judge finds in these games (see the test above)
+    assert tinues == REAL_GAME_TINUES
 
 
 def test_with_calls_replaces_typed_calls_keeps_other_marks_and_leaves_the_record_alone() -> None:
