@@ -43,8 +43,9 @@ from bot.errors import (
     NoUndoWithStakes,
 )
 from bot.games.model import ChallengeView, ColourChoice, GameView, PlayerRef
-from bot.games.storage import fetch_challenge, insert_game, save_player
+from bot.games.storage import fetch_challenge, insert_game
 from bot.notifications.outbox import BiddingNews, GameStart, enqueue
+from bot.players.storage import save_player
 from bot.store import Database, Transaction, from_db, to_db
 from bot.timekeeping.clock import Clock
 from tak import Position, Result, ResultKind
@@ -425,8 +426,6 @@ async def close_due_biddings(db: Database, moment: datetime) -> list[GameView]:
     return games
 
 
-# SQL for "this game (the games table) is played for coins", e.g. in a RETURNING clause.
-STAKED = "EXISTS (SELECT 1 FROM stakes s WHERE s.game_id = games.id)"
 NEXT_BIDDING_DUE = "SELECT MIN(bids_due_at) FROM stakes WHERE phase = 'bidding'"
 
 

@@ -44,10 +44,10 @@ from bot.games.storage import (
     fetch_game,
     fetch_match,
     insert_game,
-    save_player,
 )
 from bot.guild_settings import fetch_guild_settings
 from bot.notifications.outbox import ChallengeSettled, GameStart, enqueue
+from bot.players.storage import save_player
 from bot.store import Database, Transaction, to_db
 from bot.timekeeping.clock import Clock
 from bot.timekeeping.control import TimeControl

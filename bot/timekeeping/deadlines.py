@@ -40,7 +40,7 @@ from bot.games.model import (
 )
 from bot.games.outcomes import GameEnding
 from bot.games.service import finish_game
-from bot.games.storage import fetch_game
+from bot.games.storage import fetch_game, set_reminder
 from bot.notifications.outbox import (
     GAME_HAS_PENDING_NEWS,
     ChallengeSettled,
@@ -49,7 +49,7 @@ from bot.notifications.outbox import (
     ReminderDue,
     enqueue,
 )
-from bot.store import Database, from_db, to_db, to_db_or_none
+from bot.store import Database, from_db, to_db
 from bot.timekeeping.clock import Clock
 from bot.timekeeping.holds import (
     VacationReport,
@@ -236,10 +236,7 @@ class DeadlineService:
             later = None
             if offsets is not None:
                 later = next_reminder(offsets, moment, game.deadline_at, moment)
-            await tx.execute(
-                "UPDATE games SET reminder_at = ? WHERE id = ?",
-                (to_db_or_none(later), game.id),
-            )
+            await set_reminder(tx, game.id, later)
             notice = ReminderDue(game.id, game.player_to_move.id, to_db(game.deadline_at), game.ply)
             await enqueue(tx, notice, moment)
             return Reminder(game, game.player_to_move, game.deadline_at)

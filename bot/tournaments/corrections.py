@@ -54,10 +54,17 @@ from enum import StrEnum
 from bot.errors import CorrectionRefused, NotOrganizer, ReportRefused
 from bot.games.model import GAME_SELECT, GameStatus, GameView, PlayerRef, game_from_row
 from bot.games.service import finish_game
-from bot.games.storage import fetch_game, fetch_match, save_player
+from bot.games.storage import (
+    correct_result,
+    fetch_game,
+    fetch_match,
+    record_reported_move,
+    set_colours,
+)
 from bot.notifications.outbox import EndingCause, GameEnded, GameStart, Headline, TournamentNews
 from bot.notifications.outbox import enqueue as enqueue_news
 from bot.players.ratings import rerate_from
+from bot.players.storage import save_player
 from bot.store import Database, Transaction, from_db, to_db
 from bot.text_safety import strip_unsafe
 from bot.timekeeping.clock import Clock
@@ -228,12 +235,7 @@ class ResultService:
                 raise CorrectionRefused(f"Game #{game.id} already has the result {before}.")
             await save_player(tx, actor, now)  # an organizer who never played: in the log
             points = position.points(new)
-            winner_id = None if new.winner is None else game.player(new.winner).id
-            await tx.execute(
-                "UPDATE games SET result = ?, result_kind = ?, winner_id = ?, points = ? "
-                "WHERE id = ?",
-                (new.ptn(), new.kind.value, winner_id, points, game.id),
-            )
+            await correct_result(tx, game, new, points)
             followed = await _follow(tx, tournament, pairing, now)
             if game.setup.rated:
                 await rerate_from(tx, game.guild_id, game.setup.size, game.id)
@@ -307,10 +309,7 @@ class ResultService:
             white, black = _colours(record, game, white_id)
             assert record.result is not None
             if (white, black) != (game.white.id, game.black.id):
-                await tx.execute(
-                    "UPDATE games SET white_id = ?, black_id = ? WHERE id = ? AND ply = 0",
-                    (white, black, game.id),
-                )
+                await set_colours(tx, game.id, white, black)
             game = await _store_moves(tx, game, record, (white, black), now)
             news = GameEnded(game.id, EndingCause.REPORTED, by=reporter.id)
             final = record.final_position()
@@ -780,20 +779,6 @@ async def _store_moves(
     for ply in record.plies:
         mover = colours[position.to_move.value]
         position.play(ply.move)
-        cursor = await tx.execute(
-            "UPDATE games SET ply = ?, tps = ?, last_ptn = ?, last_player_id = ?, "
-            "last_move_at = ?, version = version + 1 WHERE id = ? AND ply = ? "
-            "AND status = 'active'",
-            (
-                position.ply,
-                position.tps(),
-                ply.move.ptn(),
-                mover,
-                to_db(now),
-                game.id,
-                position.ply - 1,
-            ),
-        )
-        if cursor.rowcount != 1:
+        if not await record_reported_move(tx, game.id, position, mover, now):
             raise ReportRefused(f"Game #{game.id} changed while the file was read: try again.")
     return replace(await fetch_game(tx, game.id), last_move_at=now)

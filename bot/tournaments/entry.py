@@ -40,8 +40,9 @@ from bot.errors import (
     WrongTournamentStage,
 )
 from bot.games.model import PlayerRef
-from bot.games.storage import save_player
+from bot.games.storage import replace_player_in_match
 from bot.notifications.outbox import Headline, TournamentNews, enqueue
+from bot.players.storage import save_player
 from bot.store import Database, Transaction, from_db, to_db
 from bot.timekeeping.clock import Clock
 from bot.tournaments import TournamentError
@@ -497,16 +498,7 @@ async def _take_over_matches(
                 f"UPDATE matches SET {side} = ? WHERE id = ? AND {side} = ?",
                 (new_id, pairing.match_id, old_id),
             )
-        rows = await tx.fetchall(
-            "UPDATE games SET white_id = CASE white_id WHEN ? THEN ? ELSE white_id END, "
-            "black_id = CASE black_id WHEN ? THEN ? ELSE black_id END, "
-            "draw_offer_by = NULLIF(draw_offer_by, ?), "
-            "undo_request_by = NULLIF(undo_request_by, ?), version = version + 1 "
-            "WHERE match_id = ? AND status = 'active' AND ? IN (white_id, black_id) "
-            "RETURNING id",
-            (old_id, new_id, old_id, new_id, old_id, old_id, pairing.match_id, old_id),
-        )
-        games.extend(row["id"] for row in rows)
+        games.extend(await replace_player_in_match(tx, pairing.match_id, old_id, new_id))
     return tuple(games)
 
 

@@ -62,7 +62,7 @@ from bot.games.model import (
 )
 from bot.games.records import QueryService
 from bot.games.service import finish_game
-from bot.games.storage import fetch_match, save_player
+from bot.games.storage import fetch_match
 from bot.guild_settings import fetch_guild_settings
 from bot.notifications.outbox import (
     EndingCause,
@@ -72,6 +72,7 @@ from bot.notifications.outbox import (
     announce_progress,
     enqueue,
 )
+from bot.players.storage import save_player
 from bot.store import Database, Transaction, to_db
 from bot.text_safety import strip_unsafe
 from bot.timekeeping.clock import Clock
