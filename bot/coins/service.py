@@ -42,6 +42,7 @@ from bot.errors import (
     NotYourBidding,
     NoUndoWithStakes,
 )
+from bot.games.challenge_storage import set_first_game
 from bot.games.model import ChallengeView, ColourChoice, GameView, PlayerRef
 from bot.games.storage import fetch_challenge, insert_game
 from bot.notifications.outbox import BiddingNews, GameStart, enqueue
@@ -402,7 +403,7 @@ async def close_bidding(tx: Transaction, stake: StakeView, now: datetime) -> Gam
         "challenger_bid = ?, acceptor_bid = ? WHERE id = ?",
         (game.id, result.first_id, result.paid, challenger_bid, acceptor_bid, stake.id),
     )
-    await tx.execute("UPDATE challenges SET game_id = ? WHERE id = ?", (game.id, challenge.id))
+    await set_first_game(tx, challenge.id, game.id)
     playing = await fetch_stake(tx, stake.id)
     await _move(tx, stake.guild_id, result.first_id, None, result.paid, "bid", now, playing)
     news = await enqueue(tx, BiddingNews(challenge.id, stake.id, closed=True), now)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from bot.coins.service import NEXT_BIDDING_DUE, close_due_biddings
+from bot.games.challenge_storage import expire as expire_challenge
 from bot.games.model import (
     CHALLENGE_SELECT,
     GAME_SELECT,
@@ -179,12 +180,7 @@ class DeadlineService:
         expired = []
         for challenge in work.expired_challenges:
             async with self._db.transaction() as tx:
-                cursor = await tx.execute(
-                    "UPDATE challenges SET status = 'expired', closed_at = ? "
-                    "WHERE id = ? AND status = 'open' AND expires_at <= ?",
-                    (to_db(moment), challenge.id, to_db(moment)),
-                )
-                if cursor.rowcount == 1:
+                if await expire_challenge(tx, challenge.id, moment):
                     row = await tx.fetchone(CHALLENGE_SELECT + " WHERE c.id = ?", (challenge.id,))
                     assert row is not None
                     expired.append(challenge_from_row(row))

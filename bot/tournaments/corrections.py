@@ -52,6 +52,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from bot.errors import CorrectionRefused, NotOrganizer, ReportRefused
+from bot.games.matches import set_match_points
 from bot.games.model import GAME_SELECT, GameStatus, GameView, PlayerRef, game_from_row
 from bot.games.service import finish_game
 from bot.games.storage import (
@@ -65,9 +66,10 @@ from bot.notifications.outbox import EndingCause, GameEnded, GameStart, Headline
 from bot.notifications.outbox import enqueue as enqueue_news
 from bot.players.ratings import rerate_from
 from bot.players.storage import save_player
-from bot.store import Database, Transaction, from_db, to_db
+from bot.store import Database, Transaction, from_db
 from bot.text_safety import strip_unsafe
 from bot.timekeeping.clock import Clock
+from bot.tournaments import storage
 from bot.tournaments.rounds import (
     advance,
     fetch_entrants,
@@ -79,7 +81,6 @@ from bot.tournaments.rounds import (
     pairing_of_match,
     pairings_by_place,
     seat_pairing,
-    store_knockout_seeds,
     tournament_winner,
 )
 from bot.tournaments.tournament import (
@@ -375,9 +376,7 @@ async def _follow(
         sum(row["points"] or 0 for row in rows if place(row["winner_id"]) == place(player.id))
         for player in (match.player1, match.player2)
     )
-    await tx.execute(
-        "UPDATE matches SET points1 = ?, points2 = ? WHERE id = ?", (points1, points2, match.id)
-    )
+    await set_match_points(tx, match.id, points1, points2)
     knockout = tournament.is_knockout_round(pairing.round)
     if not pairing.is_decided:
         return _Followed([f"Match score now {points1}-{points2}; the match goes on."], [])
@@ -393,10 +392,7 @@ async def _follow(
         winner_id = None
     else:
         winner_id = match.player1.id if points1 > points2 else match.player2.id
-    await tx.execute(
-        "UPDATE tournament_pairings SET points1 = ?, points2 = ?, winner_id = ? WHERE id = ?",
-        (points1, points2, winner_id, pairing.id),
-    )
+    await storage.rescore_pairing(tx, pairing.id, (points1, points2), winner_id)
     followed = _Followed([f"Round {pairing.round} match score now {points1}-{points2}."], [])
     old_winner = place(None if pairing.winner is None else pairing.winner.id)
     running = tournament.status is TournamentStatus.RUNNING
@@ -533,7 +529,8 @@ async def _reseed_knockout(
             "That correction changes how many players go through from the groups, and the "
             "knockout is seeded already: the bracket can no longer change, so the result stays."
         )
-    await store_knockout_seeds(tx, tournament.id, order)  # undone with the rest if refused below
+    # Undone with the rest if refused below.
+    await storage.set_knockout_seeds(tx, tournament.id, order)
     reseeded = await fetch_entrants(tx, tournament.id)
     stage = [p for p in pairings if p.round < first]
     bracket = next_round(tournament, reseeded, stage, holders)
@@ -618,7 +615,7 @@ async def _crown_again(
     before = None if tournament.winner is None else tournament.winner.id
     if winner == before:
         return []
-    await tx.execute("UPDATE tournaments SET winner_id = ? WHERE id = ?", (winner, tournament.id))
+    await storage.set_winner(tx, tournament.id, winner)
     if winner is None:
         return ["First place is now shared: the tournament has no sole winner."]
     return [f"The tournament's winner is now <@{winner}>."]
@@ -636,22 +633,19 @@ async def _write_log(
     consequences: list[str],
     now: datetime,
 ) -> LogEntry:
-    cursor = await tx.execute(
-        "INSERT INTO tournament_log (tournament_id, kind, actor_id, game_id, result_before, "
-        "result_after, reason, consequences, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            tournament.id,
-            kind.value,
-            actor.id,
-            game_id,
-            before,
-            after,
-            reason,
-            "\n".join(consequences),
-            to_db(now),
-        ),
+    entry_id = await storage.write_log(
+        tx,
+        tournament.id,
+        kind=kind.value,
+        actor_id=actor.id,
+        game_id=game_id,
+        before=before,
+        after=after,
+        reason=reason,
+        consequences=consequences,
+        now=now,
     )
-    row = await tx.fetchone(_LOG_SELECT + "WHERE l.id = ?", (cursor.lastrowid,))
+    row = await tx.fetchone(_LOG_SELECT + "WHERE l.id = ?", (entry_id,))
     assert row is not None
     return _entry_from_row(row)
 

@@ -49,7 +49,7 @@ from bot.games.model import (
     tiebreak_from_row,
 )
 from bot.games.storage import insert_game
-from bot.store import Transaction, from_db, to_db
+from bot.store import Transaction, from_db
 from bot.tournaments import (
     MatchResult,
     Round,
@@ -64,6 +64,7 @@ from bot.tournaments import (
     group_tables,
     qualifiers,
     round_robin,
+    storage,
     swiss_round,
 )
 from bot.tournaments.seeding import place_holders
@@ -285,11 +286,7 @@ async def decide(
     now: datetime,
 ) -> PairingView:
     """Record an undecided pairing's result."""
-    await tx.execute(
-        "UPDATE tournament_pairings SET points1 = ?, points2 = ?, winner_id = ?, forfeit = ?, "
-        "decided_at = ? WHERE id = ? AND decided_at IS NULL",
-        (*points, winner_id, int(forfeit), to_db(now), pairing.id),
-    )
+    await storage.decide_pairing(tx, pairing.id, points, winner_id, forfeit, now)
     row = await tx.fetchone(_PAIRING_SELECT + " WHERE tp.id = ?", (pairing.id,))
     assert row is not None
     return _pairing_from_row(row)
@@ -436,20 +433,6 @@ def knockout_order(
     return qualifiers(tables, tournament.group_advance, active)
 
 
-async def store_knockout_seeds(tx: Transaction, tournament_id: int, order: list[int]) -> None:
-    """Store `order` (from :func:`knockout_order`) as the knockout seeds, replacing any."""
-    await tx.execute(
-        "UPDATE tournament_players SET knockout_seed = NULL WHERE tournament_id = ?",
-        (tournament_id,),
-    )
-    for seed, player in enumerate(order, start=1):
-        await tx.execute(
-            "UPDATE tournament_players SET knockout_seed = ? WHERE tournament_id = ? "
-            "AND player_id = ?",
-            (seed, tournament_id, player),
-        )
-
-
 async def _seed_knockout(
     tx: Transaction,
     tournament: TournamentView,
@@ -459,44 +442,8 @@ async def _seed_knockout(
 ) -> list[Entrant]:
     """Store who goes through from the groups as knockout seeds; the entrants after it."""
     order = knockout_order(tournament, entrants, pairings, holders)
-    await store_knockout_seeds(tx, tournament.id, order)
+    await storage.set_knockout_seeds(tx, tournament.id, order)
     return await fetch_entrants(tx, tournament.id)
-
-
-async def _write_pairing(
-    tx: Transaction,
-    tournament_id: int,
-    number: int,
-    players: tuple[int, int | None],
-    *,
-    row_id: int | None,
-    match_id: int | None = None,
-    winner_id: int | None = None,
-    decided_at: datetime | None = None,
-) -> None:
-    """Insert a pairing of round `number`, or rewrite the pairing `row_id` (its score reset)."""
-    player1, player2 = players
-    values = (
-        player1,
-        player2,
-        match_id,
-        winner_id,
-        int(player2 is not None and match_id is None),  # decided unplayed: a forfeit
-        None if decided_at is None else to_db(decided_at),
-    )
-    if row_id is None:
-        await tx.execute(
-            "INSERT INTO tournament_pairings (player1_id, player2_id, match_id, winner_id, "
-            "forfeit, decided_at, tournament_id, round) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (*values, tournament_id, number),
-        )
-    else:
-        await tx.execute(
-            "UPDATE tournament_pairings SET player1_id = ?, player2_id = ?, match_id = ?, "
-            "winner_id = ?, forfeit = ?, decided_at = ?, points1 = 0, points2 = 0 "
-            "WHERE id = ? AND tournament_id = ? AND round = ?",
-            (*values, row_id, tournament_id, number),
-        )
 
 
 async def seat_pairing(
@@ -515,13 +462,15 @@ async def seat_pairing(
     skipped; a knockout one sends player 1 through."""
     player1, player2 = players
     if player2 is None:
-        await _write_pairing(tx, tournament.id, number, players, row_id=row_id, decided_at=now)
+        await storage.write_pairing(
+            tx, tournament.id, number, players, row_id=row_id, decided_at=now
+        )
         return None
     present = [p for p in players if p in active]
     if len(present) == 2:
 
         async def store_pairing(match_id: int) -> None:
-            await _write_pairing(
+            await storage.write_pairing(
                 tx, tournament.id, number, players, row_id=row_id, match_id=match_id
             )
 
@@ -529,7 +478,7 @@ async def seat_pairing(
         return await start_match(tx, tournament, player1, player2, now, knockout, store_pairing)
     if present or tournament.is_knockout_round(number):
         winner = present[0] if present else player1
-        await _write_pairing(
+        await storage.write_pairing(
             tx, tournament.id, number, players, row_id=row_id, winner_id=winner, decided_at=now
         )
     return None
@@ -544,9 +493,7 @@ async def _begin_round(
 ) -> tuple[RoundView, list[GameView]]:
     """Store the round's pairings and start a match (and its first game) for each."""
     number = tournament.current_round + 1
-    await tx.execute(
-        "UPDATE tournaments SET current_round = ? WHERE id = ?", (number, tournament.id)
-    )
+    await storage.set_current_round(tx, tournament.id, number)
     active = {e.player.id for e in entrants if e.is_active}
     games = []
     seats = [(p.player1, p.player2) for p in upcoming.pairings]
@@ -567,10 +514,7 @@ async def _finish(
     holders: Mapping[int, int],
 ) -> None:
     winner = tournament_winner(tournament, entrants, pairings, holders)
-    await tx.execute(
-        "UPDATE tournaments SET status = 'finished', winner_id = ?, finished_at = ? WHERE id = ?",
-        (winner, to_db(now), tournament.id),
-    )
+    await storage.mark_finished(tx, tournament.id, winner, now)
 
 
 def tournament_winner(
