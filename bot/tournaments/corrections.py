@@ -535,7 +535,7 @@ async def _reseed_knockout(
     stage = [p for p in pairings if p.round < first]
     bracket = next_round(tournament, reseeded, stage, holders)
     assert bracket is not None
-    wanted = [(p.player1, p.player2) for p in bracket.pairings]
+    wanted: list[tuple[int, int | None]] = [(p.player1, p.player2) for p in bracket.pairings]
     wanted += [(bye, None) for bye in bracket.byes]
     seats = []  # the first round's pairings that change, as the places' holders now
     holder_names = {e.player.id: e.player.name for e in entrants}

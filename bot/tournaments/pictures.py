@@ -128,13 +128,13 @@ def standings_table(
         )
         for index, row in enumerate(rows)
     )
-    points = "match points" if scoring.system is ScoringSystem.MATCH_POINTS else "game points"
+    ranked_by = "match points" if scoring.system is ScoringSystem.MATCH_POINTS else "game points"
     return StandingsTable(
         title=tournament.name if title is None else title,
         rows=table_rows,
         tie_breaks=tuple(TieBreakColumn(TIE_BREAK_SHORT[t], t.label) for t in scoring.tie_breaks),
         subtitle=f"Standings, {stage(tournament)} · {tournament.setup.size}x{tournament.setup.size}"
-        f" · ranked by {points}",
+        f" · ranked by {ranked_by}",
         points_heading="Pts" if scoring.system is ScoringSystem.MATCH_POINTS else "GP",
     )
 
