@@ -85,7 +85,6 @@ from bot.games.storage import (
     fetch_game_version,
     forget_thread,
     record_move,
-    record_move_as_seen,
     set_draw_offer,
     set_undo_request,
     show_in,
@@ -413,7 +412,9 @@ class GameService:
         tps = position.tps()
         async with self._db.transaction() as tx:
             turn = await turn_after_move(tx, game, now)
-            row = await record_move_as_seen(tx, game, version, position, tps, player_id, now, turn)
+            row = await record_move(
+                tx, game, version, position, tps, player_id, now, turn, as_seen=True
+            )
             if row is None:  # the stored game is not the cached one any more
                 return None
             ptn = move.ptn()
@@ -464,7 +465,7 @@ class GameService:
                 raise IllegalMove(text.strip(), str(error)) from None
             tps = position.tps()
             turn = await turn_after_move(tx, game, now)
-            if not await record_move(tx, game, version, position, tps, player_id, now, turn):
+            if await record_move(tx, game, version, position, tps, player_id, now, turn) is None:
                 raise PositionChanged(game.id, game.ply, position.ply)
             moved = replace(
                 game,

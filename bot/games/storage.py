@@ -138,9 +138,16 @@ _ADVANCE = (
     "undo_request_by = NULL, version = version + 1 "
     "WHERE id = ? AND ply = ? AND version = ? AND status = 'active'"
 )
+# ... only if the stored game is also as the mover saw it: no offer or request pending (the
+# process may not know of it) and the same deadline and standstill (more time, a pause or a
+# vacation change them without a new version).
+_AS_SEEN = (
+    " AND draw_offer_by IS NULL AND undo_request_by IS NULL AND deadline_at IS ? AND frozen_at IS ?"
+)
 
 
-def _advance_params(
+async def record_move(
+    tx: Transaction,
     game: GameView,
     version: int,
     position: Position,
@@ -148,10 +155,16 @@ def _advance_params(
     player_id: int,
     now: datetime,
     turn: Turn,
-) -> tuple[object, ...]:
+    *,
+    as_seen: bool = False,
+) -> sqlite3.Row | None:
+    """Advance `game`, stored at `version`, to `position` (TPS `tps`; its last move played by
+    `player_id`) with the next `turn`; with `as_seen`, only if the stored game is also as `game`
+    shows it (no offer pending, the same deadline and standstill). The row after the move, with
+    ``staked`` (see :data:`STAKED`), or None if the stored game is not as required any more."""
     move = position.last_move
     assert move is not None
-    return (
+    params: tuple[object, ...] = (
         position.ply,
         tps,
         move.ptn(),
@@ -164,50 +177,11 @@ def _advance_params(
         game.ply,
         version,
     )
-
-
-async def record_move(
-    tx: Transaction,
-    game: GameView,
-    version: int,
-    position: Position,
-    tps: str,
-    player_id: int,
-    now: datetime,
-    turn: Turn,
-) -> bool:
-    """Advance `game`, stored at `version`, to `position` (TPS `tps`; its last move played by
-    `player_id`) with the next `turn`; False if the stored game is not at that ply and version
-    any more."""
-    cursor = await tx.execute(
-        _ADVANCE, _advance_params(game, version, position, tps, player_id, now, turn)
-    )
-    return cursor.rowcount == 1
-
-
-async def record_move_as_seen(
-    tx: Transaction,
-    game: GameView,
-    version: int,
-    position: Position,
-    tps: str,
-    player_id: int,
-    now: datetime,
-    turn: Turn,
-) -> sqlite3.Row | None:
-    """:func:`record_move` only if the stored game is also as `game` shows it: no offer or
-    request pending (this process may not know of it) and the same deadline and standstill (more
-    time, a pause or a vacation change them without a new version). The row after the move,
-    with ``staked`` (see :data:`STAKED`), or None."""
-    rows = await tx.fetchall(
-        _ADVANCE + " AND draw_offer_by IS NULL AND undo_request_by IS NULL "
-        f"AND deadline_at IS ? AND frozen_at IS ? RETURNING *, {STAKED} AS staked",
-        (
-            *_advance_params(game, version, position, tps, player_id, now, turn),
-            to_db_or_none(game.deadline_at),
-            to_db_or_none(game.frozen_at),
-        ),
-    )
+    sql = _ADVANCE
+    if as_seen:
+        sql += _AS_SEEN
+        params += (to_db_or_none(game.deadline_at), to_db_or_none(game.frozen_at))
+    rows = await tx.fetchall(sql + f" RETURNING *, {STAKED} AS staked", params)
     return rows[0] if rows else None
 
 
