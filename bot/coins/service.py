@@ -624,8 +624,11 @@ class WalletService:
                 raise InvalidSetting("A bid is 0 coins or more.")
             if amount > balance:
                 raise NotEnoughCoins("You", amount, balance, "that bid")
-            column = "challenger_bid" if player_id == stake.challenger.id else "acceptor_bid"
-            await tx.execute(f"UPDATE stakes SET {column} = ? WHERE id = ?", (amount, stake.id))
+            if player_id == stake.challenger.id:
+                sql = "UPDATE stakes SET challenger_bid = ? WHERE id = ?"
+            else:
+                sql = "UPDATE stakes SET acceptor_bid = ? WHERE id = ?"
+            await tx.execute(sql, (amount, stake.id))
             stake = await fetch_stake(tx, stake.id)
             game = None
             if stake.challenger_bid is not None and stake.acceptor_bid is not None:
