@@ -104,7 +104,8 @@ from bot.players.ratings import rate_game
 from bot.store import Database, Transaction
 from bot.timekeeping.clock import Clock
 from bot.timekeeping.turns import turn_after_move, turn_after_undo
-from bot.tournaments.rounds import in_tournament, record_match_in_tournament
+from bot.tournaments.rounds import record_match_in_tournament
+from bot.tournaments.storage import in_tournament
 from tak import (
     Call,
     Move,

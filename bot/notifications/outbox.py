@@ -38,7 +38,7 @@ from bot.timekeeping.clock import Clock
 from bot.timekeeping.turns import turn_for
 
 if TYPE_CHECKING:
-    from bot.tournaments.rounds import TournamentProgress
+    from bot.tournaments.tournament import TournamentProgress
 
 log = logging.getLogger(__name__)
 

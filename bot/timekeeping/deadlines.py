@@ -59,7 +59,7 @@ from bot.timekeeping.holds import (
     next_vacation_end,
 )
 from bot.timekeeping.turns import next_reminder, reminder_offsets
-from bot.tournaments.rounds import in_tournament
+from bot.tournaments.storage import in_tournament
 from tak import Result, ResultKind
 
 RECHECK_HELD = timedelta(minutes=15)

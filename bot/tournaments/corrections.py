@@ -72,16 +72,18 @@ from bot.timekeeping.clock import Clock
 from bot.tournaments import storage
 from bot.tournaments.rounds import (
     advance,
+    knockout_order,
+    next_round,
+    pairings_by_place,
+    seat_pairing,
+    tournament_winner,
+)
+from bot.tournaments.storage import (
     fetch_entrants,
     fetch_pairings,
     fetch_place_holders,
     fetch_tournament,
-    knockout_order,
-    next_round,
     pairing_of_match,
-    pairings_by_place,
-    seat_pairing,
-    tournament_winner,
 )
 from bot.tournaments.tournament import (
     PairingView,

@@ -47,8 +47,8 @@ from bot.players.storage import save_player
 from bot.store import Database, Transaction, from_db, to_db
 from bot.timekeeping.clock import Clock
 from bot.tournaments import TournamentError, storage
-from bot.tournaments.rounds import fetch_entrants, fetch_pairings, fetch_tournament
 from bot.tournaments.seeding import move_by, move_to, seed_order
+from bot.tournaments.storage import fetch_entrants, fetch_pairings, fetch_tournament
 from bot.tournaments.tournament import Entrant, TournamentFormat, TournamentStatus, TournamentView
 
 MIN_CHECKIN = timedelta(hours=1)

@@ -83,19 +83,17 @@ from bot.tournaments import (
     storage,
 )
 from bot.tournaments.entry import checkin_times, entries_at_start
-from bot.tournaments.rounds import (
+from bot.tournaments.rounds import advance, decide, standings_input
+from bot.tournaments.rules import TournamentRules
+from bot.tournaments.storage import (
     TOURNAMENT_SELECT,
-    advance,
-    decide,
     fetch_entrants,
     fetch_pairings,
     fetch_place_holders,
     fetch_tournament,
     pairing_of_match,
-    standings_input,
     tournament_from_row,
 )
-from bot.tournaments.rules import TournamentRules
 from bot.tournaments.tournament import (
     Entrant,
     EntrantStatus,

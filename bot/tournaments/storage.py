@@ -1,17 +1,190 @@
 """The tournament tables (``tournaments``, ``tournament_players``, ``tournament_pairings``,
-``tournament_replacements``, ``tournament_log``): every write to them, as named operations,
-always inside a caller's transaction. Their reads and row mappers are in
-:mod:`bot.tournaments.rounds`."""
+``tournament_replacements``, ``tournament_log``): every write to them, as named operations, their
+row mappers and the reads the services share; always inside a caller's transaction (the log's
+reads are :mod:`bot.tournaments.corrections`')."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 
-from bot.games.model import GameSetup
-from bot.store import Transaction, to_db, to_db_or_none
+from bot.errors import UnknownTournament
+from bot.games.model import GameSetup, GameView, PlayerRef, clock_from_row, tiebreak_from_row
+from bot.store import Transaction, from_db, to_db, to_db_or_none
+from bot.tournaments import Scoring, ScoringSystem, TieBreak
 from bot.tournaments.rules import TournamentRules
-from bot.tournaments.tournament import EntrantStatus
+from bot.tournaments.seeding import place_holders
+from bot.tournaments.tournament import (
+    Entrant,
+    EntrantStatus,
+    PairingView,
+    TournamentFormat,
+    TournamentStatus,
+    TournamentView,
+)
+
+# ----------------------------------------------------------------- reading
+
+TOURNAMENT_SELECT = """
+SELECT t.*, o.name AS organizer_name, w.name AS winner_name,
+    (SELECT COUNT(*) FROM tournament_players tp WHERE tp.tournament_id = t.id) AS player_count
+FROM tournaments t JOIN players o ON o.id = t.organizer_id LEFT JOIN players w ON w.id = t.winner_id
+"""
+
+_PAIRING_SELECT = """
+SELECT tp.*, p1.name AS player1_name, p2.name AS player2_name, w.name AS winner_name
+FROM tournament_pairings tp JOIN players p1 ON p1.id = tp.player1_id
+LEFT JOIN players p2 ON p2.id = tp.player2_id LEFT JOIN players w ON w.id = tp.winner_id
+"""
+
+
+def _player(row: sqlite3.Row, prefix: str) -> PlayerRef | None:
+    player_id = row[f"{prefix}_id"]
+    return None if player_id is None else PlayerRef(player_id, row[f"{prefix}_name"])
+
+
+def _moment(text: str) -> datetime:
+    moment = from_db(text)
+    assert moment is not None
+    return moment
+
+
+def tournament_from_row(row: sqlite3.Row) -> TournamentView:
+    """A row of :data:`TOURNAMENT_SELECT`."""
+    match_win = row["match_win"]
+    organizer = _player(row, "organizer")
+    assert organizer is not None
+    return TournamentView(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        name=row["name"],
+        format=TournamentFormat(row["format"]),
+        swiss_rounds=row["swiss_rounds"],
+        setup=GameSetup.create(
+            size=row["size"],
+            komi=row["komi"],
+            opening=row["opening"],
+            days_per_move=row["days_per_move"],
+            rated=bool(row["rated"]),
+            clock=clock_from_row(row),
+        ),
+        games_per_match=row["games_per_match"],
+        scoring=Scoring(
+            system=ScoringSystem(row["scoring"]),
+            match_win=match_win,
+            match_draw=row["match_draw"],
+            match_loss=row["match_loss"],
+            bye_match_points=match_win,
+            tie_breaks=tuple(TieBreak(name) for name in row["tie_breaks"].split(",") if name),
+        ),
+        max_players=row["max_players"],
+        signup_deadline=from_db(row["signup_deadline"]),
+        organizer=organizer,
+        status=TournamentStatus(row["status"]),
+        current_round=row["current_round"],
+        rounds_total=row["rounds_total"],
+        winner=_player(row, "winner"),
+        player_count=row["player_count"],
+        created_at=_moment(row["created_at"]),
+        started_at=from_db(row["started_at"]),
+        finished_at=from_db(row["finished_at"]),
+        vacation_allowed=bool(row["vacation_allowed"]),
+        group_count=row["group_count"],
+        group_advance=row["group_advance"],
+        tiebreaks=tiebreak_from_row(row),
+    )
+
+
+def _pairing_from_row(row: sqlite3.Row) -> PairingView:
+    player1 = _player(row, "player1")
+    assert player1 is not None
+    return PairingView(
+        id=row["id"],
+        tournament_id=row["tournament_id"],
+        round=row["round"],
+        player1=player1,
+        player2=_player(row, "player2"),
+        match_id=row["match_id"],
+        points1=row["points1"],
+        points2=row["points2"],
+        winner=_player(row, "winner"),
+        forfeit=bool(row["forfeit"]),
+        decided_at=from_db(row["decided_at"]),
+    )
+
+
+async def fetch_tournament(tx: Transaction, tournament_id: int) -> TournamentView:
+    row = await tx.fetchone(TOURNAMENT_SELECT + " WHERE t.id = ?", (tournament_id,))
+    if row is None:
+        raise UnknownTournament(tournament_id)
+    return tournament_from_row(row)
+
+
+async def fetch_entrants(tx: Transaction, tournament_id: int) -> list[Entrant]:
+    """The players in seed order (before the start: those seeded by hand, then join order),
+    withdrawn ones included."""
+    rows = await tx.fetchall(
+        "SELECT tp.*, p.name FROM tournament_players tp JOIN players p ON p.id = tp.player_id "
+        "WHERE tp.tournament_id = ? ORDER BY tp.seed IS NULL, tp.seed, tp.joined_at, tp.rowid",
+        (tournament_id,),
+    )
+    return [
+        Entrant(
+            PlayerRef(row["player_id"], row["name"]),
+            row["seed"],
+            EntrantStatus(row["status"]),
+            _moment(row["joined_at"]),
+            row["group_number"],
+            row["knockout_seed"],
+        )
+        for row in rows
+    ]
+
+
+async def fetch_pairings(
+    tx: Transaction, tournament_id: int, round_number: int | None = None
+) -> list[PairingView]:
+    """The pairings of one round, or of every round, in order."""
+    rows = await tx.fetchall(
+        _PAIRING_SELECT + " WHERE tp.tournament_id = ? AND (? IS NULL OR tp.round = ?) "
+        "ORDER BY tp.round, tp.id",
+        (tournament_id, round_number, round_number),
+    )
+    return [_pairing_from_row(row) for row in rows]
+
+
+async def pairing_of_match(tx: Transaction, match_id: int) -> PairingView | None:
+    row = await tx.fetchone(_PAIRING_SELECT + " WHERE tp.match_id = ?", (match_id,))
+    return None if row is None else _pairing_from_row(row)
+
+
+async def in_tournament(tx: Transaction, game: GameView) -> bool:
+    """Whether the game belongs to a tournament match."""
+    if game.match_id is None:
+        return False
+    row = await tx.fetchone(
+        "SELECT 1 FROM tournament_pairings WHERE match_id = ?", (game.match_id,)
+    )
+    return row is not None
+
+
+async def fetch_pairing(tx: Transaction, pairing_id: int) -> PairingView:
+    row = await tx.fetchone(_PAIRING_SELECT + " WHERE tp.id = ?", (pairing_id,))
+    assert row is not None
+    return _pairing_from_row(row)
+
+
+async def fetch_place_holders(tx: Transaction, tournament_id: int) -> dict[int, int]:
+    """{replaced player: who holds their place now} (see :func:`bot.tournaments.place_holders`)."""
+    rows = await tx.fetchall(
+        "SELECT old_id, new_id FROM tournament_replacements WHERE tournament_id = ? "
+        "ORDER BY replaced_at, rowid",
+        (tournament_id,),
+    )
+    return place_holders((row["old_id"], row["new_id"]) for row in rows)
+
 
 # ----------------------------------------------------------------- tournaments
 
