@@ -1,6 +1,8 @@
 """Challenges: an invitation to a game or a match, direct (to one member) or open (first taker).
 
-Settings left out come from the guild's defaults. A challenge is open until it is accepted,
+A challenge's games are set up as a :class:`~bot.games.model.GameSetup` its caller built, the
+guild's defaults standing in for settings left out
+(:meth:`bot.guild_settings.GuildSettings.game_setup`). A challenge is open until it is accepted,
 declined (by the addressed member), cancelled (by the challenger) or it expires; nobody can accept
 their own. Accepting creates the game (and the match, for more than one game) in one transaction.
 """

@@ -309,3 +309,11 @@ async def test_an_analysis_that_kills_its_worker_every_time_fails_instead_of_loo
     assert await services.analysis.queued(1) == []
     chosen = await thinker.run(builtin_choose, 1, 0, Position(4), Limits(depth=1))
     assert Position(4).is_legal(chosen.move)  # the pool that took the broken one's place works
+
+
+async def test_a_challenge_to_the_bot_is_unrated_whatever_its_setup(services: Services) -> None:
+    challenge = await create_bot_challenge(
+        services, guild_id=GUILD, channel_id=CHANNEL, player=ALICE, bot=BREDON, level=1, rated=True
+    )
+    assert not challenge.setup.rated
+    assert not (await services.challenges.get(challenge.id)).setup.rated
