@@ -49,7 +49,8 @@ OWNERS = {
 # "DO UPDATE SET" writes the table its INSERT names.
 _WRITE = re.compile(
     r"\b(?:INSERT(?:\s+OR\s+[A-Z]+)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+OR\s+[A-Z]+)?"
-    r"|DELETE\s+FROM)\s+([A-Za-z_][A-Za-z0-9_]*)"
+    r"|DELETE\s+FROM)\s+([A-Za-z_][A-Za-z0-9_]*)",
+    re.IGNORECASE,
 )
 
 
@@ -84,8 +85,9 @@ def tables_written(source: str) -> set[str]:
     written = set()
     for text in _sql_texts(ast.parse(source)):
         for match in _WRITE.finditer(text):
-            if match[1] != "SET":  # "DO UPDATE SET" of an upsert
-                written.add(match[1])
+            table = match[1].lower()
+            if table != "set":  # "DO UPDATE SET" of an upsert
+                written.add(table)
     return written
 
 
@@ -118,8 +120,9 @@ C = f"UPDATE c SET {column} = ? WHERE id = ?"
 D = "DELETE FROM d WHERE id = ?"
 E = "REPLACE INTO e (x) VALUES (?)"
 F = "SELECT * FROM f WHERE updated_at > ?"
+G = "update or replace g set x = 1"
 '''
-    assert tables_written(source) == {"a", "b", "c", "d", "e"}
+    assert tables_written(source) == {"a", "b", "c", "d", "e", "g"}
 
 
 def test_every_table_of_the_schema_has_an_owner() -> None:
