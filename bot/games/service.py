@@ -80,11 +80,13 @@ from bot.games.model import (
 )
 from bot.games.outcomes import GameEnding, MoveOutcome
 from bot.games.storage import (
+    MoveWrite,
     end_game,
     fetch_game,
     fetch_game_version,
     forget_thread,
     record_move,
+    record_move_as_seen,
     set_draw_offer,
     set_undo_request,
     show_in,
@@ -413,9 +415,8 @@ class GameService:
         tps = position.tps()
         async with self._db.transaction() as tx:
             turn = await turn_after_move(tx, game, now)
-            row = await record_move(
-                tx, game, version, position, tps, player_id, now, turn, as_seen=True
-            )
+            move_write = MoveWrite(game, version, position, tps, player_id, now, turn)
+            row = await record_move_as_seen(tx, move_write)
             if row is None:  # the stored game is not the cached one any more
                 return None
             ptn = move.ptn()
@@ -466,7 +467,9 @@ class GameService:
                 raise IllegalMove(text.strip(), str(error)) from None
             tps = position.tps()
             turn = await turn_after_move(tx, game, now)
-            if await record_move(tx, game, version, position, tps, player_id, now, turn) is None:
+            if not await record_move(
+                tx, MoveWrite(game, version, position, tps, player_id, now, turn)
+            ):
                 raise PositionChanged(game.id, game.ply, position.ply)
             moved = replace(
                 game,

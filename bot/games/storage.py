@@ -4,7 +4,7 @@ reads that several services share; always inside a caller's transaction."""
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from bot.errors import UnknownChallenge, UnknownGame, UnknownMatch
@@ -146,42 +146,53 @@ _AS_SEEN = (
 )
 
 
-async def record_move(
-    tx: Transaction,
-    game: GameView,
-    version: int,
-    position: Position,
-    tps: str,
-    player_id: int,
-    now: datetime,
-    turn: Turn,
-    *,
-    as_seen: bool = False,
-) -> sqlite3.Row | None:
-    """Advance `game`, stored at `version`, to `position` (TPS `tps`; its last move played by
-    `player_id`) with the next `turn`; with `as_seen`, only if the stored game is also as `game`
-    shows it (no offer pending, the same deadline and standstill). The row after the move, with
-    ``staked`` (see :data:`STAKED`), or None if the stored game is not as required any more."""
-    move = position.last_move
-    assert move is not None
-    params: tuple[object, ...] = (
-        position.ply,
-        tps,
-        move.ptn(),
-        player_id,
-        to_db(now),
-        to_db(turn.deadline),
-        to_db_or_none(turn.reminder),
-        *turn.left_seconds(),
-        game.id,
-        game.ply,
-        version,
+@dataclass(frozen=True, slots=True)
+class MoveWrite:
+    """A move to store: `game`, stored at `version`, advanced to `position` (TPS `tps`) by
+    `player_id` at `now`, with the next `turn`."""
+
+    game: GameView
+    version: int
+    position: Position
+    tps: str
+    player_id: int
+    now: datetime
+    turn: Turn
+
+    def params(self) -> tuple[object, ...]:
+        """The parameters of :data:`_ADVANCE`."""
+        move = self.position.last_move
+        assert move is not None
+        return (
+            self.position.ply,
+            self.tps,
+            move.ptn(),
+            self.player_id,
+            to_db(self.now),
+            to_db(self.turn.deadline),
+            to_db_or_none(self.turn.reminder),
+            *self.turn.left_seconds(),
+            self.game.id,
+            self.game.ply,
+            self.version,
+        )
+
+
+async def record_move(tx: Transaction, move: MoveWrite) -> bool:
+    """Store `move`; False if the stored game is not at its ply and version any more."""
+    cursor = await tx.execute(_ADVANCE, move.params())
+    return cursor.rowcount == 1
+
+
+async def record_move_as_seen(tx: Transaction, move: MoveWrite) -> sqlite3.Row | None:
+    """Store `move` only if the stored game is also as its `game` shows it (no offer pending,
+    the same deadline and standstill): the row after it, with ``staked`` (see
+    :data:`STAKED`), or None."""
+    game = move.game
+    rows = await tx.fetchall(
+        _ADVANCE + _AS_SEEN + f" RETURNING *, {STAKED} AS staked",
+        (*move.params(), to_db_or_none(game.deadline_at), to_db_or_none(game.frozen_at)),
     )
-    sql = _ADVANCE
-    if as_seen:
-        sql += _AS_SEEN
-        params += (to_db_or_none(game.deadline_at), to_db_or_none(game.frozen_at))
-    rows = await tx.fetchall(sql + f" RETURNING *, {STAKED} AS staked", params)
     return rows[0] if rows else None
 
 
