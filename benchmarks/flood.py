@@ -38,6 +38,7 @@ from bot.computer.analyst import Analyst
 from bot.computer.player import BotPlayer, Thinker
 from bot.errors import BredonError
 from bot.games.model import PlayerRef
+from bot.guild_settings import GuildSettings
 from bot.services import Services
 from bot.timekeeping.clock import SystemClock
 from tak import Move, Position
@@ -82,8 +83,7 @@ async def finished_game(
         channel_id=CHANNEL,
         challenger=white,
         opponent=black,
-        size=SIZE,
-        komi=2,
+        setup=GuildSettings(GUILD).game_setup(size=SIZE, komi=2),
         colour="white",
     )
     game = (await services.challenges.accept(challenge.id, black)).game
@@ -102,7 +102,7 @@ async def challenge_bot(services: Services, player: PlayerRef, level: int) -> in
         player=player,
         bot=BREDON,
         level=level,
-        size=SIZE,
+        setup=GuildSettings(GUILD).game_setup(size=SIZE),
         colour="white",
     )
     return challenge.id

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from bot.games.model import PlayerRef
 from bot.games.service import GameService, PositionCache
+from bot.guild_settings import GuildSettings
 from bot.services import Services
 from bot.store import Database, to_db
 from bot.timekeeping.clock import FakeClock
@@ -158,8 +159,7 @@ async def start_games(services: Services, count: int) -> list[int]:
             challenger=PlayerRef(1, "white"),
             opponent=PlayerRef(2, "black"),
             colour="white",
-            size=6,
-            komi=2,
+            setup=GuildSettings(1).game_setup(size=6, komi=2),
         )
         ids.append((await services.challenges.accept(challenge.id, PlayerRef(2, "black"))).game.id)
     return ids

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 from bot.errors import InvalidSetting
 from bot.games.model import GameSetup, check_days, check_komi, check_size
 from bot.store import Database, Transaction
-from tak import Opening
+from tak import Opening, TPSError, parse_tps
 
 MAX_VACATION_DAYS = 365
 
@@ -29,17 +30,23 @@ class GuildSettings:
     def game_setup(
         self,
         *,
-        size: int | None,
-        komi: float | None,
-        days_per_move: int | None,
+        size: int | None = None,
+        komi: float | None = None,
+        days_per_move: int | None = None,
         opening: Opening | str = Opening.SWAP,
         stones: int | None = None,
         caps: int | None = None,
-        rated: bool = True,
+        rated: bool | None = None,
         antiquity: bool | None = None,
         start_tps: str | None = None,
     ) -> GameSetup:
-        """Checked game settings, the guild's defaults standing in for those left as None."""
+        """Checked game settings, the guild's defaults standing in for those left as None. A
+        `start_tps` gives its own size, and `rated` left as None is rated only from the empty
+        board."""
+        if size is None and start_tps is not None:
+            # A TPS that is not one is refused with the setup.
+            with contextlib.suppress(TPSError):
+                size = parse_tps(start_tps).size
         return GameSetup.create(
             size=self.size if size is None else size,
             komi=self.komi if komi is None else komi,
@@ -47,7 +54,7 @@ class GuildSettings:
             stones=stones,
             caps=caps,
             days_per_move=self.days_per_move if days_per_move is None else days_per_move,
-            rated=rated,
+            rated=start_tps is None if rated is None else rated,
             antiquity=self.antiquity if antiquity is None else antiquity,
             start_tps=start_tps,
         )

@@ -112,10 +112,8 @@ async def play(
             player=player_of(interaction.user),
             bot=player_of(bot.user),
             level=level,
-            size=size,
-            komi=komi,
+            setup=settings.game_setup(size=size, komi=komi, days_per_move=days),
             colour=color,
-            days_per_move=days,
             fair_use=bot.settings.fair_use,
         )
         courier = courier_of(bot)

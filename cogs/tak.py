@@ -21,14 +21,15 @@ from discord.ext import commands
 
 from bot.app import BredonBot, refusals
 from bot.coins.service import MAX_COINS
+from bot.computer.opponent import DEFAULT_LEVEL
 from bot.errors import BredonError, UnknownGame
 from bot.games.listing import Listing
-from bot.games.model import MAX_DAYS_PER_MOVE, MAX_KOMI, MAX_MATCH_GAMES, GameView
+from bot.games.model import MAX_DAYS_PER_MOVE, MAX_KOMI, MAX_MATCH_GAMES, GameSetup, GameView
 from bot.games.service import position_mark, require_active
-from bot.guild_settings import MAX_VACATION_DAYS
+from bot.guild_settings import MAX_VACATION_DAYS, GuildSettings
 from bot.notifications.outbox import game_stream
 from bot.text_safety import typed_move
-from bot.timekeeping.control import clock_options, parse_duration
+from bot.timekeeping.control import ClockTexts, parse_duration, time_control
 from bot.work.attached_files import FileReader, read_game
 from cogs import clock_messages, game_messages, notification_messages, player_messages
 from cogs.actions import Refusal, announce_to_me, player_of, post_or_withdraw
@@ -162,6 +163,36 @@ NOT_ASKING_ME = {
 }
 
 
+def challenge_terms(
+    settings: GuildSettings,
+    *,
+    size: int | None,
+    komi: float | None,
+    opening: str,
+    stones: int | None,
+    caps: int | None,
+    days: int | None,
+    rated: bool | None,
+    antiquity: bool | None,
+    tps: str | None,
+    clock: ClockTexts,
+) -> GameSetup:
+    """The checked setup of a challenge's games from the options of `/tak challenge`, the
+    server's defaults standing in for those left out."""
+    setup = settings.game_setup(
+        size=size,
+        komi=komi,
+        opening=opening,
+        stones=stones,
+        caps=caps,
+        days_per_move=days,
+        rated=rated,
+        antiquity=antiquity,
+        start_tps=tps,
+    )
+    return dataclasses.replace(setup, clock=time_control(setup.days_per_move, clock))
+
+
 def refuse_asking_me(interaction: discord.Interaction, game: GameView, what: str) -> None:
     """An offer to the bot itself is refused at once: it would stand unanswered (the bot only
     moves) while the asker waited on their own clock."""
@@ -279,7 +310,6 @@ class TakCog(commands.Cog):
     ) -> None:
         await thinking(interaction)
         async with refusals(interaction):
-            clock = clock_options(bank, increment, maximum)
             against_me = opponent is not None and opponent == interaction.client.user
             if opponent is not None and opponent.bot and not against_me:
                 raise Refusal("Bots cannot play Tak here: challenge a person.")
@@ -294,26 +324,43 @@ class TakCog(commands.Cog):
                 )
             settings = await self.services.guilds.get(interaction.guild_id or 0)
             await check_place(interaction, settings.use_threads)
-            challenge = await self.services.challenges.create(
-                guild_id=interaction.guild_id or 0,
-                channel_id=interaction.channel_id or 0,
-                challenger=player_of(interaction.user),
-                opponent=None if opponent is None else player_of(opponent),
+            setup = challenge_terms(
+                settings,
                 size=size,
                 komi=komi,
-                colour=color,
                 opening=opening,
                 stones=stones,
                 caps=caps,
-                days_per_move=days,
-                games=games,
-                rated=False if against_me else rated,  # games against the bot are never rated
-                stakes=stakes,
-                ante=ante,
+                days=days,
+                rated=rated,
                 antiquity=antiquity,
-                start_tps=tps,
-                **clock,
+                tps=tps,
+                clock=(bank, increment, maximum),
             )
+            if against_me and opponent is not None:
+                challenge = await self.services.opponent.challenge(
+                    guild_id=interaction.guild_id or 0,
+                    channel_id=interaction.channel_id or 0,
+                    player=player_of(interaction.user),
+                    bot=player_of(opponent),
+                    level=DEFAULT_LEVEL,
+                    setup=setup,
+                    colour=color,
+                    games=games,
+                    fair_use=self.bot.settings.fair_use,
+                )
+            else:
+                challenge = await self.services.challenges.create(
+                    guild_id=interaction.guild_id or 0,
+                    channel_id=interaction.channel_id or 0,
+                    challenger=player_of(interaction.user),
+                    opponent=None if opponent is None else player_of(opponent),
+                    setup=setup,
+                    colour=color,
+                    games=games,
+                    stakes=stakes,
+                    ante=ante,
+                )
             assert interaction.channel is not None
             message = await post_or_withdraw(self.table, interaction.channel, challenge)
             announce_to_me(self.bot, challenge)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -25,19 +26,21 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot, refusals
-from bot.games.model import MAX_DAYS_PER_MOVE, MAX_MATCH_GAMES
+from bot.games.model import MAX_DAYS_PER_MOVE, MAX_MATCH_GAMES, GameSetup
+from bot.guild_settings import GuildSettings
 from bot.notifications.outbox import game_stream, tournament_stream
 from bot.text_safety import message_text, one_line
-from bot.timekeeping.control import clock_options, parse_duration
+from bot.timekeeping.control import ClockTexts, parse_duration, time_control
 from bot.tournaments.corrections import MAX_PTN_BYTES, MAX_REASON_LENGTH, read_reported_game
 from bot.tournaments.groups import MAX_GROUPS
-from bot.tournaments.service import (
+from bot.tournaments.rules import (
     MAX_ADVANCE,
-    MAX_NAME_LENGTH,
     MAX_PLAYERS,
     MAX_SWISS_ROUNDS,
     MAX_TIEBREAK_GAMES,
+    TournamentRules,
 )
+from bot.tournaments.service import MAX_NAME_LENGTH
 from bot.tournaments.tournament import TournamentStatus, TournamentView
 from bot.work.attached_files import FileReader
 from cogs import result_messages, tournament_messages
@@ -50,6 +53,49 @@ from cogs.tak import MAX_CHOICES, Refusal, check_place, thinking
 from tak.ptn import Game as PTNGame
 
 MAX_SIGNUP_DAYS = 60
+
+
+def tournament_terms(
+    settings: GuildSettings,
+    *,
+    format: str,
+    size: int | None,
+    komi: float | None,
+    games: int,
+    days: int | None,
+    scoring: str,
+    max_players: int,
+    swiss_rounds: int | None,
+    rated: bool,
+    clock: ClockTexts,
+    vacations: bool,
+    groups: int | None,
+    advance: int | None,
+    tiebreak_games: int | None,
+    tiebreak_days: int | None,
+    tiebreak_clock: ClockTexts,
+) -> tuple[GameSetup, TournamentRules]:
+    """The games' setup (the server's defaults for what is left out) and the rules of a new
+    tournament, checked, from the options of `/tournament create`."""
+    setup = settings.game_setup(size=size, komi=komi, days_per_move=days, rated=rated)
+    setup = replace(setup, clock=time_control(setup.days_per_move, clock))
+    tiebreak_days_per_move = setup.days_per_move if tiebreak_days is None else tiebreak_days
+    rules = TournamentRules.create(
+        format,
+        days_per_move=setup.days_per_move,
+        swiss_rounds=swiss_rounds,
+        games_per_match=games,
+        scoring=scoring,
+        max_players=max_players,
+        vacation_allowed=vacations,
+        groups=groups,
+        advance=advance,
+        tiebreak_days=tiebreak_days,
+        tiebreak_clock=time_control(tiebreak_days_per_move, tiebreak_clock),
+        tiebreak_games=tiebreak_games,
+    )
+    return setup, rules
+
 
 FORMATS = [
     app_commands.Choice(name="Round robin", value="round_robin"),
@@ -218,13 +264,25 @@ class TournamentCog(commands.Cog):
         checkin: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
         async with acting(interaction):
-            clock = clock_options(bank, increment, maximum)
-            tiebreak_clock = {
-                f"tiebreak_{name}": span
-                for name, span in clock_options(
-                    tiebreak_bank, tiebreak_increment, tiebreak_maximum
-                ).items()
-            }
+            setup, rules = tournament_terms(
+                await self.services.guilds.get(interaction.guild_id or 0),
+                format=format,
+                size=size,
+                komi=komi,
+                games=games,
+                days=days,
+                scoring=scoring,
+                max_players=max_players,
+                swiss_rounds=swiss_rounds,
+                rated=rated,
+                clock=(bank, increment, maximum),
+                vacations=vacations,
+                groups=groups,
+                advance=advance,
+                tiebreak_games=tiebreak_games,
+                tiebreak_days=tiebreak_days,
+                tiebreak_clock=(tiebreak_bank, tiebreak_increment, tiebreak_maximum),
+            )
             window = None if checkin is None else parse_duration(checkin, "check-in window")
             await self.check_channel(interaction)
             deadline = None
@@ -236,24 +294,10 @@ class TournamentCog(commands.Cog):
                 organizer=player_of(interaction.user),
                 is_organizer=await self.is_organizer(interaction),
                 name=name,
-                format=format,
-                swiss_rounds=swiss_rounds,
-                size=size,
-                komi=komi,
-                games_per_match=games,
-                days_per_move=days,
-                rated=rated,
-                scoring=scoring,
-                max_players=max_players,
+                setup=setup,
+                rules=rules,
                 signup_deadline=deadline,
-                vacation_allowed=vacations,
                 checkin=window,
-                **clock,
-                groups=groups,
-                advance=advance,
-                tiebreak_games=tiebreak_games,
-                tiebreak_days=tiebreak_days,
-                **tiebreak_clock,
             )
             if window is not None:
                 self.bot.wake_scheduler()  # the check-in may open (or remind) before its next look

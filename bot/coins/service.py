@@ -42,9 +42,11 @@ from bot.errors import (
     NotYourBidding,
     NoUndoWithStakes,
 )
+from bot.games.challenge_storage import set_first_game
 from bot.games.model import ChallengeView, ColourChoice, GameView, PlayerRef
-from bot.games.storage import fetch_challenge, insert_game, save_player
+from bot.games.storage import fetch_challenge, insert_game
 from bot.notifications.outbox import BiddingNews, GameStart, enqueue
+from bot.players.storage import save_player
 from bot.store import Database, Transaction, from_db, to_db
 from bot.timekeeping.clock import Clock
 from tak import Position, Result, ResultKind
@@ -401,7 +403,7 @@ async def close_bidding(tx: Transaction, stake: StakeView, now: datetime) -> Gam
         "challenger_bid = ?, acceptor_bid = ? WHERE id = ?",
         (game.id, result.first_id, result.paid, challenger_bid, acceptor_bid, stake.id),
     )
-    await tx.execute("UPDATE challenges SET game_id = ? WHERE id = ?", (game.id, challenge.id))
+    await set_first_game(tx, challenge.id, game.id)
     playing = await fetch_stake(tx, stake.id)
     await _move(tx, stake.guild_id, result.first_id, None, result.paid, "bid", now, playing)
     news = await enqueue(tx, BiddingNews(challenge.id, stake.id, closed=True), now)
@@ -425,8 +427,6 @@ async def close_due_biddings(db: Database, moment: datetime) -> list[GameView]:
     return games
 
 
-# SQL for "this game (the games table) is played for coins", e.g. in a RETURNING clause.
-STAKED = "EXISTS (SELECT 1 FROM stakes s WHERE s.game_id = games.id)"
 NEXT_BIDDING_DUE = "SELECT MIN(bids_due_at) FROM stakes WHERE phase = 'bidding'"
 
 
@@ -624,8 +624,11 @@ class WalletService:
                 raise InvalidSetting("A bid is 0 coins or more.")
             if amount > balance:
                 raise NotEnoughCoins("You", amount, balance, "that bid")
-            column = "challenger_bid" if player_id == stake.challenger.id else "acceptor_bid"
-            await tx.execute(f"UPDATE stakes SET {column} = ? WHERE id = ?", (amount, stake.id))
+            if player_id == stake.challenger.id:
+                sql = "UPDATE stakes SET challenger_bid = ? WHERE id = ?"
+            else:
+                sql = "UPDATE stakes SET acceptor_bid = ? WHERE id = ?"
+            await tx.execute(sql, (amount, stake.id))
             stake = await fetch_stake(tx, stake.id)
             game = None
             if stake.challenger_bid is not None and stake.acceptor_bid is not None:

@@ -18,7 +18,7 @@ player, so that the bot can take the players in turn.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from bot.errors import BredonError, GameOver, InvalidSetting, NotYourTurn, PositionChanged
@@ -27,6 +27,7 @@ from bot.games.model import (
     CHALLENGE_SELECT,
     ChallengeView,
     ColourChoice,
+    GameSetup,
     GameView,
     PlayerRef,
     challenge_from_row,
@@ -105,16 +106,15 @@ class OpponentService:
         player: PlayerRef,
         bot: PlayerRef,
         level: int,
-        size: int | None = None,
-        komi: float | None = None,
+        setup: GameSetup,
         colour: ColourChoice | str = ColourChoice.RANDOM,
-        days_per_move: int | None = None,
+        games: int = 1,
         fair_use: FairUse = DEFAULT_FAIR_USE,
     ) -> ChallengeView:
-        """`player` challenges the bot at `level` (unrated); :meth:`accept_waiting` takes it.
-        Refused when the player or the server already has as many games against the bot going
-        as `fair_use` allows (checked in the challenge's own transaction, so two at once cannot
-        both slip through)."""
+        """`player` challenges the bot at `level` to `games` games set up as `setup`, always
+        unrated whatever `setup` says; :meth:`accept_waiting` takes it. Refused when the player
+        or the server already has as many games against the bot going as `fair_use` allows
+        (checked in the challenge's own transaction, so two at once cannot both slip through)."""
         check_level(level)
 
         async def write_level(tx: Transaction, challenge: ChallengeView) -> None:
@@ -129,11 +129,9 @@ class OpponentService:
             channel_id=channel_id,
             challenger=player,
             opponent=bot,
-            size=size,
-            komi=komi,
+            setup=replace(setup, rated=False),  # games against the bot are never rated
             colour=colour,
-            days_per_move=days_per_move,
-            rated=False,
+            games=games,
             along=write_level,  # so the bot never sees the challenge without its level
         )
 

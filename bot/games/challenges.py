@@ -1,16 +1,17 @@
 """Challenges: an invitation to a game or a match, direct (to one member) or open (first taker).
 
-Settings left out come from the guild's defaults. A challenge is open until it is accepted,
+A challenge's games are set up as a :class:`~bot.games.model.GameSetup` its caller built, the
+guild's defaults standing in for settings left out
+(:meth:`bot.guild_settings.GuildSettings.game_setup`). A challenge is open until it is accepted,
 declined (by the addressed member), cancelled (by the challenger) or it expires; nobody can accept
 their own. Accepting creates the game (and the match, for more than one game) in one transaction.
 """
 
 from __future__ import annotations
 
-import contextlib
 import random
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import timedelta
 
 from bot.coins.service import StakeView, check_stakes_offer, open_bidding, rematch_ante
@@ -26,6 +27,7 @@ from bot.errors import (
     RematchPending,
     TooManyChallenges,
 )
+from bot.games import challenge_storage
 from bot.games.matches import create_match
 from bot.games.model import (
     CHALLENGE_SELECT,
@@ -44,14 +46,11 @@ from bot.games.storage import (
     fetch_game,
     fetch_match,
     insert_game,
-    save_player,
 )
-from bot.guild_settings import fetch_guild_settings
 from bot.notifications.outbox import ChallengeSettled, GameStart, enqueue
+from bot.players.storage import save_player
 from bot.store import Database, Transaction, to_db
 from bot.timekeeping.clock import Clock
-from bot.timekeeping.control import TimeControl
-from tak import Opening, TPSError, parse_tps
 
 DEFAULT_LIFETIME = timedelta(days=7)
 MAX_OPEN_CHALLENGES = 10  # per user, so that nobody floods a channel with challenges
@@ -80,44 +79,25 @@ class ChallengeService:
         channel_id: int,
         challenger: PlayerRef,
         opponent: PlayerRef | None = None,
-        size: int | None = None,
-        komi: float | None = None,
+        setup: GameSetup,
         colour: ColourChoice | str = ColourChoice.RANDOM,
-        opening: Opening | str = Opening.SWAP,
-        stones: int | None = None,
-        caps: int | None = None,
-        days_per_move: int | None = None,
         games: int = 1,
-        rated: bool | None = None,
-        antiquity: bool | None = None,
-        lifetime: timedelta = DEFAULT_LIFETIME,
         stakes: bool = False,
         ante: int | None = None,
-        bank: timedelta | None = None,
-        increment: timedelta | None = None,
-        cap: timedelta | None = None,
-        start_tps: str | None = None,
+        lifetime: timedelta = DEFAULT_LIFETIME,
         along: ChallengeWrite | None = None,
     ) -> ChallengeView:
-        """A new open challenge; None settings take the guild's defaults (the antiquity tie
-        rule gives a tied flat count to black, see :class:`GameSetup`). With `stakes` (or an `ante`)
-        it is played for coins (:mod:`bot.coins.service`). A `bank`, or an `increment` with
-        its `cap`, adds to days per move (:mod:`bot.timekeeping.control`). A `start_tps` sets
-        the game up from that position: the size is the TPS's, and the game is unrated (`rated`
-        left as None is rated only from the empty board). `along` writes what belongs to the
-        challenge in its transaction (a challenge to the bot: its level)."""
+        """A new open challenge to play `games` games set up as `setup` (built with the guild's
+        defaults, see :meth:`bot.guild_settings.GuildSettings.game_setup`). With `stakes` (or
+        an `ante`) it is played for coins (:mod:`bot.coins.service`), which a game from a TPS
+        position is not. `along` writes what belongs to the challenge in its transaction (a
+        challenge to the bot: its level)."""
         if opponent is not None and opponent.id == challenger.id:
             raise ChallengeYourself()
-        if start_tps is not None:
-            if stakes or ante is not None:
-                raise InvalidSetting(
-                    "A game from a TPS position is not played for coins: leave out the stakes."
-                )
-            if size is None:  # the TPS's own; a TPS that is not one is refused with the setup
-                with contextlib.suppress(TPSError):
-                    size = parse_tps(start_tps).size
-        if rated is None:
-            rated = start_tps is None
+        if setup.start_tps is not None and (stakes or ante is not None):
+            raise InvalidSetting(
+                "A game from a TPS position is not played for coins: leave out the stakes."
+            )
         if not 1 <= games <= MAX_MATCH_GAMES:
             raise InvalidSetting(f"A match has 1 to {MAX_MATCH_GAMES} games.")
         try:
@@ -125,22 +105,9 @@ class ChallengeService:
         except ValueError:
             raise InvalidSetting("The colour must be 'white', 'black' or 'random'.") from None
         async with self._db.transaction() as tx:
-            defaults = await fetch_guild_settings(tx, guild_id)
-            setup = defaults.game_setup(
-                size=size,
-                komi=komi,
-                days_per_move=days_per_move,
-                opening=opening,
-                stones=stones,
-                caps=caps,
-                rated=rated,
-                antiquity=antiquity,
-                start_tps=start_tps,
-            )
             if stakes or ante is not None:
                 now = self._clock.now()
                 ante = await check_stakes_offer(tx, guild_id, challenger, ante, colour, games, now)
-            clock = TimeControl.create(setup.days_per_move, bank=bank, increment=increment, cap=cap)
             challenge = await self._insert(
                 tx,
                 guild_id=guild_id,
@@ -148,7 +115,7 @@ class ChallengeService:
                 challenger=challenger,
                 opponent=opponent,
                 colour=colour,
-                setup=replace(setup, clock=clock),
+                setup=setup,
                 games=games,
                 lifetime=lifetime,
                 rematch_of=None,
@@ -184,38 +151,21 @@ class ChallengeService:
         await save_player(tx, challenger, now)
         if opponent is not None:
             await save_player(tx, opponent, now)
-        stones, caps = setup.stones[0], setup.caps[0]
-        cursor = await tx.execute(
-            "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, colour, "
-            "size, komi, opening, stones, caps, days_per_move, games, rated, rematch_of, "
-            "created_at, expires_at, ante, antiquity, clock_bank, clock_increment, clock_cap, "
-            "start_tps) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                guild_id,
-                channel_id,
-                challenger.id,
-                None if opponent is None else opponent.id,
-                colour.value,
-                setup.size,
-                setup.base_komi,
-                setup.opening.value,
-                None if setup.standard_reserves else stones,
-                None if setup.standard_reserves else caps,
-                setup.days_per_move,
-                games,
-                int(setup.rated),
-                rematch_of,
-                to_db(now),
-                to_db(now + lifetime),
-                ante,
-                int(setup.antiquity),
-                *setup.clock.to_db(),
-                setup.start_tps,
-            ),
+        challenge_id = await challenge_storage.insert_challenge(
+            tx,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            challenger_id=challenger.id,
+            opponent_id=None if opponent is None else opponent.id,
+            colour=colour,
+            setup=setup,
+            games=games,
+            rematch_of=rematch_of,
+            ante=ante,
+            now=now,
+            expires_at=now + lifetime,
         )
-        assert cursor.lastrowid is not None
-        return await fetch_challenge(tx, cursor.lastrowid)
+        return await fetch_challenge(tx, challenge_id)
 
     async def accept(self, challenge_id: int, player: PlayerRef) -> Acceptance:
         """`player` takes the challenge: the game starts now (white to move)."""
@@ -228,11 +178,7 @@ class ChallengeService:
                 raise ChallengeNotForYou()
             await save_player(tx, player, now)
             if challenge.ante is not None:  # played for coins: the players bid for white
-                await tx.execute(
-                    "UPDATE challenges SET status = 'accepted', accepted_by = ?, closed_at = ? "
-                    "WHERE id = ?",
-                    (player.id, to_db(now), challenge.id),
-                )
+                await challenge_storage.mark_accepted(tx, challenge.id, player.id, None, now)
                 await enqueue(tx, ChallengeSettled(challenge.id), now)
                 tie_to = self._rng.choice((challenge.challenger.id, player.id))
                 stake = await open_bidding(tx, challenge, player, now, tie_to)
@@ -267,11 +213,7 @@ class ChallengeService:
                 match_id=match_id,
                 match_game=None if match_id is None else 1,
             )
-            await tx.execute(
-                "UPDATE challenges SET status = 'accepted', accepted_by = ?, game_id = ?, "
-                "closed_at = ? WHERE id = ?",
-                (player.id, game.id, to_db(now), challenge.id),
-            )
+            await challenge_storage.mark_accepted(tx, challenge.id, player.id, game.id, now)
             await enqueue(tx, ChallengeSettled(challenge.id), now)
             await enqueue(tx, GameStart(game.id, anchor_message_id=challenge.message_id), now)
             match = None if match_id is None else await fetch_match(tx, match_id)
@@ -351,9 +293,7 @@ class ChallengeService:
         """Remember the message that shows the challenge (to edit its buttons later)."""
         async with self._db.transaction() as tx:
             await fetch_challenge(tx, challenge_id)
-            await tx.execute(
-                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
-            )
+            await challenge_storage.set_message(tx, challenge_id, message_id)
             return await fetch_challenge(tx, challenge_id)
 
     async def _open(self, tx: Transaction, challenge_id: int) -> ChallengeView:
@@ -368,9 +308,6 @@ class ChallengeService:
         self, tx: Transaction, challenge: ChallengeView, status: ChallengeStatus
     ) -> ChallengeView:
         now = self._clock.now()
-        await tx.execute(
-            "UPDATE challenges SET status = ?, closed_at = ? WHERE id = ?",
-            (status.value, to_db(now), challenge.id),
-        )
+        await challenge_storage.close(tx, challenge.id, status, now)
         await enqueue(tx, ChallengeSettled(challenge.id), now)
         return await fetch_challenge(tx, challenge.id)

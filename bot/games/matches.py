@@ -189,3 +189,19 @@ class MatchService:
             )
             for row in rows
         ]
+
+
+async def set_match_points(tx: Transaction, match_id: int, points1: int, points2: int) -> None:
+    """The match's score, worked out again after a corrected result."""
+    await tx.execute(
+        "UPDATE matches SET points1 = ?, points2 = ? WHERE id = ?", (points1, points2, match_id)
+    )
+
+
+async def replace_match_player(tx: Transaction, match_id: int, old_id: int, new_id: int) -> None:
+    """`new_id` takes `old_id`'s place in the match, on whichever side they were."""
+    await tx.execute(
+        "UPDATE matches SET player1_id = CASE player1_id WHEN ? THEN ? ELSE player1_id END, "
+        "player2_id = CASE player2_id WHEN ? THEN ? ELSE player2_id END WHERE id = ?",
+        (old_id, new_id, old_id, new_id, match_id),
+    )

@@ -46,12 +46,11 @@ from __future__ import annotations
 import asyncio
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from bot.coins.service import (
-    STAKED,
     coin_fields,
     refuse_undo_with_stakes,
     settle_stakes,
@@ -80,7 +79,19 @@ from bot.games.model import (
     game_from_row,
 )
 from bot.games.outcomes import GameEnding, MoveOutcome
-from bot.games.storage import fetch_game, fetch_game_version
+from bot.games.storage import (
+    MoveWrite,
+    end_game,
+    fetch_game,
+    fetch_game_version,
+    forget_thread,
+    record_move,
+    record_move_as_seen,
+    set_draw_offer,
+    set_undo_request,
+    show_in,
+    take_back_move,
+)
 from bot.notifications.outbox import (
     EndingCause,
     GameEnded,
@@ -92,10 +103,11 @@ from bot.notifications.outbox import (
     enqueue,
 )
 from bot.players.ratings import rate_game
-from bot.store import Database, Transaction, from_db, to_db, to_db_or_none
+from bot.store import Database, Transaction
 from bot.timekeeping.clock import Clock
-from bot.timekeeping.turns import Turn, turn_after_move, turn_after_undo
-from bot.tournaments.rounds import in_tournament, record_match_in_tournament
+from bot.timekeeping.turns import turn_after_move, turn_after_undo
+from bot.tournaments.rounds import record_match_in_tournament
+from bot.tournaments.storage import in_tournament
 from tak import (
     Call,
     Move,
@@ -110,18 +122,29 @@ from tak import (
 from tak.ptn import MAX_PLIES
 
 
+def _draw_offer_by(game: GameView) -> int | None:
+    return game.draw_offer_by
+
+
+def _undo_request_by(game: GameView) -> int | None:
+    return game.undo_request_by
+
+
 @dataclass(frozen=True, slots=True)
 class _Request:
     """Something one player asks and the other answers: a draw offer or an undo request."""
 
-    column: str  # the games column holding who asked
     what: str
+    asker: Callable[[GameView], int | None]  # who asked, if anyone
+    record: Callable[[Transaction, GameView, int | None], Awaitable[GameView]]
     missing: Callable[[int], BredonError]
     already: Callable[..., BredonError]
 
 
-DRAW_OFFER = _Request("draw_offer_by", "draw offer", NoDrawOffer, DrawAlreadyOffered)
-UNDO_REQUEST = _Request("undo_request_by", "undo request", NoUndoRequest, UndoAlreadyRequested)
+DRAW_OFFER = _Request("draw offer", _draw_offer_by, set_draw_offer, NoDrawOffer, DrawAlreadyOffered)
+UNDO_REQUEST = _Request(
+    "undo request", _undo_request_by, set_undo_request, NoUndoRequest, UndoAlreadyRequested
+)
 
 
 @dataclass(slots=True)
@@ -222,26 +245,9 @@ async def finish_game(
     """
     aborted = result.kind is ResultKind.ABORT
     points = 0 if aborted or result.winner is None else position.points(result)
-    winner_id = None if result.winner is None else game.player(result.winner).id
     status = GameStatus.ABORTED if aborted else GameStatus.FINISHED
-    await tx.execute(
-        "UPDATE games SET status = ?, result = ?, result_kind = ?, winner_id = ?, points = ?, "
-        "finished_at = ?, deadline_at = NULL, reminder_at = NULL, draw_offer_by = NULL, "
-        "undo_request_by = NULL WHERE id = ?",
-        (status.value, result.ptn(), result.kind.value, winner_id, points, to_db(now), game.id),
-    )
+    finished = await end_game(tx, game, status, result, points, now)
     await settle_stakes(tx, game, position, result, now)
-    finished = replace(
-        game,
-        status=status,
-        result=Result(result.winner, result.kind),  # as stored: the road is on the position
-        points=points,
-        finished_at=now,
-        deadline_at=None,
-        reminder_at=None,
-        draw_offer_by=None,
-        undo_request_by=None,
-    )
     match, next_game = await record_game_in_match(tx, finished, now)
     ratings = await rate_game(tx, finished, now)
     tournament = None if match is None else await record_match_in_tournament(tx, match, now)
@@ -259,42 +265,6 @@ async def finish_game(
     if tournament is not None:
         await announce_progress(tx, tournament, now, after=ending_id)
     return GameEnding(finished, result, points, match, next_game, ratings, tournament)
-
-
-# Advance an active game by one ply from the ply and version it is known at; the trigger logs
-# the move.
-_ADVANCE = (
-    "UPDATE games SET ply = ?, tps = ?, last_ptn = ?, last_player_id = ?, last_move_at = ?, "
-    "deadline_at = ?, reminder_at = ?, clock_left1 = ?, clock_left2 = ?, draw_offer_by = NULL, "
-    "undo_request_by = NULL, version = version + 1 "
-    "WHERE id = ? AND ply = ? AND version = ? AND status = 'active'"
-)
-
-
-def _advance_params(
-    game: GameView,
-    version: int,
-    position: Position,
-    tps: str,
-    player_id: int,
-    now: datetime,
-    turn: Turn,
-) -> tuple[object, ...]:
-    move = position.last_move
-    assert move is not None
-    return (
-        position.ply,
-        tps,
-        move.ptn(),
-        player_id,
-        to_db(now),
-        to_db(turn.deadline),
-        to_db_or_none(turn.reminder),
-        *turn.left_seconds(),
-        game.id,
-        game.ply,
-        version,
-    )
 
 
 async def call_after(position: Position) -> Call:
@@ -445,33 +415,21 @@ class GameService:
         tps = position.tps()
         async with self._db.transaction() as tx:
             turn = await turn_after_move(tx, game, now)
-            rows = await tx.fetchall(
-                # An offer pending (this process may not know of it) sends the move the checked
-                # way, which tells the offer's message that it lapsed. The clock as cached (its
-                # deadline, whether it stands still) must be the stored one too: more time, a
-                # pause or a vacation change it without a new version.
-                _ADVANCE + " AND draw_offer_by IS NULL AND undo_request_by IS NULL "
-                "AND deadline_at IS ? AND frozen_at IS ? "
-                f"RETURNING *, {STAKED} AS staked",
-                (
-                    *_advance_params(game, version, position, tps, player_id, now, turn),
-                    to_db_or_none(game.deadline_at),
-                    to_db_or_none(game.frozen_at),
-                ),
-            )
-            if not rows:  # the stored game is not the cached one any more
+            move_write = MoveWrite(game, version, position, tps, player_id, now, turn)
+            row = await record_move_as_seen(tx, move_write)
+            if row is None:  # the stored game is not the cached one any more
                 return None
             ptn = move.ptn()
             tak, tinue = _flags(call)
             coins = None
-            if rows[0]["staked"]:  # played for coins: the Tak token and payments
+            if row["staked"]:  # played for coins: the Tak token and payments
                 coins = await stakes_after_move(tx, game, player_id, tak, now)
             played = MovePlayed(
                 game.id, position.ply, ptn, tps, tak, tinue=tinue, **coin_fields(coins)
             )
             await enqueue(tx, played, now)
-        moved = game_from_row(rows[0], (game.white.name, game.black.name))
-        self._cache.put(moved, rows[0]["version"], position)
+        moved = game_from_row(row, (game.white.name, game.black.name))
+        self._cache.put(moved, row["version"], position)
         return MoveOutcome(moved, ptn, position.ply, position.copy(), tak, None, tinue)
 
     async def _foreseen_call(self, game_id: int, move: Move) -> tuple[str, Call] | None:
@@ -509,10 +467,9 @@ class GameService:
                 raise IllegalMove(text.strip(), str(error)) from None
             tps = position.tps()
             turn = await turn_after_move(tx, game, now)
-            cursor = await tx.execute(
-                _ADVANCE, _advance_params(game, version, position, tps, player_id, now, turn)
-            )
-            if cursor.rowcount != 1:
+            if not await record_move(
+                tx, MoveWrite(game, version, position, tps, player_id, now, turn)
+            ):
                 raise PositionChanged(game.id, game.ply, position.ply)
             moved = replace(
                 game,
@@ -612,51 +569,13 @@ class GameService:
         async with self._db.transaction() as tx:
             game = await self._pending(tx, game_id, player_id, UNDO_REQUEST)
             position = await logged_position(tx, game, game.ply - 1)
-            tps = position.tps()
             turn = await turn_after_undo(tx, game, now)
-            deadline, reminder = turn.deadline, turn.reminder
-            await tx.execute(
-                "UPDATE moves SET undone_at = ? WHERE game_id = ? AND ply = ? "
-                "AND undone_at IS NULL",
-                (to_db(now), game.id, game.ply),
-            )
-            previous = await tx.fetchone(
-                "SELECT ptn, player_id, played_at FROM moves WHERE game_id = ? AND ply = ? "
-                "AND undone_at IS NULL",
-                (game.id, position.ply),
-            )
-            updated = await tx.fetchall(
-                "UPDATE games SET ply = ?, tps = ?, last_ptn = ?, last_player_id = ?, "
-                "last_move_at = ?, deadline_at = ?, reminder_at = ?, clock_left1 = ?, "
-                "clock_left2 = ?, undo_request_by = NULL, draw_offer_by = NULL, "
-                "version = version + 1 WHERE id = ? RETURNING version",
-                (
-                    position.ply,
-                    tps,
-                    previous and previous["ptn"],
-                    previous and previous["player_id"],
-                    previous and previous["played_at"],
-                    to_db(deadline),
-                    to_db_or_none(reminder),
-                    *turn.left_seconds(),
-                    game.id,
-                ),
-            )
-            rewound = replace(
-                game,
-                ply=position.ply,
-                tps=tps,
-                last_move=previous and previous["ptn"],
-                last_move_at=from_db(previous and previous["played_at"]),
-                deadline_at=deadline,
-                reminder_at=reminder,
-                clock_left=turn.left,
-                undo_request_by=None,
-                draw_offer_by=None,
-            )
+            rewound, version = await take_back_move(tx, game, position, turn, now)
             assert game.last_move is not None
-            await enqueue(tx, MoveTakenBack(game.id, game.last_move, position.ply, tps), now)
-        self._cache.put(rewound, updated[0]["version"], position)
+            await enqueue(
+                tx, MoveTakenBack(game.id, game.last_move, position.ply, rewound.tps), now
+            )
+        self._cache.put(rewound, version, position)
         return rewound
 
     async def decline_undo(self, game_id: int, player_id: int) -> GameView:
@@ -672,23 +591,20 @@ class GameService:
                 raise NothingToUndo(game.id)
             if request is UNDO_REQUEST:
                 await refuse_undo_with_stakes(tx, game)
-            asker = getattr(game, request.column)
+            asker = request.asker(game)
             if asker is not None:
                 raise request.already(game.id, by_opponent=asker != player_id)
             if request is UNDO_REQUEST and game.player_to_move.id == player_id:
                 raise NotYourMoveToTakeBack(game.id)
-            await tx.execute(
-                f"UPDATE games SET {request.column} = ? WHERE id = ?", (player_id, game.id)
-            )
+            asked = await request.record(tx, game, player_id)
             what = "draw" if request is DRAW_OFFER else "undo"
             await enqueue(tx, RequestMade(game.id, what, player_id, game.last_move), now)
-            return replace(game, **{request.column: player_id})
+            return asked
 
     async def _decline(self, game_id: int, player_id: int, request: _Request) -> GameView:
         async with self._db.transaction() as tx:
             game = await self._pending(tx, game_id, player_id, request)
-            await tx.execute(f"UPDATE games SET {request.column} = NULL WHERE id = ?", (game.id,))
-            return replace(game, **{request.column: None})
+            return await request.record(tx, game, None)
 
     async def _pending(
         self, tx: Transaction, game_id: int, player_id: int, request: _Request
@@ -697,7 +613,7 @@ class GameService:
         game = await fetch_game(tx, game_id)
         require_active(game)
         game.color_of(player_id)
-        asker = getattr(game, request.column)
+        asker = request.asker(game)
         if asker is None:
             raise request.missing(game.id)
         if asker == player_id:
@@ -708,7 +624,8 @@ class GameService:
 
     async def forget_thread(self, game_id: int) -> None:
         """The game's thread is gone: show the game in its channel from now on."""
-        await self._db.write_one("UPDATE games SET thread_id = NULL WHERE id = ?", (game_id,))
+        async with self._db.transaction() as tx:
+            await forget_thread(tx, game_id)
 
     async def attach(
         self, game_id: int, *, thread_id: int | None = None, message_id: int | None = None
@@ -716,9 +633,5 @@ class GameService:
         """Record where the game is shown: its thread and/or its board message."""
         async with self._db.transaction() as tx:
             game = await fetch_game(tx, game_id)
-            await tx.execute(
-                "UPDATE games SET thread_id = COALESCE(?, thread_id), "
-                "message_id = COALESCE(?, message_id) WHERE id = ?",
-                (thread_id, message_id, game.id),
-            )
+            await show_in(tx, game.id, thread_id=thread_id, message_id=message_id)
             return await fetch_game(tx, game_id)

@@ -32,13 +32,13 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from bot.games.storage import fetch_game
-from bot.store import Database, Transaction, from_db, to_db, to_db_or_none
+from bot.games.storage import extend_deadline_of_turn, extend_turn, fetch_game
+from bot.store import Database, Transaction, from_db, to_db
 from bot.timekeeping.clock import Clock
 from bot.timekeeping.turns import turn_for
 
 if TYPE_CHECKING:
-    from bot.tournaments.rounds import TournamentProgress
+    from bot.tournaments.tournament import TournamentProgress
 
 log = logging.getLogger(__name__)
 
@@ -381,17 +381,9 @@ async def _give_time_back(tx: Transaction, item: Item, now: datetime) -> None:
     if isinstance(payload, ReminderDue):
         warned = from_db(payload.deadline)
         assert warned is not None
-        await tx.execute(
-            # Reminders written before they carried their ply match by the deadline they named.
-            "UPDATE games SET deadline_at = MAX(deadline_at, ?) WHERE id = ? "
-            "AND status = 'active' AND (ply = ? OR (? IS NULL AND deadline_at = ?))",
-            (
-                to_db(now + (warned - item.created_at)),
-                payload.game_id,
-                payload.ply,
-                payload.ply,
-                payload.deadline,
-            ),
+        # Reminders written before they carried their ply match by the deadline they named.
+        await extend_deadline_of_turn(
+            tx, payload.game_id, payload.ply, payload.deadline, now + (warned - item.created_at)
         )
         return
     if not isinstance(payload, TURN_NOTICES):
@@ -405,11 +397,7 @@ async def _give_time_back(tx: Transaction, item: Item, now: datetime) -> None:
         return  # the game moved on, or is over
     game = await fetch_game(tx, payload.game_id)
     turn = await turn_for(tx, game, game.to_move, game.clock_left, now)
-    reminder = to_db_or_none(turn.reminder)
-    await tx.execute(
-        "UPDATE games SET deadline_at = ?, reminder_at = ? WHERE id = ? AND deadline_at < ?",
-        (to_db(turn.deadline), reminder, payload.game_id, to_db(turn.deadline)),
-    )
+    await extend_turn(tx, payload.game_id, turn)
 
 
 def backoff(attempts: int) -> timedelta:

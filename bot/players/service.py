@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 from bot.errors import InvalidSetting, UnknownPlayer
 from bot.games.model import NotifyMode, PlayerRef
-from bot.games.storage import save_player
-from bot.store import Database, Transaction, to_db
+from bot.players import storage
+from bot.players.storage import save_player
+from bot.store import Database, Transaction
 from bot.timekeeping.clock import Clock
 
 MAX_THEME_NAME = 32
@@ -48,7 +49,10 @@ class PlayerService:
         None goes back to the default."""
         if theme is not None and not 0 < len(theme) <= MAX_THEME_NAME:
             raise InvalidSetting(f"A theme name has 1 to {MAX_THEME_NAME} characters.")
-        return await self._update(player_id, "theme", theme)
+        async with self._db.transaction() as tx:
+            await fetch_player(tx, player_id)
+            await storage.set_theme(tx, player_id, theme, self._clock.now())
+            return await fetch_player(tx, player_id)
 
     async def set_notify(self, player_id: int, mode: NotifyMode | str) -> PlayerProfile:
         """The default, in servers where the player chose nothing else
@@ -59,14 +63,7 @@ class PlayerService:
             raise InvalidSetting("Notifications are 'mention' or 'dm'.") from None
         if mode is NotifyMode.DIGEST:
             raise InvalidSetting("A digest is chosen in each server, with its hour and time zone.")
-        return await self._update(player_id, "notify", mode.value)
-
-    async def _update(self, player_id: int, column: str, value: str | None) -> PlayerProfile:
-        assert column in ("theme", "notify")
         async with self._db.transaction() as tx:
             await fetch_player(tx, player_id)
-            await tx.execute(
-                f"UPDATE players SET {column} = ?, updated_at = ? WHERE id = ?",
-                (value, to_db(self._clock.now()), player_id),
-            )
+            await storage.set_notify(tx, player_id, mode, self._clock.now())
             return await fetch_player(tx, player_id)

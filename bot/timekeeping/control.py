@@ -56,20 +56,17 @@ def parse_duration(text: str, what: str) -> timedelta:
     return timedelta(days=int(found["days"] or 0), hours=int(found["hours"] or 0))
 
 
-def clock_options(
-    bank: str | None, increment: str | None, maximum: str | None
-) -> dict[str, timedelta | None]:
-    """The `bank`, `increment` and `cap` arguments of a challenge or a tournament, from the
-    texts players typed (None where left out)."""
-    texts = {
-        "bank": (bank, "bank"),
-        "increment": (increment, "increment"),
-        "cap": (maximum, "maximum"),
-    }
-    return {
-        name: None if text is None else parse_duration(text, what)
-        for name, (text, what) in texts.items()
-    }
+ClockTexts = tuple[str | None, str | None, str | None]  # bank, increment, maximum as typed
+
+
+def time_control(days_per_move: int, texts: ClockTexts) -> TimeControl:
+    """The time control of a challenge or a tournament from the texts players typed for its
+    bank, increment and maximum (None where left out), checked for `days_per_move`."""
+    bank, increment, cap = (
+        None if text is None else parse_duration(text, what)
+        for text, what in zip(texts, ("bank", "increment", "maximum"), strict=True)
+    )
+    return TimeControl.create(days_per_move, bank=bank, increment=increment, cap=cap)
 
 
 def describe_duration(span: timedelta) -> str:

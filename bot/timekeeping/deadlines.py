@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from bot.coins.service import NEXT_BIDDING_DUE, close_due_biddings
+from bot.games.challenge_storage import expire as expire_challenge
 from bot.games.model import (
     CHALLENGE_SELECT,
     GAME_SELECT,
@@ -40,7 +41,7 @@ from bot.games.model import (
 )
 from bot.games.outcomes import GameEnding
 from bot.games.service import finish_game
-from bot.games.storage import fetch_game
+from bot.games.storage import fetch_game, set_reminder
 from bot.notifications.outbox import (
     GAME_HAS_PENDING_NEWS,
     ChallengeSettled,
@@ -49,7 +50,7 @@ from bot.notifications.outbox import (
     ReminderDue,
     enqueue,
 )
-from bot.store import Database, from_db, to_db, to_db_or_none
+from bot.store import Database, from_db, to_db
 from bot.timekeeping.clock import Clock
 from bot.timekeeping.holds import (
     VacationReport,
@@ -58,7 +59,7 @@ from bot.timekeeping.holds import (
     next_vacation_end,
 )
 from bot.timekeeping.turns import next_reminder, reminder_offsets
-from bot.tournaments.rounds import in_tournament
+from bot.tournaments.storage import in_tournament
 from tak import Result, ResultKind
 
 RECHECK_HELD = timedelta(minutes=15)
@@ -179,12 +180,7 @@ class DeadlineService:
         expired = []
         for challenge in work.expired_challenges:
             async with self._db.transaction() as tx:
-                cursor = await tx.execute(
-                    "UPDATE challenges SET status = 'expired', closed_at = ? "
-                    "WHERE id = ? AND status = 'open' AND expires_at <= ?",
-                    (to_db(moment), challenge.id, to_db(moment)),
-                )
-                if cursor.rowcount == 1:
+                if await expire_challenge(tx, challenge.id, moment):
                     row = await tx.fetchone(CHALLENGE_SELECT + " WHERE c.id = ?", (challenge.id,))
                     assert row is not None
                     expired.append(challenge_from_row(row))
@@ -236,10 +232,7 @@ class DeadlineService:
             later = None
             if offsets is not None:
                 later = next_reminder(offsets, moment, game.deadline_at, moment)
-            await tx.execute(
-                "UPDATE games SET reminder_at = ? WHERE id = ?",
-                (to_db_or_none(later), game.id),
-            )
+            await set_reminder(tx, game.id, later)
             notice = ReminderDue(game.id, game.player_to_move.id, to_db(game.deadline_at), game.ply)
             await enqueue(tx, notice, moment)
             return Reminder(game, game.player_to_move, game.deadline_at)

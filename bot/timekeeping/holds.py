@@ -30,11 +30,13 @@ from bot.errors import (
     PositionChanged,
     VacationRefused,
 )
+from bot.games import storage
 from bot.games.model import GAME_SELECT, MAX_DAYS_PER_MOVE, GameView, PlayerRef, game_from_row
 from bot.games.service import require_active
-from bot.games.storage import fetch_game, save_player
+from bot.games.storage import fetch_game
 from bot.guild_settings import fetch_guild_settings
 from bot.notifications.outbox import ClockEvent, ClockNews, enqueue
+from bot.players.storage import save_player
 from bot.store import Database, Transaction, from_db, to_db, to_db_or_none
 from bot.timekeeping.clock import Clock
 from bot.timekeeping.control import describe_duration
@@ -65,7 +67,7 @@ async def _give_by_button_once(tx: Transaction, game: GameView, board_ply: int) 
             f"You have already given a day on this turn of game #{game.id}: to give more, use "
             "`/tak moretime`."
         )
-    await tx.execute("UPDATE games SET day_given_version = version WHERE id = ?", (game.id,))
+    await storage.mark_day_given(tx, game.id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,17 +126,12 @@ async def settle_clock(
         return game
     held = await clock_held(tx, game.id, at)
     if held and game.frozen_at is None:
-        await tx.execute(
-            "UPDATE games SET frozen_at = ? WHERE id = ?", (to_db(stopped_since or at), game.id)
-        )
+        await storage.stop_clock(tx, game.id, stopped_since or at)
     elif not held and game.frozen_at is not None:
         stood = max(at - game.frozen_at, timedelta(0))
         deadline = None if game.deadline_at is None else game.deadline_at + stood
         reminder = None if game.reminder_at is None else game.reminder_at + stood
-        await tx.execute(
-            "UPDATE games SET frozen_at = NULL, deadline_at = ?, reminder_at = ? WHERE id = ?",
-            (to_db_or_none(deadline), to_db_or_none(reminder), game.id),
-        )
+        await storage.restart_clock(tx, game.id, deadline, reminder)
     return await fetch_game(tx, game.id)
 
 
@@ -144,9 +141,7 @@ async def _rearm_reminder(tx: Transaction, game: GameView, now: datetime) -> Non
     start = game.frozen_at or now
     offsets = await reminder_offsets(tx, game.guild_id, game.player_to_move.id)
     reminder = next_reminder(offsets, start, game.deadline_at, start)
-    await tx.execute(
-        "UPDATE games SET reminder_at = ? WHERE id = ?", (to_db_or_none(reminder), game.id)
-    )
+    await storage.set_reminder(tx, game.id, reminder)
 
 
 async def _active_games(tx: Transaction, guild_id: int, player_id: int) -> list[GameView]:
@@ -355,9 +350,7 @@ class ClockService:
                     "this move."
                 )
             deadline = game.deadline_at + extra
-            await tx.execute(
-                "UPDATE games SET deadline_at = ? WHERE id = ?", (to_db(deadline), game.id)
-            )
+            await storage.set_deadline(tx, game.id, deadline)
             game = await fetch_game(tx, game.id)
             await _rearm_reminder(tx, game, now)
             news = ClockNews(
@@ -383,9 +376,7 @@ class ClockService:
             if game.pause_offer_by is not None:
                 who = "You have" if game.pause_offer_by == player_id else "Your opponent has"
                 raise PauseRefused(f"{who} already proposed a pause in game #{game.id}.")
-            await tx.execute(
-                "UPDATE games SET pause_offer_by = ? WHERE id = ?", (player_id, game.id)
-            )
+            await storage.set_pause_offer(tx, game.id, player_id)
             await enqueue(tx, ClockNews(game.id, ClockEvent.PAUSE_OFFER.value, player_id), now)
             return await fetch_game(tx, game.id)
 
@@ -394,10 +385,7 @@ class ClockService:
         now = self._clock.now()
         async with self._db.transaction() as tx:
             game = await self._proposed(tx, game_id, player_id)
-            await tx.execute(
-                "UPDATE games SET paused_at = ?, pause_offer_by = NULL WHERE id = ?",
-                (to_db(now), game.id),
-            )
+            await storage.start_pause(tx, game.id, now)
             paused = await settle_clock(tx, game.id, now)
             await enqueue(tx, ClockNews(game.id, ClockEvent.PAUSED.value, player_id), now)
             return paused
@@ -405,7 +393,7 @@ class ClockService:
     async def decline_pause(self, game_id: int, player_id: int) -> GameView:
         async with self._db.transaction() as tx:
             game = await self._proposed(tx, game_id, player_id)
-            await tx.execute("UPDATE games SET pause_offer_by = NULL WHERE id = ?", (game.id,))
+            await storage.set_pause_offer(tx, game.id, None)
             return await fetch_game(tx, game.id)
 
     async def end_pause(self, game_id: int, player_id: int) -> GameView:
@@ -417,7 +405,7 @@ class ClockService:
             game.color_of(player_id)
             if game.paused_at is None:
                 raise PauseRefused(f"Game #{game.id} is not paused.")
-            await tx.execute("UPDATE games SET paused_at = NULL WHERE id = ?", (game.id,))
+            await storage.end_pause(tx, game.id)
             resumed = await settle_clock(tx, game.id, now)
             deadline = None if resumed.frozen_at else to_db_or_none(resumed.deadline_at)
             news = ClockNews(game.id, ClockEvent.PAUSE_END.value, player_id, deadline)

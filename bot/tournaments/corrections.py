@@ -52,28 +52,38 @@ from datetime import datetime
 from enum import StrEnum
 
 from bot.errors import CorrectionRefused, NotOrganizer, ReportRefused
+from bot.games.matches import set_match_points
 from bot.games.model import GAME_SELECT, GameStatus, GameView, PlayerRef, game_from_row
 from bot.games.service import finish_game
-from bot.games.storage import fetch_game, fetch_match, save_player
+from bot.games.storage import (
+    correct_result,
+    fetch_game,
+    fetch_match,
+    record_reported_move,
+    set_colours,
+)
 from bot.notifications.outbox import EndingCause, GameEnded, GameStart, Headline, TournamentNews
 from bot.notifications.outbox import enqueue as enqueue_news
 from bot.players.ratings import rerate_from
-from bot.store import Database, Transaction, from_db, to_db
+from bot.players.storage import save_player
+from bot.store import Database, Transaction, from_db
 from bot.text_safety import strip_unsafe
 from bot.timekeeping.clock import Clock
+from bot.tournaments import storage
 from bot.tournaments.rounds import (
     advance,
+    knockout_order,
+    next_round,
+    pairings_by_place,
+    seat_pairing,
+    tournament_winner,
+)
+from bot.tournaments.storage import (
     fetch_entrants,
     fetch_pairings,
     fetch_place_holders,
     fetch_tournament,
-    knockout_order,
-    next_round,
     pairing_of_match,
-    pairings_by_place,
-    seat_pairing,
-    store_knockout_seeds,
-    tournament_winner,
 )
 from bot.tournaments.tournament import (
     PairingView,
@@ -228,12 +238,7 @@ class ResultService:
                 raise CorrectionRefused(f"Game #{game.id} already has the result {before}.")
             await save_player(tx, actor, now)  # an organizer who never played: in the log
             points = position.points(new)
-            winner_id = None if new.winner is None else game.player(new.winner).id
-            await tx.execute(
-                "UPDATE games SET result = ?, result_kind = ?, winner_id = ?, points = ? "
-                "WHERE id = ?",
-                (new.ptn(), new.kind.value, winner_id, points, game.id),
-            )
+            await correct_result(tx, game, new, points)
             followed = await _follow(tx, tournament, pairing, now)
             if game.setup.rated:
                 await rerate_from(tx, game.guild_id, game.setup.size, game.id)
@@ -307,10 +312,7 @@ class ResultService:
             white, black = _colours(record, game, white_id)
             assert record.result is not None
             if (white, black) != (game.white.id, game.black.id):
-                await tx.execute(
-                    "UPDATE games SET white_id = ?, black_id = ? WHERE id = ? AND ply = 0",
-                    (white, black, game.id),
-                )
+                await set_colours(tx, game.id, white, black)
             game = await _store_moves(tx, game, record, (white, black), now)
             news = GameEnded(game.id, EndingCause.REPORTED, by=reporter.id)
             final = record.final_position()
@@ -376,9 +378,7 @@ async def _follow(
         sum(row["points"] or 0 for row in rows if place(row["winner_id"]) == place(player.id))
         for player in (match.player1, match.player2)
     )
-    await tx.execute(
-        "UPDATE matches SET points1 = ?, points2 = ? WHERE id = ?", (points1, points2, match.id)
-    )
+    await set_match_points(tx, match.id, points1, points2)
     knockout = tournament.is_knockout_round(pairing.round)
     if not pairing.is_decided:
         return _Followed([f"Match score now {points1}-{points2}; the match goes on."], [])
@@ -394,10 +394,7 @@ async def _follow(
         winner_id = None
     else:
         winner_id = match.player1.id if points1 > points2 else match.player2.id
-    await tx.execute(
-        "UPDATE tournament_pairings SET points1 = ?, points2 = ?, winner_id = ? WHERE id = ?",
-        (points1, points2, winner_id, pairing.id),
-    )
+    await storage.rescore_pairing(tx, pairing.id, (points1, points2), winner_id)
     followed = _Followed([f"Round {pairing.round} match score now {points1}-{points2}."], [])
     old_winner = place(None if pairing.winner is None else pairing.winner.id)
     running = tournament.status is TournamentStatus.RUNNING
@@ -534,12 +531,13 @@ async def _reseed_knockout(
             "That correction changes how many players go through from the groups, and the "
             "knockout is seeded already: the bracket can no longer change, so the result stays."
         )
-    await store_knockout_seeds(tx, tournament.id, order)  # undone with the rest if refused below
+    # Undone with the rest if refused below.
+    await storage.set_knockout_seeds(tx, tournament.id, order)
     reseeded = await fetch_entrants(tx, tournament.id)
     stage = [p for p in pairings if p.round < first]
     bracket = next_round(tournament, reseeded, stage, holders)
     assert bracket is not None
-    wanted = [(p.player1, p.player2) for p in bracket.pairings]
+    wanted: list[tuple[int, int | None]] = [(p.player1, p.player2) for p in bracket.pairings]
     wanted += [(bye, None) for bye in bracket.byes]
     seats = []  # the first round's pairings that change, as the places' holders now
     holder_names = {e.player.id: e.player.name for e in entrants}
@@ -619,7 +617,7 @@ async def _crown_again(
     before = None if tournament.winner is None else tournament.winner.id
     if winner == before:
         return []
-    await tx.execute("UPDATE tournaments SET winner_id = ? WHERE id = ?", (winner, tournament.id))
+    await storage.set_winner(tx, tournament.id, winner)
     if winner is None:
         return ["First place is now shared: the tournament has no sole winner."]
     return [f"The tournament's winner is now <@{winner}>."]
@@ -637,22 +635,19 @@ async def _write_log(
     consequences: list[str],
     now: datetime,
 ) -> LogEntry:
-    cursor = await tx.execute(
-        "INSERT INTO tournament_log (tournament_id, kind, actor_id, game_id, result_before, "
-        "result_after, reason, consequences, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            tournament.id,
-            kind.value,
-            actor.id,
-            game_id,
-            before,
-            after,
-            reason,
-            "\n".join(consequences),
-            to_db(now),
-        ),
+    entry_id = await storage.write_log(
+        tx,
+        tournament.id,
+        kind=kind.value,
+        actor_id=actor.id,
+        game_id=game_id,
+        before=before,
+        after=after,
+        reason=reason,
+        consequences=consequences,
+        now=now,
     )
-    row = await tx.fetchone(_LOG_SELECT + "WHERE l.id = ?", (cursor.lastrowid,))
+    row = await tx.fetchone(_LOG_SELECT + "WHERE l.id = ?", (entry_id,))
     assert row is not None
     return _entry_from_row(row)
 
@@ -780,20 +775,6 @@ async def _store_moves(
     for ply in record.plies:
         mover = colours[position.to_move.value]
         position.play(ply.move)
-        cursor = await tx.execute(
-            "UPDATE games SET ply = ?, tps = ?, last_ptn = ?, last_player_id = ?, "
-            "last_move_at = ?, version = version + 1 WHERE id = ? AND ply = ? "
-            "AND status = 'active'",
-            (
-                position.ply,
-                position.tps(),
-                ply.move.ptn(),
-                mover,
-                to_db(now),
-                game.id,
-                position.ply - 1,
-            ),
-        )
-        if cursor.rowcount != 1:
+        if not await record_reported_move(tx, game.id, position, mover, now):
             raise ReportRefused(f"Game #{game.id} changed while the file was read: try again.")
     return replace(await fetch_game(tx, game.id), last_move_at=now)

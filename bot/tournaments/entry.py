@@ -39,14 +39,16 @@ from bot.errors import (
     TournamentFull,
     WrongTournamentStage,
 )
+from bot.games.matches import replace_match_player
 from bot.games.model import PlayerRef
-from bot.games.storage import save_player
+from bot.games.storage import replace_player_in_match
 from bot.notifications.outbox import Headline, TournamentNews, enqueue
+from bot.players.storage import save_player
 from bot.store import Database, Transaction, from_db, to_db
 from bot.timekeeping.clock import Clock
-from bot.tournaments import TournamentError
-from bot.tournaments.rounds import fetch_entrants, fetch_pairings, fetch_tournament
+from bot.tournaments import TournamentError, storage
 from bot.tournaments.seeding import move_by, move_to, seed_order
+from bot.tournaments.storage import fetch_entrants, fetch_pairings, fetch_tournament
 from bot.tournaments.tournament import Entrant, TournamentFormat, TournamentStatus, TournamentView
 
 MIN_CHECKIN = timedelta(hours=1)
@@ -105,19 +107,6 @@ def checkin_times(now: datetime, start: datetime | None, window: timedelta | Non
     return CheckIn(opens, opens + (start - opens) / 2)
 
 
-async def schedule_checkin(tx: Transaction, tournament_id: int, checkin: CheckIn) -> None:
-    """Store a tournament's check-in times (in the caller's transaction, e.g. its creation)."""
-    await tx.execute(
-        "UPDATE tournaments SET checkin_opens_at = ?, checkin_remind_at = ?, "
-        "checkin_announced = 0, checkin_reminded = 0 WHERE id = ?",
-        (
-            None if checkin.opens_at is None else to_db(checkin.opens_at),
-            None if checkin.remind_at is None else to_db(checkin.remind_at),
-            tournament_id,
-        ),
-    )
-
-
 async def _ratings(tx: Transaction, tournament: TournamentView) -> dict[int, float]:
     rows = await tx.fetchall(
         "SELECT player_id, rating FROM ratings WHERE guild_id = ? AND size = ?",
@@ -168,10 +157,7 @@ async def entries_at_start(
     present = await _checked_in(tx, tournament.id)
     dropped = tuple(p for p in order if p not in present)
     for player_id in dropped:
-        await tx.execute(
-            "DELETE FROM tournament_players WHERE tournament_id = ? AND player_id = ?",
-            (tournament.id, player_id),
-        )
+        await storage.remove_entrant(tx, tournament.id, player_id)
     return StartEntries(tuple(p for p in order if p in present), dropped)
 
 
@@ -219,7 +205,7 @@ class EntryService:
                 raise EntryRefused(f"Check-in for {tournament.name} is already open.")
             start = tournament.signup_deadline
             remind = now + (start - now) / 2 if start is not None else now + REMIND_WITHOUT_START
-            await schedule_checkin(tx, tournament.id, CheckIn(now, remind))
+            await storage.schedule_checkin(tx, tournament.id, now, remind)
             await self._announce_opening(tx, tournament.id, now)
             return await self._state(tx, tournament.id)
 
@@ -247,11 +233,7 @@ class EntryService:
                 raise NotEntered(tournament.name)
             if row["checked_in_at"] is not None:
                 raise EntryRefused(f"You have already checked in for {tournament.name}.")
-            await tx.execute(
-                "UPDATE tournament_players SET checked_in_at = ? WHERE tournament_id = ? "
-                "AND player_id = ?",
-                (to_db(now), tournament.id, player_id),
-            )
+            await storage.mark_checked_in(tx, tournament.id, player_id, now)
             return await self._state(tx, tournament.id)
 
     async def next_due_at(self) -> datetime | None:
@@ -283,9 +265,7 @@ class EntryService:
                 (now,),
             )
             for row in reminders:
-                await tx.execute(
-                    "UPDATE tournaments SET checkin_reminded = 1 WHERE id = ?", (row["id"],)
-                )
+                await storage.mark_checkin_reminded(tx, row["id"])
                 if (await self._state(tx, row["id"])).missing:
                     news = TournamentNews(row["id"], headline=Headline.CHECKIN_REMINDER.value)
                     await enqueue(tx, news, self._clock.now())
@@ -293,9 +273,7 @@ class EntryService:
         return done
 
     async def _announce_opening(self, tx: Transaction, tournament_id: int, now: datetime) -> None:
-        await tx.execute(
-            "UPDATE tournaments SET checkin_announced = 1 WHERE id = ?", (tournament_id,)
-        )
+        await storage.mark_checkin_announced(tx, tournament_id)
         await enqueue(tx, TournamentNews(tournament_id, Headline.CHECKIN_OPEN.value), now)
 
     # ----------------------------------------------------------------- seeds
@@ -328,12 +306,7 @@ class EntryService:
                     order = move_by(order, player_id, places)
             except TournamentError as error:
                 raise EntryRefused(str(error)) from None
-            for number, player in enumerate(order, start=1):
-                await tx.execute(
-                    "UPDATE tournament_players SET seed = ? WHERE tournament_id = ? "
-                    "AND player_id = ?",
-                    (number, tournament.id, player),
-                )
+            await storage.set_seeds(tx, tournament.id, order)
             return await self._state(tx, tournament.id)
 
     # ----------------------------------------------------------------- late entry
@@ -363,10 +336,7 @@ class EntryService:
                         f"Round {until_round} of {tournament.name} has already begun; a late "
                         f"entrant now starts in round {tournament.current_round + 1}."
                     )
-            await tx.execute(
-                "UPDATE tournaments SET late_entry_until = ? WHERE id = ?",
-                (until_round or None, tournament.id),
-            )
+            await storage.set_late_entry(tx, tournament.id, until_round or None)
             return await self._state(tx, tournament.id)
 
     async def join_late(self, tournament_id: int, player: PlayerRef) -> EntryState:
@@ -393,13 +363,7 @@ class EntryService:
             if tournament.player_count >= tournament.max_players:
                 raise TournamentFull(tournament.name, tournament.max_players)
             await save_player(tx, player, now)
-            await tx.execute(
-                "INSERT INTO tournament_players (tournament_id, player_id, seed, joined_at, "
-                "checked_in_at, first_round) VALUES (?, ?, "
-                "(SELECT COALESCE(MAX(seed), 0) + 1 FROM tournament_players "
-                "WHERE tournament_id = ?), ?, ?, ?)",
-                (tournament.id, player.id, tournament.id, to_db(now), to_db(now), upcoming),
-            )
+            await storage.add_late_entrant(tx, tournament.id, player.id, upcoming, now)
             news = TournamentNews(tournament.id, Headline.LATE_ENTRY.value, player_id=player.id)
             await enqueue(tx, news, now)
             return await self._state(tx, tournament.id)
@@ -438,17 +402,11 @@ class EntryService:
                 raise NotEntered(tournament.name, you=False)
             await _refuse_present(tx, tournament, new.id, you=False)
             await save_player(tx, new, now)
-            await tx.execute(
-                "UPDATE tournament_players SET player_id = ?, status = 'active', left_at = NULL, "
-                "checked_in_at = NULL WHERE tournament_id = ? AND player_id = ?",
-                (new.id, tournament.id, old_id),
-            )
+            await storage.replace_entrant(tx, tournament.id, old_id, new.id)
             games: tuple[int, ...] = ()
             if tournament.status is TournamentStatus.RUNNING:
-                await tx.execute(
-                    "INSERT INTO tournament_replacements (tournament_id, old_id, new_id, round, "
-                    "replaced_at) VALUES (?, ?, ?, ?, ?)",
-                    (tournament.id, old_id, new.id, tournament.current_round, to_db(now)),
+                await storage.log_replacement(
+                    tx, tournament.id, old_id, new.id, tournament.current_round, now
                 )
                 games = await _take_over_matches(tx, tournament, old_id, new.id)
                 news = TournamentNews(
@@ -485,28 +443,11 @@ async def _take_over_matches(
     for pairing in await fetch_pairings(tx, tournament.id, tournament.current_round):
         if pairing.is_decided:
             continue
-        for side in ("player1_id", "player2_id"):
-            await tx.execute(
-                f"UPDATE tournament_pairings SET {side} = ? WHERE id = ? AND {side} = ?",
-                (new_id, pairing.id, old_id),
-            )
+        await storage.replace_pairing_player(tx, pairing.id, old_id, new_id)
         if pairing.match_id is None:
             continue
-        for side in ("player1_id", "player2_id"):
-            await tx.execute(
-                f"UPDATE matches SET {side} = ? WHERE id = ? AND {side} = ?",
-                (new_id, pairing.match_id, old_id),
-            )
-        rows = await tx.fetchall(
-            "UPDATE games SET white_id = CASE white_id WHEN ? THEN ? ELSE white_id END, "
-            "black_id = CASE black_id WHEN ? THEN ? ELSE black_id END, "
-            "draw_offer_by = NULLIF(draw_offer_by, ?), "
-            "undo_request_by = NULLIF(undo_request_by, ?), version = version + 1 "
-            "WHERE match_id = ? AND status = 'active' AND ? IN (white_id, black_id) "
-            "RETURNING id",
-            (old_id, new_id, old_id, new_id, old_id, old_id, pairing.match_id, old_id),
-        )
-        games.extend(row["id"] for row in rows)
+        await replace_match_player(tx, pairing.match_id, old_id, new_id)
+        games.extend(await replace_player_in_match(tx, pairing.match_id, old_id, new_id))
     return tuple(games)
 
 

@@ -416,14 +416,14 @@ def _walk_bracket(
                 f"{missing[0].player2} has no result."
             )
         winners: set[int] = set()
-        for result in played:
-            assert result is not None
-            if result.winner is None:
+        for meeting in played:
+            assert meeting is not None
+            if meeting.winner is None:
                 raise TournamentError(
-                    f"{result.player1} v {result.player2} is drawn: an elimination match needs "
+                    f"{meeting.player1} v {meeting.player2} is drawn: an elimination match needs "
                     "extra games until one of them wins."
                 )
-            winners.add(result.winner)
+            winners.add(meeting.winner)
         used += len(played)
         number += 1
         entrants = [p for p in entrants if p in winners or p in byes]

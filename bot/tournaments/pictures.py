@@ -21,14 +21,14 @@ from dataclasses import dataclass
 from bot.games.model import check_size
 from bot.store import Database, from_db
 from bot.tournaments import ScoringSystem, TieBreak, bracket_slots, group_name
-from bot.tournaments.rounds import (
+from bot.tournaments.rounds import pairings_by_place
+from bot.tournaments.service import TournamentService
+from bot.tournaments.storage import (
     fetch_entrants,
     fetch_pairings,
     fetch_place_holders,
     fetch_tournament,
-    pairings_by_place,
 )
-from bot.tournaments.service import TournamentService
 from bot.tournaments.tournament import (
     Entrant,
     EntrantStatus,
@@ -128,13 +128,13 @@ def standings_table(
         )
         for index, row in enumerate(rows)
     )
-    points = "match points" if scoring.system is ScoringSystem.MATCH_POINTS else "game points"
+    ranked_by = "match points" if scoring.system is ScoringSystem.MATCH_POINTS else "game points"
     return StandingsTable(
         title=tournament.name if title is None else title,
         rows=table_rows,
         tie_breaks=tuple(TieBreakColumn(TIE_BREAK_SHORT[t], t.label) for t in scoring.tie_breaks),
         subtitle=f"Standings, {stage(tournament)} · {tournament.setup.size}x{tournament.setup.size}"
-        f" · ranked by {points}",
+        f" · ranked by {ranked_by}",
         points_heading="Pts" if scoring.system is ScoringSystem.MATCH_POINTS else "GP",
     )
 
@@ -214,7 +214,7 @@ def round_pairings(
 ) -> RoundPairings:
     """A round's meetings, table by table, results where decided, and its byes. A group-stage
     round (given the `entrants`, and `holders` from
-    :func:`bot.tournaments.rounds.fetch_place_holders` for players replaced since) shows
+    :func:`bot.tournaments.storage.fetch_place_holders` for players replaced since) shows
     each group under its heading, the groups in order."""
     group_of: dict[int, int] = {}
     if tournament.format is TournamentFormat.GROUPS and number <= tournament.group_stage_rounds:

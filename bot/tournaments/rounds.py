@@ -32,30 +32,22 @@ next one, or nothing at all happens. The rules:
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
 
-from bot.errors import UnknownTournament
 from bot.games.matches import create_match
 from bot.games.model import (
-    GameSetup,
     GameView,
     MatchStatus,
     MatchView,
     PlayerRef,
-    clock_from_row,
-    tiebreak_from_row,
 )
 from bot.games.storage import insert_game
-from bot.store import Transaction, from_db, to_db
+from bot.store import Transaction
 from bot.tournaments import (
     MatchResult,
     Round,
-    Scoring,
-    ScoringSystem,
-    TieBreak,
     TournamentError,
     compute_standings,
     elimination_round,
@@ -64,12 +56,18 @@ from bot.tournaments import (
     group_tables,
     qualifiers,
     round_robin,
+    storage,
     swiss_round,
 )
-from bot.tournaments.seeding import place_holders
+from bot.tournaments.storage import (
+    fetch_entrants,
+    fetch_pairings,
+    fetch_place_holders,
+    fetch_tournament,
+    pairing_of_match,
+)
 from bot.tournaments.tournament import (
     Entrant,
-    EntrantStatus,
     PairingView,
     RoundView,
     TournamentFormat,
@@ -77,149 +75,6 @@ from bot.tournaments.tournament import (
     TournamentStatus,
     TournamentView,
 )
-
-TOURNAMENT_SELECT = """
-SELECT t.*, o.name AS organizer_name, w.name AS winner_name,
-    (SELECT COUNT(*) FROM tournament_players tp WHERE tp.tournament_id = t.id) AS player_count
-FROM tournaments t JOIN players o ON o.id = t.organizer_id LEFT JOIN players w ON w.id = t.winner_id
-"""
-
-_PAIRING_SELECT = """
-SELECT tp.*, p1.name AS player1_name, p2.name AS player2_name, w.name AS winner_name
-FROM tournament_pairings tp JOIN players p1 ON p1.id = tp.player1_id
-LEFT JOIN players p2 ON p2.id = tp.player2_id LEFT JOIN players w ON w.id = tp.winner_id
-"""
-
-
-def _player(row: sqlite3.Row, prefix: str) -> PlayerRef | None:
-    player_id = row[f"{prefix}_id"]
-    return None if player_id is None else PlayerRef(player_id, row[f"{prefix}_name"])
-
-
-def _moment(text: str) -> datetime:
-    moment = from_db(text)
-    assert moment is not None
-    return moment
-
-
-def tournament_from_row(row: sqlite3.Row) -> TournamentView:
-    """A row of :data:`TOURNAMENT_SELECT`."""
-    match_win = row["match_win"]
-    organizer = _player(row, "organizer")
-    assert organizer is not None
-    return TournamentView(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        name=row["name"],
-        format=TournamentFormat(row["format"]),
-        swiss_rounds=row["swiss_rounds"],
-        setup=GameSetup.create(
-            size=row["size"],
-            komi=row["komi"],
-            opening=row["opening"],
-            days_per_move=row["days_per_move"],
-            rated=bool(row["rated"]),
-            clock=clock_from_row(row),
-        ),
-        games_per_match=row["games_per_match"],
-        scoring=Scoring(
-            system=ScoringSystem(row["scoring"]),
-            match_win=match_win,
-            match_draw=row["match_draw"],
-            match_loss=row["match_loss"],
-            bye_match_points=match_win,
-            tie_breaks=tuple(TieBreak(name) for name in row["tie_breaks"].split(",") if name),
-        ),
-        max_players=row["max_players"],
-        signup_deadline=from_db(row["signup_deadline"]),
-        organizer=organizer,
-        status=TournamentStatus(row["status"]),
-        current_round=row["current_round"],
-        rounds_total=row["rounds_total"],
-        winner=_player(row, "winner"),
-        player_count=row["player_count"],
-        created_at=_moment(row["created_at"]),
-        started_at=from_db(row["started_at"]),
-        finished_at=from_db(row["finished_at"]),
-        vacation_allowed=bool(row["vacation_allowed"]),
-        group_count=row["group_count"],
-        group_advance=row["group_advance"],
-        tiebreaks=tiebreak_from_row(row),
-    )
-
-
-def _pairing_from_row(row: sqlite3.Row) -> PairingView:
-    player1 = _player(row, "player1")
-    assert player1 is not None
-    return PairingView(
-        id=row["id"],
-        tournament_id=row["tournament_id"],
-        round=row["round"],
-        player1=player1,
-        player2=_player(row, "player2"),
-        match_id=row["match_id"],
-        points1=row["points1"],
-        points2=row["points2"],
-        winner=_player(row, "winner"),
-        forfeit=bool(row["forfeit"]),
-        decided_at=from_db(row["decided_at"]),
-    )
-
-
-async def fetch_tournament(tx: Transaction, tournament_id: int) -> TournamentView:
-    row = await tx.fetchone(TOURNAMENT_SELECT + " WHERE t.id = ?", (tournament_id,))
-    if row is None:
-        raise UnknownTournament(tournament_id)
-    return tournament_from_row(row)
-
-
-async def fetch_entrants(tx: Transaction, tournament_id: int) -> list[Entrant]:
-    """The players in seed order (before the start: those seeded by hand, then join order),
-    withdrawn ones included."""
-    rows = await tx.fetchall(
-        "SELECT tp.*, p.name FROM tournament_players tp JOIN players p ON p.id = tp.player_id "
-        "WHERE tp.tournament_id = ? ORDER BY tp.seed IS NULL, tp.seed, tp.joined_at, tp.rowid",
-        (tournament_id,),
-    )
-    return [
-        Entrant(
-            PlayerRef(row["player_id"], row["name"]),
-            row["seed"],
-            EntrantStatus(row["status"]),
-            _moment(row["joined_at"]),
-            row["group_number"],
-            row["knockout_seed"],
-        )
-        for row in rows
-    ]
-
-
-async def fetch_pairings(
-    tx: Transaction, tournament_id: int, round_number: int | None = None
-) -> list[PairingView]:
-    """The pairings of one round, or of every round, in order."""
-    rows = await tx.fetchall(
-        _PAIRING_SELECT + " WHERE tp.tournament_id = ? AND (? IS NULL OR tp.round = ?) "
-        "ORDER BY tp.round, tp.id",
-        (tournament_id, round_number, round_number),
-    )
-    return [_pairing_from_row(row) for row in rows]
-
-
-async def pairing_of_match(tx: Transaction, match_id: int) -> PairingView | None:
-    row = await tx.fetchone(_PAIRING_SELECT + " WHERE tp.match_id = ?", (match_id,))
-    return None if row is None else _pairing_from_row(row)
-
-
-async def in_tournament(tx: Transaction, game: GameView) -> bool:
-    """Whether the game belongs to a tournament match."""
-    if game.match_id is None:
-        return False
-    row = await tx.fetchone(
-        "SELECT 1 FROM tournament_pairings WHERE match_id = ?", (game.match_id,)
-    )
-    return row is not None
 
 
 def standings_input(
@@ -262,16 +117,6 @@ def pairings_by_place(
     ]
 
 
-async def fetch_place_holders(tx: Transaction, tournament_id: int) -> dict[int, int]:
-    """{replaced player: who holds their place now} (see :func:`bot.tournaments.place_holders`)."""
-    rows = await tx.fetchall(
-        "SELECT old_id, new_id FROM tournament_replacements WHERE tournament_id = ? "
-        "ORDER BY replaced_at, rowid",
-        (tournament_id,),
-    )
-    return place_holders((row["old_id"], row["new_id"]) for row in rows)
-
-
 # ----------------------------------------------------------------- writing
 
 
@@ -285,14 +130,8 @@ async def decide(
     now: datetime,
 ) -> PairingView:
     """Record an undecided pairing's result."""
-    await tx.execute(
-        "UPDATE tournament_pairings SET points1 = ?, points2 = ?, winner_id = ?, forfeit = ?, "
-        "decided_at = ? WHERE id = ? AND decided_at IS NULL",
-        (*points, winner_id, int(forfeit), to_db(now), pairing.id),
-    )
-    row = await tx.fetchone(_PAIRING_SELECT + " WHERE tp.id = ?", (pairing.id,))
-    assert row is not None
-    return _pairing_from_row(row)
+    await storage.decide_pairing(tx, pairing.id, points, winner_id, forfeit, now)
+    return await storage.fetch_pairing(tx, pairing.id)
 
 
 async def record_match_in_tournament(
@@ -436,20 +275,6 @@ def knockout_order(
     return qualifiers(tables, tournament.group_advance, active)
 
 
-async def store_knockout_seeds(tx: Transaction, tournament_id: int, order: list[int]) -> None:
-    """Store `order` (from :func:`knockout_order`) as the knockout seeds, replacing any."""
-    await tx.execute(
-        "UPDATE tournament_players SET knockout_seed = NULL WHERE tournament_id = ?",
-        (tournament_id,),
-    )
-    for seed, player in enumerate(order, start=1):
-        await tx.execute(
-            "UPDATE tournament_players SET knockout_seed = ? WHERE tournament_id = ? "
-            "AND player_id = ?",
-            (seed, tournament_id, player),
-        )
-
-
 async def _seed_knockout(
     tx: Transaction,
     tournament: TournamentView,
@@ -459,44 +284,8 @@ async def _seed_knockout(
 ) -> list[Entrant]:
     """Store who goes through from the groups as knockout seeds; the entrants after it."""
     order = knockout_order(tournament, entrants, pairings, holders)
-    await store_knockout_seeds(tx, tournament.id, order)
+    await storage.set_knockout_seeds(tx, tournament.id, order)
     return await fetch_entrants(tx, tournament.id)
-
-
-async def _write_pairing(
-    tx: Transaction,
-    tournament_id: int,
-    number: int,
-    players: tuple[int, int | None],
-    *,
-    row_id: int | None,
-    match_id: int | None = None,
-    winner_id: int | None = None,
-    decided_at: datetime | None = None,
-) -> None:
-    """Insert a pairing of round `number`, or rewrite the pairing `row_id` (its score reset)."""
-    player1, player2 = players
-    values = (
-        player1,
-        player2,
-        match_id,
-        winner_id,
-        int(player2 is not None and match_id is None),  # decided unplayed: a forfeit
-        None if decided_at is None else to_db(decided_at),
-    )
-    if row_id is None:
-        await tx.execute(
-            "INSERT INTO tournament_pairings (player1_id, player2_id, match_id, winner_id, "
-            "forfeit, decided_at, tournament_id, round) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (*values, tournament_id, number),
-        )
-    else:
-        await tx.execute(
-            "UPDATE tournament_pairings SET player1_id = ?, player2_id = ?, match_id = ?, "
-            "winner_id = ?, forfeit = ?, decided_at = ?, points1 = 0, points2 = 0 "
-            "WHERE id = ? AND tournament_id = ? AND round = ?",
-            (*values, row_id, tournament_id, number),
-        )
 
 
 async def seat_pairing(
@@ -515,13 +304,15 @@ async def seat_pairing(
     skipped; a knockout one sends player 1 through."""
     player1, player2 = players
     if player2 is None:
-        await _write_pairing(tx, tournament.id, number, players, row_id=row_id, decided_at=now)
+        await storage.write_pairing(
+            tx, tournament.id, number, players, row_id=row_id, decided_at=now
+        )
         return None
     present = [p for p in players if p in active]
     if len(present) == 2:
 
         async def store_pairing(match_id: int) -> None:
-            await _write_pairing(
+            await storage.write_pairing(
                 tx, tournament.id, number, players, row_id=row_id, match_id=match_id
             )
 
@@ -529,7 +320,7 @@ async def seat_pairing(
         return await start_match(tx, tournament, player1, player2, now, knockout, store_pairing)
     if present or tournament.is_knockout_round(number):
         winner = present[0] if present else player1
-        await _write_pairing(
+        await storage.write_pairing(
             tx, tournament.id, number, players, row_id=row_id, winner_id=winner, decided_at=now
         )
     return None
@@ -544,9 +335,7 @@ async def _begin_round(
 ) -> tuple[RoundView, list[GameView]]:
     """Store the round's pairings and start a match (and its first game) for each."""
     number = tournament.current_round + 1
-    await tx.execute(
-        "UPDATE tournaments SET current_round = ? WHERE id = ?", (number, tournament.id)
-    )
+    await storage.set_current_round(tx, tournament.id, number)
     active = {e.player.id for e in entrants if e.is_active}
     games = []
     seats = [(p.player1, p.player2) for p in upcoming.pairings]
@@ -567,10 +356,7 @@ async def _finish(
     holders: Mapping[int, int],
 ) -> None:
     winner = tournament_winner(tournament, entrants, pairings, holders)
-    await tx.execute(
-        "UPDATE tournaments SET status = 'finished', winner_id = ?, finished_at = ? WHERE id = ?",
-        (winner, to_db(now), tournament.id),
-    )
+    await storage.mark_finished(tx, tournament.id, winner, now)
 
 
 def tournament_winner(

@@ -32,9 +32,7 @@ Rules chosen here:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import TypeVar
 
 from bot.errors import (
     AlreadyEntered,
@@ -53,17 +51,14 @@ from bot.errors import (
 )
 from bot.games.model import (
     GAME_SELECT,
-    MAX_MATCH_GAMES,
+    GameSetup,
     GameView,
     PlayerRef,
-    TiebreakRule,
-    check_days,
     game_from_row,
 )
 from bot.games.records import QueryService
 from bot.games.service import finish_game
-from bot.games.storage import fetch_match, save_player
-from bot.guild_settings import fetch_guild_settings
+from bot.games.storage import fetch_match
 from bot.notifications.outbox import (
     EndingCause,
     GameEnded,
@@ -72,15 +67,11 @@ from bot.notifications.outbox import (
     announce_progress,
     enqueue,
 )
-from bot.store import Database, Transaction, to_db
+from bot.players.storage import save_player
+from bot.store import Database, Transaction
 from bot.text_safety import strip_unsafe
 from bot.timekeeping.clock import Clock
-from bot.timekeeping.control import TimeControl
 from bot.tournaments import (
-    DEFAULT_TIE_BREAKS,
-    Scoring,
-    ScoringSystem,
-    TieBreak,
     compute_standings,
     elimination_round_count,
     group_name,
@@ -89,19 +80,18 @@ from bot.tournaments import (
     round_robin,
     snake_groups,
     standings_csv,
+    storage,
 )
-from bot.tournaments.entry import checkin_times, entries_at_start, schedule_checkin
-from bot.tournaments.groups import MAX_GROUPS
-from bot.tournaments.rounds import (
+from bot.tournaments.entry import checkin_times, entries_at_start
+from bot.tournaments.rounds import advance, decide, standings_input
+from bot.tournaments.rules import TournamentRules
+from bot.tournaments.storage import (
     TOURNAMENT_SELECT,
-    advance,
-    decide,
     fetch_entrants,
     fetch_pairings,
     fetch_place_holders,
     fetch_tournament,
     pairing_of_match,
-    standings_input,
     tournament_from_row,
 )
 from bot.tournaments.tournament import (
@@ -115,50 +105,10 @@ from bot.tournaments.tournament import (
     TournamentStatus,
     TournamentView,
 )
-from tak import Opening, Result, ResultKind
+from tak import Result, ResultKind
 
-MAX_PLAYERS = 64
-MAX_SWISS_ROUNDS = 20
 MAX_NAME_LENGTH = 60
 MAX_LIVE_TOURNAMENTS = 10  # per server, signing up or running
-MAX_ADVANCE = 8  # players through from each group
-MAX_TIEBREAK_GAMES = 9
-DEFAULT_TIEBREAK_GAMES = 3
-KNOCKOUTS = (TournamentFormat.ELIMINATION, TournamentFormat.GROUPS)
-
-
-_Choice = TypeVar("_Choice", TournamentFormat, ScoringSystem, TieBreak)
-
-
-def _choice(kind: type[_Choice], value: _Choice | str, what: str) -> _Choice:
-    try:
-        return kind(value)
-    except ValueError:
-        options = ", ".join(repr(member.value) for member in kind)
-        raise InvalidSetting(f"The {what} must be one of {options}.") from None
-
-
-def _scoring(
-    system: ScoringSystem | str,
-    match_points: tuple[float, float, float],
-    tie_breaks: Sequence[TieBreak | str],
-) -> Scoring:
-    win, draw, loss = match_points
-    if not win >= draw >= loss >= 0 or win == loss:
-        raise InvalidSetting(
-            "Match points must run win ≥ draw ≥ loss ≥ 0, with a win worth more than a loss."
-        )
-    breaks = tuple(_choice(TieBreak, name, "tie-break") for name in tie_breaks)
-    if len(set(breaks)) != len(breaks):
-        raise InvalidSetting("Each tie-break can be listed once.")
-    return Scoring(
-        system=_choice(ScoringSystem, system, "scoring"),
-        match_win=win,
-        match_draw=draw,
-        match_loss=loss,
-        bye_match_points=win,
-        tie_breaks=breaks,
-    )
 
 
 class TournamentService:
@@ -177,45 +127,14 @@ class TournamentService:
         organizer: PlayerRef,
         is_organizer: bool,
         name: str,
-        format: TournamentFormat | str,
-        swiss_rounds: int | None = None,
-        size: int | None = None,
-        komi: float | None = None,
-        opening: Opening | str = Opening.SWAP,
-        games_per_match: int = 2,
-        days_per_move: int | None = None,
-        rated: bool = True,
-        scoring: ScoringSystem | str = ScoringSystem.MATCH_POINTS,
-        match_points: tuple[float, float, float] = (3.0, 1.0, 0.0),
-        tie_breaks: Sequence[TieBreak | str] = DEFAULT_TIE_BREAKS,
-        max_players: int = MAX_PLAYERS,
+        setup: GameSetup,
+        rules: TournamentRules,
         signup_deadline: datetime | None = None,
-        vacation_allowed: bool = True,
-        bank: timedelta | None = None,
-        increment: timedelta | None = None,
-        cap: timedelta | None = None,
-        groups: int | None = None,
-        advance: int | None = None,
-        tiebreak_days: int | None = None,
-        tiebreak_bank: timedelta | None = None,
-        tiebreak_increment: timedelta | None = None,
-        tiebreak_cap: timedelta | None = None,
-        tiebreak_games: int | None = None,
         checkin: timedelta | None = None,
     ) -> TournamentView:
-        """A tournament open for sign-up; None settings take the guild's defaults. With
-        `checkin`, check-in opens that long before the sign-up deadline (see
-        :mod:`bot.tournaments.entry`).
-        With `vacation_allowed` False its games' clocks run while a player is on vacation; a
-        `bank`, or an `increment` with its `cap`, is its games' time control besides days per
-        move (:mod:`bot.timekeeping.control`).
-
-        `match_points` are for a match won, drawn and lost (a bye scores a win); `tie_breaks`
-        apply in the order given. A groups -> knockout event takes its number of `groups` and
-        how many `advance` from each; the knockout formats take their tiebreak games' time
-        control (`tiebreak_days` and a bank or an increment with its cap; by default the
-        tournament's) and their most, `tiebreak_games`.
-        """
+        """A tournament open for sign-up, its games set up as `setup` and played by `rules`.
+        With `checkin`, check-in opens that long before the sign-up deadline (see
+        :mod:`bot.tournaments.entry`)."""
         if not is_organizer:
             raise NotOrganizer("create a tournament")
         name = " ".join(strip_unsafe(name).split())
@@ -223,35 +142,11 @@ class TournamentService:
             raise InvisibleName("tournament")
         if len(name) > MAX_NAME_LENGTH:
             raise InvalidSetting(f"A tournament name has 1 to {MAX_NAME_LENGTH} characters.")
-        chosen = _choice(TournamentFormat, format, "format")
-        if chosen is TournamentFormat.SWISS:
-            if swiss_rounds is None or not 1 <= swiss_rounds <= MAX_SWISS_ROUNDS:
-                raise InvalidSetting(f"A Swiss tournament has 1 to {MAX_SWISS_ROUNDS} rounds.")
-        elif swiss_rounds is not None:
-            raise InvalidSetting("Only a Swiss tournament takes a number of rounds.")
-        _check_groups(chosen, groups, advance)
-        if not 1 <= games_per_match <= MAX_MATCH_GAMES:
-            raise InvalidSetting(f"A match has 1 to {MAX_MATCH_GAMES} games.")
-        if not 2 <= max_players <= MAX_PLAYERS:
-            raise InvalidSetting(f"A tournament takes 2 to {MAX_PLAYERS} players.")
-        rules = _scoring(scoring, match_points, tie_breaks)
         now = self._clock.now()
         if signup_deadline is not None and signup_deadline <= now:
             raise InvalidSetting("The sign-up deadline must be in the future.")
         check_in = checkin_times(now, signup_deadline, checkin)
         async with self._db.transaction() as tx:
-            defaults = await fetch_guild_settings(tx, guild_id)
-            setup = defaults.game_setup(
-                size=size, komi=komi, days_per_move=days_per_move, opening=opening, rated=rated
-            )
-            clock = TimeControl.create(setup.days_per_move, bank=bank, increment=increment, cap=cap)
-            tiebreaks = _tiebreaks(
-                chosen,
-                setup.days_per_move,
-                tiebreak_days,
-                (tiebreak_bank, tiebreak_increment, tiebreak_cap),
-                tiebreak_games,
-            )
             taken = await tx.fetchone(
                 "SELECT 1 FROM tournaments WHERE guild_id = ? AND name = ? COLLATE NOCASE "
                 "AND status IN ('signup', 'running')",
@@ -267,51 +162,21 @@ class TournamentService:
             if live is not None and live[0] >= MAX_LIVE_TOURNAMENTS:
                 raise TooManyTournaments(MAX_LIVE_TOURNAMENTS)
             await save_player(tx, organizer, now)
-            cursor = await tx.execute(
-                "INSERT INTO tournaments (guild_id, channel_id, name, format, swiss_rounds, size, "
-                "komi, opening, games_per_match, days_per_move, rated, scoring, match_win, "
-                "match_draw, match_loss, tie_breaks, max_players, signup_deadline, organizer_id, "
-                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    guild_id,
-                    channel_id,
-                    name,
-                    chosen.value,
-                    swiss_rounds,
-                    setup.size,
-                    setup.base_komi,
-                    setup.opening.value,
-                    games_per_match,
-                    setup.days_per_move,
-                    int(setup.rated),
-                    rules.system.value,
-                    rules.match_win,
-                    rules.match_draw,
-                    rules.match_loss,
-                    ",".join(kind.value for kind in rules.tie_breaks),
-                    max_players,
-                    None if signup_deadline is None else to_db(signup_deadline),
-                    organizer.id,
-                    to_db(now),
-                ),
+            tournament_id = await storage.insert_tournament(
+                tx,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                name=name,
+                setup=setup,
+                rules=rules,
+                signup_deadline=signup_deadline,
+                checkin_opens_at=check_in.opens_at,
+                checkin_remind_at=check_in.remind_at,
+                organizer_id=organizer.id,
+                now=now,
             )
-            assert cursor.lastrowid is not None
-            await tx.execute(
-                "UPDATE tournaments SET vacation_allowed = ?, clock_bank = ?, "
-                "clock_increment = ?, clock_cap = ? WHERE id = ?",
-                (int(vacation_allowed), *clock.to_db(), cursor.lastrowid),
-            )
-            await tx.execute(
-                "UPDATE tournaments SET group_count = ?, group_advance = ?, "
-                "tiebreak_days_per_move = ?, tiebreak_clock_bank = ?, "
-                "tiebreak_clock_increment = ?, tiebreak_clock_cap = ?, tiebreak_games = ? "
-                "WHERE id = ?",
-                (groups, advance, *tiebreaks.to_db(), cursor.lastrowid),
-            )
-            await schedule_checkin(tx, cursor.lastrowid, check_in)
-            news = TournamentNews(cursor.lastrowid, headline=Headline.CREATED.value)
-            await enqueue(tx, news, now)
-            return await fetch_tournament(tx, cursor.lastrowid)
+            await enqueue(tx, TournamentNews(tournament_id, headline=Headline.CREATED.value), now)
+            return await fetch_tournament(tx, tournament_id)
 
     async def join(self, tournament_id: int, player: PlayerRef) -> Entrant:
         now = self._clock.now()
@@ -325,11 +190,7 @@ class TournamentService:
             if tournament.player_count >= tournament.max_players:
                 raise TournamentFull(tournament.name, tournament.max_players)
             await save_player(tx, player, now)
-            await tx.execute(
-                "INSERT INTO tournament_players (tournament_id, player_id, joined_at) "
-                "VALUES (?, ?, ?)",
-                (tournament.id, player.id, to_db(now)),
-            )
+            await storage.add_entrant(tx, tournament.id, player.id, now)
             entrant = await _entrant(tx, tournament, player.id)
             assert entrant is not None
             return entrant
@@ -341,10 +202,7 @@ class TournamentService:
             _require(tournament, TournamentStatus.SIGNUP, "leave it (withdraw instead)")
             if await _entrant(tx, tournament, player_id) is None:
                 raise NotEntered(tournament.name)
-            await tx.execute(
-                "DELETE FROM tournament_players WHERE tournament_id = ? AND player_id = ?",
-                (tournament.id, player_id),
-            )
+            await storage.remove_entrant(tx, tournament.id, player_id)
             return await fetch_tournament(tx, tournament.id)
 
     async def start(
@@ -370,26 +228,13 @@ class TournamentService:
                 needed = tournament.group_count * (tournament.group_advance + 1)
                 if count < needed:
                     raise NotEnoughPlayers(tournament.name, needed, count)
-            for seed, player_id in enumerate(field.order, start=1):
-                await tx.execute(
-                    "UPDATE tournament_players SET seed = ? WHERE tournament_id = ? "
-                    "AND player_id = ?",
-                    (seed, tournament.id, player_id),
-                )
+            await storage.set_seeds(tx, tournament.id, field.order)
             if tournament.group_count is not None:
                 ids = list(field.order)
                 for number, members in enumerate(snake_groups(ids, tournament.group_count)):
                     for player in members:
-                        await tx.execute(
-                            "UPDATE tournament_players SET group_number = ? "
-                            "WHERE tournament_id = ? AND player_id = ?",
-                            (number, tournament.id, player),
-                        )
-            await tx.execute(
-                "UPDATE tournaments SET status = 'running', rounds_total = ?, started_at = ? "
-                "WHERE id = ?",
-                (_rounds_total(tournament, count), to_db(now), tournament.id),
-            )
+                        await storage.set_group(tx, tournament.id, player, number)
+            await storage.mark_started(tx, tournament.id, _rounds_total(tournament, count), now)
             progress = await advance(tx, tournament.id, now)
             await announce_progress(
                 tx, progress, now, headline=Headline.STARTED, dropped=field.dropped
@@ -524,10 +369,7 @@ class TournamentService:
             for pairing in await fetch_pairings(tx, tournament.id, tournament.current_round):
                 if not pairing.is_decided and pairing.match_id is not None:
                     stopped.extend(await self._stop_match(tx, tournament.id, pairing.match_id, now))
-            await tx.execute(
-                "UPDATE tournaments SET status = 'cancelled', finished_at = ? WHERE id = ?",
-                (to_db(now), tournament.id),
-            )
+            await storage.mark_cancelled(tx, tournament.id, now)
             progress = TournamentProgress(
                 await fetch_tournament(tx, tournament.id), stopped=tuple(stopped)
             )
@@ -595,11 +437,7 @@ class TournamentService:
             raise NotEntered(tournament.name, you=you)
         if not entrant.is_active:
             raise NoLongerPlaying(tournament.name, entrant.status.value)
-        await tx.execute(
-            "UPDATE tournament_players SET status = ?, left_at = ? WHERE tournament_id = ? "
-            "AND player_id = ?",
-            (status.value, to_db(now), tournament.id, player_id),
-        )
+        await storage.mark_left(tx, tournament.id, player_id, status, now)
         pairing = await _open_pairing(tx, tournament, player_id)
         if pairing is None:
             progress = await advance(tx, tournament.id, now)
@@ -646,42 +484,6 @@ class TournamentService:
 def _require(tournament: TournamentView, status: TournamentStatus, action: str) -> None:
     if tournament.status is not status:
         raise WrongTournamentStage(tournament.name, tournament.status.value, action)
-
-
-def _check_groups(chosen: TournamentFormat, groups: int | None, advance: int | None) -> None:
-    if chosen is not TournamentFormat.GROUPS:
-        if groups is not None or advance is not None:
-            raise InvalidSetting("Only a groups -> knockout tournament takes groups and advance.")
-        return
-    if groups is None or not 2 <= groups <= MAX_GROUPS:
-        raise InvalidSetting(f"A groups -> knockout tournament has 2 to {MAX_GROUPS} groups.")
-    if advance is None or not 1 <= advance <= MAX_ADVANCE:
-        raise InvalidSetting(f"From 1 to {MAX_ADVANCE} players of each group go through.")
-
-
-def _tiebreaks(
-    chosen: TournamentFormat,
-    days_per_move: int,
-    tiebreak_days: int | None,
-    clock: tuple[timedelta | None, timedelta | None, timedelta | None],
-    games: int | None,
-) -> TiebreakRule:
-    """The knockout's tiebreak games: their time control (the tournament's unless one is given)
-    and their most (checked)."""
-    if chosen not in KNOCKOUTS:
-        if tiebreak_days is not None or any(clock) or games is not None:
-            raise InvalidSetting("Only knockout tournaments have tiebreak games.")
-        return TiebreakRule()
-    if games is not None and not 1 <= games <= MAX_TIEBREAK_GAMES:
-        raise InvalidSetting(f"A drawn match gets 1 to {MAX_TIEBREAK_GAMES} tiebreak games.")
-    most = DEFAULT_TIEBREAK_GAMES if games is None else games
-    if tiebreak_days is None and not any(clock):
-        return TiebreakRule(games=most)
-    days = days_per_move if tiebreak_days is None else tiebreak_days
-    check_days(days)
-    bank, increment, cap = clock
-    control = TimeControl.create(days, bank=bank, increment=increment, cap=cap)
-    return TiebreakRule(days, control, most)
 
 
 def _rounds_total(tournament: TournamentView, count: int) -> int:

@@ -184,7 +184,9 @@ def compute_standings(
     seed = {p: i for i, p in enumerate(field)}
     groups: list[list[int]] = []
     for score in sorted(set(scores.values()), reverse=True):
-        groups.extend(split(sorted((p for p in field if scores[p] == score), key=seed.get), 0))
+        groups.extend(
+            split(sorted((p for p in field if scores[p] == score), key=seed.__getitem__), 0)
+        )
 
     table: list[Standing] = []
     for group in groups:

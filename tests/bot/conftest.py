@@ -14,6 +14,7 @@ from bot.games.outcomes import MoveOutcome
 from bot.notifications.outbox import Outcome
 from bot.services import Services
 from bot.timekeeping.clock import FakeClock
+from tests.bot.setups import create_challenge
 
 ALICE = PlayerRef(101, "alice")
 BOB = PlayerRef(202, "bob")
@@ -79,8 +80,8 @@ async def start_game(services: Services, **settings: Any) -> GameView:
     """Alice (white unless `colour` says otherwise) against Bob, accepted at once."""
     settings.setdefault("colour", "white")
     settings.setdefault("size", 5)
-    challenge = await services.challenges.create(
-        guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BOB, **settings
+    challenge = await create_challenge(
+        services, guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BOB, **settings
     )
     acceptance = await services.challenges.accept(challenge.id, BOB)
     return acceptance.game

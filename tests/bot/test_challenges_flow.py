@@ -11,9 +11,11 @@ import pytest
 from bot import errors
 from bot.games.challenges import ChallengeService
 from bot.games.model import ChallengeStatus, GameStatus
+from bot.guild_settings import GuildSettings
 from bot.store import Database, load_migrations
 from tak import Color
 from tak.ptn import TIE_RULE_COMMENT, Game
+from tests.bot.setups import create_challenge
 
 # 4x4, the board full once White walls d1: 9 White flats to 6, and 7 to 8.
 NINE_TO_SIX = "1,2,1,1/1,1,2,1/2,1,1,2/1,2,2,x 1 9"
@@ -23,8 +25,13 @@ GUILD, CHANNEL = 11, 22
 
 
 async def create(services, challenger, opponent=None, **settings):
-    return await services.challenges.create(
-        guild_id=GUILD, channel_id=CHANNEL, challenger=challenger, opponent=opponent, **settings
+    return await create_challenge(
+        services,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger=challenger,
+        opponent=opponent,
+        **settings,
     )
 
 
@@ -229,7 +236,11 @@ async def test_random_colours_follow_the_service_random_source(db_path, clock, a
         for seed in range(8):
             service = ChallengeService(db, clock, random.Random(seed))
             challenge = await service.create(
-                guild_id=GUILD, channel_id=CHANNEL, challenger=alice, opponent=bob
+                guild_id=GUILD,
+                channel_id=CHANNEL,
+                challenger=alice,
+                opponent=bob,
+                setup=GuildSettings(GUILD).game_setup(),
             )
             whites.add((await service.accept(challenge.id, bob)).game.white)
         assert whites == {alice, bob}

@@ -19,6 +19,8 @@ from bot.timekeeping.control import TimeControl, parse_duration
 from tak import ResultKind
 from tak.ptn import Game
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, play, with_announcements_delivered
+from tests.bot.setups import create_challenge
+from tests.bot.tournament_helpers import create_tournament
 from tests.engine.test_ptn_ninja_files import assert_ninja_reads
 
 DAY = timedelta(days=1)
@@ -26,7 +28,8 @@ SECOND = timedelta(seconds=1)
 
 
 async def game_between(services: Services, white, black, **settings):
-    challenge = await services.challenges.create(
+    challenge = await create_challenge(
+        services,
         guild_id=GUILD,
         channel_id=CHANNEL,
         challenger=white,
@@ -206,11 +209,11 @@ async def test_vacation_days_are_counted_per_calendar_year(services, clock) -> N
 
 
 async def test_a_tournament_can_forbid_vacations(services, clock) -> None:
-    tournament = await services.tournaments.create(
+    tournament = await create_tournament(
+        services,
         guild_id=GUILD,
         channel_id=CHANNEL,
         organizer=ALICE,
-        is_organizer=True,
         name="Cup",
         format="round_robin",
         games_per_match=1,

@@ -23,6 +23,7 @@ from tak import Color, Result, ResultKind
 from tak.engine import BUILTIN
 from tak.ptn import MAX_PLIES, Game
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, play, start_game
+from tests.bot.setups import create_bot_challenge, create_challenge
 
 BREDON = PlayerRef(999, "Bredon")
 OTHER_GUILD = GUILD + 1
@@ -113,7 +114,8 @@ async def test_a_game_longer_than_a_record_is_refused_up_front(
 
 
 async def challenge_bot(services: Services, player: PlayerRef, **options: object) -> int:
-    challenge = await services.opponent.challenge(
+    challenge = await create_bot_challenge(
+        services,
         guild_id=options.pop("guild_id", GUILD),  # type: ignore[arg-type]
         channel_id=CHANNEL,
         player=player,
@@ -168,8 +170,8 @@ async def test_a_challenge_past_the_limit_made_another_way_is_declined(
     """A `/tak challenge` to the bot or a rematch: the bot declines what it cannot take."""
     for _ in range(3):
         await challenge_bot(services, ALICE)
-    plain = await services.challenges.create(
-        guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BREDON, rated=False
+    plain = await create_challenge(
+        services, guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BREDON, rated=False
     )
     accepted = await services.opponent.accept_waiting(BREDON)
     assert len(accepted) == 3

@@ -19,6 +19,7 @@ from bot.games.listing import Listing, games_page
 from bot.services import Services
 from bot.timekeeping.clock import FakeClock
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
+from tests.bot.setups import create_challenge
 
 OTHER_GUILD = 7
 PAGE = 2  # small pages, so that a few games fill several
@@ -84,7 +85,8 @@ async def run(data: st.DataObject) -> None:
                 if action == "start":
                     white, black = data.draw(st.sampled_from(PAIRS))
                     guild = data.draw(st.sampled_from([GUILD, OTHER_GUILD]))
-                    challenge = await services.challenges.create(
+                    challenge = await create_challenge(
+                        services,
                         guild_id=guild,
                         channel_id=CHANNEL,
                         challenger=white,

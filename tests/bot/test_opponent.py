@@ -20,6 +20,7 @@ from bot.computer.player import BotPlayer, Thinker
 from bot.games.challenges import ChallengeService
 from bot.games.model import PlayerRef
 from bot.games.service import GameService
+from bot.guild_settings import GuildSettings
 from bot.services import Services
 from bot.settings import DEFAULT_BOT_MOVETIME_MS, Settings, SettingsError
 from bot.store import Database, load_migrations
@@ -28,6 +29,7 @@ from tak import Position
 from tak.engine import BUILTIN, builtin_choose
 from tak.search import MAX_LEVEL, Limits
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
+from tests.bot.setups import create_bot_challenge, create_challenge
 
 BREDON = PlayerRef(999, "Bredon")
 FAKE_ENGINE = Path(__file__).parents[1] / "engine" / "fake_tei_engine.py"
@@ -53,8 +55,8 @@ async def bot_moves(player: BotPlayer) -> None:
 async def challenge_bot(services: Services, **options: object) -> int:
     options.setdefault("size", 4)
     options.setdefault("player", ALICE)
-    challenge = await services.opponent.challenge(
-        guild_id=GUILD, channel_id=CHANNEL, bot=BREDON, **options
+    challenge = await create_bot_challenge(
+        services, guild_id=GUILD, channel_id=CHANNEL, bot=BREDON, **options
     )
     return challenge.id
 
@@ -163,8 +165,8 @@ async def test_a_rematch_keeps_the_level_and_a_bare_challenge_gets_the_default(
     assert game_id is not None
     await services.games.resign(game_id, alice.id)
     await services.challenges.rematch(game_id, alice)
-    plain = await services.challenges.create(
-        guild_id=GUILD, channel_id=CHANNEL, challenger=alice, opponent=BREDON, rated=False
+    plain = await create_challenge(
+        services, guild_id=GUILD, channel_id=CHANNEL, challenger=alice, opponent=BREDON, rated=False
     )
     accepted = await services.opponent.accept_waiting(BREDON)
     games = [acceptance.game for acceptance in accepted]
@@ -214,7 +216,7 @@ async def test_the_level_is_written_with_the_challenge_or_neither_is(
         raise RuntimeError("the process stops here")
 
     with pytest.raises(RuntimeError):
-        await services.challenges.create(
+        await create_challenge(services,
             guild_id=GUILD, channel_id=CHANNEL, challenger=alice, opponent=BREDON,
             rated=False, along=failing_write,
         )  # fmt: skip
@@ -237,7 +239,12 @@ async def test_challenges_at_the_old_levels_5_and_6_play_at_the_strongest_after_
     ids = [
         (
             await opponent.challenge(
-                guild_id=GUILD, channel_id=CHANNEL, player=ALICE, bot=BREDON, level=level
+                guild_id=GUILD,
+                channel_id=CHANNEL,
+                player=ALICE,
+                bot=BREDON,
+                level=level,
+                setup=GuildSettings(GUILD).game_setup(),
             )
         ).id
         for level in (3, 4, 4)
@@ -302,3 +309,11 @@ async def test_an_analysis_that_kills_its_worker_every_time_fails_instead_of_loo
     assert await services.analysis.queued(1) == []
     chosen = await thinker.run(builtin_choose, 1, 0, Position(4), Limits(depth=1))
     assert Position(4).is_legal(chosen.move)  # the pool that took the broken one's place works
+
+
+async def test_a_challenge_to_the_bot_is_unrated_whatever_its_setup(services: Services) -> None:
+    challenge = await create_bot_challenge(
+        services, guild_id=GUILD, channel_id=CHANNEL, player=ALICE, bot=BREDON, level=1, rated=True
+    )
+    assert not challenge.setup.rated
+    assert not (await services.challenges.get(challenge.id)).setup.rated

@@ -23,6 +23,7 @@ WRITER = textwrap.dedent(
     import asyncio, random, sys
     from bot.timekeeping.clock import FakeClock
     from bot.services import Services
+    from tests.bot.setups import create_challenge
     from bot.games.model import PlayerRef
 
     async def main(path):
@@ -31,7 +32,8 @@ WRITER = textwrap.dedent(
         rng = random.Random(5)
         print("writing", flush=True)
         for _ in range(40):
-            challenge = await services.challenges.create(
+            challenge = await create_challenge(
+                services,
                 guild_id=9, channel_id=9, challenger=alice, opponent=bob, size=6
             )
             game = (await services.challenges.accept(challenge.id, bob)).game

@@ -22,6 +22,7 @@ CHILD = textwrap.dedent(
     import asyncio, os, random, sys
     from bot.timekeeping.clock import FakeClock
     from bot.services import Services
+    from tests.bot.setups import create_challenge
     from bot.games.model import PlayerRef
     from bot.games.service import GameService
     from bot.store import Transaction
@@ -30,10 +31,12 @@ CHILD = textwrap.dedent(
 
     async def main(path):
         s = await Services.open(path, clock=FakeClock(), rng=random.Random(1))
-        open_challenge = await s.challenges.create(
+        open_challenge = await create_challenge(
+            s,
             guild_id=1, channel_id=2, challenger=CAROL, size=4, komi=0.5
         )
-        direct = await s.challenges.create(
+        direct = await create_challenge(
+            s,
             guild_id=1, channel_id=2, challenger=ALICE, opponent=BOB, colour="white", size=5
         )
         game = (await s.challenges.accept(direct.id, BOB)).game
@@ -41,7 +44,8 @@ CHILD = textwrap.dedent(
             player = ALICE if ply % 2 == 0 else BOB
             await s.games.move(game.id, player.id, move, expected_ply=ply)
         await s.games.offer_draw(game.id, ALICE.id)
-        match_challenge = await s.challenges.create(
+        match_challenge = await create_challenge(
+            s,
             guild_id=1, channel_id=2, challenger=ALICE, opponent=CAROL, colour="white",
             size=3, games=3,
         )

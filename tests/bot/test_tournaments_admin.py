@@ -18,6 +18,7 @@ from tournament_helpers import (
     ROAD_POINTS,
     WHITE_ROAD,
     active_game,
+    create_tournament,
     new_tournament,
     play_moves,
     play_round,
@@ -45,6 +46,7 @@ from bot.services import Services
 from bot.timekeeping.clock import FakeClock
 from bot.tournaments.tournament import EntrantStatus, TournamentStatus
 from tak import ResultKind
+from tests.bot.setups import create_challenge
 
 FOUR = (ANN, BEN, CAT, DAN)
 
@@ -78,9 +80,8 @@ async def test_bad_settings_are_refused(services: Services, settings, message) -
 
 async def test_only_organizers_create_and_names_are_unique_while_live(services: Services) -> None:
     with pytest.raises(NotOrganizer):
-        await services.tournaments.create(
-            guild_id=GUILD,
-            channel_id=CHANNEL,
+        await create_tournament(
+            services,
             organizer=ANN,
             is_organizer=False,
             name="Mine",
@@ -134,8 +135,14 @@ async def test_starting_needs_enough_players(services: Services) -> None:
 
 
 async def test_rated_players_are_seeded_first_by_rating(services: Services) -> None:
-    challenge = await services.challenges.create(
-        guild_id=GUILD, channel_id=CHANNEL, challenger=DAN, opponent=CAT, size=3, colour="white"
+    challenge = await create_challenge(
+        services,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger=DAN,
+        opponent=CAT,
+        size=3,
+        colour="white",
     )
     game = (await services.challenges.accept(challenge.id, CAT)).game
     await play_moves(services, game.id, WHITE_ROAD)  # Dan beats Cat: both are rated on 3x3

@@ -16,6 +16,7 @@ from bot.timekeeping.clock import FakeClock
 from tak import Color, Position, ResultKind
 from tak.ptn import Game
 from tests.bot.conftest import CHANNEL, GUILD, play
+from tests.bot.setups import create_challenge
 from tests.engine.test_ptn_ninja_files import assert_ninja_reads
 
 # White has a5 b5 c5 and b1, black a4 b4 c4; black to move (move 4, ply 7).
@@ -23,8 +24,13 @@ BLACK_TO_MOVE = "1,1,1,x2/2,2,2,x2/x5/x5/x,1,x3 2 4"
 
 
 async def challenge(services: Services, challenger: PlayerRef, opponent: PlayerRef, **settings):
-    return await services.challenges.create(
-        guild_id=GUILD, channel_id=CHANNEL, challenger=challenger, opponent=opponent, **settings
+    return await create_challenge(
+        services,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger=challenger,
+        opponent=opponent,
+        **settings,
     )
 
 

@@ -18,6 +18,7 @@ from bot.coins.service import BID_WINDOW
 from bot.services import Services
 from bot.timekeeping.clock import FakeClock
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, deliver_everything
+from tests.bot.setups import create_challenge
 from tests.bot.test_wallets_stakes import ledger_consistent
 
 PLAYERS = (ALICE, BOB, CAROL)
@@ -71,7 +72,8 @@ class Scenario:
         services = self.services
         challenger, acceptor = self.draw(st.permutations(PLAYERS), "pair")[:2]
         ante = self.draw(st.integers(1, 15), "ante")
-        challenge = await services.challenges.create(
+        challenge = await create_challenge(
+            services,
             guild_id=GUILD,
             channel_id=CHANNEL,
             challenger=challenger,

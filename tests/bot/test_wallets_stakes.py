@@ -17,6 +17,7 @@ from bot.notifications.outbox import BiddingNews, MovePlayed, _decode
 from bot.services import Services
 from tak import Color, Position
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, deliver_everything
+from tests.bot.setups import create_challenge
 
 # A on white calls Tak (ply 7), B pays with a blocking move (8); A calls again (9), so B owes
 # nothing; B calls back (10) and A pays with the winning road (11). Checked by the engine below.
@@ -61,7 +62,8 @@ async def staked_game(services: Services, *, alice_bid: int = 5, bob_bid: int = 
     """Gambling on, Alice challenges Bob for stakes (5x5), Bob accepts, both bid."""
     await services.wallets.configure(GUILD, enabled=True)
     options.setdefault("size", 5)
-    challenge = await services.challenges.create(
+    challenge = await create_challenge(
+        services,
         guild_id=GUILD,
         channel_id=CHANNEL,
         challenger=ALICE,
@@ -87,8 +89,13 @@ async def play(services: Services, game_id: int, moves: str) -> list:
 
 async def test_gambling_is_off_until_a_server_turns_it_on(services: Services) -> None:
     with pytest.raises(errors.GamblingOff):
-        await services.challenges.create(
-            guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BOB, stakes=True
+        await create_challenge(
+            services,
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            challenger=ALICE,
+            opponent=BOB,
+            stakes=True,
         )
     wallet = await services.wallets.wallet(GUILD, ALICE, own=True)
     assert (wallet.balance, wallet.recent) == (0, [])  # no starting coins while it is off
@@ -108,20 +115,20 @@ async def test_a_challenge_for_stakes_is_refused_for_what_the_rules_do_not_allow
     await services.wallets.configure(GUILD, enabled=True, starting_balance=8)
     base = dict(guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BOB, stakes=True)
     with pytest.raises(errors.InvalidSetting, match="leave the colour out"):
-        await services.challenges.create(**base, colour="white")
+        await create_challenge(services, **base, colour="white")
     with pytest.raises(errors.InvalidSetting, match="single game"):
-        await services.challenges.create(**base, games=3)
+        await create_challenge(services, **base, games=3)
     with pytest.raises(errors.NotEnoughCoins, match="You have 8 coins: not enough for the ante"):
-        await services.challenges.create(**base)  # the default ante is 10
-    made = await services.challenges.create(**base, ante=8)
+        await create_challenge(services, **base)  # the default ante is 10
+    made = await create_challenge(services, **base, ante=8)
     assert made.ante == 8
     assert await services.challenges.open_challenges(guild_id=GUILD) == [made]
 
 
 async def test_acceptance_needs_both_antes_and_puts_them_in_the_pot(services: Services) -> None:
     await services.wallets.configure(GUILD, enabled=True, starting_balance=30)
-    challenge = await services.challenges.create(
-        guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, stakes=True, ante=20
+    challenge = await create_challenge(
+        services, guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, stakes=True, ante=20
     )
     await services.wallets.grant(GUILD, ALICE, -15)  # Alice is down to 15
     with pytest.raises(errors.NotEnoughCoins, match="alice has 15 coins"):
@@ -155,8 +162,8 @@ async def test_the_high_bidder_goes_first_and_pays_the_bid(services: Services) -
 
 async def test_a_bid_above_the_balance_or_out_of_time_is_refused(services: Services, clock):
     await services.wallets.configure(GUILD, enabled=True)
-    challenge = await services.challenges.create(
-        guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BOB, stakes=True
+    challenge = await create_challenge(
+        services, guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BOB, stakes=True
     )
     stake = (await services.challenges.accept(challenge.id, BOB)).stake
     assert stake is not None
@@ -186,8 +193,14 @@ async def test_a_bid_over_a_balance_that_fell_counts_as_the_balance_and_shows_so
     her bid counts as the 10 she has, equal to Bob's, so the coin flipped at acceptance decides,
     and the stored (revealed) bids say 10 and 10."""
     await services.wallets.configure(GUILD, enabled=True)
-    challenge = await services.challenges.create(
-        guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BOB, stakes=True, size=5
+    challenge = await create_challenge(
+        services,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger=ALICE,
+        opponent=BOB,
+        stakes=True,
+        size=5,
     )
     stake = (await services.challenges.accept(challenge.id, BOB)).stake
     assert stake is not None
@@ -204,8 +217,8 @@ async def test_a_missing_bid_counts_as_zero_when_the_deadline_closes_bidding(
     services: Services, clock, db_path: Path
 ) -> None:
     await services.wallets.configure(GUILD, enabled=True)
-    challenge = await services.challenges.create(
-        guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BOB, stakes=True
+    challenge = await create_challenge(
+        services, guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BOB, stakes=True
     )
     stake = (await services.challenges.accept(challenge.id, BOB)).stake
     assert stake is not None
@@ -336,8 +349,14 @@ async def test_a_restart_in_the_middle_loses_nothing(db_path: Path, clock) -> No
     store goes on exactly where the first left off."""
     first = await Services.open(db_path, clock=clock, rng=random.Random(3))
     await first.wallets.configure(GUILD, enabled=True)
-    challenge = await first.challenges.create(
-        guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BOB, stakes=True, size=5
+    challenge = await create_challenge(
+        first,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger=ALICE,
+        opponent=BOB,
+        stakes=True,
+        size=5,
     )
     stake = (await first.challenges.accept(challenge.id, BOB)).stake
     assert stake is not None

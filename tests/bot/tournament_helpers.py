@@ -9,7 +9,10 @@ from typing import Any
 from bot.games.model import GameView, PlayerRef
 from bot.games.outcomes import GameEnding
 from bot.services import Services
+from bot.timekeeping.control import TimeControl
+from bot.tournaments.rules import TournamentRules
 from bot.tournaments.tournament import TournamentProgress, TournamentView
+from tests.bot.setups import CLOCK, setup_of, taken
 
 GUILD = 3_000_000_000_000_000_003
 CHANNEL = 4_000_000_000_000_000_004
@@ -34,12 +37,31 @@ async def new_tournament(
     settings.setdefault("size", 3)
     settings.setdefault("komi", 0)
     settings.setdefault("days_per_move", 1)
-    tournament = await services.tournaments.create(
-        guild_id=GUILD, channel_id=CHANNEL, organizer=ORGANIZER, is_organizer=True, **settings
-    )
+    tournament = await create_tournament(services, **settings)
     for player in players:
         await services.tournaments.join(tournament.id, player)
     return await services.tournaments.get(tournament.id)
+
+
+async def create_tournament(services: Services, **settings: Any) -> TournamentView:
+    """:meth:`TournamentService.create` with every setting a keyword, as `/tournament create`
+    takes them: the games' setup (the server's defaults for what is left out) and its time
+    control, the tournament's rules and its tiebreak games' time control, checked once."""
+    guild_id, channel_id = settings.pop("guild_id", GUILD), settings.pop("channel_id", CHANNEL)
+    setup = await setup_of(services, guild_id, settings)
+    tiebreak_days = settings.get("tiebreak_days") or setup.days_per_move
+    tiebreak_clock = TimeControl.create(tiebreak_days, **taken(settings, CLOCK, "tiebreak_"))
+    given = taken(settings, ("name", "signup_deadline", "checkin", "is_organizer", "organizer"))
+    rules = TournamentRules.create(
+        days_per_move=setup.days_per_move, tiebreak_clock=tiebreak_clock, **settings
+    )
+    return await services.tournaments.create(
+        guild_id=guild_id,
+        channel_id=channel_id,
+        setup=setup,
+        rules=rules,
+        **{"organizer": ORGANIZER, "is_organizer": True, **given},
+    )
 
 
 async def start(services: Services, tournament_id: int) -> TournamentProgress:

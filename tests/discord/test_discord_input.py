@@ -12,6 +12,7 @@ from simcord.backend.errors import OptionError
 
 from bot.games.challenges import MAX_OPEN_CHALLENGES
 from bot.games.model import PlayerRef
+from tests.bot.setups import create_challenge
 from tests.discord.conftest import World, allow_command
 from tests.discord.test_discord_tournament import WHITE_ROAD, Club
 
@@ -26,8 +27,12 @@ async def finished_games_elsewhere(world: World, count: int) -> None:
     services = world.env.bot.services
     dan, eve = PlayerRef(901, "dan"), PlayerRef(902, "eve")
     for _ in range(count):
-        challenge = await services.challenges.create(
-            guild_id=world.guild.id, channel_id=world.channel.id, challenger=dan, opponent=eve
+        challenge = await create_challenge(
+            services,
+            guild_id=world.guild.id,
+            channel_id=world.channel.id,
+            challenger=dan,
+            opponent=eve,
         )
         accepted = await services.challenges.accept(challenge.id, eve)
         await services.games.resign(accepted.game.id, eve.id)

@@ -28,6 +28,7 @@ from bot.games.model import PlayerRef
 from bot.services import Services
 from tak.search import MAX_LEVEL
 from tests.bot.conftest import ALICE, CHANNEL, GUILD
+from tests.bot.setups import create_bot_challenge
 from tests.discord.stand_in import BOT_ID
 
 REPO = Path(__file__).resolve().parents[2]
@@ -108,7 +109,8 @@ async def challenge_the_bot(database: Path) -> None:
     """A level-5 game where the bot moves first: it thinks for up to BREDON_BOT_MOVETIME_MS."""
     services = await Services.open(database)
     try:
-        await services.opponent.challenge(
+        await create_bot_challenge(
+            services,
             guild_id=GUILD,
             channel_id=CHANNEL,
             player=ALICE,

@@ -1,0 +1,100 @@
+"""The ``challenges`` table: every write to it, as named operations, always inside a caller's
+transaction (reads: :func:`bot.games.storage.fetch_challenge` and ``CHALLENGE_SELECT``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.games.model import ChallengeStatus, ColourChoice, GameSetup
+from bot.store import Transaction, to_db
+
+
+async def insert_challenge(
+    tx: Transaction,
+    *,
+    guild_id: int,
+    channel_id: int,
+    challenger_id: int,
+    opponent_id: int | None,
+    colour: ColourChoice,
+    setup: GameSetup,
+    games: int,
+    rematch_of: int | None,
+    ante: int | None,
+    now: datetime,
+    expires_at: datetime,
+) -> int:
+    """A new open challenge (its reserves stored only when not the size's standard); its id."""
+    stones, caps = setup.stones[0], setup.caps[0]
+    cursor = await tx.execute(
+        "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, colour, "
+        "size, komi, opening, stones, caps, days_per_move, games, rated, rematch_of, "
+        "created_at, expires_at, ante, antiquity, clock_bank, clock_increment, clock_cap, "
+        "start_tps) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            guild_id,
+            channel_id,
+            challenger_id,
+            opponent_id,
+            colour.value,
+            setup.size,
+            setup.base_komi,
+            setup.opening.value,
+            None if setup.standard_reserves else stones,
+            None if setup.standard_reserves else caps,
+            setup.days_per_move,
+            games,
+            int(setup.rated),
+            rematch_of,
+            to_db(now),
+            to_db(expires_at),
+            ante,
+            int(setup.antiquity),
+            *setup.clock.to_db(),
+            setup.start_tps,
+        ),
+    )
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+async def mark_accepted(
+    tx: Transaction, challenge_id: int, player_id: int, game_id: int | None, now: datetime
+) -> None:
+    """`player_id` took the challenge; `game_id` is its first game (None: not begun yet)."""
+    await tx.execute(
+        "UPDATE challenges SET status = 'accepted', accepted_by = ?, game_id = ?, closed_at = ? "
+        "WHERE id = ?",
+        (player_id, game_id, to_db(now), challenge_id),
+    )
+
+
+async def set_first_game(tx: Transaction, challenge_id: int, game_id: int) -> None:
+    """The first game of a challenge accepted before its game began (the bids decided it)."""
+    await tx.execute("UPDATE challenges SET game_id = ? WHERE id = ?", (game_id, challenge_id))
+
+
+async def close(tx: Transaction, challenge_id: int, status: ChallengeStatus, now: datetime) -> None:
+    """The challenge is declined or cancelled."""
+    await tx.execute(
+        "UPDATE challenges SET status = ?, closed_at = ? WHERE id = ?",
+        (status.value, to_db(now), challenge_id),
+    )
+
+
+async def expire(tx: Transaction, challenge_id: int, now: datetime) -> bool:
+    """Close the challenge as expired if it is open and past its time at `now`; whether it was."""
+    cursor = await tx.execute(
+        "UPDATE challenges SET status = 'expired', closed_at = ? "
+        "WHERE id = ? AND status = 'open' AND expires_at <= ?",
+        (to_db(now), challenge_id, to_db(now)),
+    )
+    return cursor.rowcount == 1
+
+
+async def set_message(tx: Transaction, challenge_id: int, message_id: int) -> None:
+    """The message that shows the challenge (to edit its buttons later)."""
+    await tx.execute(
+        "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
+    )

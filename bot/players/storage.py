@@ -1,0 +1,32 @@
+"""The ``players`` table's writes, always inside a caller's transaction."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.games.model import NotifyMode, PlayerRef
+from bot.store import Transaction, to_db
+
+
+async def save_player(tx: Transaction, player: PlayerRef, now: datetime) -> None:
+    """Create the player, or refresh the display name they go by now."""
+    await tx.execute(
+        "INSERT INTO players (id, name, created_at, updated_at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at "
+        "WHERE name IS NOT excluded.name",
+        (player.id, player.name, to_db(now), to_db(now)),
+    )
+
+
+async def set_theme(tx: Transaction, player_id: int, theme: str | None, now: datetime) -> None:
+    await tx.execute(
+        "UPDATE players SET theme = ?, updated_at = ? WHERE id = ?",
+        (theme, to_db(now), player_id),
+    )
+
+
+async def set_notify(tx: Transaction, player_id: int, mode: NotifyMode, now: datetime) -> None:
+    await tx.execute(
+        "UPDATE players SET notify = ?, updated_at = ? WHERE id = ?",
+        (mode.value, to_db(now), player_id),
+    )

@@ -1,0 +1,158 @@
+"""The rules a tournament is created with, checked once when built (:meth:`TournamentRules.create`)
+and passed whole; the game setup of its games is a :class:`~bot.games.model.GameSetup`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from bot.errors import InvalidSetting
+from bot.games.model import MAX_MATCH_GAMES, PLAIN_TIEBREAKS, TiebreakRule, check_days
+from bot.timekeeping.control import PER_MOVE, TimeControl
+from bot.tournaments import DEFAULT_SCORING, DEFAULT_TIE_BREAKS, Scoring, ScoringSystem, TieBreak
+from bot.tournaments.groups import MAX_GROUPS
+from bot.tournaments.tournament import TournamentFormat
+
+MAX_PLAYERS = 64
+MAX_SWISS_ROUNDS = 20
+MAX_ADVANCE = 8  # players through from each group
+MAX_TIEBREAK_GAMES = 9
+DEFAULT_TIEBREAK_GAMES = 3
+KNOCKOUTS = (TournamentFormat.ELIMINATION, TournamentFormat.GROUPS)
+
+_Choice = TypeVar("_Choice", TournamentFormat, ScoringSystem, TieBreak)
+
+
+def _choice(kind: type[_Choice], value: _Choice | str, what: str) -> _Choice:
+    try:
+        return kind(value)
+    except ValueError:
+        options = ", ".join(repr(member.value) for member in kind)
+        raise InvalidSetting(f"The {what} must be one of {options}.") from None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRules:
+    """How a tournament is played: its format (and a Swiss one's rounds, a groups -> knockout
+    one's groups and how many `advance` from each), the games of a match, the scoring, the
+    tiebreak games of a knockout, the most players, and whether vacations stop its clocks."""
+
+    format: TournamentFormat
+    swiss_rounds: int | None = None
+    games_per_match: int = 2
+    scoring: Scoring = DEFAULT_SCORING
+    max_players: int = MAX_PLAYERS
+    vacation_allowed: bool = True
+    groups: int | None = None
+    advance: int | None = None
+    tiebreaks: TiebreakRule = PLAIN_TIEBREAKS
+
+    @classmethod
+    def create(
+        cls,
+        format: TournamentFormat | str,
+        *,
+        days_per_move: int,
+        swiss_rounds: int | None = None,
+        games_per_match: int = 2,
+        scoring: ScoringSystem | str = ScoringSystem.MATCH_POINTS,
+        match_points: tuple[float, float, float] = (3.0, 1.0, 0.0),
+        tie_breaks: Sequence[TieBreak | str] = DEFAULT_TIE_BREAKS,
+        max_players: int = MAX_PLAYERS,
+        vacation_allowed: bool = True,
+        groups: int | None = None,
+        advance: int | None = None,
+        tiebreak_days: int | None = None,
+        tiebreak_clock: TimeControl = PER_MOVE,
+        tiebreak_games: int | None = None,
+    ) -> TournamentRules:
+        """Checked rules; raises :class:`InvalidSetting` with the reason.
+
+        `match_points` are for a match won, drawn and lost (a bye scores a win); `tie_breaks`
+        apply in the order given. The knockout formats take their tiebreak games' time control
+        (`tiebreak_days`, by default the tournament's `days_per_move`, and `tiebreak_clock`,
+        checked against those days) and their most, `tiebreak_games`.
+        """
+        chosen = _choice(TournamentFormat, format, "format")
+        if chosen is TournamentFormat.SWISS:
+            if swiss_rounds is None or not 1 <= swiss_rounds <= MAX_SWISS_ROUNDS:
+                raise InvalidSetting(f"A Swiss tournament has 1 to {MAX_SWISS_ROUNDS} rounds.")
+        elif swiss_rounds is not None:
+            raise InvalidSetting("Only a Swiss tournament takes a number of rounds.")
+        _check_groups(chosen, groups, advance)
+        if not 1 <= games_per_match <= MAX_MATCH_GAMES:
+            raise InvalidSetting(f"A match has 1 to {MAX_MATCH_GAMES} games.")
+        if not 2 <= max_players <= MAX_PLAYERS:
+            raise InvalidSetting(f"A tournament takes 2 to {MAX_PLAYERS} players.")
+        return cls(
+            format=chosen,
+            swiss_rounds=swiss_rounds,
+            games_per_match=games_per_match,
+            scoring=_scoring(scoring, match_points, tie_breaks),
+            max_players=max_players,
+            vacation_allowed=vacation_allowed,
+            groups=groups,
+            advance=advance,
+            tiebreaks=_tiebreaks(
+                chosen, days_per_move, tiebreak_days, tiebreak_clock, tiebreak_games
+            ),
+        )
+
+
+def _scoring(
+    system: ScoringSystem | str,
+    match_points: tuple[float, float, float],
+    tie_breaks: Sequence[TieBreak | str],
+) -> Scoring:
+    win, draw, loss = match_points
+    if not win >= draw >= loss >= 0 or win == loss:
+        raise InvalidSetting(
+            "Match points must run win ≥ draw ≥ loss ≥ 0, with a win worth more than a loss."
+        )
+    breaks = tuple(_choice(TieBreak, name, "tie-break") for name in tie_breaks)
+    if len(set(breaks)) != len(breaks):
+        raise InvalidSetting("Each tie-break can be listed once.")
+    return Scoring(
+        system=_choice(ScoringSystem, system, "scoring"),
+        match_win=win,
+        match_draw=draw,
+        match_loss=loss,
+        bye_match_points=win,
+        tie_breaks=breaks,
+    )
+
+
+def _check_groups(chosen: TournamentFormat, groups: int | None, advance: int | None) -> None:
+    if chosen is not TournamentFormat.GROUPS:
+        if groups is not None or advance is not None:
+            raise InvalidSetting("Only a groups -> knockout tournament takes groups and advance.")
+        return
+    if groups is None or not 2 <= groups <= MAX_GROUPS:
+        raise InvalidSetting(f"A groups -> knockout tournament has 2 to {MAX_GROUPS} groups.")
+    if advance is None or not 1 <= advance <= MAX_ADVANCE:
+        raise InvalidSetting(f"From 1 to {MAX_ADVANCE} players of each group go through.")
+
+
+def _tiebreaks(
+    chosen: TournamentFormat,
+    days_per_move: int,
+    tiebreak_days: int | None,
+    clock: TimeControl,
+    games: int | None,
+) -> TiebreakRule:
+    """The knockout's tiebreak games: their time control (the tournament's unless one is given)
+    and their most (checked)."""
+    timed = clock != PER_MOVE
+    if chosen not in KNOCKOUTS:
+        if tiebreak_days is not None or timed or games is not None:
+            raise InvalidSetting("Only knockout tournaments have tiebreak games.")
+        return TiebreakRule()
+    if games is not None and not 1 <= games <= MAX_TIEBREAK_GAMES:
+        raise InvalidSetting(f"A drawn match gets 1 to {MAX_TIEBREAK_GAMES} tiebreak games.")
+    most = DEFAULT_TIEBREAK_GAMES if games is None else games
+    if tiebreak_days is None and not timed:
+        return TiebreakRule(games=most)
+    days = days_per_move if tiebreak_days is None else tiebreak_days
+    check_days(days)
+    return TiebreakRule(days, clock, most)

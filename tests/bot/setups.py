@@ -1,0 +1,49 @@
+"""Challenges and tournaments made from keyword settings (``size=5, bank=3 * DAY``), their
+values built as the cogs build them: the guild's defaults for what is left out, the time
+control checked for the setup's days per move."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from bot.games.model import ChallengeView, GameSetup
+from bot.services import Services
+from bot.timekeeping.control import TimeControl
+
+SETUP_CHOICES = (
+    "size",
+    "komi",
+    "days_per_move",
+    "opening",
+    "stones",
+    "caps",
+    "rated",
+    "antiquity",
+    "start_tps",
+)
+CLOCK = ("bank", "increment", "cap")
+
+
+def taken(settings: dict[str, Any], names: Sequence[str], prefix: str = "") -> dict[str, Any]:
+    """The settings named `prefix` + one of `names`, taken out of `settings`, keyed by name."""
+    return {name: settings.pop(prefix + name) for name in names if prefix + name in settings}
+
+
+async def setup_of(services: Services, guild_id: int, settings: dict[str, Any]) -> GameSetup:
+    """The setup that the setup's and the time control's keywords of `settings` choose (taken
+    out of it)."""
+    guild = await services.guilds.get(guild_id)
+    chosen = guild.game_setup(**taken(settings, SETUP_CHOICES))
+    return replace(chosen, clock=TimeControl.create(chosen.days_per_move, **taken(settings, CLOCK)))
+
+
+async def create_challenge(services: Services, **settings: Any) -> ChallengeView:
+    setup = await setup_of(services, settings["guild_id"], settings)
+    return await services.challenges.create(setup=setup, **settings)
+
+
+async def create_bot_challenge(services: Services, **settings: Any) -> ChallengeView:
+    setup = await setup_of(services, settings["guild_id"], settings)
+    return await services.opponent.challenge(setup=setup, **settings)

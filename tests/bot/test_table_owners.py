@@ -1,0 +1,140 @@
+"""Each table's rows are written by one module, its owner, through named operations.
+
+The test reads the SQL in the string literals of every module under ``bot/``, ``cogs/`` and
+``rendering/`` (docstrings left out), finds the tables each one writes, and holds them to
+:data:`OWNERS`, which must name every table of the latest schema.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sqlite3
+from collections import defaultdict
+from pathlib import Path
+
+from bot.store import load_migrations
+
+ROOT = Path(__file__).resolve().parents[2]
+SCANNED = ("bot", "cogs", "rendering")
+
+# The one module that writes each table (or tight group of tables).
+OWNERS = {
+    "players": "bot/players/storage.py",
+    "games": "bot/games/storage.py",
+    "moves": "bot/games/storage.py",
+    "challenges": "bot/games/challenge_storage.py",
+    "matches": "bot/games/matches.py",
+    "tournaments": "bot/tournaments/storage.py",
+    "tournament_players": "bot/tournaments/storage.py",
+    "tournament_pairings": "bot/tournaments/storage.py",
+    "tournament_replacements": "bot/tournaments/storage.py",
+    "tournament_log": "bot/tournaments/storage.py",
+    "guild_settings": "bot/guild_settings.py",
+    "ratings": "bot/players/ratings.py",
+    "rating_changes": "bot/players/ratings.py",
+    "outbox": "bot/notifications/outbox.py",
+    "notify_prefs": "bot/notifications/service.py",
+    "wallet_settings": "bot/coins/service.py",
+    "wallets": "bot/coins/service.py",
+    "stakes": "bot/coins/service.py",
+    "ledger": "bot/coins/service.py",
+    "vacations": "bot/timekeeping/holds.py",
+    "reminder_offsets": "bot/timekeeping/holds.py",
+    "bot_levels": "bot/computer/opponent.py",
+    "analyses": "bot/computer/analysis.py",
+}
+
+# INSERT [OR ...] INTO t, REPLACE INTO t, UPDATE [OR ...] t, DELETE FROM t; an upsert's
+# "DO UPDATE SET" writes the table its INSERT names.
+_WRITE = re.compile(
+    r"\b(?:INSERT(?:\s+OR\s+[A-Z]+)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+OR\s+[A-Z]+)?"
+    r"|DELETE\s+FROM)\s+([A-Za-z_][A-Za-z0-9_]*)",
+    re.IGNORECASE,
+)
+
+
+def _sql_texts(tree: ast.Module) -> list[str]:
+    """The module's string literals (f-strings by their literal parts), docstrings left out."""
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    texts = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            texts.append(
+                "".join(
+                    part.value if isinstance(part, ast.Constant) else "{}" for part in node.values
+                )
+            )
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+        ):
+            texts.append(node.value)
+    return texts
+
+
+def tables_written(source: str) -> set[str]:
+    written = set()
+    for text in _sql_texts(ast.parse(source)):
+        for match in _WRITE.finditer(text):
+            table = match[1].lower()
+            if table != "set":  # "DO UPDATE SET" of an upsert
+                written.add(table)
+    return written
+
+
+def writers() -> dict[str, set[str]]:
+    found: dict[str, set[str]] = defaultdict(set)
+    for root in SCANNED:
+        for path in sorted((ROOT / root).rglob("*.py")):
+            for table in tables_written(path.read_text(encoding="utf-8")):
+                found[table].add(path.relative_to(ROOT).as_posix())
+    return found
+
+
+def schema_tables() -> set[str]:
+    with sqlite3.connect(":memory:") as connection:
+        for migration in load_migrations():
+            for statement in migration.statements:
+                connection.execute(statement)
+        rows = connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        ).fetchall()
+    return {name for (name,) in rows}
+
+
+def test_the_scanner_finds_every_kind_of_write() -> None:
+    source = '''
+"""UPDATE docstring_table SET x = 1 is prose, not SQL."""
+A = "INSERT INTO a (x) VALUES (?) ON CONFLICT (x) DO UPDATE SET x = excluded.x"
+B = "INSERT OR IGNORE INTO b (x) VALUES (?)"
+C = f"UPDATE c SET {column} = ? WHERE id = ?"
+D = "DELETE FROM d WHERE id = ?"
+E = "REPLACE INTO e (x) VALUES (?)"
+F = "SELECT * FROM f WHERE updated_at > ?"
+G = "update or replace g set x = 1"
+'''
+    assert tables_written(source) == {"a", "b", "c", "d", "e", "g"}
+
+
+def test_every_table_of_the_schema_has_an_owner() -> None:
+    assert set(OWNERS) == schema_tables()
+
+
+def test_each_table_is_written_by_its_owner_only() -> None:
+    found = writers()
+    assert set(found) <= set(OWNERS), f"tables with no known owner: {set(found) - set(OWNERS)}"
+    others = {
+        table: sorted(modules - {OWNERS[table]})
+        for table, modules in found.items()
+        if modules != {OWNERS[table]}
+    }
+    assert others == {}, "tables written outside their owner (or not by it)"
