@@ -373,7 +373,7 @@ class Database:
     async def write_one(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         """Run one writing statement on its own: SQLite commits it (with what its triggers do)
         entirely or not at all. For a change that is one conditional statement (settling an
-        outbox item, forgetting a thread); ``RETURNING`` rows come back."""
+        outbox item); ``RETURNING`` rows come back."""
         async with self._turn(write=True):
             await self.check_file()
             return list(await self._connection.execute_fetchall(sql, params))

@@ -316,7 +316,7 @@ async def set_colours(tx: Transaction, game_id: int, white_id: int, black_id: in
     )
 
 
-async def replace_player_in_match(
+async def hand_over_active_games(
     tx: Transaction, match_id: int, old_id: int, new_id: int
 ) -> list[int]:
     """`new_id` takes `old_id`'s place in the match's active games, their requests by the old

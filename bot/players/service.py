@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from bot.errors import InvalidSetting, UnknownPlayer
 from bot.games.model import NotifyMode, PlayerRef
 from bot.players import storage
-from bot.players.storage import save_player
 from bot.store import Database, Transaction
 from bot.timekeeping.clock import Clock
 
@@ -37,7 +36,7 @@ class PlayerService:
     async def register(self, player: PlayerRef) -> PlayerProfile:
         """Make sure the player exists, with the display name they use now."""
         async with self._db.transaction() as tx:
-            await save_player(tx, player, self._clock.now())
+            await storage.save_player(tx, player, self._clock.now())
             return await fetch_player(tx, player.id)
 
     async def get(self, player_id: int) -> PlayerProfile:

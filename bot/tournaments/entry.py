@@ -41,7 +41,7 @@ from bot.errors import (
 )
 from bot.games.matches import replace_match_player
 from bot.games.model import PlayerRef
-from bot.games.storage import replace_player_in_match
+from bot.games.storage import hand_over_active_games
 from bot.notifications.outbox import Headline, TournamentNews, enqueue
 from bot.players.storage import save_player
 from bot.store import Database, Transaction, from_db, to_db
@@ -447,7 +447,7 @@ async def _take_over_matches(
         if pairing.match_id is None:
             continue
         await replace_match_player(tx, pairing.match_id, old_id, new_id)
-        games.extend(await replace_player_in_match(tx, pairing.match_id, old_id, new_id))
+        games.extend(await hand_over_active_games(tx, pairing.match_id, old_id, new_id))
     return tuple(games)
 
 

@@ -45,13 +45,17 @@ OWNERS = {
     "analyses": "bot/computer/analysis.py",
 }
 
-# INSERT [OR ...] INTO t, REPLACE INTO t, UPDATE [OR ...] t, DELETE FROM t; an upsert's
-# "DO UPDATE SET" writes the table its INSERT names.
-_WRITE = re.compile(
+# INSERT [OR ...] INTO t, REPLACE INTO t, UPDATE [OR ...] t, DELETE FROM t (the name may be
+# quoted); an upsert's "DO UPDATE SET" writes the table its INSERT names.
+_WRITE_KEYWORD = (
     r"\b(?:INSERT(?:\s+OR\s+[A-Z]+)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+OR\s+[A-Z]+)?"
-    r"|DELETE\s+FROM)\s+([A-Za-z_][A-Za-z0-9_]*)",
-    re.IGNORECASE,
+    r"|DELETE\s+FROM)"
 )
+_WRITE = re.compile(_WRITE_KEYWORD + r"\s+[\"`\[]?([A-Za-z_][A-Za-z0-9_]*)", re.IGNORECASE)
+# A write whose table is named at run time (an f-string's "{}", or a string that ends there, to
+# be concatenated): no one can tell which table it writes, so it counts as an unowned table.
+_WRITE_BUILT = re.compile(_WRITE_KEYWORD + r"\s*(?:\{\}|$)")
+BUILT_AT_RUN_TIME = "<a table named at run time>"
 
 
 def _sql_texts(tree: ast.Module) -> list[str]:
@@ -88,6 +92,8 @@ def tables_written(source: str) -> set[str]:
             table = match[1].lower()
             if table != "set":  # "DO UPDATE SET" of an upsert
                 written.add(table)
+        if _WRITE_BUILT.search(text):
+            written.add(BUILT_AT_RUN_TIME)
     return written
 
 
@@ -121,8 +127,19 @@ D = "DELETE FROM d WHERE id = ?"
 E = "REPLACE INTO e (x) VALUES (?)"
 F = "SELECT * FROM f WHERE updated_at > ?"
 G = "update or replace g set x = 1"
+H = 'UPDATE "h" SET x = 1'
 '''
-    assert tables_written(source) == {"a", "b", "c", "d", "e", "g"}
+    assert tables_written(source) == {"a", "b", "c", "d", "e", "g", "h"}
+
+
+def test_a_write_to_a_table_named_at_run_time_has_no_owner() -> None:
+    for source in (
+        'A = f"UPDATE {table} SET x = ?"',
+        'A = "UPDATE " + name + " SET x = ?"',
+        'A = "DELETE FROM " + TABLE',
+        'A = f"INSERT INTO {table} (x) VALUES (?)"',
+    ):
+        assert tables_written(source) == {BUILT_AT_RUN_TIME}, source
 
 
 def test_every_table_of_the_schema_has_an_owner() -> None:
