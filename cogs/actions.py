@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import discord
 
-from bot.app import apologise, refusals
+from bot.app import acting, apologise
 from bot.errors import (
     BredonError,
     GameOver,
@@ -225,9 +225,8 @@ class MoveForm(discord.ui.Modal):
         self.add_item(self.move)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
         courier = _courier(interaction)
-        async with refusals(interaction):
+        async with acting(interaction):
             outcome = await courier.table.services.games.move(
                 self.game_id,
                 interaction.user.id,
