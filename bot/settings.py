@@ -269,13 +269,13 @@ def _one_setting(line: str, rest: list[str], number: int) -> tuple[str, str]:
             return key, value
     else:  # not a statement on its own: perhaps a quoted value running over several lines
         whole = dotenv_values(stream=io.StringIO("\n".join(rest)), interpolate=False)
-        key, value = next(iter(whole.items()), (None, None))
-        opened_here = key is not None and line.split("=", 1)[0].strip().endswith(key)
-        if opened_here and value is not None and "\n" in value:
+        opened, held = next(iter(whole.items()), ("", None))
+        opened_here = bool(opened) and line.split("=", 1)[0].strip().endswith(opened)
+        if opened_here and held is not None and "\n" in held:
             # No setting holds a line break; a quote left open swallows the lines after it
             # (perhaps the token's), which a later message must not show.
             raise SettingsError(
-                f".env line {number}: the value of {key} runs over several lines; "
+                f".env line {number}: the value of {opened} runs over several lines; "
                 "is a quote not closed?"
             )
     raise SettingsError(
