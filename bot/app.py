@@ -50,17 +50,18 @@ USER_OPTION = discord.AppCommandOptionType.user
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again later."
 
 
-async def send_private(interaction: discord.Interaction, text: str, **extra: object) -> None:
+async def send_private(interaction: discord.Interaction, text: str, **extra: Any) -> None:
     """Answer only the user who acted, whether or not the interaction was answered already."""
     if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, **extra)  # type: ignore[arg-type]
+        await interaction.followup.send(text, ephemeral=True, **extra)
     else:
-        await interaction.response.send_message(text, ephemeral=True, **extra)  # type: ignore[arg-type]
+        await interaction.response.send_message(text, ephemeral=True, **extra)
 
 
 @asynccontextmanager
 async def refusals(interaction: discord.Interaction) -> AsyncIterator[None]:
-    """Show a refusal by the services (or the Discord layer) to the user, as it is, privately."""
+    """Show a refusal by the services (or the Discord layer) to the user, as it is, privately:
+    the refusing half of :func:`acting`, and what a button uses after acknowledging its press."""
     try:
         yield
     except BredonError as error:
@@ -298,7 +299,7 @@ class BredonBot(commands.Bot):
     """The Discord client with the services (``bot.services``) and the deadline scheduler."""
 
     services: Services
-    tree: BredonTree
+    tree: BredonTree  # type: ignore[assignment]  # discord.py makes it from tree_cls
 
     def __init__(
         self,
@@ -520,12 +521,13 @@ def create_bot(
     a clock that follows their simulated time, and a long ``idle_look`` (see
     :meth:`BredonBot.idle_look`) so that simulated hours where nothing happens cost no wall time."""
     clock = clock or (services.clock if services is not None else SystemClock())
-    options = {"clock": clock, "idle_look": idle_look, "services": services}
     if settings.sharding is None:
-        return BredonBot(settings, **options)
+        return BredonBot(settings, clock=clock, idle_look=idle_look, services=services)
     return ShardedBredonBot(
         settings,
-        **options,
+        clock=clock,
+        idle_look=idle_look,
+        services=services,
         shard_count=settings.sharding.count,
         shard_ids=list(settings.sharding.ids) if settings.sharding.ids is not None else None,
     )

@@ -119,6 +119,7 @@ class AnalysisCog(commands.Cog):
     async def analysis(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1]
     ) -> None:
+        """A finished game analysed: evaluation graph and annotated PTN"""
         async with acting(interaction):
             services = self.bot.services
             settings = self.bot.settings

@@ -19,7 +19,7 @@ from discord import app_commands
 
 from bot.app import BredonBot
 from bot.errors import UnknownGame
-from bot.games.model import GameView
+from bot.games.model import MAX_DAYS_PER_MOVE, MAX_KOMI, GameView
 from bot.notifications.digest import suggest_zones
 from bot.services import Services
 from bot.text_safety import one_line
@@ -34,7 +34,17 @@ SHARED_OPTIONS = {
     "game": "The game number (default: this thread's game or your only one)",
     "public": PUBLIC_OPTION,
     "tournament": "The tournament (default: the only one running or signing up here)",
+    "size": "Board size, 3 to 8 (default: the server's, usually 6)",
+    "komi": "Extra points for black in a flat count, in halves, e.g. 2 or 2.5",
+    "color": "Your colour; white moves first",
 }
+
+# The types of options many commands share.
+BoardSize = app_commands.Range[int, 3, 8]
+Komi = app_commands.Range[float, -MAX_KOMI, MAX_KOMI]
+Colour = Literal["white", "black", "random"]
+Days = app_commands.Range[int, 1, MAX_DAYS_PER_MOVE]
+Span = app_commands.Range[str, 1, 20]  # a duration as typed, e.g. 1d or 12h
 
 
 def bredon(interaction: discord.Interaction) -> BredonBot:

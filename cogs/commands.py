@@ -10,11 +10,11 @@ Commands are grouped by what players do, the most frequent kept shortest:
 - ``/tournament``: playing in tournaments; ``/organize``: running them (organizers);
 - ``/bredon``: the server's settings (server managers).
 
-The commands' bodies live in the cogs, by domain; this module gives each its name, its
-description and its group (options every command shares are described once,
-:data:`cogs.arguments.SHARED_OPTIONS`). A command that moved answers, under its old name, with its
-new one (:data:`MOVED`, for one release): Discord shows the old names until an admin syncs again
-(``python -m bot sync``).
+The commands' bodies live in the cogs, by domain, each described by its docstring; this module
+puts each in its group, under its function's name (options every command shares are described
+once, :data:`cogs.arguments.SHARED_OPTIONS`). A command that moved answers, under its old name,
+with its new one (:data:`MOVED`, for one release): Discord shows the old names until an admin
+syncs again (``python -m bot sync``).
 
 :func:`setup` (the one extension the bot loads) makes the cogs, each given the others it needs,
 in the order they depend on each other (the courier first), and builds the tree.
@@ -22,7 +22,8 @@ in the order they depend on each other (the courier first), and builds the tree.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import inspect
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import discord
@@ -70,14 +71,13 @@ MOVED = {
 
 MANAGERS = discord.Permissions(manage_guild=True)
 
-Callback = Callable[..., Awaitable[None]]
+Callback = Callable[..., Coroutine[Any, Any, None]]
 
 
-def command(
-    name: str, description: str, callback: Callback
-) -> app_commands.Command[Any, ..., None]:
-    """A slash command; its options shared with other commands get their common description
-    unless the command gives its own."""
+def command(callback: Callback, name: str) -> app_commands.Command[Any, ..., None]:
+    """A slash command described by its function's docstring; its options shared with other
+    commands get their common description unless the function gives its own."""
+    description = " ".join((inspect.getdoc(callback) or "").split("\n\n")[0].split())
     made: app_commands.Command[Any, ..., None] = app_commands.Command(
         name=name, description=description, callback=callback
     )
@@ -93,156 +93,89 @@ def command(
     return app_commands.Command(name=name, description=description, callback=callback)
 
 
+Member = Callback | app_commands.Group
+
+
 def group(
     name: str,
     description: str,
-    *members: app_commands.Command[Any, ..., None] | app_commands.Group,
+    *members: Member,
     managers_only: bool = False,
-    top: bool = True,
+    parent: str | None = None,
 ) -> app_commands.Group:
-    """A group of commands (a top-level one is for servers only; `managers_only`: Discord shows
-    it to members with Manage Server, unless a manager grants it to others)."""
-    options: dict[str, Any] = {"guild_only": True} if top else {}
+    """A group of commands, each named after its function (less the name of its subgroup:
+    `vacation_start` is `/clock vacation start`). A top-level group is for servers only;
+    `managers_only`: Discord shows it to members with Manage Server, unless a manager grants it
+    to others."""
+    options: dict[str, Any] = {"guild_only": True} if parent is None else {}
     if managers_only:
         options["default_permissions"] = MANAGERS
     made = app_commands.Group(name=name, description=description, **options)
     for member in members:
-        made.add_command(member)
+        if isinstance(member, app_commands.Group):
+            made.add_command(member)
+        else:
+            made.add_command(command(member, member.__name__.removeprefix(f"{name}_")))
     return made
-
-
-def subgroup(
-    name: str, description: str, *members: app_commands.Command[Any, ..., None]
-) -> app_commands.Group:
-    return group(name, description, *members, top=False)
 
 
 def build_tree(
     tak: TakCog, tournaments: TournamentCog, opponent: OpponentCog, analysis: AnalysisCog
 ) -> list[app_commands.Group]:
-    """The whole command tree, group by group."""
+    """The whole command tree, group by group, the most used first."""
+    t, o = tournaments, opponent
     return [
         group(
             "tak",
             "Play Tak: challenge, move, see the board",
-            command("challenge", "Challenge someone (or anyone) to a game of Tak", tak.challenge),
-            command("play", "Play a game against Bredon itself", opponent.play),
-            command("move", "Play a move in PTN (start typing for the legal moves)", tak.move),
-            command("board", "Show a game's board", tak.board),
-            command("resign", "Resign a game (you will be asked to confirm)", tak.resign),
-            command("draw", "Offer your opponent a draw", tak.draw),
-            command("undo", "Ask your opponent to take back the last move", tak.undo),
-            command("abort", "Call off a game before both players have moved", tak.abort),
-            command("games", "Your games (or someone's) with links, a page at a time", tak.games),
-            command("help", "How to play, read the board and write moves", tak.help),
+            *(tak.challenge, o.play, tak.move, tak.board, tak.resign, tak.draw, tak.undo),
+            *(tak.abort, tak.games, tak.help),
         ),
         group(
             "game",
             "A game's record: TPS, PTN, replay, analysis",
-            command("tps", "A game's position as TPS text", tak.tps),
-            command("ptn", "A game's record as a PTN file, with a ptn.ninja link", tak.ptn),
-            command("replay", "A game replayed as an animated image", tak.replay),
-            command("view", "Show an attached PTN file: its final board and replay", tak.view),
-            command(
-                "analysis",
-                "A finished game analysed: evaluation graph and annotated PTN",
-                analysis.analysis,
-            ),
+            *(tak.tps, tak.ptn, tak.replay, tak.view, analysis.analysis),
         ),
         group(
             "clock",
             "Time: more time, pauses, reminders, vacations",
-            command("moretime", "Give your opponent more time for their move", tak.moretime),
-            command("pause", "Propose to pause a game; your opponent must agree", tak.pause),
-            command("resume", "End a game's pause: its clock runs again", tak.resume),
-            command("reminders", "When to remind you before a deadline", tak.reminders),
-            subgroup(
+            *(tak.moretime, tak.pause, tak.resume, tak.reminders),
+            group(
                 "vacation",
                 "Stop the clocks of all your games here",
-                command(
-                    "start", "Go on vacation: your games' clocks stand still", tak.vacation_start
-                ),
-                command("end", "Come back early: your games' clocks run again", tak.vacation_end),
-                command("status", "Your vacation days left this year", tak.vacation_status),
+                *(tak.vacation_start, tak.vacation_end, tak.vacation_status),
+                parent="clock",
             ),
         ),
         group(
             "profile",
             "Your settings and scores, and the server's leaderboard",
-            command("settings", "Your board theme and how you are notified", tak.settings),
-            command("scores", "All-time points in this server, and the match score", tak.scores),
-            command(
-                "leaderboard", "The server's best rated players on a board size", tak.leaderboard
-            ),
+            *(tak.settings, tak.scores, tak.leaderboard),
         ),
         group(
-            "coins",
-            "Coins: wallets and the server's richest",
-            command(
-                "wallet", "Your coins (or someone's) and their latest movements", wallets.wallet
-            ),
-            command("leaderboard", "The server's coin leaderboard", wallets.coins),
+            "coins", "Coins: wallets and the server's richest", wallets.wallet, wallets.leaderboard
         ),
         group(
             "tournament",
             "Tournaments: sign up, pairings, standings",
-            command("join", "Sign up for a tournament", tournaments.join),
-            command("leave", "Take back your sign-up before the start", tournaments.leave),
-            command(
-                "withdraw", "Leave a running tournament (matches forfeited)", tournaments.withdraw
-            ),
-            command("checkin", "Check in for a tournament about to start", tournaments.checkin),
-            command("pairings", "A round's pairings and results", tournaments.pairings),
-            command("standings", "The tournament's table", tournaments.standings),
-            command("info", "A tournament's settings and players", tournaments.info),
-            command(
-                "export", "Standings as CSV and every game as one PTN file", tournaments.export
-            ),
-            command(
-                "report",
-                "Count a game played elsewhere (e.g. PlayTak) by its PTN file",
-                tournaments.report,
-            ),
-            command("log", "Results corrected or reported by hand", tournaments.log),
+            *(t.join, t.leave, t.withdraw, t.checkin, t.pairings, t.standings, t.info),
+            *(t.export, t.report, t.log),
         ),
         # Shown to server managers only, unless a manager grants it to the organizer role
         # (Server Settings -> Integrations); the service still checks who may run a tournament.
         group(
             "organize",
             "Run tournaments: create, start, forfeits, disqualifications (organizers)",
-            command("create", "Open a tournament for sign-up", tournaments.create),
-            command("start", "Close sign-up and begin round 1", tournaments.start),
-            command("forfeit", "Award a player their current match", tournaments.forfeit),
-            command(
-                "disqualify", "Remove a player from a running tournament", tournaments.disqualify
-            ),
-            command("cancel", "Call a tournament off", tournaments.cancel),
-            command("seed", "Set a player's seed before the start", tournaments.seed),
-            command("late", "Let players join a running Swiss until a round", tournaments.late),
-            command("replace", "Give a player's place to someone else", tournaments.replace),
-            command("correct", "Correct a game's result (kept in the log)", tournaments.correct),
-            subgroup(
-                "checkin",
-                "Check-in before the start",
-                command(
-                    "open",
-                    "Open check-in now (no-shows left out at start)",
-                    tournaments.checkin_open,
-                ),
-            ),
+            *(t.create, t.start, t.forfeit, t.disqualify, t.cancel, t.seed, t.late, t.replace),
+            t.correct,
+            group("checkin", "Check-in before the start", t.checkin_open, parent="organize"),
             managers_only=True,
         ),
         # Server settings: shown to server managers only (Discord hides it from everyone else).
         group(
             "bredon",
             "Bredon's settings for this server (server managers)",
-            command("config", "Server defaults: new games, threads, typed moves", tak.config),
-            command(
-                "gambling", "Playing for coins: on or off, starting coins, ante", wallets.gambling
-            ),
-            command(
-                "grant", "Give a member coins (a negative amount takes some back)", wallets.grant
-            ),
+            *(tak.config, wallets.gambling, wallets.grant),
             managers_only=True,
         ),
     ]

@@ -224,7 +224,7 @@ class CourierCog(commands.Cog):
 
 def courier_of(client: discord.Client) -> Courier:
     """The bot's courier, for code that only has the interaction (buttons, forms)."""
-    cog = client.get_cog(CourierCog.__cog_name__)  # type: ignore[attr-defined]
+    cog = client.get_cog(CourierCog.__cog_name__) if isinstance(client, commands.Bot) else None
     if not isinstance(cog, CourierCog):
         raise RuntimeError("cogs.commands has not set up the courier")
     return cog.courier

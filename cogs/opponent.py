@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from datetime import timedelta
-from typing import Literal
 
 import discord
 from discord import app_commands
@@ -21,9 +20,9 @@ from discord.ext import commands
 
 from bot.app import BredonBot, acting
 from bot.computer.player import POLL_SECONDS, BotPlayer, Thinker
-from bot.games.model import MAX_DAYS_PER_MOVE, MAX_KOMI
 from bot.notifications.outbox import Item, game_stream
 from cogs.actions import player_of, post_or_withdraw
+from cogs.arguments import BoardSize, Colour, Days, Komi
 from cogs.courier import Courier
 from cogs.tak import check_place
 from tak.search import LEVELS, MAX_LEVEL, MIN_LEVEL
@@ -88,26 +87,24 @@ class OpponentCog(commands.Cog):
     @app_commands.describe(
         level=f"{MIN_LEVEL} (beginner) to {MAX_LEVEL} "
         "(strongest: the server's engine if it has one)",
-        size="Board size, 3 to 8 (default: the server's, usually 6)",
-        komi="Extra points for black in a flat count, in halves, e.g. 2 or 2.5",
-        color="Your colour; white moves first",
         days="Days you have for a move (default: the server's); Bredon answers within seconds",
     )
     async def play(
         self,
         interaction: discord.Interaction,
         level: app_commands.Range[int, MIN_LEVEL, MAX_LEVEL],
-        size: app_commands.Range[int, 3, 8] | None = None,
-        komi: app_commands.Range[float, -MAX_KOMI, MAX_KOMI] | None = None,
-        color: Literal["white", "black", "random"] = "random",
-        days: app_commands.Range[int, 1, MAX_DAYS_PER_MOVE] | None = None,
+        size: BoardSize | None = None,
+        komi: Komi | None = None,
+        color: Colour = "random",
+        days: Days | None = None,
     ) -> None:
+        """Play a game against Bredon itself"""
         bot = self.bot
         async with acting(interaction):
-            assert bot.user is not None and interaction.channel is not None
+            assert bot.user is not None
             services = bot.services
             settings = await services.guilds.get(interaction.guild_id or 0)
-            await check_place(interaction, settings.use_threads)
+            place = await check_place(interaction, settings.use_threads)
             challenge = await services.opponent.challenge(
                 guild_id=interaction.guild_id or 0,
                 channel_id=interaction.channel_id or 0,
@@ -121,7 +118,7 @@ class OpponentCog(commands.Cog):
                 fair_use=bot.settings.fair_use,
             )
             courier = self.courier
-            await post_or_withdraw(courier.table, interaction.channel, challenge)
+            await post_or_withdraw(courier.table, place, challenge)
             if self.player is not None:
                 await self.player.accept_challenges()
                 self.player.kick()

@@ -14,7 +14,7 @@ import io
 import re
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -22,9 +22,9 @@ from discord.ext import commands
 
 from bot.app import BredonBot, acting
 from bot.coins.service import MAX_COINS
-from bot.errors import BredonError
+from bot.errors import BredonError, UnknownGame
 from bot.games.listing import Listing
-from bot.games.model import MAX_DAYS_PER_MOVE, MAX_KOMI, MAX_MATCH_GAMES, GameView
+from bot.games.model import MAX_MATCH_GAMES, GameView
 from bot.games.service import position_mark, require_active
 from bot.guild_settings import MAX_VACATION_DAYS
 from bot.notifications.outbox import game_stream
@@ -33,13 +33,25 @@ from bot.timekeeping.control import clock_options, parse_duration
 from bot.work.attached_files import FileReader, read_game
 from cogs import game_messages, notification_messages
 from cogs.actions import Refusal, announce_to_me, player_of, post_or_withdraw
-from cogs.arguments import Game, Text, TimeZone, Turn, find_game, services_of
+from cogs.arguments import (
+    BoardSize,
+    Colour,
+    Days,
+    Game,
+    Komi,
+    Span,
+    Text,
+    TimeZone,
+    Turn,
+    find_game,
+    services_of,
+)
 from cogs.buttons import buttons
 from cogs.courier import Courier
 from cogs.game_list import listing_page
 from cogs.picture_files import rating_file
-from cogs.sharing import answer
-from cogs.table import NEEDED_FOR_THREADS, is_me, missing_permissions
+from cogs.sharing import SHAREABLE, answer
+from cogs.table import NEEDED_FOR_THREADS, Place, is_me, missing_permissions
 from rendering import THEMES
 from tak import Position, PTNError, TakError, parse_move
 from tak.ptn import Game as PTNGame
@@ -111,11 +123,12 @@ class MoveArgument(Text):
 Move = app_commands.Transform[str, MoveArgument]
 
 
-async def check_place(interaction: discord.Interaction, use_threads: bool) -> None:
-    """Refuse, before anything is stored, to start games where the bot cannot show them."""
+async def check_place(interaction: discord.Interaction, use_threads: bool) -> Place:
+    """The channel of the command, where a game will be shown; refused, before anything is
+    stored, where the bot cannot show games."""
     channel = interaction.channel
     guild = interaction.guild
-    if guild is None or not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+    if guild is None or not isinstance(channel, SHAREABLE):
         raise Refusal("Games can only be played in a server's text channel.")
     threads = use_threads and isinstance(channel, discord.TextChannel)
     missing = missing_permissions(channel, guild.me, threads=threads)
@@ -128,6 +141,7 @@ async def check_place(interaction: discord.Interaction, use_threads: bool) -> No
             f"{', '.join(missing)} permission{'s' if several else ''}. "
             f"Ask a server manager to grant {'them' if several else 'it'}{fix}."
         )
+    return channel
 
 
 def parse_reminder_times(text: str) -> list[timedelta] | None:
@@ -170,9 +184,6 @@ class TakCog(commands.Cog):
 
     @app_commands.describe(
         opponent="Who to play; leave out for an open challenge anyone may accept",
-        size="Board size, 3 to 8 (default: the server's, usually 6)",
-        komi="Extra points for black in a flat count, in halves, e.g. 2 or 2.5",
-        color="Your colour; white moves first",
         opening="swap: each side's first move places an opponent's flat (standard)",
         stones="Stones per player (default: standard for the size)",
         caps="Capstones per player (default: standard for the size)",
@@ -191,39 +202,41 @@ class TakCog(commands.Cog):
         self,
         interaction: discord.Interaction,
         opponent: discord.Member | None = None,
-        size: app_commands.Range[int, 3, 8] | None = None,
-        komi: app_commands.Range[float, -MAX_KOMI, MAX_KOMI] | None = None,
-        color: Literal["white", "black", "random"] = "random",
+        size: BoardSize | None = None,
+        komi: Komi | None = None,
+        color: Colour = "random",
         opening: Literal["swap", "no-swap"] = "swap",
         stones: app_commands.Range[int, 0, MAX_RESERVE] | None = None,
         caps: app_commands.Range[int, 0, MAX_RESERVE] | None = None,
-        days: app_commands.Range[int, 1, MAX_DAYS_PER_MOVE] | None = None,
+        days: Days | None = None,
         games: app_commands.Range[int, 1, MAX_MATCH_GAMES] = 1,
         rated: bool | None = None,
         stakes: bool = False,
         ante: app_commands.Range[int, 1, MAX_COINS] | None = None,
         antiquity: bool | None = None,
-        bank: app_commands.Range[str, 1, 20] | None = None,
-        increment: app_commands.Range[str, 1, 20] | None = None,
-        maximum: app_commands.Range[str, 1, 20] | None = None,
+        bank: Span | None = None,
+        increment: Span | None = None,
+        maximum: Span | None = None,
         tps: app_commands.Range[str, 1, MAX_TPS_LENGTH] | None = None,
     ) -> None:
+        """Challenge someone (or anyone) to a game of Tak"""
         async with acting(interaction):
             clock = clock_options(bank, increment, maximum)
-            against_me = opponent is not None and opponent == interaction.client.user
+            me = interaction.client.user
+            against_me = me is not None and opponent == me
             if opponent is not None and opponent.bot and not against_me:
                 raise Refusal("Bots cannot play Tak here: challenge a person.")
             if against_me and (stakes or ante is not None):
                 raise Refusal("I don't play for coins: challenge me without stakes.")
-            if against_me:  # past the fair-use limits the bot would only decline it
+            if me is not None and against_me:  # past the fair-use limits the bot would decline
                 await self.services.opponent.check_room(
                     interaction.guild_id or 0,
                     interaction.user.id,
-                    opponent.id,
+                    me.id,
                     self.bot.settings.fair_use,
                 )
             settings = await self.services.guilds.get(interaction.guild_id or 0)
-            await check_place(interaction, settings.use_threads)
+            place = await check_place(interaction, settings.use_threads)
             challenge = await self.services.challenges.create(
                 guild_id=interaction.guild_id or 0,
                 channel_id=interaction.channel_id or 0,
@@ -244,8 +257,7 @@ class TakCog(commands.Cog):
                 start_tps=tps,
                 **clock,
             )
-            assert interaction.channel is not None
-            message = await post_or_withdraw(self.table, interaction.channel, challenge)
+            message = await post_or_withdraw(self.table, place, challenge)
             announce_to_me(self.bot, challenge)
             await interaction.followup.send(
                 f"Challenge #{challenge.id} is up: {message.jump_url}", ephemeral=True
@@ -260,6 +272,7 @@ class TakCog(commands.Cog):
     async def move(
         self, interaction: discord.Interaction, ptn: Move, game: Game | None = None
     ) -> None:
+        """Play a move in PTN (start typing for the legal moves)"""
         async with acting(interaction):
             chosen = SuggestedMove.parse(ptn)
             target = await find_game(
@@ -281,6 +294,7 @@ class TakCog(commands.Cog):
             await interaction.followup.send(reply, ephemeral=True)
 
     async def resign(self, interaction: discord.Interaction, game: Game | None = None) -> None:
+        """Resign a game (you will be asked to confirm)"""
         async with acting(interaction):
             target = await find_game(interaction, game, acting=True)
             require_active(target)
@@ -293,16 +307,21 @@ class TakCog(commands.Cog):
             )
 
     async def draw(self, interaction: discord.Interaction, game: Game | None = None) -> None:
+        """Offer your opponent a draw"""
         await self._ask(interaction, game, "draw")
 
     @app_commands.describe(
         game="The game number (default: this thread's game, or your only one you just moved in)"
     )
     async def undo(self, interaction: discord.Interaction, game: Game | None = None) -> None:
+        """Ask your opponent to take back the last move"""
         await self._ask(interaction, game, "undo")
 
     async def _ask(
-        self, interaction: discord.Interaction, game_id: int | None, what: Literal["draw", "undo"]
+        self,
+        interaction: discord.Interaction,
+        game_id: GameView | UnknownGame | None,
+        what: Literal["draw", "undo"],
     ) -> None:
         async with acting(interaction):
             turn: Turn | None = "theirs" if what == "undo" else None
@@ -315,6 +334,7 @@ class TakCog(commands.Cog):
             await interaction.followup.send(text, ephemeral=True)
 
     async def abort(self, interaction: discord.Interaction, game: Game | None = None) -> None:
+        """Call off a game before both players have moved"""
         async with acting(interaction):
             target = await find_game(interaction, game, acting=True)
             await self.services.games.abort(target.id, interaction.user.id)
@@ -327,6 +347,7 @@ class TakCog(commands.Cog):
     async def board(
         self, interaction: discord.Interaction, game: Game | None = None, public: bool = False
     ) -> None:
+        """Show a game's board"""
         async with acting(interaction):
             target = await find_game(interaction, game)
             position = await self.services.games.position(target.id)
@@ -337,6 +358,7 @@ class TakCog(commands.Cog):
     async def tps(
         self, interaction: discord.Interaction, game: Game | None = None, public: bool = False
     ) -> None:
+        """A game's position as TPS text"""
         async with acting(interaction):
             target = await find_game(interaction, game)
             text = f"Game #{target.id}, ply {target.ply}:\n```\n{target.tps}\n```"
@@ -345,6 +367,7 @@ class TakCog(commands.Cog):
     async def ptn(
         self, interaction: discord.Interaction, game: Game | None = None, public: bool = False
     ) -> None:
+        """A game's record as a PTN file, with a ptn.ninja link"""
         async with acting(interaction):
             target = await find_game(interaction, game)
             record = await self.services.queries.record(target.id)
@@ -366,6 +389,7 @@ class TakCog(commands.Cog):
     async def replay(
         self, interaction: discord.Interaction, game: Game | None = None, public: bool = False
     ) -> None:
+        """A game replayed as an animated image"""
         async with acting(interaction):
             target = await find_game(interaction, game)
             record = await self.services.queries.record(target.id)
@@ -380,6 +404,7 @@ class TakCog(commands.Cog):
     async def view(
         self, interaction: discord.Interaction, file: discord.Attachment, replay: bool = False
     ) -> None:
+        """Show an attached PTN file: its final board and replay"""
         async with acting(interaction):
             record, final = await read_attached_game(file, self.table.files, interaction.user.id)
             text = game_messages.viewed_game_text(record, file.filename)
@@ -412,6 +437,7 @@ class TakCog(commands.Cog):
         show: Literal["active", "finished"] = "active",
         public: bool = False,
     ) -> None:
+        """Your games (or someone's) with links, a page at a time"""
         async with acting(interaction):
             caller, whose = interaction.user.id, (user or interaction.user).id
             embed, view = await listing_page(
@@ -432,6 +458,7 @@ class TakCog(commands.Cog):
         user: discord.User | None = None,  # also someone who has left the server
         public: bool = False,
     ) -> None:
+        """All-time points in this server, and the match score"""
         async with acting(interaction):
             await self._scores(interaction, user or interaction.user, public)
 
@@ -471,9 +498,10 @@ class TakCog(commands.Cog):
     async def leaderboard(
         self,
         interaction: discord.Interaction,
-        size: app_commands.Range[int, 3, 8] | None = None,
+        size: BoardSize | None = None,
         public: bool = False,
     ) -> None:
+        """The server's best rated players on a board size"""
         async with acting(interaction):
             guild_id = interaction.guild_id or 0
             chosen = size or (await self.services.guilds.get(guild_id)).size
@@ -481,6 +509,7 @@ class TakCog(commands.Cog):
             await answer(interaction, public, embed=game_messages.leaderboard_embed(chosen, board))
 
     async def help(self, interaction: discord.Interaction) -> None:
+        """How to play, read the board and write moves"""
         await interaction.response.send_message(embed=game_messages.HELP, ephemeral=True)
 
     # ----------------------------------------------------------------- settings
@@ -500,6 +529,7 @@ class TakCog(commands.Cog):
         digest_hour: app_commands.Range[int, 0, 23] | None = None,
         time_zone: TimeZone | None = None,
     ) -> None:
+        """Your board theme and how you are notified"""
         async with acting(interaction):
             players = self.services.players
             profile = await players.register(player_of(interaction.user))
@@ -533,21 +563,22 @@ class TakCog(commands.Cog):
     async def config(
         self,
         interaction: discord.Interaction,
-        size: app_commands.Range[int, 3, 8] | None = None,
-        komi: app_commands.Range[float, -MAX_KOMI, MAX_KOMI] | None = None,
-        days: app_commands.Range[int, 1, MAX_DAYS_PER_MOVE] | None = None,
+        size: BoardSize | None = None,
+        komi: Komi | None = None,
+        days: Days | None = None,
         threads: bool | None = None,
         organizer: discord.Role | None = None,
         typed_moves: bool | None = None,
         antiquity: bool | None = None,
         vacation_days: app_commands.Range[int, 0, MAX_VACATION_DAYS] | None = None,
     ) -> None:
+        """Server defaults: new games, threads, typed moves"""
         async with acting(interaction):
             if not interaction.permissions.manage_guild:
                 raise Refusal("Only members with the Manage Server permission can change this.")
             guild_id = interaction.guild_id or 0
             current = await self.services.guilds.get(guild_id)
-            changes = {
+            changes: dict[str, Any] = {
                 "size": size,
                 "komi": komi,
                 "days_per_move": days,
@@ -570,6 +601,7 @@ class TakCog(commands.Cog):
     async def vacation_start(
         self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 365] | None = None
     ) -> None:
+        """Go on vacation: your games' clocks stand still"""
         async with acting(interaction):
             guild_id = interaction.guild_id or 0
             report = await self.services.clocks.start_vacation(
@@ -579,6 +611,7 @@ class TakCog(commands.Cog):
             await interaction.followup.send(game_messages.vacation_text(report), ephemeral=True)
 
     async def vacation_end(self, interaction: discord.Interaction) -> None:
+        """Come back early: your games' clocks run again"""
         async with acting(interaction):
             report = await self.services.clocks.end_vacation(
                 interaction.guild_id or 0, interaction.user.id
@@ -587,6 +620,7 @@ class TakCog(commands.Cog):
             await interaction.followup.send(game_messages.vacation_text(report), ephemeral=True)
 
     async def vacation_status(self, interaction: discord.Interaction) -> None:
+        """Your vacation days left this year"""
         async with acting(interaction):
             status = await self.services.clocks.vacation_status(
                 interaction.guild_id or 0, interaction.user.id
@@ -608,8 +642,9 @@ class TakCog(commands.Cog):
         self,
         interaction: discord.Interaction,
         game: Game | None = None,
-        time: app_commands.Range[str, 1, 20] = "1d",
+        time: Span = "1d",
     ) -> None:
+        """Give your opponent more time for their move"""
         async with acting(interaction):
             extra = parse_duration(time, "time")
             target = await find_game(interaction, game, acting=True, turn="theirs")
@@ -619,6 +654,7 @@ class TakCog(commands.Cog):
             await interaction.followup.send(report.reply(done, done), ephemeral=True)
 
     async def pause(self, interaction: discord.Interaction, game: Game | None = None) -> None:
+        """Propose to pause a game; your opponent must agree"""
         async with acting(interaction):
             target = await find_game(interaction, game, acting=True)
             refuse_asking_me(interaction, target, "pause")
@@ -628,6 +664,7 @@ class TakCog(commands.Cog):
             await interaction.followup.send(text, ephemeral=True)
 
     async def resume(self, interaction: discord.Interaction, game: Game | None = None) -> None:
+        """End a game's pause: its clock runs again"""
         async with acting(interaction):
             target = await find_game(interaction, game, acting=True)
             await self.services.clocks.end_pause(target.id, interaction.user.id)
@@ -642,6 +679,7 @@ class TakCog(commands.Cog):
     async def reminders(
         self, interaction: discord.Interaction, times: app_commands.Range[str, 1, 60] | None = None
     ) -> None:
+        """When to remind you before a deadline"""
         async with acting(interaction):
             guild_id = interaction.guild_id or 0
             clocks = self.services.clocks

@@ -23,7 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot, acting
-from bot.games.model import MAX_DAYS_PER_MOVE, MAX_MATCH_GAMES
+from bot.games.model import MAX_MATCH_GAMES
 from bot.notifications.outbox import game_stream, tournament_stream
 from bot.text_safety import message_text
 from bot.timekeeping.control import clock_options, parse_duration
@@ -40,7 +40,7 @@ from bot.tournaments.tournament import TournamentStatus, TournamentView
 from bot.work.attached_files import FileReader
 from cogs import result_messages, tournament_messages
 from cogs.actions import Refusal, player_of
-from cogs.arguments import Tournament, find_tournament
+from cogs.arguments import BoardSize, Days, Span, Tournament, find_tournament
 from cogs.courier import Courier
 from cogs.game_messages import display
 from cogs.picture_files import pairings_file, tournament_files
@@ -140,28 +140,29 @@ class TournamentCog(commands.Cog):
         interaction: discord.Interaction,
         name: app_commands.Range[str, 1, MAX_NAME_LENGTH],
         format: str,
-        size: app_commands.Range[int, 3, 8] | None = None,
+        size: BoardSize | None = None,
         komi: float | None = None,
         games: app_commands.Range[int, 1, MAX_MATCH_GAMES] = 2,
-        days: app_commands.Range[int, 1, MAX_DAYS_PER_MOVE] | None = None,
+        days: Days | None = None,
         scoring: str = "match_points",
         max_players: app_commands.Range[int, 2, MAX_PLAYERS] = MAX_PLAYERS,
         signup_days: app_commands.Range[int, 1, MAX_SIGNUP_DAYS] | None = None,
         swiss_rounds: app_commands.Range[int, 1, MAX_SWISS_ROUNDS] | None = None,
         rated: bool = True,
-        bank: app_commands.Range[str, 1, 20] | None = None,
-        increment: app_commands.Range[str, 1, 20] | None = None,
-        maximum: app_commands.Range[str, 1, 20] | None = None,
+        bank: Span | None = None,
+        increment: Span | None = None,
+        maximum: Span | None = None,
         vacations: bool = True,
         groups: app_commands.Range[int, 2, MAX_GROUPS] | None = None,
         advance: app_commands.Range[int, 1, MAX_ADVANCE] | None = None,
         tiebreak_games: app_commands.Range[int, 1, MAX_TIEBREAK_GAMES] | None = None,
-        tiebreak_days: app_commands.Range[int, 1, MAX_DAYS_PER_MOVE] | None = None,
-        tiebreak_bank: app_commands.Range[str, 1, 20] | None = None,
-        tiebreak_increment: app_commands.Range[str, 1, 20] | None = None,
-        tiebreak_maximum: app_commands.Range[str, 1, 20] | None = None,
-        checkin: app_commands.Range[str, 1, 20] | None = None,
+        tiebreak_days: Days | None = None,
+        tiebreak_bank: Span | None = None,
+        tiebreak_increment: Span | None = None,
+        tiebreak_maximum: Span | None = None,
+        checkin: Span | None = None,
     ) -> None:
+        """Open a tournament for sign-up"""
         async with acting(interaction):
             clock = clock_options(bank, increment, maximum)
             tiebreak_clock = {
@@ -218,6 +219,7 @@ class TournamentCog(commands.Cog):
     async def start(
         self, interaction: discord.Interaction, tournament: Tournament | None = None
     ) -> None:
+        """Close sign-up and begin round 1"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
             progress = await self.services.tournaments.start(
@@ -240,6 +242,7 @@ class TournamentCog(commands.Cog):
         player: discord.User,  # a player who has left the server is still named
         tournament: Tournament | None = None,
     ) -> None:
+        """Award a player their current match"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
             progress = await self.services.tournaments.forfeit(
@@ -261,6 +264,7 @@ class TournamentCog(commands.Cog):
         player: discord.User,  # a player who has left the server is still named
         tournament: Tournament | None = None,
     ) -> None:
+        """Remove a player from a running tournament"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
             progress = await self.services.tournaments.disqualify(
@@ -278,6 +282,7 @@ class TournamentCog(commands.Cog):
     async def cancel(
         self, interaction: discord.Interaction, tournament: Tournament | None = None
     ) -> None:
+        """Call a tournament off"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
             progress = await self.services.tournaments.cancel(
@@ -293,6 +298,7 @@ class TournamentCog(commands.Cog):
     async def join(
         self, interaction: discord.Interaction, tournament: Tournament | None = None
     ) -> None:
+        """Sign up for a tournament"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
             if found.status is TournamentStatus.RUNNING:  # a late entry, if the organizer allows
@@ -317,6 +323,7 @@ class TournamentCog(commands.Cog):
     async def leave(
         self, interaction: discord.Interaction, tournament: Tournament | None = None
     ) -> None:
+        """Take back your sign-up before the start"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
             await self.services.tournaments.leave(found.id, interaction.user.id)
@@ -325,6 +332,7 @@ class TournamentCog(commands.Cog):
     async def withdraw(
         self, interaction: discord.Interaction, tournament: Tournament | None = None
     ) -> None:
+        """Leave a running tournament (matches forfeited)"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
             progress = await self.services.tournaments.withdraw(found.id, interaction.user.id)
@@ -347,6 +355,7 @@ class TournamentCog(commands.Cog):
         tournament: Tournament | None = None,
         public: bool = False,
     ) -> None:
+        """A round's pairings and results"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
             shown = await self.services.tournaments.pairings(found.id, round)
@@ -366,6 +375,7 @@ class TournamentCog(commands.Cog):
         tournament: Tournament | None = None,
         public: bool = False,
     ) -> None:
+        """The tournament's table"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
             rows = await self.services.tournaments.standings(found.id)
@@ -383,6 +393,7 @@ class TournamentCog(commands.Cog):
     async def info(
         self, interaction: discord.Interaction, tournament: Tournament | None = None
     ) -> None:
+        """A tournament's settings and players"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
             entrants = await self.services.tournaments.entrants(found.id)
@@ -398,6 +409,7 @@ class TournamentCog(commands.Cog):
     async def export(
         self, interaction: discord.Interaction, tournament: Tournament | None = None
     ) -> None:
+        """Standings as CSV and every game as one PTN file"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
             stem = tournament_messages.file_stem(found)
@@ -421,6 +433,7 @@ class TournamentCog(commands.Cog):
     async def checkin_open(
         self, interaction: discord.Interaction, tournament: Tournament | None = None
     ) -> None:
+        """Open check-in now (no-shows left out at start)"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
             await self.services.entry.open_checkin(
@@ -452,6 +465,7 @@ class TournamentCog(commands.Cog):
         move: int | None = None,
         tournament: Tournament | None = None,
     ) -> None:
+        """Set a player's seed before the start"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
             state = await self.services.entry.seed(
@@ -480,6 +494,7 @@ class TournamentCog(commands.Cog):
         until_round: app_commands.Range[int, 0, MAX_SWISS_ROUNDS],
         tournament: Tournament | None = None,
     ) -> None:
+        """Let players join a running Swiss until a round"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
             await self.services.entry.allow_late_entry(
@@ -504,6 +519,7 @@ class TournamentCog(commands.Cog):
         new: discord.Member,
         tournament: Tournament | None = None,
     ) -> None:
+        """Give a player's place to someone else"""
         async with acting(interaction):
             if new.bot:
                 raise Refusal("A bot cannot take a place in a tournament.")
@@ -522,6 +538,7 @@ class TournamentCog(commands.Cog):
     async def checkin(
         self, interaction: discord.Interaction, tournament: Tournament | None = None
     ) -> None:
+        """Check in for a tournament about to start"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
             await self.services.entry.check_in(found.id, interaction.user.id)
@@ -545,6 +562,7 @@ class TournamentCog(commands.Cog):
         reason: app_commands.Range[str, 1, MAX_REASON_LENGTH],
         tournament: Tournament | None = None,
     ) -> None:
+        """Correct a game's result (kept in the log)"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
             change = await self.services.results.correct(
@@ -571,6 +589,7 @@ class TournamentCog(commands.Cog):
         white: discord.Member | None = None,
         tournament: Tournament | None = None,
     ) -> None:
+        """Count a game played elsewhere (e.g. PlayTak) by its PTN file"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
             record = await read_reported_file(file, self.courier.table.files, interaction.user.id)
@@ -592,6 +611,7 @@ class TournamentCog(commands.Cog):
     async def log(
         self, interaction: discord.Interaction, tournament: Tournament | None = None
     ) -> None:
+        """Results corrected or reported by hand"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
             entries = await self.services.results.log(found.id)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -62,7 +63,7 @@ class BidButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> BidButton:
         return cls(int(match["stake"]))
 
@@ -96,7 +97,7 @@ class BidForm(discord.ui.Modal):
     def __init__(self, stake: StakeView, balance: int, current: int | None) -> None:
         super().__init__(title="Your sealed bid for the first move", timeout=15 * 60)
         self.stake_id = stake.id
-        self.amount = discord.ui.TextInput(
+        self.amount: discord.ui.TextInput[BidForm] = discord.ui.TextInput(
             label=f"Coins, 0 to {balance}"[:45],
             placeholder="The high bidder plays white and pays the bid",
             default=None if current is None else str(current),
@@ -128,7 +129,9 @@ class BidForm(discord.ui.Modal):
                 )
             await interaction.followup.send(reply, ephemeral=True)
 
-    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
+    async def on_error(  # type: ignore[override]  # as discord.py's Modal narrows it
+        self, interaction: discord.Interaction, error: Exception, /
+    ) -> None:
         await apologise(interaction, error, "the bid form", self.stake_id)
 
 
@@ -159,7 +162,7 @@ class CoinTable:
             view, text = bid_view(stake.id), coin_messages.bidding_open_text(stake)
         try:
             place = await self.table.channel(challenge.channel_id)
-            message = await place.send(text, **({"view": view} if view else {}))
+            message = await (place.send(text) if view is None else place.send(text, view=view))
         except GONE as error:
             log.info("Bidding %s: its channel refused the post (%s).", stake.id, error)
             return Shown(None, Outcome.GIVEN_UP)  # the game's start says the bids too
@@ -218,6 +221,7 @@ class CoinTable:
 
 @app_commands.describe(user="Whose wallet (default: yours)")
 async def wallet(interaction: discord.Interaction, user: discord.Member | None = None) -> None:
+    """Your coins (or someone's) and their latest movements"""
     async with acting(interaction):
         services = services_of(interaction)
         guild_id = interaction.guild_id or 0
@@ -228,7 +232,8 @@ async def wallet(interaction: discord.Interaction, user: discord.Member | None =
         await interaction.followup.send(coin_messages.wallet_text(found, settings), ephemeral=True)
 
 
-async def coins(interaction: discord.Interaction, public: bool = False) -> None:
+async def leaderboard(interaction: discord.Interaction, public: bool = False) -> None:
+    """The server's coin leaderboard"""
     async with acting(interaction):
         board = await services_of(interaction).wallets.leaderboard(interaction.guild_id or 0)
         await answer(interaction, public, embed=coin_messages.coin_board_embed(board))
@@ -250,6 +255,7 @@ async def gambling(
     starting: app_commands.Range[int, 0, MAX_COINS] | None = None,
     ante: app_commands.Range[int, 1, MAX_COINS] | None = None,
 ) -> None:
+    """Playing for coins: on or off, starting coins, ante"""
     async with acting(interaction):
         require_manager(interaction)
         settings = await services_of(interaction).wallets.configure(
@@ -264,6 +270,7 @@ async def grant(
     user: discord.Member,
     amount: app_commands.Range[int, -MAX_COINS, MAX_COINS],
 ) -> None:
+    """Give a member coins (a negative amount takes some back)"""
     async with acting(interaction):
         require_manager(interaction)
         if user.bot:
