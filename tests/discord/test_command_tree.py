@@ -190,3 +190,19 @@ async def test_an_old_name_answers_with_the_new_one_and_does_nothing(
     assert [type(error) for error in env.errors] == [app_commands.CommandNotFound] * 2
     await sync_commands(bot)  # the admin syncs: the old names are gone from Discord
     assert old not in world.alice.available_commands(thread)
+
+
+async def test_commands_and_suggestions_are_timed_through_public_hooks(world) -> None:
+    """Without overriding discord.py's private CommandTree._call: a command is timed from the
+    tree's interaction_check to its completion or error, a suggestion by the argument that
+    makes it; none is left counted as under way."""
+    bot = world.env.bot
+    thread = await world.start_game(size=5)
+    suggested = await world.alice.autocomplete(thread, "tak move", "ptn", "a")
+    assert suggested and all(choice["name"].startswith("a") for choice in suggested)
+    await world.move(world.alice, thread, "zz9")  # refused: still a command that ended
+    lines = bot.tree.timings.lines()
+    assert 'bredon_command_seconds_count{command="tak move",kind="autocomplete"} 1' in lines
+    assert 'bredon_command_seconds_count{command="tak move",kind="command"} 1' in lines
+    assert 'bredon_command_seconds_count{command="tak challenge",kind="command"} 1' in lines
+    assert await bot.tree.finish_under_way(0.01)
