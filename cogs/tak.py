@@ -460,37 +460,35 @@ class TakCog(commands.Cog):
     ) -> None:
         """All-time points in this server, and the match score"""
         async with acting(interaction):
-            await self._scores(interaction, user or interaction.user, public)
-
-    async def _scores(
-        self, interaction: discord.Interaction, whose: discord.User | discord.Member, public: bool
-    ) -> None:
-        me = self.bot.user
-        totals = await self.services.matches.guild_totals(
-            interaction.guild_id or 0, bot_id=None if me is None else me.id
-        )
-        mine = next((t for t in totals if t.player.id == whose.id), None)
-        name = game_messages.display(player_of(whose).name)
-        lines = [
-            "Games against me count in their own game and match only: I keep no score."
-            if is_me(self.bot, whose.id)
-            else game_messages.totals_text(mine, name)
-        ]
-        ratings = await self.services.ratings.player(interaction.guild_id or 0, whose.id)
-        lines.append(game_messages.ratings_text(ratings, name))
-        guild_id = interaction.guild_id or 0
-        here = await self.services.queries.game_in_thread(interaction.channel_id or 0, guild_id)
-        if here is not None and here.match_id is not None:  # this thread's match, even if over
-            lines.append(game_messages.match_text(await self.services.matches.get(here.match_id)))
-        theme = await self.table.theme_for(interaction.user.id)
-        charts = [
-            await rating_file(
-                self.services, self.table.draw, guild_id, r.player, r.size, theme=theme
+            whose = user or interaction.user
+            me = self.bot.user
+            totals = await self.services.matches.guild_totals(
+                interaction.guild_id or 0, bot_id=None if me is None else me.id
             )
-            for r in ratings
-        ]
-        files = [chart for chart in charts if chart is not None]
-        await answer(interaction, public, "\n".join(lines), files=files)
+            mine = next((t for t in totals if t.player.id == whose.id), None)
+            name = game_messages.display(player_of(whose).name)
+            lines = [
+                "Games against me count in their own game and match only: I keep no score."
+                if is_me(self.bot, whose.id)
+                else game_messages.totals_text(mine, name)
+            ]
+            ratings = await self.services.ratings.player(interaction.guild_id or 0, whose.id)
+            lines.append(game_messages.ratings_text(ratings, name))
+            guild_id = interaction.guild_id or 0
+            here = await self.services.queries.game_in_thread(interaction.channel_id or 0, guild_id)
+            if here is not None and here.match_id is not None:  # this thread's match, even if over
+                lines.append(
+                    game_messages.match_text(await self.services.matches.get(here.match_id))
+                )
+            theme = await self.table.theme_for(interaction.user.id)
+            charts = [
+                await rating_file(
+                    self.services, self.table.draw, guild_id, r.player, r.size, theme=theme
+                )
+                for r in ratings
+            ]
+            files = [chart for chart in charts if chart is not None]
+            await answer(interaction, public, "\n".join(lines), files=files)
 
     @app_commands.describe(
         size="Board size, 3 to 8 (default: the server's); provisional left out",
