@@ -49,7 +49,8 @@ from cogs.opponent import OpponentCog
 from cogs.tak import TakCog
 from cogs.tournaments import TournamentCog
 
-# Old qualified name -> new one: answered for one release (see docs/upgrading.md).
+# Old qualified name -> new one: answered for one release (docs/operations.md, "The commands
+# regrouped").
 MOVED = {
     **{f"tak {name}": f"game {name}" for name in ("tps", "ptn", "replay", "view", "analysis")},
     **{
@@ -101,13 +102,13 @@ def group(
     description: str,
     *members: Member,
     managers_only: bool = False,
-    parent: str | None = None,
+    subgroup: bool = False,
 ) -> app_commands.Group:
     """A group of commands, each named after its function (less the name of its subgroup:
     `vacation_start` is `/clock vacation start`). A top-level group is for servers only;
     `managers_only`: Discord shows it to members with Manage Server, unless a manager grants it
     to others."""
-    options: dict[str, Any] = {"guild_only": True} if parent is None else {}
+    options: dict[str, Any] = {} if subgroup else {"guild_only": True}
     if managers_only:
         options["default_permissions"] = MANAGERS
     made = app_commands.Group(name=name, description=description, **options)
@@ -144,7 +145,7 @@ def build_tree(
                 "vacation",
                 "Stop the clocks of all your games here",
                 *(tak.vacation_start, tak.vacation_end, tak.vacation_status),
-                parent="clock",
+                subgroup=True,
             ),
         ),
         group(
@@ -168,7 +169,7 @@ def build_tree(
             "Run tournaments: create, start, forfeits, disqualifications (organizers)",
             *(t.create, t.start, t.forfeit, t.disqualify, t.cancel, t.seed, t.late, t.replace),
             t.correct,
-            group("checkin", "Check-in before the start", t.checkin_open, parent="organize"),
+            group("checkin", "Check-in before the start", t.checkin_open, subgroup=True),
             managers_only=True,
         ),
         # Server settings: shown to server managers only (Discord hides it from everyone else).
