@@ -262,6 +262,7 @@ def main(argv: Sequence[str], environ: Mapping[str, str], cwd: Path) -> int:
             return run_health(settings)
         if settings.token is None:
             raise CommandLineError(NO_TOKEN, EXIT_CONFIG)
+        token = settings.token
         guild_id = sync_target(args.guild, settings) if args.action == "sync" else None
         if not database.parent.is_dir():
             raise CommandLineError(
@@ -278,9 +279,9 @@ def main(argv: Sequence[str], environ: Mapping[str, str], cwd: Path) -> int:
     settings = dataclasses.replace(settings, database=database)
     try:
         if args.action == "sync":
-            asyncio.run(run_sync(settings, settings.token, guild_id))
+            asyncio.run(run_sync(settings, token, guild_id))
         else:
-            asyncio.run(run_bot(settings, settings.token))
+            asyncio.run(run_bot(settings, token))
     except (StoreError, StoreBusy) as error:
         print(error, file=sys.stderr)
         return EXIT_DATABASE

@@ -12,6 +12,7 @@ With ``BREDON_SHARDS`` it is an ``AutoShardedBot`` (all shards, or the ones in
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import shlex
 import sys
@@ -37,17 +38,9 @@ from bot.timekeeping.scheduler import DEFAULT_MAX_SLEEP, DeadlineScheduler
 
 log = logging.getLogger(__name__)
 
-# The courier first (others use it); cogs.wallets and cogs.opponent add commands to cogs.tak's
-# groups.
-EXTENSIONS = (
-    "cogs.courier",
-    "cogs.tak",
-    "cogs.wallets",
-    "cogs.tournaments",
-    "cogs.notifications",
-    "cogs.opponent",
-    "cogs.analysis",  # after cogs.opponent: it shares its worker processes
-)
+# The Discord layer, one extension: it makes the cogs (each given the others it needs) and
+# declares the whole command tree (cogs/commands.py).
+EXTENSIONS = ("cogs.commands",)
 DATABASE_CHECK_EVERY = timedelta(minutes=10)
 # Seconds the commands under way get to finish when the bot is told to stop; with the rest of
 # the stop (a second or two) it stays within Docker's 10 s before SIGKILL.
@@ -57,17 +50,18 @@ USER_OPTION = discord.AppCommandOptionType.user
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again later."
 
 
-async def send_private(interaction: discord.Interaction, text: str, **extra: object) -> None:
+async def send_private(interaction: discord.Interaction, text: str, **extra: Any) -> None:
     """Answer only the user who acted, whether or not the interaction was answered already."""
     if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, **extra)  # type: ignore[arg-type]
+        await interaction.followup.send(text, ephemeral=True, **extra)
     else:
-        await interaction.response.send_message(text, ephemeral=True, **extra)  # type: ignore[arg-type]
+        await interaction.response.send_message(text, ephemeral=True, **extra)
 
 
 @asynccontextmanager
 async def refusals(interaction: discord.Interaction) -> AsyncIterator[None]:
-    """Show a refusal by the services (or the Discord layer) to the user, as it is, privately."""
+    """Show a refusal by the services (or the Discord layer) to the user, as it is, privately:
+    the refusing half of :func:`acting`, and what a button uses after acknowledging its press."""
     try:
         yield
     except BredonError as error:
@@ -100,23 +94,54 @@ async def answer_or_warn(interaction: discord.Interaction, text: str, action: st
 
 
 class BredonTree(app_commands.CommandTree):
-    """The command tree, which also times each slash command and autocomplete for
-    ``/metrics``."""
+    """The command tree, which also times each slash command and autocomplete for ``/metrics``,
+    counts the commands under way (for a graceful stop), and answers a command Discord still
+    shows under its old name with the new one (:attr:`moved`).
+
+    Only discord.py's public hooks are used: a command's time runs from :meth:`interaction_check`
+    (called first for every interaction) to its end, :meth:`on_error` or the bot's
+    ``on_app_command_completion``; an autocomplete's to :meth:`finished`, which the Discord
+    layer's autocompletes call when they are done."""
 
     def __init__(self, client: discord.Client, **options: Any) -> None:
         super().__init__(client, **options)
         self.timings = CommandTimings()
         self.stopping = False  # set when the bot stops: new commands are turned away
+        # Old qualified name -> new one, for one release after a command moved ("tak tps").
+        self.moved: Mapping[str, str] = {}
         self._under_way = 0
         self._idle = asyncio.Event()
         self._idle.set()
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if not self.stopping:
-            return True
+        if self.stopping:
+            if interaction.type is not discord.InteractionType.autocomplete:
+                await answer_or_warn(interaction, StoreClosed().message, "a command while stopping")
+            return False
+        interaction.extras[_STARTED] = time.perf_counter()
         if interaction.type is not discord.InteractionType.autocomplete:
-            await answer_or_warn(interaction, StoreClosed().message, "a command while stopping")
-        return False
+            interaction.extras[_COUNTED] = True
+            self._under_way += 1
+            self._idle.clear()
+        return True
+
+    def finished(self, interaction: discord.Interaction) -> None:
+        """A command or an autocomplete is over: its time goes to ``/metrics`` (once)."""
+        started = interaction.extras.pop(_STARTED, None)
+        if started is None:
+            return
+        if interaction.extras.pop(_COUNTED, False):
+            self._under_way -= 1
+            if not self._under_way:
+                self._idle.set()
+        command = interaction.command
+        kind = (
+            "autocomplete"
+            if interaction.type is discord.InteractionType.autocomplete
+            else "command"
+        )
+        name = command.qualified_name if command is not None else "unknown"
+        self.timings.observe(name, kind, time.perf_counter() - started)
 
     async def finish_under_way(self, seconds: float) -> bool:
         """Wait until no command is running, at most `seconds`; False if some still are."""
@@ -127,30 +152,22 @@ class BredonTree(app_commands.CommandTree):
             return False
         return True
 
-    async def _call(self, interaction: discord.Interaction) -> None:
-        # discord.py runs each command (and its autocomplete) through this one method, so one
-        # wrapper here times them all, and counts those under way, without touching the cogs.
-        start = time.perf_counter()
-        self._under_way += 1
-        self._idle.clear()
-        try:
-            await super()._call(interaction)
-        finally:
-            self._under_way -= 1
-            if not self._under_way:
-                self._idle.set()
-            command = interaction.command
-            kind = (
-                "autocomplete"
-                if interaction.type is discord.InteractionType.autocomplete
-                else "command"
-            )
-            name = command.qualified_name if command is not None else "unknown"
-            self.timings.observe(name, kind, time.perf_counter() - start)
-
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
+        try:
+            await self._answer_error(interaction, error)
+        finally:
+            self.finished(interaction)
+
+    async def _answer_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        if isinstance(error, app_commands.CommandNotFound):
+            await self._point_to_new_name(interaction, error)
+            return
+        if interaction.type is discord.InteractionType.autocomplete:
+            return  # nobody to tell: the suggestions simply do not come
         original = getattr(error, "original", error)
         command = interaction.command
         name = f"/{command.qualified_name}" if command is not None else "a command"
@@ -159,6 +176,48 @@ class BredonTree(app_commands.CommandTree):
             await answer_or_warn(interaction, NOT_A_MEMBER, name)
             return
         await apologise(interaction, original, name, getattr(interaction.namespace, "game", None))
+
+    async def _point_to_new_name(
+        self, interaction: discord.Interaction, error: app_commands.CommandNotFound
+    ) -> None:
+        """A command this version no longer has, as Discord still shows it until the commands
+        are synced again: its new name, if it moved; nothing else happens."""
+        old = invoked_name(interaction)
+        new = self.moved.get(old)
+        if interaction.type is discord.InteractionType.autocomplete:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.autocomplete([])  # no suggestions, no error shown
+            return
+        if new is None:
+            await apologise(interaction, error, f"/{old}")
+            return
+        await answer_or_warn(interaction, f"`/{old}` is now `/{new}`.", f"/{old}")
+
+
+_STARTED = "bredon_started"  # Interaction.extras keys of BredonTree
+_COUNTED = "bredon_counted"
+
+
+def invoked_name(interaction: discord.Interaction) -> str:
+    """The command's qualified name as the user's Discord sent it ("tak vacation start")."""
+    data: Mapping[str, Any] = interaction.data or {}  # type: ignore[assignment]
+    names = [str(data.get("name", ""))]
+    options = data.get("options") or []
+    while options and options[0].get("type") in (1, 2):  # a subcommand (group)
+        names.append(options[0]["name"])
+        options = options[0].get("options") or []
+    return " ".join(names)
+
+
+@asynccontextmanager
+async def acting(interaction: discord.Interaction) -> AsyncIterator[None]:
+    """The one way a slash command (or a form) acknowledges and refuses: acknowledged at once,
+    privately (Discord allows 3 seconds), and a refusal raised in the body (by the services or
+    the Discord layer) reaches the user privately, as it is."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    async with refusals(interaction):
+        yield
 
 
 def intents_for(settings: Settings) -> discord.Intents:
@@ -240,7 +299,7 @@ class BredonBot(commands.Bot):
     """The Discord client with the services (``bot.services``) and the deadline scheduler."""
 
     services: Services
-    tree: BredonTree
+    tree: BredonTree  # type: ignore[assignment]  # discord.py makes it from tree_cls
 
     def __init__(
         self,
@@ -382,6 +441,11 @@ class BredonBot(commands.Bot):
                 await self.close()
                 return
 
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction, command: object
+    ) -> None:
+        self.tree.finished(interaction)
+
     async def _announce_deadlines(self, report: DeadlineReport) -> None:
         """Cogs listen for ``on_deadline_report`` to tell the players."""
         self.dispatch("deadline_report", report)
@@ -457,12 +521,13 @@ def create_bot(
     a clock that follows their simulated time, and a long ``idle_look`` (see
     :meth:`BredonBot.idle_look`) so that simulated hours where nothing happens cost no wall time."""
     clock = clock or (services.clock if services is not None else SystemClock())
-    options = {"clock": clock, "idle_look": idle_look, "services": services}
     if settings.sharding is None:
-        return BredonBot(settings, **options)
+        return BredonBot(settings, clock=clock, idle_look=idle_look, services=services)
     return ShardedBredonBot(
         settings,
-        **options,
+        clock=clock,
+        idle_look=idle_look,
+        services=services,
         shard_count=settings.sharding.count,
         shard_ids=list(settings.sharding.ids) if settings.sharding.ids is not None else None,
     )

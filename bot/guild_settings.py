@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import timedelta
 
 from bot.errors import InvalidSetting
 from bot.games.model import GameSetup, check_days, check_komi, check_size
 from bot.store import Database, Transaction
+from bot.timekeeping.control import TimeControl
 from tak import Opening, TPSError, parse_tps
 
 MAX_VACATION_DAYS = 365
@@ -39,15 +41,19 @@ class GuildSettings:
         rated: bool | None = None,
         antiquity: bool | None = None,
         start_tps: str | None = None,
+        bank: timedelta | None = None,
+        increment: timedelta | None = None,
+        cap: timedelta | None = None,
     ) -> GameSetup:
         """Checked game settings, the guild's defaults standing in for those left as None. A
         `start_tps` gives its own size, and `rated` left as None is rated only from the empty
-        board."""
+        board. The time control (`bank`, or `increment` up to `cap`) is checked for the days
+        per move the setup settles on."""
         if size is None and start_tps is not None:
             # A TPS that is not one is refused with the setup.
             with contextlib.suppress(TPSError):
                 size = parse_tps(start_tps).size
-        return GameSetup.create(
+        setup = GameSetup.create(
             size=self.size if size is None else size,
             komi=self.komi if komi is None else komi,
             opening=opening,
@@ -58,6 +64,8 @@ class GuildSettings:
             antiquity=self.antiquity if antiquity is None else antiquity,
             start_tps=start_tps,
         )
+        clock = TimeControl.create(setup.days_per_move, bank=bank, increment=increment, cap=cap)
+        return replace(setup, clock=clock)
 
 
 async def fetch_guild_settings(tx: Transaction, guild_id: int) -> GuildSettings:

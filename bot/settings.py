@@ -1,6 +1,6 @@
 """The bot's settings: read from the environment and a `.env` file, checked before anything starts.
 
-`.env` is read with python-dotenv's parser, the format other tools write; the checks and the
+`.env` is read with python-dotenv, the format other tools write; the checks and the
 messages are ours, so a bad line or value is named before anything starts, by its line number or
 its variable and what it expects, never shown: a token pasted into the wrong line or variable
 must not end up in a log. A variable set in the real environment wins over the file.
@@ -14,12 +14,12 @@ import logging
 import re
 import shlex
 from collections import ChainMap
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dotenv.parser import parse_stream
-from dotenv.variables import parse_variables
+from dotenv import dotenv_values
 
 from bot.store import DEFAULT_PATH
 from bot.work.fair_use import DEFAULT_FAIR_USE, FairUse
@@ -221,8 +221,8 @@ def _sharding(shards: str, ranges: str) -> Sharding | None:
 
 
 def parse_env_file(text: str, environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """``KEY=value`` pairs of a ``.env`` file, read by python-dotenv's parser: ``#`` comments (also
-    after a value, following a space), an ``export`` prefix, single or double quotes, a leading
+    """``KEY=value`` pairs of a ``.env`` file, read by python-dotenv: ``#`` comments (also after a
+    value, following a space), an ``export`` prefix, single or double quotes, a leading
     byte-order mark (Notepad writes one), and ``${VAR}`` or ``${VAR:-default}`` expanded from the
     environment (which wins, as it does for settings) or from the lines above.
 
@@ -239,27 +239,65 @@ def parse_env_file(text: str, environ: Mapping[str, str] | None = None) -> dict[
     values: dict[str, str] = {}
     # What ${VAR} sees: the environment first, then the lines above (values grows as it goes).
     known = ChainMap({name: got for name, got in environ.items() if got.strip()}, values)
-    for binding in parse_stream(io.StringIO(text.removeprefix("\ufeff"))):
-        number = binding.original.line
-        key, value = binding.key, binding.value
-        if key is None and not binding.error:
-            continue  # a blank or comment line
-        if binding.error or key is None or value is None or not _ENV_KEY_RE.fullmatch(key):
-            raise SettingsError(
-                f".env line {number} is not KEY=value (a NAME, =, then the value; the line is "
-                "not shown, as it may hold the token)."
+    lines = _LINE_BREAK.split(text.removeprefix("\ufeff"))
+    with _without_dotenv_warnings():
+        for number, line in enumerate(lines, start=1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue  # a blank or comment line
+            key, value = _one_setting(line, lines[number - 1 :], number)
+            if "\x00" in value:
+                raise SettingsError(
+                    f".env line {number}: the value of {key} holds a NUL character."
+                )
+            values[key] = _VARIABLE.sub(
+                lambda found: known.get(found["name"], found["default"] or ""), value
             )
-        if "\x00" in value:
-            raise SettingsError(f".env line {number}: the value of {key} holds a NUL character.")
-        if "\n" in value or "\r" in value:
+    return values
+
+
+_LINE_BREAK = re.compile(r"\r\n|\n|\r")  # as python-dotenv ends a line
+# python-dotenv's ${VAR} and ${VAR:-default}
+_VARIABLE = re.compile(r"\$\{(?P<name>[^}:]*)(?::-(?P<default>[^}]*))?\}")
+
+
+def _one_setting(line: str, rest: list[str], number: int) -> tuple[str, str]:
+    """The key and raw value on one line of `.env` (`rest`: it and the lines after it)."""
+    found = list(dotenv_values(stream=io.StringIO(line), interpolate=False).items())
+    if len(found) == 1:
+        key, value = found[0]
+        if value is not None and _ENV_KEY_RE.fullmatch(key):
+            return key, value
+    else:  # not a statement on its own: perhaps a quoted value running over several lines
+        whole = dotenv_values(stream=io.StringIO("\n".join(rest)), interpolate=False)
+        opened, held = next(iter(whole.items()), ("", None))
+        opened_here = bool(opened) and line.split("=", 1)[0].strip().endswith(opened)
+        if opened_here and held is not None and "\n" in held:
             # No setting holds a line break; a quote left open swallows the lines after it
             # (perhaps the token's), which a later message must not show.
             raise SettingsError(
-                f".env line {number}: the value of {key} runs over several lines; "
+                f".env line {number}: the value of {opened} runs over several lines; "
                 "is a quote not closed?"
             )
-        values[key] = "".join(atom.resolve(known) for atom in parse_variables(value))
-    return values
+    raise SettingsError(
+        f".env line {number} is not KEY=value (a NAME, =, then the value; the line is "
+        "not shown, as it may hold the token)."
+    )
+
+
+@contextmanager
+def _without_dotenv_warnings() -> Iterator[None]:
+    """python-dotenv warns of a statement it cannot parse, numbered within the one line it was
+    given; the :class:`SettingsError` names the line of the file instead."""
+    dotenv_log = logging.getLogger("dotenv.main")
+    dotenv_log.addFilter(_no_record)
+    try:
+        yield
+    finally:
+        dotenv_log.removeFilter(_no_record)
+
+
+def _no_record(record: logging.LogRecord) -> bool:
+    return False
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import discord
 
-from bot.app import apologise, refusals
+from bot.app import acting, apologise
 from bot.errors import (
     BredonError,
     GameOver,
@@ -36,7 +36,7 @@ class Refusal(BredonError):
     """A request the Discord layer itself turns down (the services never see it)."""
 
 
-def player_of(user: discord.User | discord.Member) -> PlayerRef:
+def player_of(user: discord.abc.User) -> PlayerRef:
     """The user as a player, under a name safe to show: their display name without control or
     bidi characters; their account name, or "player <id>", when nothing visible is left."""
     name = visible_name(user.display_name) or visible_name(user.name) or f"player {user.id}"
@@ -220,15 +220,14 @@ class MoveForm(discord.ui.Modal):
             if len(legal) <= FEW_MOVES
             else "e.g. c3, Sb2 (wall), Cc3 (capstone), c3> or 3c3+12 (spread)"
         )
-        self.move = discord.ui.TextInput(
+        self.move: discord.ui.TextInput[MoveForm] = discord.ui.TextInput(
             label="Move (PTN)", placeholder=hint[:100], custom_id="move", max_length=32
         )
         self.add_item(self.move)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
         courier = _courier(interaction)
-        async with refusals(interaction):
+        async with acting(interaction):
             outcome = await courier.table.services.games.move(
                 self.game_id,
                 interaction.user.id,
@@ -243,7 +242,9 @@ class MoveForm(discord.ui.Modal):
             )
             await interaction.followup.send(reply, ephemeral=True)
 
-    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
+    async def on_error(  # type: ignore[override]  # as discord.py's Modal narrows it
+        self, interaction: discord.Interaction, error: Exception, /
+    ) -> None:
         await apologise(interaction, error, "the move form", self.game_id)
 
 

@@ -1,4 +1,4 @@
-"""Post-game analysis in Discord: `/tak analysis game:` and the post in the game's thread.
+"""Post-game analysis in Discord: `/game analysis game:` and the post in the game's thread.
 
 The request is queued (:mod:`bot.computer.analysis`) and worked by
 :class:`bot.computer.analyst.Analyst`
@@ -19,15 +19,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import BredonBot, refusals
+from bot.app import BredonBot, acting
 from bot.computer.analysis import Findings, Queued, wait_text
 from bot.computer.analyst import Analyst
+from bot.computer.player import Thinker
 from bot.games.model import GameView
 from bot.notifications.outbox import AnalysisReady, Item
-from cogs.courier import courier_of
+from cogs.courier import Courier
 from cogs.game_messages import players_line
 from cogs.table import GameTable, Post, Shown
-from cogs.tak import command_group, thinking
 from rendering.evaluation import EvaluationGraph, render_evaluation_graph
 
 MAX_MESSAGE = 2000
@@ -70,21 +70,22 @@ def queued_text(queued: Queued, game_id: int) -> str:
 
 
 class AnalysisCog(commands.Cog):
-    def __init__(self, bot: BredonBot) -> None:
+    """`/game analysis` and the analyses' posts; it works in the bot player's worker processes
+    (`thinker`)."""
+
+    def __init__(self, bot: BredonBot, courier: Courier, thinker: Thinker) -> None:
         self.bot = bot
+        self.courier = courier
+        self.table: GameTable = courier.table
+        self.thinker = thinker
         self.analyst: Analyst | None = None
 
     async def cog_load(self) -> None:
-        courier = courier_of(self.bot)
-        self.table: GameTable = courier.table
         self.table.register(AnalysisReady, self.show)
-        opponent = self.bot.get_cog("OpponentCog")
-        if opponent is None:
-            raise RuntimeError("cogs.analysis needs cogs.opponent (its worker processes)")
         self.analyst = Analyst(
             self.bot.services.analysis,
-            opponent.thinker,  # type: ignore[attr-defined]
-            courier.kick,
+            self.thinker,
+            self.courier.kick,
             engine=self.bot.settings.engine,
             nodes=self.bot.settings.analysis_nodes,
         )
@@ -114,9 +115,12 @@ class AnalysisCog(commands.Cog):
         post = await self._files(game, stored.findings, None)
         return await self.table.post_for_game(item, game, post)
 
-    async def request(self, interaction: discord.Interaction, game: int) -> None:
-        await thinking(interaction)
-        async with refusals(interaction):
+    @app_commands.describe(game="The game's number (#), a finished game of this server")
+    async def analysis(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1]
+    ) -> None:
+        """A finished game analysed: evaluation graph and annotated PTN"""
+        async with acting(interaction):
             services = self.bot.services
             settings = self.bot.settings
             queued = await services.analysis.request(
@@ -135,18 +139,3 @@ class AnalysisCog(commands.Cog):
             view = await services.games.get(game)
             post = await self._files(view, findings, interaction.user.id)
             await interaction.followup.send(post.text, ephemeral=True, **post.kwargs())
-
-
-@app_commands.command(
-    name="analysis", description="A finished game analysed: evaluation graph and annotated PTN"
-)
-@app_commands.describe(game="The game's number (#), a finished game of this server")
-async def analysis(interaction: discord.Interaction, game: app_commands.Range[int, 1]) -> None:
-    cog = interaction.client.get_cog("AnalysisCog")  # type: ignore[attr-defined]
-    assert cog is not None
-    await cog.request(interaction, game)
-
-
-async def setup(bot: BredonBot) -> None:
-    command_group(bot, "tak").add_command(analysis)
-    await bot.add_cog(AnalysisCog(bot))

@@ -227,12 +227,8 @@ class CourierCog(commands.Cog):
 
 
 def courier_of(client: discord.Client) -> Courier:
-    # By name, not isinstance: discord.py executes an extension's module afresh at each load.
-    cog = client.get_cog("CourierCog")  # type: ignore[attr-defined]
-    if cog is None:
-        raise RuntimeError("cogs.courier is not loaded")
-    return cog.courier  # type: ignore[no-any-return]
-
-
-async def setup(bot: BredonBot) -> None:
-    await bot.add_cog(CourierCog(bot))
+    """The bot's courier, for code that only has the interaction (buttons, forms)."""
+    cog = client.get_cog(CourierCog.__cog_name__) if isinstance(client, commands.Bot) else None
+    if not isinstance(cog, CourierCog):
+        raise RuntimeError("cogs.commands has not set up the courier")
+    return cog.courier

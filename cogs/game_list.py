@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from typing import Any
 
 import discord
 
@@ -107,11 +108,12 @@ class PageButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PageButton:
         listing = next(kind for kind, code in LISTING_CODE.items() if code == match["listing"])
         caller, whose, moment, page = (int(match[k]) for k in ("caller", "whose", "moment", "page"))
-        return cls(caller, whose, listing, moment, page, label=item.label or "Next")
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(caller, whose, listing, moment, page, label=label or "Next")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Only the member who asked turns the pages; the message is edited in place."""

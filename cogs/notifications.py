@@ -1,13 +1,12 @@
-"""Notifications in Discord: the daily digests, the time-zone suggestions of `/tak settings`, and
-telling a player whose DMs were refused (:mod:`bot.notifications.service`).
+"""Notifications in Discord: the daily digests, and telling a player whose DMs were refused
+(:mod:`bot.notifications.service`).
 
 A digest is an outbox announcement (:class:`~bot.notifications.outbox.DigestDue`) shown here,
-through
-the courier: a DM listing the games of the server awaiting the player's move. Nothing awaits: no
-DM. DMs refused (closed, 403): the digest is posted with a mention in the thread of the game whose
-clock runs out first (else its channel), and the player is told at their next command in the
-server. Discord failing for now (5xx, network): the courier retries it. A digest that could not go
-out for :data:`STALE_AFTER` is dropped, as the next day's one tells the same and more.
+through the courier: a DM listing the games of the server awaiting the player's move. Nothing
+awaits: no DM. DMs refused (closed, 403): the digest is posted with a mention in the thread of the
+game whose clock runs out first (else its channel), and the player is told at their next command
+in the server. Discord failing for now (5xx, network): the courier retries it. A digest that could
+not go out for :data:`STALE_AFTER` is dropped, as the next day's one tells the same and more.
 """
 
 from __future__ import annotations
@@ -20,10 +19,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot
-from bot.notifications.digest import suggest_zones
 from bot.notifications.outbox import DigestDue, Item, Outcome
 from cogs import notification_messages
-from cogs.courier import courier_of
 from cogs.table import GONE, GameTable, Shown, Undeliverable
 
 log = logging.getLogger(__name__)
@@ -31,18 +28,13 @@ log = logging.getLogger(__name__)
 STALE_AFTER = timedelta(hours=20)
 
 
-async def zone_choices(current: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete for a time-zone option (it only suggests: the service checks the name)."""
-    return [app_commands.Choice(name=name, value=name) for name in suggest_zones(current)]
-
-
 class NotificationsCog(commands.Cog):
-    def __init__(self, bot: BredonBot) -> None:
+    def __init__(self, bot: BredonBot, table: GameTable) -> None:
         self.bot = bot
         self.services = bot.services
+        self.table = table
 
     async def cog_load(self) -> None:
-        self.table: GameTable = courier_of(self.bot).table
         self.table.register(DigestDue, self.show_digest)
 
     async def show_digest(self, item: Item, due: DigestDue) -> Shown:
@@ -93,7 +85,3 @@ class NotificationsCog(commands.Cog):
                 )
             except discord.HTTPException as error:
                 log.info("Could not tell %s their DMs are closed (%s).", interaction.user, error)
-
-
-async def setup(bot: BredonBot) -> None:
-    await bot.add_cog(NotificationsCog(bot))

@@ -1,4 +1,5 @@
-"""Playing Bredon itself: `/tak play` and the bot's side of its games (:mod:`bot.computer.player`).
+"""Playing Bredon itself: `/tak play` (declared in :mod:`cogs.commands`) and the bot's side of
+its games (:mod:`bot.computer.player`).
 
 `/tak play level:<1-5>` posts a challenge to the bot, which accepts it at once; so does a
 `/tak challenge` addressed to the bot. The bot's moves are posted like anyone's, by the courier.
@@ -12,25 +13,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from datetime import timedelta
-from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import BredonBot, refusals
+from bot.app import BredonBot, acting
 from bot.computer.player import POLL_SECONDS, BotPlayer, Thinker
-from bot.games.model import MAX_DAYS_PER_MOVE, MAX_KOMI
 from bot.notifications.outbox import Item, game_stream
 from cogs.actions import player_of, post_or_withdraw
-from cogs.courier import courier_of
-from cogs.tak import check_place, command_group, thinking
+from cogs.arguments import BoardSize, Colour, Days, Komi
+from cogs.courier import Courier
+from cogs.tak import check_place
 from tak.search import LEVELS, MAX_LEVEL, MIN_LEVEL
 
 
 class OpponentCog(commands.Cog):
-    def __init__(self, bot: BredonBot) -> None:
+    """The bot's side of its games, and `/tak play`."""
+
+    def __init__(self, bot: BredonBot, courier: Courier) -> None:
         self.bot = bot
+        self.courier = courier
         settings = bot.settings
         self.thinker = Thinker(
             workers=settings.bot_workers,
@@ -50,7 +53,7 @@ class OpponentCog(commands.Cog):
             self.bot.services.opponent,
             self.thinker,
             player_of(self.bot.user),
-            courier_of(self.bot).kick,
+            self.courier.kick,
             workers=self.bot.settings.bot_workers,
             fair_use=self.bot.settings.fair_use,
             poll_seconds=self.bot.idle_look(timedelta(seconds=POLL_SECONDS)).total_seconds(),
@@ -81,62 +84,53 @@ class OpponentCog(commands.Cog):
         if self.player is not None:
             self.player.kick()
 
-
-@app_commands.command(name="play", description="Play a game against Bredon itself")
-@app_commands.describe(
-    level=f"{MIN_LEVEL} (beginner) to {MAX_LEVEL} (strongest: the server's engine if it has one)",
-    size="Board size, 3 to 8 (default: the server's, usually 6)",
-    komi="Extra points for black in a flat count, in halves, e.g. 2 or 2.5",
-    color="Your colour; white moves first",
-    days="Days you have for a move (default: the server's); Bredon answers within seconds",
-)
-async def play(
-    interaction: discord.Interaction,
-    level: app_commands.Range[int, MIN_LEVEL, MAX_LEVEL],
-    size: app_commands.Range[int, 3, 8] | None = None,
-    komi: app_commands.Range[float, -MAX_KOMI, MAX_KOMI] | None = None,
-    color: Literal["white", "black", "random"] = "random",
-    days: app_commands.Range[int, 1, MAX_DAYS_PER_MOVE] | None = None,
-) -> None:
-    bot: BredonBot = interaction.client  # type: ignore[assignment]
-    cog = bot.get_cog("OpponentCog")
-    await thinking(interaction)
-    async with refusals(interaction):
-        assert cog is not None and bot.user is not None and interaction.channel is not None
-        services = bot.services
-        settings = await services.guilds.get(interaction.guild_id or 0)
-        await check_place(interaction, settings.use_threads)
-        challenge = await services.opponent.challenge(
-            guild_id=interaction.guild_id or 0,
-            channel_id=interaction.channel_id or 0,
-            player=player_of(interaction.user),
-            bot=player_of(bot.user),
-            level=level,
-            setup=settings.game_setup(size=size, komi=komi, days_per_move=days),
-            colour=color,
-            fair_use=bot.settings.fair_use,
-        )
-        courier = courier_of(bot)
-        await post_or_withdraw(courier.table, interaction.channel, challenge)
-        if cog.player is not None:
-            await cog.player.accept_challenges()
-            cog.player.kick()
-        accepted = await services.challenges.get(challenge.id)
-        name = LEVELS[level - 1].name
-        if accepted.game_id is None:
-            await interaction.followup.send(
-                f"Challenge #{challenge.id} is up; I'll accept it as soon as I'm ready.",
-                ephemeral=True,
+    @app_commands.describe(
+        level=f"{MIN_LEVEL} (beginner) to {MAX_LEVEL} "
+        "(strongest: the server's engine if it has one)",
+        days="Days you have for a move (default: the server's); Bredon answers within seconds",
+    )
+    async def play(
+        self,
+        interaction: discord.Interaction,
+        level: app_commands.Range[int, MIN_LEVEL, MAX_LEVEL],
+        size: BoardSize | None = None,
+        komi: Komi | None = None,
+        color: Colour = "random",
+        days: Days | None = None,
+    ) -> None:
+        """Play a game against Bredon itself"""
+        bot = self.bot
+        async with acting(interaction):
+            assert bot.user is not None
+            services = bot.services
+            settings = await services.guilds.get(interaction.guild_id or 0)
+            place = await check_place(interaction, settings.use_threads)
+            challenge = await services.opponent.challenge(
+                guild_id=interaction.guild_id or 0,
+                channel_id=interaction.channel_id or 0,
+                player=player_of(interaction.user),
+                bot=player_of(bot.user),
+                level=level,
+                setup=settings.game_setup(size=size, komi=komi, days_per_move=days),
+                colour=color,
+                fair_use=bot.settings.fair_use,
             )
-            return
-        report = await courier.deliver_stream(game_stream(accepted.game_id))
-        reply = report.reply(
-            f"Game #{accepted.game_id} against me, level {level} ({name}), is on",
-            f"Game #{accepted.game_id} against me, level {level} ({name}), was set up",
-        )
-        await interaction.followup.send(reply, ephemeral=True)
-
-
-async def setup(bot: BredonBot) -> None:
-    command_group(bot, "tak").add_command(play)
-    await bot.add_cog(OpponentCog(bot))
+            courier = self.courier
+            await post_or_withdraw(courier.table, place, challenge)
+            if self.player is not None:
+                await self.player.accept_challenges()
+                self.player.kick()
+            accepted = await services.challenges.get(challenge.id)
+            name = LEVELS[level - 1].name
+            if accepted.game_id is None:
+                await interaction.followup.send(
+                    f"Challenge #{challenge.id} is up; I'll accept it as soon as I'm ready.",
+                    ephemeral=True,
+                )
+                return
+            report = await courier.deliver_stream(game_stream(accepted.game_id))
+            reply = report.reply(
+                f"Game #{accepted.game_id} against me, level {level} ({name}), is on",
+                f"Game #{accepted.game_id} against me, level {level} ({name}), was set up",
+            )
+            await interaction.followup.send(reply, ephemeral=True)

@@ -24,6 +24,8 @@ from cogs.actions import player_of
 from cogs.formatting import display
 
 SILENT = discord.AllowedMentions.none()
+# The channels an answer may be shown in (where a command can be used, and messages sent).
+SHAREABLE = discord.TextChannel | discord.VoiceChannel | discord.StageChannel | Thread
 PUBLIC_OPTION = "Show it to the channel instead of only to you (default: only to you)"
 
 
@@ -72,7 +74,7 @@ async def answer(
         extra["view"] = view
     channel = interaction.channel
     guild = interaction.guild
-    if public and guild is not None and isinstance(channel, discord.abc.GuildChannel | Thread):
+    if public and guild is not None and isinstance(channel, SHAREABLE):
         missing = missing_to_share(channel, guild.me, embed=embed is not None, files=bool(files))
         if not missing:
             text = f"{content}\n{shared_by(interaction)}".lstrip()

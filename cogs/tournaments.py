@@ -15,9 +15,6 @@ and the winner with the final standings. The courier posts them in the tournamen
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -25,12 +22,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import BredonBot, refusals
-from bot.games.model import MAX_DAYS_PER_MOVE, MAX_MATCH_GAMES, GameSetup
-from bot.guild_settings import GuildSettings
+from bot.app import BredonBot, acting
+from bot.games.model import MAX_MATCH_GAMES
 from bot.notifications.outbox import game_stream, tournament_stream
-from bot.text_safety import message_text, one_line
-from bot.timekeeping.control import ClockTexts, parse_duration, time_control
+from bot.text_safety import message_text
+from bot.timekeeping.control import clock_options, parse_duration
 from bot.tournaments.corrections import MAX_PTN_BYTES, MAX_REASON_LENGTH, read_reported_game
 from bot.tournaments.groups import MAX_GROUPS
 from bot.tournaments.rules import (
@@ -44,58 +40,16 @@ from bot.tournaments.service import MAX_NAME_LENGTH
 from bot.tournaments.tournament import TournamentStatus, TournamentView
 from bot.work.attached_files import FileReader
 from cogs import result_messages, tournament_messages
-from cogs.actions import player_of
-from cogs.courier import courier_of
+from cogs.actions import Refusal, player_of
+from cogs.arguments import BoardSize, Days, Span, Tournament, find_tournament
+from cogs.courier import Courier
 from cogs.formatting import display
 from cogs.picture_files import pairings_file, tournament_files
-from cogs.sharing import PUBLIC_OPTION, answer
-from cogs.tak import MAX_CHOICES, Refusal, check_place, thinking
+from cogs.sharing import answer
+from cogs.tak import check_place
 from tak.ptn import Game as PTNGame
 
 MAX_SIGNUP_DAYS = 60
-
-
-def tournament_terms(
-    settings: GuildSettings,
-    *,
-    format: str,
-    size: int | None,
-    komi: float | None,
-    games: int,
-    days: int | None,
-    scoring: str,
-    max_players: int,
-    swiss_rounds: int | None,
-    rated: bool,
-    clock: ClockTexts,
-    vacations: bool,
-    groups: int | None,
-    advance: int | None,
-    tiebreak_games: int | None,
-    tiebreak_days: int | None,
-    tiebreak_clock: ClockTexts,
-) -> tuple[GameSetup, TournamentRules]:
-    """The games' setup (the server's defaults for what is left out) and the rules of a new
-    tournament, checked, from the options of `/tournament create`."""
-    setup = settings.game_setup(size=size, komi=komi, days_per_move=days, rated=rated)
-    setup = replace(setup, clock=time_control(setup.days_per_move, clock))
-    tiebreak_days_per_move = setup.days_per_move if tiebreak_days is None else tiebreak_days
-    rules = TournamentRules.create(
-        format,
-        days_per_move=setup.days_per_move,
-        swiss_rounds=swiss_rounds,
-        games_per_match=games,
-        scoring=scoring,
-        max_players=max_players,
-        vacation_allowed=vacations,
-        groups=groups,
-        advance=advance,
-        tiebreak_days=tiebreak_days,
-        tiebreak_clock=time_control(tiebreak_days_per_move, tiebreak_clock),
-        tiebreak_games=tiebreak_games,
-    )
-    return setup, rules
-
 
 FORMATS = [
     app_commands.Choice(name="Round robin", value="round_robin"),
@@ -113,71 +67,18 @@ NEW_RESULTS = [
     app_commands.Choice(name="Black wins", value="black"),
     app_commands.Choice(name="Draw", value="draw"),
 ]
-TOURNAMENT_OPTION = "The tournament (default: the only one running or signing up here)"
-
-
-async def tournament_choices(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    """The guild's tournaments signing up or running whose name contains what was typed."""
-    services = interaction.client.services  # type: ignore[attr-defined]
-    typed = current.strip().casefold()
-    return [
-        app_commands.Choice(name=f"{t.name} ({t.status.value})"[:100], value=t.name)
-        for t in await services.tournaments.in_guild(interaction.guild_id or 0)
-        if typed in t.name.casefold()
-    ][:MAX_CHOICES]
-
-
-@asynccontextmanager
-async def acting(interaction: discord.Interaction) -> AsyncIterator[None]:
-    """Acknowledge within Discord's 3 seconds; a refusal in the body reaches the user privately."""
-    await thinking(interaction)
-    async with refusals(interaction):
-        yield
 
 
 class TournamentCog(commands.Cog):
-    tournament = app_commands.Group(
-        name="tournament",
-        description="Tournaments: sign up, pairings, standings",
-        guild_only=True,
-    )
-    # Shown to server managers only, unless a manager grants it to the organizer role
-    # (Server Settings -> Integrations); the service still checks who may run a tournament.
-    organize = app_commands.Group(
-        name="organize",
-        description="Run tournaments: create, start, forfeits, disqualifications (organizers)",
-        guild_only=True,
-        default_permissions=discord.Permissions(manage_guild=True),
-    )
+    """Tournaments: the commands' bodies (their names and groups are declared in
+    :mod:`cogs.commands`)."""
 
-    def __init__(self, bot: BredonBot) -> None:
+    def __init__(self, bot: BredonBot, courier: Courier) -> None:
         self.bot = bot
         self.services = bot.services
-        self.courier = courier_of(bot)
+        self.courier = courier
 
     # ----------------------------------------------------------------- helpers
-
-    async def find(self, interaction: discord.Interaction, name: str | None) -> TournamentView:
-        """The tournament named (the newest of that name, live ones first), else the guild's
-        only live one; otherwise the user must say which."""
-        guild_id = interaction.guild_id or 0
-        if name is None:
-            live = await self.services.tournaments.in_guild(guild_id)
-            if len(live) == 1:
-                return live[0]
-            if not live:
-                raise Refusal("No tournament is signing up or running in this server.")
-            names = ", ".join(display(t.name) for t in live[:10])
-            raise Refusal(f"Which tournament? Name it with the `tournament` option ({names}).")
-        wanted = " ".join(name.split()).casefold()
-        every = await self.services.tournaments.in_guild(guild_id, live_only=False)
-        found = [t for t in every if t.name.casefold() == wanted]
-        live_first = sorted(found, key=lambda t: t.status not in _LIVE)  # stable: newest first
-        if not live_first:
-            raise Refusal(f"There is no tournament called '{one_line(name)}' in this server.")
-        return live_first[0]
 
     async def organizer_check(self, interaction: discord.Interaction) -> dict[str, Any]:
         """What the service needs to tell organizers apart: who acts, and whether they may."""
@@ -208,7 +109,6 @@ class TournamentCog(commands.Cog):
 
     # ----------------------------------------------------------------- organizing
 
-    @organize.command(name="create", description="Open a tournament for sign-up")
     @app_commands.describe(
         name="The tournament's name, e.g. Spring Open",
         format="How players are paired",
@@ -241,47 +141,54 @@ class TournamentCog(commands.Cog):
         interaction: discord.Interaction,
         name: app_commands.Range[str, 1, MAX_NAME_LENGTH],
         format: str,
-        size: app_commands.Range[int, 3, 8] | None = None,
+        size: BoardSize | None = None,
         komi: float | None = None,
         games: app_commands.Range[int, 1, MAX_MATCH_GAMES] = 2,
-        days: app_commands.Range[int, 1, MAX_DAYS_PER_MOVE] | None = None,
+        days: Days | None = None,
         scoring: str = "match_points",
         max_players: app_commands.Range[int, 2, MAX_PLAYERS] = MAX_PLAYERS,
         signup_days: app_commands.Range[int, 1, MAX_SIGNUP_DAYS] | None = None,
         swiss_rounds: app_commands.Range[int, 1, MAX_SWISS_ROUNDS] | None = None,
         rated: bool = True,
-        bank: app_commands.Range[str, 1, 20] | None = None,
-        increment: app_commands.Range[str, 1, 20] | None = None,
-        maximum: app_commands.Range[str, 1, 20] | None = None,
+        bank: Span | None = None,
+        increment: Span | None = None,
+        maximum: Span | None = None,
         vacations: bool = True,
         groups: app_commands.Range[int, 2, MAX_GROUPS] | None = None,
         advance: app_commands.Range[int, 1, MAX_ADVANCE] | None = None,
         tiebreak_games: app_commands.Range[int, 1, MAX_TIEBREAK_GAMES] | None = None,
-        tiebreak_days: app_commands.Range[int, 1, MAX_DAYS_PER_MOVE] | None = None,
-        tiebreak_bank: app_commands.Range[str, 1, 20] | None = None,
-        tiebreak_increment: app_commands.Range[str, 1, 20] | None = None,
-        tiebreak_maximum: app_commands.Range[str, 1, 20] | None = None,
-        checkin: app_commands.Range[str, 1, 20] | None = None,
+        tiebreak_days: Days | None = None,
+        tiebreak_bank: Span | None = None,
+        tiebreak_increment: Span | None = None,
+        tiebreak_maximum: Span | None = None,
+        checkin: Span | None = None,
     ) -> None:
+        """Open a tournament for sign-up"""
         async with acting(interaction):
-            setup, rules = tournament_terms(
-                await self.services.guilds.get(interaction.guild_id or 0),
-                format=format,
+            settings = await self.services.guilds.get(interaction.guild_id or 0)
+            setup = settings.game_setup(
                 size=size,
                 komi=komi,
-                games=games,
-                days=days,
+                days_per_move=days,
+                rated=rated,
+                **clock_options(bank, increment, maximum),
+            )
+            tiebreak = clock_options(tiebreak_bank, tiebreak_increment, tiebreak_maximum)
+            rules = TournamentRules.create(
+                format,
+                days_per_move=setup.days_per_move,
+                swiss_rounds=swiss_rounds,
+                games_per_match=games,
                 scoring=scoring,
                 max_players=max_players,
-                swiss_rounds=swiss_rounds,
-                rated=rated,
-                clock=(bank, increment, maximum),
-                vacations=vacations,
+                vacation_allowed=vacations,
                 groups=groups,
                 advance=advance,
-                tiebreak_games=tiebreak_games,
                 tiebreak_days=tiebreak_days,
-                tiebreak_clock=(tiebreak_bank, tiebreak_increment, tiebreak_maximum),
+                tiebreak_games=tiebreak_games,
+                tiebreak_bank=tiebreak["bank"],
+                tiebreak_increment=tiebreak["increment"],
+                tiebreak_cap=tiebreak["cap"],
             )
             window = None if checkin is None else parse_duration(checkin, "check-in window")
             await self.check_channel(interaction)
@@ -314,12 +221,12 @@ class TournamentCog(commands.Cog):
                 ephemeral=True,
             )
 
-    @organize.command(name="start", description="Close sign-up and begin round 1")
-    @app_commands.describe(tournament=TOURNAMENT_OPTION)
-    @app_commands.autocomplete(tournament=tournament_choices)
-    async def start(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+    async def start(
+        self, interaction: discord.Interaction, tournament: Tournament | None = None
+    ) -> None:
+        """Close sign-up and begin round 1"""
         async with acting(interaction):
-            found = await self.find(interaction, tournament)
+            found = await find_tournament(interaction, tournament)
             progress = await self.services.tournaments.start(
                 found.id,
                 **await self.organizer_check(interaction),
@@ -331,20 +238,18 @@ class TournamentCog(commands.Cog):
                 ephemeral=True,
             )
 
-    @organize.command(name="forfeit", description="Award a player their current match")
     @app_commands.describe(
         player="The player who wins their undecided match of this round",
-        tournament=TOURNAMENT_OPTION,
     )
-    @app_commands.autocomplete(tournament=tournament_choices)
     async def forfeit(
         self,
         interaction: discord.Interaction,
         player: discord.User,  # a player who has left the server is still named
-        tournament: str | None = None,
+        tournament: Tournament | None = None,
     ) -> None:
+        """Award a player their current match"""
         async with acting(interaction):
-            found = await self.find(interaction, tournament)
+            found = await find_tournament(interaction, tournament)
             progress = await self.services.tournaments.forfeit(
                 found.id,
                 winner_id=player.id,
@@ -357,17 +262,16 @@ class TournamentCog(commands.Cog):
                 ephemeral=True,
             )
 
-    @organize.command(name="disqualify", description="Remove a player from a running tournament")
-    @app_commands.describe(player="The player to remove", tournament=TOURNAMENT_OPTION)
-    @app_commands.autocomplete(tournament=tournament_choices)
+    @app_commands.describe(player="The player to remove")
     async def disqualify(
         self,
         interaction: discord.Interaction,
         player: discord.User,  # a player who has left the server is still named
-        tournament: str | None = None,
+        tournament: Tournament | None = None,
     ) -> None:
+        """Remove a player from a running tournament"""
         async with acting(interaction):
-            found = await self.find(interaction, tournament)
+            found = await find_tournament(interaction, tournament)
             progress = await self.services.tournaments.disqualify(
                 found.id,
                 player.id,
@@ -380,12 +284,12 @@ class TournamentCog(commands.Cog):
                 ephemeral=True,
             )
 
-    @organize.command(name="cancel", description="Call a tournament off")
-    @app_commands.describe(tournament=TOURNAMENT_OPTION)
-    @app_commands.autocomplete(tournament=tournament_choices)
-    async def cancel(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+    async def cancel(
+        self, interaction: discord.Interaction, tournament: Tournament | None = None
+    ) -> None:
+        """Call a tournament off"""
         async with acting(interaction):
-            found = await self.find(interaction, tournament)
+            found = await find_tournament(interaction, tournament)
             progress = await self.services.tournaments.cancel(
                 found.id,
                 **await self.organizer_check(interaction),
@@ -396,12 +300,12 @@ class TournamentCog(commands.Cog):
 
     # ----------------------------------------------------------------- playing
 
-    @tournament.command(name="join", description="Sign up for a tournament")
-    @app_commands.describe(tournament=TOURNAMENT_OPTION)
-    @app_commands.autocomplete(tournament=tournament_choices)
-    async def join(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+    async def join(
+        self, interaction: discord.Interaction, tournament: Tournament | None = None
+    ) -> None:
+        """Sign up for a tournament"""
         async with acting(interaction):
-            found = await self.find(interaction, tournament)
+            found = await find_tournament(interaction, tournament)
             if found.status is TournamentStatus.RUNNING:  # a late entry, if the organizer allows
                 await self.services.entry.join_late(found.id, player_of(interaction.user))
                 late = await self.announce(found)
@@ -421,25 +325,21 @@ class TournamentCog(commands.Cog):
                 text += " Check-in is open: check in now with `/tournament checkin`."
             await interaction.followup.send(text, ephemeral=True)
 
-    @tournament.command(name="leave", description="Take back your sign-up before the start")
-    @app_commands.describe(tournament=TOURNAMENT_OPTION)
-    @app_commands.autocomplete(tournament=tournament_choices)
-    async def leave(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+    async def leave(
+        self, interaction: discord.Interaction, tournament: Tournament | None = None
+    ) -> None:
+        """Take back your sign-up before the start"""
         async with acting(interaction):
-            found = await self.find(interaction, tournament)
+            found = await find_tournament(interaction, tournament)
             await self.services.tournaments.leave(found.id, interaction.user.id)
             await interaction.followup.send(f"You left {display(found.name)}.", ephemeral=True)
 
-    @tournament.command(
-        name="withdraw", description="Leave a running tournament (matches forfeited)"
-    )
-    @app_commands.describe(tournament=TOURNAMENT_OPTION)
-    @app_commands.autocomplete(tournament=tournament_choices)
     async def withdraw(
-        self, interaction: discord.Interaction, tournament: str | None = None
+        self, interaction: discord.Interaction, tournament: Tournament | None = None
     ) -> None:
+        """Leave a running tournament (matches forfeited)"""
         async with acting(interaction):
-            found = await self.find(interaction, tournament)
+            found = await find_tournament(interaction, tournament)
             progress = await self.services.tournaments.withdraw(found.id, interaction.user.id)
             late = await self.announce(progress.tournament)
             await interaction.followup.send(
@@ -450,22 +350,19 @@ class TournamentCog(commands.Cog):
 
     # ----------------------------------------------------------------- looking
 
-    @tournament.command(name="pairings", description="A round's pairings and results")
     @app_commands.describe(
         round="The round number (default: the current round)",
-        tournament=TOURNAMENT_OPTION,
-        public=PUBLIC_OPTION,
     )
-    @app_commands.autocomplete(tournament=tournament_choices)
     async def pairings(
         self,
         interaction: discord.Interaction,
         round: app_commands.Range[int, 1, 100] | None = None,
-        tournament: str | None = None,
+        tournament: Tournament | None = None,
         public: bool = False,
     ) -> None:
+        """A round's pairings and results"""
         async with acting(interaction):
-            found = await self.find(interaction, tournament)
+            found = await find_tournament(interaction, tournament)
             shown = await self.services.tournaments.pairings(found.id, round)
             table = self.courier.table
             theme = await table.theme_for(interaction.user.id)
@@ -477,14 +374,15 @@ class TournamentCog(commands.Cog):
                 files=[picture],
             )
 
-    @tournament.command(name="standings", description="The tournament's table")
-    @app_commands.describe(tournament=TOURNAMENT_OPTION, public=PUBLIC_OPTION)
-    @app_commands.autocomplete(tournament=tournament_choices)
     async def standings(
-        self, interaction: discord.Interaction, tournament: str | None = None, public: bool = False
+        self,
+        interaction: discord.Interaction,
+        tournament: Tournament | None = None,
+        public: bool = False,
     ) -> None:
+        """The tournament's table"""
         async with acting(interaction):
-            found = await self.find(interaction, tournament)
+            found = await find_tournament(interaction, tournament)
             rows = await self.services.tournaments.standings(found.id)
             table = self.courier.table
             theme = await table.theme_for(interaction.user.id)
@@ -497,12 +395,12 @@ class TournamentCog(commands.Cog):
                 embed.add_field(name="Replacements", value=note[: tournament_messages.MAX_FIELD])
             await answer(interaction, public, embed=embed, files=pictures)
 
-    @tournament.command(name="info", description="A tournament's settings and players")
-    @app_commands.describe(tournament=TOURNAMENT_OPTION)
-    @app_commands.autocomplete(tournament=tournament_choices)
-    async def info(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+    async def info(
+        self, interaction: discord.Interaction, tournament: Tournament | None = None
+    ) -> None:
+        """A tournament's settings and players"""
         async with acting(interaction):
-            found = await self.find(interaction, tournament)
+            found = await find_tournament(interaction, tournament)
             entrants = await self.services.tournaments.entrants(found.id)
             embed = tournament_messages.info_embed(found, entrants)
             state = await self.services.entry.state(found.id)
@@ -513,14 +411,12 @@ class TournamentCog(commands.Cog):
                 )
             await interaction.followup.send(embed=embed, ephemeral=True)
 
-    @tournament.command(
-        name="export", description="Standings as CSV and every game as one PTN file"
-    )
-    @app_commands.describe(tournament=TOURNAMENT_OPTION)
-    @app_commands.autocomplete(tournament=tournament_choices)
-    async def export(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+    async def export(
+        self, interaction: discord.Interaction, tournament: Tournament | None = None
+    ) -> None:
+        """Standings as CSV and every game as one PTN file"""
         async with acting(interaction):
-            found = await self.find(interaction, tournament)
+            found = await find_tournament(interaction, tournament)
             stem = tournament_messages.file_stem(found)
             table = await self.services.tournaments.standings_csv(found.id)
             games = await self.services.tournaments.games_ptn(found.id)
@@ -539,20 +435,12 @@ class TournamentCog(commands.Cog):
 
     # ----------------------------------------------------------------- entries
 
-    checkin_group = app_commands.Group(
-        name="checkin", description="Check-in before the start", parent=organize
-    )
-
-    @checkin_group.command(
-        name="open", description="Open check-in now (no-shows left out at start)"
-    )
-    @app_commands.describe(tournament=TOURNAMENT_OPTION)
-    @app_commands.autocomplete(tournament=tournament_choices)
     async def checkin_open(
-        self, interaction: discord.Interaction, tournament: str | None = None
+        self, interaction: discord.Interaction, tournament: Tournament | None = None
     ) -> None:
+        """Open check-in now (no-shows left out at start)"""
         async with acting(interaction):
-            found = await self.find(interaction, tournament)
+            found = await find_tournament(interaction, tournament)
             await self.services.entry.open_checkin(
                 found.id, **await self.organizer_check(interaction)
             )
@@ -563,12 +451,10 @@ class TournamentCog(commands.Cog):
                 ephemeral=True,
             )
 
-    @organize.command(name="seed", description="Set a player's seed before the start")
     @app_commands.describe(
         player="The player to move",
         seed="The seed to put them at (1 is the top)",
         move="Or move them one place up or down",
-        tournament=TOURNAMENT_OPTION,
     )
     @app_commands.choices(
         move=[
@@ -576,17 +462,17 @@ class TournamentCog(commands.Cog):
             app_commands.Choice(name="down", value=1),
         ]
     )
-    @app_commands.autocomplete(tournament=tournament_choices)
     async def seed(
         self,
         interaction: discord.Interaction,
         player: discord.User,  # a player who has left the server is still named
         seed: app_commands.Range[int, 1, MAX_PLAYERS] | None = None,
         move: int | None = None,
-        tournament: str | None = None,
+        tournament: Tournament | None = None,
     ) -> None:
+        """Set a player's seed before the start"""
         async with acting(interaction):
-            found = await self.find(interaction, tournament)
+            found = await find_tournament(interaction, tournament)
             state = await self.services.entry.seed(
                 found.id,
                 player.id,
@@ -604,20 +490,18 @@ class TournamentCog(commands.Cog):
                 ephemeral=True,
             )
 
-    @organize.command(name="late", description="Let players join a running Swiss until a round")
     @app_commands.describe(
         until_round="The last round a late entrant can start in (0: no more late entries)",
-        tournament=TOURNAMENT_OPTION,
     )
-    @app_commands.autocomplete(tournament=tournament_choices)
     async def late(
         self,
         interaction: discord.Interaction,
         until_round: app_commands.Range[int, 0, MAX_SWISS_ROUNDS],
-        tournament: str | None = None,
+        tournament: Tournament | None = None,
     ) -> None:
+        """Let players join a running Swiss until a round"""
         async with acting(interaction):
-            found = await self.find(interaction, tournament)
+            found = await find_tournament(interaction, tournament)
             await self.services.entry.allow_late_entry(
                 found.id, until_round, **await self.organizer_check(interaction)
             )
@@ -629,24 +513,22 @@ class TournamentCog(commands.Cog):
             )
             await interaction.followup.send(text, ephemeral=True)
 
-    @organize.command(name="replace", description="Give a player's place to someone else")
     @app_commands.describe(
         old="The player who leaves (withdrawn, disqualified or gone)",
         new="The player who takes their place, seed and pending matches",
-        tournament=TOURNAMENT_OPTION,
     )
-    @app_commands.autocomplete(tournament=tournament_choices)
     async def replace(
         self,
         interaction: discord.Interaction,
         old: discord.User,
         new: discord.Member,
-        tournament: str | None = None,
+        tournament: Tournament | None = None,
     ) -> None:
+        """Give a player's place to someone else"""
         async with acting(interaction):
             if new.bot:
                 raise Refusal("A bot cannot take a place in a tournament.")
-            found = await self.find(interaction, tournament)
+            found = await find_tournament(interaction, tournament)
             games = await self.services.entry.replace(
                 found.id, old.id, player_of(new), **await self.organizer_check(interaction)
             )
@@ -658,14 +540,12 @@ class TournamentCog(commands.Cog):
                 ephemeral=True,
             )
 
-    @tournament.command(name="checkin", description="Check in for a tournament about to start")
-    @app_commands.describe(tournament=TOURNAMENT_OPTION)
-    @app_commands.autocomplete(tournament=tournament_choices)
     async def checkin(
-        self, interaction: discord.Interaction, tournament: str | None = None
+        self, interaction: discord.Interaction, tournament: Tournament | None = None
     ) -> None:
+        """Check in for a tournament about to start"""
         async with acting(interaction):
-            found = await self.find(interaction, tournament)
+            found = await find_tournament(interaction, tournament)
             await self.services.entry.check_in(found.id, interaction.user.id)
             await interaction.followup.send(
                 f"You are checked in for {display(found.name)}. Good luck!", ephemeral=True
@@ -673,25 +553,23 @@ class TournamentCog(commands.Cog):
 
     # ----------------------------------------------------------------- results by hand
 
-    @organize.command(name="correct", description="Correct a game's result (kept in the log)")
     @app_commands.describe(
         game="The game's number, e.g. 12 (see /tournament pairings or the game's thread)",
         result="The right result",
         reason="Why: kept in the tournament's log and announced",
-        tournament=TOURNAMENT_OPTION,
     )
     @app_commands.choices(result=NEW_RESULTS)
-    @app_commands.autocomplete(tournament=tournament_choices)
     async def correct(
         self,
         interaction: discord.Interaction,
         game: app_commands.Range[int, 1],
         result: str,
         reason: app_commands.Range[str, 1, MAX_REASON_LENGTH],
-        tournament: str | None = None,
+        tournament: Tournament | None = None,
     ) -> None:
+        """Correct a game's result (kept in the log)"""
         async with acting(interaction):
-            found = await self.find(interaction, tournament)
+            found = await find_tournament(interaction, tournament)
             change = await self.services.results.correct(
                 found.id,
                 game,
@@ -705,24 +583,20 @@ class TournamentCog(commands.Cog):
                 message_text(result_messages.entry_text(change.entry) + late), ephemeral=True
             )
 
-    @tournament.command(
-        name="report", description="Count a game played elsewhere (e.g. PlayTak) by its PTN file"
-    )
     @app_commands.describe(
         file="The game's PTN file (on PlayTak: the game's PTN download)",
         white="Who had white (Player 1), if the file's player names are not the ones here",
-        tournament=TOURNAMENT_OPTION,
     )
-    @app_commands.autocomplete(tournament=tournament_choices)
     async def report(
         self,
         interaction: discord.Interaction,
         file: discord.Attachment,
         white: discord.Member | None = None,
-        tournament: str | None = None,
+        tournament: Tournament | None = None,
     ) -> None:
+        """Count a game played elsewhere (e.g. PlayTak) by its PTN file"""
         async with acting(interaction):
-            found = await self.find(interaction, tournament)
+            found = await find_tournament(interaction, tournament)
             record = await read_reported_file(file, self.courier.table.files, interaction.user.id)
             change = await self.services.results.report(
                 found.id,
@@ -739,12 +613,12 @@ class TournamentCog(commands.Cog):
                 ephemeral=True,
             )
 
-    @tournament.command(name="log", description="Results corrected or reported by hand")
-    @app_commands.describe(tournament=TOURNAMENT_OPTION)
-    @app_commands.autocomplete(tournament=tournament_choices)
-    async def log(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+    async def log(
+        self, interaction: discord.Interaction, tournament: Tournament | None = None
+    ) -> None:
+        """Results corrected or reported by hand"""
         async with acting(interaction):
-            found = await self.find(interaction, tournament)
+            found = await find_tournament(interaction, tournament)
             entries = await self.services.results.log(found.id)
             await interaction.followup.send(
                 embed=result_messages.log_embed(found, entries), ephemeral=True
@@ -766,10 +640,3 @@ async def read_reported_file(
     except discord.HTTPException as error:
         raise Refusal(f"I couldn't read the file (Discord said: {error.status}).") from None
     return await reader.run(read_reported_game, text, player_id=player_id)
-
-
-_LIVE = (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)
-
-
-async def setup(bot: BredonBot) -> None:
-    await bot.add_cog(TournamentCog(bot))

@@ -1,21 +1,22 @@
-"""Coins in Discord (the University Gambling Rules): `/tak wallet`, `/tak coins`, `/bredon
-gambling`, `/bredon grant`, the Bid button with its sealed-bid form, the bidding announcements,
-and the coin lines of a staked game's posts (its start, each move and its end).
+"""Coins in Discord (the University Gambling Rules): `/coins wallet`, `/coins leaderboard`,
+`/bredon gambling`, `/bredon grant`, the Bid button with its sealed-bid form, the bidding
+announcements, and the coin lines of a staked game's posts (its start, each move and its end).
 
-The commands join the `/tak` and `/bredon` groups of :mod:`cogs.tak` (loaded first); the rest
-plugs into :class:`cogs.table.GameTable`. Everything the players see after a change comes out of
-the outbox like any other announcement.
+The commands are declared in :mod:`cogs.commands`; the rest plugs into
+:class:`cogs.table.GameTable` (:func:`install`). Everything the players see after a change comes
+out of the outbox like any other announcement.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.app import BredonBot, apologise, refusals
+from bot.app import BredonBot, acting, apologise
 from bot.coins.service import MAX_COINS, Phase, StakeView
 from bot.errors import InvalidSetting, NotBidding
 from bot.games.model import GameView
@@ -29,21 +30,16 @@ from bot.notifications.outbox import (
     challenge_stream,
     game_stream,
 )
-from bot.services import Services
 from cogs import coin_messages
 from cogs.actions import Refusal, player_of
+from cogs.arguments import services_of
 from cogs.buttons import pressed
 from cogs.courier import courier_of
 from cogs.formatting import timestamp
-from cogs.sharing import PUBLIC_OPTION, answer
+from cogs.sharing import answer
 from cogs.table import GONE, GameTable, Shown
-from cogs.tak import command_group, thinking
 
 log = logging.getLogger(__name__)
-
-
-def services_of(interaction: discord.Interaction) -> Services:
-    return interaction.client.services  # type: ignore[attr-defined,no-any-return]
 
 
 # ----------------------------------------------------------------- sealed bids
@@ -67,7 +63,7 @@ class BidButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> BidButton:
         return cls(int(match["stake"]))
 
@@ -101,7 +97,7 @@ class BidForm(discord.ui.Modal):
     def __init__(self, stake: StakeView, balance: int, current: int | None) -> None:
         super().__init__(title="Your sealed bid for the first move", timeout=15 * 60)
         self.stake_id = stake.id
-        self.amount = discord.ui.TextInput(
+        self.amount: discord.ui.TextInput[BidForm] = discord.ui.TextInput(
             label=f"Coins, 0 to {balance}"[:45],
             placeholder="The high bidder plays white and pays the bid",
             default=None if current is None else str(current),
@@ -111,8 +107,7 @@ class BidForm(discord.ui.Modal):
         self.add_item(self.amount)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with refusals(interaction):
+        async with acting(interaction):
             text = self.amount.value.strip()
             if not text.isdecimal() or not text.isascii():
                 raise InvalidSetting("A bid is a whole number of coins, e.g. 5 (or 0).")
@@ -134,7 +129,9 @@ class BidForm(discord.ui.Modal):
                 )
             await interaction.followup.send(reply, ephemeral=True)
 
-    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
+    async def on_error(  # type: ignore[override]  # as discord.py's Modal narrows it
+        self, interaction: discord.Interaction, error: Exception, /
+    ) -> None:
         await apologise(interaction, error, "the bid form", self.stake_id)
 
 
@@ -165,7 +162,7 @@ class CoinTable:
             view, text = bid_view(stake.id), coin_messages.bidding_open_text(stake)
         try:
             place = await self.table.channel(challenge.channel_id)
-            message = await place.send(text, **({"view": view} if view else {}))
+            message = await (place.send(text) if view is None else place.send(text, view=view))
         except GONE as error:
             log.info("Bidding %s: its channel refused the post (%s).", stake.id, error)
             return Shown(None, Outcome.GIVEN_UP)  # the game's start says the bids too
@@ -222,13 +219,10 @@ class CoinTable:
 # ----------------------------------------------------------------- commands
 
 
-@app_commands.command(
-    name="wallet", description="Your coins (or someone's) and their latest movements"
-)
 @app_commands.describe(user="Whose wallet (default: yours)")
 async def wallet(interaction: discord.Interaction, user: discord.Member | None = None) -> None:
-    await thinking(interaction)
-    async with refusals(interaction):
+    """Your coins (or someone's) and their latest movements"""
+    async with acting(interaction):
         services = services_of(interaction)
         guild_id = interaction.guild_id or 0
         whose = user or interaction.user
@@ -238,12 +232,11 @@ async def wallet(interaction: discord.Interaction, user: discord.Member | None =
         await interaction.followup.send(coin_messages.wallet_text(found, settings), ephemeral=True)
 
 
-@app_commands.command(name="coins", description="The server's coin leaderboard")
-@app_commands.describe(public=PUBLIC_OPTION)
-async def coins(interaction: discord.Interaction, public: bool = False) -> None:
-    await thinking(interaction)
-    board = await services_of(interaction).wallets.leaderboard(interaction.guild_id or 0)
-    await answer(interaction, public, embed=coin_messages.coin_board_embed(board))
+async def leaderboard(interaction: discord.Interaction, public: bool = False) -> None:
+    """The server's coin leaderboard"""
+    async with acting(interaction):
+        board = await services_of(interaction).wallets.leaderboard(interaction.guild_id or 0)
+        await answer(interaction, public, embed=coin_messages.coin_board_embed(board))
 
 
 def require_manager(interaction: discord.Interaction) -> None:
@@ -251,9 +244,6 @@ def require_manager(interaction: discord.Interaction) -> None:
         raise Refusal("Only members with the Manage Server permission can change this.")
 
 
-@app_commands.command(
-    name="gambling", description="Playing for coins: on or off, starting coins, ante"
-)
 @app_commands.describe(
     enabled="Allow challenges for coins (off by default)",
     starting="Coins a player's wallet starts with (given once)",
@@ -265,8 +255,8 @@ async def gambling(
     starting: app_commands.Range[int, 0, MAX_COINS] | None = None,
     ante: app_commands.Range[int, 1, MAX_COINS] | None = None,
 ) -> None:
-    await thinking(interaction)
-    async with refusals(interaction):
+    """Playing for coins: on or off, starting coins, ante"""
+    async with acting(interaction):
         require_manager(interaction)
         settings = await services_of(interaction).wallets.configure(
             interaction.guild_id or 0, enabled=enabled, starting_balance=starting, ante=ante
@@ -274,17 +264,14 @@ async def gambling(
         await interaction.followup.send(coin_messages.gambling_text(settings), ephemeral=True)
 
 
-@app_commands.command(
-    name="grant", description="Give a member coins (a negative amount takes some back)"
-)
 @app_commands.describe(user="Who gets them", amount="Coins; negative to take back")
 async def grant(
     interaction: discord.Interaction,
     user: discord.Member,
     amount: app_commands.Range[int, -MAX_COINS, MAX_COINS],
 ) -> None:
-    await thinking(interaction)
-    async with refusals(interaction):
+    """Give a member coins (a negative amount takes some back)"""
+    async with acting(interaction):
         require_manager(interaction)
         if user.bot:
             raise Refusal("Bots do not play for coins.")
@@ -299,15 +286,9 @@ async def grant(
         )
 
 
-COMMANDS = {"tak": (wallet, coins), "bredon": (gambling, grant)}
-
-
-async def setup(bot: BredonBot) -> None:
-    for name, commands in COMMANDS.items():
-        for command in commands:
-            command_group(bot, name).add_command(command)
+def install(bot: BredonBot, table: GameTable) -> None:
+    """The Bid button, the bidding announcements and the coin lines of a staked game's posts."""
     bot.add_dynamic_items(BidButton)
-    table = courier_of(bot).table
     coin_table = CoinTable(table)
     table.register(BiddingNews, coin_table.show_bidding)
     table.notes.append(coin_table.note)

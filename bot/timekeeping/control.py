@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import StrEnum
+from typing import TypedDict
 
 from bot.errors import InvalidSetting
 from bot.text_safety import one_line
@@ -56,17 +57,22 @@ def parse_duration(text: str, what: str) -> timedelta:
     return timedelta(days=int(found["days"] or 0), hours=int(found["hours"] or 0))
 
 
-ClockTexts = tuple[str | None, str | None, str | None]  # bank, increment, maximum as typed
+class ClockSpans(TypedDict):
+    """A time control's durations as keywords: for :meth:`TimeControl.create`, and for
+    :meth:`bot.guild_settings.GuildSettings.game_setup`, which checks them with the setup."""
+
+    bank: timedelta | None
+    increment: timedelta | None
+    cap: timedelta | None
 
 
-def time_control(days_per_move: int, texts: ClockTexts) -> TimeControl:
-    """The time control of a challenge or a tournament from the texts players typed for its
-    bank, increment and maximum (None where left out), checked for `days_per_move`."""
-    bank, increment, cap = (
-        None if text is None else parse_duration(text, what)
-        for text, what in zip(texts, ("bank", "increment", "maximum"), strict=True)
+def clock_options(bank: str | None, increment: str | None, maximum: str | None) -> ClockSpans:
+    """The durations of a time control from the texts players typed (None where left out)."""
+    return ClockSpans(
+        bank=None if bank is None else parse_duration(bank, "bank"),
+        increment=None if increment is None else parse_duration(increment, "increment"),
+        cap=None if maximum is None else parse_duration(maximum, "maximum"),
     )
-    return TimeControl.create(days_per_move, bank=bank, increment=increment, cap=cap)
 
 
 def describe_duration(span: timedelta) -> str:

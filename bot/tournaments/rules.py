@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TypeVar
 
 from bot.errors import InvalidSetting
@@ -64,17 +65,25 @@ class TournamentRules:
         groups: int | None = None,
         advance: int | None = None,
         tiebreak_days: int | None = None,
-        tiebreak_clock: TimeControl = PER_MOVE,
+        tiebreak_bank: timedelta | None = None,
+        tiebreak_increment: timedelta | None = None,
+        tiebreak_cap: timedelta | None = None,
         tiebreak_games: int | None = None,
     ) -> TournamentRules:
         """Checked rules; raises :class:`InvalidSetting` with the reason.
 
         `match_points` are for a match won, drawn and lost (a bye scores a win); `tie_breaks`
         apply in the order given. The knockout formats take their tiebreak games' time control
-        (`tiebreak_days`, by default the tournament's `days_per_move`, and `tiebreak_clock`,
-        checked against those days) and their most, `tiebreak_games`.
+        (`tiebreak_days`, by default the tournament's `days_per_move`, and a bank or an
+        increment up to a cap, checked for those days) and their most, `tiebreak_games`.
         """
         chosen = _choice(TournamentFormat, format, "format")
+        tiebreak_clock = TimeControl.create(
+            days_per_move if tiebreak_days is None else tiebreak_days,
+            bank=tiebreak_bank,
+            increment=tiebreak_increment,
+            cap=tiebreak_cap,
+        )
         if chosen is TournamentFormat.SWISS:
             if swiss_rounds is None or not 1 <= swiss_rounds <= MAX_SWISS_ROUNDS:
                 raise InvalidSetting(f"A Swiss tournament has 1 to {MAX_SWISS_ROUNDS} rounds.")

@@ -5,12 +5,10 @@ control checked for the setup's days per move."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from bot.games.model import ChallengeView, GameSetup
 from bot.services import Services
-from bot.timekeeping.control import TimeControl
 
 SETUP_CHOICES = (
     "size",
@@ -26,17 +24,16 @@ SETUP_CHOICES = (
 CLOCK = ("bank", "increment", "cap")
 
 
-def taken(settings: dict[str, Any], names: Sequence[str], prefix: str = "") -> dict[str, Any]:
-    """The settings named `prefix` + one of `names`, taken out of `settings`, keyed by name."""
-    return {name: settings.pop(prefix + name) for name in names if prefix + name in settings}
+def taken(settings: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """The settings named in `names`, taken out of `settings`."""
+    return {name: settings.pop(name) for name in names if name in settings}
 
 
 async def setup_of(services: Services, guild_id: int, settings: dict[str, Any]) -> GameSetup:
     """The setup that the setup's and the time control's keywords of `settings` choose (taken
     out of it)."""
     guild = await services.guilds.get(guild_id)
-    chosen = guild.game_setup(**taken(settings, SETUP_CHOICES))
-    return replace(chosen, clock=TimeControl.create(chosen.days_per_move, **taken(settings, CLOCK)))
+    return guild.game_setup(**taken(settings, SETUP_CHOICES + CLOCK))
 
 
 async def create_challenge(services: Services, **settings: Any) -> ChallengeView:

@@ -9,10 +9,9 @@ from typing import Any
 from bot.games.model import GameView, PlayerRef
 from bot.games.outcomes import GameEnding
 from bot.services import Services
-from bot.timekeeping.control import TimeControl
 from bot.tournaments.rules import TournamentRules
 from bot.tournaments.tournament import TournamentProgress, TournamentView
-from tests.bot.setups import CLOCK, setup_of, taken
+from tests.bot.setups import setup_of, taken
 
 GUILD = 3_000_000_000_000_000_003
 CHANNEL = 4_000_000_000_000_000_004
@@ -49,12 +48,8 @@ async def create_tournament(services: Services, **settings: Any) -> TournamentVi
     control, the tournament's rules and its tiebreak games' time control, checked once."""
     guild_id, channel_id = settings.pop("guild_id", GUILD), settings.pop("channel_id", CHANNEL)
     setup = await setup_of(services, guild_id, settings)
-    tiebreak_days = settings.get("tiebreak_days") or setup.days_per_move
-    tiebreak_clock = TimeControl.create(tiebreak_days, **taken(settings, CLOCK, "tiebreak_"))
     given = taken(settings, ("name", "signup_deadline", "checkin", "is_organizer", "organizer"))
-    rules = TournamentRules.create(
-        days_per_move=setup.days_per_move, tiebreak_clock=tiebreak_clock, **settings
-    )
+    rules = TournamentRules.create(days_per_move=setup.days_per_move, **settings)
     return await services.tournaments.create(
         guild_id=guild_id,
         channel_id=channel_id,

@@ -1,4 +1,4 @@
-"""`/tak analysis` through the real discord.py: a finished game's analysis is queued, worked in
+"""`/game analysis` through the real discord.py: a finished game's analysis is queued, worked in
 the worker processes and posted in the game's thread (graph + annotated PTN); asked again, it is
 shown from storage; across a restart and after a 500 on the post, it still arrives once."""
 
@@ -38,12 +38,12 @@ async def analysis_post(world: World, thread):
 async def test_a_finished_game_is_analysed_and_posted_in_its_thread(world: World) -> None:
     alice, bob = world.alice, world.bob
     thread = await world.start_game(size=3)
-    early = await alice.slash(thread, "tak analysis", game=1)
+    early = await alice.slash(thread, "game analysis", game=1)
     assert early.response.content == "Game #1 is still being played."
     for number, move in enumerate(WHITE_ROAD.split()):
         await world.move(alice if number % 2 == 0 else bob, thread, move)
 
-    asked = await bob.slash(world.channel, "tak analysis", game=1)
+    asked = await bob.slash(world.channel, "game analysis", game=1)
     assert asked.ephemeral
     assert asked.response.content.startswith("Analysis of game #1 queued: it will be posted")
     await world.env.settle()
@@ -56,14 +56,14 @@ async def test_a_finished_game_is_analysed_and_posted_in_its_thread(world: World
     assert annotated.plies[3].comments == ["Allows a road in one: c1."]
     assert annotated.comments[0] == "Annotated by Bredon"
 
-    again = await alice.slash(world.channel, "tak analysis", game=1)  # shown from storage
+    again = await alice.slash(world.channel, "game analysis", game=1)  # shown from storage
     assert again.ephemeral and POSTED in again.response.content
     assert len(again.response.attachments) == 2
     assert count(contents(world, thread), POSTED) == 1  # not posted (nor queued) twice
     row = await world.env.bot.services.db.fetchone("SELECT COUNT(*) AS n FROM analyses")
     assert row["n"] == 1
 
-    unknown = await alice.slash(world.channel, "tak analysis", game=9)
+    unknown = await alice.slash(world.channel, "game analysis", game=9)
     assert unknown.response.content == "There is no game #9."
 
 
@@ -73,8 +73,8 @@ async def test_asking_twice_queues_once_and_a_restart_resumes_the_work(
     thread = await finished_game(world)
     # The analyst is stopped: the request is only in the database.
     await world.env.bot.get_cog("AnalysisCog").close()
-    first = await world.alice.slash(world.channel, "tak analysis", game=1)
-    second = await world.bob.slash(world.channel, "tak analysis", game=1)
+    first = await world.alice.slash(world.channel, "game analysis", game=1)
+    second = await world.bob.slash(world.channel, "game analysis", game=1)
     assert first.response.content.startswith("Analysis of game #1 queued")
     assert second.response.content.startswith("Game #1 is already queued for analysis")
     assert count(contents(world, thread), POSTED) == 0
@@ -93,7 +93,7 @@ async def test_a_500_on_the_post_is_retried_once(world: World, caplog) -> None:
     fail_posts(env, thread, status=500, times=1)
     # The request settles once the worker process has analysed the game and the post failed;
     # the courier's retry, 30 s later, waits for simulated time.
-    await world.alice.slash(world.channel, "tak analysis", game=1)
+    await world.alice.slash(world.channel, "game analysis", game=1)
     await advance(env, timedelta(seconds=31))
     refused = [r for r in caplog.records if "(analysis, game:1): 500" in r.getMessage()]
     assert len(refused) == 1  # Discord refused the first post
@@ -111,7 +111,7 @@ async def test_the_post_quotes_the_players_names_without_pinging_or_formatting(
     thread = await world.start_game(size=3, opponent=mallory)
     for number, move in enumerate(WHITE_ROAD.split()):
         await world.move(world.alice if number % 2 == 0 else mallory, thread, move)
-    await world.alice.slash(world.channel, "tak analysis", game=1)
+    await world.alice.slash(world.channel, "game analysis", game=1)
     await world.env.settle()
     post, _ = await analysis_post(world, thread)
     assert world.bob.id not in {user.id for user in post.mentions}, post.content
@@ -127,7 +127,7 @@ async def test_a_game_from_a_position_ended_before_any_move_has_nothing_to_analy
     [confirm] = [m for m in thread.history(viewer=world.alice) if m.components][-1:]
     await world.alice.click(confirm, label="Resign")
     assert not (await world.env.bot.services.games.get(1)).is_active
-    asked = await world.bob.slash(thread, "tak analysis", game=1)
+    asked = await world.bob.slash(thread, "game analysis", game=1)
     nothing = "Game #1 ended before any move: there is nothing to analyse."
     assert asked.response.content == nothing
     assert await world.env.bot.services.analysis.get(1) is None

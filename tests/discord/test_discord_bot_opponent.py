@@ -145,7 +145,7 @@ async def test_draws_undo_and_pauses_asked_of_the_bot_are_answered_at_once(world
     for command, answer in (
         ("tak draw", "I don't agree to draws: play on, or resign with `/tak resign`."),
         ("tak undo", "I don't take moves back: play on, or resign with `/tak resign`."),
-        ("tak pause", "I don't pause games: `/tak vacation start` stops your clocks."),
+        ("clock pause", "I don't pause games: `/clock vacation start` stops your clocks."),
     ):
         asked = await world.alice.slash(thread, command)
         assert asked.ephemeral and asked.response.content == answer
@@ -183,12 +183,12 @@ async def test_games_against_the_bot_stay_out_of_the_all_time_scores(world) -> N
     [confirm] = [m for m in thread.history(viewer=world.alice) if m.components][-1:]
     await world.alice.click(confirm, label="Resign")
     assert "TestBot scores" in world.last_bot_message(thread).content
-    scores = (await world.alice.slash(thread, "tak scores")).response.content
+    scores = (await world.alice.slash(thread, "profile scores")).response.content
     assert scores.startswith("alice has no finished games in this server yet."), scores
     bot_member = simcord.MemberActor(
         world.env, world.guild, simcord.UserHandle(world.env, world.env.backend.bot_user)
     )
-    theirs = await world.alice.slash(thread, "tak scores", user=bot_member)
+    theirs = await world.alice.slash(thread, "profile scores", user=bot_member)
     assert theirs.response.content.startswith(
         "Games against me count in their own game and match only: I keep no score."
     )

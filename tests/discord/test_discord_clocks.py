@@ -22,7 +22,7 @@ async def opened(world, **options):
 async def test_a_vacation_taken_and_ended_through_commands(world) -> None:
     env, alice = world.env, world.alice
     thread = await opened(world, days=1)
-    taken = await alice.slash(thread, "tak vacation start", days=5)
+    taken = await alice.slash(thread, "clock vacation start", days=5)
     assert taken.ephemeral
     assert "You are on vacation until" in taken.response.content
     assert "(games: #1)" in taken.response.content
@@ -32,14 +32,14 @@ async def test_a_vacation_taken_and_ended_through_commands(world) -> None:
 
     await advance(env, timedelta(days=2))  # past the one-day deadline: it stands still
     assert "Time is up" not in world.last_bot_message(thread).content
-    again = await alice.slash(thread, "tak vacation start", days=1)
+    again = await alice.slash(thread, "clock vacation start", days=1)
     assert "already on vacation" in again.response.content
-    ended = await alice.slash(thread, "tak vacation end")
+    ended = await alice.slash(thread, "clock vacation end")
     assert ended.response.content.startswith("Welcome back")
     assert "days left this year: 12" in ended.response.content  # two days begun, and one
     back = world.last_bot_message(thread)
     assert "is back from vacation" in back.content and "Time runs out <t:" in back.content
-    status = await alice.slash(thread, "tak vacation status")
+    status = await alice.slash(thread, "clock vacation status")
     assert "used 2 of 14" in status.response.content
 
     await advance(env, timedelta(hours=23))
@@ -53,7 +53,7 @@ async def test_vacations_turned_off_by_the_server(world) -> None:
     settings = world.env.bot.services.guilds
     current = await settings.get(world.guild.id)
     await settings.save(replace(current, vacation_days=0))
-    refused = await world.alice.slash(thread, "tak vacation start")
+    refused = await world.alice.slash(thread, "clock vacation start")
     assert refused.response.content == "Vacations are turned off in this server."
 
 
@@ -74,7 +74,7 @@ async def test_the_give_a_day_button_is_for_the_player_waiting(world) -> None:
     assert twice.followups[0].content == (
         "You have already given a day on this turn of game #1: to give more, use `/tak moretime`."
     )
-    more = await bob.slash(thread, "tak moretime", time="12h")  # which the command still gives
+    more = await bob.slash(thread, "clock moretime", time="12h")  # which the command still gives
     assert more.response.content.startswith("You gave alice 12h more")
     game = await world.env.bot.services.games.get(1)
     assert game.deadline_at - game.last_move_at == timedelta(days=3, hours=12)
@@ -83,9 +83,9 @@ async def test_the_give_a_day_button_is_for_the_player_waiting(world) -> None:
     stale = await alice.click(board, label="Give 1 day")  # alice waits now; an earlier board
     assert stale.followups[0].content.startswith("The position has changed in game #1")
     latest = world.last_bot_message(thread)
-    await bob.slash(thread, "tak vacation start", days=1)  # moves the deadline, not the turn
+    await bob.slash(thread, "clock vacation start", days=1)  # moves the deadline, not the turn
     await advance(world.env, timedelta(hours=3))
-    await bob.slash(thread, "tak vacation end")
+    await bob.slash(thread, "clock vacation end")
     assert (await alice.click(latest, label="Give 1 day")).followups[0].content == (
         "You gave bob 1d more in game #1."
     )
@@ -107,7 +107,7 @@ async def test_give_a_day_on_a_board_posted_before_boards_named_their_turn(world
 async def test_a_pause_proposed_accepted_and_ended(world) -> None:
     env, alice, bob = world.env, world.alice, world.bob
     thread = await opened(world, days=1)
-    asked = await alice.slash(thread, "tak pause")
+    asked = await alice.slash(thread, "clock pause")
     assert asked.ephemeral
     proposal = world.last_bot_message(thread)
     assert labels(proposal) == ["Agree to pause", "Keep playing"]
@@ -122,10 +122,10 @@ async def test_a_pause_proposed_accepted_and_ended(world) -> None:
     listed = await bob.slash(thread, "tak games")
     [embed] = listed.response.embeds
     assert "the clock stands still: paused by agreement" in (embed.description or "")
-    resumed = await bob.slash(thread, "tak resume")
+    resumed = await bob.slash(thread, "clock resume")
     assert "no longer paused" in resumed.response.content
     assert "ended the pause" in world.last_bot_message(thread).content
-    twice = await alice.slash(thread, "tak resume")
+    twice = await alice.slash(thread, "clock resume")
     assert twice.response.content == "Game #1 is not paused."
 
 
@@ -135,7 +135,7 @@ async def test_a_bank_is_shown_on_the_turn_and_in_the_record(world) -> None:
     assert "1d per move + 3d bank" in start.content and "bank left 3d" in start.content
     bad = await world.alice.slash(world.channel, "tak challenge", bank="3d", increment="1d")
     assert bad.response.content == "Choose a bank or an increment, not both."
-    ptn = await world.alice.slash(thread, "tak ptn")
+    ptn = await world.alice.slash(thread, "game ptn")
     text = ptn.response.content + "".join(
         [(await a.read()).decode() for a in ptn.response.attachments]
     )
@@ -144,7 +144,7 @@ async def test_a_bank_is_shown_on_the_turn_and_in_the_record(world) -> None:
 
 async def test_reminders_at_chosen_times_across_a_restart_each_sent_once(world, new_bot) -> None:
     env, alice = world.env, world.alice
-    chosen = await alice.slash(world.channel, "tak reminders", times="1d 2h")
+    chosen = await alice.slash(world.channel, "clock reminders", times="1d 2h")
     assert (
         chosen.response.content == "You are reminded 1d and 2h before each deadline in this server."
     )
@@ -166,7 +166,7 @@ async def test_reminders_at_chosen_times_across_a_restart_each_sent_once(world, 
     await env.restart_bot(new_bot())
     await advance(env, timedelta(minutes=50))
     assert len(reminders()) == 2
-    off = await alice.slash(world.channel, "tak reminders", times="off")
+    off = await alice.slash(world.channel, "clock reminders", times="off")
     assert off.response.content.startswith("You get no reminders")
-    wrong = await alice.slash(world.channel, "tak reminders", times="soon")
+    wrong = await alice.slash(world.channel, "clock reminders", times="soon")
     assert "duration like" in wrong.response.content

@@ -88,13 +88,13 @@ async def test_a_game_for_coins_from_the_challenge_to_the_pot(world: World, new_
     # capstone left (21 + 1, less e5 placed by alice, d5, c5, e1 and b5).
     assert "bob takes the pot of **27** coins and a bonus of **17** coins from alice" in ending
 
-    wallet = await bob.slash(world.channel, "tak wallet")
+    wallet = await bob.slash(world.channel, "coins wallet")
     text = wallet.response.content
     assert "**bob** has **132** coins" in text  # 100 - 10 - 2 + 27 + 17
     assert "+17 reserve bonus, game #1" in text and "-10 ante, game #1" in text
-    theirs = await bob.slash(world.channel, "tak wallet", user=alice)
+    theirs = await bob.slash(world.channel, "coins wallet", user=alice)
     assert "**alice** has **68** coins" in theirs.response.content  # 100 - 10 - 5 - 17
-    board = await carol.slash(world.channel, "tak coins")
+    board = await carol.slash(world.channel, "coins leaderboard")
     [embed] = board.response.embeds
     assert embed.description.splitlines() == ["1. **bob** 132", "2. **alice** 68"]
 
@@ -108,6 +108,6 @@ async def test_grants_are_for_managers_and_never_overdraw(world: World) -> None:
     )
     refused = await boss.slash(world.channel, "bredon grant", user=world.alice, amount=-51)
     assert "alice has 50 coins: not enough for taking back (51)." in refused.response.content
-    mine = await world.alice.slash(world.channel, "tak wallet")
+    mine = await world.alice.slash(world.channel, "coins wallet")
     assert "+40 granted by the server" in mine.response.content
     assert "+10 starting coins" in mine.response.content

@@ -306,7 +306,7 @@ async def test_an_offer_sent_by_dm_then_a_move_posts_the_board_once(world: World
 
 async def test_a_failing_courtesy_dm_does_not_post_the_board_again(world: World) -> None:
     env, alice, bob = world.env, world.alice, world.bob
-    await bob.slash(world.channel, "tak settings", notify="dm")
+    await bob.slash(world.channel, "profile settings", notify="dm")
     thread = await world.start_game(size=5)
     fail_posts(env, bob.user.dm_channel, status=500, times=None)
     await world.move(alice, thread, "a1")

@@ -1,4 +1,4 @@
-"""Fair use through the real discord.py (issue 23): each refusal of `/tak analysis`, `/tak play`
+"""Fair use through the real discord.py (issue 23): each refusal of `/game analysis`, `/tak play`
 and `/tak challenge` to the bot says when to ask again or what to finish first, and a game ended
 by the ply limit says why under its ending. The limits are set low here (settings)."""
 
@@ -49,17 +49,17 @@ async def test_analysis_refusals_say_when_to_ask_again_or_why(
 ) -> None:
     await world.env.bot.get_cog("AnalysisCog").close()  # nothing is worked: all stays queued
     first, second, third = [await road_game(world) for _ in range(3)]
-    queued = await world.alice.slash(world.channel, "tak analysis", game=first)
+    queued = await world.alice.slash(world.channel, "game analysis", game=first)
     assert queued.response.content.startswith(f"Analysis of game #{first} queued")
 
-    mine = await world.alice.slash(world.channel, "tak analysis", game=second)
+    mine = await world.alice.slash(world.channel, "game analysis", game=second)
     assert mine.ephemeral
     assert mine.response.content == (
         f"You have 1 analysis queued (#{first}), the most a player may have at once: "
         "ask again once the first is posted, in about 25 s."
     )
-    await world.bob.slash(world.channel, "tak analysis", game=second)
-    server = await world.carol.slash(world.channel, "tak analysis", game=third)
+    await world.bob.slash(world.channel, "game analysis", game=second)
+    server = await world.carol.slash(world.channel, "game analysis", game=third)
     assert server.response.content == (
         "This server has 2 analyses queued, the most it may have at once: "
         "ask again once the next is posted, in about 25 s."
@@ -73,14 +73,14 @@ async def test_analysis_refusals_say_when_to_ask_again_or_why(
         await world.move(world.alice if number % 2 == 0 else world.bob, thread, move)
     await services.games.resign(long_game, world.bob.id)
     await world.env.settle()
-    too_long = await world.carol.slash(world.channel, "tak analysis", game=long_game)
+    too_long = await world.carol.slash(world.channel, "game analysis", game=long_game)
     assert too_long.response.content == (
         f"Game #{long_game} has 14 plies: its analysis would take about 70 s, more than the "
         "1 min this bot gives one game (games of up to 12 plies)."
     )
     # A game stored before games ended at the limit (a limit of 10 plies for the test).
     monkeypatch.setattr(analysis_module, "MAX_PLIES", 10)
-    stored_before = await world.carol.slash(world.channel, "tak analysis", game=long_game)
+    stored_before = await world.carol.slash(world.channel, "game analysis", game=long_game)
     assert stored_before.response.content == (
         f"Game #{long_game} has 14 plies: a game record holds at most 10 (games now end there), "
         "so it cannot be analysed."

@@ -53,7 +53,7 @@ async def test_undo_declined_then_accepted(world) -> None:
     assert "(b2)" in request.content and labels(request) == ["Allow undo", "Refuse undo"]
     await bob.click(request, label="Refuse undo")
     assert "refused the undo" in world.bot_messages(thread)[-1].content
-    unchanged = await alice.slash(thread, "tak tps")
+    unchanged = await alice.slash(thread, "game tps")
     assert "ply 3" in unchanged.response.content
 
     await alice.slash(thread, "tak undo")
@@ -62,7 +62,7 @@ async def test_undo_declined_then_accepted(world) -> None:
     board = world.last_bot_message(thread)
     assert "**b2** was taken back" in board.content and alice.mention in board.content
     assert (await decoded_image(board)).format == "PNG"
-    rewound = await alice.slash(thread, "tak tps")
+    rewound = await alice.slash(thread, "game tps")
     assert "ply 2" in rewound.response.content
     again = await world.move(alice, thread, "c3")
     assert "You played **c3**" in again.response.content
@@ -140,5 +140,5 @@ async def test_a_two_game_match_goes_on_in_the_same_thread_with_colours_swapped(
     assert labels(first_ending) == []  # no rematch while the match goes on
     assert "Game #2 (game 2 of the match) starts" in second_start.content
     assert bob.mention in second_start.content  # bob has white in game 2
-    scores = await alice.slash(thread, "tak scores")
+    scores = await alice.slash(thread, "profile scores")
     assert "Match #1 score" in scores.response.content

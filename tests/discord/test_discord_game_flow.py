@@ -178,7 +178,7 @@ async def test_tinue_is_announced_and_marked_in_the_ptn_export(world) -> None:
         assert ("Tinuë!" in posted) is (expected[ply] is Call.TINUE), posted
         assert ("Tak!" in posted) is (expected[ply] is Call.TAK), posted
 
-    ptn = await bob.slash(thread, "tak ptn")
+    ptn = await bob.slash(thread, "game ptn")
     [attachment] = ptn.response.message.attachments
     text = (await attachment.read()).decode()
     assert "2. b1' b2\n3. a2''" in text

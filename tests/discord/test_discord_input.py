@@ -52,7 +52,7 @@ async def test_a_move_goes_to_the_callers_own_game(world: World) -> None:
     assert "You played **a1** in game #2" in played.response.content
     assert "played **a1**" in world.last_bot_message(mine).content
     assert (await world.env.bot.services.games.get(1)).ply == 0
-    looked = await carol.slash(theirs, "tak tps")  # looking: the thread's own game
+    looked = await carol.slash(theirs, "game tps")  # looking: the thread's own game
     assert looked.response.content.startswith("Game #1, ply 0")
 
 
@@ -70,7 +70,7 @@ async def test_without_a_game_named_only_a_move_or_a_turn_bound_request_picks_on
         await opponent.click(challenge, label="Accept")
     await world.move(alice, world.channel, "a1", game=2)
 
-    for command in ("tak abort", "tak draw", "tak pause", "tak resign"):
+    for command in ("tak abort", "tak draw", "clock pause", "tak resign"):
         asked = await alice.slash(world.channel, command)
         assert asked.response.content == (
             "Which game? Name it with the `game` option: #1 vs carol, #2 vs bob."
@@ -82,7 +82,7 @@ async def test_without_a_game_named_only_a_move_or_a_turn_bound_request_picks_on
     undo = await alice.slash(world.channel, "tak undo")  # only #2 has a move of hers to undo
     assert "Asked your opponent" in undo.response.content
     assert "(a1)" in world.last_bot_message(world.channel).content
-    more = await alice.slash(world.channel, "tak moretime")  # only bob is waiting on her
+    more = await alice.slash(world.channel, "clock moretime")  # only bob is waiting on her
     assert more.response.content.startswith("You gave bob 1d more")
     played = await world.move(alice, world.channel, "e5")  # only #1 awaits her move
     assert "You played **e5** in game #1" in played.response.content
@@ -95,7 +95,7 @@ async def test_a_finished_games_thread_still_names_it(world: World) -> None:
     for ply, text in enumerate(WHITE_ROAD.split()):
         await world.move((alice, bob)[ply % 2], thread, text)
     await finished_games_elsewhere(world, 30)
-    looked = await bob.slash(thread, "tak tps")
+    looked = await bob.slash(thread, "game tps")
     assert looked.response.content.startswith("Game #1, ply 5")
 
 
@@ -105,7 +105,7 @@ async def test_other_servers_games_do_not_exist(world: World) -> None:
     stranger = elsewhere.add_member(world.env.create_user("stranger"))
     lobby = elsewhere.create_text_channel("lobby")
     await world.env.settle()
-    for command in ("tak board", "tak tps", "tak ptn", "tak replay"):
+    for command in ("tak board", "game tps", "game ptn", "game replay"):
         refused = await stranger.slash(lobby, command, game=1)
         assert refused.ephemeral and refused.response.content == "There is no game #1."
 
@@ -240,7 +240,7 @@ async def test_the_player_to_move_cannot_ask_to_take_back_the_opponents_move(
 
 
 async def scores_in(world: World, place: simcord.ChannelHandle) -> str:
-    return (await world.alice.slash(place, "tak scores")).response.content
+    return (await world.alice.slash(place, "profile scores")).response.content
 
 
 async def test_scores_in_a_finished_matchs_thread_show_that_match(world: World) -> None:

@@ -41,10 +41,10 @@ async def test_board_tps_ptn_and_replay(world) -> None:
     image = await decoded_image(board.response.message)
     assert image.format == "PNG"
 
-    tps = await alice.slash(world.channel, "tak tps", game=1)
+    tps = await alice.slash(world.channel, "game tps", game=1)
     assert position.tps() in tps.response.content
 
-    ptn = await alice.slash(thread, "tak ptn")
+    ptn = await alice.slash(thread, "game ptn")
     assert ptn.ephemeral
     [embed] = ptn.response.embeds
     assert "https://ptn.ninja/" in embed.description
@@ -59,7 +59,7 @@ async def test_board_tps_ptn_and_replay(world) -> None:
         assert ("'" in ply.marks) is threat, ply.move.ptn()
     assert any("'" in ply.marks for ply in record.plies)
 
-    replay = await bob.slash(thread, "tak replay")
+    replay = await bob.slash(thread, "game replay")
     gif = await decoded_image(replay.response.message)
     assert gif.format == "GIF" and gif.n_frames == len(MOVES) + 1
 
@@ -97,9 +97,9 @@ async def test_games_list_links_each_game_says_whose_move_and_scores_count_finis
     choices = await alice.autocomplete(world.channel, "tak board", "game", "")
     assert [c["value"] for c in choices] == [2]
 
-    scores = await alice.slash(world.channel, "tak scores")
+    scores = await alice.slash(world.channel, "profile scores")
     assert "**alice**" in scores.response.content and "1 won" in scores.response.content
-    none = await world.carol.slash(world.channel, "tak scores")
+    none = await world.carol.slash(world.channel, "profile scores")
     assert "no finished games" in none.response.content
 
 
@@ -107,7 +107,7 @@ async def test_personal_settings_change_the_board_images(world) -> None:
     alice = world.alice
     thread = await world.start_game(size=4)
     default = await decoded_image((await alice.slash(thread, "tak board")).response.message)
-    shown = await alice.slash(world.channel, "tak settings", theme="high-contrast")
+    shown = await alice.slash(world.channel, "profile settings", theme="high-contrast")
     assert "high-contrast" in shown.response.content and "mention" in shown.response.content
     contrast = await decoded_image((await alice.slash(thread, "tak board")).response.message)
     assert default.size == contrast.size
@@ -153,7 +153,7 @@ async def test_the_antiquity_tie_rule_as_a_challenge_option_and_a_server_default
     assert RULE_1 in default.content
     await bob.click(default, label="Accept")
     thread = world.channel.threads[-1]
-    ptn = await bob.slash(thread, "tak ptn")
+    ptn = await bob.slash(thread, "game ptn")
     [attachment] = ptn.response.message.attachments
     text = (await attachment.read()).decode()
     assert '[Komi "1"]' in text and "{Antiquity tie rule: a tied flat count goes to Black.}" in text
@@ -183,9 +183,9 @@ async def test_an_unexpected_failure_is_logged_and_the_user_gets_an_apology(
 
     monkeypatch.setattr(world.env.bot.services.queries, "record", broken)
     with caplog.at_level(logging.ERROR, logger="bot.app"):
-        result = await world.alice.slash(thread, "tak ptn", game=1)
+        result = await world.alice.slash(thread, "game ptn", game=1)
     assert result.ephemeral and result.response.content.startswith("Sorry, something went wrong")
-    assert "/tak ptn failed (game 1" in caplog.text
+    assert "/game ptn failed (game 1" in caplog.text
     assert_error(world.env, RuntimeError, contains="disk on fire")
 
     await world.move(world.alice, thread, "a1")

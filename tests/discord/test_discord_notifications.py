@@ -43,7 +43,7 @@ def replies(result: simcord.InteractionResult) -> str:
 
 async def choose_digest(actor: simcord.MemberActor, world: World, hour: int, zone: str) -> str:
     chosen = await actor.slash(
-        world.channel, "tak settings", notify="digest", digest_hour=hour, time_zone=zone
+        world.channel, "profile settings", notify="digest", digest_hour=hour, time_zone=zone
     )
     return replies(chosen)
 
@@ -142,12 +142,12 @@ async def test_offers_and_challenges_reach_dm_players_by_dm_with_a_fallback(
     world: World,
 ) -> None:
     env, alice, bob, carol = world.env, world.alice, world.bob, world.carol
-    await bob.slash(world.channel, "tak settings", notify="dm")
-    suggested = await carol.autocomplete(world.channel, "tak settings", "time_zone", "york")
+    await bob.slash(world.channel, "profile settings", notify="dm")
+    suggested = await carol.autocomplete(world.channel, "profile settings", "time_zone", "york")
     assert {"name": "America/New_York", "value": "America/New_York"} in suggested
     refused = await choose_digest(carol, world, 20, "Mars/Olympus_Mons")
     assert "not a time zone I know" in refused
-    assert "a mention" in replies(await carol.slash(world.channel, "tak settings"))  # unchanged
+    assert "a mention" in replies(await carol.slash(world.channel, "profile settings"))  # unchanged
     await choose_digest(carol, world, 20, "America/New_York")
     thread = await world.start_game(size=5)
     await world.move(alice, thread, "a1")
@@ -166,7 +166,7 @@ async def test_offers_and_challenges_reach_dm_players_by_dm_with_a_fallback(
     await world.challenge(bob, opponent=carol)  # DMs closed: the channel post stands
     assert carol.mention in world.last_bot_message(world.channel).content
     assert len(dms(carol)) == carols_dms
-    told = replies(await carol.slash(world.channel, "tak settings"))
+    told = replies(await carol.slash(world.channel, "profile settings"))
     assert "could not send you a direct message" in told
 
 
@@ -199,7 +199,7 @@ async def test_tournament_pairings_reach_dm_players_and_old_threads_point_to_the
 ) -> None:
     club = Club(world)
     alice, bob, carol, dave = club.players
-    await bob.slash(world.channel, "tak settings", notify="dm")
+    await bob.slash(world.channel, "profile settings", notify="dm")
     await choose_digest(carol, world, 9, "Europe/Paris")
     await club.sign_up_and_start(games=1)
 

@@ -74,8 +74,8 @@ async def test_a_deadline_missed_while_the_bot_was_down_is_settled_at_start(worl
 
 async def test_reminders_by_dm_fall_back_to_the_thread_when_dms_are_closed(world) -> None:
     env, alice, bob = world.env, world.alice, world.bob
-    await alice.slash(world.channel, "tak settings", notify="dm")
-    await bob.slash(world.channel, "tak settings", notify="dm")
+    await alice.slash(world.channel, "profile settings", notify="dm")
+    await bob.slash(world.channel, "profile settings", notify="dm")
     thread = await world.start_game(size=5, days=1)
     turn_notice = alice.user.dm_channel.history()[-1]
     assert "It is your move in game #1" in turn_notice.content

@@ -50,14 +50,14 @@ async def test_each_showing_command_answers_privately_or_to_the_channel(world: W
     thread = await world.start_game(size=4)
     await world.move(alice, thread, "a1")
     await world.move(bob, thread, "d4")
-    for command in ("tak board", "tak tps", "tak ptn", "tak replay"):
+    for command in ("tak board", "game tps", "game ptn", "game replay"):
         await shown_both_ways(world, carol, world.channel, command, game=1)
     board = await shown_both_ways(world, carol, thread, "tak board")  # in the game's thread
     assert "**bob** (black), ply 2: alice to move" in board.content  # no "your move"
     assert [a.filename.endswith(".png") for a in board.attachments] == [True]
-    scores = await shown_both_ways(world, carol, world.channel, "tak scores", user=alice)
+    scores = await shown_both_ways(world, carol, world.channel, "profile scores", user=alice)
     assert "alice" in scores.content
-    for command in ("tak leaderboard", "tak coins", "tak games"):
+    for command in ("profile leaderboard", "coins leaderboard", "tak games"):
         await shown_both_ways(world, carol, world.channel, command)
     games = await shown_both_ways(world, alice, world.channel, "tak games")
     [embed] = games.embeds
@@ -78,7 +78,7 @@ def answer_shown(message: discord.Message, command: str) -> bool:
     """Whether a private answer holds what `command` shows."""
     if command == "tak board":
         return [a.filename[-4:] for a in message.attachments] == [".png"]
-    if command == "tak tps":
+    if command == "game tps":
         return "Game #1, ply 0:" in message.content
     return [e.title for e in message.embeds] == ["Leaderboard, 6x6"]
 
@@ -87,8 +87,8 @@ def answer_shown(message: discord.Message, command: str) -> bool:
     ("denied", "named", "command"),
     [
         ("attach_files", "Attach Files", "tak board"),
-        ("send_messages", "Send Messages", "tak tps"),
-        ("embed_links", "Embed Links", "tak leaderboard"),
+        ("send_messages", "Send Messages", "game tps"),
+        ("embed_links", "Embed Links", "profile leaderboard"),
     ],
 )
 async def test_without_the_permission_the_caller_is_told_and_gets_it_privately(
@@ -101,7 +101,7 @@ async def test_without_the_permission_the_caller_is_told_and_gets_it_privately(
     )
     await world.start_game(size=4)
     await world.env.settle()
-    options = {} if command == "tak leaderboard" else {"game": 1}
+    options = {} if command == "profile leaderboard" else {"game": 1}
     result = await world.carol.slash(closed, command, public=True, **options)
     assert result.ephemeral
     assert result.response.content.startswith(
@@ -131,7 +131,7 @@ async def test_names_in_public_answers_never_ping_and_other_servers_games_stay_h
     stranger = elsewhere.add_member(env.create_user("stranger"))
     lobby = elsewhere.create_text_channel("lobby")
     await env.settle()
-    for command in ("tak board", "tak tps", "tak ptn", "tak replay"):
+    for command in ("tak board", "game tps", "game ptn", "game replay"):
         refused = await stranger.slash(lobby, command, game=1, public=True)
         assert refused.ephemeral and refused.response.content == "There is no game #1."
         assert world.bot_messages(lobby) == []
@@ -237,7 +237,7 @@ async def test_a_page_of_long_names_and_stopped_clocks_fits_discord(world: World
             challenger=long_a, opponent=long_b, size=3, bank="30d", color="black"
         )
         await long_b.click(message, label="Accept")
-    await long_a.slash(world.channel, "tak vacation start", days=30)
+    await long_a.slash(world.channel, "clock vacation start", days=30)
     shown = await long_a.slash(world.channel, "tak games")
     [embed] = shown.response.embeds
     assert "the clock stands still" in embed.description

@@ -20,7 +20,7 @@ from rendering.chart import render_rating_history
 from rendering.standings import render_standings, standings_layout
 from tak.ptn import Game
 from tests.discord.conftest import World, advance, allow_command, decoded_image
-from tests.discord.test_discord_meta import check_limits, walk
+from tests.discord.test_command_tree import check_limits, walk
 
 # On 3x3: white's road a1-b1-c1 (the first two plies place the opponent's flat), and black's
 # road c1-c2-c3.
@@ -161,7 +161,7 @@ async def test_a_four_player_round_robin_played_through_discord(club: Club) -> N
         ["3", "dave", "0-1-2", "1"],
     ]
     assert [row[:4] for row in table_rows(final.embeds[0])] == expected
-    chosen = await carol.slash(club.channel, "tak settings", theme="paper")
+    chosen = await carol.slash(club.channel, "profile settings", theme="paper")
     assert "paper" in chosen.response.content
     asked = await carol.slash(club.channel, "tournament standings", tournament="Spring Open")
     [embed] = asked.response.embeds
@@ -185,7 +185,7 @@ async def test_a_four_player_round_robin_played_through_discord(club: Club) -> N
     assert len(endings) == 12
     change = re.compile(r"Ratings: \w+ \d+\?? \([+-]\d+\), \w+ \d+\?? \([+-]\d+\)\.")
     assert all(change.search(text) for text in endings), endings[0]
-    scores = await alice.slash(club.channel, "tak scores")
+    scores = await alice.slash(club.channel, "profile scores")
     [chart] = scores.response.attachments
     assert chart.filename == "rating-3x3.png"
     history = await club.services.pictures.rating_history(guild_id, alice.id, "alice", 3)
@@ -194,14 +194,14 @@ async def test_a_four_player_round_robin_played_through_discord(club: Club) -> N
     assert await chart.read() == render_rating_history(history, "default")
     assert f"3x3 **{ratings[alice.id].label()}** (6 games)" in scores.response.content
     assert all(r.provisional for r in ratings.values())  # six games are not enough
-    empty = await alice.slash(club.channel, "tak leaderboard", size=3)
+    empty = await alice.slash(club.channel, "profile leaderboard", size=3)
     [board] = empty.response.embeds
     assert (board.description or "").startswith("Nobody has an established 3x3 rating yet")
     await club.services.db.write_one(  # alice and bob have played enough to be established
         "UPDATE ratings SET deviation = 60 WHERE guild_id = ? AND player_id IN (?, ?)",
         (guild_id, alice.id, bob.id),
     )
-    leaders = await carol.slash(club.channel, "tak leaderboard", size=3)
+    leaders = await carol.slash(club.channel, "profile leaderboard", size=3)
     [board] = leaders.response.embeds
     assert board.title == "Leaderboard, 3x3"
     assert [line.split()[:2] for line in (board.description or "").splitlines()] == [
@@ -359,7 +359,7 @@ async def test_a_player_who_left_the_server_can_still_be_named(club: Club) -> No
     club.world.guild.remove_member(bob)
     await club.env.settle()
 
-    scores = await club.world.alice.slash(club.channel, "tak scores", user=bob.user)
+    scores = await club.world.alice.slash(club.channel, "profile scores", user=bob.user)
     assert scores.ephemeral and "bob" in scores.response.content
     out = await club.olga.slash(club.channel, "organize disqualify", player=bob.user)
     assert out.ephemeral and out.response.content.startswith(

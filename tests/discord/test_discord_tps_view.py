@@ -1,5 +1,5 @@
 """Through the real discord.py: a challenge from a TPS played to a result and exported, and
-`/tak view` on an attached PTN file (a real PlayTak game, and files that are not games)."""
+`/game view` on an attached PTN file (a real PlayTak game, and files that are not games)."""
 
 from __future__ import annotations
 
@@ -53,13 +53,13 @@ async def test_a_game_from_a_tps_is_played_to_a_road_and_exported_with_its_start
     assert "wins by road (0-R)" in ending.content and "bob" in ending.content
     assert "rating" not in ending.content.lower()
 
-    ptn = await alice.slash(thread, "tak ptn")
+    ptn = await alice.slash(thread, "game ptn")
     [attachment] = ptn.response.message.attachments
     text = (await attachment.read()).decode()
     assert f'[TPS "{BLACK_TO_MOVE}"]' in text and "4. -- d4'\n5. d5' e4 0-R" in text
     record = Game.parse(text)
     assert record.final_position().tps() == expected.tps()
-    replay = await alice.slash(thread, "tak replay")
+    replay = await alice.slash(thread, "game replay")
     gif = await decoded_image(replay.response.message)
     assert gif.format == "GIF" and gif.n_frames == len(MOVES) + 1
 
@@ -82,7 +82,7 @@ async def test_a_tps_that_cannot_start_a_game_is_refused_and_nothing_is_posted(w
 async def test_view_shows_a_real_playtak_game_and_its_replay(world) -> None:
     data = PLAYTAK_GAME.read_bytes()
     record = Game.parse(data.decode())
-    shown = await world.carol.slash(world.channel, "tak view", file=("53752.ptn", data))
+    shown = await world.carol.slash(world.channel, "game view", file=("53752.ptn", data))
     assert shown.ephemeral
     content = shown.response.content
     assert "**TakticianBot** (white) vs **NohatCoder** (black), 5x5" in content
@@ -91,7 +91,7 @@ async def test_view_shows_a_real_playtak_game_and_its_replay(world) -> None:
     assert board.format == "PNG"
 
     replayed = await world.carol.slash(
-        world.channel, "tak view", file=("53752.ptn", data), replay=True
+        world.channel, "game view", file=("53752.ptn", data), replay=True
     )
     board, gif = await images(replayed.response.message)
     assert board.format == "PNG" and gif.format == "GIF"
@@ -106,7 +106,7 @@ async def test_view_refuses_files_that_are_not_games_with_the_reason(world) -> N
         ("big.ptn", b" " * (256 * 1024 + 1), "at most 256 KiB"),
     ]
     for name, data, words in cases:
-        refused = await world.carol.slash(world.channel, "tak view", file=(name, data))
+        refused = await world.carol.slash(world.channel, "game view", file=(name, data))
         assert refused.ephemeral and words in refused.response.content, refused.response.content
         assert refused.response.message.attachments == []
 
@@ -116,7 +116,7 @@ async def test_view_of_a_puzzle_shows_its_set_position_and_says_there_is_nothing
 ) -> None:
     puzzle = f'[Size "5"]\n[TPS "{BLACK_TO_MOVE}"]\n'.encode()
     shown = await world.carol.slash(
-        world.channel, "tak view", file=("puzzle.ptn", puzzle), replay=True
+        world.channel, "game view", file=("puzzle.ptn", puzzle), replay=True
     )
     content = shown.response.content
     assert "**Player 1** (white) vs **Player 2** (black), 5x5, komi 0" in content

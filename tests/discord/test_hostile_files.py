@@ -1,4 +1,4 @@
-"""Crafted files attached to `/tak view` and `/tournament report`: each is refused or shown while
+"""Crafted files attached to `/game view` and `/tournament report`: each is refused or shown while
 the event loop keeps turning (a ticker measures the longest gap between its ticks), and one
 player's pictures never hold more than one render slot."""
 
@@ -260,14 +260,14 @@ async def test_view_of_a_file_with_the_longest_names_shows_its_board(world) -> N
         return f'[Size "5"]\n[Player1 "{name}"]\n[Player2 "Bob"]\n1. a1 e5 2. c3 d4\n'.encode()
 
     refused = await world.carol.slash(
-        world.channel, "tak view", file=("long.ptn", record(LONG_NAME))
+        world.channel, "game view", file=("long.ptn", record(LONG_NAME))
     )
     assert refused.response.content == (
         "That file is not a game I can read: Tag Player1: a tag's value is at most 256 "
         "characters; this one has 8,016."
     )
     data = record(LONG_NAME[:MAX_TAG_VALUE_LENGTH])
-    shown = await world.carol.slash(world.channel, "tak view", file=("long.ptn", data))
+    shown = await world.carol.slash(world.channel, "game view", file=("long.ptn", data))
     assert shown.ephemeral
     cut = "Alexandria the Longname Alexandria the Longname Alexandria…"
     assert f"**{cut}** (white) vs **Bob**" in shown.response.content

@@ -1,4 +1,4 @@
-"""What `/tak view` says of a file is built from the file's own tags and name: anyone's text."""
+"""What `/game view` says of a file is built from the file's own tags and name: anyone's text."""
 
 from __future__ import annotations
 

@@ -1,0 +1,257 @@
+"""The arguments and options many commands share, declared once.
+
+The `game` and `tournament` arguments are discord.py transformers: Discord sends a number or a
+name, the command receives the game or tournament of this server it names, or the refusal it
+gives once it has acknowledged (:func:`find_game`, :func:`find_tournament`: another server's game
+does not exist here); what the user types is completed from their games or the server's
+tournaments. The option descriptions every command shares are in
+:data:`SHARED_OPTIONS`; :mod:`cogs.commands` gives them to every command that has the option.
+Each autocomplete here is timed for ``/metrics`` (:meth:`bot.app.BredonTree.finished`).
+"""
+
+from __future__ import annotations
+
+import abc
+from typing import Literal
+
+import discord
+from discord import app_commands
+
+from bot.app import BredonBot
+from bot.errors import UnknownGame
+from bot.games.model import MAX_DAYS_PER_MOVE, MAX_KOMI, GameView
+from bot.notifications.digest import suggest_zones
+from bot.services import Services
+from bot.text_safety import one_line
+from bot.tournaments.tournament import TournamentStatus, TournamentView
+from cogs.actions import Refusal
+from cogs.formatting import display
+from cogs.sharing import PUBLIC_OPTION
+
+MAX_CHOICES = 25
+
+SHARED_OPTIONS = {
+    "game": "The game number (default: this thread's game or your only one)",
+    "public": PUBLIC_OPTION,
+    "tournament": "The tournament (default: the only one running or signing up here)",
+    "size": "Board size, 3 to 8 (default: the server's, usually 6)",
+    "komi": "Extra points for black in a flat count, in halves, e.g. 2 or 2.5",
+    "color": "Your colour; white moves first",
+}
+
+# The types of options many commands share.
+BoardSize = app_commands.Range[int, 3, 8]
+Komi = app_commands.Range[float, -MAX_KOMI, MAX_KOMI]
+Colour = Literal["white", "black", "random"]
+Days = app_commands.Range[int, 1, MAX_DAYS_PER_MOVE]
+Span = app_commands.Range[str, 1, 20]  # a duration as typed, e.g. 1d or 12h
+
+
+def bredon(interaction: discord.Interaction) -> BredonBot:
+    """The bot an interaction reached, typed."""
+    client = interaction.client
+    if not isinstance(client, BredonBot):
+        raise RuntimeError("Bredon's commands run in a BredonBot")
+    return client
+
+
+def services_of(interaction: discord.Interaction) -> Services:
+    return bredon(interaction).services
+
+
+class Suggesting(app_commands.Transformer, abc.ABC):
+    """An argument whose values are suggested as the user types."""
+
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: discord.Interaction, value: int | float | str
+    ) -> list[app_commands.Choice[int]] | list[app_commands.Choice[str]]:
+        try:
+            return (await self.suggest(interaction, str(value)))[:MAX_CHOICES]
+        finally:
+            bredon(interaction).tree.finished(interaction)
+
+    @abc.abstractmethod
+    async def suggest(
+        self, interaction: discord.Interaction, typed: str
+    ) -> list[app_commands.Choice[int]] | list[app_commands.Choice[str]]:
+        """The suggestions for what was typed (at most 25 are shown)."""
+
+
+class Text(Suggesting):
+    """A text option with suggestions: the command gets the text as typed."""
+
+    async def transform(self, interaction: discord.Interaction, value: str) -> str:
+        return value
+
+
+# ----------------------------------------------------------------- games
+
+
+async def named_game(services: Services, game_id: int, guild_id: int) -> GameView:
+    """The game of that number in this server; other servers' games do not exist here."""
+    try:
+        named = await services.games.get(game_id)
+    except UnknownGame:
+        named = None
+    if named is None or named.guild_id != guild_id:
+        raise UnknownGame(game_id)
+    return named
+
+
+class GameArgument(Suggesting):
+    """A game by its number, suggested from the user's games in progress ("#12 vs bob (your
+    move)")."""
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.integer
+
+    @property
+    def min_value(self) -> int:
+        return 1
+
+    async def transform(
+        self, interaction: discord.Interaction, value: int
+    ) -> GameView | UnknownGame:
+        try:
+            return await named_game(services_of(interaction), int(value), interaction.guild_id or 0)
+        except UnknownGame as unknown:
+            return unknown  # refused by the command, once it has acknowledged (find_game)
+
+    async def suggest(
+        self, interaction: discord.Interaction, typed: str
+    ) -> list[app_commands.Choice[int]]:
+        user = interaction.user.id
+        games = await services_of(interaction).queries.games_for_player(
+            user, guild_id=interaction.guild_id
+        )
+        choices = []
+        for game in games:
+            turn = "your move" if game.player_to_move.id == user else "waiting"
+            label = f"#{game.id} vs {game.opponent_of(user).name} ({turn})"
+            if typed.strip().lstrip("#") in str(game.id) or typed.lower() in label.lower():
+                choices.append(app_commands.Choice(name=label[:100], value=game.id))
+        return choices
+
+
+Game = app_commands.Transform[GameView | UnknownGame, GameArgument]
+
+# Which of the caller's games a command without `game` means: the one awaiting their move (a
+# move), or one where they have just moved (an undo request, giving the opponent time).
+Turn = Literal["mine", "theirs"]
+
+
+def turn_fits(game: GameView, user_id: int, turn: Turn) -> bool:
+    return (game.player_to_move.id == user_id) == (turn == "mine")
+
+
+async def find_game(
+    interaction: discord.Interaction,
+    game: GameView | UnknownGame | int | None,
+    *,
+    acting: bool = False,
+    turn: Turn | None = None,
+) -> GameView:
+    """The game meant, by one rule everywhere: the game named (in this server only), else
+    the game this thread was made for (whatever its age or status), else among the caller's
+    games in this channel (or, with none here, all of theirs) the only one, or the only one
+    whose turn fits the command (`turn`: "mine" for a move, "theirs" for what only the player
+    who has just moved may ask). Anything else is a question, never a guess. `acting` (a
+    move, a resignation, an offer) never picks a game the caller is not playing in."""
+    services = services_of(interaction)
+    guild_id = interaction.guild_id or 0
+    user = interaction.user.id
+    if isinstance(game, UnknownGame):
+        raise game
+    if isinstance(game, GameView):
+        return game
+    if game is not None:
+        return await named_game(services, game, guild_id)
+    queries = services.queries
+    here = await queries.game_in_thread(interaction.channel_id or 0, guild_id)
+    if here is not None and (not acting or user in (here.white.id, here.black.id)):
+        return here
+    mine = await queries.games_for_player(user, guild_id=guild_id)
+    in_channel = [g for g in mine if interaction.channel_id in (g.channel_id, g.thread_id)]
+    pool = in_channel or mine
+    fitting = [g for g in pool if turn is not None and turn_fits(g, user, turn)]
+    for candidates in (pool, fitting):
+        if len(candidates) == 1:
+            return candidates[0]
+    if not mine and not acting:
+        for finished in await queries.finished_games(guild_id=guild_id, player_id=user, limit=1):
+            return finished
+    if not mine:
+        raise Refusal("You have no game in progress here. Start one with `/tak challenge`.")
+    listed, u = (fitting or pool)[:10], user
+    choices = ", ".join(f"#{g.id} vs {display(g.opponent_of(u).name)}" for g in listed)
+    raise Refusal(f"Which game? Name it with the `game` option: {choices}.")
+
+
+# ----------------------------------------------------------------- tournaments
+
+_LIVE = (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)
+
+
+class TournamentArgument(Suggesting):
+    """A tournament by its name (the newest of that name, live ones first), suggested from the
+    server's tournaments signing up or running."""
+
+    async def transform(
+        self, interaction: discord.Interaction, value: str
+    ) -> TournamentView | Refusal:
+        wanted = " ".join(value.split()).casefold()
+        every = await services_of(interaction).tournaments.in_guild(
+            interaction.guild_id or 0, live_only=False
+        )
+        found = [t for t in every if t.name.casefold() == wanted]
+        live_first = sorted(found, key=lambda t: t.status not in _LIVE)  # stable: newest first
+        if not live_first:  # refused by the command, once it has acknowledged
+            return Refusal(f"There is no tournament called '{one_line(value)}' in this server.")
+        return live_first[0]
+
+    async def suggest(
+        self, interaction: discord.Interaction, typed: str
+    ) -> list[app_commands.Choice[str]]:
+        wanted = typed.strip().casefold()
+        return [
+            app_commands.Choice(name=f"{t.name} ({t.status.value})"[:100], value=t.name)
+            for t in await services_of(interaction).tournaments.in_guild(interaction.guild_id or 0)
+            if wanted in t.name.casefold()
+        ]
+
+
+Tournament = app_commands.Transform[TournamentView | Refusal, TournamentArgument]
+
+
+async def find_tournament(
+    interaction: discord.Interaction, named: TournamentView | Refusal | None
+) -> TournamentView:
+    """The tournament named, else the server's only live one; otherwise the user must say
+    which."""
+    if isinstance(named, Refusal):
+        raise named
+    if named is not None:
+        return named
+    live = await services_of(interaction).tournaments.in_guild(interaction.guild_id or 0)
+    if len(live) == 1:
+        return live[0]
+    if not live:
+        raise Refusal("No tournament is signing up or running in this server.")
+    names = ", ".join(display(t.name) for t in live[:10])
+    raise Refusal(f"Which tournament? Name it with the `tournament` option ({names}).")
+
+
+# ----------------------------------------------------------------- time zones
+
+
+class ZoneArgument(Text):
+    """A time zone, suggested as it is typed (it only suggests: the service checks the name)."""
+
+    async def suggest(
+        self, interaction: discord.Interaction, typed: str
+    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=name, value=name) for name in suggest_zones(typed)]
+
+
+TimeZone = app_commands.Transform[str, ZoneArgument]

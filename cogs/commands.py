@@ -1,0 +1,212 @@
+"""Every slash command, declared here in one place, and the Discord layer's set-up.
+
+Commands are grouped by what players do, the most frequent kept shortest:
+
+- ``/tak``: playing a game (challenge, play, move, board, resign, draw, undo, abort, games, help);
+- ``/game``: a game's record (tps, ptn, replay, view, analysis);
+- ``/clock``: time (moretime, pause, resume, reminders, vacation start|end|status);
+- ``/profile``: you and the server's tables (settings, scores, leaderboard);
+- ``/coins``: wallets (wallet, leaderboard);
+- ``/tournament``: playing in tournaments; ``/organize``: running them (organizers);
+- ``/bredon``: the server's settings (server managers).
+
+The commands' bodies live in the cogs, by domain, each described by its docstring; this module
+puts each in its group, under its function's name (options every command shares are described
+once, :data:`cogs.arguments.SHARED_OPTIONS`). A command that moved answers, under its old name,
+with its new one (:data:`MOVED`, for one release): Discord shows the old names until an admin
+syncs again (``python -m bot sync``).
+
+:func:`setup` (the one extension the bot loads) makes the cogs, each given the others it needs,
+in the order they depend on each other (the courier first), and builds the tree.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.app import BredonBot
+from cogs import wallets
+from cogs.analysis import AnalysisCog
+from cogs.arguments import SHARED_OPTIONS
+from cogs.buttons import (
+    GIVE_DAY,
+    HANDLERS,
+    KINDS,
+    MOVE_FORMS,
+    ActionButton,
+    GiveDayButton,
+    MoveButton,
+)
+from cogs.courier import CourierCog
+from cogs.game_list import PageButton
+from cogs.notifications import NotificationsCog
+from cogs.opponent import OpponentCog
+from cogs.tak import TakCog
+from cogs.tournaments import TournamentCog
+
+# Old qualified name -> new one: answered for one release (docs/operations.md, "The commands
+# regrouped").
+MOVED = {
+    **{f"tak {name}": f"game {name}" for name in ("tps", "ptn", "replay", "view", "analysis")},
+    **{
+        f"tak {name}": f"clock {name}"
+        for name in (
+            "moretime",
+            "pause",
+            "resume",
+            "reminders",
+            "vacation start",
+            "vacation end",
+            "vacation status",
+        )
+    },
+    **{f"tak {name}": f"profile {name}" for name in ("settings", "scores", "leaderboard")},
+    "tak wallet": "coins wallet",
+    "tak coins": "coins leaderboard",
+}
+
+MANAGERS = discord.Permissions(manage_guild=True)
+
+Callback = Callable[..., Coroutine[Any, Any, None]]
+
+
+def command(callback: Callback, name: str) -> app_commands.Command[Any, ..., None]:
+    """A slash command described by its function's docstring; its options shared with other
+    commands get their common description unless the function gives its own."""
+    description = " ".join((inspect.getdoc(callback) or "").split("\n\n")[0].split())
+    made: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name=name, description=description, callback=callback
+    )
+    undescribed = {
+        option: text
+        for option, text in SHARED_OPTIONS.items()
+        if (parameter := made.get_parameter(option)) is not None
+        and not parameter.description.strip(".…")  # discord.py's placeholder: none given
+    }
+    if not undescribed:
+        return made
+    app_commands.describe(**undescribed)(getattr(callback, "__func__", callback))
+    return app_commands.Command(name=name, description=description, callback=callback)
+
+
+Member = Callback | app_commands.Group
+
+
+def group(
+    name: str,
+    description: str,
+    *members: Member,
+    managers_only: bool = False,
+    subgroup: bool = False,
+) -> app_commands.Group:
+    """A group of commands, each named after its function (less the name of its subgroup:
+    `vacation_start` is `/clock vacation start`). A top-level group is for servers only;
+    `managers_only`: Discord shows it to members with Manage Server, unless a manager grants it
+    to others."""
+    options: dict[str, Any] = {} if subgroup else {"guild_only": True}
+    if managers_only:
+        options["default_permissions"] = MANAGERS
+    made = app_commands.Group(name=name, description=description, **options)
+    for member in members:
+        if isinstance(member, app_commands.Group):
+            made.add_command(member)
+        else:
+            made.add_command(command(member, member.__name__.removeprefix(f"{name}_")))
+    return made
+
+
+def build_tree(
+    tak: TakCog, tournaments: TournamentCog, opponent: OpponentCog, analysis: AnalysisCog
+) -> list[app_commands.Group]:
+    """The whole command tree, group by group, the most used first."""
+    t, o = tournaments, opponent
+    return [
+        group(
+            "tak",
+            "Play Tak: challenge, move, see the board",
+            *(tak.challenge, o.play, tak.move, tak.board, tak.resign, tak.draw, tak.undo),
+            *(tak.abort, tak.games, tak.help),
+        ),
+        group(
+            "game",
+            "A game's record: TPS, PTN, replay, analysis",
+            *(tak.tps, tak.ptn, tak.replay, tak.view, analysis.analysis),
+        ),
+        group(
+            "clock",
+            "Time: more time, pauses, reminders, vacations",
+            *(tak.moretime, tak.pause, tak.resume, tak.reminders),
+            group(
+                "vacation",
+                "Stop the clocks of all your games here",
+                *(tak.vacation_start, tak.vacation_end, tak.vacation_status),
+                subgroup=True,
+            ),
+        ),
+        group(
+            "profile",
+            "Your settings and scores, and the server's leaderboard",
+            *(tak.settings, tak.scores, tak.leaderboard),
+        ),
+        group(
+            "coins", "Coins: wallets and the server's richest", wallets.wallet, wallets.leaderboard
+        ),
+        group(
+            "tournament",
+            "Tournaments: sign up, pairings, standings",
+            *(t.join, t.leave, t.withdraw, t.checkin, t.pairings, t.standings, t.info),
+            *(t.export, t.report, t.log),
+        ),
+        # Shown to server managers only, unless a manager grants it to the organizer role
+        # (Server Settings -> Integrations); the service still checks who may run a tournament.
+        group(
+            "organize",
+            "Run tournaments: create, start, forfeits, disqualifications (organizers)",
+            *(t.create, t.start, t.forfeit, t.disqualify, t.cancel, t.seed, t.late, t.replace),
+            t.correct,
+            group("checkin", "Check-in before the start", t.checkin_open, subgroup=True),
+            managers_only=True,
+        ),
+        # Server settings: shown to server managers only (Discord hides it from everyone else).
+        group(
+            "bredon",
+            "Bredon's settings for this server (server managers)",
+            *(tak.config, wallets.gambling, wallets.grant),
+            managers_only=True,
+        ),
+    ]
+
+
+async def setup(bot: BredonBot) -> None:
+    missing = sorted(set(KINDS) - set(HANDLERS))
+    missing += [
+        name for name, handler in (("move", MOVE_FORMS), ("give-day", GIVE_DAY)) if not handler
+    ]
+    if missing:
+        raise RuntimeError(f"Buttons without a handler: {missing}")
+    bot.add_dynamic_items(ActionButton, MoveButton, GiveDayButton, PageButton)
+    courier_cog = CourierCog(bot)
+    courier = courier_cog.courier
+    tak = TakCog(bot, courier)
+    tournaments = TournamentCog(bot, courier)
+    opponent = OpponentCog(bot, courier)
+    analysis = AnalysisCog(bot, courier, opponent.thinker)  # in the bot player's processes
+    notifications = NotificationsCog(bot, courier.table)
+    for cog in (courier_cog, tak, tournaments, notifications, opponent, analysis):
+        await bot.add_cog(cog)
+    wallets.install(bot, courier.table)
+    for made in build_tree(tak, tournaments, opponent, analysis):
+        bot.tree.add_command(made)
+    bot.tree.moved = MOVED
+
+
+async def teardown(bot: BredonBot) -> None:
+    """Stop the cogs in the reverse order of :func:`setup`: the courier last, as the others use
+    it."""
+    for name in reversed(list(bot.cogs)):
+        await bot.remove_cog(name)
