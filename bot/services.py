@@ -14,8 +14,8 @@ from bot.coins.service import WalletService
 from bot.computer.analysis import AnalysisService
 from bot.computer.opponent import OpponentService
 from bot.games.challenges import ChallengeService
+from bot.games.lookup import QueryService
 from bot.games.matches import MatchService
-from bot.games.records import QueryService
 from bot.games.service import GameService
 from bot.guild_settings import GuildService
 from bot.notifications.outbox import OutboxService

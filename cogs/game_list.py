@@ -3,7 +3,7 @@
 The Previous and Next buttons carry everything a page needs in their custom_id (who asked, whose
 games, which games, the moment of the listing, the page), so they work after a restart; only
 the member who asked may turn the pages. Every page is read as the listing stood at its moment
-(:mod:`bot.games.listing`), so games that move on, start or end between two presses do not
+(:mod:`bot.games.lookup`), so games that move on, start or end between two presses do not
 shift the pages.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.games.listing import GamesPage, Listing
+from bot.games.lookup import GamesPage, Listing
 from bot.games.model import GameView
 from cogs import game_messages
 from cogs.actions import Refusal

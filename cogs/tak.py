@@ -24,7 +24,7 @@ from bot.app import BredonBot, acting
 from bot.coins.service import MAX_COINS
 from bot.computer.opponent import DEFAULT_LEVEL
 from bot.errors import BredonError, UnknownGame
-from bot.games.listing import Listing
+from bot.games.lookup import Listing
 from bot.games.model import MAX_MATCH_GAMES, GameView
 from bot.games.service import position_mark, require_active
 from bot.guild_settings import MAX_VACATION_DAYS

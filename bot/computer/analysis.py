@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.errors import BredonError, GameNotOver, UnknownGame
+from bot.games.lookup import QueryService
 from bot.games.model import GAME_SELECT, GameView, game_from_row
-from bot.games.records import QueryService
 from bot.notifications.outbox import AnalysisReady, enqueue
 from bot.store import Database, Transaction, to_db
 from bot.timekeeping.clock import Clock

@@ -49,6 +49,7 @@ from bot.errors import (
     TournamentNameTaken,
     WrongTournamentStage,
 )
+from bot.games.lookup import QueryService
 from bot.games.model import (
     GAME_SELECT,
     GameSetup,
@@ -56,7 +57,6 @@ from bot.games.model import (
     PlayerRef,
     game_from_row,
 )
-from bot.games.records import QueryService
 from bot.games.service import finish_game
 from bot.games.storage import fetch_match
 from bot.notifications.outbox import (

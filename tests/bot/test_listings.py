@@ -1,4 +1,4 @@
-"""`/tak games` pages (bot.games.listing): over random histories of games started, moved,
+"""`/tak games` pages (bot.games.lookup): over random histories of games started, moved,
 ended and listed, the pages of a listing, read at any later time, hold exactly the games that
 were in progress (or over) at the listing's moment, each once, in order, as a brute-force
 replay of the history says; and they are the same pages whenever they are read."""
@@ -15,7 +15,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.games.listing import Listing, games_page
+from bot.games.lookup import Listing, games_page
 from bot.services import Services
 from bot.timekeeping.clock import FakeClock
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
