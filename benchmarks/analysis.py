@@ -1,4 +1,4 @@
-"""Post-game analysis (`/tak analysis`): what a worker process spends on one game, and the graph.
+"""Post-game analysis (`/game analysis`): what a worker process spends on one game, and the graph.
 
 Runs `bot.computer.analyst.analyse_ptn` (every position searched to a fixed number of positions,
 the exact

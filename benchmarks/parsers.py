@@ -260,7 +260,7 @@ def main() -> None:
 
 # ----------------------------------------------------------------- the event loop, with a file
 #
-# Target (issue 23): while a crafted file goes through `/tak view` or `/tournament report` (the
+# Target (issue 23): while a crafted file goes through `/game view` or `/tournament report` (the
 # cogs' own reading, in the worker process, and the board drawn from it), the event loop never
 # goes more than 100 ms without turning, and every file is refused or read within 1 s. Before:
 # a 262 KB file of "{" stopped every server for 69-112 s; a name of 8,000 characters took 49 s

@@ -64,10 +64,10 @@ def clock_news_text(game: GameView, news: ClockNews) -> str:
     if event is ClockEvent.PAUSE_OFFER:
         return (
             f"{who} proposes to pause game #{game.id} (no time runs until either of you ends "
-            f"it with `/tak resume`). {mention(game.opponent_of(news.player_id))}, do you agree?"
+            f"it with `/clock resume`). {mention(game.opponent_of(news.player_id))}, do you agree?"
         )
     if event is ClockEvent.PAUSED:
-        return f"Game #{game.id} is paused: no time runs until either player uses `/tak resume`."
+        return f"Game #{game.id} is paused: no time runs until either player uses `/clock resume`."
     if event is ClockEvent.PAUSE_END:
         still = "" if runs else " (it still stands still: a player is on vacation)"
         return f"{who} ended the pause in game #{game.id}: the clock runs again{still}.{runs}"
@@ -82,14 +82,14 @@ def gave_time_text(game: GameView, extra: timedelta) -> str:
 
 
 def vacation_text(report: VacationReport) -> str:
-    """The reply to `/tak vacation start` or `end`."""
+    """The reply to `/clock vacation start` or `end`."""
     vacation = report.vacation
     games = ", ".join(f"#{g.id}" for g in report.held) or "none"
     if vacation.ended_at is None:
         text = (
             f"You are on vacation until {timestamp(vacation.ends_at)}. The clocks of your games "
             f"here stand still until then (games: {games}); moves still go in. End it early "
-            "with `/tak vacation end`."
+            "with `/clock vacation end`."
         )
     else:
         text = f"Welcome back: the clocks of your games run again (games: {games})."
@@ -115,7 +115,7 @@ def reminders_text(offsets: tuple[timedelta, ...] | None) -> str:
     if offsets is None:
         return (
             "You are reminded once, when 80% of the time for a move has passed. Choose your own "
-            "times with e.g. `/tak reminders times:1d 2h`."
+            "times with e.g. `/clock reminders times:1d 2h`."
         )
     if not offsets:
         return "You get no reminders before deadlines here (`times:default` brings them back)."

@@ -50,7 +50,7 @@ def coin_board_embed(board: list[tuple[PlayerRef, int]]) -> discord.Embed:
         f"{place}. **{display(player.name)}** {amount}"
         for place, (player, amount) in enumerate(board, start=1)
     ]
-    empty = "Nobody holds any coins here yet: see `/tak wallet`."
+    empty = "Nobody holds any coins here yet: see `/coins wallet`."
     return discord.Embed(title="Coins", description="\n".join(lines) or empty)
 
 

@@ -258,8 +258,8 @@ HELP.add_field(
     name="Clocks",
     value=(
         "Each move has a deadline (days a move, maybe with a bank or an increment). Away? "
-        "`/tak vacation start`. Need a break in one game? `/tak pause`. Your opponent needs "
-        "time? **Give 1 day** under the board. `/tak reminders` sets when you are reminded."
+        "`/clock vacation start`. Need a break in one game? `/clock pause`. Your opponent needs "
+        "time? **Give 1 day** under the board. `/clock reminders` sets when you are reminded."
     ),
     inline=False,
 )
@@ -300,26 +300,27 @@ HELP.add_field(
     name="Time",
     value=(
         "Each move has a deadline (days per move, or with a bank or an increment). "
-        "`/tak reminders` sets when you are reminded, `/tak moretime` gives your opponent more, "
-        "`/tak pause` (both agree) and `/tak resume`, `/tak vacation` stops all your clocks."
+        "`/clock reminders` sets when you are reminded, `/clock moretime` gives your opponent "
+        "more, `/clock pause` (both agree) and `/clock resume`, `/clock vacation` stops all your "
+        "clocks."
     ),
     inline=False,
 )
 HELP.add_field(
     name="Also",
     value=(
-        "`/tak board`, `/tak tps`, `/tak ptn` (file and ptn.ninja link), `/tak replay` (GIF), "
-        "`/tak view` (an attached PTN file: its final board, `replay:True` for the GIF), "
+        "`/tak board`, `/game tps`, `/game ptn` (file and ptn.ninja link), `/game replay` (GIF), "
+        "`/game view` (an attached PTN file: its final board, `replay:True` for the GIF), "
         "`tps:` on a challenge to start from a position (unrated), "
         "`/tak draw`, `/tak undo`, `/tak resign`, `/tak abort` (before both have moved), "
-        "`/tak scores`, `/tak leaderboard`, `/tak settings` (theme, DM notices), "
-        "`/tak analysis` (a finished game's evaluation graph and annotated PTN), "
+        "`/profile scores`, `/profile leaderboard`, `/profile settings` (theme, DM notices), "
+        "`/game analysis` (a finished game's evaluation graph and annotated PTN), "
         "`/bredon config` (server managers).\n"
-        "Where the server plays for coins: `stakes:True` on a challenge, `/tak wallet`, "
-        "`/tak coins` (the coin leaderboard).\n"
-        "`public:True` on `/tak board`, `ptn`, `tps`, `replay`, `games`, `scores`, "
-        "`leaderboard` or `coins` (and `/tournament standings` or `pairings`) shows the answer "
-        "to the channel instead of only to you."
+        "Where the server plays for coins: `stakes:True` on a challenge, `/coins wallet`, "
+        "`/coins leaderboard` (the coin leaderboard).\n"
+        "`public:True` on `/tak board` or `games`, `/game ptn`, `tps` or `replay`, "
+        "`/profile scores` or `leaderboard`, `/coins leaderboard` (and `/tournament standings` "
+        "or `pairings`) shows the answer to the channel instead of only to you."
     ),
     inline=False,
 )
@@ -332,7 +333,7 @@ def start_text(tps: str) -> str:
 
 
 def viewed_game_text(record: Game, filename: str) -> str:
-    """What `/tak view` says of an attached PTN file above its final board."""
+    """What `/game view` says of an attached PTN file above its final board."""
     # The file's tags and name are anyone's text, of any length: one short line each.
     names = [display(one_line(record.tag(f"Player{n}") or f"Player {n}", 60)) for n in (1, 2)]
     start = record.start()

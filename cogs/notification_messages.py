@@ -86,7 +86,7 @@ def unreachable_text(server: str) -> str:
     return (
         f"I could not send you a direct message about your games on **{display(server)}**: "
         "your DMs seem closed to me, so I mentioned you in the game's thread instead. Allow "
-        "DMs from this server's members (Privacy Settings), or choose `/tak settings "
+        "DMs from this server's members (Privacy Settings), or choose `/profile settings "
         "notify:mention`."
     )
 

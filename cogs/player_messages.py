@@ -27,7 +27,7 @@ def rating_change_text(change: RatingChange) -> str:
 
 
 def ratings_text(ratings: list[PlayerRating], name: str) -> str:
-    """One line of `/tak scores`: the player's rating on each board size."""
+    """One line of `/profile scores`: the player's rating on each board size."""
     if not ratings:
         return f"{name} has no rating yet: ratings come from rated games."
     sizes = ", ".join(f"{r.size}x{r.size} **{r.label()}** ({r.games} games)" for r in ratings)

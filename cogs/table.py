@@ -32,7 +32,7 @@ import discord
 
 from bot.errors import UnknownPlayer
 from bot.games.model import GameView
-from bot.notifications.outbox import Item, Outcome, Payload
+from bot.notifications.outbox import PAYLOADS, Item, Outcome, Payload
 from bot.services import Services
 from bot.work.attached_files import FileReader
 from bot.work.fair_slots import FairSlots
@@ -132,7 +132,7 @@ class GameTable:
         # boards never wait for one.
         self._renders = FairSlots(MAX_RENDERS)
         self._replays = FairSlots(1)
-        # Reads the files of /tak view and /tournament report (bot.tournaments.corrections).
+        # Reads the files of /game view and /tournament report (bot.tournaments.corrections).
         self.files = FileReader(preload=("bot.tournaments.corrections",))
         self._shows: dict[type[Any], Show] = {}
         # Added to every game start, move and ending shown (the ply limit's, the coins').
@@ -141,6 +141,11 @@ class GameTable:
     def register(self, kind: type[Any], show: Show) -> None:
         """Let a presenter show a kind of announcement (e.g. cogs.notifications the digests)."""
         self._shows[kind] = show
+
+    def unshown_kinds(self) -> list[str]:
+        """The kinds of announcement the outbox can carry that no presenter shows (none once
+        every cog is loaded: :func:`cogs.commands.setup` refuses to start otherwise)."""
+        return sorted(kind for kind, payload in PAYLOADS.items() if payload not in self._shows)
 
     async def show(self, item: Item) -> Shown:
         """Post one announcement through the presenter of its kind."""

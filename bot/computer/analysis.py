@@ -1,4 +1,4 @@
-"""Post-game analysis requests (`/tak analysis`): a durable queue and the results kept.
+"""Post-game analysis requests (`/game analysis`): a durable queue and the results kept.
 
 A request for a finished game of the server writes a row in ``analyses`` (status ``queued``):
 the database is the queue, so a restart loses nothing and :class:`bot.computer.analyst.Analyst`

@@ -1,4 +1,4 @@
-"""The analyst: analyses the games queued by `/tak analysis`, one at a time, off the event loop.
+"""The analyst: analyses the games queued by `/game analysis`, one at a time, off the event loop.
 
 The search runs in the bot's worker processes (:class:`bot.computer.player.Thinker`, bounded by
 ``BREDON_BOT_WORKERS`` and shared with the bot's moves). The queue is the database

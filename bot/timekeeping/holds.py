@@ -65,7 +65,7 @@ async def _give_by_button_once(tx: Transaction, game: GameView, board_ply: int) 
     if row["day_given_version"] == row["version"]:
         raise MoreTimeRefused(
             f"You have already given a day on this turn of game #{game.id}: to give more, use "
-            "`/tak moretime`."
+            "`/clock moretime`."
         )
     await storage.mark_day_given(tx, game.id)
 
@@ -268,7 +268,7 @@ class ClockService:
                 until = int(status.current.ends_at.timestamp())
                 raise VacationRefused(
                     f"You are already on vacation until <t:{until}:f>; "
-                    "end it with `/tak vacation end` first."
+                    "end it with `/clock vacation end` first."
                 )
             if status.days_left == 0:
                 raise VacationRefused(

@@ -1,6 +1,6 @@
 """Fair use of the bot's shared work: how much one player or one server may have waiting.
 
-The analyses (`/tak analysis`) and the bot's moves share a few worker processes. The limits
+The analyses (`/game analysis`) and the bot's moves share a few worker processes. The limits
 below keep one player (or one busy server) from filling them; the queues themselves take the
 players in turn (:mod:`bot.computer.analysis`, :mod:`bot.computer.player`), so that one player's
 work delays another's by one job at most. Set by the ``BREDON_*`` variables in

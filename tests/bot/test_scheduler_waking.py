@@ -57,7 +57,7 @@ async def test_a_wake_during_a_look_makes_the_scheduler_look_again_at_once() -> 
     scheduler = started(deadlines)
     try:
         await asyncio.wait_for(deadlines.looking.wait(), 5)
-        scheduler.wake()  # e.g. /tak reminders wrote a reminder due in ten minutes
+        scheduler.wake()  # e.g. /clock reminders wrote a reminder due in ten minutes
         deadlines.finish.set()
         await asyncio.wait_for(deadlines.second_look.wait(), 5)  # not after an hour
         assert deadlines.looks == 2

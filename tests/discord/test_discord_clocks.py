@@ -72,7 +72,7 @@ async def test_the_give_a_day_button_is_for_the_player_waiting(world) -> None:
     assert game.deadline_at - game.last_move_at == timedelta(days=3)
     twice = await bob.click(board, label="Give 1 day")  # a double click, or a second thought
     assert twice.followups[0].content == (
-        "You have already given a day on this turn of game #1: to give more, use `/tak moretime`."
+        "You have already given a day on this turn of game #1: to give more, use `/clock moretime`."
     )
     more = await bob.slash(thread, "clock moretime", time="12h")  # which the command still gives
     assert more.response.content.startswith("You gave alice 12h more")

@@ -15,6 +15,9 @@ import discord
 import pytest
 import simcord
 
+from bot.notifications.outbox import PAYLOADS
+from cogs.courier import courier_of
+from cogs.table import GameTable
 from tests.discord.conftest import World, advance
 from tests.discord.test_discord_tournament import WHITE_ROAD, Club
 
@@ -393,3 +396,10 @@ async def test_a_new_tournament_whose_announcement_fails_is_announced_once_disco
     titles = [e.title for m in club.channel_posts() for e in m.embeds]
     assert titles.count("New tournament: Spring Open") == 1
     assert await club.services.outbox.pending() == 0
+
+
+async def test_every_kind_of_announcement_has_a_presenter(world) -> None:
+    bot = world.env.bot
+    assert courier_of(bot).table.unshown_kinds() == []
+    bare = GameTable(bot, bot.services)  # before any presenter has registered
+    assert bare.unshown_kinds() == sorted(PAYLOADS)
