@@ -171,6 +171,7 @@ class TournamentCog(commands.Cog):
                 komi=komi,
                 days_per_move=days,
                 rated=rated,
+                antiquity=False,  # a tournament keeps no tie rule (not the server's default)
                 **clock_options(bank, increment, maximum),
             )
             tiebreak = clock_options(tiebreak_bank, tiebreak_increment, tiebreak_maximum)

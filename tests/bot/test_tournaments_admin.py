@@ -70,6 +70,10 @@ FOUR = (ANN, BEN, CAT, DAN)
         ({"name": "   "}, "visible letters"),
         ({"name": "\u202e\u200b "}, "visible letters"),
         ({"name": "x" * 61}, "1 to 60 characters"),
+        # What a tournament cannot keep of a game's setup is refused, not dropped.
+        ({"antiquity": True}, "standard pieces and no tie rule"),
+        ({"stones": 8}, "standard pieces and no tie rule"),
+        ({"start_tps": "x3/x3/x3 1 1", "rated": False}, "from the empty board"),
     ],
 )
 async def test_bad_settings_are_refused(services: Services, settings, message) -> None:
