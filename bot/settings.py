@@ -249,6 +249,11 @@ def parse_env_file(text: str, environ: Mapping[str, str] | None = None) -> dict[
                 raise SettingsError(
                     f".env line {number}: the value of {key} holds a NUL character."
                 )
+            if "\n" in value or "\r" in value:  # written as an escape: no setting holds one
+                raise SettingsError(
+                    f".env line {number}: the value of {key} runs over several lines; "
+                    "is a quote not closed?"
+                )
             values[key] = _VARIABLE.sub(
                 lambda found: known.get(found["name"], found["default"] or ""), value
             )

@@ -179,6 +179,12 @@ def test_a_quote_left_open_never_carries_the_token_into_a_message(text: str, rea
     assert "secret" not in str(caught.value)
 
 
+@pytest.mark.parametrize("value", ['"abc.secret\\n"', '"a\\nb"', '"x\\r"'])
+def test_a_line_break_written_as_an_escape_is_refused_too(value: str) -> None:
+    with pytest.raises(SettingsError, match="line 1: the value of DISCORD_TOKEN runs over"):
+        parse_env_file(f"DISCORD_TOKEN={value}\n")
+
+
 @pytest.mark.parametrize(
     "text",
     [
