@@ -135,14 +135,6 @@ class OpponentService:
             along=write_level,  # so the bot never sees the challenge without its level
         )
 
-    async def check_room(
-        self, guild_id: int, player_id: int, bot_id: int, fair_use: FairUse = DEFAULT_FAIR_USE
-    ) -> None:
-        """Refuse a new game against the bot (a challenge to it) past the player's or the
-        server's share, saying what to finish first."""
-        async with self._db.snapshot() as tx:
-            await self._check_room(tx, guild_id, player_id, bot_id, fair_use)
-
     async def _check_room(
         self,
         tx: Transaction,

@@ -140,7 +140,7 @@ async def test_a_player_may_have_so_many_games_against_the_bot_and_is_told_which
     )
     await services.opponent.accept_waiting(BREDON)
     with pytest.raises(TooManyBotGames) as refused:
-        await services.opponent.check_room(GUILD, ALICE.id, BREDON.id)
+        await challenge_bot(services, ALICE)  # now counted as games
     assert "(#1, #2, #3)" in refused.value.message
     await challenge_bot(services, BOB)  # another player may
     with pytest.raises(TooManyBotGames):  # the share is a player's, in all their servers
@@ -167,7 +167,8 @@ async def test_a_server_may_have_so_many_games_against_the_bot(services: Service
 async def test_a_challenge_past_the_limit_made_another_way_is_declined(
     services: Services,
 ) -> None:
-    """A `/tak challenge` to the bot or a rematch: the bot declines what it cannot take."""
+    """A challenge to the bot made without its service (a rematch): the bot declines what it
+    cannot take."""
     for _ in range(3):
         await challenge_bot(services, ALICE)
     plain = await create_challenge(
