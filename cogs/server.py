@@ -18,6 +18,13 @@ from cogs.actions import Refusal
 from cogs.arguments import BoardSize, Days, Komi, bredon
 
 
+def require_manager(interaction: discord.Interaction) -> None:
+    """Every `/bredon` command checks this itself: Discord shows the group to server managers
+    only, but a manager may grant it to others (Server Settings -> Integrations)."""
+    if not interaction.permissions.manage_guild:
+        raise Refusal("Only members with the Manage Server permission can change this.")
+
+
 @app_commands.describe(
     size="Default board size, 3 to 8",
     komi="Default komi, in halves",
@@ -41,8 +48,7 @@ async def config(
 ) -> None:
     """Server defaults: new games, threads, typed moves"""
     async with acting(interaction):
-        if not interaction.permissions.manage_guild:
-            raise Refusal("Only members with the Manage Server permission can change this.")
+        require_manager(interaction)
         bot = bredon(interaction)
         current = await bot.services.guilds.get(interaction.guild_id or 0)
         changes: dict[str, Any] = {
