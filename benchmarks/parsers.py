@@ -321,8 +321,8 @@ async def timed_with_ticker(
 
 async def hostile_files() -> None:
     from bot.tournaments.corrections import MAX_PTN_BYTES
+    from cogs.records import MAX_PTN_FILE_BYTES, read_attached_game
     from cogs.table import GameTable
-    from cogs.tak import MAX_PTN_FILE_BYTES, read_attached_game
     from cogs.tournaments import read_reported_file
 
     table = GameTable(None, None)  # type: ignore[arg-type]  # what drawing a board needs

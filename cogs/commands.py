@@ -10,11 +10,15 @@ Commands are grouped by what players do, the most frequent kept shortest:
 - ``/tournament``: playing in tournaments; ``/organize``: running them (organizers);
 - ``/bredon``: the server's settings (server managers).
 
-The commands' bodies live in the cogs, by domain, each described by its docstring; this module
-puts each in its group, under its function's name (options every command shares are described
-once, :data:`cogs.arguments.SHARED_OPTIONS`). A command that moved answers, under its old name,
-with its new one (:data:`MOVED`, for one release): Discord shows the old names until an admin
-syncs again (``python -m bot sync``).
+The commands' bodies live in one module per group, named by it: :mod:`cogs.tak`,
+:mod:`cogs.records` (``/game``), :mod:`cogs.clocks`, :mod:`cogs.profile`, :mod:`cogs.wallets`
+(``/coins``, and the coin settings of ``/bredon``), :mod:`cogs.tournaments` (``/tournament`` and
+``/organize``) and :mod:`cogs.server` (``/bredon config``); ``/tak play`` is in
+:mod:`cogs.opponent` and ``/game analysis`` in :mod:`cogs.analysis`, with the bot player's
+engine (:class:`Cogs`). This module puts each in its group, under its function's name (options
+every command shares are described once, :data:`cogs.arguments.SHARED_OPTIONS`). A command that
+moved answers, under its old name, with its new one (:data:`MOVED`, for one release): Discord
+shows the old names until an admin syncs again (``python -m bot sync``).
 
 :func:`setup` (the one extension the bot loads) makes the cogs, each given the others it needs,
 in the order they depend on each other (the courier first), and builds the tree.
@@ -24,13 +28,14 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.app import BredonBot
-from cogs import wallets
+from cogs import server, wallets
 from cogs.analysis import AnalysisCog
 from cogs.arguments import SHARED_OPTIONS
 from cogs.buttons import (
@@ -42,10 +47,13 @@ from cogs.buttons import (
     GiveDayButton,
     MoveButton,
 )
+from cogs.clocks import ClocksCog
 from cogs.courier import CourierCog
 from cogs.game_list import PageButton
 from cogs.notifications import NotificationsCog
 from cogs.opponent import OpponentCog
+from cogs.profile import ProfileCog
+from cogs.records import RecordsCog
 from cogs.tak import TakCog
 from cogs.tournaments import TournamentCog
 
@@ -120,11 +128,25 @@ def group(
     return made
 
 
-def build_tree(
-    tak: TakCog, tournaments: TournamentCog, opponent: OpponentCog, analysis: AnalysisCog
-) -> list[app_commands.Group]:
+@dataclass(frozen=True, slots=True)
+class Cogs:
+    """The cogs that hold the commands' bodies, one a group (`/game analysis` is with the bot
+    player's engine, `/tak play` with the bot player; the coins and `/bredon` are plain
+    functions, in :mod:`cogs.wallets` and :mod:`cogs.server`)."""
+
+    tak: TakCog
+    records: RecordsCog
+    clocks: ClocksCog
+    profile: ProfileCog
+    tournaments: TournamentCog
+    opponent: OpponentCog
+    analysis: AnalysisCog
+
+
+def build_tree(cogs: Cogs) -> list[app_commands.Group]:
     """The whole command tree, group by group, the most used first."""
-    t, o = tournaments, opponent
+    tak, records, clocks, profile = cogs.tak, cogs.records, cogs.clocks, cogs.profile
+    t, o, analysis = cogs.tournaments, cogs.opponent, cogs.analysis
     return [
         group(
             "tak",
@@ -135,23 +157,23 @@ def build_tree(
         group(
             "game",
             "A game's record: TPS, PTN, replay, analysis",
-            *(tak.tps, tak.ptn, tak.replay, tak.view, analysis.analysis),
+            *(records.tps, records.ptn, records.replay, records.view, analysis.analysis),
         ),
         group(
             "clock",
             "Time: more time, pauses, reminders, vacations",
-            *(tak.moretime, tak.pause, tak.resume, tak.reminders),
+            *(clocks.moretime, clocks.pause, clocks.resume, clocks.reminders),
             group(
                 "vacation",
                 "Stop the clocks of all your games here",
-                *(tak.vacation_start, tak.vacation_end, tak.vacation_status),
+                *(clocks.vacation_start, clocks.vacation_end, clocks.vacation_status),
                 subgroup=True,
             ),
         ),
         group(
             "profile",
             "Your settings and scores, and the server's leaderboard",
-            *(tak.settings, tak.scores, tak.leaderboard),
+            *(profile.settings, profile.scores, profile.leaderboard),
         ),
         group(
             "coins", "Coins: wallets and the server's richest", wallets.wallet, wallets.leaderboard
@@ -176,7 +198,7 @@ def build_tree(
         group(
             "bredon",
             "Bredon's settings for this server (server managers)",
-            *(tak.config, wallets.gambling, wallets.grant),
+            *(server.config, wallets.gambling, wallets.grant),
             managers_only=True,
         ),
     ]
@@ -192,15 +214,24 @@ async def setup(bot: BredonBot) -> None:
     bot.add_dynamic_items(ActionButton, MoveButton, GiveDayButton, PageButton)
     courier_cog = CourierCog(bot)
     courier = courier_cog.courier
-    tak = TakCog(bot, courier)
-    tournaments = TournamentCog(bot, courier)
     opponent = OpponentCog(bot, courier)
-    analysis = AnalysisCog(bot, courier, opponent.thinker)  # in the bot player's processes
+    cogs = Cogs(
+        tak=TakCog(bot, courier),
+        records=RecordsCog(bot, courier),
+        clocks=ClocksCog(bot, courier),
+        profile=ProfileCog(bot, courier),
+        tournaments=TournamentCog(bot, courier),
+        opponent=opponent,
+        analysis=AnalysisCog(bot, courier, opponent.thinker),  # in the bot player's processes
+    )
     notifications = NotificationsCog(bot, courier.table)
-    for cog in (courier_cog, tak, tournaments, notifications, opponent, analysis):
+    for cog in (
+        *(courier_cog, cogs.tak, cogs.records, cogs.clocks, cogs.profile, cogs.tournaments),
+        *(notifications, cogs.opponent, cogs.analysis),
+    ):
         await bot.add_cog(cog)
     wallets.install(bot, courier.table)
-    for made in build_tree(tak, tournaments, opponent, analysis):
+    for made in build_tree(cogs):
         bot.tree.add_command(made)
     bot.tree.moved = MOVED
 

@@ -23,8 +23,8 @@ from bot.computer.player import POLL_SECONDS, BotPlayer, Thinker
 from bot.notifications.outbox import Item, game_stream
 from cogs.actions import player_of, post_or_withdraw
 from cogs.arguments import BoardSize, Colour, Days, Komi
+from cogs.checks import check_place
 from cogs.courier import Courier
-from cogs.tak import check_place
 from tak.search import LEVELS, MAX_LEVEL, MIN_LEVEL
 
 

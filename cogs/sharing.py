@@ -9,7 +9,7 @@ names in it are escaped (:func:`cogs.formatting.display`).
 
 Who may show what: anything a member may look at privately in a server (its games, whoever
 plays them, its tournaments, ratings and coins) they may show to its channels. Another server's
-game stays unknown here (:meth:`cogs.tak.TakCog.find_game`), so it can never be shown.
+game stays unknown here (:func:`cogs.arguments.find_game`), so it can never be shown.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ async def answer(
     files: Sequence[discord.File] = (),
     view: discord.ui.View | None = None,
 ) -> discord.Message | None:
-    """Send a command's answer (after :func:`cogs.tak.thinking`): privately, or with `public` in
+    """Send a command's answer (after :func:`bot.app.acting`): privately, or with `public` in
     the channel, the caller getting its link. Returns the public post, if there is one."""
     extra: dict[str, Any] = {"files": list(files)}
     if embed is not None:

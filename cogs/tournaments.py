@@ -42,11 +42,11 @@ from bot.work.attached_files import FileReader
 from cogs import result_messages, tournament_messages
 from cogs.actions import Refusal, player_of
 from cogs.arguments import BoardSize, Days, Span, Tournament, find_tournament
+from cogs.checks import check_place
 from cogs.courier import Courier
 from cogs.formatting import display
 from cogs.picture_files import pairings_file, tournament_files
 from cogs.sharing import answer
-from cogs.tak import check_place
 from tak.ptn import Game as PTNGame
 
 MAX_SIGNUP_DAYS = 60

@@ -36,6 +36,7 @@ from cogs.arguments import services_of
 from cogs.buttons import pressed
 from cogs.courier import courier_of
 from cogs.formatting import timestamp
+from cogs.server import require_manager
 from cogs.sharing import answer
 from cogs.table import GONE, GameTable, Shown
 
@@ -237,11 +238,6 @@ async def leaderboard(interaction: discord.Interaction, public: bool = False) ->
     async with acting(interaction):
         board = await services_of(interaction).wallets.leaderboard(interaction.guild_id or 0)
         await answer(interaction, public, embed=coin_messages.coin_board_embed(board))
-
-
-def require_manager(interaction: discord.Interaction) -> None:
-    if not interaction.permissions.manage_guild:
-        raise Refusal("Only members with the Manage Server permission can change this.")
 
 
 @app_commands.describe(

@@ -1,0 +1,123 @@
+"""`/profile`: you and the server's tables (settings, scores, leaderboard). Thin adapters from
+Discord to the services (the commands' names and groups are declared in :mod:`cogs.commands`)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import BredonBot, acting
+from cogs import game_messages, notification_messages, player_messages
+from cogs.actions import player_of
+from cogs.arguments import BoardSize, TimeZone
+from cogs.courier import Courier
+from cogs.formatting import display
+from cogs.picture_files import rating_file
+from cogs.sharing import answer
+from cogs.table import is_me
+from rendering import THEMES
+
+
+class ProfileCog(commands.Cog):
+    """A player's settings and scores, and the server's rating leaderboard."""
+
+    def __init__(self, bot: BredonBot, courier: Courier) -> None:
+        self.bot = bot
+        self.services = bot.services
+        self.table = courier.table
+
+    @app_commands.describe(
+        theme="The look of your board images",
+        notify="In this server: a mention at each move, a DM too, or a daily digest by DM",
+        digest_hour="The hour of your daily digest, 0 to 23, in your time zone (default 8)",
+        time_zone="Your time zone for the digest, e.g. Europe/London (suggested as you type)",
+    )
+    @app_commands.choices(theme=[app_commands.Choice(name=n, value=n) for n in THEMES])
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        theme: str | None = None,
+        notify: Literal["mention", "dm", "digest"] | None = None,
+        digest_hour: app_commands.Range[int, 0, 23] | None = None,
+        time_zone: TimeZone | None = None,
+    ) -> None:
+        """Your board theme and how you are notified"""
+        async with acting(interaction):
+            players = self.services.players
+            profile = await players.register(player_of(interaction.user))
+            notifications = self.services.notifications
+            guild_id = interaction.guild_id or 0
+            if notify is not None or digest_hour is not None or time_zone is not None:
+                # First: a time zone it refuses leaves the theme unchanged too.
+                prefs = await notifications.choose(
+                    interaction.user.id, guild_id, notify, hour=digest_hour, zone=time_zone
+                )
+                self.bot.wake_scheduler()  # the first digest may be due within the hour
+            else:
+                prefs = await notifications.get(interaction.user.id, guild_id)
+            if theme is not None:
+                profile = await players.set_theme(interaction.user.id, theme)
+            await interaction.followup.send(
+                f"{player_messages.settings_text(profile)}\n{notification_messages.prefs_text(prefs)}",
+                ephemeral=True,
+            )
+
+    @app_commands.describe(user="Whose scores (default: yours)")
+    async def scores(
+        self,
+        interaction: discord.Interaction,
+        user: discord.User | None = None,  # also someone who has left the server
+        public: bool = False,
+    ) -> None:
+        """All-time points in this server, and the match score"""
+        async with acting(interaction):
+            whose = user or interaction.user
+            me = self.bot.user
+            totals = await self.services.matches.guild_totals(
+                interaction.guild_id or 0, bot_id=None if me is None else me.id
+            )
+            mine = next((t for t in totals if t.player.id == whose.id), None)
+            name = display(player_of(whose).name)
+            lines = [
+                "Games against me count in their own game and match only: I keep no score."
+                if is_me(self.bot, whose.id)
+                else player_messages.totals_text(mine, name)
+            ]
+            ratings = await self.services.ratings.player(interaction.guild_id or 0, whose.id)
+            lines.append(player_messages.ratings_text(ratings, name))
+            guild_id = interaction.guild_id or 0
+            here = await self.services.queries.game_in_thread(interaction.channel_id or 0, guild_id)
+            if here is not None and here.match_id is not None:  # this thread's match, even if over
+                lines.append(
+                    game_messages.match_text(await self.services.matches.get(here.match_id))
+                )
+            theme = await self.table.theme_for(interaction.user.id)
+            charts = [
+                await rating_file(
+                    self.services, self.table.draw, guild_id, r.player, r.size, theme=theme
+                )
+                for r in ratings
+            ]
+            files = [chart for chart in charts if chart is not None]
+            await answer(interaction, public, "\n".join(lines), files=files)
+
+    @app_commands.describe(
+        size="Board size, 3 to 8 (default: the server's); provisional left out",
+    )
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        size: BoardSize | None = None,
+        public: bool = False,
+    ) -> None:
+        """The server's best rated players on a board size"""
+        async with acting(interaction):
+            guild_id = interaction.guild_id or 0
+            chosen = size or (await self.services.guilds.get(guild_id)).size
+            board = await self.services.ratings.leaderboard(guild_id, chosen)
+            await answer(
+                interaction, public, embed=player_messages.leaderboard_embed(chosen, board)
+            )

@@ -1,0 +1,138 @@
+"""`/game`: a game's record (tps, ptn, replay, view); `/game analysis` is with the bot player's
+engine, in :mod:`cogs.analysis`. Thin adapters from Discord to the services (the commands' names
+and groups are declared in :mod:`cogs.commands`)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import BredonBot, acting
+from bot.work.attached_files import FileReader, read_game
+from cogs import game_messages
+from cogs.actions import Refusal
+from cogs.arguments import Game, find_game
+from cogs.courier import Courier
+from cogs.sharing import answer
+from tak import Position, TakError
+from tak.ptn import Game as PTNGame
+from tak.tinue import with_calls
+
+MAX_NINJA_LINK = 3900  # an embed description holds 4096 characters
+# `/game view`: real PTN files take a few kilobytes (a 300-ply game about 3 KiB); the parser's own
+# cap (a million characters) is far above this.
+MAX_PTN_FILE_BYTES = 256 * 1024
+
+
+class RecordsCog(commands.Cog):
+    """A game's record: its position as TPS, its PTN, its replay, and a PTN file shown."""
+
+    def __init__(self, bot: BredonBot, courier: Courier) -> None:
+        self.services = bot.services
+        self.table = courier.table
+
+    async def tps(
+        self, interaction: discord.Interaction, game: Game | None = None, public: bool = False
+    ) -> None:
+        """A game's position as TPS text"""
+        async with acting(interaction):
+            target = await find_game(interaction, game)
+            text = f"Game #{target.id}, ply {target.ply}:\n```\n{target.tps}\n```"
+            await answer(interaction, public, text)
+
+    async def ptn(
+        self, interaction: discord.Interaction, game: Game | None = None, public: bool = False
+    ) -> None:
+        """A game's record as a PTN file, with a ptn.ninja link"""
+        async with acting(interaction):
+            target = await find_game(interaction, game)
+            record = await self.services.queries.record(target.id)
+            record = await asyncio.to_thread(with_calls, record)
+            text = record.ptn()
+            url = record.ninja_url()
+            link = (
+                f"[Open game #{target.id} in ptn.ninja]({url})"
+                if len(url) <= MAX_NINJA_LINK
+                else "The game is too long for a link: open the file in ptn.ninja."
+            )
+            await answer(
+                interaction,
+                public,
+                embed=discord.Embed(title=f"Game #{target.id}", description=link),
+                files=[discord.File(io.BytesIO(text.encode()), filename=f"bredon-{target.id}.ptn")],
+            )
+
+    async def replay(
+        self, interaction: discord.Interaction, game: Game | None = None, public: bool = False
+    ) -> None:
+        """A game replayed as an animated image"""
+        async with acting(interaction):
+            target = await find_game(interaction, game)
+            record = await self.services.queries.record(target.id)
+            file, note = await self.table.replay_file(target.id, record, interaction.user.id)
+            text = f"Game #{target.id}, {len(record.plies)} plies. {note}".rstrip()
+            await answer(interaction, public, text, files=[file])
+
+    @app_commands.describe(
+        file="A game record in PTN (.ptn, from ptn.ninja, PlayTak or /game ptn)",
+        replay="Add the game replayed as an animated image (default no)",
+    )
+    async def view(
+        self, interaction: discord.Interaction, file: discord.Attachment, replay: bool = False
+    ) -> None:
+        """Show an attached PTN file: its final board and replay"""
+        async with acting(interaction):
+            record, final = await read_attached_game(file, self.table.files, interaction.user.id)
+            text = game_messages.viewed_game_text(record, file.filename)
+            players = (record.tag("Player1") or "Player 1", record.tag("Player2") or "Player 2")
+            files = [
+                await self.table.position_file(
+                    final,
+                    players,
+                    viewer_id=interaction.user.id,
+                    name="bredon-view.png",
+                    result=record.result,
+                )
+            ]
+            if replay and not record.plies:
+                text += "\nThe file has no moves to replay."
+            elif replay:
+                gif, note = await self.table.replay_file("view", record, interaction.user.id)
+                files.append(gif)
+                text += f"\n{note}".rstrip()
+            await interaction.followup.send(text, files=files, ephemeral=True)
+
+
+async def read_attached_game(
+    file: discord.Attachment, reader: FileReader, player_id: int
+) -> tuple[PTNGame, Position]:
+    """The game in an attached PTN file and its final position, or a :class:`Refusal` saying
+    why it cannot be read. The size is checked before the file is fetched; the file is read in
+    `reader`'s worker process (in turn with `player_id`'s other files), never on the event
+    loop."""
+    if file.size > MAX_PTN_FILE_BYTES:
+        raise Refusal(
+            f"That file is {file.size:,} bytes; a PTN file is at most "
+            f"{MAX_PTN_FILE_BYTES // 1024} KiB here (a whole game takes a few kilobytes)."
+        )
+    try:
+        data = await file.read()
+    except discord.HTTPException as error:
+        raise Refusal(
+            f"I couldn't fetch the file (Discord said: {error.text or error.status}). "
+            "Please try again."
+        ) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Refusal(
+            "That file is not text in UTF-8, so it is not a PTN file: attach a .ptn game record."
+        ) from None
+    try:
+        return await reader.run(read_game, text, player_id=player_id)
+    except TakError as error:
+        raise Refusal(f"That file is not a game I can read: {error}") from None

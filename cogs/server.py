@@ -1,0 +1,69 @@
+"""`/bredon config`: the server's defaults for new games, threads and typed moves (server
+managers). The coin settings beside it, `/bredon gambling` and `/bredon grant`, are with the
+coins in :mod:`cogs.wallets`; the commands' names and groups are declared in
+:mod:`cogs.commands`."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.app import acting
+from bot.guild_settings import MAX_VACATION_DAYS
+from cogs import game_messages
+from cogs.actions import Refusal
+from cogs.arguments import BoardSize, Days, Komi, bredon
+
+
+def require_manager(interaction: discord.Interaction) -> None:
+    """Every `/bredon` command checks this itself: Discord shows the group to server managers
+    only, but a manager may grant it to others (Server Settings -> Integrations)."""
+    if not interaction.permissions.manage_guild:
+        raise Refusal("Only members with the Manage Server permission can change this.")
+
+
+@app_commands.describe(
+    size="Default board size, 3 to 8",
+    komi="Default komi, in halves",
+    days="Default days per move",
+    threads="Give each game its own thread",
+    organizer="A role that may run tournaments besides the server managers",
+    typed_moves="Play moves typed as plain messages in a game's thread (if the bot reads them)",
+    antiquity="New challenges use the antiquity tie rule: a tied flat count goes to black",
+    vacation_days="Vacation days each player may take a year (0 turns vacations off)",
+)
+async def config(
+    interaction: discord.Interaction,
+    size: BoardSize | None = None,
+    komi: Komi | None = None,
+    days: Days | None = None,
+    threads: bool | None = None,
+    organizer: discord.Role | None = None,
+    typed_moves: bool | None = None,
+    antiquity: bool | None = None,
+    vacation_days: app_commands.Range[int, 0, MAX_VACATION_DAYS] | None = None,
+) -> None:
+    """Server defaults: new games, threads, typed moves"""
+    async with acting(interaction):
+        require_manager(interaction)
+        bot = bredon(interaction)
+        current = await bot.services.guilds.get(interaction.guild_id or 0)
+        changes: dict[str, Any] = {
+            "size": size,
+            "komi": komi,
+            "days_per_move": days,
+            "use_threads": threads,
+            "organizer_role_id": organizer.id if organizer else None,
+            "typed_moves": typed_moves,
+            "antiquity": antiquity,
+            "vacation_days": vacation_days,
+        }
+        changed = {name: value for name, value in changes.items() if value is not None}
+        if changed:
+            current = await bot.services.guilds.save(dataclasses.replace(current, **changed))
+        reading = bot.settings.typed_moves
+        text = game_messages.guild_settings_text(current, reads_typed_moves=reading)
+        await interaction.followup.send(text, ephemeral=True)
