@@ -100,7 +100,8 @@ async def named_game(services: Services, game_id: int, guild_id: int) -> GameVie
 
 class GameArgument(Suggesting):
     """A game by its number, suggested from the user's games in progress ("#12 vs bob (your
-    move)")."""
+    move)"). The command gets the number: the game is looked up by :func:`find_game`, after the
+    command has acknowledged (a converter runs before, and a read may wait on a write)."""
 
     @property
     def type(self) -> discord.AppCommandOptionType:
@@ -110,13 +111,8 @@ class GameArgument(Suggesting):
     def min_value(self) -> int:
         return 1
 
-    async def transform(
-        self, interaction: discord.Interaction, value: int
-    ) -> GameView | UnknownGame:
-        try:
-            return await named_game(services_of(interaction), int(value), interaction.guild_id or 0)
-        except UnknownGame as unknown:
-            return unknown  # refused by the command, once it has acknowledged (find_game)
+    async def transform(self, interaction: discord.Interaction, value: int) -> int:
+        return int(value)
 
     async def suggest(
         self, interaction: discord.Interaction, typed: str
@@ -134,7 +130,7 @@ class GameArgument(Suggesting):
         return choices
 
 
-Game = app_commands.Transform[GameView | UnknownGame, GameArgument]
+Game = app_commands.Transform[int, GameArgument]
 
 # Which of the caller's games a command without `game` means: the one awaiting their move (a
 # move), or one where they have just moved (an undo request, giving the opponent time).
@@ -147,29 +143,25 @@ def turn_fits(game: GameView, user_id: int, turn: Turn) -> bool:
 
 async def find_game(
     interaction: discord.Interaction,
-    game: GameView | UnknownGame | int | None,
+    game: int | None,
     *,
-    acting: bool = False,
+    as_player: bool = False,
     turn: Turn | None = None,
 ) -> GameView:
     """The game meant, by one rule everywhere: the game named (in this server only), else
     the game this thread was made for (whatever its age or status), else among the caller's
     games in this channel (or, with none here, all of theirs) the only one, or the only one
     whose turn fits the command (`turn`: "mine" for a move, "theirs" for what only the player
-    who has just moved may ask). Anything else is a question, never a guess. `acting` (a
+    who has just moved may ask). Anything else is a question, never a guess. `as_player` (a
     move, a resignation, an offer) never picks a game the caller is not playing in."""
     services = services_of(interaction)
     guild_id = interaction.guild_id or 0
     user = interaction.user.id
-    if isinstance(game, UnknownGame):
-        raise game
-    if isinstance(game, GameView):
-        return game
     if game is not None:
         return await named_game(services, game, guild_id)
     queries = services.queries
     here = await queries.game_in_thread(interaction.channel_id or 0, guild_id)
-    if here is not None and (not acting or user in (here.white.id, here.black.id)):
+    if here is not None and (not as_player or user in (here.white.id, here.black.id)):
         return here
     mine = await queries.games_for_player(user, guild_id=guild_id)
     in_channel = [g for g in mine if interaction.channel_id in (g.channel_id, g.thread_id)]
@@ -178,7 +170,7 @@ async def find_game(
     for candidates in (pool, fitting):
         if len(candidates) == 1:
             return candidates[0]
-    if not mine and not acting:
+    if not mine and not as_player:
         for finished in await queries.finished_games(guild_id=guild_id, player_id=user, limit=1):
             return finished
     if not mine:
@@ -193,22 +185,10 @@ async def find_game(
 _LIVE = (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)
 
 
-class TournamentArgument(Suggesting):
-    """A tournament by its name (the newest of that name, live ones first), suggested from the
-    server's tournaments signing up or running."""
-
-    async def transform(
-        self, interaction: discord.Interaction, value: str
-    ) -> TournamentView | Refusal:
-        wanted = " ".join(value.split()).casefold()
-        every = await services_of(interaction).tournaments.in_guild(
-            interaction.guild_id or 0, live_only=False
-        )
-        found = [t for t in every if t.name.casefold() == wanted]
-        live_first = sorted(found, key=lambda t: t.status not in _LIVE)  # stable: newest first
-        if not live_first:  # refused by the command, once it has acknowledged
-            return Refusal(f"There is no tournament called '{one_line(value)}' in this server.")
-        return live_first[0]
+class TournamentArgument(Text):
+    """A tournament by its name, suggested from the server's tournaments signing up or running.
+    The command gets the name as typed: :func:`find_tournament` looks it up once the command
+    has acknowledged."""
 
     async def suggest(
         self, interaction: discord.Interaction, typed: str
@@ -221,19 +201,22 @@ class TournamentArgument(Suggesting):
         ]
 
 
-Tournament = app_commands.Transform[TournamentView | Refusal, TournamentArgument]
+Tournament = app_commands.Transform[str, TournamentArgument]
 
 
-async def find_tournament(
-    interaction: discord.Interaction, named: TournamentView | Refusal | None
-) -> TournamentView:
-    """The tournament named, else the server's only live one; otherwise the user must say
-    which."""
-    if isinstance(named, Refusal):
-        raise named
+async def find_tournament(interaction: discord.Interaction, named: str | None) -> TournamentView:
+    """The tournament of that name (the newest, live ones first), else the server's only live
+    one; otherwise the user must say which."""
+    services = services_of(interaction)
     if named is not None:
-        return named
-    live = await services_of(interaction).tournaments.in_guild(interaction.guild_id or 0)
+        wanted = " ".join(named.split()).casefold()
+        every = await services.tournaments.in_guild(interaction.guild_id or 0, live_only=False)
+        found = [t for t in every if t.name.casefold() == wanted]
+        live_first = sorted(found, key=lambda t: t.status not in _LIVE)  # stable: newest first
+        if not live_first:
+            raise Refusal(f"There is no tournament called '{one_line(named)}' in this server.")
+        return live_first[0]
+    live = await services.tournaments.in_guild(interaction.guild_id or 0)
     if len(live) == 1:
         return live[0]
     if not live:

@@ -53,7 +53,7 @@ class ClocksCog(commands.Cog):
         """Give your opponent more time for their move"""
         async with acting(interaction):
             extra = parse_duration(time, "time")
-            target = await find_game(interaction, game, acting=True, turn="theirs")
+            target = await find_game(interaction, game, as_player=True, turn="theirs")
             given = await self.services.clocks.give_time(target.id, interaction.user.id, extra)
             report = await self.courier.deliver_stream(game_stream(given.id))
             done = clock_messages.gave_time_text(given, extra)
@@ -62,7 +62,7 @@ class ClocksCog(commands.Cog):
     async def pause(self, interaction: discord.Interaction, game: Game | None = None) -> None:
         """Propose to pause a game; your opponent must agree"""
         async with acting(interaction):
-            target = await find_game(interaction, game, acting=True)
+            target = await find_game(interaction, game, as_player=True)
             refuse_asking_me(interaction, target, "pause")
             await self.services.clocks.propose_pause(target.id, interaction.user.id)
             report = await self.courier.deliver_stream(game_stream(target.id))
@@ -72,7 +72,7 @@ class ClocksCog(commands.Cog):
     async def resume(self, interaction: discord.Interaction, game: Game | None = None) -> None:
         """End a game's pause: its clock runs again"""
         async with acting(interaction):
-            target = await find_game(interaction, game, acting=True)
+            target = await find_game(interaction, game, as_player=True)
             await self.services.clocks.end_pause(target.id, interaction.user.id)
             self.bot.wake_scheduler()  # the deadline may now be within the hour
             report = await self.courier.deliver_stream(game_stream(target.id))

@@ -231,6 +231,9 @@ async def setup(bot: BredonBot) -> None:
     ):
         await bot.add_cog(cog)
     wallets.install(bot, courier.table)
+    unshown = courier.table.unshown_kinds()
+    if unshown:  # the courier would stop at the first such announcement
+        raise RuntimeError(f"Announcements without a presenter: {unshown}")
     for made in build_tree(cogs):
         bot.tree.add_command(made)
     bot.tree.moved = MOVED

@@ -21,7 +21,7 @@ from discord.ext import commands
 from bot.app import BredonBot, acting
 from bot.coins.service import MAX_COINS
 from bot.computer.opponent import DEFAULT_LEVEL
-from bot.errors import BredonError, UnknownGame
+from bot.errors import BredonError
 from bot.games.lookup import Listing
 from bot.games.model import MAX_MATCH_GAMES, GameView
 from bot.games.service import position_mark, require_active
@@ -97,7 +97,7 @@ class MoveArgument(Text):
     ) -> list[app_commands.Choice[str]]:
         try:
             target = await find_game(
-                interaction, interaction.namespace.game, acting=True, turn="mine"
+                interaction, interaction.namespace.game, as_player=True, turn="mine"
             )
             legal = await services_of(interaction).games.legal_moves(target.id)
         except BredonError:
@@ -229,7 +229,7 @@ class TakCog(commands.Cog):
         async with acting(interaction):
             chosen = SuggestedMove.parse(ptn)
             target = await find_game(
-                interaction, chosen.game_id if chosen else game, acting=True, turn="mine"
+                interaction, chosen.game_id if chosen else game, as_player=True, turn="mine"
             )
             text = chosen.move if chosen else typed_move(ptn)
             outcome = await self.services.games.move(
@@ -249,7 +249,7 @@ class TakCog(commands.Cog):
     async def resign(self, interaction: discord.Interaction, game: Game | None = None) -> None:
         """Resign a game (you will be asked to confirm)"""
         async with acting(interaction):
-            target = await find_game(interaction, game, acting=True)
+            target = await find_game(interaction, game, as_player=True)
             require_active(target)
             opponent = target.opponent_of(interaction.user.id)
             await interaction.followup.send(
@@ -273,12 +273,12 @@ class TakCog(commands.Cog):
     async def _ask(
         self,
         interaction: discord.Interaction,
-        game_id: GameView | UnknownGame | None,
+        game: int | None,
         what: Literal["draw", "undo"],
     ) -> None:
         async with acting(interaction):
             turn: Turn | None = "theirs" if what == "undo" else None
-            target = await find_game(interaction, game_id, acting=True, turn=turn)
+            target = await find_game(interaction, game, as_player=True, turn=turn)
             refuse_asking_me(interaction, target, what)
             ask = {"draw": self.services.games.offer_draw, "undo": self.services.games.request_undo}
             await ask[what](target.id, interaction.user.id)
@@ -289,7 +289,7 @@ class TakCog(commands.Cog):
     async def abort(self, interaction: discord.Interaction, game: Game | None = None) -> None:
         """Call off a game before both players have moved"""
         async with acting(interaction):
-            target = await find_game(interaction, game, acting=True)
+            target = await find_game(interaction, game, as_player=True)
             await self.services.games.abort(target.id, interaction.user.id)
             report = await self.courier.deliver_stream(game_stream(target.id))
             done = f"Game #{target.id} is aborted"

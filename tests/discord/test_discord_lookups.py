@@ -7,9 +7,11 @@ import logging
 
 import discord
 import pytest
+from discord import app_commands
 from simcord import assert_error
 from simcord.backend.errors import OptionError, SetupError
 
+from cogs.commands import MOVED
 from tak import Position
 from tak.ptn import Game
 from tests.discord.conftest import allow_command, decoded_image
@@ -165,11 +167,19 @@ async def test_help_explains_the_board_ptn_and_rules(world) -> None:
     [embed] = shown.response.embeds
     names = [field.name for field in embed.fields]
     assert {"Reading the board image", "PTN in brief", "The rules in brief"} <= set(names)
-    # Every /tak command is named somewhere in it.
+    # Every player's command is named in it by its name (a subgroup's by the subgroup's), and
+    # no name from before the regrouping is.
     text = " ".join(f"{field.name} {field.value}" for field in embed.fields)
-    [tak] = [command for command in world.env.bot.tree.get_commands() if command.name == "tak"]
-    missing = [c.name for c in tak.commands if f"/tak {c.name}" not in text and c.name != "help"]
-    assert missing == []
+    players = {"tak", "game", "clock", "profile", "coins"}
+    named = {
+        (command.parent if command.parent.parent is not None else command).qualified_name
+        for command in world.env.bot.tree.walk_commands()
+        if isinstance(command, app_commands.Command)
+        and command.qualified_name.split()[0] in players
+        and command.qualified_name != "tak help"
+    }
+    assert sorted(name for name in named if f"/{name}`" not in text) == []
+    assert sorted(old for old in MOVED if f"/{old}`" in text) == []
 
 
 @pytest.mark.error_logs
