@@ -15,7 +15,9 @@ and the winner with the final standings. The courier posts them in the tournamen
 from __future__ import annotations
 
 import io
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 import discord
@@ -37,7 +39,7 @@ from bot.tournaments.rules import (
     TournamentRules,
 )
 from bot.tournaments.service import MAX_NAME_LENGTH
-from bot.tournaments.tournament import TournamentStatus, TournamentView
+from bot.tournaments.tournament import TournamentProgress, TournamentStatus, TournamentView
 from bot.work.attached_files import FileReader
 from cogs import result_messages, tournament_messages
 from cogs.actions import Refusal, player_of
@@ -99,6 +101,22 @@ class TournamentCog(commands.Cog):
         """Refuse, before anything is stored, a tournament where its games cannot be shown."""
         settings = await self.services.guilds.get(interaction.guild_id or 0)
         await check_place(interaction, settings.use_threads)
+
+    async def decide(
+        self,
+        interaction: discord.Interaction,
+        tournament: str | None,
+        decision: Callable[..., Awaitable[TournamentProgress]],
+        confirmation: Callable[[TournamentView, str], str],
+    ) -> None:
+        """An organizer's decision on the tournament named: made by the service (which checks
+        who may), announced in the tournament's channel, and confirmed to the organizer
+        (`confirmation` of the tournament and the note if the news could not be posted yet)."""
+        async with acting(interaction):
+            found = await find_tournament(interaction, tournament)
+            progress = await decision(found.id, **await self.organizer_check(interaction))
+            late = await self.announce(progress.tournament)
+            await interaction.followup.send(confirmation(found, late), ephemeral=True)
 
     async def announce(self, tournament: TournamentView) -> str:
         """Deliver the tournament's news now; a note for the organizer if Discord refused."""
@@ -226,18 +244,15 @@ class TournamentCog(commands.Cog):
         self, interaction: discord.Interaction, tournament: Tournament | None = None
     ) -> None:
         """Close sign-up and begin round 1"""
-        async with acting(interaction):
-            found = await find_tournament(interaction, tournament)
-            progress = await self.services.tournaments.start(
-                found.id,
-                **await self.organizer_check(interaction),
-            )
-            late = await self.announce(progress.tournament)
-            await interaction.followup.send(
+        await self.decide(
+            interaction,
+            tournament,
+            self.services.tournaments.start,
+            lambda found, late: (
                 f"{display(found.name)} has started: the pairings are in "
-                f"<#{found.channel_id}>.{late}",
-                ephemeral=True,
-            )
+                f"<#{found.channel_id}>.{late}"
+            ),
+        )
 
     @app_commands.describe(
         player="The player who wins their undecided match of this round",
@@ -249,19 +264,15 @@ class TournamentCog(commands.Cog):
         tournament: Tournament | None = None,
     ) -> None:
         """Award a player their current match"""
-        async with acting(interaction):
-            found = await find_tournament(interaction, tournament)
-            progress = await self.services.tournaments.forfeit(
-                found.id,
-                winner_id=player.id,
-                **await self.organizer_check(interaction),
-            )
-            late = await self.announce(progress.tournament)
-            await interaction.followup.send(
+        await self.decide(
+            interaction,
+            tournament,
+            partial(self.services.tournaments.forfeit, winner_id=player.id),
+            lambda found, late: (
                 f"{display(player.display_name)} is awarded their round "
-                f"{found.current_round} match.{late}",
-                ephemeral=True,
-            )
+                f"{found.current_round} match.{late}"
+            ),
+        )
 
     @app_commands.describe(player="The player to remove")
     async def disqualify(
@@ -271,33 +282,25 @@ class TournamentCog(commands.Cog):
         tournament: Tournament | None = None,
     ) -> None:
         """Remove a player from a running tournament"""
-        async with acting(interaction):
-            found = await find_tournament(interaction, tournament)
-            progress = await self.services.tournaments.disqualify(
-                found.id,
-                player.id,
-                **await self.organizer_check(interaction),
-            )
-            late = await self.announce(progress.tournament)
-            await interaction.followup.send(
-                f"{display(player.display_name)} is disqualified from {display(found.name)}."
-                + late,
-                ephemeral=True,
-            )
+        await self.decide(
+            interaction,
+            tournament,
+            partial(self.services.tournaments.disqualify, player_id=player.id),
+            lambda found, late: (
+                f"{display(player.display_name)} is disqualified from {display(found.name)}.{late}"
+            ),
+        )
 
     async def cancel(
         self, interaction: discord.Interaction, tournament: Tournament | None = None
     ) -> None:
         """Call a tournament off"""
-        async with acting(interaction):
-            found = await find_tournament(interaction, tournament)
-            progress = await self.services.tournaments.cancel(
-                found.id,
-                **await self.organizer_check(interaction),
-            )
-            late = await self.announce(progress.tournament)
-            cancelled = f"{display(found.name)} is cancelled.{late}"
-            await interaction.followup.send(cancelled, ephemeral=True)
+        await self.decide(
+            interaction,
+            tournament,
+            self.services.tournaments.cancel,
+            lambda found, late: f"{display(found.name)} is cancelled.{late}",
+        )
 
     # ----------------------------------------------------------------- playing
 
