@@ -19,7 +19,7 @@ from bot.services import Services
 from bot.timekeeping.clock import FakeClock
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, deliver_everything
 from tests.bot.setups import create_challenge
-from tests.bot.test_wallets_stakes import ledger_consistent
+from tests.bot.test_coins_stakes import ledger_consistent
 
 PLAYERS = (ALICE, BOB, CAROL)
 ENDINGS = ("resign", "draw", "abort", "timeout")
