@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 from PIL import Image
 
@@ -92,7 +93,7 @@ def render_board(
         result=result,
         tinue=tinue,
     )
-    return png_bytes(to_palette(draw_scene(chosen), chosen.theme))
+    return png_bytes(to_palette(draw_scene(replace(chosen, strips=True)), chosen.theme))
 
 
 def png_bytes(image: Image.Image) -> bytes:

@@ -45,6 +45,9 @@ class Theme:
     road: RGB
     alert: RGB  # the Tak marker and the result banner
     alert_text: RGB
+    # Between the layers of a stack profile: a mid tone, unlike either player's pieces, so that
+    # neighbouring layers of one colour stay apart without reading as a layer of the other.
+    layer_line: RGB
     buried_amount: float = 0.35  # how far buried pieces below the carry limit fade to the square
     tinted_squares: tuple[RGB, RGB] = field(init=False)
 
@@ -94,6 +97,7 @@ THEMES: dict[str, Theme] = {
             road="#ff8a3d",
             alert="#e5484d",
             alert_text="#ffffff",
+            layer_line="#808d9c",
         ),
         # Warm paper and ink, for those who prefer a light image.
         make_theme(
@@ -110,6 +114,7 @@ THEMES: dict[str, Theme] = {
             road="#c2410c",
             alert="#b42318",
             alert_text="#ffffff",
+            layer_line="#9a8866",
         ),
         # Black frame, grey squares, pure white and black pieces: the players differ in lightness
         # alone, which no colour-vision deficiency takes away; the last move is tinted blue.
@@ -121,12 +126,15 @@ THEMES: dict[str, Theme] = {
             text="#ffffff",
             muted="#e0e0e0",
             panel="#333333",
-            players=(("#ffffff", "#000000"), ("#000000", "#ffffff")),
+            # Both outlined in one dark grey: an outline in the other player's colour would read
+            # as a layer of theirs under a stack's top piece.
+            players=(("#ffffff", "#505050"), ("#000000", "#505050")),
             tint="#1f6fff",
             tint_amount=0.6,
             road="#ffb000",
             alert="#ffb000",
             alert_text="#000000",
+            layer_line="#808080",
         ),
     )
 }
