@@ -272,7 +272,7 @@ def draw_scene(scene: Scene) -> Image.Image:
         _draw_strip(image, draw, frame, theme, row, file, rank, position.stack(file, rank))
     _draw_header(image, draw, frame, scene)
     if scene.result is not None:
-        _draw_banner(image, frame, theme, scene.result)
+        _draw_banner(image, frame, theme, scene.result, scene.names)
     elif scene.caption:
         _draw_banner_text(image, frame, scene.caption, theme.muted)
     return image
@@ -548,7 +548,7 @@ def _draw_header(
     position, theme, u = scene.position, scene.theme, frame.unit
     top = frame.pad
     bottom = top + frame.header_height - round(16 * u)
-    centre_half = round(95 * u)
+    centre_half = round(75 * u)
     middle = frame.width / 2
     name_size, stat_size = round(42 * u), round(32 * u)
     name_y, stat_y = top + round(54 * u), top + round(110 * u)
@@ -560,19 +560,21 @@ def _draw_header(
         x1 = round(middle - centre_half) if on_left else frame.width - frame.pad
         if scene.result is None and position.to_move is color:
             draw.rounded_rectangle((x0, top, x1 - 1, bottom), round(14 * u), theme.panel)
-        piece = theme.players[color]
-        sprite = _sprite(Piece.FLAT, piece.fill, piece.edge, chip)
         chip_x = x0 + inner if on_left else x1 - inner - chip
         chip_top = name_y - round(13 * u) - chip // 2
-        image.paste(sprite, (chip_x, chip_top), sprite)
+        _draw_swatch(image, draw, theme, Piece.FLAT, color, (chip_x, chip_top), chip)
         text_x = chip_x + chip + round(12 * u) if on_left else chip_x - round(12 * u)
         room = (x1 - x0) - chip - 2 * inner - round(12 * u)
-        name = fit(displayable(scene.names[color]) or f"Player {color.number}", name_size, room)
+        shown = displayable(scene.names[color]) or f"Player {color.number}"
+        name = name_line(shown, name_size, room)
         ink = theme.muted if scene.result is None and position.to_move is not color else theme.text
         draw_line(image, (text_x, name_y), name, ink, "ls" if on_left else "rs")
         _draw_stats(image, draw, frame, scene, color, (x0 + inner, x1 - inner), stat_y, stat_size)
     number = Line.of(f"Move {position.ply // 2 + 1}", round(30 * u))
-    draw_line(image, (middle, name_y), number, theme.muted, "ms")
+    draw_line(image, (middle, top + round(44 * u)), number, theme.muted, "ms")
+    if position.komi:
+        komi = fit(f"Komi {komi_text(position.komi)}", round(26 * u), 2 * centre_half)
+        draw_line(image, (middle, top + round(72 * u)), komi, theme.muted, "ms")
     if scene.show_tak:
         tak = Line.of("TINUË" if scene.tinue else "TAK", round(32 * u))
         half_width = line_width(tak) / 2 + round(14 * u)
@@ -596,11 +598,10 @@ def _draw_stats(
     baseline: int,
     size: int,
 ) -> None:
-    """ "Flats 12 +2" and the reserves as icons with counts, on one line of the player's panel."""
+    """ "Flats 12" and the reserves as icons with counts, on one line of the player's panel (the
+    komi is written under the move number)."""
     position, theme, u = scene.position, scene.theme, frame.unit
     flats = f"Flats {position.flat_count(color)}"
-    if color is Color.BLACK:
-        flats += f" {komi_text(position.komi)}".rstrip()
     reserves = position.reserves(color)
     parts: list[tuple[Piece | None, str]] = [(None, flats), (Piece.FLAT, str(reserves.stones))]
     if position.starting_caps[color]:
@@ -613,15 +614,62 @@ def _draw_stats(
     ]
     total = sum(widths) + spacing * (len(parts) - 1)
     x = span[0] if color is Color.WHITE else span[1] - total
-    piece = theme.players[color]
     for (kind, text), width in zip(parts, widths, strict=True):
         if kind is not None:
-            sprite = _sprite(kind, piece.fill, piece.edge, icon)
-            image.paste(sprite, (round(x), baseline - round(size * 0.36) - icon // 2), sprite)
+            corner = (round(x), baseline - round(size * 0.36) - icon // 2)
+            _draw_swatch(image, draw, theme, kind, color, corner, icon)
             x += icon + gap
         colour = theme.text if kind is None else theme.muted
         draw_line(image, (x, baseline), Line.of(text, size), colour, "ls")
         x += width - (0 if kind is None else icon + gap) + spacing
+
+
+def _draw_swatch(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    theme: Theme,
+    kind: Piece,
+    color: Color,
+    corner: tuple[int, int],
+    side: int,
+) -> None:
+    """A piece in the header, standing on a patch of the light square as on the board, so that
+    a dark piece does not vanish into a dark background."""
+    ring = max(1, round(side * 0.12))
+    left, top = corner
+    patch = (left - ring, top - ring, left + side + ring - 1, top + side + ring - 1)
+    draw.rounded_rectangle(patch, 2 * ring, theme.squares[0])
+    piece = theme.players[color]
+    sprite = _sprite(kind, piece.fill, piece.edge, side)
+    image.paste(sprite, corner, sprite)
+
+
+def name_line(name: str, size: int, room: float) -> Line:
+    """A player's name for the header: whole at `size` px if it fits in `room`, else whole at a
+    smaller size down to 70% of it, else cut with an ellipsis at that smallest size."""
+    text = displayable(name)
+    whole = Line.of(text, size)
+    width = line_width(whole)
+    if width <= room:
+        return whole
+    smallest = ceil(0.7 * size)
+    # Text width grows with its size: the size that fits is about size * room / width.
+    for shrunk in range(max(smallest, int(size * room / width)), smallest - 1, -1):
+        line = Line.of(text, shrunk)
+        if line_width(line) <= room:
+            return line
+    return fit(text, smallest, room)
+
+
+def banner_text(result: Result, names: tuple[str, str]) -> str:
+    """The result for the banner, naming the winner: "Alice wins by road · R-0"."""
+    sentence = result.describe().removesuffix(".")
+    if result.kind is ResultKind.ABORT:
+        return sentence
+    if result.winner is not None:
+        name = displayable(names[result.winner]) or f"Player {result.winner.number}"
+        sentence = name + sentence.removeprefix(str(result.winner).capitalize())
+    return f"{sentence} · {result.ptn()}"
 
 
 def _banner_box(frame: Layout) -> tuple[int, int, int, int]:
@@ -633,12 +681,11 @@ def _banner_box(frame: Layout) -> tuple[int, int, int, int]:
     )
 
 
-def _draw_banner(image: Image.Image, frame: Layout, theme: Theme, result: Result) -> None:
+def _draw_banner(
+    image: Image.Image, frame: Layout, theme: Theme, result: Result, names: tuple[str, str]
+) -> None:
     ImageDraw.Draw(image).rounded_rectangle(_banner_box(frame), round(14 * frame.unit), theme.alert)
-    text = result.describe()
-    if result.kind is not ResultKind.ABORT:
-        text += f"  {result.ptn()}"
-    _draw_banner_text(image, frame, text, theme.alert_text)
+    _draw_banner_text(image, frame, banner_text(result, names), theme.alert_text)
 
 
 def _draw_banner_text(image: Image.Image, frame: Layout, text: str, colour: RGB) -> None:
