@@ -548,7 +548,7 @@ def _draw_header(
     position, theme, u = scene.position, scene.theme, frame.unit
     top = frame.pad
     bottom = top + frame.header_height - round(16 * u)
-    centre_half = round(75 * u)
+    centre_half = round(82 * u)
     middle = frame.width / 2
     name_size, stat_size = round(42 * u), round(32 * u)
     name_y, stat_y = top + round(54 * u), top + round(110 * u)
