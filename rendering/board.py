@@ -350,7 +350,9 @@ class Profile:
         """The height of `count` layers `fill` thick, framed by the layer line."""
         if count == 0:
             return 0
-        return count * (fill + self.line) + self.line + (self.carry_gap if carry_break else 0)
+        # A break splits the layers into two framed groups: a gap and one more line.
+        extra = self.carry_gap + self.line if carry_break else 0
+        return count * (fill + self.line) + self.line + extra
 
 
 def stack_strips(position: Position, width: int) -> list[tuple[int, int]]:
@@ -442,7 +444,8 @@ def _draw_stack(
     if not profile.fits(stack):
         # Keep the topmost layers that fit above a row of dots saying there are more.
         dots = 2 * fill
-        shown = max(0, (room - dots - line) // (fill + line))
+        spare = room - dots - line - profile.carry_gap - line
+        shown = max(0, spare // (fill + line))
         colours, fixed = colours[len(colours) - shown :], max(0, fixed - (len(colours) - shown))
     else:
         # Layers as thick as the design wants where the square has the room.
@@ -501,7 +504,7 @@ def _draw_strip(
     start = left + round(2.2 * size)
     room = right - start - icon - 4 * profile.line
     line, gap = profile.line, profile.carry_gap
-    fill = min(round(24 * frame.unit), (room - gap - line) // len(colours) - line)
+    fill = min(round(24 * frame.unit), (room - gap - 2 * line) // len(colours) - line)
     length = profile.layers_height(len(colours), fill, 0 < fixed < len(colours))
     pad = profile.line
     backing = (start - pad, top + pad, start + length + 2 * pad + icon, bottom - pad)

@@ -114,6 +114,8 @@ def test_every_layer_of_stacks_1_to_40_reads_in_order(theme: str, width: int, n:
         x = left + round(0.4 * frame.square)
         column = [image.getpixel((x, y)) for y in range(bottom - 1, top - 1, -1)]
         under = chosen.squares[(file + rank) % 2]
+        # The column stands inside its square: the square shows above and below it.
+        assert under in column[:5] and under in column[-5:], f"{height} overflows its square"
         owner = owners(chosen, (under,))
         ground = {under, chosen.layer_line, chosen.muted}
         # From the square's own colour up, past the line between squares.
