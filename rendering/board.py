@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from math import ceil
 
 from PIL import Image, ImageDraw
 
@@ -22,6 +23,10 @@ DEFAULT_SIZE = 900
 MIN_SIZE, MAX_SIZE = 240, 3000
 FILES = "abcdefgh"
 _SUPERSAMPLE = 4
+# Discord shows an image about this wide on a phone; a stack's every layer stays at least
+# MIN_PHONE_LAYER px thick there.
+PHONE_WIDTH = 400
+MIN_PHONE_LAYER = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +43,9 @@ class Layout:
     board_x: int  # left edge of file a
     board_y: int  # top edge of rank n
     gutter: int  # room for the coordinates left of and below the board
+    strips: int  # rows below the board showing the full order of stacks too tall for a square
+    strip_y: int
+    strip_height: int  # of one row
     banner_y: int
     banner_height: int
     height: int
@@ -52,14 +60,20 @@ class Layout:
         top = self.board_y + (self.n - 1 - rank) * self.square
         return left, top, left + self.square, top + self.square
 
+    def strip_box(self, row: int) -> tuple[int, int, int, int]:
+        """(left, top, right, bottom) of one strip row, right and bottom exclusive."""
+        top = self.strip_y + row * self.strip_height
+        return self.pad, top, self.width - self.pad, top + self.strip_height
+
     def square_centre(self, file: int, rank: int) -> tuple[float, float]:
         left, top, right, bottom = self.square_box(file, rank)
         return (left + right) / 2, (top + bottom) / 2
 
 
 @lru_cache(maxsize=128)
-def layout(width: int, n: int, banner: bool = False) -> Layout:
-    """The layout of an image `width` px wide for an `n`x`n` board, with or without a banner."""
+def layout(width: int, n: int, banner: bool = False, strips: int = 0) -> Layout:
+    """The layout of an image `width` px wide for an `n`x`n` board, with or without a banner,
+    with `strips` rows of tall stacks between the board and the banner."""
     if not MIN_SIZE <= width <= MAX_SIZE:
         raise ValueError(f"The image width must be {MIN_SIZE} to {MAX_SIZE} px, not {width}.")
     unit = width / 1000
@@ -70,12 +84,14 @@ def layout(width: int, n: int, banner: bool = False) -> Layout:
     square = room // n
     board_x = pad + gutter + (room - square * n) // 2
     board_y = pad + header_height
-    banner_y = board_y + square * n + gutter
+    strip_y = board_y + square * n + gutter + pad // 2
+    strip_height = max(round(56 * unit), 18)
+    banner_y = strip_y + strips * strip_height + (pad if strips else 0)
     banner_height = round(72 * unit) if banner else 0
     height = banner_y + banner_height + (pad if banner else 0)
     return Layout(
-        width, n, banner, unit, pad, header_height, square, board_x, board_y, gutter,
-        banner_y, banner_height, height,
+        width, n, banner, unit, pad, header_height, square, board_x, board_y, gutter, strips,
+        strip_y, strip_height, banner_y, banner_height, height,
     )  # fmt: skip
 
 
@@ -225,13 +241,17 @@ class Scene:
     banner_room: bool = False
     # A quiet line in the banner's place when there is no result (a sampled replay's ply count).
     caption: str = ""
+    # Rows below the board with the full order of stacks too tall for their square. Off for
+    # replays, whose frames all keep one size; there a tall stack shows its topmost layers.
+    strips: bool = False
 
 
 def draw_scene(scene: Scene) -> Image.Image:
     """The RGB image of a scene."""
     position, theme = scene.position, scene.theme
     banner = scene.result is not None or scene.banner_room or bool(scene.caption)
-    frame = layout(scene.width, position.size, banner)
+    tall = stack_strips(position, scene.width) if scene.strips else []
+    frame = layout(scene.width, position.size, banner, len(tall))
     image = _empty_board(theme, frame).copy()
     draw = ImageDraw.Draw(image)
     for file, rank in _moved_squares(scene.last_move, position.size):
@@ -239,7 +259,6 @@ def draw_scene(scene: Scene) -> Image.Image:
     road = scene.result.road if scene.result is not None else ()
     if road:
         _draw_road(draw, frame, road, theme.road)
-    sizes = _PieceSizes(frame.square)
     tinted = set(_moved_squares(scene.last_move, position.size))
     for rank in range(position.size):
         for file in range(position.size):
@@ -248,10 +267,12 @@ def draw_scene(scene: Scene) -> Image.Image:
                 squares = theme.tinted_squares if (file, rank) in tinted else theme.squares
                 under = squares[(file + rank) % 2]
                 on_road = (file, rank) in road
-                _draw_stack(image, draw, frame, sizes, theme, file, rank, stack, under, on_road)
+                _draw_stack(image, draw, frame, theme, file, rank, stack, under, on_road)
+    for row, (file, rank) in enumerate(tall):
+        _draw_strip(image, draw, frame, theme, row, file, rank, position.stack(file, rank))
     _draw_header(image, draw, frame, scene)
     if scene.result is not None:
-        _draw_banner(image, frame, theme, scene.result)
+        _draw_banner(image, frame, theme, scene.result, scene.names)
     elif scene.caption:
         _draw_banner_text(image, frame, scene.caption, theme.muted)
     return image
@@ -289,50 +310,116 @@ def _draw_road(
     draw.line(points, fill=colour, width=width, joint="curve")
 
 
-def _stack_bands(
-    stack: Stack, n: int, room: float, layer: int
-) -> tuple[list[tuple[Color, float, float, bool]], float]:
-    """The buried pieces as bands (colour, bottom, top, can move), measured upward from 0, and
-    the total height they take, within `room` px.
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """How a stack's buried pieces are drawn on an image `width` px wide with squares of side
+    `square`: layers `fill` px thick with `line` px of the theme's layer line between them, so
+    that each layer stays at least :data:`MIN_PHONE_LAYER` px thick on a phone."""
 
-    Pieces that can move this turn (the top `n`, the carry limit) keep at least 3 px each where
-    possible; the rest share what is left. Neighbouring pieces of one colour form one band, so
-    the order of colours stays readable however tall the stack is.
-    """
-    buried = stack.colors[:-1]
-    count = len(buried)
-    if count == 0:
-        return [], 0.0
-    fixed = max(0, stack.height - n)  # below the carry limit
-    gap = max(1.0, layer * 0.4) if fixed else 0.0
-    movable = count - fixed
-    if count * layer + gap <= room:
-        thick_fixed = thick_movable = float(layer)
-    elif (room - gap) / count >= 3 or fixed == 0 or movable == 0:
-        thick_fixed = thick_movable = (room - gap) / count
-    else:
-        thick_movable = min(float(layer), max(3.0, (room - gap) * 0.6 / movable))
-        thick_fixed = (room - gap - thick_movable * movable) / fixed
-    bands: list[tuple[Color, float, float, bool]] = []
-    y = 0.0
-    for index, colour in enumerate(buried):
-        moves = index >= fixed
-        if moves and index == fixed and fixed:
-            y += gap
-        thickness = thick_movable if moves else thick_fixed
-        if bands and bands[-1][0] == colour and bands[-1][3] == moves and thickness < 4:
-            bands[-1] = (colour, bands[-1][1], y + thickness, moves)
+    width: int
+    square: int
+
+    @property
+    def line(self) -> int:
+        return max(1, round(self.width / PHONE_WIDTH))
+
+    @property
+    def fill(self) -> int:
+        """The thinnest a layer is drawn: readable once the image is shrunk to a phone's width."""
+        return max(2, ceil(MIN_PHONE_LAYER * self.width / PHONE_WIDTH))
+
+    @property
+    def carry_gap(self) -> int:
+        """The break between the pieces below the carry limit and those above it."""
+        return 2 * self.line
+
+    @property
+    def margin(self) -> int:
+        return max(1, round(0.03 * self.square))
+
+    def room(self, top: Piece) -> int:
+        """The height left for the layers under a top piece drawn at full size."""
+        return self.square - 2 * self.margin - _PieceSizes(self.square).top(top)
+
+    def fits(self, stack: Stack) -> bool:
+        """Whether every layer fits at the thinnest (the carry break counted in any case, so
+        that a stack's place does not depend on whose turn it is)."""
+        return self.layers_height(len(stack.colors) - 1, self.fill, True) <= self.room(stack.top)
+
+    def layers_height(self, count: int, fill: int, carry_break: bool) -> int:
+        """The height of `count` layers `fill` thick, framed by the layer line."""
+        if count == 0:
+            return 0
+        # A break splits the layers into two framed groups: a gap and one more line.
+        extra = self.carry_gap + self.line if carry_break else 0
+        return count * (fill + self.line) + self.line + extra
+
+
+def stack_strips(position: Position, width: int) -> list[tuple[int, int]]:
+    """The squares (file, rank) whose stacks are too tall for their square at `width`: each gets
+    a strip below the board with its full order. Listed top row first, then by file."""
+    profile = Profile(width, layout(width, position.size).square)
+    return [
+        (file, rank)
+        for rank in reversed(range(position.size))
+        for file in range(position.size)
+        if position.stack(file, rank).height >= 2 and not profile.fits(position.stack(file, rank))
+    ]
+
+
+def _layer_colours(theme: Theme, stack: Stack, n: int, under: RGB) -> list[RGB]:
+    """The buried pieces' colours, bottom to top: those below the carry limit `n` (which cannot
+    move this turn) faded toward `under`."""
+    fixed = max(0, stack.height - n)
+    return [
+        theme.players[colour].fill
+        if index >= fixed
+        else theme.buried(theme.players[colour].fill, under)
+        for index, colour in enumerate(stack.colors[:-1])
+    ]
+
+
+def _draw_layers(
+    draw: ImageDraw.ImageDraw,
+    theme: Theme,
+    colours: list[RGB],
+    fixed: int,
+    box: tuple[int, int, int, int],
+    fill: int,
+    line: int,
+    gap: int,
+    vertical: bool,
+) -> None:
+    """Layers of `colours` (bottom first), each `fill` px thick between lines `line` px thick in
+    the theme's layer line; the first `fixed` (below the carry limit) set `gap` px apart from the
+    rest. Vertical profiles grow up from the bottom of `box`; strips grow right from its left."""
+    left, top, right, bottom = box
+    count = len(colours)
+    groups = [(0, fixed), (fixed, count)] if 0 < fixed < count else [(0, count)]
+    at = bottom if vertical else left
+    for start, stop in groups:
+        if start and gap:
+            at += -gap if vertical else gap
+        length = (stop - start) * (fill + line) + line
+        if vertical:
+            draw.rectangle((left, at - length, right - 1, at - 1), theme.layer_line)
         else:
-            bands.append((colour, y, y + thickness, moves))
-        y += thickness
-    return bands, y
+            draw.rectangle((at, top, at + length - 1, bottom - 1), theme.layer_line)
+        for index in range(start, stop):
+            offset = line + (index - start) * (fill + line)
+            if vertical:
+                y1 = at - offset
+                draw.rectangle((left + line, y1 - fill, right - 1 - line, y1 - 1), colours[index])
+            else:
+                x0 = at + offset
+                draw.rectangle((x0, top + line, x0 + fill - 1, bottom - 1 - line), colours[index])
+        at += -length if vertical else length
 
 
 def _draw_stack(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
     frame: Layout,
-    sizes: _PieceSizes,
     theme: Theme,
     file: int,
     rank: int,
@@ -340,43 +427,94 @@ def _draw_stack(
     under: RGB,
     on_road: bool,
 ) -> None:
-    """The stack's profile (buried pieces as layers, bottom to top) with the top piece above it,
-    and the height in the corner for stacks of two or more."""
+    """The stack's profile (buried pieces as layers, bottom to top) under its top piece drawn at
+    full size, and the height in the corner for stacks of two or more. A stack too tall for its
+    square shows its topmost layers over a row of dots (in the muted text colour, never a
+    player's); its strip below the board shows them all
+    (see :func:`stack_strips`)."""
     left, top, right, _ = frame.square_box(file, rank)
-    square, margin = frame.square, sizes.margin
-    room = square - 2 * margin
+    square = frame.square
+    sizes, profile = _PieceSizes(square), Profile(frame.width, square)
     top_size = sizes.top(stack.top)
-    # A tall stack makes the top piece give up to a quarter of its size to the layers.
-    wanted = (stack.height - 1) * sizes.layer
-    top_size = max(round(top_size * 0.75), min(top_size, room - wanted))
-    bands, layers_height = _stack_bands(stack, frame.n, room - top_size, sizes.layer)
-    column = top_size + layers_height
-    column_top = top + (square - column) / 2
-    base = column_top + column  # bottom of the lowest layer
+    colours = _layer_colours(theme, stack, frame.n, under)
+    fixed = max(0, stack.height - frame.n)
+    room = profile.room(stack.top)
+    fill, line = profile.fill, profile.line
+    dots = 0
+    if not profile.fits(stack):
+        # Keep the topmost layers that fit above a row of dots saying there are more.
+        dots = 2 * fill
+        spare = room - dots - line - profile.carry_gap - line
+        shown = max(0, spare // (fill + line))
+        colours, fixed = colours[len(colours) - shown :], max(0, fixed - (len(colours) - shown))
+    else:
+        # Layers as thick as the design wants where the square has the room.
+        wanted = max(fill, round(0.1 * square) - line)
+        while fill < wanted and profile.layers_height(len(colours), fill + 1, fixed > 0) <= room:
+            fill += 1
+    layers = profile.layers_height(len(colours), fill, 0 < fixed < len(colours))
+    column = top_size + layers + dots
+    column_top = top + (square - column) // 2
     # Stacks stand a little left of centre, leaving the top right corner to the height tag.
     centre_x = (left + right) / 2 - (round(0.1 * square) if stack.height >= 2 else 0)
-    half = sizes.flat / 2
-    for colour, low, high, moves in bands:
-        piece = theme.players[colour]
-        fill = piece.fill if moves else theme.buried(piece.fill, under)
-        edge = piece.edge if moves else theme.buried(piece.edge, under)
-        y0, y1 = round(base - high), round(base - low)
-        if y1 <= y0:
-            continue
-        box = (round(centre_x - half), y0, round(centre_x + half) - 1, y1 - 1)
-        outline = edge if high - low >= 4 else None
-        draw.rectangle(box, fill=fill, outline=outline)
+    half = sizes.flat // 2
+    x0 = round(centre_x) - half
+    if colours:
+        box = (x0, column_top + top_size, x0 + 2 * half, column_top + top_size + layers)
+        _draw_layers(draw, theme, colours, fixed, box, fill, line, profile.carry_gap, True)
+    if dots:
+        y = column_top + top_size + layers + dots // 2
+        half_dot = fill // 2
+        for step in (-1, 0, 1):
+            x = round(centre_x) + step * 2 * fill
+            draw.rectangle((x - half_dot, y - half_dot, x + half_dot, y + half_dot), theme.muted)
     piece = theme.players[stack.colors[-1]]
     x = round(centre_x - top_size / 2)
-    y = round(column_top)
     if on_road:
         sprite = _sprite(stack.top, piece.fill, piece.edge, top_size)
-        image.paste(sprite, (x, y), sprite)
+        image.paste(sprite, (x, column_top), sprite)
     else:
         # Nothing else is drawn under the top piece's box: paste it ready-made on its square.
-        image.paste(_sprite_on(stack.top, piece.fill, piece.edge, top_size, under), (x, y))
+        image.paste(_sprite_on(stack.top, piece.fill, piece.edge, top_size, under), (x, column_top))
     if stack.height >= 2:
         _draw_height(image, frame, theme, (right, top), stack.height)
+
+
+def _draw_strip(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    frame: Layout,
+    theme: Theme,
+    row: int,
+    file: int,
+    rank: int,
+    stack: Stack,
+) -> None:
+    """One row below the board: the square's name, then its whole stack lying on its side on a
+    plain square, bottom piece on the left and the top piece at the right end."""
+    left, top, right, bottom = frame.strip_box(row)
+    profile = Profile(frame.width, frame.square)
+    size = round(30 * frame.unit)
+    name = Line.of(f"{FILES[file]}{rank + 1}", size)
+    draw_line(image, (left, (top + bottom) / 2), name, theme.text, "lm")
+    under = theme.squares[0]
+    colours = _layer_colours(theme, stack, frame.n, under)
+    fixed = max(0, stack.height - frame.n)
+    icon = bottom - top - 2 * profile.line
+    start = left + round(2.2 * size)
+    room = right - start - icon - 4 * profile.line
+    line, gap = profile.line, profile.carry_gap
+    fill = min(round(24 * frame.unit), (room - gap - 2 * line) // len(colours) - line)
+    length = profile.layers_height(len(colours), fill, 0 < fixed < len(colours))
+    pad = profile.line
+    backing = (start - pad, top + pad, start + length + 2 * pad + icon, bottom - pad)
+    draw.rounded_rectangle(backing, 2 * pad, under)
+    band = round(0.3 * icon)
+    box = (start, top + band // 2 + pad, start + length, bottom - band // 2 - pad)
+    _draw_layers(draw, theme, colours, fixed, box, fill, line, gap, False)
+    piece = theme.players[stack.colors[-1]]
+    sprite = _sprite_on(stack.top, piece.fill, piece.edge, icon - 2 * pad, under)
+    image.paste(sprite, (start + length + 2 * pad, top + 2 * pad))
 
 
 def _draw_height(
@@ -413,7 +551,7 @@ def _draw_header(
     position, theme, u = scene.position, scene.theme, frame.unit
     top = frame.pad
     bottom = top + frame.header_height - round(16 * u)
-    centre_half = round(95 * u)
+    centre_half = round(82 * u)
     middle = frame.width / 2
     name_size, stat_size = round(42 * u), round(32 * u)
     name_y, stat_y = top + round(54 * u), top + round(110 * u)
@@ -425,19 +563,21 @@ def _draw_header(
         x1 = round(middle - centre_half) if on_left else frame.width - frame.pad
         if scene.result is None and position.to_move is color:
             draw.rounded_rectangle((x0, top, x1 - 1, bottom), round(14 * u), theme.panel)
-        piece = theme.players[color]
-        sprite = _sprite(Piece.FLAT, piece.fill, piece.edge, chip)
         chip_x = x0 + inner if on_left else x1 - inner - chip
         chip_top = name_y - round(13 * u) - chip // 2
-        image.paste(sprite, (chip_x, chip_top), sprite)
+        _draw_swatch(image, draw, theme, Piece.FLAT, color, (chip_x, chip_top), chip)
         text_x = chip_x + chip + round(12 * u) if on_left else chip_x - round(12 * u)
         room = (x1 - x0) - chip - 2 * inner - round(12 * u)
-        name = fit(displayable(scene.names[color]) or f"Player {color.number}", name_size, room)
+        shown = displayable(scene.names[color]) or f"Player {color.number}"
+        name = name_line(shown, name_size, room)
         ink = theme.muted if scene.result is None and position.to_move is not color else theme.text
         draw_line(image, (text_x, name_y), name, ink, "ls" if on_left else "rs")
         _draw_stats(image, draw, frame, scene, color, (x0 + inner, x1 - inner), stat_y, stat_size)
     number = Line.of(f"Move {position.ply // 2 + 1}", round(30 * u))
-    draw_line(image, (middle, name_y), number, theme.muted, "ms")
+    draw_line(image, (middle, top + round(44 * u)), number, theme.muted, "ms")
+    if position.komi:
+        komi = fit(f"Komi {komi_text(position.komi)}", round(26 * u), 2 * centre_half)
+        draw_line(image, (middle, top + round(72 * u)), komi, theme.muted, "ms")
     if scene.show_tak:
         tak = Line.of("TINUË" if scene.tinue else "TAK", round(32 * u))
         half_width = line_width(tak) / 2 + round(14 * u)
@@ -461,11 +601,10 @@ def _draw_stats(
     baseline: int,
     size: int,
 ) -> None:
-    """ "Flats 12 +2" and the reserves as icons with counts, on one line of the player's panel."""
+    """ "Flats 12" and the reserves as icons with counts, on one line of the player's panel (the
+    komi is written under the move number)."""
     position, theme, u = scene.position, scene.theme, frame.unit
     flats = f"Flats {position.flat_count(color)}"
-    if color is Color.BLACK:
-        flats += f" {komi_text(position.komi)}".rstrip()
     reserves = position.reserves(color)
     parts: list[tuple[Piece | None, str]] = [(None, flats), (Piece.FLAT, str(reserves.stones))]
     if position.starting_caps[color]:
@@ -478,15 +617,62 @@ def _draw_stats(
     ]
     total = sum(widths) + spacing * (len(parts) - 1)
     x = span[0] if color is Color.WHITE else span[1] - total
-    piece = theme.players[color]
     for (kind, text), width in zip(parts, widths, strict=True):
         if kind is not None:
-            sprite = _sprite(kind, piece.fill, piece.edge, icon)
-            image.paste(sprite, (round(x), baseline - round(size * 0.36) - icon // 2), sprite)
+            corner = (round(x), baseline - round(size * 0.36) - icon // 2)
+            _draw_swatch(image, draw, theme, kind, color, corner, icon)
             x += icon + gap
         colour = theme.text if kind is None else theme.muted
         draw_line(image, (x, baseline), Line.of(text, size), colour, "ls")
         x += width - (0 if kind is None else icon + gap) + spacing
+
+
+def _draw_swatch(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    theme: Theme,
+    kind: Piece,
+    color: Color,
+    corner: tuple[int, int],
+    side: int,
+) -> None:
+    """A piece in the header, standing on a patch of the light square as on the board, so that
+    a dark piece does not vanish into a dark background."""
+    ring = max(1, round(side * 0.12))
+    left, top = corner
+    patch = (left - ring, top - ring, left + side + ring - 1, top + side + ring - 1)
+    draw.rounded_rectangle(patch, 2 * ring, theme.squares[0])
+    piece = theme.players[color]
+    sprite = _sprite(kind, piece.fill, piece.edge, side)
+    image.paste(sprite, corner, sprite)
+
+
+def name_line(name: str, size: int, room: float) -> Line:
+    """A player's name for the header: whole at `size` px if it fits in `room`, else whole at a
+    smaller size down to 70% of it, else cut with an ellipsis at that smallest size."""
+    text = displayable(name)
+    whole = Line.of(text, size)
+    width = line_width(whole)
+    if width <= room:
+        return whole
+    smallest = ceil(0.7 * size)
+    # Text width grows with its size: the size that fits is about size * room / width.
+    for shrunk in range(max(smallest, int(size * room / width)), smallest - 1, -1):
+        line = Line.of(text, shrunk)
+        if line_width(line) <= room:
+            return line
+    return fit(text, smallest, room)
+
+
+def banner_text(result: Result, names: tuple[str, str]) -> str:
+    """The result for the banner, naming the winner: "Alice wins by road · R-0"."""
+    sentence = result.describe().removesuffix(".")
+    if result.kind is ResultKind.ABORT:
+        return sentence
+    if result.winner is not None:
+        name = displayable(names[result.winner]) or f"Player {result.winner.number}"
+        sentence = name + sentence.removeprefix(str(result.winner).capitalize())
+    return f"{sentence} · {result.ptn()}"
 
 
 def _banner_box(frame: Layout) -> tuple[int, int, int, int]:
@@ -498,12 +684,11 @@ def _banner_box(frame: Layout) -> tuple[int, int, int, int]:
     )
 
 
-def _draw_banner(image: Image.Image, frame: Layout, theme: Theme, result: Result) -> None:
+def _draw_banner(
+    image: Image.Image, frame: Layout, theme: Theme, result: Result, names: tuple[str, str]
+) -> None:
     ImageDraw.Draw(image).rounded_rectangle(_banner_box(frame), round(14 * frame.unit), theme.alert)
-    text = result.describe()
-    if result.kind is not ResultKind.ABORT:
-        text += f"  {result.ptn()}"
-    _draw_banner_text(image, frame, text, theme.alert_text)
+    _draw_banner_text(image, frame, banner_text(result, names), theme.alert_text)
 
 
 def _draw_banner_text(image: Image.Image, frame: Layout, text: str, colour: RGB) -> None:

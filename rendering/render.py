@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 from PIL import Image
 
@@ -79,6 +80,10 @@ def render_board(
       drawn across its squares, or a flat win) when the game ended on the board. Pass a result
       for games ended otherwise (resignation, time, agreement).
 
+    A stack too tall for its square to show every piece readably on a phone also gets a strip
+    below the board with its full order (see :func:`rendering.board.stack_strips`), which makes the
+    image taller.
+
     The same arguments always give the same bytes (the PNG holds no time stamp).
     Raises ValueError for an unknown theme, a width out of range or a last move off the board.
     """
@@ -92,7 +97,7 @@ def render_board(
         result=result,
         tinue=tinue,
     )
-    return png_bytes(to_palette(draw_scene(chosen), chosen.theme))
+    return png_bytes(to_palette(draw_scene(replace(chosen, strips=True)), chosen.theme))
 
 
 def png_bytes(image: Image.Image) -> bytes:

@@ -12,6 +12,9 @@ MIN_GRAPHIC_CONTRAST = 3.0
 MIN_TEXT_CONTRAST = 4.5
 MIN_PLAYER_DISTANCE = 40.0
 MIN_TINT_DISTANCE = 10.0
+# The marks on and below the board (the road, the last move's tint, the result banner) must stay
+# apart from each other, and the road from the squares and pieces it runs over, for every vision.
+MIN_MARK_DISTANCE = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +48,9 @@ class Theme:
     road: RGB
     alert: RGB  # the Tak marker and the result banner
     alert_text: RGB
+    # Between the layers of a stack profile: a mid tone, unlike either player's pieces, so that
+    # neighbouring layers of one colour stay apart without reading as a layer of the other.
+    layer_line: RGB
     buried_amount: float = 0.35  # how far buried pieces below the carry limit fade to the square
     tinted_squares: tuple[RGB, RGB] = field(init=False)
 
@@ -91,9 +97,10 @@ THEMES: dict[str, Theme] = {
             players=(("#f6f1e7", "#3b3f46"), ("#1c1f24", "#000000")),
             tint="#ffc83d",
             tint_amount=0.55,
-            road="#ff8a3d",
-            alert="#e5484d",
+            road="#e81ee8",
+            alert="#902030",
             alert_text="#ffffff",
+            layer_line="#808d9c",
         ),
         # Warm paper and ink, for those who prefer a light image.
         make_theme(
@@ -107,9 +114,10 @@ THEMES: dict[str, Theme] = {
             players=(("#fffdf8", "#5e4f39"), ("#2e2823", "#120f0c")),
             tint="#5ba3d6",
             tint_amount=0.5,
-            road="#c2410c",
+            road="#b000d0",
             alert="#b42318",
             alert_text="#ffffff",
+            layer_line="#9a8866",
         ),
         # Black frame, grey squares, pure white and black pieces: the players differ in lightness
         # alone, which no colour-vision deficiency takes away; the last move is tinted blue.
@@ -121,12 +129,15 @@ THEMES: dict[str, Theme] = {
             text="#ffffff",
             muted="#e0e0e0",
             panel="#333333",
-            players=(("#ffffff", "#000000"), ("#000000", "#ffffff")),
+            # Both outlined in one dark grey: an outline in the other player's colour would read
+            # as a layer of theirs under a stack's top piece.
+            players=(("#ffffff", "#505050"), ("#000000", "#505050")),
             tint="#1f6fff",
             tint_amount=0.6,
             road="#ffb000",
-            alert="#ffb000",
-            alert_text="#000000",
+            alert="#c00000",
+            alert_text="#ffffff",
+            layer_line="#808080",
         ),
     )
 }
@@ -139,9 +150,19 @@ def theme_problems(theme: Theme) -> list[str]:
     - each player's pieces (face or outline) against every square, tinted or not, at 3:1;
     - the two players' faces a clearly different colour, and at 3:1, for typical vision and
       simulated protanopia, deuteranopia and tritanopia;
-    - a tinted square visibly different from an untinted one for all those visions.
+    - a tinted square visibly different from an untinted one for all those visions;
+    - the road, the tint and the banner clearly different colours from each other, and the road
+      from the squares and the players' faces, for all those visions (see :func:`mark_distances`);
+    - the banner's text on the banner at 4.5:1.
     """
     problems: list[str] = []
+    ratio = contrast(theme.alert_text, theme.alert)
+    if ratio < MIN_TEXT_CONTRAST:
+        problems.append(f"banner text on the banner: contrast {ratio:.2f}")
+    for vision in VISIONS:
+        for pair, gap in mark_distances(theme, vision).items():
+            if gap < MIN_MARK_DISTANCE:
+                problems.append(f"{pair} too alike with {vision} vision: distance {gap:.1f}")
     for what, back in (("background", theme.background), ("panel", theme.panel)):
         for label, ink in (("text", theme.text), ("muted text", theme.muted)):
             ratio = contrast(ink, back)
@@ -163,3 +184,24 @@ def theme_problems(theme: Theme) -> list[str]:
             if gap < MIN_TINT_DISTANCE:
                 problems.append(f"tint invisible with {vision} vision: distance {gap:.1f}")
     return problems
+
+
+def mark_distances(theme: Theme, vision: str) -> dict[str, float]:
+    """The CIELAB distances, as seen with `vision`, between the marks that must not be confused:
+    the road, the last move's tint (the nearer of the two tinted squares), the banner, and what
+    the road runs over (the nearer square, the nearer player's face)."""
+
+    def seen(*colours: RGB) -> list[RGB]:
+        return [simulate(colour, vision) for colour in colours]
+
+    road, banner = seen(theme.road, theme.alert)
+    tints = seen(*theme.tinted_squares)
+    return {
+        "road and banner": distance(road, banner),
+        "road and last move": min(distance(road, tint) for tint in tints),
+        "banner and last move": min(distance(banner, tint) for tint in tints),
+        "road and squares": min(distance(road, square) for square in seen(*theme.squares)),
+        "road and pieces": min(
+            distance(road, face) for face in seen(*(p.fill for p in theme.players))
+        ),
+    }

@@ -8,6 +8,9 @@ import pytest
 from PIL import Image
 
 from rendering import DEFAULT_SIZE, THEMES, komi_text, layout, render_board
+from rendering.board import banner_text, name_line
+from rendering.colour import contrast
+from rendering.text import Line, line_width
 from tak import Call, Color, Position, Result, ResultKind, parse_move, tak_call
 
 WIDTH = 600
@@ -228,3 +231,52 @@ def test_renders_in_threads_match_renders_in_turn() -> None:
     in_turn = [draw(job) for job in jobs]
     with ThreadPoolExecutor(max_workers=4) as pool:
         assert list(pool.map(draw, jobs)) == in_turn
+
+
+@pytest.mark.parametrize(
+    ("result", "text"),
+    [
+        (Result(Color.WHITE, ResultKind.ROAD), "Alice wins by road · R-0"),
+        (Result(Color.BLACK, ResultKind.FLATS), "Bob wins on flats · 0-F"),
+        (Result(Color.BLACK, ResultKind.TIME), "Bob wins on time · 0-1"),
+        (Result(None, ResultKind.AGREEMENT), "Draw by agreement · 1/2-1/2"),
+        (Result(None, ResultKind.ABORT), "The game was aborted"),
+    ],
+)
+def test_the_banner_names_the_winner_in_one_spaced_line(result: Result, text: str) -> None:
+    assert banner_text(result, ("Alice", "Bob")) == text
+
+
+def test_long_names_shrink_before_they_are_cut() -> None:
+    whole = Line.of("Alexandria Worthington", 40)
+    room = 0.85 * line_width(whole)  # too wide at full size...
+    shrunk = name_line("Alexandria Worthington", 40, room)
+    assert shrunk.text() == "Alexandria Worthington"  # ...so it is drawn smaller, whole
+    assert 28 <= shrunk.size < 40 and line_width(shrunk) <= room
+    cut = name_line("Alexandria Worthington-Featherstonehaugh", 40, room)
+    assert cut.text().endswith("…") and cut.size == 28 and line_width(cut) <= room
+    assert name_line("Bo", 40, room).size == 40
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_both_header_swatches_stand_on_a_light_square(theme: str) -> None:
+    chosen = THEMES[theme]
+    image = pixels(render_board(Position(5), theme=theme, size=WIDTH))
+    frame = layout(WIDTH, 5)
+    for half in ((0, WIDTH // 2), (WIDTH // 2, WIDTH)):
+        header = image.crop((half[0], 0, half[1], frame.board_y - frame.gutter))
+        colours = {c for _, c in header.getcolors(1 << 16)}
+        assert chosen.squares[0] in colours
+    assert contrast(chosen.players[1].fill, chosen.squares[0]) >= 3
+
+
+def test_komi_is_written_as_komi_under_the_move_number() -> None:
+    frame = layout(WIDTH, 5)
+    images = [pixels(render_board(Position(5, komi=k), size=WIDTH)) for k in (0, 2)]
+    third = WIDTH // 3
+    black_panel = (2 * third, 0, WIDTH, frame.board_y - frame.gutter)
+    centre = (third, 0, 2 * third, frame.board_y - frame.gutter)
+    plain, komi = (image.crop(black_panel).tobytes() for image in images)
+    assert plain == komi  # Black's flat count no longer carries a bare "+2"
+    plain, komi = (image.crop(centre).tobytes() for image in images)
+    assert plain != komi
