@@ -122,3 +122,14 @@ async def test_start_over_and_typing_ptn_from_the_picker(world: World) -> None:
     assert form.modal is not None and "game #1" in form.modal["title"]
     played = await world.alice.submit_modal(form, {"move": "3c3+12"})
     assert "You played **3c3+12** in game #1" in played.response.content
+
+
+async def test_a_picker_opened_before_a_restart_still_plays(world: World, new_bot: Any) -> None:
+    _, picker = await open_picker(world, 6, TALL_6X6)
+    await world.alice.select(picker, ["c"])
+    await world.env.restart_bot(new_bot())
+    await world.alice.select(picker, ["c3+"])
+    assert "So far: c3: move up." in picker.content
+    await world.alice.select(picker, ["c3+11"])
+    played = await world.alice.click(picker, label="Confirm c3+")
+    assert "You played **c3+** in game #1" in played.response.content
