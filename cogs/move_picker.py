@@ -173,6 +173,8 @@ async def show_step(
     """Show the picker after `chosen` on the pressed message: the next choices, or the preview
     of a complete move with Confirm."""
     await interaction.response.defer()
+    if re.fullmatch(_STEPS, chosen) is None:
+        raise StaleChoice
     game = await current_game(interaction, game_id, ply, mark)
     table = table_of(interaction)
     position = await table.services.games.position(game_id)
@@ -222,8 +224,6 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=f"bred
 
     async def callback(self, interaction: discord.Interaction) -> None:
         [chosen] = self.item.values
-        if re.fullmatch(_STEPS, chosen) is None:
-            chosen = ""
         step = show_step(interaction, self.game_id, self.ply, self.position, chosen)
         await pressed(interaction, "the move picker", self.game_id, step)
 
