@@ -59,7 +59,7 @@ def move_steps(move: Move) -> str:
 
 def steps_move(steps: str) -> Move | None:
     """The move `steps` complete, or None while more steps are needed (or they make none)."""
-    if len(steps) < 3 or steps[0] not in FILES or not steps[1].isdigit():
+    if len(steps) < 3 or steps[0] not in FILES or steps[1] not in "12345678":
         return None
     file, rank = FILES.index(steps[0]), int(steps[1]) - 1
     if len(steps) == 3 and steps[2] in _PIECE_STEPS:

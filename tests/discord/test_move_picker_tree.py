@@ -105,3 +105,10 @@ def test_a_step_leading_nowhere_is_refused() -> None:
     position = Position(5)
     with pytest.raises(StaleChoice):
         next_choices(position.legal_moves(), "a1>")
+
+
+@pytest.mark.parametrize(
+    "steps", ["", "a", "a1", "a1>", "a1>2", "a1>21", "a1>20", "a9F", "i1F", "a1X"]
+)
+def test_steps_that_make_no_move_are_none(steps: str) -> None:
+    assert steps_move(steps) is None
