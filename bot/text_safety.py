@@ -59,6 +59,7 @@ _QUOTES = str.maketrans({"’": "'", "‘": "'", "′": "'", "´": "'", "“": '
 
 def typed_move(text: str) -> str:
     """A move as typed on any keyboard, in plain PTN characters: full-width letters and digits
-    (NFKC), the curly quotes phones insert for `'`, code backticks and stray spaces undone."""
+    (NFKC), the curly quotes phones insert for `'`, code backticks and spaces at either end
+    undone; spaces within are kept (one for a run), so that a refusal shows it as typed."""
     normal = unicodedata.normalize("NFKC", text).translate(_QUOTES)
-    return "".join(normal.split())
+    return " ".join(normal.split())

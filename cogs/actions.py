@@ -15,16 +15,14 @@ from bot.errors import (
     BredonError,
     GameOver,
     NoDrawOffer,
-    NotYourTurn,
     NoUndoRequest,
-    PositionChanged,
 )
 from bot.games.model import ChallengeView, GameView, PlayerRef
-from bot.games.service import position_mark, require_active
+from bot.games.service import position_mark
 from bot.notifications.outbox import challenge_stream, game_stream
 from bot.text_safety import typed_move, visible_name
 from cogs import clock_messages
-from cogs.buttons import Handler, on_give_day_press, on_move_press, on_press
+from cogs.buttons import Handler, on_give_day_press, on_press
 from cogs.courier import Courier, courier_of
 from cogs.presenters.challenges import post_challenge
 from cogs.table import GameTable, Place, is_me
@@ -203,12 +201,28 @@ async def give_a_day_on_an_older_board(interaction: discord.Interaction, game_id
     await give_a_day(interaction, game_id, None)
 
 
+async def play_move(
+    interaction: discord.Interaction, game_id: int, text: str, *, ply: int, mark: str
+) -> str:
+    """Play `text` for the user, only in the position they chose it for (its ply and
+    :func:`~bot.games.service.position_mark`), post what follows, and return what to tell them."""
+    courier = _courier(interaction)
+    outcome = await courier.table.services.games.move(
+        game_id, interaction.user.id, text, expected_ply=ply, expected_mark=mark
+    )
+    report = await courier.deliver_stream(game_stream(game_id))
+    return report.reply(
+        f"You played **{outcome.move}** in game #{game_id}",
+        f"Your move {outcome.move} in game #{game_id} was recorded",
+    )
+
+
 FEW_MOVES = 8  # the form lists the legal moves when there are no more than this
 
 
 class MoveForm(discord.ui.Modal):
-    """The form behind a board's Move button: one field for the move, with the legal moves
-    listed when there are few, or a reminder of how PTN writes moves."""
+    """The form behind the move picker's Type PTN button: one field for the move, with the
+    legal moves listed when there are few, or a reminder of how PTN writes moves."""
 
     def __init__(self, game: GameView, legal: list[str]) -> None:
         super().__init__(title=f"Your move in game #{game.id}"[:45], timeout=15 * 60)
@@ -226,39 +240,12 @@ class MoveForm(discord.ui.Modal):
         self.add_item(self.move)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        courier = _courier(interaction)
         async with acting(interaction):
-            outcome = await courier.table.services.games.move(
-                self.game_id,
-                interaction.user.id,
-                typed_move(self.move.value),
-                expected_ply=self.ply,
-                expected_mark=self.mark,
-            )
-            report = await courier.deliver_stream(game_stream(self.game_id))
-            reply = report.reply(
-                f"You played **{outcome.move}** in game #{self.game_id}",
-                f"Your move {outcome.move} in game #{self.game_id} was recorded",
-            )
+            text = typed_move(self.move.value)
+            reply = await play_move(interaction, self.game_id, text, ply=self.ply, mark=self.mark)
             await interaction.followup.send(reply, ephemeral=True)
 
     async def on_error(  # type: ignore[override]  # as discord.py's Modal narrows it
         self, interaction: discord.Interaction, error: Exception, /
     ) -> None:
         await apologise(interaction, error, "the move form", self.game_id)
-
-
-@on_move_press
-async def open_move_form(
-    interaction: discord.Interaction, game_id: int, ply: int, position: str
-) -> None:
-    """Only the player to move, on the board of the current position, gets the form."""
-    games = table_of(interaction).services.games
-    game = await games.get(game_id)
-    require_active(game)
-    game.color_of(interaction.user.id)
-    if game.ply != ply or position_mark(game.tps) != position:
-        raise PositionChanged(game.id, ply, game.ply)
-    if game.player_to_move.id != interaction.user.id:
-        raise NotYourTurn(game.id)
-    await interaction.response.send_modal(MoveForm(game, await games.legal_moves(game.id)))

@@ -45,7 +45,7 @@ KINDS = {
     "moretime": ButtonKind("Give 1 day", discord.ButtonStyle.secondary),
 }
 HANDLERS: dict[str, Handler] = {}
-MOVE_FORMS: list[FormOpener] = []  # the one handler for the Move button, set by cogs.actions
+MOVE_FORMS: list[FormOpener] = []  # the one handler for the Move button: cogs.move_picker
 GIVE_DAY: list[DayGiver] = []  # the one handler for the Give 1 day button, set by cogs.actions
 
 
@@ -104,7 +104,7 @@ async def pressed(
 
 
 def on_move_press(opener: FormOpener) -> FormOpener:
-    """Register what pressing a board's Move button does (open the move form)."""
+    """Register what pressing a board's Move button does (open the move picker)."""
     MOVE_FORMS[:] = [opener]
     return opener
 
@@ -119,8 +119,8 @@ class MoveButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"bredon:move:(?P<game>\d+):(?P<ply>\d+):(?P<position>[0-9a-f]{8})",
 ):
-    """On every board: opens a form for the move, for the position that board shows (its ply
-    and :func:`~bot.games.service.position_mark`)."""
+    """On every board: opens the move picker (:mod:`cogs.move_picker`), for the position that
+    board shows (its ply and :func:`~bot.games.service.position_mark`)."""
 
     def __init__(self, game_id: int, ply: int, position: str) -> None:
         super().__init__(
@@ -141,7 +141,7 @@ class MoveButton(
         return cls(int(match["game"]), int(match["ply"]), match["position"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """The form must be the first answer, so nothing is acknowledged before it."""
+        """The picker is the first answer, so nothing is acknowledged before it."""
         opened = MOVE_FORMS[0](interaction, self.game_id, self.ply, self.position)
         await pressed(interaction, "the Move button", self.game_id, opened)
 

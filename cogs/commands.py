@@ -50,6 +50,7 @@ from cogs.buttons import (
 from cogs.clocks import ClocksCog
 from cogs.courier import CourierCog
 from cogs.game_list import PageButton
+from cogs.move_picker import PICKER_ITEMS
 from cogs.notifications import NotificationsCog
 from cogs.opponent import OpponentCog
 from cogs.profile import ProfileCog
@@ -211,7 +212,7 @@ async def setup(bot: BredonBot) -> None:
     ]
     if missing:
         raise RuntimeError(f"Buttons without a handler: {missing}")
-    bot.add_dynamic_items(ActionButton, MoveButton, GiveDayButton, PageButton)
+    bot.add_dynamic_items(ActionButton, MoveButton, GiveDayButton, PageButton, *PICKER_ITEMS)
     courier_cog = CourierCog(bot)
     courier = courier_cog.courier
     opponent = OpponentCog(bot, courier)

@@ -279,7 +279,9 @@ HELP.add_field(
     value=(
         "`a1` place a flat on a1 · `Sb2` a wall on b2 · `Cc3` a capstone on c3\n"
         "`c3>` move the top piece of c3 one square right (`<` left, `+` up, `-` down)\n"
-        "`3c3+12` take 3 pieces from c3, go up, drop 1 then 2"
+        "`3c3+12` take 3 pieces from c3, go up, drop 1 then 2\n"
+        "No PTN needed: the **Move** button under the board lets you pick the square, then the "
+        "move, and shows the board after it before you confirm."
     ),
     inline=False,
 )

@@ -102,12 +102,27 @@ class MoveArgument(Text):
             legal = await services_of(interaction).games.legal_moves(target.id)
         except BredonError:
             return []
-        start = typed_move(typed).lower()
         return [
             app_commands.Choice(name=text, value=SuggestedMove.for_game(text, target).value)
-            for text in legal
-            if text.lower().startswith(start)
+            for text in suggested_moves(legal, typed_move(typed))
         ]
+
+
+MAX_SUGGESTIONS = 25  # Discord shows no more
+
+
+def suggested_moves(legal: list[str], typed: str) -> list[str]:
+    """The legal moves that start with what was typed (in any case), as the typing reads best:
+    the move typed in full first, then those whose first letter is the one typed (``c`` lists
+    the c file's moves before the capstone placements ``Ca1``...), shorter before longer; at most
+    25, so any legal move shows once typed far enough."""
+    start = typed.lower()
+
+    def order(text: str) -> tuple[bool, bool, int, str]:
+        return text.lower() != start, bool(typed) and text[0] != typed[0], len(text), text
+
+    found = [text for text in legal if text.lower().startswith(start)]
+    return sorted(found, key=order)[:MAX_SUGGESTIONS]
 
 
 Move = app_commands.Transform[str, MoveArgument]

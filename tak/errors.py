@@ -13,6 +13,15 @@ class TPSError(TakError):
     """Text that is not a valid TPS position."""
 
 
+class NotASquare(PTNError):
+    """A move naming a square no board has (``z9``); ``square`` is its name, so that a caller who
+    knows the board can say which squares it has (:func:`tak.moves.off_board`)."""
+
+    def __init__(self, message: str, square: str) -> None:
+        super().__init__(message)
+        self.square = square
+
+
 class IllegalMoveError(TakError):
     """A well-formed move that the rules do not allow in this position."""
 

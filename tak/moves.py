@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 from enum import Enum, IntEnum
 from typing import Any
 
-from tak.errors import PTNError, quoted
+from tak.errors import NotASquare, PTNError, quoted
 
 FILES = "abcdefgh"
 MIN_SIZE = 3
@@ -84,6 +84,17 @@ def by_fields(value: Any) -> tuple[object, tuple[object, ...]]:
 def square_name(file: int, rank: int) -> str:
     """`square_name(0, 0) == "a1"`: files a..h left to right, ranks 1..8 upward."""
     return f"{FILES[file]}{rank + 1}"
+
+
+def off_board(square: str, size: int | None = None) -> str:
+    """Why `square` is refused, in one sentence naming the squares there are: on this board of
+    `size`, or on any board when the board is not known."""
+    last = FILES[(size or MAX_SIZE) - 1]
+    where = f"this {size}x{size} board" if size else "any board (at most 8x8)"
+    return (
+        f"{square} is not a square on {where}, which has files a to {last} "
+        f"and ranks 1 to {size or MAX_SIZE}."
+    )
 
 
 def _check_square(file: int, rank: int) -> None:
@@ -166,8 +177,8 @@ def spread_shape_problem(spread: Spread) -> str | None:
         return "A spread must drop at least one piece."
     if any(d < 1 for d in spread.drops):
         return (
-            f"{spread.ptn()} drops 0 pieces on a square: every square walked needs at least "
-            "one piece."
+            f"{spread.ptn()} drops 0 pieces on a square, but every square walked needs at "
+            "least one."
         )
     if spread.count > MAX_SIZE:
         return f"{spread.count} pieces is more than any board's carry limit (at most {MAX_SIZE})."
@@ -211,9 +222,8 @@ def parse_move_with_marks(text: str) -> tuple[Move, str]:
     file_letter = match["file"].lower()
     rank = int(match["rank"])
     if file_letter not in FILES or not 1 <= rank <= MAX_SIZE:
-        raise PTNError(
-            f"{file_letter}{rank} is not a square: files run from a to h and ranks from 1 to 8."
-        )
+        square = f"{file_letter}{rank}"
+        raise NotASquare(off_board(square), square)
     file = FILES.index(file_letter)
     marks = match["marks"]
     if match["dir"] is None:

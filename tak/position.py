@@ -22,6 +22,7 @@ from tak.moves import (
     Placement,
     Spread,
     by_fields,
+    off_board,
     parse_move,
     spread_shape_problem,
     square_name,
@@ -1008,7 +1009,7 @@ class Position:
             raise IllegalMoveError(f"The game is over ({self._result.ptn()}).")
         n = self.size
         if not (0 <= move.file < n and 0 <= move.rank < n):
-            raise IllegalMoveError(f"{move.square} is off the {n}x{n} board.")
+            raise IllegalMoveError(off_board(move.square, n))
         if isinstance(move, Placement):
             self._check_placement(move)
         else:
@@ -1020,15 +1021,15 @@ class Position:
     def _check_placement(self, move: Placement) -> None:
         if self._stacks[move.rank * self.size + move.file]:
             raise IllegalMoveError(
-                f"{move.square} is occupied: pieces can only be placed on empty squares."
+                f"{move.square} is occupied, and pieces can only be placed on empty squares."
             )
         mover = self.ply & 1
         if self.is_opening:
             if move.piece is not Piece.FLAT:
                 name = "walls" if move.piece is Piece.WALL else "capstones"
                 raise IllegalMoveError(
-                    f"No {name} in the first two plies: each player's first move places a flat "
-                    "of the opponent's colour."
+                    f"No {name} in the first two plies, where each player places a flat of the "
+                    "opponent's colour."
                 )
             if self._stones[1 - mover] == 0:
                 raise IllegalMoveError(
@@ -1043,7 +1044,7 @@ class Position:
             if self._capstones[mover] == 0:
                 raise IllegalMoveError("You have no capstone left to place.")
         elif self._stones[mover] == 0:
-            raise IllegalMoveError("You have no stones left: only your capstone can be placed.")
+            raise IllegalMoveError("You have no stones left, only your capstone to place.")
 
     def _check_spread(self, move: Spread) -> None:
         problem = spread_shape_problem(move)
@@ -1051,18 +1052,18 @@ class Position:
             raise IllegalMoveError(problem)
         if self.is_opening:
             raise IllegalMoveError(
-                "No stack can move in the first two plies: each player's first move places a "
-                "flat of the opponent's colour."
+                "No stack can move in the first two plies, where each player places a flat of "
+                "the opponent's colour."
             )
         n = self.size
         origin = move.rank * n + move.file
         stack = self._stacks[origin]
         if not stack:
-            raise IllegalMoveError(f"{move.square} is empty: there is no stack to move.")
+            raise IllegalMoveError(f"{move.square} is empty, so there is no stack to move.")
         if stack[-1] != self.ply & 1:
             raise IllegalMoveError(
-                f"{move.square} is topped by {Color(stack[-1])}'s piece: you can only move stacks "
-                "with your own piece on top."
+                f"{move.square} is topped by {Color(stack[-1])}'s piece, and you can only move "
+                "stacks with your own piece on top."
             )
         count = move.count
         if count > n:
@@ -1070,36 +1071,36 @@ class Position:
         height = len(stack)
         if count > height:
             raise IllegalMoveError(
-                f"{move.square} holds only {height} piece{'s' if height > 1 else ''}: "
-                f"you can't pick up {count}."
+                f"{move.square} holds only {height} piece{'s' if height > 1 else ''}, "
+                f"so you can't pick up {count}."
             )
         path = move.path()
         tops = self._tops
         for index, (file, rank) in enumerate(path):
             if not (0 <= file < n and 0 <= rank < n):
                 raise IllegalMoveError(
-                    f"{move.ptn()} walks off the board: it drops on {len(path)} squares, "
-                    f"but only {index} lie that way from {move.square}."
+                    f"{move.ptn()} walks off the board, dropping on {len(path)} squares where "
+                    f"only {index} lie that way from {move.square}."
                 )
             target = rank * n + file
             if not self._stacks[target] or tops[target] == FLAT:
                 continue
             name = square_name(file, rank)
             if tops[target] == CAP:
-                raise IllegalMoveError(f"{name} holds a capstone: nothing can move onto it.")
+                raise IllegalMoveError(f"{name} holds a capstone, and nothing can move onto it.")
             if tops[origin] != CAP:
                 raise IllegalMoveError(
-                    f"{name} holds a wall: only a capstone moving alone can flatten it."
+                    f"{name} holds a wall, and only a capstone moving alone can flatten it."
                 )
             if index != len(path) - 1:
                 raise IllegalMoveError(
-                    f"{name} holds a wall: a capstone flattens a wall only with its last drop, "
-                    "which ends the move."
+                    f"{name} holds a wall, and a capstone flattens a wall only with its last "
+                    "drop, which ends the move."
                 )
             if move.drops[-1] != 1:
                 raise IllegalMoveError(
-                    f"{name} holds a wall: only a capstone moving alone can flatten it, so the "
-                    "last drop must be the capstone by itself (1)."
+                    f"{name} holds a wall, and only a capstone moving alone can flatten it, so "
+                    "the last drop must be the capstone by itself (1)."
                 )
 
     def is_legal(self, move: Move | str) -> bool:

@@ -119,6 +119,8 @@ from tak import (
     parse_move,
     tak_call,
 )
+from tak.errors import NotASquare
+from tak.moves import off_board
 from tak.ptn import MAX_PLIES
 
 
@@ -380,6 +382,9 @@ class GameService:
         """
         try:
             move = parse_move(text.strip())
+        except NotASquare as error:  # said with the squares of this game's board
+            size = (await self.get(game_id)).setup.size
+            raise IllegalMove(text.strip(), off_board(error.square, size)) from None
         except PTNError as error:
             raise IllegalMove(text.strip(), str(error)) from None
         seen = _Seen(expected_ply, expected_mark)

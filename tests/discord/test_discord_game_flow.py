@@ -100,7 +100,7 @@ async def test_mistakes_are_refused_privately_and_change_nothing(world) -> None:
     occupied = await world.move(bob, thread, "a1")
     assert occupied.ephemeral
     assert occupied.response.content == (
-        "a1 is occupied: pieces can only be placed on empty squares."  # the input named once
+        "a1 is occupied, and pieces can only be placed on empty squares."  # named once
     )
     wall_first = await world.move(bob, thread, "Sb2")
     assert wall_first.ephemeral and wall_first.response.content.startswith("Sb2: ")

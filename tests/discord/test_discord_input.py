@@ -145,20 +145,21 @@ async def test_no_suggestions_for_someone_outside_the_game(world: World) -> None
     assert await world.carol.autocomplete(thread, "tak move", "ptn", "") == []
 
 
-async def test_the_move_button_opens_a_form_for_the_position_shown(world: World) -> None:
+async def test_the_move_button_opens_a_picker_and_a_form_for_the_board_shown(world: World) -> None:
     alice, bob = world.alice, world.bob
     thread = await world.start_game(size=5)
     board = world.last_bot_message(thread)
     refused = await bob.click(board, label="Move")  # not bob's turn
     assert refused.response.content == "It is not your turn in game #1."
-    shown = await alice.click(board, label="Move")
+    picker = (await alice.click(board, label="Move")).response
+    shown = await alice.click(picker, label="Type PTN")
     assert shown.modal is not None and "game #1" in shown.modal["title"]
     played = await alice.submit_modal(shown, {"move": "ａ１"})  # full-width, from a phone
     assert "You played **a1** in game #1" in played.response.content
     stale = await bob.click(board, label="Move")  # the first board, one ply ago
     assert "The position has changed in game #1" in stale.response.content
     current = world.last_bot_message(thread)
-    form = await bob.click(current, label="Move")
+    form = await bob.click((await bob.click(current, label="Move")).response, label="Type PTN")
     answered = await bob.submit_modal(form, {"move": " e5’ "})  # curly quote, stray spaces
     assert "You played **e5** in game #1" in answered.response.content
 

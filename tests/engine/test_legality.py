@@ -17,24 +17,28 @@ MIDGAME = "x4,2/x5/x2,1S,x2/x,2,1C,2,x/1,x3,2S 1 4"  # 5x5, White to move
 @pytest.mark.parametrize(
     ("tps", "move", "reason"),
     [
-        (MIDGAME, "b2", "b2 is occupied: pieces can only be placed on empty squares."),
-        (MIDGAME, "f1", "f1 is off the 5x5 board."),
+        (MIDGAME, "b2", "b2 is occupied, and pieces can only be placed on empty squares."),
+        (
+            MIDGAME,
+            "f1",
+            "f1 is not a square on this 5x5 board, which has files a to e and ranks 1 to 5.",
+        ),
         (MIDGAME, "b2+", "b2 is topped by black's piece"),
-        (MIDGAME, "2c2+", "c2 holds only 1 piece: you can't pick up 2."),
-        ("x3/x,21,x/x,1S,x 1 3", "b2-", "b1 holds a wall: only a capstone moving alone"),
-        ("x5/x5/x5/x,1,2C,x2/x5 1 3", "b2>", "c2 holds a capstone: nothing can move onto it."),
+        (MIDGAME, "2c2+", "c2 holds only 1 piece, so you can't pick up 2."),
+        ("x3/x,21,x/x,1S,x 1 3", "b2-", "b1 holds a wall, and only a capstone moving alone"),
+        ("x5/x5/x5/x,1,2C,x2/x5 1 3", "b2>", "c2 holds a capstone, and nothing can move onto it."),
         (
             "x5/x5/x,221C,2S,x2/x5/x5 1 5",
             "2b3>",
-            "c3 holds a wall: only a capstone moving alone can flatten it, so the last drop",
+            "c3 holds a wall, and only a capstone moving alone can flatten it, so the last drop",
         ),
         (
             "x5/x5/x,221C,x,2S,x/x5/x5 1 5",
             "3b3>111",
-            "d3 holds a wall: a capstone flattens a wall only with its last drop",
+            "d3 holds a wall, and a capstone flattens a wall only with its last drop",
         ),
         ("x5/x5/x,1111111C,x3/x5/x5 1 8", "6b3>", "You can carry at most 5 pieces on 5x5, not 6."),
-        ("x3/x3/x,11,x 1 3", "2b1<11", "2b1<11 walks off the board: it drops on 2 squares"),
+        ("x3/x3/x,11,x 1 3", "2b1<11", "2b1<11 walks off the board, dropping on 2 squares"),
         ("x3/x3/x3 1 1", "Sa1", "No walls in the first two plies"),
         ("x5/x5/x5/x5/x5 1 1", "Ca1", "No capstones in the first two plies"),
         ("x3/x3/x,2,x 2 1", "b1>", "No stack can move in the first two plies"),
@@ -53,13 +57,13 @@ def test_reasons(tps: str, move: str, reason: str) -> None:
 
 def test_empty_origin() -> None:
     position = _position(MIDGAME)
-    with pytest.raises(IllegalMoveError, match="e2 is empty: there is no stack to move"):
+    with pytest.raises(IllegalMoveError, match="e2 is empty, so there is no stack to move"):
         position.play("e2+")
 
 
 def test_no_stones_left_but_a_capstone() -> None:
     position = _position("x5/x5/x5/x5/1,2,x3 1 2", stones=(1, 21))
-    with pytest.raises(IllegalMoveError, match="no stones left: only your capstone"):
+    with pytest.raises(IllegalMoveError, match="no stones left, only your capstone"):
         position.play("c1")
     with pytest.raises(IllegalMoveError, match="no stones left"):
         position.play("Sc1")
