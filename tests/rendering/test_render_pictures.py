@@ -610,3 +610,33 @@ def test_knockout_pictures_show_every_seed_score_and_whole_short_names(
             if len(entrant.name) <= 8 or (count <= 8 and entrant.name == "Alice Ångström"):
                 shown = name_text(entrant.name, "?").replace(" ", "")
                 assert shown in names, (entrant.name, names)
+
+
+@pytest.mark.parametrize(("count", "cross"), [(4, True), (8, True), (32, False)])
+def test_standings_pictures_keep_the_whole_legend_and_mark_the_diagonal(
+    count: int, cross: bool, picture_folder: Path
+) -> None:
+    table = standings(count, cross)
+    layout = standings_layout(table)
+    picture = layout.picture
+    png = render_standings(table)
+    (picture_folder / f"standings-{count}.png").write_bytes(png)
+    check_legible(picture)
+    legend = [label for label in picture.labels if label.role == "legend"]
+    text = " ".join(label.text for label in legend)
+    assert ELLIPSIS not in text
+    first = "Points scored against each opponent (columns: row numbers)"
+    assert text.startswith(first if cross else "Matches won, drawn, lost")
+    assert text.endswith("SB: Sonneborn-Berger Bu: Buchholz")
+    assert all(inside(label.box(), (0, 0, picture.width, picture.height)) for label in legend)
+    image = decoded(png)
+    if cross:
+        for i in range(count):
+            dash = assert_drawn(image, picture, f"diagonal:{i}")
+            assert dash.text == "–" and dash.on != picture.theme.panel
+            assert inside(dash.box(), layout.rows[i])
+            # The square behind the dash is shaded, not the row's own colour.
+            x = round(dash.xy[0])
+            assert image.getpixel((x, layout.rows[i][1] + 6)) == dash.on
+    else:
+        assert not [label for label in picture.labels if label.role.startswith("diagonal")]
