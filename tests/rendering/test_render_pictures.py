@@ -160,6 +160,8 @@ EVALUATIONS = EvaluationGraph(
     tuple([0.3 + i / 20 for i in range(40)] + [-4.0 - i / 4 for i in range(20)] + [-10.0]),
     tuple("??" if i == 39 else "?" if i == 20 else "" for i in range(60)),
     "Game #7 · 6x6 · 0-R",
+    white="Alice",
+    black="Bob",
 )
 
 
@@ -534,8 +536,19 @@ def test_the_evaluation_graph_plots_each_position_and_marks_the_blunder(theme: s
     assert image.getpixel((round(x), round(y))) == picture.theme.road  # the line
     for role in ("title", "subtitle", "y-tick:10", "y-tick:-10", "y-tick:0", "x-tick:60"):
         assert_drawn(image, picture, role)
-    assert picture.labelled("y-tick:10").text == "W +10"
-    assert picture.labelled("y-tick:-5").text == "B +5"
+    assert picture.labelled("y-tick:10").text == "▲10"
+    assert picture.labelled("y-tick:-5").text == "▼5"
+    # The players and the unit, above the plot; a legend for the marks in the game, under it.
+    axis = assert_drawn(image, picture, "y-axis")
+    assert axis.text == "Flats ahead: ▲ Alice (White) · ▼ Bob (Black)"
+    assert axis.box()[3] <= top
+    for mark, meaning, colour in (("??", "blunder", "alert"), ("?", "mistake", "text")):
+        entry = assert_drawn(image, picture, f"legend:{mark}")
+        assert entry.text == f"{mark} {meaning}" and entry.box()[1] > bottom
+        x0, y0, _, y1 = entry.box()
+        dot = image.crop((x0 - 20, y0, x0, y1)).getcolors(1 << 16)
+        assert getattr(picture.theme, colour) in {c for _, c in dot}
+    assert "legend:!" not in {label.role for label in picture.labels}  # no Tinuë found here
     check_legible(picture)
 
 
