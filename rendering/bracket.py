@@ -1,6 +1,8 @@
 """A single-elimination bracket as a picture: rounds left to right, the winner at the right end
-(up to 8 players; in bigger brackets every column counts, and the winner's box goes above the
-last two rounds).
+(up to 8 players). In bigger brackets every column counts: from the third round on, each round
+stands only half a column right of the one before, its boxes in the gaps between their feeders'
+boxes (joined by straight lines), and the winner's box goes above the last two rounds; headings
+too long for their room are shortened ("QF", "R3").
 
 The caller gives the first round (its size a power of two, a missing entrant being a bye) and the
 results known so far. Winners move on by themselves: a later match's entrant left unset is the
@@ -37,6 +39,7 @@ from rendering.themes import Theme
 
 _SLOT = 38  # height of one entrant's line
 _MATCH_GAP = 14  # between two first-round matches
+_STAGGERED_GAP = 28  # the same in a big bracket, where later rounds' boxes fit between them
 _CONNECTORS = (26, 16)  # between two rounds' columns: small brackets, big ones
 _LINE = 26  # between the lines of a name too long for one
 _WINNER_SHARE = 0.9  # of a column, for the winner's column beside the final
@@ -129,10 +132,14 @@ def _played(bracket: Bracket) -> list[list[_Played]]:
     return rounds
 
 
-def _heading(number: int, count: int) -> str:
-    """ "Final", "Semis", "Quarters" for the last three rounds, else "Round n"."""
+def _heading(number: int, count: int, room: float) -> str:
+    """ "Final", "Semis", "Quarters" for the last three rounds, else "Round n"; where that is
+    wider than `room`, "SF", "QF", "R3"."""
     from_end = count - 1 - number
-    return {0: "Final", 1: "Semis", 2: "Quarters"}.get(from_end, f"Round {number + 1}")
+    full, short = {0: ("Final", "Final"), 1: ("Semis", "SF"), 2: ("Quarters", "QF")}.get(
+        from_end, (f"Round {number + 1}", f"R{number + 1}")
+    )
+    return full if text_width(full, SMALL) <= room else short
 
 
 def _is_play_in(first: list[_Played]) -> bool:
@@ -172,23 +179,25 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
     play_in = _is_play_in(rounds[0])
     first_main = 1 if play_in else 0
     count = len(rounds) - first_main  # the bracket's columns of rounds
-    # Up to 8 players the winner has a column of their own; beyond, every column counts and
-    # the winner goes above the last two rounds.
+    # Up to 8 players the winner has a column of their own. Beyond, every column counts: from
+    # the third round on, each round is half a column right of the one before, its boxes in the
+    # gaps between their feeders' boxes, and the winner goes above the last two rounds.
     beside = count <= 3
     columns = count + 1 if beside else count
     entrants = [e for m in rounds[0] for e in m.entrants if e is not None]
     connector = _CONNECTORS[0] if count <= 3 else _CONNECTORS[1]
     seeds = [str(e.seed) for e in entrants if e.seed is not None]
-    seed_room = max((text_width(seed, SMALL) for seed in seeds), default=-8.0) + 8
+    seed_room = max((text_width(seed, SMALL) for seed in seeds), default=-6.0) + 6
     scores = [number_text(s) for r in bracket.rounds for m in r for s in (m.scores or ())]
-    score_room = max((text_width(s, SMALL) for s in scores), default=-12.0) + 12
+    score_room = max((text_width(s, SMALL) for s in scores), default=-8.0) + 8
     widest = max((text_width(name_text(e.name, "?"), SMALL) for e in entrants), default=100.0)
     natural = min(_MAX_COLUMN, 24 + seed_room + widest + score_room)  # 4 px for rounding
     # The winner's own column is narrower: one name, which may take two lines.
-    shares = count + (_WINNER_SHARE if beside else 0)
-    column = min(natural, (MAX_WIDTH - 2 * MARGIN - (columns - 1) * connector) / shares)
-    width = round(max(_MIN_WIDTH, 2 * MARGIN + shares * column + (columns - 1) * connector))
-    column = (width - 2 * MARGIN - (columns - 1) * connector) / shares
+    shares = count + _WINNER_SHARE if beside else 2 + (count - 2) / 2
+    gaps = count if beside else 1  # connectors between columns side by side
+    column = min(natural, (MAX_WIDTH - 2 * MARGIN - gaps * connector) / shares)
+    width = round(max(_MIN_WIDTH, 2 * MARGIN + shares * column + gaps * connector))
+    column = (width - 2 * MARGIN - gaps * connector) / shares
     name_room = column - 20 - seed_room - score_room
     room = _Room(seed_room, score_room, name_room, 1 if widest <= name_room else 2)
 
@@ -196,7 +205,11 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
     y = picture.headline(bracket.title or "Bracket", bracket.subtitle)
 
     def column_left(number: int) -> float:
-        return MARGIN + number * (column + connector)
+        if beside or number <= 1:
+            return MARGIN + number * (column + connector)
+        return MARGIN + column + connector + (number - 1) * column / 2
+
+    per_row = max(1, int((width - 2 * MARGIN + connector) // (column + connector)))
 
     boxes: list[tuple[Box | None, ...]] = []
     tags: dict[tuple[int, int], str] = {}  # a play-in's winner's slot in round 2: "P1"...
@@ -215,8 +228,8 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
         pitch = 2 * room.slot + _MATCH_GAP + round(SMALL * 1.3)
         first: list[Box | None] = [None] * len(rounds[0])
         for number, index in enumerate(played):
-            row, place = divmod(number, columns)
-            left = round(column_left(place))
+            row, place = divmod(number, per_row)
+            left = round(MARGIN + place * (column + connector))
             tag_y = y + row * pitch + round(SMALL * 1.1)
             tag = f"P{number + 1}"
             tags[(index // 2, index % 2)] = tag
@@ -225,7 +238,7 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
             first[index] = box
             _draw_match(picture, rounds[0][index], box, room, f"0:{index}")
         boxes.append(tuple(first))
-        y += pitch * -(-len(played) // columns)
+        y += pitch * -(-len(played) // per_row)
 
     winner = rounds[-1][0].advancing()
     champion_left = round(column_left(count if beside else max(0, count - 2)))
@@ -251,20 +264,23 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
     heading_y = y + round(SMALL * 1.9)
     top = heading_y + round(SMALL * 0.9)
     for number in range(columns):
-        text = "Winner" if number == count else _heading(number + first_main, len(rounds))
+        room_for = (
+            column_left(number + 1) - column_left(number) - 4 if number < columns - 1 else column
+        )
+        text = "Winner" if number == count else _heading(number + first_main, len(rounds), room_for)
         picture.text(
             text,
             (column_left(number), heading_y),
             size=SMALL,
             colour=chosen.muted,
-            max_width=column,
+            max_width=room_for,
             role=f"heading:{number + first_main}",
         )
 
-    pitch = 2 * room.slot + _MATCH_GAP
+    pitch = 2 * room.slot + (_MATCH_GAP if beside else _STAGGERED_GAP)
     main = rounds[first_main:]
     centres: list[float] = [top + pitch * index + room.slot for index in range(len(main[0]))]
-    drawn: tuple[Box | None, ...] = ()
+    drawn: tuple[Box | None, ...] = ()  # the boxes of the round before
     for offset, matches in enumerate(main):
         number = offset + first_main
         left = round(column_left(offset))
@@ -278,13 +294,21 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
                 (tags.get((index, 0), ""), tags.get((index, 1), "")) if number == 1 else ("", "")
             )
             _draw_match(picture, match, box, room, f"{number}:{index}", waiting)
-            if offset:
-                for feeder in drawn[2 * index : 2 * index + 2]:
-                    assert feeder is not None
-                    middle = (feeder[1] + feeder[3]) / 2
+            for side, feeder in enumerate(drawn[2 * index : 2 * index + 2]):
+                assert feeder is not None
+                middle = (feeder[1] + feeder[3]) / 2
+                points: tuple[tuple[float, float], ...]
+                if beside or offset == 1:  # from the feeder's right, round the corner
                     elbow = feeder[2] + connector / 2
                     points = ((feeder[2], middle), (elbow, middle), (elbow, centre), (left, centre))
-                    picture.shapes.append(Polyline(points, chosen.muted, 3))
+                else:  # straight down from the feeder above, up from the one below
+                    x = feeder[0] + 3 * column / 4
+                    points = (
+                        ((x, feeder[3]), (x, box[1]))
+                        if side == 0
+                        else ((x, feeder[1]), (x, box[3]))
+                    )
+                picture.shapes.append(Polyline(points, chosen.muted, 3))
         drawn = tuple(round_boxes)
         boxes.append(drawn)
         centres = [(centres[i] + centres[i + 1]) / 2 for i in range(0, len(centres) - 1, 2)]
