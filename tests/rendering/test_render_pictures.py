@@ -591,9 +591,11 @@ def test_a_name_of_100000_characters_is_cut_like_its_first_few_in_every_picture(
 
 
 @pytest.fixture(scope="module")
-def picture_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where the pictures below are written, to be looked at."""
-    return tmp_path_factory.mktemp("pictures", numbered=False)
+def picture_folder() -> Path:
+    """Where the pictures below are written, to be looked at: out/pictures (git ignores out/)."""
+    folder = Path(__file__).resolve().parents[2] / "out" / "pictures"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 @pytest.mark.parametrize(("count", "played"), [(8, 3), (16, 2), (33, 1), (64, 2)])
