@@ -149,6 +149,16 @@ def _is_play_in(first: list[_Played]) -> bool:
     return played < len(first) and 2 * played <= len(first)
 
 
+def _tag(number: int) -> str:
+    """A play-in's name: "P1", "P2"..."""
+    return f"P{number}"
+
+
+def _waiting_for(tag: str) -> str:
+    """What a slot says while the winner of the play-in `tag` is not known."""
+    return f"winner of {tag}"
+
+
 @dataclass(frozen=True, slots=True)
 class BracketLayout:
     picture: Picture
@@ -190,7 +200,10 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
     seed_room = max((text_width(seed, SMALL) for seed in seeds), default=-6.0) + 6
     scores = [number_text(s) for r in bracket.rounds for m in r for s in (m.scores or ())]
     score_room = max((text_width(s, SMALL) for s in scores), default=-8.0) + 8
-    widest = max((text_width(name_text(e.name, "?"), SMALL) for e in entrants), default=100.0)
+    names = [name_text(e.name, "?") for e in entrants]
+    if play_in:  # a slot waiting for a play-in's winner says so, as wide as a name
+        names.append(_waiting_for(_tag(sum(not m.bye for m in rounds[0]))))
+    widest = max((text_width(name, SMALL) for name in names), default=100.0)
     natural = min(_MAX_COLUMN, 24 + seed_room + widest + score_room)  # 4 px for rounding
     # The winner's own column is narrower: one name, which may take two lines.
     shares = count + _WINNER_SHARE if beside else 2 + (count - 2) / 2
@@ -231,7 +244,7 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
             row, place = divmod(number, per_row)
             left = round(MARGIN + place * (column + connector))
             tag_y = y + row * pitch + round(SMALL * 1.1)
-            tag = f"P{number + 1}"
+            tag = _tag(number + 1)
             tags[(index // 2, index % 2)] = tag
             picture.text(tag, (left, tag_y), size=SMALL, colour=chosen.muted, role=f"tag:{tag}")
             box = (left, tag_y + 6, round(left + column), tag_y + 6 + 2 * room.slot)
@@ -360,7 +373,7 @@ def _draw_match(
         centre = top + slot * (side + 0.5)
         role = f"slot:{where}:{side}"
         if entrant is None:
-            empty = "bye" if match.bye else f"winner of {waiting[side]}" if waiting[side] else ""
+            empty = "bye" if match.bye else _waiting_for(waiting[side]) if waiting[side] else ""
             lines = wrap(empty, SMALL, right - left - 20 - room.seed, room.lines) if empty else []
             for index, line in enumerate(lines):
                 picture.text(
