@@ -40,6 +40,8 @@ def graph_of(game: GameView, findings: Findings) -> EvaluationGraph:
         tuple(score / 100 for score in findings.evaluations),
         findings.marks,
         f"Game #{game.id} · {game.setup.size}x{game.setup.size}{result} · {findings.evaluator}",
+        white=game.white.name,
+        black=game.black.name,
     )
 
 

@@ -1,12 +1,18 @@
 """A single-elimination bracket as a picture: rounds left to right, the winner at the right end
-(up to 8 players; in bigger brackets every column counts, and the winner goes under the final).
+(up to 8 players). In bigger brackets every column counts: from the third round on, each round
+stands only half a column right of the one before, its boxes in the gaps between their feeders'
+boxes (joined by straight lines), and the winner's box goes above the last two rounds; headings
+too long for their room are shortened ("QF", "R3").
 
 The caller gives the first round (its size a power of two, a missing entrant being a bye) and the
 results known so far. Winners move on by themselves: a later match's entrant left unset is the
 winner of the match that feeds it, and a bye's one entrant goes through. Rounds not given yet are
-drawn as empty slots, so a bracket in progress shows what is still to be played. Names get the
-room first: a big bracket leaves out the seeds, then the game points (the winner's name is the
-bright one), before it cuts names shorter.
+drawn as empty slots, so a bracket in progress shows what is still to be played.
+
+A first round that is mostly byes is a play-in: only its played matches are drawn, above the
+bracket, tagged P1, P2...; the bracket starts at round 2, where a slot waiting for a play-in's
+winner says so (33 players: one play-in feeding a bracket of 32, not 64 slots and 31 byes). Seeds
+and game points are always shown; a name too long for its line takes two.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rendering.diagram import (
+    BODY,
     MARGIN,
     MAX_WIDTH,
     SMALL,
@@ -25,15 +32,18 @@ from rendering.diagram import (
     name_text,
     number_text,
     text_width,
+    wrap,
 )
 from rendering.render import resolve_theme
 from rendering.themes import Theme
 
 _SLOT = 38  # height of one entrant's line
 _MATCH_GAP = 14  # between two first-round matches
+_STAGGERED_GAP = 28  # the same in a big bracket, where later rounds' boxes fit between them
 _CONNECTORS = (26, 16)  # between two rounds' columns: small brackets, big ones
-_MIN_NAME_ROOM = 110  # seeds are left out rather than leave names less room,
-_MIN_SCORED_NAME_ROOM = 90  # and scores (the winner's name stands out anyway) rather than this
+_LINE = 26  # between the lines of a name too long for one
+_WINNER_SHARE = 0.9  # of a column, for the winner's column beside the final
+_CHAMPION_LINE = 34  # the same in the winner's box, in bigger text
 _MAX_COLUMN = 320
 _MIN_WIDTH = 520
 
@@ -122,156 +132,263 @@ def _played(bracket: Bracket) -> list[list[_Played]]:
     return rounds
 
 
-def _heading(number: int, count: int) -> str:
-    """ "Final", "Semis", "Quarters" for the last three rounds, else "Round n"."""
+def _heading(number: int, count: int, room: float) -> str:
+    """ "Final", "Semis", "Quarters" for the last three rounds, else "Round n"; where that is
+    wider than `room`, "SF", "QF", "R3"."""
     from_end = count - 1 - number
-    return {0: "Final", 1: "Semis", 2: "Quarters"}.get(from_end, f"Round {number + 1}")
+    full, short = {0: ("Final", "Final"), 1: ("Semis", "SF"), 2: ("Quarters", "QF")}.get(
+        from_end, (f"Round {number + 1}", f"R{number + 1}")
+    )
+    return full if text_width(full, SMALL) <= room else short
+
+
+def _is_play_in(first: list[_Played]) -> bool:
+    """Whether the first round is drawn as a play-in: it has byes, and at most half of its
+    matches are played (33 players: one match, whose winner joins a bracket of 32)."""
+    played = sum(1 for match in first if not match.bye)
+    return played < len(first) and 2 * played <= len(first)
+
+
+def _tag(number: int) -> str:
+    """A play-in's name: "P1", "P2"..."""
+    return f"P{number}"
+
+
+def _waiting_for(tag: str) -> str:
+    """What a slot says while the winner of the play-in `tag` is not known."""
+    return f"winner of {tag}"
 
 
 @dataclass(frozen=True, slots=True)
 class BracketLayout:
     picture: Picture
-    matches: tuple[tuple[Box, ...], ...]  # each round's match boxes
-    champion: Box  # the winner's box, right of the final
+    matches: tuple[tuple[Box | None, ...], ...]  # each round's match boxes (None: a bye not drawn)
+    champion: Box  # the winner's box
+    play_in: bool = False  # round 1 drawn apart, above the bracket, without its byes
+
+
+@dataclass(frozen=True, slots=True)
+class _Room:
+    """How a match box is laid out: the seed's and the score's room, each name's room and how
+    many lines a name may take."""
+
+    seed: float
+    score: float
+    name: float
+    lines: int
+
+    @property
+    def slot(self) -> int:
+        return _SLOT + _LINE * (self.lines - 1)
 
 
 def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketLayout:
     """Where everything in the bracket goes (see :func:`render_bracket`)."""
     chosen = resolve_theme(theme)
     rounds = _played(bracket)
-    count = len(rounds)
-    # Up to 8 players the winner has a column of their own; beyond, every column counts and
-    # the winner goes under the final.
+    play_in = _is_play_in(rounds[0])
+    first_main = 1 if play_in else 0
+    count = len(rounds) - first_main  # the bracket's columns of rounds
+    # Up to 8 players the winner has a column of their own. Beyond, every column counts: from
+    # the third round on, each round is half a column right of the one before, its boxes in the
+    # gaps between their feeders' boxes, and the winner goes above the last two rounds.
     beside = count <= 3
     columns = count + 1 if beside else count
     entrants = [e for m in rounds[0] for e in m.entrants if e is not None]
     connector = _CONNECTORS[0] if count <= 3 else _CONNECTORS[1]
     seeds = [str(e.seed) for e in entrants if e.seed is not None]
-    seed_room = max((text_width(seed, SMALL) for seed in seeds), default=-8.0) + 8
+    seed_room = max((text_width(seed, SMALL) for seed in seeds), default=-6.0) + 6
     scores = [number_text(s) for r in bracket.rounds for m in r for s in (m.scores or ())]
-    score_room = max((text_width(s, SMALL) for s in scores), default=-12.0) + 12
-    widest = max((text_width(name_text(e.name, "?"), SMALL) for e in entrants), default=100.0)
+    score_room = max((text_width(s, SMALL) for s in scores), default=-8.0) + 8
+    names = [name_text(e.name, "?") for e in entrants]
+    if play_in:  # a slot waiting for a play-in's winner says so, as wide as a name
+        names.append(_waiting_for(_tag(sum(not m.bye for m in rounds[0]))))
+    widest = max((text_width(name, SMALL) for name in names), default=100.0)
     natural = min(_MAX_COLUMN, 24 + seed_room + widest + score_room)  # 4 px for rounding
-    column = min(natural, (MAX_WIDTH - 2 * MARGIN - count * connector) / columns)
-    width = round(max(_MIN_WIDTH, 2 * MARGIN + columns * column + count * connector))
-    column = (width - 2 * MARGIN - count * connector) / columns
-    if column - 20 - seed_room - score_room < _MIN_NAME_ROOM:
-        seed_room = 0
-    if column - 20 - score_room < _MIN_SCORED_NAME_ROOM:
-        score_room = 0
+    # The winner's own column is narrower: one name, which may take two lines.
+    shares = count + _WINNER_SHARE if beside else 2 + (count - 2) / 2
+    gaps = count if beside else 1  # connectors between columns side by side
+    column = min(natural, (MAX_WIDTH - 2 * MARGIN - gaps * connector) / shares)
+    width = round(max(_MIN_WIDTH, 2 * MARGIN + shares * column + gaps * connector))
+    column = (width - 2 * MARGIN - gaps * connector) / shares
+    name_room = column - 20 - seed_room - score_room
+    room = _Room(seed_room, score_room, name_room, 1 if widest <= name_room else 2)
 
     picture = Picture(width, 0, chosen)
     y = picture.headline(bracket.title or "Bracket", bracket.subtitle)
-    heading_y = y + round(SMALL * 1.9)
-    top = heading_y + round(SMALL * 0.9)
 
     def column_left(number: int) -> float:
-        return MARGIN + number * (column + connector)
+        if beside or number <= 1:
+            return MARGIN + number * (column + connector)
+        return MARGIN + column + connector + (number - 1) * column / 2
 
+    per_row = max(1, int((width - 2 * MARGIN + connector) // (column + connector)))
+
+    boxes: list[tuple[Box | None, ...]] = []
+    tags: dict[tuple[int, int], str] = {}  # a play-in's winner's slot in round 2: "P1"...
+    if play_in:
+        y += round(SMALL * 1.9)
+        picture.text(
+            "Play-in (round 1): the winners join the bracket",
+            (MARGIN, y),
+            size=SMALL,
+            colour=chosen.muted,
+            max_width=width - 2 * MARGIN,
+            role="heading:play-in",
+        )
+        y += round(SMALL * 0.6)
+        played = [index for index, match in enumerate(rounds[0]) if not match.bye]
+        pitch = 2 * room.slot + _MATCH_GAP + round(SMALL * 1.3)
+        first: list[Box | None] = [None] * len(rounds[0])
+        for number, index in enumerate(played):
+            row, place = divmod(number, per_row)
+            left = round(MARGIN + place * (column + connector))
+            tag_y = y + row * pitch + round(SMALL * 1.1)
+            tag = _tag(number + 1)
+            tags[(index // 2, index % 2)] = tag
+            picture.text(tag, (left, tag_y), size=SMALL, colour=chosen.muted, role=f"tag:{tag}")
+            box = (left, tag_y + 6, round(left + column), tag_y + 6 + 2 * room.slot)
+            first[index] = box
+            _draw_match(picture, rounds[0][index], box, room, f"0:{index}")
+        boxes.append(tuple(first))
+        y += pitch * -(-len(played) // per_row)
+
+    winner = rounds[-1][0].advancing()
+    champion_left = round(column_left(count if beside else max(0, count - 2)))
+    champion_lines = (
+        []
+        if winner is None
+        else wrap(name_text(winner.name, "?"), BODY, width - MARGIN - 24 - champion_left)
+    )
+    champion_height = max(_SLOT + 8, 16 + _CHAMPION_LINE * len(champion_lines))
+    if not beside:  # the winner's box, above the last two rounds
+        left = champion_left
+        picture.text(
+            "Winner",
+            (left, y + round(SMALL * 1.9)),
+            size=SMALL,
+            colour=chosen.muted,
+            role="winner-heading",
+        )
+        top_of_box = y + round(SMALL * 1.9) + 8
+        champion_box = (left, top_of_box, width - MARGIN, top_of_box + champion_height)
+        y = champion_box[3]
+
+    heading_y = y + round(SMALL * 1.9)
+    top = heading_y + round(SMALL * 0.9)
     for number in range(columns):
-        text = "Winner" if number == count else _heading(number, count)
+        room_for = (
+            column_left(number + 1) - column_left(number) - 4 if number < columns - 1 else column
+        )
+        text = "Winner" if number == count else _heading(number + first_main, len(rounds), room_for)
         picture.text(
             text,
             (column_left(number), heading_y),
             size=SMALL,
             colour=chosen.muted,
-            max_width=column,
-            role=f"heading:{number}",
+            max_width=room_for,
+            role=f"heading:{number + first_main}",
         )
 
-    pitch = 2 * _SLOT + _MATCH_GAP
-    centres: list[float] = [top + pitch * index + _SLOT for index in range(len(rounds[0]))]
-    boxes: list[tuple[Box, ...]] = []
-    for number, matches in enumerate(rounds):
-        left = round(column_left(number))
-        right = round(column_left(number) + column)
-        round_boxes: list[Box] = []
+    pitch = 2 * room.slot + (_MATCH_GAP if beside else _STAGGERED_GAP)
+    main = rounds[first_main:]
+    centres: list[float] = [top + pitch * index + room.slot for index in range(len(main[0]))]
+    drawn: tuple[Box | None, ...] = ()  # the boxes of the round before
+    for offset, matches in enumerate(main):
+        number = offset + first_main
+        left = round(column_left(offset))
+        right = round(column_left(offset) + column)
+        round_boxes: list[Box | None] = []
         for index, match in enumerate(matches):
             centre = centres[index]
-            box = (left, round(centre - _SLOT), right, round(centre + _SLOT))
+            box = (left, round(centre - room.slot), right, round(centre + room.slot))
             round_boxes.append(box)
-            _draw_match(picture, match, box, seed_room, score_room, f"{number}:{index}")
-            if number:
-                for feeder in boxes[-1][2 * index : 2 * index + 2]:
-                    middle = (feeder[1] + feeder[3]) / 2
+            waiting = (
+                (tags.get((index, 0), ""), tags.get((index, 1), "")) if number == 1 else ("", "")
+            )
+            _draw_match(picture, match, box, room, f"{number}:{index}", waiting)
+            for side, feeder in enumerate(drawn[2 * index : 2 * index + 2]):
+                assert feeder is not None
+                middle = (feeder[1] + feeder[3]) / 2
+                points: tuple[tuple[float, float], ...]
+                if beside or offset == 1:  # from the feeder's right, round the corner
                     elbow = feeder[2] + connector / 2
                     points = ((feeder[2], middle), (elbow, middle), (elbow, centre), (left, centre))
-                    picture.shapes.append(Polyline(points, chosen.muted, 3))
-        boxes.append(tuple(round_boxes))
+                else:  # straight down from the feeder above, up from the one below
+                    x = feeder[0] + 3 * column / 4
+                    points = (
+                        ((x, feeder[3]), (x, box[1]))
+                        if side == 0
+                        else ((x, feeder[1]), (x, box[3]))
+                    )
+                picture.shapes.append(Polyline(points, chosen.muted, 3))
+        drawn = tuple(round_boxes)
+        boxes.append(drawn)
         centres = [(centres[i] + centres[i + 1]) / 2 for i in range(0, len(centres) - 1, 2)]
 
     final = boxes[-1][0]
+    assert final is not None
     middle = (final[1] + final[3]) / 2
     if beside:
-        left = round(column_left(count))
-        champion_box = (
-            left,
-            round(middle - _SLOT / 2 - 4),
-            width - MARGIN,
-            round(middle + _SLOT / 2 + 4),
-        )
+        left = champion_left
+        half = champion_height / 2
+        champion_box = (left, round(middle - half), width - MARGIN, round(middle + half))
         picture.shapes.append(Polyline(((final[2], middle), (left, middle)), chosen.muted, 3))
-    else:
-        left = final[0]
-        below = final[3] + round(SMALL * 1.8)
-        picture.text(
-            "Winner",
-            (left, below - round(SMALL * 0.5)),
-            size=SMALL,
-            colour=chosen.muted,
-            role="winner-heading",
-        )
-        champion_box = (left, below, final[2], below + _SLOT + 8)
-    winner = rounds[-1][0].advancing()
     if winner is None:
         picture.shapes.append(Rect(champion_box, None, chosen.muted, 8, 2))
     else:
         picture.shapes.append(Rect(champion_box, chosen.panel, chosen.alert, 8, 3))
-        picture.text(
-            name_text(winner.name, "?"),
-            (left + 12, (champion_box[1] + champion_box[3]) / 2),
-            colour=chosen.text,
-            on=chosen.panel,
-            anchor="lm",
-            max_width=column - 24,
-            role="champion",
-        )
-    picture.height = round(top + pitch * len(rounds[0]) - _MATCH_GAP + MARGIN)
-    return BracketLayout(picture, tuple(boxes), champion_box)
+        lines = champion_lines
+        centre = (champion_box[1] + champion_box[3]) / 2 - (len(lines) - 1) * _CHAMPION_LINE / 2
+        for index, line in enumerate(lines):
+            picture.text(
+                line.text(),
+                (champion_box[0] + 12, centre + index * _CHAMPION_LINE),
+                colour=chosen.text,
+                on=chosen.panel,
+                anchor="lm",
+                role="champion" + "+" * index,
+            )
+    picture.height = round(top + pitch * len(main[0]) - _MATCH_GAP + MARGIN)
+    return BracketLayout(picture, tuple(boxes), champion_box, play_in)
 
 
 def _draw_match(
     picture: Picture,
     match: _Played,
     box: Box,
-    seed_room: float,
-    score_room: float,
+    room: _Room,
     where: str,
+    waiting: tuple[str, str] = ("", ""),
 ) -> None:
+    """One match's box; `waiting` names the play-in whose winner is still to fill a slot."""
     theme = picture.theme
     left, top, right, bottom = box
+    slot = room.slot
     picture.shapes.append(Rect(box, theme.panel, radius=8))
     picture.shapes.append(
         Polyline(((left, (top + bottom) / 2), (right - 1, (top + bottom) / 2)), theme.background, 2)
     )
     for side, entrant in enumerate(match.entrants):
-        centre = top + _SLOT * (side + 0.5)
+        centre = top + slot * (side + 0.5)
         role = f"slot:{where}:{side}"
         if entrant is None:
-            if match.bye:
+            empty = "bye" if match.bye else _waiting_for(waiting[side]) if waiting[side] else ""
+            lines = wrap(empty, SMALL, right - left - 20 - room.seed, room.lines) if empty else []
+            for index, line in enumerate(lines):
                 picture.text(
-                    "bye",
-                    (left + 10 + seed_room, centre),
+                    line.text(),
+                    (left + 10 + room.seed, centre - (len(lines) - 1 - 2 * index) * _LINE / 2),
                     size=SMALL,
                     colour=theme.muted,
                     on=theme.panel,
                     anchor="lm",
-                    role=role,
+                    role=role + "+" * index,
                 )
             continue
         won = match.winner == side
         ink = theme.muted if match.winner is not None and not won else theme.text
-        if entrant.seed is not None and seed_room:
+        if entrant.seed is not None:
             picture.text(
                 str(entrant.seed),
                 (left + 10, centre),
@@ -281,21 +398,21 @@ def _draw_match(
                 anchor="lm",
                 role=f"seed:{where}:{side}",
             )
-        scores = match.scores if score_room > 0 else None
-        room = right - left - 20 - seed_room - (score_room if scores else 0)
-        picture.text(
-            name_text(entrant.name, "?"),
-            (left + 10 + seed_room, centre),
-            size=SMALL,
-            colour=ink,
-            on=theme.panel,
-            anchor="lm",
-            max_width=room,
-            role=role,
-        )
-        if scores is not None:
+        lines = wrap(name_text(entrant.name, "?"), SMALL, room.name, room.lines)
+        first = centre - (len(lines) - 1) * _LINE / 2
+        for index, line in enumerate(lines):
             picture.text(
-                number_text(scores[side]),
+                line.text(),
+                (left + 10 + room.seed, first + index * _LINE),
+                size=SMALL,
+                colour=ink,
+                on=theme.panel,
+                anchor="lm",
+                role=role + "+" * index,
+            )
+        if match.scores is not None:
+            picture.text(
+                number_text(match.scores[side]),
                 (right - 10, centre),
                 size=SMALL,
                 colour=ink,

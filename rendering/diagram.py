@@ -176,6 +176,22 @@ class Picture:
         return self.smallest_text() * min(1.0, PHONE_WIDTH / self.width)
 
 
+def wrap(text: str, size: int, max_width: float, lines: int = 2) -> list[Line]:
+    """`text` on at most `lines` lines no wider than `max_width`, broken between words (a word
+    too long for a line is broken inside it); what still does not fit is cut with an ellipsis
+    on the last line."""
+    out: list[Line] = []
+    rest = text
+    while len(out) < lines - 1 and Line.of(rest, size).width() > max_width:
+        breaks = [i for i, char in enumerate(rest) if char == " "] or [len(rest)]
+        fitting = [i for i in breaks if Line.of(rest[:i], size).width() <= max_width]
+        cut = fitting[-1] if fitting else max(1, len(fit(rest, size, max_width).text()) - 1)
+        out.append(Line.of(rest[:cut].rstrip(), size))
+        rest = rest[cut:].lstrip()
+    out.append(fit(rest, size, max_width))
+    return out
+
+
 def name_text(name: str, fallback: str) -> str:
     """A player's name as it can be drawn (see :func:`rendering.text.displayable`)."""
     return displayable(name) or fallback

@@ -1,8 +1,10 @@
-"""A game's evaluation graph: who was ahead (up: White, down: Black) after each ply.
+"""A game's evaluation graph: who was ahead (up: White, down: Black) after each ply, in flats.
 
 Drawn with the rating chart's painting (:mod:`rendering.chart`): the same grid, ticks and line,
 with the marked plies as dots (blunders in the theme's alert colour) and a line across at zero.
-The scale is fixed, ±:data:`EDGE` flats, where a forced result is drawn, so graphs compare.
+The scale is fixed, ±:data:`EDGE` flats, where a forced result is drawn, so graphs compare. The
+line above the plot names the players and the unit (ticks read ▲ for White ahead, ▼ for
+Black); a legend under it says what each mark's dot means.
 """
 
 from __future__ import annotations
@@ -10,7 +12,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rendering.chart import HEIGHT, WIDTH, y_axis
-from rendering.diagram import MARGIN, SMALL, Box, Dot, Picture, Polyline, encode, text_width
+from rendering.colour import RGB
+from rendering.diagram import (
+    MARGIN,
+    SMALL,
+    Box,
+    Dot,
+    Picture,
+    Polyline,
+    encode,
+    name_text,
+    text_width,
+)
 from rendering.render import resolve_theme
 from rendering.themes import Theme
 
@@ -27,6 +40,8 @@ class EvaluationGraph:
     scores: tuple[float, ...]
     marks: tuple[str, ...] = ()
     subtitle: str = ""
+    white: str = "White"
+    black: str = "Black"
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,10 +51,18 @@ class GraphLayout:
     points: tuple[tuple[float, float], ...]  # each position's point, in order
 
 
+# What each mark means, in the order the legend lists them.
+MARKS = {"??": "blunder", "?": "mistake", "!": "Tinuë found"}
+
+
 def _side_text(value: float) -> str:
     if value == 0:
-        return "even"
-    return f"{'W' if value > 0 else 'B'} +{abs(value):g}"
+        return "0"
+    return f"{'▲' if value > 0 else '▼'}{abs(value):g}"
+
+
+def _mark_colour(mark: str, theme: Theme) -> RGB:
+    return theme.alert if mark == "??" else theme.text if mark == "?" else theme.road
 
 
 def graph_layout(graph: EvaluationGraph, theme: str | Theme = "default") -> GraphLayout:
@@ -52,9 +75,20 @@ def graph_layout(graph: EvaluationGraph, theme: str | Theme = "default") -> Grap
     picture = Picture(WIDTH, HEIGHT, chosen)
     y = picture.headline(graph.title, graph.subtitle)
     label_width = max(text_width(_side_text(t), SMALL) for t in _TICKS)
+    white = name_text(graph.white, "White")
+    black = name_text(graph.black, "Black")
+    y += round(SMALL * 1.5)
+    picture.text(
+        f"Flats ahead: ▲ {white} (White) · ▼ {black} (Black)",
+        (MARGIN, y),
+        size=SMALL,
+        colour=chosen.muted,
+        max_width=WIDTH - 2 * MARGIN,
+        role="y-axis",
+    )
     plot = (
         round(MARGIN + label_width + 12),
-        y + round(SMALL * 2),
+        y + round(SMALL * 1.6),
         WIDTH - MARGIN - 8,
         HEIGHT - MARGIN - round(SMALL * 2.6),
     )
@@ -80,18 +114,32 @@ def graph_layout(graph: EvaluationGraph, theme: str | Theme = "default") -> Grap
         )
     picture.text(
         "Ply",
-        ((left + right) / 2, HEIGHT - MARGIN),
+        (right, HEIGHT - MARGIN),
         size=SMALL,
         colour=chosen.muted,
-        anchor="ms",
+        anchor="rs",
         role="x-axis",
     )
     if len(points) > 1:
         picture.shapes.append(Polyline(points, chosen.road, 4))
     for ply, mark in enumerate(graph.marks):
         if mark:
-            colour = chosen.alert if mark == "??" else chosen.text if mark == "?" else chosen.road
-            picture.shapes.append(Dot(points[ply + 1], 7, colour))
+            picture.shapes.append(Dot(points[ply + 1], 7, _mark_colour(mark, chosen)))
+    x = float(left)
+    for mark, meaning in MARKS.items():
+        if mark not in graph.marks:
+            continue
+        picture.shapes.append(
+            Dot((x + 7, HEIGHT - MARGIN - 0.36 * SMALL), 7, _mark_colour(mark, chosen))
+        )
+        label = picture.text(
+            f"{mark} {meaning}",
+            (x + 20, HEIGHT - MARGIN),
+            size=SMALL,
+            colour=chosen.muted,
+            role=f"legend:{mark}",
+        )
+        x = label.box()[2] + 24
     return GraphLayout(picture, plot, points)
 
 

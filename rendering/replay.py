@@ -6,6 +6,10 @@ the last few plies and the end, and on a smaller image if that is not enough. Wh
 by measuring: a few frame pairs spread over the game give the bytes of a frame at that stride and
 width; the chosen plan is then encoded frame by frame and given up the moment it passes the
 budget, for the next plan. So the budget is a guarantee, and memory holds two frames, not all.
+
+Under each frame's board is the move that led to it, numbered as in the PTN ("5. a5", "5... c5"),
+and in a sampled replay which ply it is and how many were skipped; the last frame of a finished
+game shows the result instead.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from rendering.palette import to_palette
 from rendering.render import resolve_theme, scene
 from rendering.themes import Theme
 from tak import Position
+from tak.analysis import ply_name
 from tak.ptn import Game
 
 # Replays are watched inline: smaller frames keep a long game's GIF small and quick to make.
@@ -192,6 +197,7 @@ class _Film:
         final_ms: int,
     ) -> None:
         self.game = game
+        self.start = game.start()
         self.plies = len(game.plies)
         self.players = players
         self.theme = theme
@@ -257,11 +263,17 @@ class _Film:
             show_tak=None,
             result=self.game.result if final else None,
         )
-        caption = ""
+        parts = [] if ply == 0 else [self.move_text(ply)]
         if sampled:
-            caption = _caption(ply, previous, self.plies, plan)
-        view = replace(view, banner_room=self.game.result is not None, caption=caption)
+            parts.append(_caption(ply, previous, self.plies, plan))
+        # Every frame has the strip under the board (for the move), so every frame has one size.
+        view = replace(view, banner_room=True, caption=" · ".join(parts))
         return to_palette(draw_scene(view), self.theme)
+
+    def move_text(self, ply: int) -> str:
+        """The move that made the position after `ply` plies, numbered as in the PTN:
+        "5. a5" for White's, "5... a5" for Black's."""
+        return f"{ply_name(ply - 1, self.start)} {self.game.plies[ply - 1].move.ptn()}"
 
     def _positions(self, plies: list[int]) -> Iterator[Position]:
         """The positions after each of `plies` (ascending), playing the game once through: one
@@ -281,7 +293,7 @@ def _caption(ply: int, previous: int, plies: int, plan: _Plan) -> str:
     if ply == 0:
         return _note(plies, plan.stride, plan.closing).rstrip(".")
     skipped = ply - previous - 1
-    text = f"Ply {ply:,} of {plies:,}"
+    text = f"ply {ply:,} of {plies:,}"
     if skipped:
         text += f" · {skipped:,} skipped"
     return text

@@ -22,6 +22,7 @@ from rendering.diagram import (
     name_text,
     number_text,
     text_width,
+    wrap,
 )
 from rendering.render import resolve_theme
 from rendering.themes import Theme
@@ -31,6 +32,7 @@ MIN_WIDTH = 520
 _GAP = 14  # between columns
 _MIN_NAME = 140  # the narrowest name column a cross table may leave
 _MAX_NAME = 330
+_DIAGONAL = "–"  # a player's cell against themselves, on a shaded square
 
 
 class Outcome(Enum):
@@ -146,8 +148,9 @@ def standings_layout(table: StandingsTable, theme: str | Theme = "default") -> S
     fixed = 2 * MARGIN + place_width + _GAP + sum(c.width + _GAP for c in tail)
 
     cross_cells = [[_cross_text(c) for c in (r.cross or ())] for r in rows]
-    cell_width = 6 + max(
-        text_width(t, SMALL) for t in [str(count), *(t for cells in cross_cells for t in cells)]
+    cell_width = 10 + max(
+        text_width(t, SMALL)
+        for t in [str(count), _DIAGONAL, *(t for cells in cross_cells for t in cells)]
     )
     cross = (
         count <= MAX_CROSS_PLAYERS
@@ -208,6 +211,7 @@ def standings_layout(table: StandingsTable, theme: str | Theme = "default") -> S
         box = (MARGIN, top + index * row_height, width - MARGIN, top + (index + 1) * row_height)
         boxes.append(box)
         fill = picture.stripe(index, box)
+        shade = chosen.board
         middle_y = (box[1] + box[3]) / 2
         values: list[tuple[str, str]] = [
             (places[index], f"place:{index}"),
@@ -216,13 +220,18 @@ def standings_layout(table: StandingsTable, theme: str | Theme = "default") -> S
         if cross:
             cells = cross_cells[index]
             values += [(text, f"cross:{index}:{j}") for j, text in enumerate(cells)]
-            diagonal = round(cross_left + index * cell_width)
+            diagonal = cross_left + index * cell_width
             picture.shapes.append(
-                Rect(
-                    (diagonal + 3, box[1] + 5, round(diagonal + cell_width) - 3, box[3] - 5),
-                    chosen.board,
-                    radius=4,
-                )
+                Rect((round(diagonal), box[1] + 5, round(diagonal + cell_width), box[3] - 5), shade)
+            )
+            picture.text(
+                _DIAGONAL,
+                (diagonal + cell_width / 2, middle_y),
+                size=SMALL,
+                colour=chosen.text,
+                on=shade,
+                anchor="mm",
+                role=f"diagonal:{index}",
             )
         else:
             values += [
@@ -260,15 +269,9 @@ def standings_layout(table: StandingsTable, theme: str | Theme = "default") -> S
     else:
         legend.insert(0, "Matches won, drawn, lost")
     for entry in legend:
-        picture.text(
-            entry,
-            (MARGIN, y),
-            size=SMALL,
-            colour=chosen.muted,
-            max_width=width - 2 * MARGIN,
-            role="legend",
-        )
-        y += round(SMALL * 1.4)
+        for line in wrap(entry, SMALL, width - 2 * MARGIN, lines=3):
+            picture.text(line.text(), (MARGIN, y), size=SMALL, colour=chosen.muted, role="legend")
+            y += round(SMALL * 1.4)
     picture.height = y - round(SMALL * 1.4) + MARGIN + round(SMALL * 0.4)
     return StandingsLayout(picture, tuple(boxes), cross)
 

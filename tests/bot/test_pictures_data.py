@@ -159,3 +159,35 @@ async def test_rating_history_follows_the_rated_games(services, new_game, moves,
     assert history.points[0].when is not None
     other_size = await services.pictures.rating_history(game.guild_id, alice.id, alice.name, 4)
     assert other_size.points == ()
+
+
+async def test_a_33_player_knockout_is_a_play_in_feeding_a_bracket_of_32(
+    services: Services,
+) -> None:
+    field = [PlayerRef(600 + i, f"player {i + 1:02}") for i in range(33)]
+    tournament = await new_tournament(services, field, format="elimination")
+    await start(services, tournament.id)
+    drawn = (await services.pictures.tournament(tournament.id)).bracket
+    assert drawn is not None and len(drawn.rounds[0]) == 32
+    played = [m for m in drawn.rounds[0] if all(m.entrants)]
+    assert len(played) == 1  # seeds 32 and 33; everyone else waits in round 2
+    assert {e.seed for e in played[0].entrants if e} == {32, 33}
+    layout = bracket_layout(drawn)
+    assert layout.play_in and [len(r) for r in layout.matches[1:]] == [16, 8, 4, 2, 1]
+    picture = layout.picture
+    assert picture.labelled("slot:1:0:0").text.startswith("player")  # seed 1
+    assert (
+        " ".join(label.text for label in picture.labels if label.role.startswith("slot:1:0:1"))
+        == "winner of P1"
+    )
+
+    await play_round(services, tournament.id, lambda game: min(game.white.id, game.black.id))
+    drawn = (await services.pictures.tournament(tournament.id)).bracket
+    assert drawn is not None
+    winner = next(e for e in played[0].entrants if e and e.seed == 32)  # the lower id
+    layout = bracket_layout(drawn)
+    shown = [lab.text for lab in layout.picture.labels if lab.role.startswith("slot:1:0:1")]
+    assert " ".join(shown) == winner.name
+    scores = [lab.text for lab in layout.picture.labels if lab.role.startswith("score:0:")]
+    assert len(scores) == 2
+    assert png_size(render_bracket(drawn))[0] == layout.picture.width

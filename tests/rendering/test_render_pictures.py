@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import itertools
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import example, given, settings
@@ -23,7 +24,7 @@ from rendering.chart import (
     render_rating_history,
 )
 from rendering.colour import contrast
-from rendering.diagram import MAX_WIDTH, MIN_PHONE_TEXT, Box, Label, Picture, paint
+from rendering.diagram import MAX_WIDTH, MIN_PHONE_TEXT, Box, Label, Picture, name_text, paint
 from rendering.evaluation import EvaluationGraph, graph_layout, render_evaluation_graph
 from rendering.pairings import PairingRow, RoundPairings, pairings_layout, render_pairings
 from rendering.palette import to_palette
@@ -159,6 +160,8 @@ EVALUATIONS = EvaluationGraph(
     tuple([0.3 + i / 20 for i in range(40)] + [-4.0 - i / 4 for i in range(20)] + [-10.0]),
     tuple("??" if i == 39 else "?" if i == 20 else "" for i in range(60)),
     "Game #7 · 6x6 · 0-R",
+    white="Alice",
+    black="Bob",
 )
 
 
@@ -265,41 +268,74 @@ def test_standings_refuse_rows_that_do_not_match_the_columns() -> None:
         render_standings(standings(2, False), "neon")
 
 
+def written(picture: Picture, role: str) -> str:
+    """A text drawn on one or more lines (`role`, then `role+`, `role++`...), joined again."""
+    lines = []
+    while True:
+        try:
+            lines.append(picture.labelled(role + "+" * len(lines)).text)
+        except KeyError:
+            return " ".join(lines)
+
+
 @pytest.mark.parametrize("count", [2, 3, 5, 8, 13, 16, 32])
 def test_the_bracket_winner_is_at_the_end(count: int) -> None:
     bracket, _ = seeded_bracket(count, 6)
     layout = bracket_layout(bracket)
     image = decoded(render_bracket(bracket))
     champion = assert_drawn(image, layout.picture, "champion")
-    assert shows(champion, "Alice Ångström")  # seed 1 wins every match
+    assert written(layout.picture, "champion") == "Alice Ångström"  # seed 1, whole
     final = layout.matches[-1][0]
-    assert len(layout.matches) == (count - 1).bit_length()
-    # After the final: to its right, level with it, or (big brackets) right under it.
+    assert final is not None
+    main_rounds = len(layout.matches) - layout.play_in
+    # After the final: to its right, level with it, or (big brackets) above the last two rounds.
     box = layout.champion
     if box[0] >= final[2]:
         assert box[1] < (final[1] + final[3]) / 2 < box[3]
+        assert main_rounds <= 3
     else:
-        assert box[1] >= final[3] and box[0] == final[0]
+        semis = [b for b in layout.matches[-2] if b]
+        assert box[2] == final[2] and box[0] == min(b[0] for b in semis) < final[0]
+        assert all(box[3] < b[1] for r in layout.matches[layout.play_in :] for b in r if b)
     assert inside(champion.box(), box)
     # The box is outlined in the alert colour.
     assert layout.picture.theme.alert in {c for _, c in image.crop(box).getcolors(1 << 16)}
     check_legible(layout.picture)
 
 
-def test_byes_are_marked_and_their_players_go_through() -> None:
+def test_byes_make_a_play_in_whose_winner_joins_the_bracket() -> None:
     bracket, _ = seeded_bracket(5, 1)
     layout = bracket_layout(bracket)
     picture = layout.picture
     image = decoded(render_bracket(bracket))
-    byes = [label for label in picture.labels if label.text == "bye"]
-    assert len(byes) == 3
-    # Round 2: seed 1 (bye) meets the winner of 4 v 5, seed 2 (bye) meets seed 3 (bye).
-    assert shows(assert_drawn(image, picture, "slot:1:0:0"), "Alice Ångström")
-    assert shows(picture.labelled("slot:1:0:1"), "محمد علي")
-    assert shows(picture.labelled("slot:1:1:0"), "Дмитрий")
-    assert shows(picture.labelled("slot:1:1:1"), "王小明")
+    assert layout.play_in
+    assert not [label for label in picture.labels if label.text == "bye"]
+    # The play-in: only 4 v 5 is drawn, above the bracket, with its seeds and score.
+    assert [box is not None for box in layout.matches[0]] == [False, True, False, False]
+    play_in = layout.matches[0][1]
+    assert play_in is not None and all(play_in[3] < b[1] for b in layout.matches[1] if b)
+    assert written(picture, "slot:0:1:0") == "محمد علي"
+    assert [picture.labelled(f"seed:0:1:{side}").text for side in (0, 1)] == ["4", "5"]
+    assert [picture.labelled(f"score:0:1:{side}").text for side in (0, 1)] == ["2", "0"]
+    # Semis: seed 1 meets the play-in's winner, seed 2 meets seed 3.
+    assert assert_drawn(image, picture, "slot:1:0:0").text == "Alice Ångström"
+    assert written(picture, "slot:1:0:1") == "محمد علي"
+    assert written(picture, "slot:1:1:0") == "Дмитрий"
+    assert written(picture, "slot:1:1:1") == "王小明"
+    assert picture.labelled("heading:1").text == "Semis"
     for side in (0, 1):
-        assert inside(picture.labelled(f"slot:1:0:{side}").box(), layout.matches[1][0])
+        assert inside(picture.labelled(f"slot:1:0:{side}").box(), layout.matches[1][0])  # type: ignore[arg-type]
+
+
+def test_an_undecided_play_in_names_the_slot_its_winner_takes() -> None:
+    bracket, _ = seeded_bracket(33, 0)
+    layout = bracket_layout(bracket)
+    picture = layout.picture
+    assert layout.play_in and picture.labelled("tag:P1").text == "P1"
+    assert sum(box is not None for box in layout.matches[0]) == 1
+    assert [len(r) for r in layout.matches[1:]] == [16, 8, 4, 2, 1]  # a bracket of 32
+    assert written(picture, "slot:1:0:1") == "winner of P1"  # seed 1's opponent
+    check_legible(picture)
 
 
 def test_a_bracket_in_progress_shows_empty_slots_and_no_winner() -> None:
@@ -472,6 +508,14 @@ def test_any_bracket_lays_out_legibly(count: int, played: int) -> None:
     check_legible(layout.picture)
     rounds = (count - 1).bit_length()
     assert [len(r) for r in layout.matches] == [1 << (rounds - 1 - k) for k in range(rounds)]
+    # Seeds and scores always shown; byes drawn only when round 1 is mostly played.
+    seeds = {label.text for label in layout.picture.labels if label.role.startswith("seed:0:")}
+    if not layout.play_in:
+        assert seeds == {str(seed) for seed in range(1, count + 1)}
+    byes = sum(1 for label in layout.picture.labels if label.text == "bye")
+    assert byes == (0 if layout.play_in else (1 << rounds) - count)
+    scores = [s for r in bracket.rounds for m in r if m.scores for s in m.scores]
+    assert len(scores) == sum(label.role.startswith("score:") for label in layout.picture.labels)
     assert ("champion" in {label.role for label in layout.picture.labels}) == (played >= rounds)
 
 
@@ -493,8 +537,19 @@ def test_the_evaluation_graph_plots_each_position_and_marks_the_blunder(theme: s
     assert image.getpixel((round(x), round(y))) == picture.theme.road  # the line
     for role in ("title", "subtitle", "y-tick:10", "y-tick:-10", "y-tick:0", "x-tick:60"):
         assert_drawn(image, picture, role)
-    assert picture.labelled("y-tick:10").text == "W +10"
-    assert picture.labelled("y-tick:-5").text == "B +5"
+    assert picture.labelled("y-tick:10").text == "▲10"
+    assert picture.labelled("y-tick:-5").text == "▼5"
+    # The players and the unit, above the plot; a legend for the marks in the game, under it.
+    axis = assert_drawn(image, picture, "y-axis")
+    assert axis.text == "Flats ahead: ▲ Alice (White) · ▼ Bob (Black)"
+    assert axis.box()[3] <= top
+    for mark, meaning, colour in (("??", "blunder", "alert"), ("?", "mistake", "text")):
+        entry = assert_drawn(image, picture, f"legend:{mark}")
+        assert entry.text == f"{mark} {meaning}" and entry.box()[1] > bottom
+        x0, y0, _, y1 = entry.box()
+        dot = image.crop((x0 - 20, y0, x0, y1)).getcolors(1 << 16)
+        assert getattr(picture.theme, colour) in {c for _, c in dot}
+    assert "legend:!" not in {label.role for label in picture.labels}  # no Tinuë found here
     check_legible(picture)
 
 
@@ -530,6 +585,77 @@ def test_a_name_of_100000_characters_is_cut_like_its_first_few_in_every_picture(
         check_legible(long)
         assert long.labels == short.labels
         cut = [label for label in long.labels if label.text.startswith("Alexandria")]
-        assert cut and all(ELLIPSIS in label.text for label in cut)
+        assert cut and all(ELLIPSIS in written(long, label.role) for label in cut)
     title = pictures[-1].labelled("title").text
     assert title.startswith("Alexandria") and title.endswith(f"{ELLIPSIS}: 1520")  # the rating
+
+
+@pytest.fixture(scope="module")
+def picture_folder() -> Path:
+    """Where the pictures below are written, to be looked at: out/pictures (git ignores out/)."""
+    folder = Path(__file__).resolve().parents[2] / "out" / "pictures"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.mark.parametrize(("count", "played"), [(8, 3), (16, 2), (33, 1), (64, 2)])
+def test_knockout_pictures_show_every_seed_score_and_whole_short_names(
+    count: int, played: int, picture_folder: Path
+) -> None:
+    bracket, entrants = seeded_bracket(count, played)
+    layout = bracket_layout(bracket)
+    picture = layout.picture
+    (picture_folder / f"bracket-{count}.png").write_bytes(render_bracket(bracket))
+    check_legible(picture)
+    assert layout.play_in == (count == 33)
+    seeds = [label.text for label in picture.labels if label.role.startswith("seed:")]
+    assert {str(e.seed) for e in entrants} <= set(seeds)
+    scores = [s for r in bracket.rounds for m in r if m.scores for s in m.scores]
+    shown = [label for label in picture.labels if label.role.startswith("score:")]
+    assert len(shown) == len(scores)
+    for label in shown:  # each score beside its own slot, inside its match's box
+        row, index, _side = label.role.split(":")[1:]
+        box = layout.matches[int(row)][int(index)]
+        assert box is not None and inside(label.box(), box)
+    # Names of up to 8 letters, and "Alice Ångström", are whole (on one line
+    # or two); only the longest names are cut.
+    slots = {label.role.rstrip("+") for label in picture.labels if label.role.startswith("slot:")}
+    names = {written(picture, role).replace(" ", "") for role in slots}
+    for entrant in entrants:
+        if len(entrant.name) <= 8 or entrant.name == "Alice Ångström":
+            shown = name_text(entrant.name, "?").replace(" ", "")
+            assert shown in names, (entrant.name, names)
+    # No two boxes overlap (later rounds sit in the gaps between earlier ones).
+    boxes = [b for r in layout.matches for b in r if b] + [layout.champion]
+    for a, b in itertools.combinations(boxes, 2):
+        assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+
+
+@pytest.mark.parametrize(("count", "cross"), [(4, True), (8, True), (32, False)])
+def test_standings_pictures_keep_the_whole_legend_and_mark_the_diagonal(
+    count: int, cross: bool, picture_folder: Path
+) -> None:
+    table = standings(count, cross)
+    layout = standings_layout(table)
+    picture = layout.picture
+    png = render_standings(table)
+    (picture_folder / f"standings-{count}.png").write_bytes(png)
+    check_legible(picture)
+    legend = [label for label in picture.labels if label.role == "legend"]
+    text = " ".join(label.text for label in legend)
+    assert ELLIPSIS not in text
+    first = "Points scored against each opponent (columns: row numbers)"
+    assert text.startswith(first if cross else "Matches won, drawn, lost")
+    assert text.endswith("SB: Sonneborn-Berger Bu: Buchholz")
+    assert all(inside(label.box(), (0, 0, picture.width, picture.height)) for label in legend)
+    image = decoded(png)
+    if cross:
+        for i in range(count):
+            dash = assert_drawn(image, picture, f"diagonal:{i}")
+            assert dash.text == "–" and dash.on != picture.theme.panel
+            assert inside(dash.box(), layout.rows[i])
+            # The square behind the dash is shaded, not the row's own colour.
+            x = round(dash.xy[0])
+            assert image.getpixel((x, layout.rows[i][1] + 6)) == dash.on
+    else:
+        assert not [label for label in picture.labels if label.role.startswith("diagonal")]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import itertools
+from dataclasses import replace
 
 import pytest
 from PIL import Image, ImageChops
@@ -18,6 +19,9 @@ from rendering import (
     render_board,
     render_replay_within,
 )
+from rendering.board import draw_scene
+from rendering.palette import to_palette
+from rendering.render import scene
 from tak.ptn import Game
 from tests.rendering.conftest import frames
 
@@ -61,8 +65,8 @@ def test_a_1200_ply_game_fits_its_budget_and_keeps_both_ends(long_game: Game) ->
     for index in (0, 1, len(shown) - CLOSING_PLIES - 1, len(shown) - 1):
         expected = board(long_game, shown[index], replay.width)
         assert above_caption(shots[index], 8) == above_caption(expected, 8), shown[index]
-    # Under the board, a skipping frame says so ("Ply 16 of 1,200 · 7 skipped"), which takes
-    # more room than a closing frame's "Ply 1,199 of 1,200".
+    # Under the board, a skipping frame says so ("8... b4 · ply 16 of 1,200 · 7 skipped"), which
+    # takes more room than a closing frame's "600. a1 · ply 1,199 of 1,200".
     skipping, closing = caption_ink(shots[2], 8), caption_ink(shots[-2], 8)
     assert skipping is not None and closing is not None
     assert skipping[2] - skipping[0] > closing[2] - closing[0]
@@ -79,15 +83,37 @@ def test_the_1200_ply_game_at_the_defaults_fits_discord(long_game: Game) -> None
     assert above_caption(last, 8) == above_caption(board(long_game, 1200, 600), 8)
 
 
-def test_a_short_game_has_every_ply_and_no_caption() -> None:
+def captioned(game: Game, ply: int, width: int, caption: str) -> Image.Image:
+    """The frame after `ply` plies drawn on its own: that board, `caption` under it."""
+    position = next(itertools.islice(game.replay(), ply, None))
+    move = game.plies[ply - 1].move if ply else None
+    view = scene(
+        position,
+        last_move=move,
+        players=PLAYERS,
+        theme="default",
+        size=width,
+        show_tak=None,
+        result=None,
+    )
+    image = draw_scene(replace(view, banner_room=True, caption=caption))
+    return to_palette(image, THEMES["default"]).convert("RGB")
+
+
+def test_a_short_game_has_every_ply_each_under_its_move_in_ptn() -> None:
     game = playout(6, 60, seed=6)
     replay = render_replay_within(game, size=300)
     assert (replay.width, replay.stride, replay.frames, replay.plies_shown) == (300, 1, 61, 60)
     assert replay.note == ""
     for ply, shot in enumerate(frames(replay.data)):
-        assert shot.size == (300, layout(300, 6).height)
-        assert shot.tobytes() == board(game, ply, 300).tobytes(), ply
+        assert shot.size == (300, layout(300, 6, banner=True).height)
+        assert above_caption(shot, 6) == above_caption(board(game, ply, 300), 6), ply
+        number, black = divmod(ply - 1, 2)
+        move = f"{number + 1}{'...' if black else '.'} {game.plies[ply - 1].move.ptn()}"
+        caption = move if ply else ""
+        assert shot.tobytes() == captioned(game, ply, 300, caption).tobytes(), caption
         assert shot.info["duration"] == (4000 if ply == 60 else 900)
+    assert caption.startswith("30... ")  # the last frame shows Black's 30th move
 
 
 def test_a_tiny_budget_still_gives_the_start_and_the_end() -> None:
