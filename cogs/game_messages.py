@@ -25,10 +25,10 @@ from bot.games.outcomes import GameEnding, MoveOutcome
 from bot.guild_settings import GuildSettings
 from bot.notifications.outbox import EndingCause, GameEnded, RequestMade
 from bot.text_safety import one_line
-from cogs.clock_messages import clock_state, describe_clock
+from cogs.clock_messages import clock_note, clock_state, describe_clock
 from cogs.formatting import display, mention, mention_role, timestamp
 from cogs.player_messages import rating_change_text
-from tak import Color, Position, Result, ResultKind, parse_tps, square_name
+from tak import Color, Opening, Position, Result, ResultKind, parse_tps, square_name
 from tak.ptn import Game
 
 MAX_THREAD_NAME = 100
@@ -98,30 +98,60 @@ def thread_name(game: GameView) -> str:
     return f"Game {game.id}: {game.white.name} vs {game.black.name}"[:MAX_THREAD_NAME]
 
 
-def game_start_text(game: GameView) -> str:
-    round_text = f" (game {game.match_game} of the match)" if game.match_game else ""
+def game_start_text(game: GameView, *, match_games: int, with_setup: bool) -> str:
+    """The first board's text: which game (of a match of `match_games`), who plays whom, the
+    settings only where nothing showed them before (`with_setup`), and the first turn."""
     if game.tiebreak is not None:
-        round_text = f" (tiebreak game {game.tiebreak} of the match)"
-    return (
-        f"Game #{game.id}{round_text} starts: {players_line(game)}, "
-        f"{describe_setup(game.setup)}.\n{your_move(game)}"
-    )
+        head = f"Tiebreak game {game.tiebreak} of the match (game #{game.id})"
+    elif game.match_game and match_games > 1:
+        head = f"Match game {game.match_game} of {match_games} (game #{game.id})"
+    else:
+        head = f"Game #{game.id}"
+    setup = f", {describe_setup(game.setup)}" if with_setup else ""
+    return f"{head} starts: {players_line(game)}{setup}.\n{your_move(game, first=True)}"
 
 
-def your_move(game: GameView) -> str:
-    return f"{mention(game.player_to_move)}, your move with `/tak move`{clock_state(game)}."
+def your_move(game: GameView, *, first: bool = False) -> str:
+    """Whose move it is and their clock; the first time (`first`) with how to move and, in a
+    swap opening, what the first placement is."""
+    clock = clock_note(game)
+    clock = f" · {clock}" if clock else ""
+    if not first:
+        return f"{mention(game.player_to_move)} to move{clock}"
+    text = f"{mention(game.player_to_move)}, your move with `/tak move` or the **Move** button"
+    if game.setup.opening is Opening.SWAP and game.ply < 2:
+        other = display(game.opponent_of(game.player_to_move.id).name)
+        text += f": place one of **{other}**'s flats"
+    return f"{text}{clock}"
+
+
+def ply_label(position: Position, move: str) -> str:
+    """The move just played numbered as in the PTN: "5. a5" for white's, "5... b5" for
+    black's (`position` is the board after it)."""
+    done = position.ply - 1
+    dots = "." if done % 2 == 0 else "..."
+    return f"{done // 2 + 1}{dots} {move}"
 
 
 def move_text(outcome: MoveOutcome) -> str:
-    game = outcome.game
-    mover = game.player(outcome.position.to_move.other)
-    text = f"**{display(mover.name)}** played **{outcome.move}** (ply {outcome.ply})."
+    """ "**5. a5** — **Tak!** @bob to move · time runs out …": the first two plies of a swap
+    opening say whose stone was placed, and each player's first turn says how to move."""
+    game, position = outcome.game, outcome.position
+    text = f"**{ply_label(position, outcome.move)}**"
     if outcome.tinue:
-        text += " **Tinuë!**"
+        text += " — **Tinuë!**"
     elif outcome.tak:
-        text += " **Tak!**"
+        text += " — **Tak!**"
+    if game.setup.opening is Opening.SWAP and position.ply <= 2:
+        mover = game.player(position.to_move.other)
+        owner = game.player(position.to_move)
+        text += (
+            f" — **{display(mover.name)}** placed **{display(owner.name)}**'s first stone "
+            "(in a swap opening each player's first placement is the opponent's flat)"
+        )
     if outcome.ending is None:
-        text += f"\n{your_move(game)}"
+        first = game.plies_played < 2
+        text += f"\n{your_move(game, first=True)}" if first else f" {your_move(game)}"
     return text
 
 

@@ -36,7 +36,14 @@ async def show_start(table: GameTable, item: Item, start: GameStart) -> Shown:
         if anchor is not None:
             game = await _make_thread(table, game, anchor)
     position = await services.games.position(game.id)
-    text = await table.noted(game_messages.game_start_text(game), game, start)
+    # The settings are told once: by the challenge's message, the tournament or the match's
+    # first game.
+    told = start.anchor_message_id is not None or start.tournament_id is not None
+    match = None if game.match_id is None else await services.matches.get(game.match_id)
+    start_text = game_messages.game_start_text(
+        game, match_games=1 if match is None else match.games_total, with_setup=not (told or match)
+    )
+    text = await table.noted(start_text, game, start)
     # A tournament game's pairing DM tells the player to move, in place of the turn's DM.
     dm = start.tournament_id is None
     shown = await post_turn(table, item, game, position, text, position.last_move, dm=dm)

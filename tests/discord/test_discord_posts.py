@@ -48,7 +48,7 @@ async def test_a_board_whose_buttons_discord_failed_to_strip_loses_them_later(
     [start] = boards(world, thread)
     env.inject_error("PATCH", f"/channels/{thread.id}/messages/{start.id}", status=status)
     played = await world.move(alice, thread, "e5")
-    assert "You played **e5**" in played.response.content  # the move's post is not held back
+    assert played.response is None  # the move's post went out: it is not held back
     start, board = boards(world, thread)
     assert labels(board) == ["Move", "Give 1 day"]
     if status == 404:  # Discord says the message is gone: nothing is left to retry
@@ -61,3 +61,48 @@ async def test_a_board_whose_buttons_discord_failed_to_strip_loses_them_later(
     assert labels(start) == [] and labels(board) == ["Move", "Give 1 day"]
     await world.move(bob, thread, "a1")
     assert [labels(m) for m in boards(world, thread)] == [[], [], ["Move", "Give 1 day"]]
+
+
+async def test_a_two_game_match_post_by_post(world: World) -> None:
+    """Every post of a two-game match: one per move, numbered as in the PTN, the swap opening
+    explained on its two plies, how to move said once to each player, the settings not
+    repeated, and no buttons left on a board that is not the latest."""
+    alice, bob = world.alice, world.bob
+    thread = await world.start_game(size=4, games=2)
+    hint = "your move with `/tak move`"
+
+    def posts_since(count: int) -> list[str]:
+        return [m.content for m in world.bot_messages(thread)[count:]]
+
+    [start] = posts_since(0)
+    assert start.startswith(
+        "Match game 1 of 2 (game #1) starts: **alice** (white) vs **bob** (black).\n"
+        f"{alice.mention}, {hint} or the **Move** button: place one of **bob**'s flats · "
+        "time runs out <t:"
+    ), start
+    assert "komi" not in start  # the challenge showed the settings
+    before = 1
+    for ply, (mover, text) in enumerate([(alice, "a1"), (bob, "d4"), (alice, "b2"), (bob, "c3")]):
+        await world.move(mover, thread, text)
+        [post] = posts_since(before)  # one post per move
+        before += 1
+        waiting = [alice, bob][(ply + 1) % 2]
+        label = ["1. a1", "1... d4", "2. b2", "2... c3"][ply]
+        assert post.startswith(f"**{label}**"), post
+        assert ("placed" in post and "first stone" in post) is (ply < 2), post
+        assert (hint in post) is (ply == 0), post  # bob's first turn; alice had it at the start
+        assert f"{waiting.mention} to move · time runs out <t:" in post or ply == 0, post
+    assert "**1. a1** — **alice** placed **bob**'s first stone" in posts_since(1)[0]
+
+    await alice.slash(thread, "tak resign")
+    confirm = [m for m in thread.history(viewer=alice) if labels(m) == ["Resign"]][-1]
+    await alice.click(confirm, label="Resign")
+    ending, second = posts_since(before)
+    assert "Game #1 is over" in ending
+    assert second.startswith(
+        "Match game 2 of 2 (game #2) starts: **bob** (white) vs **alice** (black).\n"
+        f"{bob.mention}, {hint} or the **Move** button: place one of **alice**'s flats"
+    ), second
+    game_boards = boards(world, thread)
+    assert [labels(m) for m in game_boards[:-1]] == [[]] * (len(game_boards) - 1)
+    assert labels(game_boards[-1]) == ["Move", "Give 1 day"]  # game 2's first board
