@@ -94,8 +94,15 @@ def players_line(game: GameView) -> str:
     return f"**{display(game.white.name)}** (white) vs **{display(game.black.name)}** (black)"
 
 
-def thread_name(game: GameView) -> str:
-    return f"Game {game.id}: {game.white.name} vs {game.black.name}"[:MAX_THREAD_NAME]
+def thread_name(game: GameView, match_games: int = 1) -> str:
+    """ "Game 3: alice vs bob" (the game's number), or in a match "Game 2 of 3: bob vs alice"
+    (the game being played in the match's thread)."""
+    players = f"{game.white.name} vs {game.black.name}"
+    if game.tiebreak is not None:
+        return f"Tiebreak {game.tiebreak}: {players}"[:MAX_THREAD_NAME]
+    if game.match_game and match_games > 1:
+        return f"Game {game.match_game} of {match_games}: {players}"[:MAX_THREAD_NAME]
+    return f"Game {game.id}: {players}"[:MAX_THREAD_NAME]
 
 
 def game_start_text(game: GameView, *, match_games: int, with_setup: bool) -> str:

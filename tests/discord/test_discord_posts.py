@@ -9,7 +9,8 @@ from datetime import timedelta
 import discord
 import pytest
 
-from tests.discord.conftest import World, advance
+from bot.app import INVITE_PERMISSIONS
+from tests.discord.conftest import World, advance, grant_bot
 
 
 def labels(message: discord.Message) -> list[str]:
@@ -63,13 +64,21 @@ async def test_a_board_whose_buttons_discord_failed_to_strip_loses_them_later(
     assert [labels(m) for m in boards(world, thread)] == [[], [], ["Move", "Give 1 day"]]
 
 
-async def test_a_two_game_match_post_by_post(world: World) -> None:
+@pytest.mark.parametrize("may_edit", [False, True], ids=["invite-permissions", "may-edit"])
+async def test_a_two_game_match_post_by_post(world: World, may_edit: bool) -> None:
     """Every post of a two-game match: one per move, numbered as in the PTN, the swap opening
     explained on its two plies, how to move said once to each player, the settings not
-    repeated, and no buttons left on a board that is not the latest."""
+    repeated, no buttons left on a board that is not the latest, and the thread named for the
+    game played in it. Discord lets the bot rename the thread it made; SimCord asks for Manage
+    Channels to edit a thread at all, so with the invite permissions the name stays."""
     alice, bob = world.alice, world.bob
+    if may_edit:
+        grant_bot(
+            world.env, world.guild, INVITE_PERMISSIONS | discord.Permissions(manage_channels=True)
+        )
     thread = await world.start_game(size=4, games=2)
     hint = "your move with `/tak move`"
+    assert thread.name == "Game 1 of 2: alice vs bob"
 
     def posts_since(count: int) -> list[str]:
         return [m.content for m in world.bot_messages(thread)[count:]]
@@ -106,3 +115,14 @@ async def test_a_two_game_match_post_by_post(world: World) -> None:
     game_boards = boards(world, thread)
     assert [labels(m) for m in game_boards[:-1]] == [[]] * (len(game_boards) - 1)
     assert labels(game_boards[-1]) == ["Move", "Give 1 day"]  # game 2's first board
+    renamed = "Game 2 of 2: bob vs alice" if may_edit else "Game 1 of 2: alice vs bob"
+    assert world.env.backend.get_channel(thread.id).name == renamed
+
+    # Until game 2 has a move, what reads a game in the thread means game 1, just finished;
+    # what acts means game 2.
+    for reader in (alice, bob, world.carol):
+        tps = await reader.slash(thread, "game tps")
+        assert tps.response.content.startswith("Game #1, ply 4:"), tps.response.content
+    await world.move(bob, thread, "a4")
+    tps = await alice.slash(thread, "game tps")
+    assert tps.response.content.startswith("Game #2, ply 1:"), tps.response.content
