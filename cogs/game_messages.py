@@ -17,6 +17,7 @@ from bot.games.model import (
     ChallengeStatus,
     ChallengeView,
     GameSetup,
+    GameStatus,
     GameView,
     MatchStatus,
     MatchView,
@@ -27,7 +28,7 @@ from bot.notifications.outbox import EndingCause, GameEnded, RequestMade
 from bot.text_safety import one_line
 from cogs.clock_messages import clock_note, clock_state, describe_clock
 from cogs.formatting import display, mention, mention_role, timestamp
-from cogs.player_messages import rating_change_text
+from cogs.player_messages import ratings_changed_text
 from tak import Color, Opening, Position, Result, ResultKind, parse_tps, square_name
 from tak.ptn import Game
 
@@ -210,20 +211,53 @@ def road_text(result: Result) -> str | None:
     return "Road: " + " - ".join(square_name(file, rank) for file, rank in result.road)
 
 
-def match_text(match: MatchView) -> str:
+def games_won(match: MatchView, games: list[GameView]) -> tuple[float, float]:
+    """The match's games won by each player so far (a drawn game is half each; an aborted
+    game or one still played counts nothing)."""
+    one = two = 0.0
+    for game in games:
+        if game.status is not GameStatus.FINISHED or game.result is None:
+            continue
+        if game.result.winner is None:
+            one, two = one + 0.5, two + 0.5
+        elif game.player(game.result.winner).id == match.player1.id:
+            one += 1
+        else:
+            two += 1
+    return one, two
+
+
+def _games_count(won: float) -> str:
+    whole = int(won)
+    if won == whole:
+        return str(whole)
+    return "½" if whole == 0 else f"{whole}½"
+
+
+def match_text(match: MatchView, games: list[GameView]) -> str:
+    """ "Match score: alice 1 – 0 bob (game 1 of 2; points 61 – 0)": games first, as
+    players count them, then the points that decide the match. `games`: its games so far."""
     one, two = display(match.player1.name), display(match.player2.name)
-    score = f"{one} {match.points1} - {match.points2} {two}"
+    won1, won2 = games_won(match, games)
+    score = f"{one} {_games_count(won1)} – {_games_count(won2)} {two}"
+    points = f"points {match.points1} – {match.points2}"
     if match.status is MatchStatus.FINISHED:
         leader = match.leader
-        verdict = f"{display(leader.name)} wins the match" if leader else "The match is drawn"
-        return f"Match #{match.id} is over: {score}. {verdict}!"
+        if leader is None:
+            verdict = "The match is drawn"
+        else:
+            on_points = " on points" if won1 == won2 else ""
+            verdict = f"{display(leader.name)} wins the match{on_points}"
+        return f"Match over: {score} ({points}). {verdict}!"
     if match.status is MatchStatus.ABORTED:
-        return f"Match #{match.id} was abandoned after an aborted game: {score}."
-    played = f"after {match.games_played} of {match.games_total} games"
-    return f"Match #{match.id} score: {score} ({played})."
+        return f"Match abandoned after an aborted game: {score} ({points})."
+    total = max(match.games_total, match.games_played)
+    return f"Match score: {score} (game {match.games_played} of {total}; {points})."
 
 
-def ending_text(ending: GameEnding) -> str:
+def ending_text(ending: GameEnding, match_games: list[GameView]) -> str:
+    """The result, the road, the points, the match score (`match_games`: its games up to this
+    one) and the ratings."""
     game = ending.game
     lines = [f"Game #{game.id} is over. {result_text(game, ending.result)}"]
     road = road_text(ending.result)
@@ -233,9 +267,9 @@ def ending_text(ending: GameEnding) -> str:
         winner = game.player(ending.result.winner)
         lines.append(f"{display(winner.name)} scores **{ending.points}** points.")
     if ending.match is not None:
-        lines.append(match_text(ending.match))
+        lines.append(match_text(ending.match, match_games))
     if ending.ratings is not None:
-        lines.append("Ratings: " + ", ".join(map(rating_change_text, ending.ratings)) + ".")
+        lines.append(ratings_changed_text(ending.ratings))
     return "\n".join(lines)
 
 

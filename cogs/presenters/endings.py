@@ -31,7 +31,8 @@ async def show_ending(table: GameTable, item: Item, ended: GameEnded) -> Shown:
     position = game.position_from_tps()
     ending = await _ending_of(table, game, position, ended)
     last = ended.move or game.last_move
-    text = game_messages.ending_text(ending)
+    games = [] if game.match_id is None else await table.services.matches.games(game.match_id)
+    text = game_messages.ending_text(ending, [g for g in games if g.id <= game.id])
     preface = game_messages.ending_preface(ended)
     if ended.cause == EndingCause.MOVE and ended.move is not None and ended.ply is not None:
         played = MoveOutcome(game, ended.move, ended.ply, position, ended.tak, ending)

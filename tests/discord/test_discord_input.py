@@ -248,10 +248,10 @@ async def test_scores_in_a_finished_matchs_thread_show_that_match(world: World) 
     thread = await world.start_game(size=3, komi=0, games=1)
     for ply, text in enumerate(WHITE_ROAD.split()):
         await world.move((alice, bob)[ply % 2], thread, text)
-    assert "Match #" not in await scores_in(world, thread)  # a single game has no match
+    assert "Match" not in await scores_in(world, thread)  # a single game has no match
     match_thread = await world.start_game(size=3, komi=0, games=2)
     for game_number in (1, 2):
         first, second = (alice, bob) if game_number == 1 else (bob, alice)
         for ply, text in enumerate(WHITE_ROAD.split()):
             await world.move((first, second)[ply % 2], match_thread, text)
-    assert "Match #1 is over" in await scores_in(world, match_thread)
+    assert "Match over: alice 1 – 1 bob (points " in await scores_in(world, match_thread)

@@ -108,6 +108,9 @@ async def test_a_two_game_match_post_by_post(world: World, may_edit: bool) -> No
     await alice.click(confirm, label="Resign")
     ending, second = posts_since(before)
     assert "Game #1 is over" in ending
+    assert "Match score: alice 0 – 1 bob (game 1 of 2; points 0 – " in ending  # games first
+    assert "Ratings: alice 1" in ending and "?" in ending  # both new: provisional, and said so
+    assert "A ? marks a provisional rating" in ending
     assert second.startswith(
         "Match game 2 of 2 (game #2) starts: **bob** (white) vs **alice** (black).\n"
         f"{bob.mention}, {hint} or the **Move** button: place one of **alice**'s flats"
