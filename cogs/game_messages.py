@@ -308,90 +308,48 @@ def guild_settings_text(settings: GuildSettings, *, reads_typed_moves: bool) -> 
     )
 
 
+RULES_URL = "https://ustak.org/play-beautiful-game-tak/"  # the README's link to the rules
+
+# A primer that fits one phone screen: the goal, how to move, and every player's command by
+# name (the details are in docs/discord-setup.md).
 HELP = discord.Embed(
     title="Bredon: Tak in Discord",
     description=(
-        "Tak is a two-player game: build a **road**, a line of your pieces joining two opposite "
-        "edges of the board. Everything happens through `/tak` commands."
+        "Build a **road**: a line of your pieces joining two opposite sides of the board. Each "
+        "turn, place a piece on an empty square or move a stack you control. Your first "
+        f"placement is one of your opponent's flats. [The rules]({RULES_URL}); every command "
+        "in Bredon's docs (`docs/discord-setup.md`)."
     ),
 )
 HELP.add_field(
-    name="Playing",
+    name="Play",
     value=(
-        "`/tak challenge` someone (or leave out the opponent for an open challenge); they press "
-        "**Accept**. The game gets a thread. Play with `/tak move`: start typing and the bot "
-        "suggests the legal moves. `/tak games` lists your games with links, a page at a time. "
-        "No opponent around? `/tak play` a game against Bredon itself (levels 1-5)."
-    ),
-    inline=False,
-)
-HELP.add_field(
-    name="Clocks",
-    value=(
-        "Each move has a deadline (days a move, maybe with a bank or an increment). Away? "
-        "`/clock vacation start`. Need a break in one game? `/clock pause`. Your opponent needs "
-        "time? **Give 1 day** under the board. `/clock reminders` sets when you are reminded."
+        "`/tak challenge` a member, or `/tak play` me. Move with `/tak move` (it suggests the "
+        "legal moves) or the **Move** button.\n"
+        "`/tak board` · `/tak games` · `/tak draw` · `/tak undo` · `/tak resign` · `/tak abort`"
     ),
     inline=False,
 )
 HELP.add_field(
-    name="Reading the board image",
+    name="Moves in PTN",
     value=(
-        "Files a-h run left to right, ranks 1-8 bottom to top, so a1 is bottom left. "
-        "A flat stone lies flat, a wall (standing stone) stands on its edge, a capstone is round. "
-        "Stacks show their pieces from the side; the top piece controls the stack. "
-        "The last move is tinted, and **Tak** is marked when the player who just moved can "
-        "finish a road next turn; **Tinuë** when no reply can stop it."
-    ),
-    inline=False,
-)
-HELP.add_field(
-    name="PTN in brief",
-    value=(
-        "`a1` place a flat on a1 · `Sb2` a wall on b2 · `Cc3` a capstone on c3\n"
-        "`c3>` move the top piece of c3 one square right (`<` left, `+` up, `-` down)\n"
-        "`3c3+12` take 3 pieces from c3, go up, drop 1 then 2"
-    ),
-    inline=False,
-)
-HELP.add_field(
-    name="The rules in brief",
-    value=(
-        "On your turn either place a piece from your reserve on an empty square, or move a stack "
-        "you control: pick up to board-size pieces and drop at least one on each square in a "
-        "straight line. Walls block roads and movement; a capstone alone can flatten a wall. "
-        "On the first turn each player places one of the **opponent's** flats. "
-        "The game ends with a road, or when the board is full or a player runs out of pieces: "
-        "then most flats on top wins (black gets the komi). A win scores the board's squares "
-        "plus the winner's unplayed pieces."
+        "`a1` flat · `Sb2` wall · `Cc3` capstone · `c3>` one piece right (`<` `+` `-`) · "
+        "`3c3+12` three pieces up, dropping 1 then 2"
     ),
     inline=False,
 )
 HELP.add_field(
     name="Time",
-    value=(
-        "Each move has a deadline (days per move, or with a bank or an increment). "
-        "`/clock reminders` sets when you are reminded, `/clock moretime` gives your opponent "
-        "more, `/clock pause` (both agree) and `/clock resume`, `/clock vacation` stops all your "
-        "clocks."
-    ),
+    value="`/clock moretime` · `/clock pause` · `/clock resume` · `/clock reminders` · "
+    "`/clock vacation`",
     inline=False,
 )
 HELP.add_field(
-    name="Also",
+    name="Records and you",
     value=(
-        "`/tak board`, `/game tps`, `/game ptn` (file and ptn.ninja link), `/game replay` (GIF), "
-        "`/game view` (an attached PTN file: its final board, `replay:True` for the GIF), "
-        "`tps:` on a challenge to start from a position (unrated), "
-        "`/tak draw`, `/tak undo`, `/tak resign`, `/tak abort` (before both have moved), "
-        "`/profile scores`, `/profile leaderboard`, `/profile settings` (theme, DM notices), "
-        "`/game analysis` (a finished game's evaluation graph and annotated PTN), "
-        "`/bredon config` (server managers).\n"
-        "Where the server plays for coins: `stakes:True` on a challenge, `/coins wallet`, "
-        "`/coins leaderboard` (the coin leaderboard).\n"
-        "`public:True` on `/tak board` or `games`, `/game ptn`, `tps` or `replay`, "
-        "`/profile scores` or `leaderboard`, `/coins leaderboard` (and `/tournament standings` "
-        "or `pairings`) shows the answer to the channel instead of only to you."
+        "`/game ptn` · `/game tps` · `/game replay` · `/game view` · `/game analysis`\n"
+        "`/profile settings` · `/profile scores` · `/profile leaderboard` · `/coins wallet` · "
+        "`/coins leaderboard`"
     ),
     inline=False,
 )
