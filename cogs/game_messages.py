@@ -153,10 +153,9 @@ def move_text(outcome: MoveOutcome) -> str:
     if game.setup.opening is Opening.SWAP and position.ply <= 2:
         mover = game.player(position.to_move.other)
         owner = game.player(position.to_move)
-        text += (
-            f" — **{display(mover.name)}** placed **{display(owner.name)}**'s first stone "
-            "(in a swap opening each player's first placement is the opponent's flat)"
-        )
+        text += f" — **{display(mover.name)}** placed **{display(owner.name)}**'s first stone"
+        if position.ply == 1:  # said once: the reply is the same swap
+            text += " (in a swap opening each player's first placement is the opponent's flat)"
     if outcome.ending is None:
         first = game.plies_played < 2
         text += f"\n{your_move(game, first=True)}" if first else f" {your_move(game)}"

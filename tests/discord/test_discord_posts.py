@@ -101,6 +101,7 @@ async def test_a_two_game_match_post_by_post(world: World, may_edit: bool) -> No
         label = ["1. a1", "1... d4", "2. b2", "2... c3"][ply]
         assert post.startswith(f"**{label}**"), post
         assert ("placed" in post and "first stone" in post) is (ply < 2), post
+        assert ("in a swap opening" in post) is (ply == 0), post  # explained once
         assert (hint in post) is (ply == 0), post  # bob's first turn; alice had it at the start
         assert f"{waiting.mention} to move · time runs out <t:" in post or ply == 0, post
     assert "**1. a1** — **alice** placed **bob**'s first stone" in posts_since(1)[0]
