@@ -153,7 +153,9 @@ async def find_game(
     games in this channel (or, with none here, all of theirs) the only one, or the only one
     whose turn fits the command (`turn`: "mine" for a move, "theirs" for what only the player
     who has just moved may ask). Anything else is a question, never a guess. `as_player` (a
-    move, a resignation, an offer) never picks a game the caller is not playing in."""
+    move, a resignation, an offer) never picks a game the caller is not playing in; without
+    it (a command that only reads), a match's thread means the game just finished until the
+    next one has a move."""
     services = services_of(interaction)
     guild_id = interaction.guild_id or 0
     user = interaction.user.id
@@ -161,7 +163,9 @@ async def find_game(
         return await named_game(services, game, guild_id)
     queries = services.queries
     here = await queries.game_in_thread(interaction.channel_id or 0, guild_id)
-    if here is not None and (not as_player or user in (here.white.id, here.black.id)):
+    if here is not None and not as_player:
+        return await _just_finished(services, here)
+    if here is not None and user in (here.white.id, here.black.id):
         return here
     mine = await queries.games_for_player(user, guild_id=guild_id)
     in_channel = [g for g in mine if interaction.channel_id in (g.channel_id, g.thread_id)]
@@ -178,6 +182,15 @@ async def find_game(
     listed, u = (fitting or pool)[:10], user
     choices = ", ".join(f"#{g.id} vs {display(g.opponent_of(u).name)}" for g in listed)
     raise Refusal(f"Which game? Name it with the `game` option: {choices}.")
+
+
+async def _just_finished(services: Services, here: GameView) -> GameView:
+    """In a match's thread, a command that only reads a game means the game just finished
+    until the next one has a move: right after a game ends its players look back at it."""
+    if here.match_id is None or not here.is_active or here.plies_played > 0:
+        return here
+    earlier = [g for g in await services.matches.games(here.match_id) if g.id < here.id]
+    return earlier[-1] if earlier and earlier[-1].thread_id == here.thread_id else here
 
 
 # ----------------------------------------------------------------- tournaments

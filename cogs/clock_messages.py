@@ -27,6 +27,13 @@ def describe_clock(setup: GameSetup) -> str:
 
 def clock_state(game: GameView) -> str:
     """ " (time runs out in 2 days; bank left 3d)", or why the clock stands still."""
+    note = clock_note(game)
+    return f" ({note})" if note else ""
+
+
+def clock_note(game: GameView) -> str:
+    """ "time runs out in 2 days; bank left 3d", or why the clock stands still ("" without a
+    deadline)."""
     if game.deadline_at is None:
         return ""
     left = game.left_of(game.to_move)
@@ -35,8 +42,8 @@ def clock_state(game: GameView) -> str:
     if game.frozen_at is not None:
         why = "paused by agreement" if game.paused_at is not None else "a player is on vacation"
         remaining = describe_duration(game.deadline_at - game.frozen_at)
-        return f" (the clock stands still: {why}; {remaining} left{bank})"
-    return f" (time runs out {timestamp(game.deadline_at)}{bank})"
+        return f"the clock stands still: {why}; {remaining} left{bank}"
+    return f"time runs out {timestamp(game.deadline_at)}{bank}"
 
 
 def reminder_text(reminder: Reminder) -> str:

@@ -72,6 +72,16 @@ class StreamReport:
         """Nothing left to try: Discord refused a post everywhere it could go."""
         return self.pending == 0 and any(s.outcome is Outcome.GIVEN_UP for s in self.shown)
 
+    def posted_in(self, channel_id: int | None) -> bool:
+        """Whether everything went out, the last post where it belongs and in `channel_id`
+        (where whoever acted is looking, so the post itself tells them)."""
+        last = self.last_shown
+        if self.pending or self.failures or last is None or last.link is None:
+            return False
+        if last.outcome is not Outcome.POSTED:
+            return False
+        return channel_id is not None and last.link.split("/")[-2] == str(channel_id)
+
     def reply(self, done: str, late: str) -> str:
         """The truth for whoever acted: `done` with a link to the post, or `late` (what was
         saved) and what became of its post."""

@@ -17,6 +17,7 @@ from bot.games.model import (
     ChallengeStatus,
     ChallengeView,
     GameSetup,
+    GameStatus,
     GameView,
     MatchStatus,
     MatchView,
@@ -25,10 +26,10 @@ from bot.games.outcomes import GameEnding, MoveOutcome
 from bot.guild_settings import GuildSettings
 from bot.notifications.outbox import EndingCause, GameEnded, RequestMade
 from bot.text_safety import one_line
-from cogs.clock_messages import clock_state, describe_clock
+from cogs.clock_messages import clock_note, clock_state, describe_clock
 from cogs.formatting import display, mention, mention_role, timestamp
-from cogs.player_messages import rating_change_text
-from tak import Color, Position, Result, ResultKind, parse_tps, square_name
+from cogs.player_messages import ratings_changed_text
+from tak import Color, Opening, Position, Result, ResultKind, parse_tps, square_name
 from tak.ptn import Game
 
 MAX_THREAD_NAME = 100
@@ -94,34 +95,70 @@ def players_line(game: GameView) -> str:
     return f"**{display(game.white.name)}** (white) vs **{display(game.black.name)}** (black)"
 
 
-def thread_name(game: GameView) -> str:
-    return f"Game {game.id}: {game.white.name} vs {game.black.name}"[:MAX_THREAD_NAME]
-
-
-def game_start_text(game: GameView) -> str:
-    round_text = f" (game {game.match_game} of the match)" if game.match_game else ""
+def thread_name(game: GameView, match_games: int = 1) -> str:
+    """ "Game 3: alice vs bob" (the game's number), or in a match "Game 2 of 3: bob vs alice"
+    (the game being played in the match's thread)."""
+    players = f"{game.white.name} vs {game.black.name}"
     if game.tiebreak is not None:
-        round_text = f" (tiebreak game {game.tiebreak} of the match)"
-    return (
-        f"Game #{game.id}{round_text} starts: {players_line(game)}, "
-        f"{describe_setup(game.setup)}.\n{your_move(game)}"
-    )
+        return f"Tiebreak {game.tiebreak}: {players}"[:MAX_THREAD_NAME]
+    if game.match_game and match_games > 1:
+        return f"Game {game.match_game} of {match_games}: {players}"[:MAX_THREAD_NAME]
+    return f"Game {game.id}: {players}"[:MAX_THREAD_NAME]
 
 
-def your_move(game: GameView) -> str:
-    return f"{mention(game.player_to_move)}, your move with `/tak move`{clock_state(game)}."
+def game_start_text(game: GameView, *, match_games: int, with_setup: bool) -> str:
+    """The first board's text: which game (of a match of `match_games`), who plays whom, the
+    settings only where nothing showed them before (`with_setup`), and the first turn."""
+    if game.tiebreak is not None:
+        head = f"Tiebreak game {game.tiebreak} of the match (game #{game.id})"
+    elif game.match_game and match_games > 1:
+        head = f"Match game {game.match_game} of {match_games} (game #{game.id})"
+    else:
+        head = f"Game #{game.id}"
+    setup = f", {describe_setup(game.setup)}" if with_setup else ""
+    return f"{head} starts: {players_line(game)}{setup}.\n{your_move(game, first=True)}"
+
+
+def your_move(game: GameView, *, first: bool = False) -> str:
+    """Whose move it is and their clock; the first time (`first`) with how to move and, in a
+    swap opening, what the first placement is."""
+    clock = clock_note(game)
+    clock = f" · {clock}" if clock else ""
+    if not first:
+        return f"{mention(game.player_to_move)} to move{clock}"
+    text = f"{mention(game.player_to_move)}, your move with `/tak move` or the **Move** button"
+    if game.setup.opening is Opening.SWAP and game.ply < 2:
+        other = display(game.opponent_of(game.player_to_move.id).name)
+        text += f": place one of **{other}**'s flats"
+    return f"{text}{clock}"
+
+
+def ply_label(position: Position, move: str) -> str:
+    """The move just played numbered as in the PTN: "5. a5" for white's, "5... b5" for
+    black's (`position` is the board after it)."""
+    done = position.ply - 1
+    dots = "." if done % 2 == 0 else "..."
+    return f"{done // 2 + 1}{dots} {move}"
 
 
 def move_text(outcome: MoveOutcome) -> str:
-    game = outcome.game
-    mover = game.player(outcome.position.to_move.other)
-    text = f"**{display(mover.name)}** played **{outcome.move}** (ply {outcome.ply})."
+    """ "**5. a5** — **Tak!** @bob to move · time runs out …": the first two plies of a swap
+    opening say whose stone was placed, and each player's first turn says how to move."""
+    game, position = outcome.game, outcome.position
+    text = f"**{ply_label(position, outcome.move)}**"
     if outcome.tinue:
-        text += " **Tinuë!**"
+        text += " — **Tinuë!**"
     elif outcome.tak:
-        text += " **Tak!**"
+        text += " — **Tak!**"
+    if game.setup.opening is Opening.SWAP and position.ply <= 2:
+        mover = game.player(position.to_move.other)
+        owner = game.player(position.to_move)
+        text += f" — **{display(mover.name)}** placed **{display(owner.name)}**'s first stone"
+        if position.ply == 1:  # said once: the reply is the same swap
+            text += " (in a swap opening each player's first placement is the opponent's flat)"
     if outcome.ending is None:
-        text += f"\n{your_move(game)}"
+        first = game.plies_played < 2
+        text += f"\n{your_move(game, first=True)}" if first else f" {your_move(game)}"
     return text
 
 
@@ -173,20 +210,53 @@ def road_text(result: Result) -> str | None:
     return "Road: " + " - ".join(square_name(file, rank) for file, rank in result.road)
 
 
-def match_text(match: MatchView) -> str:
+def games_won(match: MatchView, games: list[GameView]) -> tuple[float, float]:
+    """The match's games won by each player so far (a drawn game is half each; an aborted
+    game or one still played counts nothing)."""
+    one = two = 0.0
+    for game in games:
+        if game.status is not GameStatus.FINISHED or game.result is None:
+            continue
+        if game.result.winner is None:
+            one, two = one + 0.5, two + 0.5
+        elif game.player(game.result.winner).id == match.player1.id:
+            one += 1
+        else:
+            two += 1
+    return one, two
+
+
+def _games_count(won: float) -> str:
+    whole = int(won)
+    if won == whole:
+        return str(whole)
+    return "½" if whole == 0 else f"{whole}½"
+
+
+def match_text(match: MatchView, games: list[GameView]) -> str:
+    """ "Match score: alice 1 – 0 bob (game 1 of 2; points 61 – 0)": games first, as
+    players count them, then the points that decide the match. `games`: its games so far."""
     one, two = display(match.player1.name), display(match.player2.name)
-    score = f"{one} {match.points1} - {match.points2} {two}"
+    won1, won2 = games_won(match, games)
+    score = f"{one} {_games_count(won1)} – {_games_count(won2)} {two}"
+    points = f"points {match.points1} – {match.points2}"
     if match.status is MatchStatus.FINISHED:
         leader = match.leader
-        verdict = f"{display(leader.name)} wins the match" if leader else "The match is drawn"
-        return f"Match #{match.id} is over: {score}. {verdict}!"
+        if leader is None:
+            verdict = "The match is drawn"
+        else:
+            on_points = " on points" if won1 == won2 else ""
+            verdict = f"{display(leader.name)} wins the match{on_points}"
+        return f"Match over: {score} ({points}). {verdict}!"
     if match.status is MatchStatus.ABORTED:
-        return f"Match #{match.id} was abandoned after an aborted game: {score}."
-    played = f"after {match.games_played} of {match.games_total} games"
-    return f"Match #{match.id} score: {score} ({played})."
+        return f"Match abandoned after an aborted game: {score} ({points})."
+    total = max(match.games_total, match.games_played)
+    return f"Match score: {score} (game {match.games_played} of {total}; {points})."
 
 
-def ending_text(ending: GameEnding) -> str:
+def ending_text(ending: GameEnding, match_games: list[GameView]) -> str:
+    """The result, the road, the points, the match score (`match_games`: its games up to this
+    one) and the ratings."""
     game = ending.game
     lines = [f"Game #{game.id} is over. {result_text(game, ending.result)}"]
     road = road_text(ending.result)
@@ -196,9 +266,9 @@ def ending_text(ending: GameEnding) -> str:
         winner = game.player(ending.result.winner)
         lines.append(f"{display(winner.name)} scores **{ending.points}** points.")
     if ending.match is not None:
-        lines.append(match_text(ending.match))
+        lines.append(match_text(ending.match, match_games))
     if ending.ratings is not None:
-        lines.append("Ratings: " + ", ".join(map(rating_change_text, ending.ratings)) + ".")
+        lines.append(ratings_changed_text(ending.ratings))
     return "\n".join(lines)
 
 
@@ -237,92 +307,48 @@ def guild_settings_text(settings: GuildSettings, *, reads_typed_moves: bool) -> 
     )
 
 
+RULES_URL = "https://ustak.org/play-beautiful-game-tak/"  # the README's link to the rules
+
+# A primer that fits one phone screen: the goal, how to move, and every player's command by
+# name (the details are in docs/discord-setup.md).
 HELP = discord.Embed(
     title="Bredon: Tak in Discord",
     description=(
-        "Tak is a two-player game: build a **road**, a line of your pieces joining two opposite "
-        "edges of the board. Everything happens through `/tak` commands."
+        "Build a **road**: a line of your pieces joining two opposite sides of the board. Each "
+        "turn, place a piece on an empty square or move a stack you control. Your first "
+        f"placement is one of your opponent's flats. [The rules]({RULES_URL}); every command "
+        "in Bredon's docs (`docs/discord-setup.md`)."
     ),
 )
 HELP.add_field(
-    name="Playing",
+    name="Play",
     value=(
-        "`/tak challenge` someone (or leave out the opponent for an open challenge); they press "
-        "**Accept**. The game gets a thread. Play with `/tak move`: start typing and the bot "
-        "suggests the legal moves. `/tak games` lists your games with links, a page at a time. "
-        "No opponent around? `/tak play` a game against Bredon itself (levels 1-5)."
-    ),
-    inline=False,
-)
-HELP.add_field(
-    name="Clocks",
-    value=(
-        "Each move has a deadline (days a move, maybe with a bank or an increment). Away? "
-        "`/clock vacation start`. Need a break in one game? `/clock pause`. Your opponent needs "
-        "time? **Give 1 day** under the board. `/clock reminders` sets when you are reminded."
+        "`/tak challenge` a member, or `/tak play` me. Move with `/tak move` (it suggests the "
+        "legal moves) or, without PTN, the **Move** button: pick the square, then the move.\n"
+        "`/tak board` · `/tak games` · `/tak draw` · `/tak undo` · `/tak resign` · `/tak abort`"
     ),
     inline=False,
 )
 HELP.add_field(
-    name="Reading the board image",
+    name="Moves in PTN",
     value=(
-        "Files a-h run left to right, ranks 1-8 bottom to top, so a1 is bottom left. "
-        "A flat stone lies flat, a wall (standing stone) stands on its edge, a capstone is round. "
-        "Stacks show their pieces from the side; the top piece controls the stack. "
-        "The last move is tinted, and **Tak** is marked when the player who just moved can "
-        "finish a road next turn; **Tinuë** when no reply can stop it."
-    ),
-    inline=False,
-)
-HELP.add_field(
-    name="PTN in brief",
-    value=(
-        "`a1` place a flat on a1 · `Sb2` a wall on b2 · `Cc3` a capstone on c3\n"
-        "`c3>` move the top piece of c3 one square right (`<` left, `+` up, `-` down)\n"
-        "`3c3+12` take 3 pieces from c3, go up, drop 1 then 2\n"
-        "No PTN needed: the **Move** button under the board lets you pick the square, then the "
-        "move, and shows the board after it before you confirm."
-    ),
-    inline=False,
-)
-HELP.add_field(
-    name="The rules in brief",
-    value=(
-        "On your turn either place a piece from your reserve on an empty square, or move a stack "
-        "you control: pick up to board-size pieces and drop at least one on each square in a "
-        "straight line. Walls block roads and movement; a capstone alone can flatten a wall. "
-        "On the first turn each player places one of the **opponent's** flats. "
-        "The game ends with a road, or when the board is full or a player runs out of pieces: "
-        "then most flats on top wins (black gets the komi). A win scores the board's squares "
-        "plus the winner's unplayed pieces."
+        "`a1` flat · `Sb2` wall · `Cc3` capstone · `c3>` one piece right (`<` `+` `-`) · "
+        "`3c3+12` three pieces up, dropping 1 then 2"
     ),
     inline=False,
 )
 HELP.add_field(
     name="Time",
-    value=(
-        "Each move has a deadline (days per move, or with a bank or an increment). "
-        "`/clock reminders` sets when you are reminded, `/clock moretime` gives your opponent "
-        "more, `/clock pause` (both agree) and `/clock resume`, `/clock vacation` stops all your "
-        "clocks."
-    ),
+    value="`/clock moretime` · `/clock pause` · `/clock resume` · `/clock reminders` · "
+    "`/clock vacation`",
     inline=False,
 )
 HELP.add_field(
-    name="Also",
+    name="Records and you",
     value=(
-        "`/tak board`, `/game tps`, `/game ptn` (file and ptn.ninja link), `/game replay` (GIF), "
-        "`/game view` (an attached PTN file: its final board, `replay:True` for the GIF), "
-        "`tps:` on a challenge to start from a position (unrated), "
-        "`/tak draw`, `/tak undo`, `/tak resign`, `/tak abort` (before both have moved), "
-        "`/profile scores`, `/profile leaderboard`, `/profile settings` (theme, DM notices), "
-        "`/game analysis` (a finished game's evaluation graph and annotated PTN), "
-        "`/bredon config` (server managers).\n"
-        "Where the server plays for coins: `stakes:True` on a challenge, `/coins wallet`, "
-        "`/coins leaderboard` (the coin leaderboard).\n"
-        "`public:True` on `/tak board` or `games`, `/game ptn`, `tps` or `replay`, "
-        "`/profile scores` or `leaderboard`, `/coins leaderboard` (and `/tournament standings` "
-        "or `pairings`) shows the answer to the channel instead of only to you."
+        "`/game ptn` · `/game tps` · `/game replay` · `/game view` · `/game analysis`\n"
+        "`/profile settings` · `/profile scores` · `/profile leaderboard` · `/coins wallet` · "
+        "`/coins leaderboard`"
     ),
     inline=False,
 )

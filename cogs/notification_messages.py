@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from bot.games.model import GameView, NotifyMode
 from bot.notifications.service import NotifyPrefs
-from cogs.clock_messages import clock_state
+from cogs.clock_messages import clock_note
 from cogs.formatting import display, timestamp
 from cogs.game_messages import players_line
 
@@ -48,7 +48,7 @@ def digest_text(server: str, games: list[GameView], now: datetime) -> str:
         if game.deadline_at is None:
             left = "no deadline"
         elif game.frozen_at is not None:  # its deadline moves on when the clock runs again
-            left = clock_state(game).strip(" ()")
+            left = clock_note(game)
         else:
             left = f"{time_left(game.deadline_at, now)} left (until {timestamp(game.deadline_at)})"
         lines.append(f"- Game #{game.id}, {players_line(game)}: {left} {game_link(game)}")

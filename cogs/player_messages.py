@@ -13,6 +13,7 @@ from bot.games.model import RatingChange
 from bot.players.glicko2 import Rating, is_provisional
 from bot.players.ratings import PlayerRating
 from bot.players.service import PlayerProfile
+from bot.work.fair_use import counted
 from cogs.formatting import display
 
 
@@ -26,17 +27,27 @@ def rating_change_text(change: RatingChange) -> str:
     return f"{display(change.player.name)} {rating_label(change.after)} ({delta:+.0f})"
 
 
+def ratings_changed_text(changes: tuple[RatingChange, ...]) -> str:
+    """ "Ratings: alice 1662? (+162), bob 1338? (-162)", with what the ? means when shown."""
+    text = "Ratings: " + ", ".join(map(rating_change_text, changes)) + "."
+    if any(is_provisional(change.after) for change in changes):
+        text += " A ? marks a provisional rating: it settles after a few rated games."
+    return text
+
+
 def ratings_text(ratings: list[PlayerRating], name: str) -> str:
     """One line of `/profile scores`: the player's rating on each board size."""
     if not ratings:
         return f"{name} has no rating yet: ratings come from rated games."
-    sizes = ", ".join(f"{r.size}x{r.size} **{r.label()}** ({r.games} games)" for r in ratings)
+    sizes = ", ".join(
+        f"{r.size}x{r.size} **{r.label()}** ({counted(r.games, 'game', 'games')})" for r in ratings
+    )
     return f"Ratings: {sizes}. A ? marks a provisional rating."
 
 
 def leaderboard_embed(size: int, board: list[PlayerRating]) -> discord.Embed:
     lines = [
-        f"{place}. **{display(r.player.name)}** {r.label()} ({r.games} games)"
+        f"{place}. **{display(r.player.name)}** {r.label()} ({counted(r.games, 'game', 'games')})"
         for place, r in enumerate(board, start=1)
     ]
     empty = (
@@ -51,7 +62,8 @@ def totals_text(totals: PlayerTotals | None, name: str) -> str:
         return f"{name} has no finished games in this server yet."
     return (
         f"**{name}**: {totals.points} points all-time in this server "
-        f"({totals.games} games: {totals.wins} won, {totals.losses} lost, {totals.draws} drawn)."
+        f"({counted(totals.games, 'game', 'games')}: {totals.wins} won, {totals.losses} lost, "
+        f"{totals.draws} drawn)."
     )
 
 

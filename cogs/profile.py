@@ -91,9 +91,9 @@ class ProfileCog(commands.Cog):
             guild_id = interaction.guild_id or 0
             here = await self.services.queries.game_in_thread(interaction.channel_id or 0, guild_id)
             if here is not None and here.match_id is not None:  # this thread's match, even if over
-                lines.append(
-                    game_messages.match_text(await self.services.matches.get(here.match_id))
-                )
+                match = await self.services.matches.get(here.match_id)
+                games = await self.services.matches.games(here.match_id)
+                lines.append(game_messages.match_text(match, games))
             theme = await self.table.theme_for(interaction.user.id)
             charts = [
                 await rating_file(

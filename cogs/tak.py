@@ -255,6 +255,10 @@ class TakCog(commands.Cog):
                 expected_mark=chosen.position if chosen else None,
             )
             report = await self.courier.deliver_stream(game_stream(target.id))
+            if report.posted_in(interaction.channel_id):
+                # The post in front of the mover says it all: no second message.
+                await interaction.delete_original_response()
+                return
             reply = report.reply(
                 f"You played **{outcome.move}** in game #{target.id}",
                 f"Your move {outcome.move} in game #{target.id} was recorded",

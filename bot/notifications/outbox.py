@@ -266,6 +266,21 @@ class AnalysisReady(_AboutAGame):
     KIND: ClassVar[str] = "analysis"
 
 
+@dataclass(frozen=True, slots=True)
+class BoardSuperseded:
+    """A game's board that a newer board (or the game's end) replaced: its message loses its
+    buttons, so only the latest board can be acted on. Its own stream, so that a failed edit
+    never holds the game's posts back (nor its clock)."""
+
+    KIND: ClassVar[str] = "board_superseded"
+    game_id: int
+    link: str  # the old board's jump link
+
+    @property
+    def stream(self) -> str:
+        return f"boards:{self.game_id}"
+
+
 Payload = (
     GameStart
     | MovePlayed
@@ -279,6 +294,7 @@ Payload = (
     | DigestDue
     | ClockNews
     | AnalysisReady
+    | BoardSuperseded
 )
 PAYLOADS: dict[str, type[Payload]] = {
     kind.KIND: kind
@@ -295,6 +311,7 @@ PAYLOADS: dict[str, type[Payload]] = {
         DigestDue,
         ClockNews,
         AnalysisReady,
+        BoardSuperseded,
     )
 }
 TURN_NOTICES = (GameStart, MovePlayed, MoveTakenBack)
@@ -454,6 +471,12 @@ class OutboxService:
             await tx.execute("UPDATE outbox SET claimed_until = ? WHERE id = ?", (claim, item_id))
             return item
 
+    async def announce(self, payload: Payload) -> int:
+        """Enqueue an announcement on its own, outside any other change (e.g. a board to strip
+        of its buttons, found while presenting a newer one); returns its id."""
+        async with self._db.transaction() as tx:
+            return await enqueue(tx, payload, self._clock.now())
+
     async def save_progress(self, item: Item, **steps: Any) -> None:
         """Record steps done (e.g. an anchor message posted) so a retry does not redo them."""
         item.progress.update(steps)
@@ -492,13 +515,14 @@ class OutboxService:
         )
         return None if row is None else from_db(row[0])
 
-    async def delivered_items(self, stream: str, kind: str, limit: int = 20) -> list[Item]:
-        """The stream's latest delivered announcements of one kind, newest first (e.g. to find
-        the message of the last draw offer)."""
+    async def delivered_items(self, stream: str, *kinds: str, limit: int = 20) -> list[Item]:
+        """The stream's latest delivered announcements of these kinds, newest first (e.g. to
+        find the message of the last draw offer, or the last board posted)."""
+        marks = ", ".join("?" * len(kinds))
         rows = await self._db.fetchall(
-            "SELECT * FROM outbox WHERE stream = ? AND kind = ? AND delivered_at IS NOT NULL "
-            "ORDER BY id DESC LIMIT ?",
-            (stream, kind, limit),
+            f"SELECT * FROM outbox WHERE stream = ? AND kind IN ({marks}) "
+            "AND delivered_at IS NOT NULL ORDER BY id DESC LIMIT ?",
+            (stream, *kinds, limit),
         )
         return [_item(row) for row in rows]
 

@@ -7,11 +7,20 @@ A module registers its handlers with :func:`register`; :func:`register_all` regi
 
 from __future__ import annotations
 
-from cogs.presenters import challenges, clocks, endings, moves, offers, starts, tournaments
+from cogs.presenters import (
+    boards,
+    challenges,
+    clocks,
+    endings,
+    moves,
+    offers,
+    starts,
+    tournaments,
+)
 from cogs.table import GameTable
 
 
 def register_all(table: GameTable) -> None:
     """Let `table` show every kind of announcement presented here."""
-    for module in (challenges, starts, moves, offers, endings, clocks, tournaments):
+    for module in (challenges, starts, moves, boards, offers, endings, clocks, tournaments):
         module.register(table)

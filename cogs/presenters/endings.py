@@ -13,6 +13,7 @@ from bot.games.service import at_ply_limit
 from bot.notifications.outbox import EndingCause, GameEnded, Item, Payload
 from cogs import game_messages, tournament_messages
 from cogs.buttons import buttons
+from cogs.presenters.boards import supersede
 from cogs.table import GameTable, Post, Shown
 from tak import Position, parse_move
 
@@ -24,11 +25,14 @@ async def show_ending(table: GameTable, item: Item, ended: GameEnded) -> Shown:
         assert ended.tournament_id is not None
         tournament = await table.services.tournaments.get(ended.tournament_id)
         stopped = Post(tournament_messages.stopped_text(tournament, game.id))
-        return await table.post_for_game(item, game, stopped)
+        shown = await table.post_for_game(item, game, stopped)
+        await supersede(table, item, game.id)
+        return shown
     position = game.position_from_tps()
     ending = await _ending_of(table, game, position, ended)
     last = ended.move or game.last_move
-    text = game_messages.ending_text(ending)
+    games = [] if game.match_id is None else await table.services.matches.games(game.match_id)
+    text = game_messages.ending_text(ending, [g for g in games if g.id <= game.id])
     preface = game_messages.ending_preface(ended)
     if ended.cause == EndingCause.MOVE and ended.move is not None and ended.ply is not None:
         played = MoveOutcome(game, ended.move, ended.ply, position, ended.tak, ending)
@@ -45,7 +49,9 @@ async def show_ending(table: GameTable, item: Item, ended: GameEnded) -> Shown:
         last_move=None if last is None else parse_move(last),
         view=view,
     )
-    return await table.post_for_game(item, game, post)
+    shown = await table.post_for_game(item, game, post)
+    await supersede(table, item, game.id)
+    return shown
 
 
 async def _ending_of(

@@ -10,6 +10,7 @@ from bot.games.outcomes import MoveOutcome
 from bot.notifications.outbox import Item, MovePlayed, MoveTakenBack
 from cogs import game_messages, notification_messages
 from cogs.buttons import turn_buttons
+from cogs.presenters.boards import supersede
 from cogs.presenters.offers import lapse
 from cogs.table import GameTable, Shown
 from tak import Move, Position, parse_move
@@ -42,6 +43,7 @@ async def post_turn(
     )
     post = replace(post, silent=not prefs.mention_per_move)
     shown = await table.post_for_game(item, game, post)
+    await supersede(table, item, game.id)
     if dm:
         turn_text = partial(notification_messages.dm_turn_text, game)
         await table.echo_by_dm(None, shown, viewer, game.guild_id, turn_text, offer=False)

@@ -31,12 +31,23 @@ async def show_start(table: GameTable, item: Item, start: GameStart) -> Shown:
     anchor line in the item's progress."""
     services = table.services
     game = await services.games.get(start.game_id)
+    match = None if game.match_id is None else await services.matches.get(game.match_id)
+    match_games = 1 if match is None else match.games_total
     if game.thread_id is None:
         anchor = await _anchor(table, item, game, start)
         if anchor is not None:
-            game = await _make_thread(table, game, anchor)
+            game = await _make_thread(table, game, anchor, match_games)
+    elif not item.progress.get("renamed"):  # a match's next game, in the match's thread
+        await _rename_thread(table, game, match_games)
+        await services.outbox.save_progress(item, renamed=True)
     position = await services.games.position(game.id)
-    text = await table.noted(game_messages.game_start_text(game), game, start)
+    # The settings are told once: by the challenge's message, the tournament or the match's
+    # first game.
+    told = start.anchor_message_id is not None or start.tournament_id is not None
+    start_text = game_messages.game_start_text(
+        game, match_games=match_games, with_setup=not (told or match)
+    )
+    text = await table.noted(start_text, game, start)
     # A tournament game's pairing DM tells the player to move, in place of the turn's DM.
     dm = start.tournament_id is None
     shown = await post_turn(table, item, game, position, text, position.last_move, dm=dm)
@@ -118,15 +129,30 @@ async def _anchor(
     return channel.get_partial_message(item.progress["anchor_id"])
 
 
+async def _rename_thread(table: GameTable, game: GameView, match_games: int) -> None:
+    """The thread a match's games share, named for the game now played in it. The bot made
+    the thread, so it may rename it (as it may reopen it); a courtesy, so a failure is only
+    noted."""
+    assert game.thread_id is not None
+    name = game_messages.thread_name(game, match_games)
+    try:
+        thread = await table.channel(game.thread_id)
+        if isinstance(thread, discord.Thread) and thread.name != name:
+            await thread.edit(name=name)
+    except UNREACHABLE as error:
+        log.info("Game %s: its thread keeps its name (%s).", game.id, error)
+
+
 async def _make_thread(
-    table: GameTable, game: GameView, anchor: discord.PartialMessage
+    table: GameTable, game: GameView, anchor: discord.PartialMessage, match_games: int
 ) -> GameView:
     settings = await table.services.guilds.get(game.guild_id)
     if not settings.use_threads:
         return game
     try:
         thread = await anchor.create_thread(
-            name=game_messages.thread_name(game), auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            name=game_messages.thread_name(game, match_games),
+            auto_archive_duration=THREAD_ARCHIVE_MINUTES,
         )
         thread_id = thread.id
     except GONE as error:

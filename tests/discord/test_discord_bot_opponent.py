@@ -42,7 +42,7 @@ async def alice_plays_on(world, thread, rng: random.Random, plies: int | None = 
         position = await services.games.position(game_id)
         move = rng.choice(position.legal_moves()).ptn()
         result = await world.move(world.alice, thread, move)
-        assert f"You played **{move}**" in result.response.content
+        assert result.response is None  # the post where they moved says it
         played += 1
     return await services.games.position(game_id)
 
@@ -54,7 +54,8 @@ async def test_a_whole_game_against_the_bot(world) -> None:
     challenge = world.last_bot_message(world.channel)
     assert challenge.components == []  # accepted at once: no buttons left
     opening = world.bot_messages(thread)[1]
-    assert f"**{bot_user.name}** played" in opening.content  # white: the bot moved first
+    # white: the bot moved first, placing alice's stone
+    assert f"— **{bot_user.name}** placed **alice**'s first stone" in opening.content
     assert world.alice.mention in world.last_bot_message(thread).content
 
     position = await alice_plays_on(world, thread, random.Random(3))
@@ -79,7 +80,7 @@ async def test_a_restart_while_the_bot_is_to_move(world, new_bot) -> None:
     await world.env.restart_bot(new_bot())
     game = await world.env.bot.services.games.get(1)
     assert game.ply == 6 and game.player_to_move.id == world.alice.id
-    assert f"**{world.env.bot.user.name}** played" in world.last_bot_message(thread).content
+    assert world.last_bot_message(thread).content.startswith("**3... ")  # the bot's ply 6
     await alice_plays_on(world, thread, random.Random(2), plies=1)
 
 
@@ -167,7 +168,7 @@ async def test_the_bots_move_is_saved_and_shown_once_when_discord_fails_its_post
     services = world.env.bot.services
     game = await services.games.get(1)
     assert game.ply == 2 and game.player_to_move.id == world.alice.id
-    bot_move = f"**{world.env.bot.user.name}** played **{game.last_move}**"
+    bot_move = f"**1... {game.last_move}**"
     assert count(contents(world, thread), bot_move) == 0
     await advance(world.env, timedelta(seconds=31))
     assert count(contents(world, thread), bot_move) == 1

@@ -65,7 +65,7 @@ async def test_undo_declined_then_accepted(world) -> None:
     rewound = await alice.slash(thread, "game tps")
     assert "ply 2" in rewound.response.content
     again = await world.move(alice, thread, "c3")
-    assert "You played **c3**" in again.response.content
+    assert again.response is None  # the post where they moved says it
 
 
 async def test_resign_asks_for_confirmation_then_the_opponent_wins(world) -> None:
@@ -133,12 +133,9 @@ async def test_a_two_game_match_goes_on_in_the_same_thread_with_colours_swapped(
     await bob.click(confirm, label="Resign")
 
     first_ending, second_start = world.bot_messages(thread)[-2:]
-    assert (
-        "Match #1 score: alice" in first_ending.content
-        and "after 1 of 2 games" in first_ending.content
-    )
+    assert "Match score: alice 1 – 0 bob (game 1 of 2; points " in first_ending.content
     assert labels(first_ending) == []  # no rematch while the match goes on
-    assert "Game #2 (game 2 of the match) starts" in second_start.content
+    assert "Match game 2 of 2 (game #2) starts" in second_start.content
     assert bob.mention in second_start.content  # bob has white in game 2
     scores = await alice.slash(thread, "profile scores")
-    assert "Match #1 score" in scores.response.content
+    assert "Match score: alice 1 – 0 bob (game 1 of 2; points " in scores.response.content

@@ -48,9 +48,10 @@ async def test_two_members_play_a_whole_game_to_a_road_win(world) -> None:
     for ply, text in enumerate(ROAD_GAME):
         mover, waiting = players[ply % 2], players[(ply + 1) % 2]
         result = await world.move(mover, thread, text)
-        assert result.ephemeral and f"You played **{text}**" in result.response.content
+        assert result.response is None  # the post where they moved says it
         posted = world.last_bot_message(thread)
-        assert f"played **{text}**" in posted.content
+        label = f"{ply // 2 + 1}{'.' if ply % 2 == 0 else '...'} {text}"  # as in the PTN
+        assert posted.content.startswith(f"**{label}**"), posted.content
         assert ("Tak!" in posted.content) is threats[ply], (text, posted.content)
         image = await decoded_image(posted)
         assert image.format == "PNG"
@@ -116,7 +117,7 @@ async def test_mistakes_are_refused_privately_and_change_nothing(world) -> None:
     assert len(world.bot_messages(thread)) == posted  # nothing was played or announced
 
     played = await world.move(bob, thread, "b2")
-    assert "You played **b2**" in played.response.content
+    assert played.response is None  # the post where they moved says it
 
 
 async def test_challenges_that_cannot_be_made_or_taken(world) -> None:

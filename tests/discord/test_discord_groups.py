@@ -80,7 +80,7 @@ async def test_groups_then_a_knockout_final_settled_by_a_tiebreak_game(club: Clu
     assert tiebreak.setup.clock.kind is ClockKind.BANK
     assert tiebreak.setup.clock.bank == timedelta(days=1)
     posted = [m.content for m in club.world.bot_messages(club.thread(tiebreak.thread_id))]
-    assert any(f"Game #{tiebreak.id} (tiebreak game 1 of the match) starts" in t for t in posted)
+    assert any(f"Tiebreak game 1 of the match (game #{tiebreak.id}) starts" in t for t in posted)
 
     await club.win(tiebreak, bob.id)
     assert await club.active_games() == []

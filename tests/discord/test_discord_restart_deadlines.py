@@ -29,8 +29,8 @@ async def test_after_a_restart_old_buttons_work_and_the_game_goes_on(world, new_
     await bob.click(offer, label="Decline draw")  # a button from before the restart
     assert "declined the draw" in world.last_bot_message(thread).content
     played = await world.move(alice, thread, "b2")
-    assert "You played **b2**" in played.response.content
-    assert "played **b2** (ply 3)" in world.last_bot_message(thread).content
+    assert played.response is None  # the post where they moved says it
+    assert "**2. b2**" in world.last_bot_message(thread).content
     await bob.click(pending, label="Accept")
     assert "Game #2" in world.last_bot_message(world.channel.threads[-1]).content
 
@@ -86,7 +86,7 @@ async def test_reminders_by_dm_fall_back_to_the_thread_when_dms_are_closed(world
     dm_path = f"/channels/{alice.user.dm_channel.id}/messages"
     env.inject_error("POST", dm_path, status=403, code=50007, times=1)
     await world.move(bob, thread, "e5")  # alice's DMs are "closed" for this one message
-    assert "played **e5**" in world.last_bot_message(thread).content
+    assert ". e5**" in world.last_bot_message(thread).content
     assert alice.mention in world.last_bot_message(thread).content  # the mention still stands
     assert len(alice.user.dm_channel.history()) == dms_before  # the DM did fail
 

@@ -37,7 +37,7 @@ async def test_a_typed_move_is_played_and_chat_is_left_alone(world: World) -> No
 
     await allow_typed_moves(world)
     await alice.send(thread, "ａ１")  # full-width, as some phones type it
-    assert "**alice** played **a1**" in world.last_bot_message(thread).content
+    assert "**1. a1**" in world.last_bot_message(thread).content
     await alice.send(thread, "b2")  # not alice's turn: ignored
     await bob.send(thread, "good luck!")  # chat: ignored
     await bob.send(thread, "a1")  # occupied: ignored, no refusal posted
@@ -45,4 +45,4 @@ async def test_a_typed_move_is_played_and_chat_is_left_alone(world: World) -> No
     assert (await world.env.bot.services.games.get(1)).ply == 1
     await bob.send(thread, " e5’ ")
     assert len(world.bot_messages(thread)) == posts + 1
-    assert "**bob** played **e5**" in world.last_bot_message(thread).content
+    assert "**1... e5**" in world.last_bot_message(thread).content
