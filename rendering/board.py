@@ -246,6 +246,15 @@ class Scene:
     strips: bool = False
 
 
+def move_heading(position: Position, last_move: Move | None) -> str:
+    """The move just played as the PTN and the posts number it ("5. a5", "5... b5"), so that
+    the picture, the post and the record agree; "Move 1" on a board no move has been shown on."""
+    if last_move is None or position.ply == 0:
+        return f"Move {position.ply // 2 + 1}"
+    played = position.ply - 1
+    return f"{played // 2 + 1}.{'..' if played % 2 else ''} {last_move.ptn()}"
+
+
 def draw_scene(scene: Scene) -> Image.Image:
     """The RGB image of a scene."""
     position, theme = scene.position, scene.theme
@@ -573,7 +582,7 @@ def _draw_header(
         ink = theme.muted if scene.result is None and position.to_move is not color else theme.text
         draw_line(image, (text_x, name_y), name, ink, "ls" if on_left else "rs")
         _draw_stats(image, draw, frame, scene, color, (x0 + inner, x1 - inner), stat_y, stat_size)
-    number = Line.of(f"Move {position.ply // 2 + 1}", round(30 * u))
+    number = fit(move_heading(position, scene.last_move), round(30 * u), 2 * centre_half)
     draw_line(image, (middle, top + round(44 * u)), number, theme.muted, "ms")
     if position.komi:
         komi = fit(f"Komi {komi_text(position.komi)}", round(26 * u), 2 * centre_half)

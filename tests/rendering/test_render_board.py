@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from rendering import DEFAULT_SIZE, THEMES, komi_text, layout, render_board
-from rendering.board import banner_text, name_line
+from rendering.board import banner_text, move_heading, name_line
 from rendering.colour import contrast
 from rendering.text import Line, line_width
 from tak import Call, Color, Position, Result, ResultKind, parse_move, tak_call
@@ -280,3 +280,17 @@ def test_komi_is_written_as_komi_under_the_move_number() -> None:
     assert plain == komi  # Black's flat count no longer carries a bare "+2"
     plain, komi = (image.crop(centre).tobytes() for image in images)
     assert plain != komi
+
+
+def test_the_heading_numbers_the_move_shown_as_the_ptn_does() -> None:
+    position = Position(6)
+    assert move_heading(position, None) == "Move 1"
+    for text in ("a1", "f6", "b2", "c3"):
+        move = parse_move(text)
+        position.push(move)
+        last = move
+    # Ply 4 was black's second move: "2... c3", as the PTN "2. b2 c3" and the post number it.
+    assert move_heading(position, last) == "2... c3"
+    white = parse_move("d4")
+    position.push(white)
+    assert move_heading(position, white) == "3. d4"
