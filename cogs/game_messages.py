@@ -245,7 +245,9 @@ def match_text(match: MatchView, games: list[GameView]) -> str:
         if leader is None:
             verdict = "The match is drawn"
         else:
-            on_points = " on points" if won1 == won2 else ""
+            # Points decide a match: say so when the winner did not win more games.
+            ahead = won1 > won2 if leader.id == match.player1.id else won2 > won1
+            on_points = "" if ahead else " on points"
             verdict = f"{display(leader.name)} wins the match{on_points}"
         return f"Match over: {score} ({points}). {verdict}!"
     if match.status is MatchStatus.ABORTED:

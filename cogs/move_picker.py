@@ -180,10 +180,9 @@ async def show_step(
     position = await table.services.games.position(game_id)
     move = steps_move(chosen)
     if move is None or not position.is_legal(move):
+        view = picker_view(game, chosen, position)  # first: a forged step is refused here
         await interaction.edit_original_response(
-            content=picker_text(game, chosen, position),
-            view=picker_view(game, chosen, position),
-            attachments=[],
+            content=picker_text(game, chosen, position), view=view, attachments=[]
         )
         return
     after = position.copy()

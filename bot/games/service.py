@@ -330,6 +330,20 @@ def require_active(game: GameView) -> None:
         raise GameOver(game.id, game.result.ptn() if game.result else game.status.value)
 
 
+def _parsed(text: str) -> Move:
+    """The move in `text`. Spaces within it (a phone's "3c3+ 12") are read as if left out when
+    the text does not parse as typed; a refusal still quotes it as typed."""
+    try:
+        return parse_move(text)
+    except PTNError as error:
+        if " " not in text:
+            raise
+        try:
+            return parse_move(text.replace(" ", ""))
+        except PTNError:
+            raise error from None
+
+
 class GameService:
     """Everything players do in a game. Every method refuses with a :class:`BredonError`
     subclass and then has changed nothing."""
@@ -381,7 +395,7 @@ class GameService:
         elsewhere now, even at the same ply after an undo, :class:`PositionChanged` is raised.
         """
         try:
-            move = parse_move(text.strip())
+            move = _parsed(text.strip())
         except NotASquare as error:  # said with the squares of this game's board
             size = (await self.get(game_id)).setup.size
             raise IllegalMove(text.strip(), off_board(error.square, size)) from None

@@ -4,6 +4,7 @@ follows."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from functools import partial
 from typing import Final
@@ -21,6 +22,7 @@ log = logging.getLogger(__name__)
 THREAD_EXISTS = 160004  # Discord's code: this message already has a thread
 # The longest a thread stays open without a message (a week), so that a game of days per move
 # stays in the thread list; a thread archived anyway is reopened when its game moves on.
+RENAME_SECONDS = 10  # a rename Discord does not allow at once is given up
 THREAD_ARCHIVE_MINUTES: Final = 10080  # Final: discord.py wants the literal
 
 
@@ -138,9 +140,12 @@ async def _rename_thread(table: GameTable, game: GameView, match_games: int) -> 
     try:
         thread = await table.channel(game.thread_id)
         if isinstance(thread, discord.Thread) and thread.name != name:
-            await thread.edit(name=name)
-    except UNREACHABLE as error:
-        log.info("Game %s: its thread keeps its name (%s).", game.id, error)
+            # Discord allows two renames in ten minutes; past that discord.py would wait out
+            # the limit here, holding every announcement behind this one. Not worth it.
+            async with asyncio.timeout(RENAME_SECONDS):
+                await thread.edit(name=name)
+    except UNREACHABLE as error:  # TimeoutError among them
+        log.info("Game %s: its thread keeps its name (%s).", game.id, str(error) or "timed out")
 
 
 async def _make_thread(

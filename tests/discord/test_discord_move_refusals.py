@@ -37,3 +37,15 @@ async def test_a_move_is_refused_as_typed_in_one_sentence(world: World) -> None:
     assert occupied == "Sa1: a1 is occupied, and pieces can only be placed on empty squares."
     for text in (extra, empty, occupied):
         assert text.count(":") <= 1, text
+
+
+async def test_spaces_inside_a_move_are_read_as_left_out(world: World) -> None:
+    """A phone's "3c3+ 12" or "S b2" is the move without its spaces; only a text that is no move
+    either way is refused, and then quoted as typed (above)."""
+    thread = await world.start_game(size=6)
+    await world.move(world.alice, thread, "a 1")
+    await world.move(world.bob, thread, "f 6")
+    await world.move(world.alice, thread, "S b2")
+    game = await world.env.bot.services.games.get(1)
+    # a1 holds bob's flat (alice's placement), f6 alice's, b2 alice's wall.
+    assert game.ply == 3 and game.tps == "x5,1/x6/x6/x6/x,1S,x4/2,x5 2 2"
