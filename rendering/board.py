@@ -578,11 +578,11 @@ def _draw_header(
         text_x = chip_x + chip + round(12 * u) if on_left else chip_x - round(12 * u)
         room = (x1 - x0) - chip - 2 * inner - round(12 * u)
         shown = displayable(scene.names[color]) or f"Player {color.number}"
-        name = name_line(shown, name_size, room)
+        name = header_line(shown, name_size, room)
         ink = theme.muted if scene.result is None and position.to_move is not color else theme.text
         draw_line(image, (text_x, name_y), name, ink, "ls" if on_left else "rs")
         _draw_stats(image, draw, frame, scene, color, (x0 + inner, x1 - inner), stat_y, stat_size)
-    number = fit(move_heading(position, scene.last_move), round(30 * u), 2 * centre_half)
+    number = header_line(move_heading(position, scene.last_move), round(30 * u), 2 * centre_half)
     draw_line(image, (middle, top + round(44 * u)), number, theme.muted, "ms")
     if position.komi:
         komi = fit(f"Komi {komi_text(position.komi)}", round(26 * u), 2 * centre_half)
@@ -656,9 +656,10 @@ def _draw_swatch(
     image.paste(sprite, corner, sprite)
 
 
-def name_line(name: str, size: int, room: float) -> Line:
-    """A player's name for the header: whole at `size` px if it fits in `room`, else whole at a
-    smaller size down to 70% of it, else cut with an ellipsis at that smallest size."""
+def header_line(name: str, size: int, room: float) -> Line:
+    """A line of the header (a player's name, the move shown): whole at `size` px if it fits in
+    `room`, else whole at a smaller size down to 70% of it, else cut with an ellipsis at that
+    smallest size."""
     text = displayable(name)
     whole = Line.of(text, size)
     width = line_width(whole)

@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from rendering import DEFAULT_SIZE, THEMES, komi_text, layout, render_board
-from rendering.board import banner_text, move_heading, name_line
+from rendering.board import banner_text, header_line, move_heading
 from rendering.colour import contrast
 from rendering.text import Line, line_width
 from tak import Call, Color, Position, Result, ResultKind, parse_move, tak_call
@@ -250,12 +250,12 @@ def test_the_banner_names_the_winner_in_one_spaced_line(result: Result, text: st
 def test_long_names_shrink_before_they_are_cut() -> None:
     whole = Line.of("Alexandria Worthington", 40)
     room = 0.85 * line_width(whole)  # too wide at full size...
-    shrunk = name_line("Alexandria Worthington", 40, room)
+    shrunk = header_line("Alexandria Worthington", 40, room)
     assert shrunk.text() == "Alexandria Worthington"  # ...so it is drawn smaller, whole
     assert 28 <= shrunk.size < 40 and line_width(shrunk) <= room
-    cut = name_line("Alexandria Worthington-Featherstonehaugh", 40, room)
+    cut = header_line("Alexandria Worthington-Featherstonehaugh", 40, room)
     assert cut.text().endswith("…") and cut.size == 28 and line_width(cut) <= room
-    assert name_line("Bo", 40, room).size == 40
+    assert header_line("Bo", 40, room).size == 40
 
 
 @pytest.mark.parametrize("theme", sorted(THEMES))
