@@ -43,6 +43,7 @@ from bot.app import BredonBot, create_bot, sync_commands
 from bot.errors import StoreBusy, StoreUnwritable
 from bot.health import PortUnavailable
 from bot.inspection import NotInspectable, inspect_database
+from bot.release import bredon_version
 from bot.services import Services
 from bot.settings import Settings, SettingsError, is_snowflake, load_settings
 from bot.store import StoreError, backup_file
@@ -83,8 +84,9 @@ class CommandLineError(Exception):
         self.status = status
 
 
-def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m bot", description="Run the Bredon bot.")
+def parse_args(argv: Sequence[str], prog: str = "python -m bot") -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog=prog, description="Run the Bredon bot.")
+    parser.add_argument("--version", action="version", version=f"Bredon {bredon_version()}")
     actions = parser.add_subparsers(dest="action")
     sync = actions.add_parser("sync", help="register the slash commands with Discord, then exit")
     sync.add_argument(
@@ -244,9 +246,11 @@ def run_health(settings: Settings) -> int:
     return EXIT_UNHEALTHY
 
 
-def main(argv: Sequence[str], environ: Mapping[str, str], cwd: Path) -> int:
+def main(
+    argv: Sequence[str], environ: Mapping[str, str], cwd: Path, prog: str = "python -m bot"
+) -> int:
     """Run the action asked for; returns the exit status."""
-    args = parse_args(argv)
+    args = parse_args(argv, prog)
     try:
         settings = load_settings(cwd / ".env", environ)
     except SettingsError as error:
@@ -309,6 +313,11 @@ def main(argv: Sequence[str], environ: Mapping[str, str], cwd: Path) -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def run() -> None:
+    """The `bredon` command (pyproject.toml's console script), the same as `python -m bot`."""
+    sys.exit(main(sys.argv[1:], os.environ, Path.cwd(), prog="bredon"))
 
 
 if __name__ == "__main__":

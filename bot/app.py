@@ -28,6 +28,7 @@ from discord.ext import commands
 
 from bot.errors import BredonError, StoreClosed
 from bot.health import CommandTimings, Gateway, HealthEndpoint
+from bot.release import bredon_version
 from bot.services import Services
 from bot.settings import Settings
 from bot.store import StoreError
@@ -391,11 +392,12 @@ class BredonBot(commands.Bot):
         self._gateway_up = True
         count = len(self.guilds)
         log.info(
-            "Logged in as %s in %d server%s%s. Invite link: %s",
+            "Logged in as %s in %d server%s%s. Bredon %s. Invite link: %s",
             self.user,
             count,
             "" if count == 1 else "s",
             f" ({self.settings.sharding.describe()})" if self.settings.sharding else "",
+            bredon_version(),
             invite_link(self.application_id or self.user.id),
         )
         if not self._commands_checked:  # on_ready fires again after a fresh connection

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from aiohttp import web
 
 from bot.errors import BredonError, StoreBusy, StoreUnwritable
+from bot.release import bredon_version
 from bot.store import Database, StoreError
 
 log = logging.getLogger(__name__)
@@ -214,6 +215,7 @@ class HealthEndpoint:
             except (StoreError, BredonError) as error:  # closed (or lost) since the probe
                 problem = str(error)
         body: dict[str, object] = {
+            "version": bredon_version(),
             "gateway_connected": gateway.connected,
             "database_writable": problem is None,
         }

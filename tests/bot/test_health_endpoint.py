@@ -12,6 +12,7 @@ import re
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import closing
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,7 @@ async def test_healthy_when_connected_and_the_database_takes_a_write(
     assert status == 200 and kind == "application/json"
     report = json.loads(body)
     assert report == {
+        "version": version("bredon-bot"),  # the installed distribution's: pyproject.toml's
         "gateway_connected": True,
         "database_writable": True,
         "undelivered_announcements": await services.outbox.pending(),

@@ -9,7 +9,9 @@ import resource
 import sqlite3
 import subprocess
 import sys
+import tomllib
 from contextlib import closing
+from importlib import metadata
 from pathlib import Path
 
 import aiohttp
@@ -45,6 +47,26 @@ def test_without_a_token_it_says_what_to_do_and_fails(tmp_path: Path) -> None:
         assert "DISCORD_TOKEN is not set" in done.stderr and ".env" in done.stderr
         assert "Traceback" not in done.stderr + done.stdout
     assert not (tmp_path / "bredon.sqlite3").exists()  # nothing was started
+
+
+def test_it_says_its_version_and_so_does_the_bredon_command(tmp_path: Path) -> None:
+    """`--version` needs no settings; `bredon` is the installed console script, the same as
+    `python -m bot` (here: without a token, it says what to do)."""
+    release = metadata.version("bredon-bot")
+    assert tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"] == release
+    done = run_module(tmp_path, "--version")
+    assert (done.returncode, done.stdout) == (0, f"Bredon {release}\n")
+    command = Path(sys.executable).parent / "bredon"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "BREDON_"))}
+    for args, status in ((["--version"], 0), ([], entry.EXIT_CONFIG)):
+        ran = subprocess.run(
+            [command, *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+        )
+        assert ran.returncode == status, ran.stderr
+    assert (
+        ran.stderr.startswith("DISCORD_TOKEN is not set")
+        or "DISCORD_TOKEN is not set" in ran.stderr
+    )
 
 
 def test_a_malformed_setting_is_named(tmp_path: Path) -> None:
@@ -174,6 +196,7 @@ async def test_start_up_says_who_it_is_and_how_to_invite_it(
         await bot.on_ready()
     [line] = [r.getMessage() for r in caplog.records if "Logged in as" in r.getMessage()]
     assert f"Logged in as {bot.user} in 1 server." in line
+    assert f" Bredon {metadata.version('bredon-bot')}. Invite link: " in line
     assert f"client_id={bot.application_id}" in line and "permissions=309237763072" in line
     assert "applications.commands" in line
     # Bredon never joins voice: discord.py is told not to warn about voice libraries.
