@@ -30,7 +30,7 @@ from cogs.clock_messages import clock_note, clock_state, describe_clock
 from cogs.formatting import display, mention, mention_role, timestamp
 from cogs.player_messages import ratings_changed_text
 from tak import Color, Opening, Position, Result, ResultKind, parse_tps, square_name
-from tak.ptn import Game
+from tak.ptn import Game, move_number
 
 MAX_THREAD_NAME = 100
 
@@ -136,9 +136,7 @@ def your_move(game: GameView, *, first: bool = False) -> str:
 def ply_label(position: Position, move: str) -> str:
     """The move just played numbered as in the PTN: "5. a5" for white's, "5... b5" for
     black's (`position` is the board after it)."""
-    done = position.ply - 1
-    dots = "." if done % 2 == 0 else "..."
-    return f"{done // 2 + 1}{dots} {move}"
+    return f"{move_number(position.ply - 1)} {move}"
 
 
 def move_text(outcome: MoveOutcome) -> str:

@@ -18,6 +18,7 @@ from rendering.colour import RGB
 from rendering.text import Line, displayable, draw_line, fit, line_width
 from rendering.themes import Theme
 from tak import Color, Move, Piece, Position, Result, ResultKind, Spread, Stack
+from tak.ptn import move_number
 
 DEFAULT_SIZE = 900
 MIN_SIZE, MAX_SIZE = 240, 3000
@@ -251,8 +252,7 @@ def move_heading(position: Position, last_move: Move | None) -> str:
     the picture, the post and the record agree; "Move 1" on a board no move has been shown on."""
     if last_move is None or position.ply == 0:
         return f"Move {position.ply // 2 + 1}"
-    played = position.ply - 1
-    return f"{played // 2 + 1}.{'..' if played % 2 else ''} {last_move.ptn()}"
+    return f"{move_number(position.ply - 1)} {last_move.ptn()}"
 
 
 def draw_scene(scene: Scene) -> Image.Image:

@@ -28,8 +28,7 @@ from rendering.palette import to_palette
 from rendering.render import resolve_theme, scene
 from rendering.themes import Theme
 from tak import Position
-from tak.analysis import ply_name
-from tak.ptn import Game
+from tak.ptn import Game, move_number
 
 # Replays are watched inline: smaller frames keep a long game's GIF small and quick to make.
 REPLAY_SIZE = 600
@@ -273,7 +272,8 @@ class _Film:
     def move_text(self, ply: int) -> str:
         """The move that made the position after `ply` plies, numbered as in the PTN:
         "5. a5" for White's, "5... a5" for Black's."""
-        return f"{ply_name(ply - 1, self.start)} {self.game.plies[ply - 1].move.ptn()}"
+        absolute = self.start.ply + ply - 1
+        return f"{move_number(absolute)} {self.game.plies[ply - 1].move.ptn()}"
 
     def _positions(self, plies: list[int]) -> Iterator[Position]:
         """The positions after each of `plies` (ascending), playing the game once through: one

@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 
 from tak.moves import Color, Move
 from tak.position import Position
-from tak.ptn import Game, GamePly
+from tak.ptn import Game, GamePly, move_number
 from tak.search import WIN_ZONE, Limits, Player
 from tak.tinue import Call
 from tak.tinue import call as tak_call
@@ -156,15 +156,9 @@ class Analysis:
         return sorted(marked[:count], key=lambda n: n.ply)
 
 
-def ply_name(ply: int, start: Position) -> str:
-    """`12.` for White's ply of move 12, `12...` for Black's, counted from the start position."""
-    absolute = start.ply + ply
-    return f"{absolute // 2 + 1}." + ("" if absolute % 2 == 0 else "..")
-
-
 def describe(note: PlyNote, start: Position) -> str:
     """One line for a summary: `12... c4?? (Allows a road in one: d3.) 2.3 -> -10.0`."""
-    text = f"{ply_name(note.ply, start)} {note.move.ptn()}{note.call.mark}{note.mark}"
+    text = f"{move_number(start.ply + note.ply)} {note.move.ptn()}{note.call.mark}{note.mark}"
     if note.comments:
         text += " (" + " ".join(note.comments) + ")"
     return f"{text} {note.before / 100:+.1f} → {note.after / 100:+.1f}"

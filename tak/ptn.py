@@ -56,6 +56,12 @@ _TAG_SUBSTITUTES = str.maketrans({'"': "''", "{": "(", "}": ")"})
 _COMMENT_SUBSTITUTES = str.maketrans({"{": "(", "}": ")"})
 
 
+def move_number(ply: int) -> str:
+    """How PTN numbers the ply at index `ply` of a game (0: White's first): "12." for White's
+    ply of move 12, "12..." for Black's."""
+    return f"{ply // 2 + 1}." + ("" if ply % 2 == 0 else "..")
+
+
 @dataclass
 class GamePly:
     """One ply as written in the file: the move, its marks (`'`, `''`, `!`, `?`...) and the
