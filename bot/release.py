@@ -3,11 +3,13 @@ is its one source (`bredon --version`, the start-up line, `/healthz`)."""
 
 from __future__ import annotations
 
+from functools import cache
 from importlib.metadata import PackageNotFoundError, version
 
 DISTRIBUTION = "bredon-bot"
 
 
+@cache  # read from the installed metadata once, not on every /healthz
 def bredon_version() -> str:
     try:
         return version(DISTRIBUTION)
