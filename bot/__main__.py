@@ -46,7 +46,7 @@ from bot.inspection import NotInspectable, inspect_database
 from bot.release import bredon_version
 from bot.services import Services
 from bot.settings import Settings, SettingsError, is_snowflake, load_settings
-from bot.store import StoreError, backup_file
+from bot.store import StoreError, backup_file, is_postgres
 
 log = logging.getLogger("bot")
 
@@ -256,11 +256,17 @@ def main(
     except SettingsError as error:
         print(f"Configuration error: {error}", file=sys.stderr)
         return EXIT_CONFIG
-    database = cwd / settings.database  # an absolute path stays as it is
+    # An absolute path stays as it is; a PostgreSQL URL is no path.
+    database = settings.database if is_postgres(settings.database) else cwd / settings.database
     try:
-        if args.action == "backup":
-            return run_backup(database, cwd / args.file)
-        if args.action == "check":
+        if args.action in ("backup", "check"):
+            if not isinstance(database, Path):
+                raise CommandLineError(
+                    f"`{args.action}` reads a SQLite file; for PostgreSQL see docs/operations.md.",
+                    EXIT_CONFIG,
+                )
+            if args.action == "backup":
+                return run_backup(database, cwd / args.file)
             return run_check(cwd / args.file if args.file else database)
         if args.action == "health":
             return run_health(settings)
@@ -268,7 +274,7 @@ def main(
             raise CommandLineError(NO_TOKEN, EXIT_CONFIG)
         token = settings.token
         guild_id = sync_target(args.guild, settings) if args.action == "sync" else None
-        if not database.parent.is_dir():
+        if isinstance(database, Path) and not database.parent.is_dir():
             raise CommandLineError(
                 f"The folder {database.parent} for the database does not exist: create it, or "
                 "set BREDON_DATABASE to a file in a folder that does.",

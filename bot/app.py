@@ -436,7 +436,7 @@ class BredonBot(commands.Bot):
         while True:
             await asyncio.sleep(DATABASE_CHECK_EVERY.total_seconds())
             try:
-                await self.services.db.check_file()
+                await self.services.db.check_in_place()
             except StoreError as error:
                 log.critical("%s Stopping.", error)
                 self.fatal = error

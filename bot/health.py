@@ -109,15 +109,10 @@ async def store_figures(db: Database) -> StoreFigures:
 
 async def database_problem(db: Database) -> str | None:
     """Why the database cannot be written now, or None. The probe commits a real write that
-    changes nothing: it sets the schema version to the value it has, which rewrites the file's
-    header page through the write-ahead log."""
+    changes nothing (:meth:`~bot.store.Database.probe_write`)."""
     try:
         async with asyncio.timeout(PROBE_TIMEOUT):
-            async with db.transaction() as tx:
-                row = await tx.fetchone("PRAGMA user_version")
-                assert row is not None
-                # PRAGMA takes no parameters; the value is the int just read.
-                await tx.execute(f"PRAGMA user_version = {int(row[0])}")
+            await db.probe_write()
     except StoreBusy:
         return "another process holds the database's write lock"
     except TimeoutError:

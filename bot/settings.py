@@ -21,7 +21,7 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
-from bot.store import DEFAULT_PATH
+from bot.store import DEFAULT_PATH, is_postgres
 from bot.work.fair_use import DEFAULT_FAIR_USE, FairUse
 
 TOKEN_VARIABLE = "DISCORD_TOKEN"
@@ -78,7 +78,7 @@ class Sharding:
 @dataclass(frozen=True, slots=True)
 class Settings:
     token: str | None = field(repr=False)  # never in a log line or an error
-    database: Path = DEFAULT_PATH
+    database: Path | str = DEFAULT_PATH  # a SQLite file, or a postgresql:// URL
     dev_guild: int | None = None
     log_level: str = "INFO"
     typed_moves: bool = False  # read moves typed in game threads (message content intent)
@@ -101,7 +101,10 @@ class Settings:
                 f"{TOKEN_VARIABLE} holds a space, a quote or another character no Discord token "
                 "has: copy the token again (Developer Portal -> your application -> Bot)."
             )
-        database = Path(values.get("BREDON_DATABASE", "").strip() or DEFAULT_PATH)
+        database_text = values.get("BREDON_DATABASE", "").strip()
+        database: Path | str = (
+            database_text if is_postgres(database_text) else Path(database_text or DEFAULT_PATH)
+        )
         guild_text = values.get("BREDON_DEV_GUILD", "").strip()
         dev_guild = None
         if guild_text:

@@ -20,7 +20,6 @@ Stakes games are single challenges only: no matches, no tournaments.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -47,7 +46,7 @@ from bot.games.model import ChallengeView, ColourChoice, GameView, PlayerRef
 from bot.games.storage import fetch_challenge, insert_game
 from bot.notifications.outbox import BiddingNews, GameStart, enqueue
 from bot.players.storage import save_player
-from bot.store import Database, Transaction, from_db, to_db
+from bot.store import Database, Row, Transaction, from_db, to_db
 from bot.timekeeping.clock import Clock
 from tak import Position, Result, ResultKind
 
@@ -170,7 +169,7 @@ FROM stakes s JOIN players c ON c.id = s.challenger_id JOIN players a ON a.id = 
 """
 
 
-def _stake(row: sqlite3.Row) -> StakeView:
+def _stake(row: Row) -> StakeView:
     due = from_db(row["bids_due_at"])
     assert due is not None
     return StakeView(
@@ -213,7 +212,7 @@ async def _balance(tx: Transaction, guild_id: int, player_id: int) -> int | None
     return None if row is None else int(row["balance"])
 
 
-def _ledger_row(row: sqlite3.Row) -> LedgerRow:
+def _ledger_row(row: Row) -> LedgerRow:
     created = from_db(row["created_at"])
     assert created is not None
     return LedgerRow(
@@ -349,7 +348,7 @@ async def open_bidding(
         balance = await open_wallet(tx, settings, player, now)
         if balance < ante:
             raise NotEnoughCoins(who, ante, balance, "the ante")
-    cursor = await tx.execute(
+    new_id = await tx.insert(
         "INSERT INTO stakes (guild_id, challenge_id, challenger_id, acceptor_id, ante, "
         "bids_due_at, tie_to, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (
@@ -363,8 +362,7 @@ async def open_bidding(
             to_db(now),
         ),
     )
-    assert cursor.lastrowid is not None
-    stake = await fetch_stake(tx, cursor.lastrowid)
+    stake = await fetch_stake(tx, new_id)
     for player in (challenge.challenger, acceptor):
         await _move(tx, challenge.guild_id, player.id, None, ante, "ante", now, stake)
     await enqueue(tx, BiddingNews(challenge.id, stake.id), now)

@@ -230,7 +230,7 @@ class AnalysisService:
         """Keep the result and announce it in the game's thread, together; False when it was
         not queued any more (finished by another process)."""
         async with self._db.transaction() as tx:
-            done = await tx.execute(
+            changed = await tx.execute(
                 "UPDATE analyses SET status = 'done', finished_at = ?, evaluator = ?, "
                 "evaluations = ?, marks = ?, ptn = ?, summary = ? "
                 "WHERE game_id = ? AND status = 'queued'",
@@ -244,7 +244,7 @@ class AnalysisService:
                     game_id,
                 ),
             )
-            if done.rowcount != 1:
+            if changed != 1:
                 return False
             await enqueue(tx, AnalysisReady(game_id), self._clock.now())
         return True

@@ -193,7 +193,8 @@ class OpponentService:
                 if challenge.rematch_of is not None:
                     level = await self.level_of(challenge.rematch_of)
                     await self._db.write_one(
-                        "INSERT OR IGNORE INTO bot_levels (challenge_id, level) VALUES (?, ?)",
+                        "INSERT INTO bot_levels (challenge_id, level) VALUES (?, ?) "
+                        "ON CONFLICT DO NOTHING",
                         (challenge.id, level),
                     )
                 accepted.append(await self._challenges.accept(challenge.id, bot))
@@ -229,7 +230,7 @@ class OpponentService:
             "ROW_NUMBER() OVER (PARTITION BY CASE white_id WHEN ?1 THEN black_id ELSE white_id "
             "END ORDER BY COALESCE(last_move_at, created_at), id) AS turn FROM games "
             "WHERE status = 'active' AND ((white_id = ?1 AND ply % 2 = 0) "
-            "OR (black_id = ?1 AND ply % 2 = 1))) WHERE turn = 1 "
+            "OR (black_id = ?1 AND ply % 2 = 1))) AS waiting WHERE turn = 1 "
             "ORDER BY last_move_at IS NOT NULL, last_move_at, id LIMIT ?2",
             (bot_id, limit),
         )

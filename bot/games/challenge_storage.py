@@ -26,7 +26,7 @@ async def insert_challenge(
 ) -> int:
     """A new open challenge (its reserves stored only when not the size's standard); its id."""
     stones, caps = setup.stones[0], setup.caps[0]
-    cursor = await tx.execute(
+    new_id = await tx.insert(
         "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, colour, "
         "size, komi, opening, stones, caps, days_per_move, games, rated, rematch_of, "
         "created_at, expires_at, ante, antiquity, clock_bank, clock_increment, clock_cap, "
@@ -55,8 +55,7 @@ async def insert_challenge(
             setup.start_tps,
         ),
     )
-    assert cursor.lastrowid is not None
-    return cursor.lastrowid
+    return new_id
 
 
 async def mark_accepted(
@@ -85,12 +84,12 @@ async def close(tx: Transaction, challenge_id: int, status: ChallengeStatus, now
 
 async def expire(tx: Transaction, challenge_id: int, now: datetime) -> bool:
     """Close the challenge as expired if it is open and past its time at `now`; whether it was."""
-    cursor = await tx.execute(
+    changed = await tx.execute(
         "UPDATE challenges SET status = 'expired', closed_at = ? "
         "WHERE id = ? AND status = 'open' AND expires_at <= ?",
         (to_db(now), challenge_id, to_db(now)),
     )
-    return cursor.rowcount == 1
+    return changed == 1
 
 
 async def set_message(tx: Transaction, challenge_id: int, message_id: int) -> None:

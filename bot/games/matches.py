@@ -65,7 +65,7 @@ async def create_match(
 ) -> int:
     """A new match; player 1 has white in odd-numbered games. `tiebreaks` (for an
     `until_decided` match) sets its tiebreak games' time control and most."""
-    cursor = await tx.execute(
+    new_id = await tx.insert(
         "INSERT INTO matches (guild_id, player1_id, player2_id, games_total, until_decided, "
         "created_at, tiebreak_days_per_move, tiebreak_clock_bank, tiebreak_clock_increment, "
         "tiebreak_clock_cap, tiebreak_games) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -79,8 +79,7 @@ async def create_match(
             *(tiebreaks or TiebreakRule()).to_db(),
         ),
     )
-    assert cursor.lastrowid is not None
-    return cursor.lastrowid
+    return new_id
 
 
 async def record_game_in_match(
@@ -168,14 +167,14 @@ class MatchService:
         bot (`bot_id`) count in their game and match only, not here."""
         rows = await self._db.fetchall(
             "SELECT p.id, p.name, COUNT(*) AS games, "
-            "SUM(g.winner_id = p.id) AS wins, "
-            "SUM(g.winner_id IS NOT NULL AND g.winner_id != p.id) AS losses, "
-            "SUM(g.winner_id IS NULL) AS draws, "
+            "SUM(CASE WHEN g.winner_id = p.id THEN 1 ELSE 0 END) AS wins, "
+            "SUM(CASE WHEN g.winner_id != p.id THEN 1 ELSE 0 END) AS losses, "
+            "SUM(CASE WHEN g.winner_id IS NULL THEN 1 ELSE 0 END) AS draws, "
             "SUM(CASE WHEN g.winner_id = p.id THEN g.points ELSE 0 END) AS points "
             "FROM games g JOIN players p ON p.id IN (g.white_id, g.black_id) "
             "WHERE g.guild_id = ? AND g.status = 'finished' "
-            "AND COALESCE(?, 0) NOT IN (g.white_id, g.black_id) "
-            "GROUP BY p.id ORDER BY points DESC, wins DESC, p.name",
+            "AND COALESCE(CAST(? AS BIGINT), 0) NOT IN (g.white_id, g.black_id) "
+            "GROUP BY p.id, p.name ORDER BY points DESC, wins DESC, p.name",
             (guild_id, bot_id),
         )
         return [

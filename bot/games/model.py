@@ -6,14 +6,13 @@ tests can compare them.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
 
 from bot.errors import InvalidSetting, NotInGame
 from bot.players.glicko2 import Rating
-from bot.store import from_db
+from bot.store import Row, from_db
 from bot.timekeeping.control import PER_MOVE, TimeControl
 from tak import (
     MAX_KOMI,  # PTN Ninja and PlayTak stop at 4.5
@@ -379,7 +378,7 @@ class TiebreakRule:
 PLAIN_TIEBREAKS = TiebreakRule()  # the match's own time control, until one player leads
 
 
-def tiebreak_from_row(row: sqlite3.Row) -> TiebreakRule:
+def tiebreak_from_row(row: Row) -> TiebreakRule:
     """The ``tiebreak_*`` columns of a matches or tournaments row."""
     return TiebreakRule(
         days_per_move=row["tiebreak_days_per_move"],
@@ -436,7 +435,7 @@ class RatingChange:
 # ----------------------------------------------------------------- rows to views
 
 
-def game_from_row(row: sqlite3.Row, names: tuple[str, str] | None = None) -> GameView:
+def game_from_row(row: Row, names: tuple[str, str] | None = None) -> GameView:
     """A row of :data:`GAME_SELECT`, or of the games table with the players' `names`."""
     white_name, black_name = names or (row["white_name"], row["black_name"])
     result = None
@@ -486,7 +485,7 @@ def game_from_row(row: sqlite3.Row, names: tuple[str, str] | None = None) -> Gam
     )
 
 
-def clock_from_row(row: sqlite3.Row) -> TimeControl:
+def clock_from_row(row: Row) -> TimeControl:
     """The time control of a games, challenges or tournaments row."""
     return TimeControl.from_db(row["clock_bank"], row["clock_increment"], row["clock_cap"])
 
@@ -501,7 +500,7 @@ FROM games g JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.blac
 """
 
 
-def challenge_from_row(row: sqlite3.Row) -> ChallengeView:
+def challenge_from_row(row: Row) -> ChallengeView:
     """A row of :data:`CHALLENGE_SELECT`."""
     size = row["size"]
     default_stones, default_caps = STANDARD_RESERVES[size]
@@ -549,7 +548,7 @@ LEFT JOIN players o ON o.id = c.opponent_id
 """
 
 
-def match_from_row(row: sqlite3.Row) -> MatchView:
+def match_from_row(row: Row) -> MatchView:
     """A row of :data:`MATCH_SELECT`."""
     return MatchView(
         id=row["id"],

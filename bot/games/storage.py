@@ -3,7 +3,6 @@ reads that several services share; always inside a caller's transaction."""
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -21,7 +20,7 @@ from bot.games.model import (
     game_from_row,
     match_from_row,
 )
-from bot.store import Transaction, from_db, to_db, to_db_or_none
+from bot.store import Row, Transaction, from_db, to_db, to_db_or_none
 from bot.timekeeping.turns import (
     Turn,
     clock_held,
@@ -42,7 +41,7 @@ async def fetch_game_version(tx: Transaction, game_id: int) -> tuple[GameView, i
     return game_from_row(row), row["version"]
 
 
-async def _game_row(tx: Transaction, game_id: int) -> sqlite3.Row:
+async def _game_row(tx: Transaction, game_id: int) -> Row:
     row = await tx.fetchone(GAME_SELECT + " WHERE g.id = ?", (game_id,))
     if row is None:
         raise UnknownGame(game_id)
@@ -88,7 +87,7 @@ async def insert_game(
     offsets = await reminder_offsets(tx, guild_id, (white_id, black_id)[first])
     reminder = next_reminder(offsets, now, deadline, now)
     seconds = [None if span is None else int(span.total_seconds()) for span in left]
-    cursor = await tx.execute(
+    new_id = await tx.insert(
         "INSERT INTO games (guild_id, channel_id, thread_id, white_id, black_id, size, komi, "
         "opening, stones1, stones2, caps1, caps2, rated, days_per_move, tps, deadline_at, "
         "reminder_at, match_id, match_game, created_at, antiquity, clock_bank, clock_increment, "
@@ -121,10 +120,9 @@ async def insert_game(
             start.ply,
         ),
     )
-    assert cursor.lastrowid is not None
-    if await clock_held(tx, cursor.lastrowid, now):
-        await stop_clock(tx, cursor.lastrowid, now)
-    return await fetch_game(tx, cursor.lastrowid)
+    if await clock_held(tx, new_id, now):
+        await stop_clock(tx, new_id, now)
+    return await fetch_game(tx, new_id)
 
 
 # SQL for "this game is played for coins" (games unaliased), for a write's RETURNING.
@@ -142,7 +140,8 @@ _ADVANCE = (
 # process may not know of it) and the same deadline and standstill (more time, a pause or a
 # vacation change them without a new version).
 _AS_SEEN = (
-    " AND draw_offer_by IS NULL AND undo_request_by IS NULL AND deadline_at IS ? AND frozen_at IS ?"
+    " AND draw_offer_by IS NULL AND undo_request_by IS NULL"
+    " AND deadline_at IS NOT DISTINCT FROM ? AND frozen_at IS NOT DISTINCT FROM ?"
 )
 
 
@@ -180,11 +179,11 @@ class MoveWrite:
 
 async def record_move(tx: Transaction, move: MoveWrite) -> bool:
     """Store `move`; False if the stored game is not at its ply and version any more."""
-    cursor = await tx.execute(_ADVANCE, move.params())
-    return cursor.rowcount == 1
+    changed = await tx.execute(_ADVANCE, move.params())
+    return changed == 1
 
 
-async def record_move_as_seen(tx: Transaction, move: MoveWrite) -> sqlite3.Row | None:
+async def record_move_as_seen(tx: Transaction, move: MoveWrite) -> Row | None:
     """Store `move` only if the stored game is also as its `game` shows it (no offer pending,
     the same deadline and standstill): the row after it, with ``staked`` (see
     :data:`STAKED`), or None."""
@@ -203,7 +202,7 @@ async def record_reported_move(
     False if the game is not at the ply before `position` any more."""
     move = position.last_move
     assert move is not None
-    cursor = await tx.execute(
+    changed = await tx.execute(
         "UPDATE games SET ply = ?, tps = ?, last_ptn = ?, last_player_id = ?, "
         "last_move_at = ?, version = version + 1 WHERE id = ? AND ply = ? "
         "AND status = 'active'",
@@ -217,7 +216,7 @@ async def record_reported_move(
             position.ply - 1,
         ),
     )
-    return cursor.rowcount == 1
+    return changed == 1
 
 
 async def take_back_move(

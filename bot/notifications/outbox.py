@@ -359,7 +359,7 @@ async def enqueue(
     tx: Transaction, payload: Payload, now: datetime, *, after: int | None = None
 ) -> int:
     """Add an announcement in the caller's transaction; returns its id (for ``after``)."""
-    cursor = await tx.execute(
+    new_id = await tx.insert(
         "INSERT INTO outbox (stream, kind, payload, after_id, created_at, next_attempt_at) "
         "VALUES (?, ?, ?, ?, ?, ?)",
         (
@@ -371,8 +371,7 @@ async def enqueue(
             to_db(now),
         ),
     )
-    assert cursor.lastrowid is not None
-    return cursor.lastrowid
+    return new_id
 
 
 # Pending, its turn in its stream, and what it waits for settled.
@@ -489,8 +488,8 @@ class OutboxService:
         another deliverer took the item over)."""
         rows = await self._db.write_one(
             "UPDATE outbox SET delivered_at = ?, outcome = ?, claimed_until = NULL, "
-            "last_error = COALESCE(?, last_error) WHERE id = ? AND claimed_until IS ? "
-            "AND delivered_at IS NULL RETURNING id",
+            "last_error = COALESCE(?, last_error) WHERE id = ? "
+            "AND claimed_until IS NOT DISTINCT FROM ? AND delivered_at IS NULL RETURNING id",
             (to_db(self._clock.now()), outcome.value, error, item.id, item.claim),
         )
         return bool(rows)
@@ -502,7 +501,7 @@ class OutboxService:
         retry_at = now + backoff(attempts)
         await self._db.write_one(
             "UPDATE outbox SET attempts = ?, next_attempt_at = ?, claimed_until = NULL, "
-            "last_error = ? WHERE id = ? AND claimed_until IS ?",
+            "last_error = ? WHERE id = ? AND claimed_until IS NOT DISTINCT FROM ?",
             (attempts, to_db(retry_at), error[:500], item.id, item.claim),
         )
         return retry_at

@@ -213,11 +213,11 @@ class NotificationService:
         now = to_db(self._clock.now())
         async with self._db.transaction() as tx:
             prefs = await fetch_prefs(tx, player_id, guild_id)
-            cursor = await tx.execute(
+            changed = await tx.execute(
                 "UPDATE notify_prefs SET unreachable_at = ? WHERE player_id = ? AND guild_id = ?",
                 (now, player_id, guild_id),
             )
-            if cursor.rowcount == 0:  # no choice made here yet: keep the default it has
+            if changed == 0:  # no choice made here yet: keep the default it has
                 await tx.execute(
                     "INSERT INTO notify_prefs (player_id, guild_id, mode, unreachable_at, "
                     "updated_at) VALUES (?, ?, ?, ?, ?)",

@@ -10,13 +10,12 @@ shown with a "?" and left off leaderboards.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
 from bot.games.model import GameStatus, GameView, PlayerRef, RatingChange, check_size
 from bot.players.glicko2 import Rating, is_provisional, update_after_game
-from bot.store import Database, Transaction, to_db
+from bot.store import Database, Row, Transaction, to_db
 from tak import Color
 
 
@@ -65,7 +64,7 @@ async def rate_game(
             "updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?) "
             "ON CONFLICT (guild_id, size, player_id) DO UPDATE SET rating = excluded.rating, "
             "deviation = excluded.deviation, volatility = excluded.volatility, "
-            "games = games + 1, updated_at = excluded.updated_at",
+            "games = ratings.games + 1, updated_at = excluded.updated_at",
             (
                 game.guild_id,
                 game.setup.size,
@@ -94,7 +93,7 @@ _RATING_SELECT = (
 )
 
 
-def _from_row(row: sqlite3.Row) -> PlayerRating:
+def _from_row(row: Row) -> PlayerRating:
     return PlayerRating(
         PlayerRef(row["id"], row["name"]),
         row["size"],
@@ -173,7 +172,8 @@ async def rerate_from(tx: Transaction, guild_id: int, size: int, game_id: int) -
     rows = await tx.fetchall(
         "SELECT rc.game_id, MIN(rc.rowid) AS rated_as, g.white_id, g.black_id, g.winner_id "
         "FROM rating_changes rc JOIN games g ON g.id = rc.game_id "
-        "WHERE g.guild_id = ? AND g.size = ? GROUP BY rc.game_id ORDER BY rated_as",
+        "WHERE g.guild_id = ? AND g.size = ? "
+        "GROUP BY rc.game_id, g.white_id, g.black_id, g.winner_id ORDER BY rated_as",
         (guild_id, size),
     )
     games = [

@@ -13,7 +13,7 @@ async def save_player(tx: Transaction, player: PlayerRef, now: datetime) -> None
     await tx.execute(
         "INSERT INTO players (id, name, created_at, updated_at) VALUES (?, ?, ?, ?) "
         "ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at "
-        "WHERE name IS NOT excluded.name",
+        "WHERE players.name IS DISTINCT FROM excluded.name",
         (player.id, player.name, to_db(now), to_db(now)),
     )
 

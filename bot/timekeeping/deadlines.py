@@ -124,7 +124,7 @@ class DeadlineService:
             "UNION ALL SELECT MIN(reminder_at) FROM games WHERE status = 'active' "
             "AND frozen_at IS NULL "
             "UNION ALL SELECT MIN(expires_at) FROM challenges WHERE status = 'open' "
-            f"UNION ALL {NEXT_BIDDING_DUE})",
+            f"UNION ALL {NEXT_BIDDING_DUE}) AS due",
             (soon,),
         )
         due = None if row is None else from_db(row[0])

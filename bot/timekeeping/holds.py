@@ -19,7 +19,6 @@ vacation's days count in the year it began: all its planned days while it lasts,
 from __future__ import annotations
 
 import math
-import sqlite3
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
@@ -37,7 +36,7 @@ from bot.games.storage import fetch_game
 from bot.guild_settings import fetch_guild_settings
 from bot.notifications.outbox import ClockEvent, ClockNews, enqueue
 from bot.players.storage import save_player
-from bot.store import Database, Transaction, from_db, to_db, to_db_or_none
+from bot.store import Database, Row, Transaction, from_db, to_db, to_db_or_none
 from bot.timekeeping.clock import Clock
 from bot.timekeeping.control import describe_duration
 from bot.timekeeping.turns import (
@@ -107,7 +106,7 @@ class VacationStatus:
         return max(self.days_allowed - self.days_used, 0)
 
 
-def _vacation(row: sqlite3.Row) -> Vacation:
+def _vacation(row: Row) -> Vacation:
     started, ends = from_db(row["started_at"]), from_db(row["ends_at"])
     assert started is not None and ends is not None
     return Vacation(
@@ -201,11 +200,11 @@ async def next_vacation_end(db: Database) -> datetime | None:
 async def _end_vacation(
     tx: Transaction, vacation: Vacation, at: datetime, now: datetime
 ) -> VacationReport | None:
-    cursor = await tx.execute(
+    changed = await tx.execute(
         "UPDATE vacations SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
         (to_db(at), vacation.id),
     )
-    if cursor.rowcount != 1:
+    if changed != 1:
         return None  # ended meanwhile
     ended = replace(vacation, ended_at=at)
     held, not_held = [], []
@@ -282,12 +281,12 @@ class ClockService:
                 )
             await save_player(tx, player, now)
             ends = now + timedelta(days=days)
-            cursor = await tx.execute(
+            new_id = await tx.insert(
                 "INSERT INTO vacations (guild_id, player_id, started_at, ends_at) "
                 "VALUES (?, ?, ?, ?)",
                 (guild_id, player.id, to_db(now), to_db(ends)),
             )
-            vacation = Vacation(cursor.lastrowid or 0, guild_id, player.id, now, ends, None)
+            vacation = Vacation(new_id, guild_id, player.id, now, ends, None)
             held, not_held = [], []
             for game in await _active_games(tx, guild_id, player.id):
                 settled = await settle_clock(tx, game.id, now)

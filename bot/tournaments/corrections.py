@@ -45,7 +45,6 @@ Reporting a game played elsewhere, for a tournament game waiting on Bredon (no m
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -66,7 +65,7 @@ from bot.notifications.outbox import EndingCause, GameEnded, GameStart, Headline
 from bot.notifications.outbox import enqueue as enqueue_news
 from bot.players.ratings import rerate_from
 from bot.players.storage import save_player
-from bot.store import Database, Transaction, from_db
+from bot.store import Database, Row, Transaction, from_db
 from bot.text_safety import strip_unsafe
 from bot.timekeeping.clock import Clock
 from bot.tournaments import storage
@@ -139,7 +138,7 @@ _LOG_SELECT = (
 )
 
 
-def _entry_from_row(row: sqlite3.Row) -> LogEntry:
+def _entry_from_row(row: Row) -> LogEntry:
     created = from_db(row["created_at"])
     assert created is not None
     return LogEntry(

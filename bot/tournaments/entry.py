@@ -242,7 +242,7 @@ class EntryService:
             "SELECT MIN(due) FROM (SELECT checkin_opens_at AS due FROM tournaments "
             "WHERE status = 'signup' AND checkin_announced = 0 AND checkin_opens_at IS NOT NULL "
             "UNION ALL SELECT checkin_remind_at FROM tournaments WHERE status = 'signup' "
-            "AND checkin_reminded = 0 AND checkin_remind_at IS NOT NULL)"
+            "AND checkin_reminded = 0 AND checkin_remind_at IS NOT NULL) AS due"
         )
         return None if row is None else from_db(row[0])
 

@@ -154,7 +154,7 @@ class TournamentService:
         check_in = checkin_times(now, signup_deadline, checkin)
         async with self._db.transaction() as tx:
             taken = await tx.fetchone(
-                "SELECT 1 FROM tournaments WHERE guild_id = ? AND name = ? COLLATE NOCASE "
+                "SELECT 1 FROM tournaments WHERE guild_id = ? AND lower(name) = lower(?) "
                 "AND status IN ('signup', 'running')",
                 (guild_id, name),
             )

@@ -5,13 +5,12 @@ reads are :mod:`bot.tournaments.corrections`')."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 
 from bot.errors import UnknownTournament
 from bot.games.model import GameSetup, GameView, PlayerRef, clock_from_row, tiebreak_from_row
-from bot.store import Transaction, from_db, to_db, to_db_or_none
+from bot.store import Row, Transaction, from_db, to_db, to_db_or_none
 from bot.tournaments import Scoring, ScoringSystem, TieBreak
 from bot.tournaments.rules import TournamentRules
 from bot.tournaments.seeding import place_holders
@@ -39,7 +38,7 @@ LEFT JOIN players p2 ON p2.id = tp.player2_id LEFT JOIN players w ON w.id = tp.w
 """
 
 
-def _player(row: sqlite3.Row, prefix: str) -> PlayerRef | None:
+def _player(row: Row, prefix: str) -> PlayerRef | None:
     player_id = row[f"{prefix}_id"]
     return None if player_id is None else PlayerRef(player_id, row[f"{prefix}_name"])
 
@@ -50,7 +49,7 @@ def _moment(text: str) -> datetime:
     return moment
 
 
-def tournament_from_row(row: sqlite3.Row) -> TournamentView:
+def tournament_from_row(row: Row) -> TournamentView:
     """A row of :data:`TOURNAMENT_SELECT`."""
     match_win = row["match_win"]
     organizer = _player(row, "organizer")
@@ -97,7 +96,7 @@ def tournament_from_row(row: sqlite3.Row) -> TournamentView:
     )
 
 
-def _pairing_from_row(row: sqlite3.Row) -> PairingView:
+def _pairing_from_row(row: Row) -> PairingView:
     player1 = _player(row, "player1")
     assert player1 is not None
     return PairingView(
@@ -205,7 +204,7 @@ async def insert_tournament(
 ) -> int:
     """A new tournament open for sign-up; its id."""
     scoring = rules.scoring
-    cursor = await tx.execute(
+    new_id = await tx.insert(
         "INSERT INTO tournaments (guild_id, channel_id, name, format, swiss_rounds, size, "
         "komi, opening, games_per_match, days_per_move, rated, scoring, match_win, "
         "match_draw, match_loss, tie_breaks, max_players, signup_deadline, organizer_id, "
@@ -243,8 +242,7 @@ async def insert_tournament(
             to_db_or_none(checkin_remind_at),
         ),
     )
-    assert cursor.lastrowid is not None
-    return cursor.lastrowid
+    return new_id
 
 
 async def mark_started(
@@ -506,7 +504,7 @@ async def write_log(
     now: datetime,
 ) -> int:
     """A correction or report in the tournament's log; its id."""
-    cursor = await tx.execute(
+    new_id = await tx.insert(
         "INSERT INTO tournament_log (tournament_id, kind, actor_id, game_id, result_before, "
         "result_after, reason, consequences, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
@@ -521,5 +519,4 @@ async def write_log(
             to_db(now),
         ),
     )
-    assert cursor.lastrowid is not None
-    return cursor.lastrowid
+    return new_id

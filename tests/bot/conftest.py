@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from bot.notifications.outbox import Outcome
 from bot.services import Services
 from bot.timekeeping.clock import FakeClock
 from tests.bot.setups import create_challenge
+from tests.databases import forget_test_database, fresh_database
 
 ALICE = PlayerRef(101, "alice")
 BOB = PlayerRef(202, "bob")
@@ -29,8 +30,11 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "bredon.sqlite3"
+def db_path(tmp_path: Path) -> Iterator[Path | str]:
+    """The test's database: a SQLite file, or a PostgreSQL database (tests/databases.py)."""
+    location = fresh_database(tmp_path)
+    yield location
+    forget_test_database(location)
 
 
 async def deliver_everything(services: Services, clock: FakeClock) -> list[str]:

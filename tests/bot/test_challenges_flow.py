@@ -192,6 +192,7 @@ async def test_the_antiquity_tie_rule_leaves_a_half_flat_komi_alone(
     assert record.tag("Komi") == f"{komi:g}"
 
 
+@pytest.mark.sqlite_only
 async def test_antiquity_games_stored_before_the_rule_keep_their_komi(db_path) -> None:
     # Before migration 0020 the komi column held the komi plus the rule's half flat.
     migrations = load_migrations()

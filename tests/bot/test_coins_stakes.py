@@ -4,7 +4,6 @@ reward, on a real SQLite file, with the ledger checked against the balances afte
 from __future__ import annotations
 
 import random
-import sqlite3
 from datetime import timedelta
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from bot.services import Services
 from tak import Color, Position
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, deliver_everything
 from tests.bot.setups import create_challenge
+from tests.databases import REFUSED_BY_SCHEMA
 
 # A on white calls Tak (ply 7), B pays with a blocking move (8); A calls again (9), so B owes
 # nothing; B calls back (10) and A pays with the winning road (11). Checked by the engine below.
@@ -325,7 +325,7 @@ async def test_the_database_refuses_an_overdraft_and_edits_of_the_ledger(
 ) -> None:
     await services.wallets.configure(GUILD, enabled=True, starting_balance=5)
     await services.wallets.wallet(GUILD, ALICE, own=True)
-    with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+    with pytest.raises(REFUSED_BY_SCHEMA, match=r"(?i)check"):
         async with services.db.transaction() as tx:
             await tx.execute(
                 "INSERT INTO ledger (guild_id, player_id, amount, reason, created_at) "
@@ -337,7 +337,7 @@ async def test_the_database_refuses_an_overdraft_and_edits_of_the_ledger(
         "DELETE FROM ledger",
         "UPDATE wallets SET balance = 500",
     ):
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(REFUSED_BY_SCHEMA):
             await services.db.write_one(sql)
     with pytest.raises(errors.NotEnoughCoins):
         await services.wallets.grant(GUILD, ALICE, -6)

@@ -9,9 +9,10 @@ import pytest
 from bot import errors
 from bot.games.service import GameService
 from bot.services import Services
-from bot.store import Database, Transaction, load_migrations, to_db
+from bot.store import Database, load_migrations, to_db
 from tak import Position
 from tests.bot.conftest import ALICE, BOB
+from tests.databases import transaction_class
 
 
 async def test_a_cached_game_moves_without_reading_it_again(
@@ -22,8 +23,9 @@ async def test_a_cached_game_moves_without_reading_it_again(
     game = await new_game()
     await moves(game.id, "a1")  # the game is now cached
     statements: list[str] = []
-    for name in ("execute", "fetchall", "fetchone"):
-        original = getattr(Transaction, name)
+    statement_runner = transaction_class(services.db)
+    for name in ("execute", "fetchall"):  # fetchone and insert go through fetchall
+        original = getattr(statement_runner, name)
 
         async def recording(self, sql, params=(), _original=original):
             words = sql.split()
@@ -31,7 +33,7 @@ async def test_a_cached_game_moves_without_reading_it_again(
             statements.append(words[0] + " " + table)
             return await _original(self, sql, params)
 
-        monkeypatch.setattr(Transaction, name, recording)
+        monkeypatch.setattr(statement_runner, name, recording)
     for turn, text in enumerate(["e5", "c3", "d4"]):
         statements.clear()
         await services.games.move(game.id, (game.black, game.white)[turn % 2].id, text)
@@ -60,6 +62,7 @@ async def test_a_change_behind_the_cache_is_noticed(services, new_game, moves, c
     assert outcome.position.tps() == (await services.queries.record(game.id)).final_position().tps()
 
 
+@pytest.mark.sqlite_only
 async def test_a_game_logged_before_the_log_kept_positions_is_replayed(db_path, clock) -> None:
     """Moves logged before migration 0005 have no TPS: such a game still loads, moves and
     takes back moves, replaying its log where a TPS is missing."""

@@ -75,8 +75,12 @@ async def test_the_checked_way_reports_tinue_too(services, new_game, moves, cloc
 async def test_a_move_announced_before_tinue_existed_still_reads(services, new_game, moves) -> None:
     game = await new_game(size=3)
     await moves(game.id, "c3 a1 b1")
+    without_tinue = {
+        "sqlite": "json_remove(payload, '$.tinue')",
+        "postgresql": "(payload::jsonb - 'tinue')::text",
+    }[services.db.engine]
     await services.db.write_one(
-        "UPDATE outbox SET payload = json_remove(payload, '$.tinue') WHERE kind = 'move'"
+        f"UPDATE outbox SET payload = {without_tinue} WHERE kind = 'move'"
     )
     items = await services.outbox.due(stream=game_stream(game.id), limit=10)
     while items and not isinstance(items[0].payload, MovePlayed):

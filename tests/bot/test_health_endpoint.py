@@ -61,6 +61,7 @@ async def test_healthy_when_connected_and_the_database_takes_a_write(
     }
 
 
+@pytest.mark.sqlite_only
 async def test_unhealthy_while_another_process_holds_the_write_lock(
     served: Served, db_path: Path
 ) -> None:

@@ -227,6 +227,7 @@ async def test_the_level_is_written_with_the_challenge_or_neither_is(
     assert await services.opponent.level_of(accepted.game.id) == MAX_LEVEL
 
 
+@pytest.mark.sqlite_only
 async def test_challenges_at_the_old_levels_5_and_6_play_at_the_strongest_after_the_upgrade(
     db_path: Path, clock: FakeClock
 ) -> None:

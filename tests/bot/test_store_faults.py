@@ -30,6 +30,10 @@ from bot.store import (
     load_migrations,
 )
 
+# Faults of the file itself; PostgreSQL's are in test_store_postgres.py.
+pytestmark = pytest.mark.sqlite_only
+
+
 KNOWN = len(load_migrations())
 PLAYER = "INSERT INTO players (id, name, created_at, updated_at) VALUES (?, ?, 'x', 'x')"
 
@@ -102,12 +106,12 @@ async def test_a_file_deleted_while_open_is_never_written_and_a_backup_restores(
     backup = tmp_path / "backup.sqlite3"
     await db.write_one("VACUUM INTO ?", (str(backup),))
     await add_player(db, 2)
-    await db.check_file()
+    await db.check_in_place()
 
     db_path.unlink()
     gone = f"The database file {db_path} was deleted or replaced while Bredon was running"
     with pytest.raises(DatabaseGone, match=gone):
-        await db.check_file()
+        await db.check_in_place()
     with pytest.raises(DatabaseGone, match=gone):
         await add_player(db, 3)
     with pytest.raises(DatabaseGone, match=gone):
@@ -139,7 +143,7 @@ async def test_a_file_replaced_while_open_is_never_written(db_path: Path, tmp_pa
     with pytest.raises(DatabaseGone, match="deleted or replaced"):
         await add_player(db, 2)
     with pytest.raises(DatabaseGone, match="deleted or replaced"):
-        await db.check_file()
+        await db.check_in_place()
     await db.close()
     with closing(sqlite3.connect(db_path)) as other:
         assert other.execute("SELECT name FROM sqlite_master").fetchall() == [("marker",)]
@@ -269,7 +273,7 @@ async def test_a_full_disk_or_a_read_only_file_is_a_sentence_and_changes_nothing
         assert read_only.value.problem.startswith(f"{db_path} cannot be written (the file or")
     finally:
         await db.close()
-    logged = [r for r in caplog.records if r.name == "bot.store"]
+    logged = [r for r in caplog.records if r.name == "bot.store.sqlite"]
     assert [r.getMessage() for r in logged] == [full.value.problem, read_only.value.problem]
     assert not any(r.exc_info for r in logged)
 

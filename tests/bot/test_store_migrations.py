@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.store import Database, Migration, load_migrations
+from tests.databases import REFUSED_BY_SCHEMA
 
 
 async def schema(db: Database) -> list[tuple[str, str]]:
@@ -16,6 +17,7 @@ async def schema(db: Database) -> list[tuple[str, str]]:
     return [(row["name"], row["sql"]) for row in rows]
 
 
+@pytest.mark.sqlite_only
 async def test_migrations_from_empty_reach_the_latest_version(db_path: Path) -> None:
     db = await Database.open(db_path)
     try:
@@ -26,6 +28,7 @@ async def test_migrations_from_empty_reach_the_latest_version(db_path: Path) -> 
         await db.close()
 
 
+@pytest.mark.sqlite_only
 async def test_rerunning_migrations_changes_nothing(db_path: Path) -> None:
     db = await Database.open(db_path)
     before = await schema(db)
@@ -40,6 +43,7 @@ async def test_rerunning_migrations_changes_nothing(db_path: Path) -> None:
         await reopened.close()
 
 
+@pytest.mark.sqlite_only
 async def test_a_failing_migration_leaves_the_file_as_it_was(db_path: Path) -> None:
     db = await Database.open(db_path)
     try:
@@ -48,7 +52,7 @@ async def test_a_failing_migration_leaves_the_file_as_it_was(db_path: Path) -> N
         broken = Migration(
             version + 1,
             "broken",
-            ("CREATE TABLE half_done (id INTEGER)", "INSERT INTO no_such_table VALUES (1)"),
+            "CREATE TABLE half_done (id INTEGER);\nINSERT INTO no_such_table VALUES (1);",
         )
         with pytest.raises(sqlite3.OperationalError):
             await db.migrate([*load_migrations(), broken])
@@ -58,12 +62,13 @@ async def test_a_failing_migration_leaves_the_file_as_it_was(db_path: Path) -> N
         await db.close()
 
 
+@pytest.mark.sqlite_only
 async def test_wal_and_foreign_keys_are_on(db_path: Path) -> None:
     db = await Database.open(db_path)
     try:
         assert (await db.fetchone("PRAGMA journal_mode"))[0] == "wal"
         assert (await db.fetchone("PRAGMA foreign_keys"))[0] == 1
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(REFUSED_BY_SCHEMA):
             async with db.transaction() as tx:
                 await tx.execute(
                     "INSERT INTO moves (game_id, ply, ptn, player_id, played_at) "
@@ -103,12 +108,12 @@ async def test_the_move_log_is_append_only(services, new_game, moves) -> None:
         "UPDATE moves SET ptn = 'b1' WHERE ply = 1",
         "UPDATE moves SET played_at = 'later' WHERE ply = 1",
     ):
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        with pytest.raises(REFUSED_BY_SCHEMA, match="append-only"):
             async with services.db.transaction() as tx:
                 await tx.execute(statement)
     async with services.db.transaction() as tx:
         await tx.execute("UPDATE moves SET undone_at = 'now' WHERE ply = 2")
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(REFUSED_BY_SCHEMA, match="append-only"):
         async with services.db.transaction() as tx:
             await tx.execute("UPDATE moves SET undone_at = 'again' WHERE ply = 2")
     rows = await services.db.fetchall("SELECT ply, ptn FROM moves ORDER BY id")
@@ -122,7 +127,7 @@ async def test_a_game_advances_one_logged_ply_at_a_time(services, new_game, move
         "UPDATE games SET ply = ply + 2, last_ptn = 'b2', last_player_id = 202",
         "UPDATE games SET ply = ply + 1, last_ptn = NULL",
     ):
-        with pytest.raises(sqlite3.IntegrityError, match="one ply at a time"):
+        with pytest.raises(REFUSED_BY_SCHEMA, match="one ply at a time"):
             async with services.db.transaction() as tx:
                 await tx.execute(statement)
     rows = await services.db.fetchall("SELECT ply FROM moves")

@@ -25,7 +25,7 @@ CHILD = textwrap.dedent(
     from tests.bot.setups import create_challenge
     from bot.games.model import PlayerRef
     from bot.games.service import GameService
-    from bot.store import Transaction
+    from tests.databases import transaction_class
 
     ALICE, BOB, CAROL = PlayerRef(101, "alice"), PlayerRef(202, "bob"), PlayerRef(303, "carol")
 
@@ -55,13 +55,14 @@ CHILD = textwrap.dedent(
             await s.games.move(first.id, player.id, move, expected_ply=ply)
         print(open_challenge.id, game.id, first.id, first.match_id, flush=True)
 
-        original = Transaction.execute
+        statement_runner = transaction_class(s.db)
+        original = statement_runner.execute
         async def die_after_writing(self, sql, params=()):
-            cursor = await original(self, sql, params)
+            changed = await original(self, sql, params)
             if sql.startswith("UPDATE games"):
                 os._exit(9)
-            return cursor
-        Transaction.execute = die_after_writing
+            return changed
+        statement_runner.execute = die_after_writing
         # A fresh service has no cached position, so the move runs in a transaction.
         fresh = GameService(s.db, s.clock)
         await fresh.move(game.id, ALICE.id, "d4", expected_ply=4)
@@ -73,9 +74,9 @@ CHILD = textwrap.dedent(
 
 
 async def test_a_new_process_resumes_games_challenges_matches_and_deadlines(
-    tmp_path: Path,
+    db_path: Path | str,
 ) -> None:
-    path = tmp_path / "crash.sqlite3"
+    path = db_path
     child = subprocess.run(
         [sys.executable, "-c", CHILD, str(path)],
         cwd=REPO,

@@ -242,6 +242,7 @@ async def test_groups_need_more_players_than_go_through(services: Services) -> N
     assert all(e.group is None for e in await services.tournaments.entrants(tournament.id))
 
 
+@pytest.mark.sqlite_only
 async def test_the_upgrade_keeps_every_tournament(db_path: Path) -> None:
     """A file made before the groups format keeps its tournaments, players and pairings, and
     their links, when the tournaments table is rebuilt."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -19,6 +19,7 @@ from PIL import Image
 
 from bot.app import INVITE_PERMISSIONS, BredonBot, create_bot, sync_commands
 from bot.settings import Settings
+from tests.databases import forget_test_database, fresh_database
 
 
 class SimulatedClock:
@@ -75,8 +76,11 @@ def make_bot(db_path: Path, **settings: Any) -> BredonBot:
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "bredon.sqlite3"
+def db_path(tmp_path: Path) -> Iterator[Path | str]:
+    """The test's database: a SQLite file, or a PostgreSQL database (tests/databases.py)."""
+    location = fresh_database(tmp_path)
+    yield location
+    forget_test_database(location)
 
 
 @pytest.fixture

@@ -22,6 +22,7 @@ from bot import __main__ as entry
 from bot.app import BredonBot
 from bot.settings import Settings, SettingsError, load_settings, parse_env_file
 from bot.store import Database, load_migrations
+from bot.store.sqlite import SqliteDatabase
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -136,9 +137,9 @@ def test_start_up_checks_the_database_once_and_hands_it_to_the_bot(
     """The whole-file check costs seconds on a large database: `python -m bot` opens the store
     before contacting Discord and the bot uses that store instead of opening it again."""
     checks: list[Path] = []
-    check = Database._check_integrity
+    check = SqliteDatabase._check_integrity
 
-    async def counted(self: Database) -> None:
+    async def counted(self: SqliteDatabase) -> None:
         checks.append(self.path)
         await check(self)
 
@@ -149,7 +150,7 @@ def test_start_up_checks_the_database_once_and_hands_it_to_the_bot(
         await self.setup_hook()
         used.append(self.services.db)
 
-    monkeypatch.setattr(Database, "_check_integrity", counted)
+    monkeypatch.setattr(SqliteDatabase, "_check_integrity", counted)
     monkeypatch.setattr(BredonBot, "start", start)
     assert entry.main([], {"DISCORD_TOKEN": "dummy-token"}, tmp_path) == 0
     assert checks == [tmp_path / "bredon.sqlite3"]

@@ -1,4 +1,5 @@
-"""The SQLite store: one file, WAL, foreign keys, numbered migrations, serialised transactions.
+"""The SQLite store (the default): one file, WAL, foreign keys, numbered migrations, serialised
+transactions.
 
 Schema changes live in ``bot/migrations/NNNN_name.sql``. At start-up every file whose number is
 above ``PRAGMA user_version`` is applied in its own ``BEGIN IMMEDIATE`` transaction that also
@@ -23,9 +24,6 @@ write wait at most the busy timeout (2 s, so a Discord command still answers wit
 then refuses it with :class:`~bot.errors.StoreBusy`, a refusal the bot shows the user as is;
 writers queued behind a refused one are refused at once rather than waiting in turn.
 
-Times are stored as ISO-8601 UTC text with microseconds (:func:`to_db`), which sorts in time
-order, so deadlines compare with plain ``<=`` in SQL.
-
 ``synchronous=FULL`` in WAL mode: a committed transaction (an accepted move) survives a crash of the
 process and also a power cut or OS crash. It costs about a quarter of the move throughput against
 NORMAL (benchmarks/service.py: 730 against 940 moves/s, p99 4.8 ms), well within the targets.
@@ -37,27 +35,30 @@ import asyncio
 import logging
 import math
 import os
-import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager, closing
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import aiosqlite
 
 from bot.errors import StoreBusy, StoreClosed, StoreUnwritable
+from bot.store.base import (
+    DEFAULT_BUSY_TIMEOUT,
+    Database,
+    Migration,
+    NewerSchema,
+    Params,
+    Row,
+    StoreError,
+    Transaction,
+    load_migrations,
+)
 
 log = logging.getLogger(__name__)
 
-MIGRATIONS_DIR = Path(__file__).with_name("migrations")
-DEFAULT_PATH = Path("bredon.sqlite3")
-DEFAULT_BUSY_TIMEOUT = 2.0
 UNWRITABLE_LOG_EVERY = 60.0  # seconds between two log lines about a disk full or read-only
-_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 # What SQLite's refusals to write mean for the operator.
 _UNWRITABLE = {
     sqlite3.SQLITE_FULL: "The disk holding {path} is full: free some space (Bredon saves again "
@@ -67,45 +68,6 @@ _UNWRITABLE = {
     sqlite3.SQLITE_IOERR: "Writing {path} failed with a disk I/O error (a full or failing disk, "
     "or a limit on file size): check the disk and its free space.",
 }
-
-Params = Sequence[Any]
-
-
-def to_db(moment: datetime) -> str:
-    """An aware datetime as the store's UTC text."""
-    if moment.tzinfo is None:
-        raise ValueError("Times must be timezone-aware.")
-    return moment.astimezone(UTC).isoformat(timespec="microseconds")
-
-
-def to_db_or_none(moment: datetime | None) -> str | None:
-    return None if moment is None else to_db(moment)
-
-
-def from_db(text: str | None) -> datetime | None:
-    return None if text is None else datetime.fromisoformat(text)
-
-
-@dataclass(frozen=True)
-class Migration:
-    version: int
-    name: str
-    statements: tuple[str, ...]
-
-
-def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
-    """The migration files in order; their numbers must run 1, 2, 3... without gaps."""
-    migrations = []
-    for path in sorted(directory.glob("*.sql")):
-        match = _MIGRATION_NAME.match(path.name)
-        if not match:
-            raise ValueError(f"Migration file name {path.name!r} is not NNNN_name.sql.")
-        statements = tuple(_split_statements(path.read_text(encoding="utf-8")))
-        migrations.append(Migration(int(match[1]), path.stem, statements))
-    for expected, migration in enumerate(migrations, start=1):
-        if migration.version != expected:
-            raise ValueError(f"Migration {migration.name} should be numbered {expected:04d}.")
-    return migrations
 
 
 def _split_statements(script: str) -> Iterable[str]:
@@ -122,21 +84,6 @@ def _split_statements(script: str) -> Iterable[str]:
         part.strip().startswith("--") or not part.strip() for part in pending.splitlines()
     ):
         raise ValueError(f"Unterminated SQL statement in a migration: {pending.strip()[:60]!r}")
-
-
-class StoreError(Exception):
-    """The database file cannot be used as it is: not a refusal to show a user, but a sentence
-    for the operator, who has to fix the file before Bredon can go on."""
-
-
-class NewerSchema(StoreError):
-    def __init__(self, path: Path, version: int, known: int) -> None:
-        super().__init__(
-            f"{path} has schema version {version}, but this Bredon knows up to {known}: "
-            "upgrade Bredon, or restore a backup made by this version."
-        )
-        self.version = version
-        self.known = known
 
 
 class CorruptDatabase(StoreError):
@@ -161,31 +108,26 @@ class DatabaseGone(StoreError):
         )
 
 
-class Transaction:
-    """Statements run inside one open transaction; only :meth:`Database.transaction` makes it."""
-
+class SqliteTransaction(Transaction):
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._connection = connection
 
-    async def execute(self, sql: str, params: Params = ()) -> aiosqlite.Cursor:
-        """Run a statement; the cursor gives ``lastrowid`` and ``rowcount``."""
-        return await self._connection.execute(sql, params)
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        cursor = await self._connection.execute(sql, params)
+        return cursor.rowcount
 
-    async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         return list(await self._connection.execute_fetchall(sql, params))
 
-    async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
-        rows = await self._connection.execute_fetchall(sql, params)
-        return next(iter(rows), None)
 
-
-class Database:
-    """One connection to the bot's SQLite file. Open with :meth:`open`, close with :meth:`close`."""
+class SqliteDatabase(Database):
+    """One connection to the bot's SQLite file."""
 
     def __init__(self, connection: aiosqlite.Connection, path: Path) -> None:
         self._connection = connection
         self._lock = asyncio.Lock()
         self.path = path
+        self.location = str(path)
         # Absolute, so a later change of working directory cannot make the file look gone.
         self._file = path.absolute()
         self._identity = _identity(self._file)
@@ -195,16 +137,14 @@ class Database:
         self._told_at: dict[str, float] = {}  # when each problem was last logged (monotonic)
 
     @classmethod
-    async def open(
+    async def connect(
         cls,
-        path: str | Path = DEFAULT_PATH,
+        path: Path,
         *,
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
         migrations: list[Migration] | None = None,
-    ) -> Database:
-        """Open (creating if needed) the file, check it, set it up and bring its schema up to
-        date. Raises a :class:`StoreError` for a file Bredon must not use."""
-        path = Path(path)
+    ) -> SqliteDatabase:
+        """See :meth:`Database.open`."""
         migrations = load_migrations() if migrations is None else migrations
         connection = await aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout)
         try:
@@ -237,11 +177,7 @@ class Database:
         return database
 
     async def close(self) -> None:
-        """Close the connection, once the transaction under way (and those already waiting for
-        their turn) has ended; later callers are refused with :class:`~bot.errors.StoreClosed`.
-        Closing again does nothing.
-
-        If the file was deleted or replaced, first copy the write-ahead log into the file opened:
+        """If the file was deleted or replaced, first copy the write-ahead log into the file opened:
         SQLite would otherwise leave the log under the old name, where the next open would replay
         it onto whatever is put there (a restored backup)."""
         async with self._lock:
@@ -249,11 +185,15 @@ class Database:
                 return
             self._closed = True
             try:
-                await self.check_file()
+                await self.check_in_place()
             except DatabaseGone:
                 await self._connection.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
             finally:
                 await self._connection.close()
+
+    @property
+    def engine(self) -> str:
+        return "sqlite"
 
     def _tell_operator(self, problem: str) -> None:
         """Log a refused write, each problem at most once a minute (the users are told each
@@ -263,12 +203,9 @@ class Database:
             self._told_at[problem] = now
             log.error("%s", problem)
 
-    async def check_file(self) -> None:
+    async def check_in_place(self) -> None:
         """Raise :class:`DatabaseGone` if the path no longer names the file that was opened.
-
-        Every write checks this before it commits; the bot should also await it every minute or
-        so, so that a file deleted or replaced while nobody plays is noticed too. It costs one
-        ``os.stat``."""
+        Every write checks this before it commits too. It costs one ``os.stat``."""
         try:
             identity = _identity(self._file)
         except FileNotFoundError:
@@ -306,7 +243,7 @@ class Database:
                 assert row is not None
                 if row[0] >= migration.version:
                     continue
-                for statement in migration.statements:
+                for statement in _split_statements(migration.script):
                     await tx.execute(statement)
                 # PRAGMA takes no parameters; the version is an int from a file name.
                 await tx.execute(f"PRAGMA user_version = {int(migration.version)}")
@@ -345,13 +282,12 @@ class Database:
                 raise
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:
-        """A write transaction: committed if the block ends normally, rolled back if it raises."""
+    async def transaction(self) -> AsyncIterator[Transaction]:  # type: ignore[override]
         async with self._turn(write=True):
             try:
                 await self._connection.execute("BEGIN IMMEDIATE")
-                yield Transaction(self._connection)
-                await self.check_file()
+                yield SqliteTransaction(self._connection)
+                await self.check_in_place()
                 await self._connection.commit()
             except BaseException:
                 # Unconditional: the connection's thread runs this after anything queued before
@@ -361,30 +297,31 @@ class Database:
                 raise
 
     @asynccontextmanager
-    async def snapshot(self) -> AsyncIterator[Transaction]:
-        """A read transaction: every query in the block sees the same committed state."""
+    async def snapshot(self) -> AsyncIterator[Transaction]:  # type: ignore[override]
         async with self._turn(write=False):
             try:
                 await self._connection.execute("BEGIN")
-                yield Transaction(self._connection)
+                yield SqliteTransaction(self._connection)
             finally:
                 await self._connection.rollback()
 
-    async def write_one(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        """Run one writing statement on its own: SQLite commits it (with what its triggers do)
-        entirely or not at all. For a change that is one conditional statement (settling an
-        outbox item); ``RETURNING`` rows come back."""
+    async def write_one(self, sql: str, params: Params = ()) -> list[Row]:
         async with self._turn(write=True):
-            await self.check_file()
+            await self.check_in_place()
             return list(await self._connection.execute_fetchall(sql, params))
 
-    async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         async with self._turn(write=False):
             return list(await self._connection.execute_fetchall(sql, params))
 
-    async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
-        rows = await self.fetchall(sql, params)
-        return rows[0] if rows else None
+    async def probe_write(self) -> None:
+        """Sets the schema version to the value it has, which rewrites the file's header page
+        through the write-ahead log."""
+        async with self.transaction() as tx:
+            row = await tx.fetchone("PRAGMA user_version")
+            assert row is not None
+            # PRAGMA takes no parameters; the value is the int just read.
+            await tx.execute(f"PRAGMA user_version = {int(row[0])}")
 
 
 def _identity(path: Path) -> tuple[int, int]:

@@ -1,0 +1,47 @@
+"""The bot's database, behind one interface: a SQLite file (the default, nothing to install) or
+a PostgreSQL server (a ``postgresql://`` URL in BREDON_DATABASE), which several processes on
+several machines can share. :mod:`bot.store.base` is the interface the services use;
+:mod:`bot.store.sqlite` and :mod:`bot.store.postgres` are the two engines."""
+
+from bot.store.base import (
+    DEFAULT_BUSY_TIMEOUT,
+    DEFAULT_PATH,
+    MIGRATIONS_DIR,
+    Database,
+    Migration,
+    NewerSchema,
+    Params,
+    Row,
+    StoreError,
+    Transaction,
+    from_db,
+    is_postgres,
+    load_migrations,
+    shown_location,
+    to_db,
+    to_db_or_none,
+)
+from bot.store.sqlite import CorruptDatabase, DatabaseGone, NotADatabase, backup_file
+
+__all__ = [
+    "DEFAULT_BUSY_TIMEOUT",
+    "DEFAULT_PATH",
+    "MIGRATIONS_DIR",
+    "CorruptDatabase",
+    "Database",
+    "DatabaseGone",
+    "Migration",
+    "NewerSchema",
+    "NotADatabase",
+    "Params",
+    "Row",
+    "StoreError",
+    "Transaction",
+    "backup_file",
+    "from_db",
+    "is_postgres",
+    "load_migrations",
+    "shown_location",
+    "to_db",
+    "to_db_or_none",
+]

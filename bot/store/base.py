@@ -1,0 +1,202 @@
+"""What every store gives the services, whichever database is behind it.
+
+A store is a :class:`Database`: write transactions (:meth:`Database.transaction`), read
+snapshots (:meth:`Database.snapshot`), one self-contained writing statement
+(:meth:`Database.write_one`) and single reads. Services write their SQL once, with ``?``
+placeholders and the SQL common to SQLite and PostgreSQL; the PostgreSQL store translates the
+placeholders. Rows are read by column name or position (:class:`Row`).
+
+Times are stored as ISO-8601 UTC text with microseconds (:func:`to_db`), which sorts in time
+order on both engines, so deadlines compare with plain ``<=`` in SQL.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+MIGRATIONS_DIR = Path(__file__).parent.parent / "migrations"
+DEFAULT_PATH = Path("bredon.sqlite3")
+DEFAULT_BUSY_TIMEOUT = 2.0
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+Params = Sequence[Any]
+
+
+class Row(Protocol):
+    """A result row: ``row["column"]`` or ``row[0]`` (Row and asyncpg.Record both are)."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+
+    def keys(self) -> Any: ...
+
+
+def is_postgres(location: str | Path) -> bool:
+    """Whether a BREDON_DATABASE value names a PostgreSQL server rather than a SQLite file."""
+    return isinstance(location, str) and location.startswith(POSTGRES_SCHEMES)
+
+
+def shown_location(location: str | Path) -> str:
+    """The location as it may be printed: a PostgreSQL URL without its password."""
+    text = str(location)
+    return re.sub(r"^(postgres(?:ql)?://[^:/@]*):[^@/]*@", r"\1:***@", text)
+
+
+def to_db(moment: datetime) -> str:
+    """An aware datetime as the store's UTC text."""
+    if moment.tzinfo is None:
+        raise ValueError("Times must be timezone-aware.")
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def to_db_or_none(moment: datetime | None) -> str | None:
+    return None if moment is None else to_db(moment)
+
+
+def from_db(text: str | None) -> datetime | None:
+    return None if text is None else datetime.fromisoformat(text)
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    script: str
+
+
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
+    """The migration files of a folder in order. Their numbers must follow each other without
+    gaps; the first is 1 for SQLite, and PostgreSQL's history starts at the schema it was
+    introduced with (one file holding the whole schema as of that version)."""
+    migrations = []
+    for path in sorted(directory.glob("*.sql")):
+        match = _MIGRATION_NAME.match(path.name)
+        if not match:
+            raise ValueError(f"Migration file name {path.name!r} is not NNNN_name.sql.")
+        migrations.append(Migration(int(match[1]), path.stem, path.read_text(encoding="utf-8")))
+    for expected, migration in enumerate(
+        migrations, start=migrations[0].version if migrations else 1
+    ):
+        if migration.version != expected:
+            raise ValueError(f"Migration {migration.name} should be numbered {expected:04d}.")
+    return migrations
+
+
+class StoreError(Exception):
+    """The database cannot be used as it is: not a refusal to show a user, but a sentence
+    for the operator, who has to fix it before Bredon can go on."""
+
+
+class NewerSchema(StoreError):
+    def __init__(self, location: str | Path, version: int, known: int) -> None:
+        super().__init__(
+            f"{shown_location(location)} has schema version {version}, but this Bredon knows "
+            f"up to {known}: upgrade Bredon, or restore a backup made by this version."
+        )
+        self.version = version
+        self.known = known
+
+
+class Transaction(ABC):
+    """Statements run inside one open transaction; only :meth:`Database.transaction` (or
+    :meth:`Database.snapshot`) makes one."""
+
+    @abstractmethod
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """Run a statement; returns how many rows it changed."""
+
+    @abstractmethod
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]: ...
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
+
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        """Run an INSERT of one row into a table keyed by ``id``; returns the new row's id."""
+        row = await self.fetchone(f"{sql} RETURNING id", params)
+        assert row is not None
+        return int(row[0])
+
+
+class Database(ABC):
+    """The bot's database. :meth:`open` picks the engine from the location: a PostgreSQL URL,
+    or else a SQLite file's path."""
+
+    location: str  # for messages: a path, or a URL without its password
+
+    @classmethod
+    async def open(
+        cls,
+        location: str | Path = DEFAULT_PATH,
+        *,
+        busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+        migrations: list[Migration] | None = None,
+    ) -> Database:
+        """Open (creating if needed) the database, check it and bring its schema up to date.
+        Raises a :class:`StoreError` for a database Bredon must not use."""
+        if is_postgres(location):
+            from bot.store.postgres import PostgresDatabase
+
+            return await PostgresDatabase.connect(
+                str(location), busy_timeout=busy_timeout, migrations=migrations
+            )
+        from bot.store.sqlite import SqliteDatabase
+
+        return await SqliteDatabase.connect(
+            Path(location), busy_timeout=busy_timeout, migrations=migrations
+        )
+
+    @property
+    @abstractmethod
+    def engine(self) -> str:
+        """ "sqlite" or "postgresql"."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Close, once the transaction under way has ended; later callers are refused with
+        :class:`~bot.errors.StoreClosed`. Closing again does nothing."""
+
+    @abstractmethod
+    async def check_in_place(self) -> None:
+        """Raise :class:`StoreError` if the database can no longer be used safely (a SQLite
+        file deleted or replaced under the bot). The bot awaits it every minute or so."""
+
+    @abstractmethod
+    async def schema_version(self) -> int: ...
+
+    @abstractmethod
+    async def probe_write(self) -> None:
+        """Commit a real write that changes nothing, to prove the database takes writes."""
+
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Transaction]:
+        """A write transaction: committed if the block ends normally, rolled back if it raises.
+        Transactions behave as if run one after another; when another writer makes that
+        impossible the block raises :class:`~bot.errors.StoreBusy` and nothing is written."""
+
+    @abstractmethod
+    def snapshot(self) -> AbstractAsyncContextManager[Transaction]:
+        """A read transaction: every query in the block sees the same committed state."""
+
+    @abstractmethod
+    async def write_one(self, sql: str, params: Params = ()) -> list[Row]:
+        """Run one writing statement on its own, committed entirely or not at all (with what its
+        triggers do). For a change that is one conditional statement (settling an outbox item);
+        ``RETURNING`` rows come back."""
+
+    @abstractmethod
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]: ...
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
