@@ -14,6 +14,7 @@ import os
 import re
 import shlex
 import signal
+import subprocess
 import sys
 import tomllib
 from collections.abc import AsyncIterator
@@ -276,3 +277,65 @@ async def test_the_container_passes_a_stop_on_to_the_bot(tmp_path: Path) -> None
         await read_until(process.stdout, "ready")
         process.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(process.wait(), 10) == status
+
+
+FAKE_DOCKER = """#!/bin/sh
+# A docker that answers as $FAKE says: info, inspect (the base image is here), pull, build, version.
+echo "$*" >> "$CALLS"
+case "$1" in
+    info) case "$FAKE" in *info*) exit 0;; esac; exit 1;;
+    image) [ "$2" = inspect ] || exit 0; case "$FAKE" in *inspect*) exit 0;; esac; exit 1;;
+    pull) case "$FAKE" in *pull*) exit 0;; esac; echo "dial tcp: no such host" >&2; exit 1;;
+    build) case "$FAKE" in *build*) exit 0;; esac; echo "pip install failed" >&2; exit 1;;
+    run) case "$*" in *--version*) echo "Bredon ${VERSION}";; esac; exit 0;;
+esac
+exit 0
+"""
+
+
+@pytest.mark.parametrize(
+    ("fake", "version", "status", "said"),
+    [
+        ("", "", 0, "skipped: docker cannot reach a daemon"),
+        (
+            "info",
+            "",
+            0,
+            "skipped: the base image python:3.12-slim is not here and cannot be pulled: dial tcp",
+        ),
+        ("info pull", "", 1, ""),  # pulled, then the build fails
+        ("info inspect", "", 1, ""),  # the build fails
+        ("info inspect build", "0.0.1", 1, ""),  # the image says another version
+        ("info inspect build", "{version}", 0, "checked a fresh database"),
+    ],
+)
+def test_ci_builds_the_image_where_it_can(
+    tmp_path: Path, fake: str, version: str, status: int, said: str
+) -> None:
+    """.ci/build-image skips, with why, only without a daemon or a base image to build on."""
+    (tmp_path / "docker").write_text(FAKE_DOCKER)
+    (tmp_path / "docker").chmod(0o755)
+    release = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
+    calls = tmp_path / "calls"
+    done = subprocess.run(
+        [REPO / ".ci" / "build-image"],
+        env={
+            "PATH": f"{tmp_path}:/usr/bin:/bin",
+            "FAKE": fake,
+            "VERSION": version.format(version=release),
+            "CALLS": str(calls),
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == status, done.stderr
+    assert said in done.stdout and len(done.stdout.splitlines()) == (status == 0)
+    ran = calls.read_text().splitlines()
+    base_image_here = "inspect" in fake or "pull" in fake
+    assert any(call.startswith("build ") for call in ran) == base_image_here
+    checked = [call for call in ran if call.endswith(" check")]
+    assert len(checked) == (status == 0 and "build" in fake)
+    if checked:  # on the volume the database was made in, by the image's Python
+        [volume] = re.findall(r"--volume (bredon-ci-\d+:/data) ", checked[0])
+        assert any(f"{volume} --entrypoint /app/.venv/bin/python" in call for call in ran)
