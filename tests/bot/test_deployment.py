@@ -6,6 +6,7 @@ restarts only for the exit statuses worth retrying."""
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import configparser
 import importlib.util
@@ -16,7 +17,9 @@ import shlex
 import signal
 import subprocess
 import sys
+import sysconfig
 import tomllib
+import zipfile
 from collections.abc import AsyncIterator
 from pathlib import Path, PurePosixPath
 from types import ModuleType
@@ -25,7 +28,9 @@ import pytest
 
 from bot import __main__ as entry
 from bot.health import CommandTimings, Gateway, HealthEndpoint
+from bot.release import SHIPPED, shipped
 from bot.services import Services
+from tests.bot.test_table_owners import string_literals
 
 REPO = Path(__file__).resolve().parents[2]
 ENTRY = REPO / "deploy" / "container_entry.py"
@@ -339,3 +344,66 @@ def test_ci_builds_the_image_where_it_can(
     if checked:  # on the volume the database was made in, by the image's Python
         [volume] = re.findall(r"--volume (bredon-ci-\d+:/data) ", checked[0])
         assert any(f"{volume} --entrypoint /app/.venv/bin/python" in call for call in ran)
+
+
+def files_messages_name() -> set[str]:
+    """The files of Bredon's source (`*.md`, `.env.example`) named in the strings of bot/ and
+    cogs/, docstrings left out: what the messages people see point them to."""
+    named: set[str] = set()
+    for path in [*(REPO / "bot").rglob("*.py"), *(REPO / "cogs").rglob("*.py")]:
+        for text in string_literals(ast.parse(path.read_text(encoding="utf-8"))):
+            named |= set(re.findall(r"[\w./-]*\.md\b|\.env\.example", text))
+    return named
+
+
+def test_the_wheel_carries_what_its_messages_point_to(tmp_path: Path) -> None:
+    """Every file a message names is in the wheel, and the installed wheel's messages give the
+    path of its copy (here the missing token's: .env.example and docs/discord-setup.md)."""
+    named = files_messages_name()
+    assert {".env.example", "docs/discord-setup.md"} <= named  # what is checked below
+    pip = [sys.executable, "-m", "pip", "--quiet", "--disable-pip-version-check"]
+    wheels = tmp_path / "wheels"
+    subprocess.run([*pip, "wheel", "--no-deps", "--wheel-dir", wheels, REPO], check=True)
+    [wheel] = wheels.glob("bredon_bot-*.whl")
+    with zipfile.ZipFile(wheel) as contents:
+        carried = {
+            PurePosixPath(name).name
+            for name in contents.namelist()
+            if PurePosixPath(name).parent.match(f"*.data/data/{SHIPPED}")
+        }
+    assert {PurePosixPath(name).name for name in named} <= carried
+
+    # Installed in a virtualenv of its own (pip --prefix would uninstall this one's), which
+    # borrows the dependencies from this one (a path line in a .pth: its .pth files stay unread).
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True)
+    python = venv / "bin" / "python"
+    subprocess.run([*pip, "--python", python, "install", "--no-deps", wheel], check=True)
+    site = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    (Path(site) / "dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    (tmp_path / "run").mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "BREDON_"))}
+    done = subprocess.run(
+        [python, "-m", "bot"],
+        cwd=tmp_path / "run",
+        env={k: v for k, v in env.items() if k != "PYTHONPATH"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == entry.EXIT_CONFIG, done.stderr
+    pointed = re.findall(r"(/\S+?)(?= to \.env|\.$)", done.stderr.strip())
+    assert [Path(p).name for p in pointed] == [".env.example", "discord-setup.md"], done.stderr
+    assert all(Path(p).is_file() and Path(p).is_relative_to(venv) for p in pointed)
+
+
+def test_a_checkout_points_to_its_own_files() -> None:
+    """An editable install (these tests) has no wheel's copies: the checkout's, else the name."""
+    assert shipped("docs/discord-setup.md") == str(REPO / "docs" / "discord-setup.md")
+    assert shipped(".env.example") == str(REPO / ".env.example")
+    assert shipped("docs/no-such-guide.md") == "docs/no-such-guide.md"
