@@ -22,6 +22,7 @@ COPY rendering ./rendering
 COPY bot ./bot
 COPY cogs ./cogs
 RUN python3 -m venv .venv && .venv/bin/pip install -e .
+COPY deploy/container_entry.py ./
 
 # The working directory is the volume: bredon.sqlite3 (the default BREDON_DATABASE), the copies
 # kept before migrations and any `backup` land there, and a .env there is read.
@@ -33,7 +34,9 @@ HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
     CMD ["/app/.venv/bin/python", "-m", "bot", "health"]
 
 # `docker run IMAGE` runs the bot; `docker run IMAGE sync`, `check`, `backup FILE` the others.
-# The bot runs as PID 1 and handles SIGTERM itself (`docker stop`): a clean stop, exit 0, within
-# Docker's 10 s; it stops its own worker processes, so it needs no init.
+# container_entry.py runs `python -m bot` with them: after an exit that needs a person (2, 3, 4)
+# the bot is not restarted by the restart policy, the container waits to be stopped (see there).
+# It passes SIGTERM (`docker stop`) on: a clean stop, exit 0, within Docker's 10 s; the bot
+# stops its own worker processes, so it needs no init.
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["/app/.venv/bin/python", "-m", "bot"]
+ENTRYPOINT ["/app/.venv/bin/python", "/app/container_entry.py"]

@@ -43,7 +43,7 @@ from bot.app import BredonBot, create_bot, sync_commands
 from bot.errors import StoreBusy, StoreUnwritable
 from bot.health import PortUnavailable
 from bot.inspection import NotInspectable, inspect_database
-from bot.release import bredon_version
+from bot.release import bredon_version, shipped
 from bot.services import Services
 from bot.settings import Settings, SettingsError, is_snowflake, load_settings
 from bot.store import StoreError, backup_file, is_postgres
@@ -57,9 +57,9 @@ EXIT_DATABASE = 4
 EXIT_NETWORK = 5  # worth retrying by itself, unlike the others
 
 NO_TOKEN = (
-    "DISCORD_TOKEN is not set. Copy .env.example to .env and put your bot's token in it "
-    "(Discord Developer Portal -> your application -> Bot -> Reset Token), "
-    "or set DISCORD_TOKEN in the environment. See docs/discord-setup.md."
+    f"DISCORD_TOKEN is not set. Copy {shipped('.env.example')} to .env and put your bot's token "
+    "in it (Discord Developer Portal -> your application -> Bot -> Reset Token), "
+    f"or set DISCORD_TOKEN in the environment. See {shipped('docs/discord-setup.md')}."
 )
 NO_INTENT = (
     "BREDON_TYPED_MOVES=1 needs the Message Content Intent: switch it on in the Developer Portal "

@@ -317,7 +317,7 @@ HELP = discord.Embed(
         "Build a **road**: a line of your pieces joining two opposite sides of the board. Each "
         "turn, place a piece on an empty square or move a stack you control. Your first "
         f"placement is one of your opponent's flats. [The rules]({RULES_URL}); every command "
-        "in Bredon's docs (`docs/discord-setup.md`)."
+        "in Bredon's guide, `docs/discord-setup.md`, which whoever runs me has."
     ),
 )
 HELP.add_field(

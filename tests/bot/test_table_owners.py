@@ -60,7 +60,7 @@ _WRITE_BUILT = re.compile(_WRITE_KEYWORD + r"\s*(?:\{\}|$)")
 BUILT_AT_RUN_TIME = "<a table named at run time>"
 
 
-def _sql_texts(tree: ast.Module) -> list[str]:
+def string_literals(tree: ast.Module) -> list[str]:
     """The module's string literals (f-strings by their literal parts), docstrings left out."""
     docstrings = {
         id(node.body[0].value)
@@ -89,7 +89,7 @@ def _sql_texts(tree: ast.Module) -> list[str]:
 
 def tables_written(source: str) -> set[str]:
     written = set()
-    for text in _sql_texts(ast.parse(source)):
+    for text in string_literals(ast.parse(source)):
         for match in _WRITE.finditer(text):
             table = match[1].lower()
             if table != "set":  # "DO UPDATE SET" of an upsert
