@@ -20,6 +20,7 @@ import asyncio
 import collections
 import contextlib
 import logging
+import math
 from collections.abc import Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -58,13 +59,70 @@ class EngineProtocolError(EngineError):
     """The engine answered something TEI does not allow, e.g. an illegal move."""
 
 
+class EngineUnsupportedGame(EngineError):
+    """The engine declared (TEI v1) that it does not play this size or komi. The engine is
+    still usable for the games it does play."""
+
+
 @dataclass(slots=True)
 class EngineId:
-    """What the engine said about itself in the handshake."""
+    """What the engine said about itself in the handshake. A TEI v1 engine declares the games
+    it plays (``size 5 6 halfkomi 0 4``: those sizes, each with those half-komis); an older
+    engine declares none, and is asked for any game as before."""
 
     name: str = "unknown engine"
     author: str = ""
+    version: str = ""
     options: dict[str, str] = field(default_factory=dict)
+    games: dict[int, frozenset[int]] = field(default_factory=dict)  # size -> half-komis
+
+    @property
+    def tei_version(self) -> int:
+        return 1 if self.games else 0
+
+    def plays(self, size: int, half_komi: int) -> bool:
+        return not self.games or half_komi in self.games.get(size, frozenset())
+
+    def declare(self, words: list[str]) -> None:
+        """Read a TEI v1 declaration line: ``size <sizes...> halfkomi <half-komis...>``."""
+        sizes: list[int] = []
+        half_komis: list[int] = []
+        target = sizes
+        for word in words:
+            if word == "size":
+                target = sizes
+            elif word == "halfkomi":
+                target = half_komis
+            else:
+                try:
+                    target.append(int(word))
+                except ValueError:
+                    raise EngineProtocolError(
+                        f"{self.name} declared {' '.join(words)!r}: {word!r} is not a number."
+                    ) from None
+        for size in sizes:
+            self.games[size] = self.games.get(size, frozenset()) | frozenset(half_komis)
+
+    def unsupported(self, size: int, half_komi: int) -> str:
+        """Why the engine does not play this game, in a sentence."""
+        declared = ", ".join(
+            f"{size}x{size} (half-komi {', '.join(map(str, sorted(komis)))})"
+            for size, komis in sorted(self.games.items())
+        )
+        return f"{self.name} plays {declared}; not {size}x{size} with half-komi {half_komi}."
+
+
+@dataclass(frozen=True, slots=True)
+class EngineLine:
+    """One line the engine reported while searching (``info``): its number among the lines it
+    reports at once (``multipv``, 1 for the best), its score in centi-flats for the side to
+    move, its win/draw/loss chances in thousandths when given (``wdl``), and its moves."""
+
+    multipv: int = 1
+    depth: int | None = None
+    score: int | None = None
+    wdl: tuple[int, int, int] | None = None
+    pv: tuple[str, ...] = ()
 
 
 class Engine:
@@ -117,6 +175,10 @@ class Engine:
                     engine_id.name = " ".join(words[2:])
                 elif words[:2] == ["id", "author"]:
                     engine_id.author = " ".join(words[2:])
+                elif words[:2] == ["id", "version"]:
+                    engine_id.version = " ".join(words[2:])
+                elif words[:1] == ["size"]:
+                    engine_id.declare(words)
                 elif words[:2] == ["option", "name"] and len(words) > 2:
                     engine_id.options[words[2]] = " ".join(words[3:])
             self.id = engine_id
@@ -244,14 +306,21 @@ class Engine:
             await self._send(f"setoption name {name} value {value}")
 
     async def new_game(self, size: int, half_komi: int = 0) -> None:
-        """`setoption name HalfKomi` and `teinewgame <size>`, then wait for `readyok`."""
+        """`teinewgame size <size> halfkomi <half-komi>` to a TEI v1 engine (which must have
+        declared that game, else :class:`EngineUnsupportedGame`); to an older one
+        `setoption name HalfKomi` and `teinewgame <size>`. Then wait for `readyok`."""
         async with self._lock:
             self._check_usable()
             await self._new_game(size, half_komi)
 
     async def _new_game(self, size: int, half_komi: int) -> None:
-        await self._send(f"setoption name HalfKomi value {half_komi}")
-        await self._send(f"teinewgame {size}")
+        if not self.id.plays(size, half_komi):
+            raise EngineUnsupportedGame(self.id.unsupported(size, half_komi))
+        if self.id.tei_version >= 1:
+            await self._send(f"teinewgame size {size} halfkomi {half_komi}")
+        else:
+            await self._send(f"setoption name HalfKomi value {half_komi}")
+            await self._send(f"teinewgame {size}")
         await self._ready(READY_TIMEOUT)
         self._game = (size, half_komi)
 
@@ -267,20 +336,29 @@ class Engine:
         A new game (size, komi) is announced first when the position is not of the current one.
         `timeout` defaults to the movetime (or the clock's time left) plus a grace period.
         """
-        move, _score = await self._search(position, limits, timeout)
+        move, _lines = await self._search(position, limits, timeout)
         return move
 
     async def evaluate(
         self, position: Position, limits: Limits, *, timeout: float | None = None
     ) -> int | None:
-        """The last score the engine reported while searching `position`, in centi-flats for
-        the side to move (`score mate N` as ±(WIN - plies)), or None if it reported none."""
-        _move, score = await self._search(position, limits, timeout)
-        return score
+        """The last score the engine reported for its best line while searching `position`, in
+        centi-flats for the side to move (`score mate N` as ±(WIN - plies); from `wdl` alone
+        when it gave no score), or None if it reported none."""
+        _move, lines = await self._search(position, limits, timeout)
+        return lines[0].score if lines else None
+
+    async def analyse(
+        self, position: Position, limits: Limits, *, timeout: float | None = None
+    ) -> list[EngineLine]:
+        """The lines the engine last reported for `position`, best first (several when its
+        MultiPV option asks for several), each with what it said of it."""
+        _move, lines = await self._search(position, limits, timeout)
+        return lines
 
     async def _search(
         self, position: Position, limits: Limits | Clock, timeout: float | None
-    ) -> tuple[Move, int | None]:
+    ) -> tuple[Move, list[EngineLine]]:
         if position.result is not None:
             raise TakError(f"The game is over ({position.result.ptn()}): there is no move to ask.")
         async with self._lock:
@@ -293,14 +371,16 @@ class Engine:
             waited = timeout if timeout is not None else _timeout(limits, position)
             loop = asyncio.get_running_loop()
             deadline = loop.time() + waited
-            score = None
+            lines: dict[int, EngineLine] = {}
             while True:
                 left = max(0.0, deadline - loop.time())
                 words = (await self._read_line(left, "go", waited)).split()
                 if words[:1] == ["bestmove"]:
                     break
                 if words[:1] == ["info"]:
-                    score = _reported_score(words, score)
+                    reported = read_info(words, lines)
+                    if reported is not None:
+                        lines[reported.multipv] = reported
             if len(words) < 2:
                 raise self._fail(EngineProtocolError(f"{self.id.name} sent bestmove and no move."))
             try:
@@ -310,21 +390,70 @@ class Engine:
                 raise self._fail(
                     EngineProtocolError(f"{self.id.name} played {words[1]!r}: {error}")
                 ) from None
-            return move, score
+            return move, [lines[number] for number in sorted(lines)]
 
 
-def _reported_score(words: list[str], last: int | None) -> int | None:
-    """The score of an `info` line (`score cp 35`, `score mate -3`), else the last one."""
+_INFO_KEYS = frozenset(
+    ("depth", "seldepth", "multipv", "score", "wdl", "nodes", "nps", "time", "hashfull", "pv")
+)
+
+
+def read_info(words: list[str], lines: dict[int, EngineLine]) -> EngineLine | None:
+    """What an `info` line says of one line of play, merged with what was said of it before
+    (an engine may give its score and its pv on separate lines), or None if it says nothing
+    of a line (`info string ...`). Scores: `score cp 35`, `score mate -3`; `wdl 520 310 170`
+    (thousandths) alone gives a score by the logistic curve, 100 centi-flats per factor e of
+    the odds."""
+    fields: dict[str, list[str]] = {}
+    key = ""
+    for word in words[1:]:
+        if word == "string":
+            break
+        if word in _INFO_KEYS and key != "pv":
+            key = word
+            fields[key] = []
+        elif key:
+            fields[key].append(word)
     try:
-        at = words.index("score")
-        kind, value = words[at + 1], int(words[at + 2])
+        multipv = int(fields["multipv"][0]) if "multipv" in fields else 1
+        depth = int(fields["depth"][0]) if "depth" in fields else None
+        score = _score(fields.get("score", []))
+        wdl_words = fields.get("wdl", [])
+        wdl = (int(wdl_words[0]), int(wdl_words[1]), int(wdl_words[2])) if wdl_words else None
     except (ValueError, IndexError):
-        return last
+        return None
+    if depth is None and score is None and wdl is None and "pv" not in fields:
+        return None
+    before = lines.get(multipv, EngineLine(multipv))
+    if score is None and wdl is not None:
+        score = _score_of_chances(wdl)
+    return EngineLine(
+        multipv,
+        depth if depth is not None else before.depth,
+        score if score is not None else before.score,
+        wdl if wdl is not None else before.wdl,
+        tuple(fields["pv"]) if "pv" in fields else before.pv,
+    )
+
+
+def _score(words: list[str]) -> int | None:
+    if len(words) < 2:
+        return None
+    kind, value = words[0], int(words[1])
     if kind == "cp":
         return value
     if kind == "mate" and value != 0:
         return WIN - 2 * value + 1 if value > 0 else -WIN - 2 * value
-    return last
+    return None
+
+
+def _score_of_chances(wdl: tuple[int, int, int]) -> int:
+    wins, draws, losses = wdl
+    total = wins + draws + losses
+    if total <= 0:
+        return 0
+    expected = min(max((wins + draws / 2) / total, 0.001), 0.999)
+    return round(100 * math.log(expected / (1 - expected)))
 
 
 def _position_command(position: Position) -> str:
@@ -417,6 +546,9 @@ class FallbackPlayer:
                 engine = await self._engine()
                 move = await engine.play(position, limits, timeout=timeout)
                 return Choice(move, engine.id.name)
+            except EngineUnsupportedGame as error:  # the engine is fine: not its game
+                failure = str(error)
+                log.info("Bredon plays this move itself: %s", failure)
             except EngineError as error:
                 failure = str(error)
                 log.warning("Engine failed, Bredon plays this move itself: %s", failure)

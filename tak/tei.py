@@ -1,12 +1,14 @@
 """TEI (Tak Engine Interface) server: `python -m tak tei` serves Bredon's player on stdin/stdout.
 
-TEI is UCI for Tak, as tiltak and the racetrack match runner speak it::
+TEI is UCI for Tak, as tiltak and the racetrack match runner speak it, with TEI v1's additions
+(PTN Ninja's): the engine declares the games it plays, and the new game names its komi::
 
-    > tei                                    < id name Bredon ... / option ... / teiok
-    > setoption name HalfKomi value 4        (komi in half flats, for player 2)
+    > tei                                    < id name Bredon / id version ... / option ... /
+                                               size 3 4 5 6 7 8 halfkomi -9 ... 9 / teiok
     > setoption name Level value 3           (1 beginner .. 5 strongest)
     > isready                                < readyok
-    > teinewgame 6
+    > teinewgame size 6 halfkomi 4           (TEI v1; komi in half flats, for player 2)
+    > teinewgame 6                           (older GUIs, after setoption name HalfKomi value 4)
     > position startpos moves a1 f6          (or: position tps <TPS> [moves ...])
     > go movetime 500                        < info depth 1 score cp 35 nodes 80 ... / bestmove c3
     > go wtime 60000 btime 60000 winc 1000 binc 1000
@@ -27,12 +29,15 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from tak.errors import TakError
+from tak.moves import MAX_SIZE, MIN_SIZE
 from tak.position import MAX_KOMI, Position
 from tak.search import MAX_DEPTH, MAX_LEVEL, MIN_LEVEL, WIN_ZONE, Limits, Player, SearchResult
 
 NAME = "Bredon"
 AUTHOR = "the Bredon contributors"
 MAX_HALF_KOMI = int(MAX_KOMI * 2)
+SIZES = tuple(range(MIN_SIZE, MAX_SIZE + 1))
+VERSION = "1"  # of this TEI server; the bot's own version is the package's
 # Never plan to use more than this share of the clock on one move, and keep this much in hand for
 # the pipe and the process.
 SAFETY_MS = 50
@@ -118,12 +123,16 @@ class Server:
     def _tei(self, _arguments: list[str]) -> None:
         self.send(f"id name {NAME}")
         self.send(f"id author {AUTHOR}")
+        self.send(f"id version {VERSION}")
         self.send(
             f"option name HalfKomi type spin default 0 min {-MAX_HALF_KOMI} max {MAX_HALF_KOMI}"
         )
         self.send(
             f"option name Level type spin default {MAX_LEVEL} min {MIN_LEVEL} max {MAX_LEVEL}"
         )
+        sizes = " ".join(map(str, SIZES))
+        half_komis = " ".join(map(str, range(-MAX_HALF_KOMI, MAX_HALF_KOMI + 1)))
+        self.send(f"size {sizes} halfkomi {half_komis}")
         self.send("teiok")
 
     def _isready(self, _arguments: list[str]) -> None:
@@ -150,11 +159,22 @@ class Server:
 
     def _teinewgame(self, arguments: list[str]) -> None:
         self.wait()  # a new position or search waits for the bestmove
-        if len(arguments) != 1 or not arguments[0].isdigit():
-            raise TEIError("Write teinewgame <size>, e.g. teinewgame 6.")
-        size = int(arguments[0])
-        self.position = Position(size, komi=self.half_komi / 2)
-        self.size = size
+        usage = (
+            "Write teinewgame size <size> halfkomi <half-komi>, e.g. teinewgame size 6 halfkomi 4."
+        )
+        if len(arguments) == 1 and arguments[0].isdigit():  # before TEI v1: the size alone
+            size, half_komi = int(arguments[0]), self.half_komi
+        elif len(arguments) == 4 and arguments[0] == "size" and arguments[2] == "halfkomi":
+            try:
+                size, half_komi = int(arguments[1]), int(arguments[3])
+            except ValueError:
+                raise TEIError(usage) from None
+        else:
+            raise TEIError(usage)
+        if not -MAX_HALF_KOMI <= half_komi <= MAX_HALF_KOMI:
+            raise TEIError(f"The half-komi runs from {-MAX_HALF_KOMI} to {MAX_HALF_KOMI}.")
+        self.position = Position(size, komi=half_komi / 2)  # refuses a size Bredon does not play
+        self.half_komi, self.size = half_komi, size
 
     def _position(self, arguments: list[str]) -> None:
         self.wait()  # a new position or search waits for the bestmove

@@ -21,7 +21,7 @@ from bot.computer.analysis import AnalysisService, Findings
 from bot.computer.player import Thinker
 from bot.work.waking import Waker
 from tak.analysis import DEFAULT_NODES, analyse, describe, evaluate_position, white_score
-from tak.engine import BUILTIN, Engine, EngineError
+from tak.engine import BUILTIN, Engine, EngineError, EngineUnsupportedGame
 from tak.ptn import Game
 from tak.search import Limits
 
@@ -131,6 +131,9 @@ class Analyst:
                     log.info("%s reports no scores: Bredon evaluates.", self._engine.id.name)
                     return None, BUILTIN
                 scores.append(white_score(score, position.to_move))
+        except EngineUnsupportedGame as error:  # the engine is fine, the game is not its
+            log.info("%s Bredon evaluates.", error)
+            return None, BUILTIN
         except EngineError as error:
             log.warning("The engine failed in an analysis (%s): Bredon evaluates.", error)
             await self._close_engine()

@@ -5,7 +5,11 @@
 Modes: `ok` plays the first legal move; `silent` never finishes the handshake; `crash` exits
 when asked to search; `stall` never answers a search; `illegal` answers a move that is not
 legal; `garbage` answers bestmove with no move; `crash-once` crashes on its first search (it
-leaves the marker file behind) and plays like `ok` once restarted.
+leaves the marker file behind) and plays like `ok` once restarted. `v1` speaks TEI v1: it
+declares 5x5 and 6x6 with half-komi 0 or 4, accepts only `teinewgame size N halfkomi K`
+(anything else ends it with exit code 4), and reports two lines (multipv), the first with its
+win/draw/loss chances. In every mode the commands received are appended to the marker file,
+when one is given (for `crash-once` it is also the marker).
 """
 
 from __future__ import annotations
@@ -22,20 +26,33 @@ def main() -> None:
     marker = sys.argv[2] if len(sys.argv) > 2 else None
     position = Position(6)
     size = 6
+    half_komi = 0
     for line in sys.stdin:
         words = line.split()
         if not words:
             continue
+        if marker and mode != "crash-once":
+            with open(marker, "a") as log:
+                log.write(line)
         command = words[0]
         if command == "tei":
             if mode == "silent":
                 continue
             print("id name Fake", flush=True)
+            if mode == "v1":
+                print("id version 1.0", flush=True)
+                print("size 5 halfkomi 0 4", flush=True)
+                print("size 6 halfkomi 0 4", flush=True)
             print("teiok", flush=True)
         elif command == "isready":
             print("readyok", flush=True)
         elif command == "teinewgame":
-            size = int(words[1])
+            if mode == "v1":
+                if words[1:2] != ["size"] or words[3:4] != ["halfkomi"]:
+                    sys.exit(4)
+                size, half_komi = int(words[2]), int(words[4])
+            else:
+                size = int(words[1])
         elif command == "position":
             if words[1] == "startpos":
                 position, moves = Position(size), words[3:]
@@ -51,6 +68,14 @@ def main() -> None:
                 sys.exit(3)
             if mode == "stall":
                 time.sleep(3600)
+            if mode == "v1":
+                first, second = position.legal_moves()[:2]
+                print(
+                    f"info depth 2 multipv 1 score cp {35 + half_komi} wdl 600 300 100", flush=True
+                )
+                print(f"info depth 2 multipv 1 pv {first.ptn()}", flush=True)
+                print(f"info depth 2 multipv 2 score cp -20 pv {second.ptn()}", flush=True)
+                print("info string thinking about multipv 3 score cp 99", flush=True)
             if mode == "garbage":
                 print("bestmove", flush=True)
             elif mode == "illegal":

@@ -15,12 +15,15 @@ from tak import Position
 from tak.engine import (
     Choice,
     Engine,
+    EngineLine,
     EngineProtocolError,
     EngineTerminated,
     EngineTimeout,
+    EngineUnsupportedGame,
     FallbackPlayer,
+    read_info,
 )
-from tak.search import Limits
+from tak.search import WIN, Limits
 from tak.tei import Clock, Server
 
 BREDON = [sys.executable, "-m", "tak", "tei", "--seed", "7"]
@@ -273,3 +276,97 @@ async def test_many_requests_at_once_are_served_one_by_one() -> None:
         positions = [Position(size) for size in (4, 5, 6, 5)]
         moves = await asyncio.gather(*(engine.play(p, QUICK) for p in positions))
         assert all(p.is_legal(m) for p, m in zip(positions, moves, strict=True))
+
+
+async def test_a_tei_v1_engine_is_asked_only_for_the_games_it_declared(tmp_path: Path) -> None:
+    log = tmp_path / "commands"
+    async with await Engine.start([*FAKE, "v1", str(log)]) as engine:
+        assert engine.id.tei_version == 1 and engine.id.version == "1.0"
+        assert engine.id.games == {5: {0, 4}, 6: {0, 4}}
+        position = Position(6, komi=2)
+        lines = await engine.analyse(position, QUICK)
+        first, second = position.legal_moves()[:2]
+        assert lines == [
+            EngineLine(1, 2, 39, (600, 300, 100), (first.ptn(),)),
+            EngineLine(2, 2, -20, None, (second.ptn(),)),
+        ]
+        assert await engine.evaluate(position, QUICK) == 39  # the best line's, not the last
+        with pytest.raises(EngineUnsupportedGame, match=r"plays 5x5 \(half-komi 0, 4\), 6x6"):
+            await engine.play(Position(7), QUICK)
+        with pytest.raises(EngineUnsupportedGame, match="not 5x5 with half-komi 3"):
+            await engine.new_game(5, 3)
+        assert position.is_legal(await engine.play(position, QUICK))  # still usable
+    sent = log.read_text().splitlines()
+    assert "teinewgame size 6 halfkomi 4" in sent
+    assert not any(line.startswith("setoption name HalfKomi") for line in sent)
+
+
+async def test_an_engine_from_before_tei_v1_gets_the_komi_as_an_option(tmp_path: Path) -> None:
+    log = tmp_path / "commands"
+    async with await Engine.start([*FAKE, "ok", str(log)]) as engine:
+        assert (engine.id.tei_version, engine.id.games) == (0, {})
+        assert await engine.evaluate(Position(7, komi=1.5), QUICK) is None  # no info lines
+    sent = log.read_text().splitlines()
+    assert sent[sent.index("teinewgame 7") - 1] == "setoption name HalfKomi value 3"
+
+
+async def test_the_fallback_plays_itself_a_game_the_engine_does_not_play(tmp_path: Path) -> None:
+    player = FallbackPlayer([*FAKE, "v1", str(tmp_path / "commands")], level=1, seed=1)
+    choice = await player.choose(Position(4), QUICK)
+    assert choice.chosen_by == "Bredon (built-in)"
+    assert "not 4x4 with half-komi 0" in (choice.engine_failure or "")
+    engine = player.engine
+    assert engine is not None and engine.alive  # kept: it plays its own games
+    assert (await player.choose(Position(5), QUICK)).chosen_by == "Fake"
+    assert player.engine is engine
+    await player.close()
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [
+        ("info depth 3 score cp 20 nodes 9 pv a1 b2", EngineLine(1, 3, 20, None, ("a1", "b2"))),
+        ("info multipv 2 depth 1 score mate 2", EngineLine(2, 1, WIN - 3, None, ())),
+        ("info depth 4 wdl 500 0 500", EngineLine(1, 4, 0, (500, 0, 500), ())),
+        ("info depth 4 wdl 731 0 269", EngineLine(1, 4, 100, (731, 0, 269), ())),
+        ("info string depth 9 score cp 1", None),
+        ("info depth x", None),
+    ],
+)
+def test_info_lines_are_read_by_their_keys(words: str, expected: EngineLine | None) -> None:
+    assert read_info(words.split(), {}) == expected
+
+
+def test_a_score_and_a_pv_on_separate_lines_make_one_line() -> None:
+    lines: dict[int, EngineLine] = {}
+    for text in ("info depth 5 score cp -15", "info depth 5 pv c3 d4"):
+        line = read_info(text.split(), lines)
+        assert line is not None
+        lines[line.multipv] = line
+    assert lines == {1: EngineLine(1, 5, -15, None, ("c3", "d4"))}
+
+
+def test_the_server_declares_its_games_and_takes_tei_v1_new_games() -> None:
+    done = tei(
+        [
+            "tei",
+            "teinewgame size 5 halfkomi 4",
+            "position startpos",
+            "go nodes 50",
+            "teinewgame size 5 halfkomi 40",
+            "teinewgame size 5 komi 4",
+        ]
+    )
+    declared = [line for line in done.stdout.splitlines() if line.startswith("size ")]
+    assert declared == [f"size 3 4 5 6 7 8 halfkomi {' '.join(map(str, range(-9, 10)))}"]
+    assert "id version 1" in done.stdout.splitlines()
+    assert len(bestmoves(done.stdout)) == 1
+    assert "half-komi runs from -9 to 9" in done.stderr
+    assert "Write teinewgame size <size> halfkomi <half-komi>" in done.stderr
+
+
+async def test_the_client_and_the_server_speak_tei_v1_together() -> None:
+    async with await Engine.start(BREDON) as engine:
+        assert engine.id.tei_version == 1 and engine.id.plays(8, -9)
+        position = Position(5, komi=2)
+        assert position.is_legal(await engine.play(position, QUICK))
