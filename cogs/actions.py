@@ -6,6 +6,7 @@ what follows in the game's thread. Refusals raised by the services reach the pre
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import timedelta
 
 import discord
@@ -21,8 +22,8 @@ from bot.games.model import ChallengeView, GameView, PlayerRef
 from bot.games.service import position_mark
 from bot.notifications.outbox import challenge_stream, game_stream
 from bot.text_safety import typed_move, visible_name
-from cogs import clock_messages
-from cogs.buttons import Handler, on_give_day_press, on_press
+from cogs import clock_messages, game_messages
+from cogs.buttons import Handler, buttons, move_button, on_give_day_press, on_press
 from cogs.courier import Courier, courier_of
 from cogs.presenters.challenges import post_challenge
 from cogs.table import GameTable, Place, is_me
@@ -201,9 +202,18 @@ async def give_a_day_on_an_older_board(interaction: discord.Interaction, game_id
     await give_a_day(interaction, game_id, None)
 
 
+@dataclass(frozen=True, slots=True)
+class Confirmation:
+    """What the mover is told: the move, and the next game awaiting them here if any (with a
+    button to it), as correspondence sites offer after a move."""
+
+    text: str
+    view: discord.ui.View | None = None
+
+
 async def play_move(
     interaction: discord.Interaction, game_id: int, text: str, *, ply: int, mark: str
-) -> str:
+) -> Confirmation:
     """Play `text` for the user, only in the position they chose it for (its ply and
     :func:`~bot.games.service.position_mark`), post what follows, and return what to tell them."""
     courier = _courier(interaction)
@@ -211,9 +221,45 @@ async def play_move(
         game_id, interaction.user.id, text, expected_ply=ply, expected_mark=mark
     )
     report = await courier.deliver_stream(game_stream(game_id))
-    return report.reply(
+    played = report.reply(
         f"You played **{outcome.move}** in game #{game_id}",
         f"Your move {outcome.move} in game #{game_id} was recorded",
+    )
+    return await with_next_game(interaction, game_id, played)
+
+
+async def with_next_game(
+    interaction: discord.Interaction, just_played: int, text: str
+) -> Confirmation:
+    """`text`, and then the game in this server that has waited longest for the user's move
+    (the soonest deadline first), with a Next game button; `text` alone if there is none."""
+    services = _courier(interaction).table.services
+    games = await services.queries.games_for_player(
+        interaction.user.id, guild_id=interaction.guild_id
+    )
+    waiting = [
+        g for g in games if g.id != just_played and g.player_to_move.id == interaction.user.id
+    ]
+    if not waiting:
+        return Confirmation(text)
+    line = game_messages.next_game_line(waiting[0], len(waiting))
+    return Confirmation(f"{text}\n{line}" if text else line, buttons(("next", waiting[0].id)))
+
+
+@on_press("next")
+async def show_next_game(interaction: discord.Interaction, game_id: int) -> None:
+    """The game's board, privately, with its Move button if it is still the presser's move."""
+    table = _courier(interaction).table
+    game = await table.services.games.get(game_id)
+    game.color_of(interaction.user.id)  # refuses anyone but its players (the button is theirs)
+    position = await table.services.games.position(game_id)
+    file = await table.board_file(game, position, viewer_id=interaction.user.id)
+    mine = game.is_active and game.player_to_move.id == interaction.user.id
+    await interaction.followup.send(
+        game_messages.game_line(game, interaction.user.id),
+        file=file,
+        view=move_button(game) if mine else discord.utils.MISSING,
+        ephemeral=True,
     )
 
 
@@ -243,7 +289,9 @@ class MoveForm(discord.ui.Modal):
         async with acting(interaction):
             text = typed_move(self.move.value)
             reply = await play_move(interaction, self.game_id, text, ply=self.ply, mark=self.mark)
-            await interaction.followup.send(reply, ephemeral=True)
+            await interaction.followup.send(
+                reply.text, view=reply.view or discord.utils.MISSING, ephemeral=True
+            )
 
     async def on_error(  # type: ignore[override]  # as discord.py's Modal narrows it
         self, interaction: discord.Interaction, error: Exception, /

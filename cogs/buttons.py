@@ -43,6 +43,7 @@ KINDS = {
     "pause-yes": ButtonKind("Agree to pause", discord.ButtonStyle.success),
     "pause-no": ButtonKind("Keep playing", discord.ButtonStyle.secondary),
     "moretime": ButtonKind("Give 1 day", discord.ButtonStyle.secondary),
+    "next": ButtonKind("Next game", discord.ButtonStyle.primary),
 }
 HANDLERS: dict[str, Handler] = {}
 MOVE_FORMS: list[FormOpener] = []  # the one handler for the Move button: cogs.move_picker
@@ -176,6 +177,13 @@ class GiveDayButton(
             await GIVE_DAY[0](interaction, self.game_id, self.ply)
 
         await pressed(interaction, "the Give 1 day button", self.game_id, act())
+
+
+def move_button(game: GameView) -> discord.ui.View:
+    """The Move button alone: for a board shown to the player to move only."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(MoveButton(game.id, game.ply, position_mark(game.tps)))
+    return view
 
 
 def turn_buttons(game: GameView) -> discord.ui.View:

@@ -272,6 +272,13 @@ def ending_text(ending: GameEnding, match_games: list[GameView]) -> str:
     return "\n".join(lines)
 
 
+def next_game_line(game: GameView, waiting: int) -> str:
+    """Under a move's confirmation: the next game awaiting the mover, and how many do."""
+    others = f" ({waiting} games await your move)" if waiting > 1 else ""
+    opponent = display(game.opponent_of(game.player_to_move.id).name)
+    return f"Next: game #{game.id} against {opponent}, ply {game.ply}{clock_state(game)}{others}."
+
+
 def game_line(game: GameView, viewer_id: int | None) -> str:
     """A game in one line: its players, then :func:`game_state`."""
     return f"#{game.id} {players_line(game)}{game_state(game, viewer_id)}"

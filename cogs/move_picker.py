@@ -284,7 +284,9 @@ class PickerButton(
         reply = await play_move(
             interaction, self.game_id, self.move.ptn(), ply=self.ply, mark=self.position
         )
-        await interaction.edit_original_response(content=reply, view=None, attachments=[])
+        await interaction.edit_original_response(
+            content=reply.text, view=reply.view, attachments=[]
+        )
 
 
 PICKER_ITEMS = (PickSelect, PickerButton)

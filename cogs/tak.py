@@ -29,7 +29,7 @@ from bot.notifications.outbox import game_stream
 from bot.text_safety import typed_move
 from bot.timekeeping.control import clock_options
 from cogs import game_messages
-from cogs.actions import Refusal, announce_to_me, player_of, post_or_withdraw
+from cogs.actions import Refusal, announce_to_me, player_of, post_or_withdraw, with_next_game
 from cogs.arguments import (
     BoardSize,
     Colour,
@@ -255,15 +255,21 @@ class TakCog(commands.Cog):
                 expected_mark=chosen.position if chosen else None,
             )
             report = await self.courier.deliver_stream(game_stream(target.id))
-            if report.posted_in(interaction.channel_id):
-                # The post in front of the mover says it all: no second message.
+            played = (
+                ""  # the post in front of the mover says it
+                if report.posted_in(interaction.channel_id)
+                else report.reply(
+                    f"You played **{outcome.move}** in game #{target.id}",
+                    f"Your move {outcome.move} in game #{target.id} was recorded",
+                )
+            )
+            reply = await with_next_game(interaction, target.id, played)
+            if not reply.text:  # nothing to add to the post: no second message
                 await interaction.delete_original_response()
                 return
-            reply = report.reply(
-                f"You played **{outcome.move}** in game #{target.id}",
-                f"Your move {outcome.move} in game #{target.id} was recorded",
+            await interaction.followup.send(
+                reply.text, view=reply.view or discord.utils.MISSING, ephemeral=True
             )
-            await interaction.followup.send(reply, ephemeral=True)
 
     async def resign(self, interaction: discord.Interaction, game: Game | None = None) -> None:
         """Resign a game (you will be asked to confirm)"""
