@@ -231,8 +231,8 @@ async def play_move(
 async def with_next_game(
     interaction: discord.Interaction, just_played: int, text: str
 ) -> Confirmation:
-    """`text`, and then the game in this server that has waited longest for the user's move
-    (the soonest deadline first), with a Next game button; `text` alone if there is none."""
+    """`text`, and then the next game in this server awaiting the user's move (the soonest
+    deadline first), with a Next game button; `text` alone if there is none."""
     services = _courier(interaction).table.services
     games = await services.queries.games_for_player(
         interaction.user.id, guild_id=interaction.guild_id

@@ -45,6 +45,18 @@ HOW_WON = {
 TIE_RULE = "the antiquity tie rule (a tied flat count goes to black)"
 
 
+def reserves_text(setup: GameSetup) -> str:
+    """ "21 stones and 1 capstone each", or each colour's when they differ."""
+    (white_stones, black_stones), (white_caps, black_caps) = setup.stones, setup.caps
+    if (white_stones, white_caps) == (black_stones, black_caps):
+        return f"{pieces(white_stones, white_caps)} each"
+    return f"white {pieces(white_stones, white_caps)}, black {pieces(black_stones, black_caps)}"
+
+
+def pieces(stones: int, caps: int) -> str:
+    return f"{stones} stone{'s' * (stones != 1)} and {caps} capstone{'s' * (caps != 1)}"
+
+
 def describe_setup(setup: GameSetup, games: int = 1) -> str:
     komi = f"komi {setup.komi:g}"
     if setup.antiquity:
@@ -53,7 +65,7 @@ def describe_setup(setup: GameSetup, games: int = 1) -> str:
     if setup.start_tps is not None:
         parts.insert(1, start_text(setup.start_tps))
     if not setup.standard_reserves:
-        parts.append(f"{setup.stones[0]} stones and {setup.caps[0]} capstones each")
+        parts.append(reserves_text(setup))
     parts.append(describe_clock(setup))
     parts.append("rated" if setup.rated else "unrated")
     if games > 1:

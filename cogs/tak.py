@@ -143,8 +143,10 @@ class TakCog(commands.Cog):
     @app_commands.describe(
         opponent="Who to play; leave out for an open challenge anyone may accept",
         opening="swap: each side's first move places an opponent's flat (standard)",
-        stones="Stones per player (default: standard for the size)",
-        caps="Capstones per player (default: standard for the size)",
+        stones="Stones per player, or white's if black's differ (default: standard for the size)",
+        caps="Capstones per player, or white's if black's differ (default: standard)",
+        black_stones="Black's stones when not white's (a handicap); black is player 2",
+        black_caps="Black's capstones when not white's (a handicap)",
         days="Days each player has for a move (default: the server's)",
         games="Games in the match, colours alternating (default 1)",
         rated="Whether the game counts for the ratings (default yes; a game from a TPS: never)",
@@ -176,6 +178,8 @@ class TakCog(commands.Cog):
         increment: Span | None = None,
         maximum: Span | None = None,
         tps: app_commands.Range[str, 1, MAX_TPS_LENGTH] | None = None,
+        black_stones: app_commands.Range[int, 0, MAX_RESERVE] | None = None,
+        black_caps: app_commands.Range[int, 0, MAX_RESERVE] | None = None,
     ) -> None:
         """Challenge someone (or anyone) to a game of Tak"""
         async with acting(interaction):
@@ -193,6 +197,8 @@ class TakCog(commands.Cog):
                 opening=opening,
                 stones=stones,
                 caps=caps,
+                black_stones=black_stones,
+                black_caps=black_caps,
                 days_per_move=days,
                 # The bot's games are never rated (its service says so); a `rated` asked of
                 # it is let go, as before, rather than refused with a TPS start.

@@ -24,14 +24,16 @@ async def insert_challenge(
     now: datetime,
     expires_at: datetime,
 ) -> int:
-    """A new open challenge (its reserves stored only when not the size's standard); its id."""
-    stones, caps = setup.stones[0], setup.caps[0]
+    """A new open challenge (its reserves stored only when not the size's standard, black's
+    only when not white's); its id."""
+    (stones, black_stones), (caps, black_caps) = setup.stones, setup.caps
+    standard = setup.standard_reserves
     new_id = await tx.insert(
         "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, colour, "
-        "size, komi, opening, stones, caps, days_per_move, games, rated, rematch_of, "
-        "created_at, expires_at, ante, antiquity, clock_bank, clock_increment, clock_cap, "
-        "start_tps) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "size, komi, opening, stones, caps, stones2, caps2, days_per_move, games, rated, "
+        "rematch_of, created_at, expires_at, ante, antiquity, clock_bank, clock_increment, "
+        "clock_cap, start_tps) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             guild_id,
             channel_id,
@@ -41,8 +43,10 @@ async def insert_challenge(
             setup.size,
             setup.base_komi,
             setup.opening.value,
-            None if setup.standard_reserves else stones,
-            None if setup.standard_reserves else caps,
+            None if standard else stones,
+            None if standard else caps,
+            None if black_stones == stones else black_stones,
+            None if black_caps == caps else black_caps,
             setup.days_per_move,
             games,
             int(setup.rated),

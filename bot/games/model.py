@@ -117,14 +117,18 @@ class GameSetup:
         opening: Opening | str = Opening.SWAP,
         stones: int | None = None,
         caps: int | None = None,
+        black_stones: int | None = None,
+        black_caps: int | None = None,
         days_per_move: int,
         rated: bool = True,
         antiquity: bool = False,
         clock: TimeControl = PER_MOVE,
         start_tps: str | None = None,
     ) -> GameSetup:
-        """Checked settings; raises :class:`InvalidSetting` with the reason. A `start_tps` must
-        fit the other settings (:func:`tak.start_position`) and is unrated."""
+        """Checked settings; raises :class:`InvalidSetting` with the reason. `stones` and `caps`
+        are both players' (the size's standard when None), or white's when black's are given
+        apart. A `start_tps` must fit the other settings (:func:`tak.start_position`) and is
+        unrated."""
         check_size(size)
         check_komi(komi)
         check_days(days_per_move)
@@ -133,22 +137,31 @@ class GameSetup:
         except ValueError:
             raise InvalidSetting("The opening must be 'swap' or 'no-swap'.") from None
         default_stones, default_caps = STANDARD_RESERVES[size]
-        for value, what in ((stones, "stones"), (caps, "capstones")):
+        for value, what in (
+            (stones, "stones"),
+            (caps, "capstones"),
+            (black_stones, "black's stones"),
+            (black_caps, "black's capstones"),
+        ):
             if value is not None and not 0 <= value <= 200:
                 raise InvalidSetting(f"The number of {what} must be from 0 to 200.")
-        s = default_stones if stones is None else stones
-        c = default_caps if caps is None else caps
-        problem = playable_reserve_problem(size, s, c, opening)
+        white_stones = default_stones if stones is None else stones
+        white_caps = default_caps if caps is None else caps
+        stone_pair = (white_stones, white_stones if black_stones is None else black_stones)
+        cap_pair = (white_caps, white_caps if black_caps is None else black_caps)
+        problem = playable_reserve_problem(size, stone_pair, cap_pair, opening)
         if problem is not None:
             raise InvalidSetting(problem)
         if start_tps is not None:
-            start_tps = checked_start(start_tps, size, komi, s, c, opening, rated, antiquity)
+            start_tps = checked_start(
+                start_tps, size, komi, stone_pair, cap_pair, opening, rated, antiquity
+            )
         return cls(
             size,
             float(komi),
             opening,
-            (s, s),
-            (c, c),
+            stone_pair,
+            cap_pair,
             days_per_move,
             rated,
             antiquity,
@@ -194,8 +207,8 @@ def checked_start(
     tps: str,
     size: int,
     komi: float,
-    stones: int,
-    caps: int,
+    stones: tuple[int, int],
+    caps: tuple[int, int],
     opening: Opening,
     rated: bool,
     antiquity: bool,
@@ -506,6 +519,8 @@ def challenge_from_row(row: Row) -> ChallengeView:
     default_stones, default_caps = STANDARD_RESERVES[size]
     stones = default_stones if row["stones"] is None else row["stones"]
     caps = default_caps if row["caps"] is None else row["caps"]
+    black_stones = stones if row["stones2"] is None else row["stones2"]
+    black_caps = caps if row["caps2"] is None else row["caps2"]
     opponent = None
     if row["opponent_id"] is not None:
         opponent = PlayerRef(row["opponent_id"], row["opponent_name"])
@@ -521,8 +536,8 @@ def challenge_from_row(row: Row) -> ChallengeView:
             size=size,
             base_komi=row["komi"],
             opening=Opening(row["opening"]),
-            stones=(stones, stones),
-            caps=(caps, caps),
+            stones=(stones, black_stones),
+            caps=(caps, black_caps),
             days_per_move=row["days_per_move"],
             rated=bool(row["rated"]),
             antiquity=bool(row["antiquity"]),

@@ -17,6 +17,8 @@ SETUP_CHOICES = (
     "opening",
     "stones",
     "caps",
+    "black_stones",
+    "black_caps",
     "rated",
     "antiquity",
     "start_tps",

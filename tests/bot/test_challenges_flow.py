@@ -132,6 +132,8 @@ async def test_missing_settings_come_from_the_guild_defaults(services, alice, bo
         {"size": 5, "stones": 0, "caps": 1},  # the swap opening needs a stone each
         {"size": 3, "stones": 2},  # too few to ever build a road: only a race to run out
         {"size": 8, "stones": 6, "caps": 1},
+        {"size": 5, "black_stones": 3, "black_caps": 1},  # black could never build a road
+        {"black_caps": 201},
     ],
 )
 async def test_bad_settings_are_refused_and_nothing_is_stored(
@@ -149,6 +151,36 @@ async def test_reserve_overrides_reach_the_game(services, alice, bob) -> None:
     position = await services.games.position(game.id)
     assert position.reserves(Color.WHITE).stones == 15
     assert position.reserves(Color.BLACK).caps == 2
+
+
+async def test_black_may_have_other_reserves_than_white(services, alice, bob) -> None:
+    """A handicap: white (player 1) with 30 stones and 1 capstone as standard on 6x6, black
+    (player 2) with 18 and none. Stored apart, played apart, exported as PTN Ninja writes it,
+    and kept by a rematch."""
+    challenge = await create(
+        services, alice, bob, size=6, colour="white", black_stones=18, black_caps=0
+    )
+    assert challenge.setup.stones == (30, 18) and challenge.setup.caps == (1, 0)
+    row = await services.db.fetchone("SELECT stones, caps, stones2, caps2 FROM challenges")
+    assert row is not None and tuple(row) == (30, 1, 18, 0)
+    game = (await services.challenges.accept(challenge.id, bob)).game
+    assert game.setup.stones == (30, 18) and game.setup.caps == (1, 0)
+    position = await services.games.position(game.id)
+    assert position.reserves(Color.WHITE).stones == 30 and position.reserves(Color.BLACK).caps == 0
+    ptn = await services.queries.ptn(game.id)
+    for tag in ('[Flats1 "30"]', '[Flats2 "18"]', '[Caps1 "1"]', '[Caps2 "0"]'):
+        assert tag in ptn, ptn
+    assert "[Flats " not in ptn and "[Caps " not in ptn
+    await services.games.resign(game.id, alice.id)
+    rematch = await services.challenges.rematch(game.id, bob)
+    assert rematch.setup.stones == (30, 18) and rematch.setup.caps == (1, 0)
+
+
+async def test_the_same_reserves_for_black_are_stored_as_white_s(services, alice, bob) -> None:
+    challenge = await create(services, alice, bob, size=5, stones=15, black_stones=15)
+    row = await services.db.fetchone("SELECT stones, stones2, caps2 FROM challenges")
+    assert row is not None and tuple(row) == (15, None, None)
+    assert challenge.setup.stones == (15, 15)
 
 
 async def test_the_antiquity_tie_rule_gives_a_tie_to_black(services, alice, bob) -> None:
