@@ -16,6 +16,7 @@ from bot.computer.opponent import OpponentService
 from bot.games.challenges import ChallengeService
 from bot.games.lookup import QueryService
 from bot.games.matches import MatchService
+from bot.games.notes import NoteService
 from bot.games.service import GameService
 from bot.guild_settings import GuildService
 from bot.notifications.outbox import OutboxService
@@ -49,6 +50,7 @@ class Services:
     pictures: PictureService
     wallets: WalletService
     notifications: NotificationService
+    notes: NoteService
     clocks: ClockService
     opponent: OpponentService
     entry: EntryService
@@ -86,6 +88,7 @@ class Services:
             pictures=PictureService(db, tournaments),
             wallets=WalletService(db, clock),
             notifications=NotificationService(db, clock),
+            notes=NoteService(db, clock),
             clocks=ClockService(db, clock),
             opponent=OpponentService(db, clock, challenges, games),
             entry=EntryService(db, clock),

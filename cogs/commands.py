@@ -3,7 +3,7 @@
 Commands are grouped by what players do, the most frequent kept shortest:
 
 - ``/tak``: playing a game (challenge, play, move, board, resign, draw, undo, abort, games, help);
-- ``/game``: a game's record (tps, ptn, replay, view, analysis);
+- ``/game``: a game's record (tps, ptn, replay, view, analysis, note, scratch);
 - ``/clock``: time (moretime, pause, resume, reminders, vacation start|end|status);
 - ``/profile``: you and the server's tables (settings, scores, leaderboard);
 - ``/coins``: wallets (wallet, leaderboard);
@@ -157,8 +157,9 @@ def build_tree(cogs: Cogs) -> list[app_commands.Group]:
         ),
         group(
             "game",
-            "A game's record: TPS, PTN, replay, analysis",
+            "A game's record: TPS, PTN, replay, analysis; your notes, a scratch board",
             *(records.tps, records.ptn, records.replay, records.view, analysis.analysis),
+            *(records.note, records.scratch),
         ),
         group(
             "clock",

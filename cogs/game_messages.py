@@ -284,6 +284,26 @@ def ending_text(ending: GameEnding, match_games: list[GameView]) -> str:
     return "\n".join(lines)
 
 
+def note_text(game_id: int, note: str | None, *, written: bool) -> str:
+    """Your note on a game, as kept (only you see it)."""
+    if note is None:
+        return (
+            f"Your note on game #{game_id} is deleted."
+            if written
+            else f"You have no note on game #{game_id}: write one with `/game note text:`."
+        )
+    quoted = "\n".join(f"> {line}" for line in note.splitlines())
+    heading = "Kept your note" if written else "Your note"
+    return f"{heading} on game #{game_id} (only you see it):\n{quoted}"
+
+
+def scratch_text(game_id: int, ply: int, line: str) -> str:
+    return (
+        f"Scratch board of game #{game_id} from ply {ply}: {line}\n"
+        "Only you see it; nothing was played."
+    )
+
+
 def next_game_line(game: GameView, waiting: int) -> str:
     """Under a move's confirmation: the next game awaiting the mover, and how many do."""
     others = f" ({waiting} games await your move)" if waiting > 1 else ""

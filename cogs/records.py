@@ -1,4 +1,5 @@
-"""`/game`: a game's record (tps, ptn, replay, view); `/game analysis` is with the bot player's
+"""`/game`: a game's record (tps, ptn, replay, view), a player's private note on it and a scratch
+board to try moves from it; `/game analysis` is with the bot player's
 engine, in :mod:`cogs.analysis`. Thin adapters from Discord to the services (the commands' names
 and groups are declared in :mod:`cogs.commands`)."""
 
@@ -12,6 +13,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot, acting
+from bot.games.notes import MAX_NOTE
+from bot.games.scratch import try_line
 from bot.work.attached_files import FileReader, read_game
 from cogs import game_messages
 from cogs.actions import Refusal
@@ -52,6 +55,11 @@ class RecordsCog(commands.Cog):
             target = await find_game(interaction, game)
             record = await self.services.queries.record(target.id)
             record = await asyncio.to_thread(with_calls, record)
+            note = (
+                None if public else await self.services.notes.read(target.id, interaction.user.id)
+            )
+            if note is not None:  # the user's own export only: a note is private
+                record.comments.append(f"Note by {interaction.user.display_name}: {note}")
             text = record.ptn()
             url = record.ninja_url()
             link = (
@@ -76,6 +84,56 @@ class RecordsCog(commands.Cog):
             file, note = await self.table.replay_file(target.id, record, interaction.user.id)
             text = f"Game #{target.id}, {len(record.plies)} plies. {note}".rstrip()
             await answer(interaction, public, text, files=[file])
+
+    @app_commands.describe(
+        text="Your note (leave out to see it; a single - deletes it); only you ever see it",
+    )
+    async def note(
+        self,
+        interaction: discord.Interaction,
+        game: Game | None = None,
+        text: app_commands.Range[str, 1, MAX_NOTE] | None = None,
+    ) -> None:
+        """Your private note on one of your games (in your own /game ptn too)"""
+        async with acting(interaction):
+            target = await find_game(interaction, game, as_player=True)
+            if text is None:
+                kept = await self.services.notes.read(target.id, interaction.user.id)
+            else:
+                kept = await self.services.notes.write(
+                    target.id, interaction.user.id, "" if text.strip() == "-" else text
+                )
+            await interaction.followup.send(
+                game_messages.note_text(target.id, kept, written=text is not None),
+                ephemeral=True,
+            )
+
+    @app_commands.describe(
+        moves="Moves to try from the game's position, e.g. c3 d4 c4 (never played)",
+    )
+    async def scratch(
+        self,
+        interaction: discord.Interaction,
+        moves: app_commands.Range[str, 1, 300],
+        game: Game | None = None,
+    ) -> None:
+        """Try moves on a private scratch board from a game's position"""
+        async with acting(interaction):
+            target = await find_game(interaction, game)
+            start = await self.services.games.position(target.id)
+            line = await asyncio.to_thread(try_line, start, moves)
+            players = (target.white.name, target.black.name)
+            file = await self.table.position_file(
+                line.position,
+                players,
+                viewer_id=interaction.user.id,
+                name=f"bredon-scratch-{target.id}.png",
+            )
+            await interaction.followup.send(
+                game_messages.scratch_text(target.id, target.ply, line.text),
+                files=[file],
+                ephemeral=True,
+            )
 
     @app_commands.describe(
         file="A game record in PTN (.ptn, from ptn.ninja, PlayTak or /game ptn)",

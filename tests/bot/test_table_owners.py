@@ -43,6 +43,7 @@ OWNERS = {
     "reminder_offsets": "bot/timekeeping/holds.py",
     "bot_levels": "bot/computer/opponent.py",
     "analyses": "bot/computer/analysis.py",
+    "game_notes": "bot/games/notes.py",
     # PostgreSQL's schema version (SQLite keeps it in the file's header).
     "bredon_schema": "bot/store/postgres.py",
 }

@@ -102,7 +102,9 @@ async def test_the_commands_are_grouped_by_what_players_do(simcord_env) -> None:
             "help",
         )
     ]
-    assert tree["game"] == [f"game {n}" for n in ("tps", "ptn", "replay", "view", "analysis")]
+    assert tree["game"] == [
+        f"game {n}" for n in ("tps", "ptn", "replay", "view", "analysis", "note", "scratch")
+    ]
     assert tree["clock"] == [
         "clock moretime",
         "clock pause",
