@@ -43,6 +43,7 @@ class GuildSettings:
         rated: bool | None = None,
         antiquity: bool | None = None,
         start_tps: str | None = None,
+        start_moves: str | None = None,
         bank: timedelta | None = None,
         increment: timedelta | None = None,
         cap: timedelta | None = None,
@@ -50,11 +51,24 @@ class GuildSettings:
         """Checked game settings, the guild's defaults standing in for those left as None. A
         `start_tps` gives its own size, and `rated` left as None is rated only from the empty
         board. The time control (`bank`, or `increment` up to `cap`) is checked for the days
-        per move the setup settles on."""
+        per move the setup settles on. `start_moves` (PTN moves from the empty board, an
+        opening) give the start as the position they lead to."""
         if size is None and start_tps is not None:
             # A TPS that is not one is refused with the setup.
             with contextlib.suppress(TPSError):
                 size = parse_tps(start_tps).size
+        if start_moves is not None:
+            start_tps = self.game_setup(
+                size=size,
+                komi=komi,
+                opening=opening,
+                stones=stones,
+                caps=caps,
+                black_stones=black_stones,
+                black_caps=black_caps,
+                rated=False,
+                antiquity=antiquity,
+            ).opening_tps(start_moves)
         setup = GameSetup.create(
             size=self.size if size is None else size,
             komi=self.komi if komi is None else komi,

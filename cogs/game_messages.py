@@ -385,7 +385,8 @@ HELP.add_field(
 HELP.add_field(
     name="Records and you",
     value=(
-        "`/game ptn` · `/game tps` · `/game replay` · `/game view` · `/game analysis`\n"
+        "`/game ptn` · `/game tps` · `/game replay` · `/game view` · `/game analysis` · "
+        "`/game note` · `/game scratch`\n"
         "`/profile settings` · `/profile scores` · `/profile leaderboard` · `/coins wallet` · "
         "`/coins leaderboard`"
     ),

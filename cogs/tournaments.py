@@ -50,6 +50,7 @@ from cogs.formatting import display
 from cogs.picture_files import pairings_file, tournament_files
 from cogs.sharing import answer
 from tak.ptn import Game as PTNGame
+from tak.tps import MAX_TPS_LENGTH
 
 MAX_SIGNUP_DAYS = 60
 
@@ -138,7 +139,7 @@ class TournamentCog(commands.Cog):
         max_players="Most players who may join (default 64)",
         signup_days="Days sign-up stays open (default: until the organizer starts it)",
         swiss_rounds="Rounds of a Swiss tournament (Swiss only)",
-        rated="Whether the games count for the ratings (default yes)",
+        rated="Whether the games count for the ratings (default yes; never from a `start`)",
         bank="A reserve for moves that take longer than `days`, e.g. 7d (never refilled)",
         increment="Fischer clock: start with `days`, add this a move, e.g. 1d or 12h",
         maximum="With an increment: the most a clock can hold, e.g. 10d",
@@ -152,6 +153,7 @@ class TournamentCog(commands.Cog):
         tiebreak_increment="Knockouts: an increment for tiebreak games, e.g. 12h",
         tiebreak_maximum="Knockouts: with a tiebreak increment, the most a clock can hold",
         checkin="Check-in window before sign-up closes, e.g. 1d or 12h (needs signup_days)",
+        start="Every game starts here: a TPS, or opening moves in PTN (a thematic event)",
     )
     @app_commands.choices(format=FORMATS, scoring=SCORINGS)
     async def create(
@@ -167,7 +169,7 @@ class TournamentCog(commands.Cog):
         max_players: app_commands.Range[int, 2, MAX_PLAYERS] = MAX_PLAYERS,
         signup_days: app_commands.Range[int, 1, MAX_SIGNUP_DAYS] | None = None,
         swiss_rounds: app_commands.Range[int, 1, MAX_SWISS_ROUNDS] | None = None,
-        rated: bool = True,
+        rated: bool | None = None,
         bank: Span | None = None,
         increment: Span | None = None,
         maximum: Span | None = None,
@@ -180,15 +182,20 @@ class TournamentCog(commands.Cog):
         tiebreak_increment: Span | None = None,
         tiebreak_maximum: Span | None = None,
         checkin: Span | None = None,
+        start: app_commands.Range[str, 1, MAX_TPS_LENGTH] | None = None,
     ) -> None:
         """Open a tournament for sign-up"""
         async with acting(interaction):
             settings = await self.services.guilds.get(interaction.guild_id or 0)
+            # A TPS has its ranks apart by "/"; moves in PTN never have one.
+            is_tps = start is not None and "/" in start
             setup = settings.game_setup(
                 size=size,
                 komi=komi,
                 days_per_move=days,
                 rated=rated,
+                start_tps=start if is_tps else None,
+                start_moves=None if is_tps else start,
                 antiquity=False,  # a tournament keeps no tie rule (not the server's default)
                 **clock_options(bank, increment, maximum),
             )

@@ -13,6 +13,7 @@ from enum import StrEnum
 from bot.errors import InvalidSetting, NotInGame
 from bot.players.glicko2 import Rating
 from bot.store import Row, from_db
+from bot.text_safety import one_line
 from bot.timekeeping.control import PER_MOVE, TimeControl
 from tak import (
     MAX_KOMI,  # PTN Ninja and PlayTak stop at 4.5
@@ -196,6 +197,24 @@ class GameSetup:
             opening=self.opening,
             ties_to_black=self.antiquity,
         )
+
+    def opening_tps(self, moves: str) -> str:
+        """The position after `moves` (PTN, from this setup's start) as TPS: a thematic
+        opening. Refuses an illegal move with its reason, and a line that ends the game."""
+        position = self.start_position()
+        words = moves.replace(",", " ").split()
+        if not words:
+            raise InvalidSetting("Give the opening's moves in PTN, e.g. `a1 e5 c3`.")
+        for word in words:
+            try:
+                position.play(word)
+            except TakError as error:
+                raise InvalidSetting(f"The opening's move {one_line(word)}: {error}") from None
+            if position.result is not None:
+                raise InvalidSetting(
+                    f"The opening ends the game at {one_line(word)}: a game cannot start there."
+                )
+        return position.tps()
 
     @property
     def start_ply(self) -> int:

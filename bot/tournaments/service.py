@@ -137,11 +137,11 @@ class TournamentService:
         :mod:`bot.tournaments.entry`)."""
         if not is_organizer:
             raise NotOrganizer("create a tournament")
-        if setup.start_tps is not None or setup.antiquity or not setup.standard_reserves:
-            # What a tournament keeps of its setup: size, komi, opening, days, rated, clock.
+        if setup.antiquity or not setup.standard_reserves:
+            # What a tournament keeps of its setup: size, komi, opening, days, rated, clock and
+            # the start position (a thematic event).
             raise InvalidSetting(
-                "A tournament's games start from the empty board, with the standard pieces "
-                "and no tie rule."
+                "A tournament's games are played with the standard pieces and no tie rule."
             )
         name = " ".join(strip_unsafe(name).split())
         if not any(char.isalnum() for char in name):

@@ -68,6 +68,7 @@ def tournament_from_row(row: Row) -> TournamentView:
             days_per_move=row["days_per_move"],
             rated=bool(row["rated"]),
             clock=clock_from_row(row),
+            start_tps=row["start_tps"],
         ),
         games_per_match=row["games_per_match"],
         scoring=Scoring(
@@ -210,8 +211,8 @@ async def insert_tournament(
         "match_draw, match_loss, tie_breaks, max_players, signup_deadline, organizer_id, "
         "created_at, vacation_allowed, clock_bank, clock_increment, clock_cap, group_count, "
         "group_advance, tiebreak_days_per_move, tiebreak_clock_bank, tiebreak_clock_increment, "
-        "tiebreak_clock_cap, tiebreak_games, checkin_opens_at, checkin_remind_at) "
-        f"VALUES ({', '.join('?' * 33)})",
+        "tiebreak_clock_cap, tiebreak_games, checkin_opens_at, checkin_remind_at, start_tps) "
+        f"VALUES ({', '.join('?' * 34)})",
         (
             guild_id,
             channel_id,
@@ -240,6 +241,7 @@ async def insert_tournament(
             *rules.tiebreaks.to_db(),
             to_db_or_none(checkin_opens_at),
             to_db_or_none(checkin_remind_at),
+            setup.start_tps,
         ),
     )
     return new_id

@@ -22,6 +22,7 @@ SETUP_CHOICES = (
     "rated",
     "antiquity",
     "start_tps",
+    "start_moves",
 )
 CLOCK = ("bank", "increment", "cap")
 

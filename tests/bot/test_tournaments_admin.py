@@ -73,7 +73,7 @@ FOUR = (ANN, BEN, CAT, DAN)
         # What a tournament cannot keep of a game's setup is refused, not dropped.
         ({"antiquity": True}, "standard pieces and no tie rule"),
         ({"stones": 8}, "standard pieces and no tie rule"),
-        ({"start_tps": "x3/x3/x3 1 1", "rated": False}, "from the empty board"),
+        ({"start_tps": "x3/x3/x3 1 1", "rated": True}, "never rated"),  # a thematic event
     ],
 )
 async def test_bad_settings_are_refused(services: Services, settings, message) -> None:

@@ -210,11 +210,13 @@ async def test_an_announcement_nobody_can_receive_is_logged_and_blocks_nothing(
         fail_posts(env, place, status=403, code=50013, times=None)
     with caplog.at_level(logging.ERROR):
         played = await world.move(alice, thread, "a1")
-    assert played.response.content == (
+    recorded, next_game = played.response.content.splitlines()
+    assert recorded == (
         "Your move a1 in game #1 was recorded, but Discord refused the post everywhere (the "
         "game's thread, its channel and the players' DMs); a server manager should check my "
         "permissions."
     )
+    assert next_game.startswith("Next: game #2 against carol, ply 0 (time runs out <t:")
     assert "Could not deliver announcement" in caplog.text and "game:1" in caplog.text
     assert await env.bot.services.outbox.pending() == 0  # given up, not stuck
     other_move = await world.move(alice, other, "a1")

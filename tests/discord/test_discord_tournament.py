@@ -18,6 +18,7 @@ from bot.games.model import GameView
 from rendering.bracket import bracket_layout, render_bracket
 from rendering.chart import render_rating_history
 from rendering.standings import render_standings, standings_layout
+from tak import Position
 from tak.ptn import Game
 from tests.discord.conftest import World, advance, allow_command, decoded_image
 from tests.discord.test_command_tree import check_limits, walk
@@ -75,7 +76,10 @@ class Club:
             game = await self.services.games.get(game_id)
             mover = self.by_id[game.player_to_move.id]
             result = await mover.slash(self.thread(game.thread_id), "tak move", ptn=text)
-            assert result.response is None  # the post where they moved says it
+            # The post where they moved says it; privately, only the next game awaiting them.
+            assert result.response is None or (
+                result.ephemeral and result.response.content.startswith("Next: game #")
+            ), result.response.content
 
     async def win(self, game: GameView, winner_id: int) -> None:
         await self.play(game.id, WHITE_ROAD if game.white.id == winner_id else BLACK_ROAD)
@@ -385,3 +389,37 @@ async def test_the_sign_up_command_shown_can_be_copied_as_it_is(club: Club) -> N
         assert span.strip("`").strip() == f"/tournament join tournament:{name}"
         joined = await club.world.alice.slash(club.channel, "tournament join", tournament=name)
         assert joined.response.content.startswith("You are in"), joined.response.content
+
+
+async def test_a_thematic_event_starts_every_game_from_its_opening(club: Club) -> None:
+    created = await club.create(format="swiss", swiss_rounds=1, games=1, start="a1 c3")
+    assert created.ephemeral and "is open for sign-up" in created.response.content
+    [post] = club.channel_posts()
+    announced = " ".join(
+        [post.content, *(str(field.value) for e in post.embeds for field in e.fields)]
+        + [str(e.description) for e in post.embeds]
+    )
+    assert "from a set position (move 2, white to move)" in announced, announced
+    assert "unrated" in announced
+    for player in club.players:
+        await player.slash(club.channel, "tournament join")
+    await club.olga.slash(club.channel, "organize start")
+    games = [
+        game
+        for player in club.players
+        for game in await club.services.queries.games_for_player(player.id)
+    ]
+    opening = Position(3)
+    for move in ("a1", "c3"):
+        opening.play(move)
+    assert {(game.id, game.ply, game.tps) for game in games} == {
+        (1, 2, opening.tps()),
+        (2, 2, opening.tps()),
+    }
+
+
+async def test_a_thematic_opening_that_cannot_be_played_is_refused(club: Club) -> None:
+    refused = await club.create(start="a1 a1")
+    assert refused.ephemeral
+    assert refused.response.content.startswith("The opening's move a1:"), refused.response.content
+    assert club.channel_posts() == []
