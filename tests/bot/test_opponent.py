@@ -15,12 +15,9 @@ import pytest
 from bot.computer import analyst as analyst_module
 from bot.computer.analysis import AnalysisStatus
 from bot.computer.analyst import Analyst
-from bot.computer.opponent import DEFAULT_LEVEL, OpponentService
+from bot.computer.opponent import DEFAULT_LEVEL
 from bot.computer.player import BotPlayer, Thinker
-from bot.games.challenges import ChallengeService
 from bot.games.model import PlayerRef
-from bot.games.service import GameService
-from bot.guild_settings import GuildSettings
 from bot.services import Services
 from bot.settings import DEFAULT_BOT_MOVETIME_MS, Settings, SettingsError
 from bot.store import Database, load_migrations
@@ -235,24 +232,26 @@ async def test_challenges_at_the_old_levels_5_and_6_play_at_the_strongest_after_
     migrations = load_migrations()
     [five_levels] = [m for m in migrations if m.name == "0018_five_bot_levels"]
     older = await Database.open(db_path, migrations=migrations[: five_levels.version - 1])
-    challenges = ChallengeService(older, clock, random.Random(1))
-    opponent = OpponentService(older, clock, challenges, GameService(older, clock))
-    ids = [
-        (
-            await opponent.challenge(
-                guild_id=GUILD,
-                channel_id=CHANNEL,
-                player=ALICE,
-                bot=BREDON,
-                level=level,
-                setup=GuildSettings(GUILD).game_setup(),
+    # Rows as a bot of that schema stored them (today's code writes columns it did not have).
+    async with older.transaction() as tx:
+        for who in (ALICE, BREDON):
+            await tx.execute(
+                "INSERT INTO players (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                (who.id, who.name, "2024-01-01", "2024-01-01"),
             )
-        ).id
-        for level in (3, 4, 4)
-    ]
-    async with older.transaction() as tx:  # as an older bot stored them
-        await tx.execute("UPDATE bot_levels SET level = 5 WHERE challenge_id = ?", (ids[1],))
-        await tx.execute("UPDATE bot_levels SET level = 6 WHERE challenge_id = ?", (ids[2],))
+        ids = []
+        for level in (3, 5, 6):
+            ids.append(
+                await tx.insert(
+                    "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, "
+                    "colour, size, komi, opening, days_per_move, games, rated, created_at, "
+                    "expires_at) VALUES (?, ?, ?, ?, 'random', 6, 2, 'swap', 1, 1, 0, ?, ?)",
+                    (GUILD, CHANNEL, ALICE.id, BREDON.id, "2024-01-01", "2024-01-02"),
+                )
+            )
+            await tx.execute(
+                "INSERT INTO bot_levels (challenge_id, level) VALUES (?, ?)", (ids[-1], level)
+            )
     await older.close()
     upgraded = await Database.open(db_path)
     try:
