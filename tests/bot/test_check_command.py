@@ -53,6 +53,7 @@ async def test_a_sound_file_is_reported_with_its_counts(tmp_path: Path) -> None:
     assert done.stdout.splitlines() == [
         f"{database}: schema version {known} (this Bredon's)",
         "integrity check: ok",
+        "consistency check: ok",
         "active games: 1",
         "finished games: 1",
         "aborted games: 0",
