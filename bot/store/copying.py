@@ -364,12 +364,12 @@ async def _check_target(target: Side, version: int) -> None:
         )
 
 
-async def _open_sqlite_target(path: Path, stack: AsyncExitStack) -> SqliteSide:
+async def _open_sqlite_target(path: Path, version: int, stack: AsyncExitStack) -> SqliteSide:
     """A write connection to the SQLite target; refused as it is if not empty."""
     if path.exists():
         try:
             with closing(sqlite3.connect(read_only_uri(path), uri=True)) as reading:
-                await _check_target(SqliteSide(reading, path), _newest_version())
+                await _check_target(SqliteSide(reading, path), version)
         except sqlite3.DatabaseError as error:
             raise CopyError(f"{path} cannot be read as a SQLite database: {error}.") from None
     elif not path.parent.is_dir():
@@ -425,10 +425,12 @@ async def copy_database(source: Path | str, target: Path | str) -> CopyReport:
                 await (await Database.open(target)).close()  # created, migrated
                 writer: SqliteSide | PostgresSide = PostgresSide(connection, target)
             else:
-                writer = await _open_sqlite_target(target, stack)
+                writer = await _open_sqlite_target(target, version, stack)
             return await _copy(reader, writer, version)
     except (StoreError, OSError) as error:
         raise CopyError(str(error)) from None
+    except (sqlite3.Error, asyncpg.PostgresError) as error:  # before the copy began
+        raise CopyError(f"Cannot read the databases: {error}. Nothing was copied.") from None
 
 
 async def _copy(reader: Side, writer: SqliteSide | PostgresSide, version: int) -> CopyReport:
@@ -457,7 +459,8 @@ async def _copy(reader: Side, writer: SqliteSide | PostgresSide, version: int) -
         except BaseException:
             await writer.rollback()
             raise
-    except (asyncpg.PostgresError, sqlite3.Error) as error:
+    except (asyncpg.PostgresError, asyncpg.InterfaceError, sqlite3.Error) as error:
+        # InterfaceError: a value the column's type cannot take (asyncpg's DataError).
         raise CopyError(
             f"The copy failed and was undone ({writer.location} is left empty): {error}"
         ) from None
