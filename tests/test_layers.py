@@ -16,7 +16,8 @@ LAYERS = ("tak", "rendering", "bot", "cogs")
 THIRD_PARTY = {
     "tak": set(),
     "rendering": {"PIL"},
-    "bot": {"aiosqlite", "dotenv", "aiohttp"},  # aiohttp: the health endpoint's web server
+    # aiohttp: the health endpoint's web server; asyncpg: the PostgreSQL store, check and copy
+    "bot": {"aiosqlite", "asyncpg", "dotenv", "aiohttp"},
     "cogs": {"discord", "aiohttp"},
 }
 # The entry point builds the Discord client; no service, rule or storage module may.
