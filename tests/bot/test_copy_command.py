@@ -156,12 +156,13 @@ async def postgres_counts(url: str) -> dict[str, int]:
         await connection.close()
 
 
-def run_bot(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def run_bot(cwd: Path, *args: str, **environment: str) -> subprocess.CompletedProcess[str]:
+    """`python -m bot ARGS` with no Bredon settings in its environment but `environment`."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "BREDON_"))}
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
         cwd=cwd,
-        env={**env, "PYTHONPATH": str(REPO)},
+        env={**env, "PYTHONPATH": str(REPO), **environment},
         capture_output=True,
         text=True,
         timeout=120,
@@ -258,6 +259,21 @@ async def test_schema_versions_must_match(tmp_path: Path, postgres: str) -> None
         await copy_database(older, tmp_path / "other.sqlite3")
 
 
+async def test_sources_that_cannot_be_copied_are_refused(tmp_path: Path, postgres: str) -> None:
+    (tmp_path / "text.sqlite3").write_text("not a database\n" * 100)
+    for name, message in (
+        ("missing.sqlite3", "There is no database at"),
+        ("text.sqlite3", "Cannot read the databases: file is not a database. Nothing was copied"),
+    ):
+        with pytest.raises(CopyError, match=message):
+            await copy_database(tmp_path / name, postgres)
+    assert not (tmp_path / "missing.sqlite3").exists()
+    assert set((await postgres_counts(postgres)).values()) <= {0}
+    with pytest.raises(CopyError, match="Cannot connect to PostgreSQL at postgresql://bredon:\\*"):
+        await copy_database("postgresql://bredon:secret@127.0.0.1:1/bredon", tmp_path / "n.sqlite3")
+    assert not (tmp_path / "n.sqlite3").exists()
+
+
 async def test_a_copy_that_fails_is_undone(original: Path, postgres: str) -> None:
     """A move whose game is missing (possible in a file written without foreign keys) stops
     the copy at PostgreSQL's foreign key: nothing of what went before stays."""
@@ -295,17 +311,20 @@ async def test_a_postgresql_backup_restores_with_pg_restore(
     original: Path, tmp_path: Path, postgres: str
 ) -> None:
     await copy_database(original, postgres)
-    done = await asyncio.to_thread(
-        subprocess.run,
-        [sys.executable, "-m", "bot", "backup", "bredon.dump"],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(REPO), "BREDON_DATABASE": postgres},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_bot(tmp_path, "backup", "bredon.dump", BREDON_DATABASE=postgres)
     assert done.returncode == 0, done.stderr
-    assert "schema version" in done.stdout and "pg_restore --list" in done.stdout
+    assert done.stdout == (
+        f"Backed up {postgres} to {tmp_path / 'bredon.dump'} (schema version "
+        f"{len(load_migrations())}, read back with pg_restore --list).\n"
+    )
+    done = run_bot(tmp_path, "backup", "bredon.dump", BREDON_DATABASE=postgres)
+    assert done.returncode == 4 and "bredon.dump already exists" in done.stderr
+    nowhere = tmp_path / "no-tools"
+    nowhere.mkdir()
+    done = run_bot(tmp_path, "backup", "other.dump", BREDON_DATABASE=postgres, PATH=str(nowhere))
+    assert done.returncode == 2 and "needs pg_dump and pg_restore on PATH" in done.stderr
+    assert not (tmp_path / "other.dump").exists()
+
     restored = await create_postgres_database()
     try:
         subprocess.run(
@@ -313,5 +332,7 @@ async def test_a_postgresql_backup_restores_with_pg_restore(
             check=True,
         )
         assert await postgres_counts(restored) == await postgres_counts(postgres)
+        done = run_bot(tmp_path, "check", restored)
+        assert done.returncode == 0 and "consistency check: ok" in done.stdout, done.stderr
     finally:
         await drop_postgres_database(restored)
