@@ -261,6 +261,9 @@ class PostgresSide(Side):
         for table in tables:
             await self._connection.execute(f"ALTER TABLE {_quoted(table)} ENABLE TRIGGER USER")
         await self._restart_identities()
+        # Statistics for the planner (they would come with autovacuum, later): the checks that
+        # follow, and the bot's first queries, get the plans of a filled database.
+        await self._connection.execute("ANALYZE")
 
     async def commit(self) -> None:
         await self._transaction.commit()
