@@ -21,6 +21,7 @@ import asyncpg
 
 from bot.store import DEFAULT_BUSY_TIMEOUT, is_postgres, load_migrations, shown_location
 from bot.store.consistency import applicable, describe
+from bot.store.copying import PostgresSide
 from bot.store.postgres import postgres_migrations
 from bot.store.sqlite import read_only_uri
 
@@ -142,25 +143,17 @@ async def inspect_postgres(url: str) -> DatabaseReport:
         connection = await asyncpg.connect(url, timeout=30)
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
         raise NotInspectable(f"Cannot connect to PostgreSQL at {shown}: {error}.") from None
+    database = PostgresSide(connection, url)
     try:
         async with connection.transaction(isolation="repeatable_read", readonly=True):
-            rows = await connection.fetch(
-                "SELECT table_name FROM information_schema.tables "
-                "WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
-            )
-            tables = {str(row[0]) for row in rows}
-            version = 0
-            if "bredon_schema" in tables:
-                version = int(await connection.fetchval("SELECT version FROM bredon_schema") or 0)
+            version = await database.version()
+            tables = await database.tables()
             counts = {
-                label: int(await connection.fetchval(query))
+                label: await database.scalar(query)
                 for label, table, query in COUNTS
                 if table in tables
             }
-            broken = {
-                check.broken: int(await connection.fetchval(check.query))
-                for check in applicable(tables)
-            }
+            broken = await database.broken_rules(tables)
     except asyncpg.PostgresError as error:
         raise NotInspectable(f"PostgreSQL at {shown} cannot be read: {error}.") from None
     finally:

@@ -47,8 +47,7 @@ from bot.store.sqlite import read_only_uri
 BATCH_ROWS = 5000
 Rows = list[Any]  # rows as a driver gives them: tuples from sqlite3, Records from asyncpg
 _IDENTIFIER = re.compile(r"^[a-z_][a-z0-9_]*$")
-# What is no table of Bredon's: PostgreSQL's version table (each engine keeps its version its
-# own way), SQLite's own tables.
+# PostgreSQL's version table is not copied: each engine keeps its schema version its own way.
 _NOT_BREDONS = {"bredon_schema"}
 
 
@@ -103,7 +102,7 @@ def _quoted(identifier: str) -> str:
 
 
 class Side(ABC):
-    """One end of the copy, on one open connection."""
+    """A database on one open connection, as `copy` (either end) and `check` read it."""
 
     location: str  # as it may be printed
     engine: str  # as an operator names it
