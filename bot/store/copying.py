@@ -405,7 +405,10 @@ async def _read_source(location: Path | str, stack: AsyncExitStack) -> Side:
         return PostgresSide(connection, location)
     if not location.is_file():
         raise CopyError(f"There is no database at {location}: check the source's path.")
-    reading = sqlite3.connect(read_only_uri(location), uri=True, isolation_level=None)
+    # Read-only, but not "immutable" even when no bot has the file open: one may start during
+    # the copy, and the snapshot must hold against its writes and checkpoints.
+    uri = f"{location.absolute().as_uri()}?mode=ro"
+    reading = sqlite3.connect(uri, uri=True, isolation_level=None)
     stack.callback(reading.close)
     reading.execute("BEGIN")  # one read transaction: one snapshot for every query in it
     return SqliteSide(reading, location)

@@ -23,7 +23,7 @@ import pytest
 
 from bot.services import Services
 from bot.store import Database, load_migrations
-from bot.store.copying import CopyError, copy_database
+from bot.store.copying import CopyError, SqliteSide, TablePlan, copy_database
 from bot.timekeeping.clock import FakeClock
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, play, start_game
 from tests.bot.setups import create_challenge
@@ -187,6 +187,35 @@ async def test_sqlite_to_postgresql_and_back_keeps_every_row(
     assert report.counts == {table: (n, n) for table, n in counts.items()}
     assert sqlite_rows(back) == rows
     assert schema_of(back) == schema_of(original)  # the triggers made again, as they were
+
+
+async def test_the_source_is_read_in_one_snapshot_while_a_bot_writes_to_it(
+    original: Path, postgres: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot that starts on the source during the copy, plays and stops (checkpointing its
+    log into the file) changes nothing of what is copied: the rows as they were at the start."""
+    before = sqlite_rows(original)
+    batches = SqliteSide.batches
+    played = []
+
+    async def a_bot_plays_meanwhile(self: SqliteSide, plan: TablePlan) -> AsyncIterator[Any]:
+        if not played:
+            services = await Services.open(original, clock=FakeClock(), rng=random.Random(9))
+            try:
+                game = await start_game(services)
+                await play(services, game.id, "a1 e5 c3")
+                played.append(game.id)
+            finally:
+                await services.close()
+        async for rows in batches(self, plan):
+            yield rows
+
+    monkeypatch.setattr(SqliteSide, "batches", a_bot_plays_meanwhile)
+    report = await copy_database(original, postgres)
+    assert played and sqlite_rows(original) != before
+    counts = {table: len(rows) for table, rows in before.items()}
+    assert report.counts == {table: (n, n) for table, n in counts.items()}
+    assert await postgres_counts(postgres) == counts
 
 
 async def test_new_rows_on_postgresql_get_new_ids_and_the_rules_hold_again(
