@@ -316,6 +316,26 @@ async def test_a_copy_that_fails_is_undone(original: Path, postgres: str) -> Non
     assert counts and set(counts.values()) == {0}
 
 
+async def test_a_copy_into_sqlite_that_fails_keeps_its_triggers(
+    original: Path, tmp_path: Path, postgres: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite's triggers are dropped for the copy inside its transaction: undone, they are back."""
+    await copy_database(original, postgres)
+    target = tmp_path / "target.sqlite3"
+    write = SqliteSide.write
+
+    async def failing_at_moves(self: SqliteSide, plan: TablePlan, rows: Any) -> None:
+        if plan.name == "moves":
+            raise sqlite3.OperationalError("disk I/O error")
+        await write(self, plan, rows)
+
+    monkeypatch.setattr(SqliteSide, "write", failing_at_moves)
+    with pytest.raises(CopyError, match=r"undone \(.*target.sqlite3 is left empty\): disk I/O"):
+        await copy_database(postgres, target)
+    assert schema_of(target) == schema_of(original)
+    assert all(rows == [] for rows in sqlite_rows(target).values())
+
+
 async def test_the_command_copies_and_refuses_sqlite_to_sqlite(
     original: Path, tmp_path: Path, postgres: str
 ) -> None:
