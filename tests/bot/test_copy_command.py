@@ -316,6 +316,28 @@ async def test_a_copy_that_fails_is_undone(original: Path, postgres: str) -> Non
     assert counts and set(counts.values()) == {0}
 
 
+async def test_a_source_whose_balances_disagree_is_copied_as_it_is_and_said_so(
+    original: Path, postgres: str
+) -> None:
+    with closing(sqlite3.connect(original)) as db:
+        db.execute("DROP TRIGGER wallets_by_ledger_only")
+        db.execute("UPDATE wallets SET balance = balance + 1 WHERE player_id = ?", (BOB.id,))
+        db.commit()
+    report = await copy_database(original, postgres)
+    assert report.source_problems == ["1 wallet balance(s) not the sum of their ledger rows"]
+    connection = await asyncpg.connect(postgres)
+    try:
+        balance = await connection.fetchval(
+            "SELECT balance FROM wallets WHERE player_id = $1", BOB.id
+        )
+    finally:
+        await connection.close()
+    with closing(sqlite3.connect(original)) as db:
+        assert (balance,) == db.execute(
+            "SELECT balance FROM wallets WHERE player_id = ?", (BOB.id,)
+        ).fetchone()
+
+
 async def test_a_copy_into_sqlite_that_fails_keeps_its_triggers(
     original: Path, tmp_path: Path, postgres: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
