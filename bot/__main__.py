@@ -1,6 +1,8 @@
 """`python -m bot` runs the bot; `python -m bot sync [--guild [ID]]` registers its slash commands;
-`python -m bot backup FILE` copies the database consistently, even while the bot runs;
-`python -m bot check [FILE]` reports a database's schema version, integrity and contents;
+`python -m bot backup FILE` copies the database consistently, even while the bot runs (SQLite's
+online backup, or pg_dump for PostgreSQL);
+`python -m bot check [DATABASE]` reports a database's schema version, integrity and contents;
+`python -m bot copy SOURCE TARGET` moves an installation from a SQLite file into PostgreSQL or back;
 `python -m bot health` asks the running bot's ``/healthz`` (for Docker's health check).
 
 Settings come from `.env` in the working directory and the environment (see `.env.example`).
@@ -16,8 +18,9 @@ new commands are turned away, those under way finish, the worker processes end, 
 connection and the store close, and the exit status is 0.
 
 Exit statuses: 0 done (also stopped by SIGTERM or SIGINT); 1 unhealthy (``health``);
-2 configuration; 3 Discord rejected the token; 4 the database cannot be used (also a ``check`` or
-``backup`` that failed); 5 Discord cannot be reached. Only 5 (and 1) are worth retrying without a
+2 configuration (also ``copy`` between two SQLite files, ``backup`` without pg_dump); 3 Discord
+rejected the token; 4 the database cannot be used (also a ``check``, ``backup`` or ``copy`` that
+failed); 5 Discord cannot be reached. Only 5 (and 1) are worth retrying without a
 person: deploy/bredon.service says so.
 """
 
@@ -46,7 +49,9 @@ from bot.inspection import NotInspectable, inspect_database
 from bot.release import bredon_version, shipped
 from bot.services import Services
 from bot.settings import Settings, SettingsError, is_snowflake, load_settings
-from bot.store import StoreError, backup_file, is_postgres
+from bot.store import StoreError, backup_file, is_postgres, shown_location
+from bot.store.copying import CopyError, copy_database
+from bot.store.pg_backup import ToolMissing, dump_postgres
 
 log = logging.getLogger("bot")
 
@@ -97,15 +102,25 @@ def parse_args(argv: Sequence[str], prog: str = "python -m bot") -> argparse.Nam
         help="sync to one server only (instant); without ID, to BREDON_DEV_GUILD",
     )
     backup = actions.add_parser(
-        "backup", help="copy the database to a new file, consistently, even while the bot runs"
+        "backup",
+        help="copy the database to a new file, consistently, even while the bot runs "
+        "(PostgreSQL: with pg_dump)",
     )
     backup.add_argument("file", type=Path, help="the backup file to create")
     check = actions.add_parser(
         "check", help="report a database's schema version, integrity and counts (read-only)"
     )
     check.add_argument(
-        "file", type=Path, nargs="?", help="the database file (default: BREDON_DATABASE)"
+        "database",
+        nargs="?",
+        help="a SQLite file or a postgresql:// URL (default: BREDON_DATABASE)",
     )
+    copy = actions.add_parser(
+        "copy",
+        help="copy every row from a SQLite file into an empty PostgreSQL database, or back",
+    )
+    copy.add_argument("source", help="the database to copy: a SQLite file or a postgresql:// URL")
+    copy.add_argument("target", help="the empty database to fill: the other kind")
     actions.add_parser("health", help="ask the running bot's /healthz (needs BREDON_HEALTH_PORT)")
     return parser.parse_args(argv)
 
@@ -204,27 +219,68 @@ def say(text: str) -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def run_backup(database: Path, target: Path) -> int:
+def tell(lines: Sequence[str], remarks: Sequence[str]) -> None:
+    """A command's report on stdout, then its remarks, one sentence each, on stderr."""
+    say("\n".join(lines))
+    for remark in remarks:
+        print(remark, file=sys.stderr)
+
+
+def located(argument: str, cwd: Path) -> Path | str:
+    """A database named on the command line: a PostgreSQL URL as it is, a path from `cwd`."""
+    return argument if is_postgres(argument) else cwd / argument
+
+
+def run_backup(database: Path | str, target: Path) -> int:
     """`python -m bot backup FILE`: needs no token, and may run beside the bot."""
     try:
-        version = backup_file(database, target)
+        if isinstance(database, str):
+            version = dump_postgres(database, target)
+            checked = "read back with pg_restore --list"
+        else:
+            version = backup_file(database, target)
+            checked = "integrity ok"
+    except ToolMissing as error:
+        print(error, file=sys.stderr)
+        return EXIT_CONFIG
     except (StoreError, sqlite3.Error) as error:
         print(f"Backup failed: {error}", file=sys.stderr)
         return EXIT_DATABASE
-    say(f"Backed up {database} to {target} (schema version {version}, integrity ok).")
+    shown = shown_location(database)
+    say(f"Backed up {shown} to {target} (schema version {version}, {checked}).")
     return 0
 
 
-def run_check(database: Path) -> int:
+def run_copy(source: Path | str, target: Path | str) -> int:
+    """`python -m bot copy SOURCE TARGET`: needs no token; the source may be in use."""
+    if isinstance(source, Path) and isinstance(target, Path):
+        raise CommandLineError(
+            "Both are SQLite files: to copy a SQLite file, use `python -m bot backup FILE`.",
+            EXIT_CONFIG,
+        )
+    if isinstance(source, str) and isinstance(target, str):
+        raise CommandLineError(
+            "Both are PostgreSQL URLs: copy one PostgreSQL database to another with pg_dump "
+            "and pg_restore (docs/operations.md).",
+            EXIT_CONFIG,
+        )
+    try:
+        report = asyncio.run(copy_database(source, target))
+    except CopyError as error:
+        print(error, file=sys.stderr)
+        return EXIT_DATABASE
+    tell(report.lines(), [f"Copied as the source has it: {p}." for p in report.source_problems])
+    return 0
+
+
+def run_check(database: Path | str) -> int:
     """`python -m bot check [FILE]`: needs no token, changes nothing, may run beside the bot."""
     try:
         report = inspect_database(database)
     except NotInspectable as error:
         print(error, file=sys.stderr)
         return EXIT_DATABASE
-    say("\n".join(report.lines()))
-    for problem in report.problems:
-        print(f"Problem: {problem}.", file=sys.stderr)
+    tell(report.lines(), [f"Problem: {problem}." for problem in report.problems])
     return EXIT_DATABASE if report.problems else 0
 
 
@@ -259,15 +315,12 @@ def main(
     # An absolute path stays as it is; a PostgreSQL URL is no path.
     database = settings.database if is_postgres(settings.database) else cwd / settings.database
     try:
-        if args.action in ("backup", "check"):
-            if not isinstance(database, Path):
-                raise CommandLineError(
-                    f"`{args.action}` reads a SQLite file; for PostgreSQL see docs/operations.md.",
-                    EXIT_CONFIG,
-                )
-            if args.action == "backup":
-                return run_backup(database, cwd / args.file)
-            return run_check(cwd / args.file if args.file else database)
+        if args.action == "backup":
+            return run_backup(database, cwd / args.file)
+        if args.action == "check":
+            return run_check(located(args.database, cwd) if args.database else database)
+        if args.action == "copy":
+            return run_copy(located(args.source, cwd), located(args.target, cwd))
         if args.action == "health":
             return run_health(settings)
         if settings.token is None:

@@ -207,7 +207,9 @@ class HealthEndpoint:
         if problem is None:
             try:
                 backlog = (await store_figures(self._db)).backlog
-            except (StoreError, BredonError) as error:  # closed (or lost) since the probe
+            except StoreUnwritable as error:  # lost since the probe (kept a few seconds)
+                problem = error.problem
+            except (StoreError, BredonError) as error:  # closed since the probe
                 problem = str(error)
         body: dict[str, object] = {
             "version": bredon_version(),

@@ -1,19 +1,29 @@
-"""`python -m bot check`: what an operator wants to know about a database file before trusting
-it (after a restore, before an upgrade, from a health check): its schema version against this
-code's, SQLite's full integrity check, and what it holds.
+"""`python -m bot check`: what an operator wants to know about a database before trusting it
+(after a restore or a copy, before an upgrade, from a health check): its schema version against
+this code's, SQLite's full integrity check (a SQLite file), the rules between tables that the
+schema's triggers keep (:mod:`bot.store.consistency`: balances and pots against the ledger,
+games' plies against their moves), and what it holds.
 
-The file is opened read-only and never created, migrated or changed, so it can be checked while
-the bot runs, and a backup can be checked before it is put in place; nothing is left beside it.
+A SQLite file is opened read-only and never created, migrated or changed, so it can be checked
+while the bot runs, and a backup can be checked before it is put in place; nothing is left beside
+it. A PostgreSQL database is read in one read-only transaction, also beside a running bot.
 """
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.store import DEFAULT_BUSY_TIMEOUT, load_migrations
+import asyncpg
+
+from bot.store import DEFAULT_BUSY_TIMEOUT, is_postgres, load_migrations, shown_location
+from bot.store.consistency import applicable, describe
+from bot.store.copying import PostgresSide
+from bot.store.postgres import postgres_migrations
+from bot.store.sqlite import read_only_uri
 
 # What the report counts: a label and the query, for the tables the file's schema has.
 COUNTS = (
@@ -32,19 +42,28 @@ COUNTS = (
 
 @dataclass(frozen=True, slots=True)
 class DatabaseReport:
-    path: Path
+    location: str  # a path, or a URL without its password
     version: int
     known: int  # the newest schema this code has
-    integrity: list[str]  # ["ok"], or SQLite's list of problems
+    integrity: list[str] | None  # ["ok"], or SQLite's list of problems; None: PostgreSQL
     counts: dict[str, int]
+    broken: dict[str, int]  # each consistency check that could run: how many rows break it
+
+    @property
+    def postgres(self) -> bool:
+        return self.integrity is None
 
     @property
     def problems(self) -> list[str]:
         found = []
-        if self.integrity != ["ok"]:
+        if self.integrity not in (None, ["ok"]):
             found.append(
                 f"integrity check failed ({'; '.join(self.integrity[:5])}): restore a backup"
             )
+        found.extend(
+            f"{broken} (changed outside Bredon? restore a backup)"
+            for broken in describe(self.broken)
+        )
         if self.version > self.known:
             found.append(
                 f"schema version {self.version} is newer than this Bredon's ({self.known}): "
@@ -60,42 +79,39 @@ class DatabaseReport:
                 "schema version 0: not set up (this Bredon creates its tables at its next start)"
             )
         elif self.version < self.known:
+            kept = "" if self.postgres else " (keeping a copy of the file as it was)"
             schema = (
                 f"schema version {self.version}; this Bredon will upgrade it to {self.known} "
-                "at its next start (keeping a copy of the file as it was)"
+                f"at its next start{kept}"
             )
         else:
             schema = f"schema version {self.version}; this Bredon knows up to {self.known}"
-        integrity = "ok" if self.integrity == ["ok"] else "FAILED"
-        return [
-            f"{self.path}: {schema}",
-            f"integrity check: {integrity}",
-            *(f"{label}: {count:,}" for label, count in self.counts.items()),
-        ]
-
-
-WAL_FILES = ("-wal", "-shm")
-
-
-def _companion(path: Path, suffix: str) -> Path:
-    return path.with_name(path.name + suffix)
+        lines = [f"{self.location}: {schema}"]
+        if self.integrity is not None:
+            lines.append(f"integrity check: {'ok' if self.integrity == ['ok'] else 'FAILED'}")
+        if self.broken:
+            lines.append(f"consistency check: {'FAILED' if any(self.broken.values()) else 'ok'}")
+        return [*lines, *(f"{label}: {count:,}" for label, count in self.counts.items())]
 
 
 class NotInspectable(Exception):
-    """The file cannot be read as a database at all; the message says why."""
+    """The database cannot be read at all; the message says why."""
 
 
-def inspect_database(path: Path) -> DatabaseReport:
+def inspect_database(location: Path | str) -> DatabaseReport:
+    """The report on a SQLite file or a PostgreSQL database (a ``postgresql://`` URL)."""
+    if isinstance(location, str) and is_postgres(location):
+        return asyncio.run(inspect_postgres(location))
+    return inspect_sqlite(Path(location))
+
+
+def inspect_sqlite(path: Path) -> DatabaseReport:
     if not path.is_file():
         raise NotInspectable(f"There is no database at {path}: check BREDON_DATABASE.")
-    uri = f"{path.absolute().as_uri()}?mode=ro"
-    if not any(_companion(path, suffix).exists() for suffix in WAL_FILES):
-        # No write-ahead log: no process has the file open (the bot keeps both files while it
-        # runs), and all of it is in the file. Read-only, SQLite would still create the log and
-        # its index beside it, and leave them; immutable, it reads the file alone.
-        uri += "&immutable=1"
     try:
-        with closing(sqlite3.connect(uri, uri=True, timeout=DEFAULT_BUSY_TIMEOUT)) as db:
+        with closing(
+            sqlite3.connect(read_only_uri(path), uri=True, timeout=DEFAULT_BUSY_TIMEOUT)
+        ) as db:
             try:
                 version = int(db.execute("PRAGMA user_version").fetchone()[0])
                 tables = {row[0] for row in db.execute("SELECT name FROM sqlite_schema")}
@@ -108,10 +124,39 @@ def inspect_database(path: Path) -> DatabaseReport:
             except sqlite3.DatabaseError as error:  # damage the check itself stumbles on
                 integrity = [str(error)]
             counts = {}
+            broken = {}
             if integrity == ["ok"]:
+                db.execute("BEGIN")  # one snapshot for what follows, beside a running bot
                 for label, table, query in COUNTS:
                     if table in tables:
                         counts[label] = int(db.execute(query).fetchone()[0])
+                for check in applicable(tables):
+                    broken[check.broken] = int(db.execute(check.query).fetchone()[0])
     except sqlite3.OperationalError as error:  # locked past the busy timeout, unreadable
         raise NotInspectable(f"{path} cannot be read: {error}.") from None
-    return DatabaseReport(path, version, len(load_migrations()), integrity, counts)
+    return DatabaseReport(str(path), version, len(load_migrations()), integrity, counts, broken)
+
+
+async def inspect_postgres(url: str) -> DatabaseReport:
+    shown = shown_location(url)
+    try:
+        connection = await asyncpg.connect(url, timeout=30)
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
+        raise NotInspectable(f"Cannot connect to PostgreSQL at {shown}: {error}.") from None
+    database = PostgresSide(connection, url)
+    try:
+        async with connection.transaction(isolation="repeatable_read", readonly=True):
+            version = await database.version()
+            tables = await database.tables()
+            counts = {
+                label: await database.scalar(query)
+                for label, table, query in COUNTS
+                if table in tables
+            }
+            broken = await database.broken_rules(tables)
+    except asyncpg.PostgresError as error:
+        raise NotInspectable(f"PostgreSQL at {shown} cannot be read: {error}.") from None
+    finally:
+        await connection.close()
+    known = postgres_migrations()[-1].version
+    return DatabaseReport(shown, version, known, None, counts, broken)

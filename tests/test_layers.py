@@ -16,7 +16,7 @@ LAYERS = ("tak", "rendering", "bot", "cogs")
 THIRD_PARTY = {
     "tak": set(),
     "rendering": {"PIL"},
-    # aiohttp: the health endpoint's web server; asyncpg: the PostgreSQL store.
+    # aiohttp: the health endpoint's web server; asyncpg: the PostgreSQL store, check and copy
     "bot": {"aiosqlite", "asyncpg", "dotenv", "aiohttp"},
     "cogs": {"discord", "aiohttp"},
 }

@@ -72,6 +72,11 @@ _UNREACHABLE = (
     asyncpg.TooManyConnectionsError,
     asyncpg.AdminShutdownError,
     asyncpg.CrashShutdownError,
+    asyncpg.InvalidCatalogNameError,  # a new connection to a database dropped
+    asyncpg.ObjectNotInPrerequisiteStateError,  # ... to one that takes no connections now
+    # A pooled connection the server ended while idle, used before asyncpg saw it close
+    # ("cannot switch to state 15", MagicStack/asyncpg#784): the next one reconnects.
+    asyncpg.InternalClientError,
 )
 _TOKEN = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|\?\d*|\b(?:MAX|MIN)\(", re.IGNORECASE)
 _NULL_TEST = re.compile(r"\s+IS\s+(?:NOT\s+)?NULL\b", re.IGNORECASE)

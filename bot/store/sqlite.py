@@ -324,6 +324,17 @@ class SqliteDatabase(Database):
             await tx.execute(f"PRAGMA user_version = {int(row[0])}")
 
 
+def read_only_uri(path: Path) -> str:
+    """The URI that opens `path` for reading only, creating and changing nothing. Without a
+    write-ahead log beside the file no process has it open (a running bot keeps both files), and
+    all of it is in the file: read-only, SQLite would still create the log and its index beside
+    it and leave them; immutable, it reads the file alone."""
+    uri = f"{path.absolute().as_uri()}?mode=ro"
+    if not any(path.with_name(path.name + suffix).exists() for suffix in ("-wal", "-shm")):
+        uri += "&immutable=1"
+    return uri
+
+
 def _identity(path: Path) -> tuple[int, int]:
     """What tells one file from another that takes its name: its device and inode."""
     stat = os.stat(path)

@@ -1,6 +1,7 @@
-"""`python -m bot check [FILE]` as a real subprocess: schema version against the code's,
-integrity, counts that match the file; read-only (an old file is not upgraded); exit 4 for any
-file that cannot be trusted, with a sentence and no traceback."""
+"""`python -m bot check [DATABASE]` as a real subprocess, on a SQLite file and on PostgreSQL:
+schema version against the code's, integrity, consistency (balances and pots against the ledger,
+plies against the move log), counts that match the database; read-only (an old file is not
+upgraded); exit 4 for any database that cannot be trusted, with a sentence and no traceback."""
 
 from __future__ import annotations
 
@@ -11,9 +12,13 @@ import sys
 from contextlib import closing
 from pathlib import Path
 
+import asyncpg
+import pytest
+
 from bot.services import Services
 from bot.store import Database, load_migrations
-from tests.bot.conftest import play, start_game
+from tests.bot.conftest import ALICE, GUILD, play, start_game
+from tests.databases import create_postgres_database, drop_postgres_database
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -35,16 +40,51 @@ def counted(path: Path, query: str) -> int:
         return int(db.execute(query).fetchone()[0])
 
 
-async def test_a_sound_file_is_reported_with_its_counts(tmp_path: Path) -> None:
-    database = tmp_path / "bredon.sqlite3"
+async def fill(database: Path | str) -> int:
+    """A finished game, an active one, coins granted; returns the announcements undelivered."""
     services = await Services.open(database)
     try:
         finished = await start_game(services)
         await services.games.resign(finished.id, finished.white.id)
         active = await start_game(services)
         await play(services, active.id, "a1 e5")
+        await services.wallets.configure(GUILD, enabled=True)
+        await services.wallets.grant(GUILD, ALICE, 5)
+        return await services.outbox.pending()
     finally:
         await services.close()
+
+
+def filled_report(backlog: int) -> list[str]:
+    """What `check` says of what :func:`fill` made, after the schema and integrity lines."""
+    return [
+        "consistency check: ok",
+        "active games: 1",
+        "finished games: 1",
+        "aborted games: 0",
+        "players: 2",
+        "tournaments: 0",
+        f"undelivered announcements: {backlog}",
+    ]
+
+
+# What the schema's triggers never let Bredon do: a balance moved without its ledger row, a
+# game one ply further with no move logged.
+BREAK_RULES = (
+    "UPDATE wallets SET balance = balance + 1",
+    "UPDATE games SET ply = ply + 1, version = version + 1 WHERE status = 'active'",
+)
+BROKEN = [
+    "Problem: 1 wallet balance(s) not the sum of their ledger rows (changed outside Bredon? "
+    "restore a backup).",
+    "Problem: 1 game(s) whose ply is not their number of live (not undone) moves (changed "
+    "outside Bredon? restore a backup).",
+]
+
+
+async def test_a_sound_file_is_reported_with_its_counts(tmp_path: Path) -> None:
+    database = tmp_path / "bredon.sqlite3"
+    await fill(database)
     done = check(tmp_path)
     assert done.returncode == 0, done.stderr
     known = len(load_migrations())
@@ -53,14 +93,63 @@ async def test_a_sound_file_is_reported_with_its_counts(tmp_path: Path) -> None:
     assert done.stdout.splitlines() == [
         f"{database}: schema version {known} (this Bredon's)",
         "integrity check: ok",
-        "active games: 1",
-        "finished games: 1",
-        "aborted games: 0",
-        "players: 2",
-        "tournaments: 0",
-        f"undelivered announcements: {backlog}",
+        *filled_report(backlog),
     ]
     assert done.stderr == ""
+
+
+async def test_a_file_that_breaks_the_rules_between_tables_exits_4(tmp_path: Path) -> None:
+    database = tmp_path / "bredon.sqlite3"
+    await fill(database)
+    with closing(sqlite3.connect(database)) as db:
+        db.execute("DROP TRIGGER wallets_by_ledger_only")
+        db.execute("DROP TRIGGER games_log_move")
+        for statement in BREAK_RULES:
+            db.execute(statement)
+        db.commit()
+    done = check(tmp_path)
+    assert done.returncode == 4
+    assert done.stdout.splitlines()[1:3] == ["integrity check: ok", "consistency check: FAILED"]
+    assert done.stderr.splitlines() == BROKEN
+
+
+@pytest.mark.postgres_only
+async def test_a_postgresql_database_is_reported_and_its_rules_checked(tmp_path: Path) -> None:
+    url = await create_postgres_database()
+    try:
+        backlog = await fill(url)
+        done = check(tmp_path, url)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.splitlines() == [
+            f"{url}: schema version {len(load_migrations())} (this Bredon's)",
+            *filled_report(backlog),
+        ]
+        assert done.stderr == ""
+
+        connection = await asyncpg.connect(url)
+        try:
+            async with connection.transaction():
+                for table in ("wallets", "games"):
+                    await connection.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
+                for statement in BREAK_RULES:
+                    await connection.execute(statement)
+                for table in ("wallets", "games"):
+                    await connection.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
+        finally:
+            await connection.close()
+        done = check(tmp_path, url)
+        assert done.returncode == 4
+        assert done.stdout.splitlines()[1] == "consistency check: FAILED"
+        assert done.stderr.splitlines() == BROKEN
+    finally:
+        await drop_postgres_database(url)
+
+
+def test_a_postgresql_server_that_cannot_be_reached_exits_4(tmp_path: Path) -> None:
+    done = check(tmp_path, "postgresql://bredon:secret@127.0.0.1:1/bredon")
+    assert done.returncode == 4
+    assert done.stderr.startswith("Cannot connect to PostgreSQL at postgresql://bredon:***@")
+    assert "secret" not in done.stderr and "Traceback" not in done.stderr
 
 
 async def test_an_older_file_is_reported_and_left_as_it_is(tmp_path: Path) -> None:

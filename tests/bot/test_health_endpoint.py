@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import asyncpg
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -24,6 +25,7 @@ from bot.errors import StoreClosed
 from bot.health import CommandTimings, Gateway, HealthEndpoint, SharedProbe
 from bot.services import Services
 from tests.bot.conftest import play, start_game
+from tests.databases import POSTGRES
 
 Served = tuple[HealthEndpoint, str, dict[str, Gateway]]
 
@@ -73,6 +75,40 @@ async def test_unhealthy_while_another_process_holds_the_write_lock(
     assert status == 503
     assert '"database_writable": false' in body and "write lock" in body
     assert (await get(base + "/healthz"))[0] == 200  # and healthy again once it is released
+
+
+@pytest.mark.postgres_only
+async def test_unhealthy_when_the_postgresql_database_is_gone(
+    served: Served, db_path: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The server ends the store's connections and takes no new ones to its database (as when
+    it is stopped, or the database is dropped): /healthz says so in a sentence, as long as it
+    lasts, and healthy again once the database takes connections."""
+    _, base, _ = served
+    name = db_path.rpartition("/")[2]
+
+    async def allow_connections(allowed: bool) -> None:
+        server = await asyncpg.connect(POSTGRES)
+        try:
+            await server.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS {allowed}')
+            if not allowed:
+                await server.fetch(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1",
+                    name,
+                )
+        finally:
+            await server.close()
+
+    await allow_connections(False)  # before any probe: the first request probes
+    for _ in range(2):  # a problem is not kept: each request probes again
+        status, _, body = await get(base + "/healthz")
+        assert status == 503
+        report = json.loads(body)
+        assert report["database_writable"] is False and report["status"] == "unhealthy"
+        assert report["database_problem"].startswith(f"PostgreSQL at {db_path} cannot be reached: ")
+    await allow_connections(True)
+    assert (await get(base + "/healthz"))[0] == 200
+    assert not [r for r in caplog.records if r.exc_info and r.name != "asyncpg.pool"]
 
 
 async def test_unhealthy_when_the_store_is_closed_or_the_gateway_down(

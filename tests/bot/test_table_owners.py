@@ -48,6 +48,10 @@ OWNERS = {
     "bredon_schema": "bot/store/postgres.py",
 }
 
+# Moving an installation (`python -m bot copy`) writes every table, whole, into an empty database:
+# the one module that may, and only into tables it names at run time.
+COPIER = "bot/store/copying.py"
+
 # INSERT [OR ...] INTO t, REPLACE INTO t, UPDATE [OR ...] t, DELETE FROM t (the name may be
 # quoted); an upsert's "DO UPDATE SET" writes the table its INSERT names.
 _WRITE_KEYWORD = (
@@ -150,6 +154,9 @@ def test_every_table_of_the_schema_has_an_owner() -> None:
 
 def test_each_table_is_written_by_its_owner_only() -> None:
     found = writers()
+    assert {table for table, modules in found.items() if COPIER in modules} == {BUILT_AT_RUN_TIME}
+    found[BUILT_AT_RUN_TIME].discard(COPIER)
+    found = {table: modules for table, modules in found.items() if modules}
     assert set(found) <= set(OWNERS), f"tables with no known owner: {set(found) - set(OWNERS)}"
     others = {
         table: sorted(modules - {OWNERS[table]})

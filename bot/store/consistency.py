@@ -1,0 +1,48 @@
+"""What must agree between tables, whichever engine keeps them: the rules the schema's triggers
+keep while Bredon writes (a balance moves only with its ledger, a game's ply only with its move
+log), checked afresh over the whole database by ``python -m bot check`` and after
+``python -m bot copy``. Each check counts the rows that break its rule; the SQL is common to
+SQLite and PostgreSQL and takes no parameters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ConsistencyCheck:
+    broken: str  # what the rows it counts are, after their number
+    tables: tuple[str, ...]  # the tables it reads: an older schema may lack them
+    query: str
+
+
+CONSISTENCY_CHECKS = (
+    ConsistencyCheck(
+        "wallet balance(s) not the sum of their ledger rows",
+        ("wallets", "ledger"),
+        "SELECT COUNT(*) FROM wallets w WHERE w.balance != (SELECT COALESCE(SUM(l.amount), 0) "
+        "FROM ledger l WHERE l.guild_id = w.guild_id AND l.player_id = w.player_id)",
+    ),
+    ConsistencyCheck(
+        "staked game pot(s) not the sum of their ledger rows",
+        ("stakes", "ledger"),
+        "SELECT COUNT(*) FROM stakes s WHERE s.pot != (SELECT COALESCE(SUM(l.amount), 0) "
+        "FROM ledger l WHERE l.stake_id = s.id AND l.player_id IS NULL)",
+    ),
+    ConsistencyCheck(
+        "game(s) whose ply is not their number of live (not undone) moves",
+        ("games", "moves"),
+        "SELECT COUNT(*) FROM games g WHERE g.ply != (SELECT COUNT(*) FROM moves m "
+        "WHERE m.game_id = g.id AND m.undone_at IS NULL)",
+    ),
+)
+
+
+def applicable(tables: set[str]) -> list[ConsistencyCheck]:
+    """The checks a database with these tables can take."""
+    return [check for check in CONSISTENCY_CHECKS if set(check.tables) <= tables]
+
+
+def describe(broken: dict[str, int]) -> list[str]:
+    """Each broken rule as a sentence for the operator (none when all hold)."""
+    return [f"{count} {what}" for what, count in broken.items() if count]
