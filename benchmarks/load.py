@@ -113,11 +113,17 @@ def populate(path: Path, args: argparse.Namespace, rng: random.Random) -> None:
 
 async def populate_postgres(url: str, args: argparse.Namespace, rng: random.Random) -> None:
     """The same database on PostgreSQL (migrated already), by COPY; then the games' id sequence
-    moved past them and the statistics the planner uses gathered (as autovacuum would)."""
+    moved past them and the statistics the planner uses gathered (as autovacuum would). The rows
+    are consistent by construction: as a superuser (the throwaway server's user is one), their
+    foreign keys are not checked row by row while loading, which makes it about 3x faster."""
     now = to_db(START)
     plans = list(game_plans(args, rng))
     connection = await asyncpg.connect(url)
     try:
+        try:
+            await connection.execute("SET session_replication_role = replica")
+        except asyncpg.InsufficientPrivilegeError:
+            print("not a superuser: loading with every row's foreign keys checked (slower)")
         async with connection.transaction():
             await connection.copy_records_to_table(
                 "players",
