@@ -30,11 +30,12 @@ import random
 import sqlite3
 import tempfile
 import time
-from collections.abc import Iterator
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import asyncpg
-from processes import scratch_database
 from service import (
     GAME_COLUMNS,
     MOVE_COLUMNS,
@@ -55,6 +56,33 @@ from bot.store import Database, is_postgres, to_db
 from bot.store.postgres import to_postgres
 from bot.timekeeping.clock import FakeClock
 from tak import Position
+
+
+@asynccontextmanager
+async def scratch_database(server: str) -> AsyncIterator[str]:
+    """A new, empty database on the PostgreSQL server `server` names (its user must be allowed
+    to create databases), dropped afterwards; yields its URL."""
+    name = f"bredon_bench_{uuid.uuid4().hex[:12]}"
+    connection = await asyncpg.connect(server)
+    try:
+        await connection.execute(f'CREATE DATABASE "{name}"')
+        yield f"{server.rpartition('/')[0]}/{name}"
+    finally:
+        await connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await connection.close()
+
+
+@asynccontextmanager
+async def fresh_location(database: str) -> AsyncIterator[str]:
+    """A fresh database for one measurement: on the PostgreSQL server `database` names, or a
+    SQLite file in a temporary folder (`database` is then "sqlite" or a folder)."""
+    if is_postgres(database):
+        async with scratch_database(database) as url:
+            yield url
+        return
+    folder = None if database == "sqlite" else database
+    with tempfile.TemporaryDirectory(dir=folder) as temporary:
+        yield str(Path(temporary) / "processes.sqlite3")
 
 
 def rss_mib() -> float:
@@ -210,12 +238,21 @@ async def moves(
     return figures
 
 
-async def build(location: str, args: argparse.Namespace, rng: random.Random) -> None:
-    """The database at `location` (migrated first), and a line saying what it holds."""
+async def fill(location: str, args: argparse.Namespace, rng: random.Random) -> None:
+    """The database at `location`, migrated, then filled (``args.servers``, ``active``,
+    ``finished``)."""
     await (await Database.open(location)).close()
-    started = time.perf_counter()
     if is_postgres(location):
         await populate_postgres(location, args, rng)
+    else:
+        populate(Path(location), args, rng)
+
+
+async def build(location: str, args: argparse.Namespace, rng: random.Random) -> None:
+    """The database at `location`, and a line saying what it holds."""
+    started = time.perf_counter()
+    await fill(location, args, rng)
+    if is_postgres(location):
         connection = await asyncpg.connect(location)
         try:
             move_rows_count = await connection.fetchval("SELECT COUNT(*) FROM moves")
@@ -223,7 +260,6 @@ async def build(location: str, args: argparse.Namespace, rng: random.Random) -> 
         finally:
             await connection.close()
     else:
-        populate(Path(location), args, rng)
         with sqlite3.connect(location) as db:
             [(move_rows_count,)] = db.execute("SELECT COUNT(*) FROM moves").fetchall()
         size = Path(location).stat().st_size

@@ -1,8 +1,12 @@
 """Moves per second with 1, 2 and 4 processes writing to one database, SQLite or PostgreSQL.
 
 Each configuration gets a fresh database (a SQLite file in a temporary folder, or a scratch
-database created on the PostgreSQL server given with ``--database`` and dropped after), with
-``--games`` games per process started through the services. Then N worker processes are spawned
+database created on the PostgreSQL server given with ``--database`` and dropped after) holding
+``--background`` games already (a fifth of them active, with their move logs, built as
+``load.py`` builds its database: PostgreSQL tracks what a serializable transaction read by index
+page, so on a nearly empty database, whose games' index is one page, it refuses far more writes
+in different games as conflicting than on a real one), and ``--games`` games per process started through
+the services. Then N worker processes are spawned
 (1, 2, 4), each opening its own store and ``GameService`` on that database, and all play at once
 through ``GameService.move``, every move committed:
 
@@ -34,17 +38,12 @@ import multiprocessing
 import os
 import random
 import statistics
-import tempfile
 import time
 import traceback
-import uuid
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from multiprocessing.synchronize import Barrier
-from pathlib import Path
 
-import asyncpg
+from load import fill, fresh_location
 from service import START, long_game
 
 from bot.errors import PositionChanged, StoreBusy
@@ -56,33 +55,6 @@ from bot.store import Database, is_postgres, shown_location
 from bot.timekeeping.clock import FakeClock
 
 Plan = tuple[int, tuple[int, int], list[str]]  # a game, its white and black, the moves it plays
-
-
-@asynccontextmanager
-async def scratch_database(server: str) -> AsyncIterator[str]:
-    """A new, empty database on the PostgreSQL server `server` names (its user must be allowed
-    to create databases), dropped afterwards; yields its URL."""
-    name = f"bredon_bench_{uuid.uuid4().hex[:12]}"
-    connection = await asyncpg.connect(server)
-    try:
-        await connection.execute(f'CREATE DATABASE "{name}"')
-        yield f"{server.rpartition('/')[0]}/{name}"
-    finally:
-        await connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await connection.close()
-
-
-@asynccontextmanager
-async def fresh_location(database: str) -> AsyncIterator[str]:
-    """A fresh database for one measurement: on the PostgreSQL server `database` names, or a
-    SQLite file in a temporary folder (`database` is then "sqlite" or a folder)."""
-    if is_postgres(database):
-        async with scratch_database(database) as url:
-            yield url
-        return
-    folder = None if database == "sqlite" else database
-    with tempfile.TemporaryDirectory(dir=folder) as temporary:
-        yield str(Path(temporary) / "processes.sqlite3")
 
 
 async def start_games(location: str, count: int, plies: int, rng: random.Random) -> list[Plan]:
@@ -212,6 +184,10 @@ def combined(passes: list[Pass]) -> Figures:
 def measure(location: str, processes: int, shared: bool, args: argparse.Namespace) -> list[Figures]:
     """Cold and warm figures of `processes` workers on the (fresh) database at `location`."""
     rng = random.Random(args.seed)
+    background = argparse.Namespace(
+        servers=100, active=args.background // 5, finished=args.background - args.background // 5
+    )
+    asyncio.run(fill(location, background, rng))
     count = args.games if shared else args.games * processes
     # Shared, a game gets a move from every process each round.
     plies = (args.rounds + 1) * (processes if shared else 1)
@@ -271,6 +247,9 @@ def main() -> None:
         help="games per process (own games), or shared by all (shared games)",
     )
     parser.add_argument("--rounds", type=int, default=4, help="warm moves per game and process")
+    parser.add_argument(
+        "--background", type=int, default=10_000, help="games in the database beforehand"
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     print(f"{os.cpu_count()} CPUs; load average before: {os.getloadavg()[0]:.1f}")
