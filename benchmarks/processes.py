@@ -4,11 +4,11 @@ Each configuration gets a fresh database (a SQLite file in a temporary folder, o
 database created on the PostgreSQL server given with ``--database`` and dropped after) holding
 ``--background`` games already (a fifth of them active, with their move logs, built as
 ``load.py`` builds its database: PostgreSQL tracks what a serializable transaction read by index
-page, so on a nearly empty database, whose games' index is one page, it refuses far more writes
-in different games as conflicting than on a real one), and ``--games`` games per process started through
-the services. Then N worker processes are spawned
-(1, 2, 4), each opening its own store and ``GameService`` on that database, and all play at once
-through ``GameService.move``, every move committed:
+page, so on a nearly empty database, whose games' index is a page or two, it refuses far more
+writes in different games as conflicting than on a real one), and ``--games`` games per process
+started through the services. Then N worker processes are spawned (1, 2, 4), each opening its
+own store and ``GameService`` on that database, and all play at once through
+``GameService.move``, every move committed:
 
 - own games: each process moves only in its share of the games (no two processes in one game);
 - shared games: every process moves in the same games, each in its own order, so that two
