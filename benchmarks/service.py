@@ -82,44 +82,70 @@ def replayed(moves: tuple[str, ...]) -> tuple[list[str], Result | None]:
     return after, position.result
 
 
+GAME_COLUMNS = (
+    "id, guild_id, channel_id, white_id, black_id, size, komi, opening, stones1, stones2, caps1, "
+    "caps2, rated, days_per_move, status, result, result_kind, ply, tps, last_ptn, "
+    "last_player_id, last_move_at, deadline_at, reminder_at, created_at, finished_at"
+)
+MOVE_COLUMNS = "game_id, ply, ptn, player_id, played_at, tps"
+
+
+def game_row(game_id: int, players: list[int], moves: list[str]) -> tuple:
+    """The games row (GAME_COLUMNS) of a 6x6 game that has played `moves`: active unless they
+    end it."""
+    after, result = replayed(tuple(moves))
+    now = to_db(START)
+    active = result is None
+    return (
+        game_id,
+        1,
+        2,
+        *players,
+        6,
+        2,
+        "swap",
+        30,
+        30,
+        1,
+        1,
+        1,
+        3,
+        "active" if active else "finished",
+        None if result is None else result.ptn(),
+        None if result is None else result.kind.value,
+        len(moves),
+        after[-1] if moves else Position(6, komi=2).tps(),
+        moves[-1] if moves else None,
+        players[(len(moves) - 1) % 2] if moves else None,
+        now if moves else None,
+        to_db(START + timedelta(days=3)) if active else None,
+        to_db(START + timedelta(days=2.4)) if active else None,
+        now,
+        None if active else now,
+    )
+
+
+def move_rows(game_id: int, players: list[int], moves: list[str]) -> list[tuple]:
+    """The game's move log (MOVE_COLUMNS)."""
+    after, _ = replayed(tuple(moves))
+    now = to_db(START)
+    return [
+        (game_id, ply + 1, move, players[ply % 2], now, after[ply])
+        for ply, move in enumerate(moves)
+    ]
+
+
 def insert_game(
     connection: sqlite3.Connection, game_id: int, players: list[int], moves: list[str]
 ) -> None:
     """A 6x6 game that has played `moves`: active unless they end it, with its log."""
-    after, result = replayed(tuple(moves))
-    now = to_db(START)
-    active = result is None
+    row = game_row(game_id, players, moves)
     connection.execute(
-        "INSERT INTO games (id, guild_id, channel_id, white_id, black_id, size, komi, "
-        "opening, stones1, stones2, caps1, caps2, rated, days_per_move, status, result, "
-        "result_kind, ply, tps, last_ptn, last_player_id, last_move_at, deadline_at, "
-        "reminder_at, created_at, finished_at) "
-        "VALUES (?, 1, 2, ?, ?, 6, 2, 'swap', 30, 30, 1, 1, 1, 3, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-        "?, ?)",
-        (
-            game_id,
-            *players,
-            "active" if active else "finished",
-            None if result is None else result.ptn(),
-            None if result is None else result.kind.value,
-            len(moves),
-            after[-1] if moves else Position(6, komi=2).tps(),
-            moves[-1] if moves else None,
-            players[(len(moves) - 1) % 2] if moves else None,
-            now if moves else None,
-            to_db(START + timedelta(days=3)) if active else None,
-            to_db(START + timedelta(days=2.4)) if active else None,
-            now,
-            None if active else now,
-        ),
+        f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * len(row))})", row
     )
     connection.executemany(
-        "INSERT INTO moves (game_id, ply, ptn, player_id, played_at, tps) "
-        "VALUES (?, ?, ?, ?, ?, ?)",
-        [
-            (game_id, ply + 1, move, players[ply % 2], now, after[ply])
-            for ply, move in enumerate(moves)
-        ],
+        f"INSERT INTO moves ({MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+        move_rows(game_id, players, moves),
     )
 
 
