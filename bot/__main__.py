@@ -367,7 +367,7 @@ def main(
         print(f"Cannot reach Discord ({error}). Check the network and try again.", file=sys.stderr)
         return EXIT_NETWORK
     except (OSError, sqlite3.Error) as error:
-        print(f"Cannot open the database {database}: {error}", file=sys.stderr)
+        print(f"Cannot open the database {shown_location(database)}: {error}", file=sys.stderr)
         return EXIT_CONFIG
     except KeyboardInterrupt:
         pass

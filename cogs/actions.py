@@ -234,9 +234,12 @@ async def with_next_game(
     """`text`, and then the next game in this server awaiting the user's move (the soonest
     deadline first), with a Next game button; `text` alone if there is none."""
     services = _courier(interaction).table.services
-    games = await services.queries.games_for_player(
-        interaction.user.id, guild_id=interaction.guild_id
-    )
+    try:
+        games = await services.queries.games_for_player(
+            interaction.user.id, guild_id=interaction.guild_id
+        )
+    except BredonError:  # the move is in: a failed look for the next game must not hide it
+        return Confirmation(text)
     waiting = [
         g for g in games if g.id != just_played and g.player_to_move.id == interaction.user.id
     ]

@@ -583,7 +583,7 @@ class WalletService:
         rows = await self._db.fetchall(
             "SELECT w.player_id, p.name, w.balance FROM wallets w JOIN players p "
             "ON p.id = w.player_id WHERE w.guild_id = ? AND w.balance > 0 "
-            "ORDER BY w.balance DESC, p.name LIMIT ?",
+            "ORDER BY w.balance DESC, p.name COLLATE BINARY LIMIT ?",
             (guild_id, LEADERBOARD_SIZE),
         )
         return [(PlayerRef(row["player_id"], row["name"]), row["balance"]) for row in rows]

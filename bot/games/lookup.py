@@ -115,7 +115,7 @@ class QueryService:
             GAME_SELECT + " WHERE g.status = 'active' AND (g.white_id = ? OR g.black_id = ?) "
             "AND (? IS NULL OR g.guild_id = ?) "
             "ORDER BY CASE WHEN (g.ply % 2 = 0) = (g.white_id = ?) THEN 0 ELSE 1 END, "
-            "g.deadline_at, g.id LIMIT ?",
+            "g.deadline_at IS NULL, g.deadline_at, g.id LIMIT ?",
             (player_id, player_id, guild_id, guild_id, player_id, MAX_LIST),
         )
         return [game_from_row(row) for row in rows]

@@ -174,7 +174,7 @@ class MatchService:
             "FROM games g JOIN players p ON p.id IN (g.white_id, g.black_id) "
             "WHERE g.guild_id = ? AND g.status = 'finished' "
             "AND COALESCE(CAST(? AS BIGINT), 0) NOT IN (g.white_id, g.black_id) "
-            "GROUP BY p.id, p.name ORDER BY points DESC, wins DESC, p.name",
+            "GROUP BY p.id, p.name ORDER BY points DESC, wins DESC, p.name COLLATE BINARY",
             (guild_id, bot_id),
         )
         return [

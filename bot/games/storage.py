@@ -394,7 +394,8 @@ async def extend_deadline_of_turn(
     `named`, as stored) to `deadline`, if that is later."""
     await tx.execute(
         "UPDATE games SET deadline_at = MAX(deadline_at, ?) WHERE id = ? "
-        "AND status = 'active' AND (ply = ? OR (? IS NULL AND deadline_at = ?))",
+        "AND status = 'active' AND deadline_at IS NOT NULL "
+        "AND (ply = ? OR (? IS NULL AND deadline_at = ?))",
         (to_db(deadline), game_id, ply, ply, named),
     )
 

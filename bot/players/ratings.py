@@ -112,7 +112,8 @@ class RatingService:
         """The guild's established players on one board size, best first (provisional excluded)."""
         check_size(size)
         rows = await self._db.fetchall(
-            _RATING_SELECT + "WHERE r.guild_id = ? AND r.size = ? ORDER BY r.rating DESC, p.name",
+            _RATING_SELECT + "WHERE r.guild_id = ? AND r.size = ? ORDER BY r.rating DESC, "
+            "p.name COLLATE BINARY",
             (guild_id, size),
         )
         established = [rating for rating in map(_from_row, rows) if not rating.provisional]

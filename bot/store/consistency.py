@@ -30,10 +30,16 @@ CONSISTENCY_CHECKS = (
         "FROM ledger l WHERE l.stake_id = s.id AND l.player_id IS NULL)",
     ),
     ConsistencyCheck(
-        "game(s) whose ply is not their number of live (not undone) moves",
+        # A game from a set position (start_tps) starts at that position's ply with no move:
+        # its live moves, if any, run without a gap up to its ply.
+        "game(s) whose ply is not where their live (not undone) moves lead",
         ("games", "moves"),
-        "SELECT COUNT(*) FROM games g WHERE g.ply != (SELECT COUNT(*) FROM moves m "
-        "WHERE m.game_id = g.id AND m.undone_at IS NULL)",
+        "SELECT COUNT(*) FROM games g LEFT JOIN (SELECT game_id, COUNT(*) AS n, "
+        "MIN(ply) AS first, MAX(ply) AS last FROM moves WHERE undone_at IS NULL "
+        "GROUP BY game_id) m ON m.game_id = g.id WHERE CASE "
+        "WHEN m.n IS NULL THEN g.start_tps IS NULL AND g.ply != 0 "
+        "ELSE g.ply != m.last OR m.n != m.last - m.first + 1 "
+        "OR (g.start_tps IS NULL AND m.first != 1) END",
     ),
 )
 

@@ -13,7 +13,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from bot.store.base import StoreError, shown_location
 
@@ -31,7 +31,9 @@ def _without_password(url: str) -> tuple[str, dict[str, str]]:
         return url, {}
     user = parts.username or ""
     host = parts.netloc.rpartition("@")[2]
-    return urlunsplit(parts._replace(netloc=f"{user}@{host}")), {"PGPASSWORD": parts.password}
+    # The URL keeps the password percent-encoded (as libpq and asyncpg decode it): give it plain.
+    password = unquote(parts.password)
+    return urlunsplit(parts._replace(netloc=f"{user}@{host}")), {"PGPASSWORD": password}
 
 
 def _run(command: list[str], environment: dict[str, str]) -> str:

@@ -3,8 +3,10 @@
 Chosen by a ``postgresql://`` URL in BREDON_DATABASE; asyncpg speaks to the server. The services'
 SQL is the SQLite store's, translated here once per statement (:func:`to_postgres`): ``?``
 placeholders become ``$1, $2...``, and SQLite's scalar ``MAX(a, b)``/``MIN(a, b)`` become
-``GREATEST``/``LEAST``. Numbers come back as SQLite gives them (a ``SUM`` of integers is an int,
-not a Decimal).
+``GREATEST``/``LEAST`` (which pass over a NULL where SQLite's give NULL: the services never
+hand them one, their SQL guards it), and ``COLLATE BINARY`` (SQLite's default order of text,
+byte by byte) becomes ``COLLATE "C"``, the same order whatever the database's locale. Numbers
+come back as SQLite gives them (a ``SUM`` of integers is an int, not a Decimal).
 
 Concurrency: write transactions run at ``SERIALIZABLE``, so they behave as if run one after
 another, whichever process runs them: everything that is correct on SQLite's single writer stays
@@ -78,7 +80,9 @@ _UNREACHABLE = (
     # ("cannot switch to state 15", MagicStack/asyncpg#784): the next one reconnects.
     asyncpg.InternalClientError,
 )
-_TOKEN = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|\?\d*|\b(?:MAX|MIN)\(", re.IGNORECASE)
+_TOKEN = re.compile(
+    r"'(?:[^']|'')*'|\"[^\"]*\"|\?\d*|\b(?:MAX|MIN)\(|\bCOLLATE\s+BINARY\b", re.IGNORECASE
+)
 _NULL_TEST = re.compile(r"\s+IS\s+(?:NOT\s+)?NULL\b", re.IGNORECASE)
 
 
@@ -122,6 +126,8 @@ def to_postgres(sql: str) -> Statement:
                 out.append(f"${number}")
         elif token[0] in "'\"":
             out.append(token)
+        elif token[0] in "cC":
+            out.append('COLLATE "C"')
         elif _has_two_arguments(sql, match.end()):
             out.append("GREATEST(" if token[:3].upper() == "MAX" else "LEAST(")
         else:
@@ -227,6 +233,13 @@ class PostgresDatabase(Database):
             if current > database._known:
                 raise NewerSchema(database.location, current, database._known)
             await database.migrate(migrations)
+        except asyncpg.PostgresError as error:  # e.g. no right to create Bredon's tables
+            await pool.close()
+            raise StoreError(
+                f"PostgreSQL at {database.location} refused to set up Bredon's tables ({error}): "
+                "let Bredon's user create tables in the database's schema (GRANT CREATE ON "
+                "SCHEMA public), or migrate it once as a user who may."
+            ) from error
         except BaseException:
             await pool.close()
             raise
@@ -260,7 +273,10 @@ class PostgresDatabase(Database):
     async def migrate(self, migrations: list[Migration]) -> list[int]:
         """Apply the migrations above the database's version; returns the versions applied.
         All of them in one transaction, under an advisory lock: processes starting together
-        wait for the first to finish, then find nothing to do."""
+        wait for the first to finish, then find nothing to do. An up-to-date database is only
+        read, so a role that may only read and write rows can run Bredon on it."""
+        if migrations and await self.schema_version() >= migrations[-1].version:
+            return []
         applied = []
         async with (
             self._turn(write=True),

@@ -116,7 +116,8 @@ class DeadlineService:
         soon = to_db(self._clock.now() + RECHECK_HELD)
         row = await self._db.fetchone(
             "SELECT MIN(t) FROM ("
-            f"SELECT MIN(CASE WHEN {GAME_HAS_PENDING_NEWS} THEN MAX(deadline_at, ?, "
+            "SELECT MIN(CASE WHEN deadline_at IS NOT NULL AND "
+            f"{GAME_HAS_PENDING_NEWS} THEN MAX(deadline_at, ?, "
             "(SELECT MIN(o.next_attempt_at) FROM outbox o WHERE o.stream = 'game:' || g.id "
             "AND o.delivered_at IS NULL)) "
             "ELSE deadline_at END) AS t FROM games g WHERE status = 'active' "

@@ -586,11 +586,13 @@ async def _reseed_knockout(
 
 
 async def _begun(tx: Transaction, pairing: PairingView) -> bool:
-    """Whether a game of the pairing's match has a move or a result."""
+    """Whether a game of the pairing's match has a move or a result (a thematic event's games
+    start at a ply above 0 with none)."""
     if pairing.match_id is None:
         return False
     row = await tx.fetchone(
-        "SELECT 1 FROM games WHERE match_id = ? AND (ply > 0 OR status = 'finished')",
+        "SELECT 1 FROM games g WHERE g.match_id = ? AND (g.status = 'finished' OR EXISTS "
+        "(SELECT 1 FROM moves m WHERE m.game_id = g.id AND m.undone_at IS NULL))",
         (pairing.match_id,),
     )
     return row is not None
@@ -683,6 +685,11 @@ def read_reported_game(text: str) -> PTNGame:
 def _check_setup(record: PTNGame, game: GameView) -> None:
     start = record.start()
     setup = game.setup
+    if setup.start_tps is not None:
+        raise ReportRefused(
+            "This tournament's games start from its own position (a thematic event): play them "
+            "here, where they start there, rather than report one played elsewhere."
+        )
     size = f"{setup.size}x{setup.size}"
     if start.size != setup.size:
         raise ReportRefused(
@@ -754,7 +761,7 @@ async def _waiting_game(
         (player_id, player_id, tournament.id, tournament.current_round),
     )
     games = [game_from_row(row) for row in rows]
-    if games and games[0].ply > 0:
+    if games and games[0].plies_played > 0:
         raise ReportRefused(
             f"Game #{games[0].id} already has moves played here: a game played elsewhere "
             "counts only for a game not begun on Bredon."

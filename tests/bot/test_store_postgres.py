@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import sqlite3
+import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -14,8 +15,11 @@ import asyncpg
 import pytest
 
 from bot import errors
+from bot.services import Services
 from bot.store import Database, Migration, NewerSchema, StoreError, load_migrations
 from bot.store.postgres import postgres_migrations
+from bot.timekeeping.clock import FakeClock
+from tests.bot.conftest import play, start_game
 from tests.databases import (
     POSTGRES,
     REFUSED_BY_SCHEMA,
@@ -214,7 +218,7 @@ async def test_an_unreachable_server_or_a_wrong_database_is_a_sentence_with_no_p
             await Database.open(unreachable)
     assert "hunter2" not in str(caught.value)
     missing = with_database(POSTGRES, "no_such_database_here")
-    with pytest.raises(StoreError, match=r"refused Bredon.*database name"):
+    with pytest.raises(StoreError, match=r"does not exist.*BREDON_DATABASE names it"):
         await Database.open(missing)
 
 
@@ -228,3 +232,36 @@ class socket_closed_port:
 
     def __exit__(self, *exc: object) -> None:
         self._socket.close()
+
+
+async def test_a_role_that_may_only_read_and_write_rows_runs_bredon(url: str) -> None:
+    """Migrated once by its owner, the database is used by a role without the right to create
+    anything: opening it only reads the version. Where that role would have to create Bredon's
+    tables, it is refused with a sentence saying what to grant."""
+    await (await Database.open(url)).close()
+    role = f"bredon_rows_{uuid.uuid4().hex[:8]}"
+    owner = await asyncpg.connect(url)
+    fresh = await create_postgres_database()
+    try:
+        await owner.execute(f'CREATE ROLE "{role}" LOGIN')
+        for grant in (
+            "USAGE ON SCHEMA public",
+            "SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public",
+            "USAGE ON ALL SEQUENCES IN SCHEMA public",
+        ):
+            await owner.execute(f'GRANT {grant} TO "{role}"')
+        as_role = url.replace("://bredon@", f"://{role}@", 1)
+        services = await Services.open(as_role, clock=FakeClock())
+        try:
+            game = await start_game(services)
+            await play(services, game.id, "a1 e5")
+            assert (await services.games.get(game.id)).ply == 2
+        finally:
+            await services.close()
+        with pytest.raises(StoreError, match=r"refused to set up Bredon's tables.*GRANT CREATE"):
+            await Database.open(fresh.replace("://bredon@", f"://{role}@", 1))
+    finally:
+        await drop_postgres_database(fresh)
+        await owner.execute(f'DROP OWNED BY "{role}"')
+        await owner.execute(f'DROP ROLE "{role}"')
+        await owner.close()

@@ -51,3 +51,10 @@ def test_the_location_tells_the_engine_and_hides_a_password() -> None:
     )
     assert shown_location("postgresql://bredon@db/bredon") == "postgresql://bredon@db/bredon"
     assert shown_location("data/bredon.sqlite3") == "data/bredon.sqlite3"
+
+
+def test_text_ordered_byte_by_byte_stays_so_whatever_the_servers_locale() -> None:
+    statement = to_postgres(
+        "SELECT name FROM players ORDER BY name COLLATE BINARY, 'COLLATE BINARY'"
+    )
+    assert statement.sql == "SELECT name FROM players ORDER BY name COLLATE \"C\", 'COLLATE BINARY'"

@@ -9,6 +9,7 @@ import pytest
 
 from bot import errors
 from bot.services import Services
+from bot.tournaments.corrections import read_reported_game
 from bot.tournaments.tournament import TournamentStatus
 from tak import Position
 from tests.bot.tournament_helpers import ANN, BEN, CAT, DAN, new_tournament, start
@@ -75,3 +76,21 @@ async def test_a_start_that_cannot_be_is_refused_and_nothing_is_made(
     with pytest.raises(errors.InvalidSetting, match=reason):
         await new_tournament(services, **settings)
     assert await services.db.fetchall("SELECT * FROM tournaments") == []
+
+
+async def test_a_thematic_event_takes_no_game_played_elsewhere(services: Services) -> None:
+    """Its games start from its position, which a game played elsewhere cannot show: reporting
+    one is refused with why (its games, at a ply above 0, have no move yet and are not begun)."""
+    tournament = await new_tournament(
+        services, (ANN, BEN), format="round_robin", games_per_match=1, start_moves=OPENING
+    )
+    await start(services, tournament.id)
+    pairing = (await services.tournaments.pairings(tournament.id)).pairings[0]
+    [game] = await services.matches.games(pairing.match_id)
+    assert game.ply == 2 and game.plies_played == 0
+    record = read_reported_game(
+        '[Player1 "ann"]\n[Player2 "ben"]\n[Size "3"]\n[Komi "0"]\n\n1. a1 c3 2. c1 b1 3. c2 R-0\n'
+    )
+    with pytest.raises(errors.ReportRefused, match="thematic event"):
+        await services.results.report(tournament.id, record, reporter=ANN, is_organizer=True)
+    assert (await services.games.get(game.id)).status.value == "active"

@@ -12,10 +12,11 @@ import pytest
 from bot import errors
 from bot.games.model import GameStatus, PlayerRef
 from bot.services import Services
+from bot.store.consistency import CONSISTENCY_CHECKS
 from bot.timekeeping.clock import FakeClock
 from tak import Color, Position, ResultKind
 from tak.ptn import Game
-from tests.bot.conftest import CHANNEL, GUILD, play
+from tests.bot.conftest import CHANNEL, GUILD, play, start_game
 from tests.bot.setups import create_challenge
 from tests.engine.test_ptn_ninja_files import assert_ninja_reads
 
@@ -156,3 +157,29 @@ async def test_every_game_of_a_match_from_a_tps_starts_there_with_the_colours_sw
     assert (second.white, second.black) == (bob, alice)
     assert second.setup.start_tps == BLACK_TO_MOVE and second.tps == BLACK_TO_MOVE
     assert second.ply == 7 and second.player_to_move == alice and not second.setup.rated
+
+
+async def test_games_from_a_tps_keep_the_database_consistent_for_check(
+    services, alice, bob
+) -> None:
+    """`check`'s rule that a game's ply is where its live moves lead holds for a game set up from
+    a TPS (ply 7, no move), after its moves and after an undo."""
+    offer = await challenge(services, alice, bob, start_tps=BLACK_TO_MOVE, colour="white")
+    game = (await services.challenges.accept(offer.id, bob)).game
+    plain = await start_game(services)
+
+    async def broken() -> dict[str, int]:
+        counts = {}
+        for check in CONSISTENCY_CHECKS:
+            row = await services.db.fetchone(check.query)
+            assert row is not None
+            counts[check.broken] = int(row[0])
+        return {what: count for what, count in counts.items() if count}
+
+    assert await broken() == {}
+    await play(services, game.id, "e1 d5")
+    await play(services, plain.id, "a1 e5 c3")
+    assert await broken() == {}
+    await services.games.request_undo(game.id, alice.id)
+    await services.games.accept_undo(game.id, bob.id)
+    assert await broken() == {}
