@@ -15,6 +15,12 @@ SQLite gives behind another process's write lock. Within one process, writes sti
 (an ``asyncio.Lock``), as on SQLite, so two clicks in one process never conflict; reads run side
 by side on the connection pool.
 
+Between processes: a row being claimed is taken with ``FOR UPDATE SKIP LOCKED``
+(:attr:`Database.skip_locked`), so two processes never wait for or fight over the same outbox
+item or deadline; what one process changes wakes the others through ``LISTEN/NOTIFY``
+(:meth:`PostgresDatabase.listen`), on a connection of its own that is made again whenever it is
+lost (the loops poll all the same, so a lost notification only makes a wake-up later).
+
 Schema: ``bot/migrations/postgresql/``, numbered as SQLite's; the first file is the whole schema
 as of the version PostgreSQL support came with, later files follow SQLite's one for one. The
 version is a one-row table, ``bredon_schema``; migrations run under an advisory lock, so processes
@@ -24,10 +30,12 @@ starting together migrate once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import math
 import re
+import secrets
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -41,6 +49,7 @@ from bot.store.base import (
     DEFAULT_BUSY_TIMEOUT,
     MIGRATIONS_DIR,
     Database,
+    Listener,
     Migration,
     NewerSchema,
     Params,
@@ -56,6 +65,9 @@ log = logging.getLogger(__name__)
 POSTGRES_MIGRATIONS_DIR = MIGRATIONS_DIR / "postgresql"
 POOL_SIZE = 10
 UNREACHABLE_LOG_EVERY = 60.0  # seconds between two log lines about an unreachable server
+LISTEN_RETRY_FIRST = 1.0  # seconds before making the listening connection again, doubling
+LISTEN_RETRY_MAX = 30.0
+LISTEN_CHECK_EVERY = 30.0  # seconds between two checks that the listening connection is alive
 # pg_advisory_xact_lock key held while migrating ("BREDON" in ASCII).
 MIGRATION_LOCK = 0x425245444F4E
 # What PostgreSQL does when it cannot run a transaction as if alone: the caller may try again.
@@ -157,8 +169,14 @@ async def _set_up(connection: asyncpg.Connection) -> None:
 
 
 class PostgresTransaction(Transaction):
-    def __init__(self, connection: asyncpg.pool.PoolConnectionProxy) -> None:
+    def __init__(self, connection: asyncpg.pool.PoolConnectionProxy, origin: str) -> None:
         self._connection = connection
+        self._origin = origin
+
+    async def notify(self, channel: str, payload: str = "") -> None:
+        await self._connection.execute(
+            "SELECT pg_notify($1, $2)", channel, f"{self._origin} {payload}"
+        )
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         statement = to_postgres(sql)
@@ -182,6 +200,14 @@ class PostgresDatabase(Database):
         self._closed = False
         self._known = 0  # the newest schema version this Bredon knows
         self._told_at: dict[str, float] = {}
+        self._url = url
+        # Each notification starts with its sender's origin, so that a process is not woken by
+        # its own (it acts on its changes itself).
+        self._origin = secrets.token_hex(6)
+        self._listeners: dict[str, list[Listener]] = {}
+        self._listening: asyncio.Task[None] | None = None
+        self._listen_connection: asyncpg.Connection | None = None
+        self._first_listen = asyncio.Event()  # the first connection was tried
 
     @classmethod
     async def connect(
@@ -231,12 +257,114 @@ class PostgresDatabase(Database):
     def engine(self) -> str:
         return "postgresql"
 
+    @property
+    def skip_locked(self) -> str:
+        return " FOR UPDATE SKIP LOCKED"
+
     async def close(self) -> None:
         async with self._write_lock:
             if self._closed:
                 return
             self._closed = True
+            if self._listening is not None:
+                self._listening.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._listening
             await self._pool.close()
+
+    # ----------------------------------------------------------------- LISTEN/NOTIFY
+
+    async def notify(self, channel: str, payload: str = "") -> None:
+        async with self._turn(write=False):
+            await self._pool.execute(
+                "SELECT pg_notify($1, $2)", channel, f"{self._origin} {payload}"
+            )
+
+    async def listen(self, channel: str, callback: Listener) -> None:
+        """See :meth:`Database.listen`. Returns once the listening connection was tried the
+        first time (made, or logged as not made yet: polling goes on meanwhile)."""
+        if self._closed:
+            raise StoreClosed()
+        new = channel not in self._listeners
+        self._listeners.setdefault(channel, []).append(callback)
+        if self._listening is None:
+            self._listening = asyncio.create_task(self._keep_listening(), name="bredon-listener")
+        elif new and self._listen_connection is not None:
+            with contextlib.suppress(*_UNREACHABLE, asyncpg.InterfaceError):
+                await self._listen_connection.add_listener(channel, self._heard)
+        await self._first_listen.wait()
+
+    def _heard(self, _connection: object, _pid: int, channel: str, payload: str) -> None:
+        origin, _, text = payload.partition(" ")
+        if origin != self._origin:
+            self._tell_listeners(channel, text)
+
+    def _tell_listeners(self, channel: str, payload: str) -> None:
+        for callback in self._listeners.get(channel, ()):
+            try:
+                callback(payload)
+            except Exception:
+                log.exception("A listener of %s failed.", channel)
+
+    async def _keep_listening(self) -> None:
+        """Hold a connection that listens on every channel asked for; make it again, with
+        backoff, whenever it is lost. After a reconnection every listener is told "", since
+        notifications may have been missed."""
+        delay = LISTEN_RETRY_FIRST
+        connected_before = False
+        while True:
+            try:
+                connection = await self._listening_connection()
+            except (*_UNREACHABLE, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+                self._tell_operator(
+                    f"Cannot listen for other processes' changes on PostgreSQL at "
+                    f"{self.location} ({error}); polling meanwhile."
+                )
+                self._first_listen.set()
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, LISTEN_RETRY_MAX)
+                continue
+            delay = LISTEN_RETRY_FIRST
+            self._first_listen.set()
+            if connected_before:
+                log.info("Listening for other processes' changes again.")
+                for channel in list(self._listeners):
+                    self._tell_listeners(channel, "")
+            connected_before = True
+            try:
+                await self._until_lost(connection)
+            finally:
+                self._listen_connection = None
+                connection.terminate()
+
+    async def _listening_connection(self) -> asyncpg.Connection:
+        connection = await asyncpg.connect(
+            self._url, server_settings={"application_name": "bredon-listener"}
+        )
+        try:
+            for channel in list(self._listeners):
+                await connection.add_listener(channel, self._heard)
+        except BaseException:
+            connection.terminate()
+            raise
+        self._listen_connection = connection
+        return connection
+
+    @staticmethod
+    async def _until_lost(connection: asyncpg.Connection) -> None:
+        """Return when the connection is closed, or fails a check made every
+        :data:`LISTEN_CHECK_EVERY` seconds (a network that drops silently)."""
+        lost = asyncio.Event()
+        connection.add_termination_listener(lambda _connection: lost.set())
+        while not lost.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(lost.wait(), LISTEN_CHECK_EVERY)
+            if connection.is_closed():
+                return
+            try:
+                await asyncio.wait_for(connection.execute("SELECT 1"), LISTEN_CHECK_EVERY)
+            except (*_UNREACHABLE, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError):
+                return
 
     async def check_in_place(self) -> None:
         """Raise :class:`NewerSchema` once a newer Bredon has migrated the shared database: this
@@ -333,7 +461,7 @@ class PostgresDatabase(Database):
             self._pool.acquire() as connection,
             connection.transaction(isolation="serializable"),
         ):
-            yield PostgresTransaction(connection)
+            yield PostgresTransaction(connection, self._origin)
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[Transaction]:  # type: ignore[override]
@@ -342,7 +470,7 @@ class PostgresDatabase(Database):
             self._pool.acquire() as connection,
             connection.transaction(isolation="repeatable_read", readonly=True),
         ):
-            yield PostgresTransaction(connection)
+            yield PostgresTransaction(connection, self._origin)
 
     async def write_one(self, sql: str, params: Params = ()) -> list[Row]:
         async with self._turn(write=True):
