@@ -67,7 +67,7 @@ POOL_SIZE = 10
 UNREACHABLE_LOG_EVERY = 60.0  # seconds between two log lines about an unreachable server
 LISTEN_RETRY_FIRST = 1.0  # seconds before making the listening connection again, doubling
 LISTEN_RETRY_MAX = 30.0
-LISTEN_CHECK_EVERY = 30.0  # seconds between two checks that the listening connection is alive
+LISTEN_CHECK_TIMEOUT = 10.0  # seconds the listening connection has to answer a check
 # pg_advisory_xact_lock key held while migrating ("BREDON" in ASCII).
 MIGRATION_LOCK = 0x425245444F4E
 # What PostgreSQL does when it cannot run a transaction as if alone: the caller may try again.
@@ -205,9 +205,8 @@ class PostgresDatabase(Database):
         # its own (it acts on its changes itself).
         self._origin = secrets.token_hex(6)
         self._listeners: dict[str, list[Listener]] = {}
-        self._listening: asyncio.Task[None] | None = None
         self._listen_connection: asyncpg.Connection | None = None
-        self._first_listen = asyncio.Event()  # the first connection was tried
+        self._reconnecting: asyncio.Task[None] | None = None
 
     @classmethod
     async def connect(
@@ -266,10 +265,14 @@ class PostgresDatabase(Database):
             if self._closed:
                 return
             self._closed = True
-            if self._listening is not None:
-                self._listening.cancel()
+            if self._reconnecting is not None:
+                self._reconnecting.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
-                    await self._listening
+                    await self._reconnecting
+            connection, self._listen_connection = self._listen_connection, None
+            if connection is not None:
+                connection.remove_termination_listener(self._listener_lost)
+                connection.terminate()
             await self._pool.close()
 
     # ----------------------------------------------------------------- LISTEN/NOTIFY
@@ -281,18 +284,18 @@ class PostgresDatabase(Database):
             )
 
     async def listen(self, channel: str, callback: Listener) -> None:
-        """See :meth:`Database.listen`. Returns once the listening connection was tried the
-        first time (made, or logged as not made yet: polling goes on meanwhile)."""
+        """See :meth:`Database.listen`. The first call makes the listening connection; if that
+        fails, it is logged and tried again in the background (polling goes on meanwhile)."""
         if self._closed:
             raise StoreClosed()
         new = channel not in self._listeners
         self._listeners.setdefault(channel, []).append(callback)
-        if self._listening is None:
-            self._listening = asyncio.create_task(self._keep_listening(), name="bredon-listener")
+        if self._listen_connection is None and self._reconnecting is None:
+            if not await self._connect_listener(again=False):
+                self._listener_lost(None)
         elif new and self._listen_connection is not None:
             with contextlib.suppress(*_UNREACHABLE, asyncpg.InterfaceError):
                 await self._listen_connection.add_listener(channel, self._heard)
-        await self._first_listen.wait()
 
     def _heard(self, _connection: object, _pid: int, channel: str, payload: str) -> None:
         origin, _, text = payload.partition(" ")
@@ -306,69 +309,72 @@ class PostgresDatabase(Database):
             except Exception:
                 log.exception("A listener of %s failed.", channel)
 
-    async def _keep_listening(self) -> None:
-        """Hold a connection that listens on every channel asked for; make it again, with
-        backoff, whenever it is lost. After a reconnection every listener is told "", since
-        notifications may have been missed."""
-        delay = LISTEN_RETRY_FIRST
-        connected_before = False
-        while True:
-            try:
-                connection = await self._listening_connection()
-            except (*_UNREACHABLE, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-                self._tell_operator(
-                    f"Cannot listen for other processes' changes on PostgreSQL at "
-                    f"{self.location} ({error}); polling meanwhile."
-                )
-                self._first_listen.set()
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, LISTEN_RETRY_MAX)
-                continue
-            delay = LISTEN_RETRY_FIRST
-            self._first_listen.set()
-            if connected_before:
-                log.info("Listening for other processes' changes again.")
-                for channel in list(self._listeners):
-                    self._tell_listeners(channel, "")
-            connected_before = True
-            try:
-                await self._until_lost(connection)
-            finally:
-                self._listen_connection = None
-                connection.terminate()
-
-    async def _listening_connection(self) -> asyncpg.Connection:
-        connection = await asyncpg.connect(
-            self._url, server_settings={"application_name": "bredon-listener"}
-        )
+    async def _connect_listener(self, *, again: bool) -> bool:
+        """Make the listening connection, on every channel asked for; False (logged) if the
+        server cannot be reached. Made `again`, every listener is told "": notifications may
+        have been missed meanwhile."""
+        try:
+            connection = await asyncpg.connect(
+                self._url, server_settings={"application_name": "bredon-listener"}
+            )
+        except (*_UNREACHABLE, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            self._tell_operator(
+                f"Cannot listen for other processes' changes on PostgreSQL at {self.location} "
+                f"({error}); polling meanwhile."
+            )
+            return False
         try:
             for channel in list(self._listeners):
                 await connection.add_listener(channel, self._heard)
-        except BaseException:
+        except (*_UNREACHABLE, asyncpg.PostgresError, asyncpg.InterfaceError):
             connection.terminate()
-            raise
+            return False
+        connection.add_termination_listener(self._listener_lost)
         self._listen_connection = connection
-        return connection
+        if again:
+            log.info("Listening for other processes' changes again.")
+            for channel in list(self._listeners):
+                self._tell_listeners(channel, "")
+        return True
 
-    @staticmethod
-    async def _until_lost(connection: asyncpg.Connection) -> None:
-        """Return when the connection is closed, or fails a check made every
-        :data:`LISTEN_CHECK_EVERY` seconds (a network that drops silently)."""
-        lost = asyncio.Event()
-        connection.add_termination_listener(lambda _connection: lost.set())
-        while not lost.is_set():
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(lost.wait(), LISTEN_CHECK_EVERY)
-            if connection.is_closed():
-                return
-            try:
-                await asyncio.wait_for(connection.execute("SELECT 1"), LISTEN_CHECK_EVERY)
-            except (*_UNREACHABLE, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError):
-                return
+    def _listener_lost(self, connection: object) -> None:
+        """The listening connection ended (or could not be made): make it again, with backoff,
+        in the background."""
+        if connection is not None and connection is not self._listen_connection:
+            return  # one already replaced
+        self._listen_connection = None
+        if self._closed or self._reconnecting is not None:
+            return
+        self._reconnecting = asyncio.create_task(self._reconnect(), name="bredon-listener")
+
+    async def _reconnect(self) -> None:
+        delay = LISTEN_RETRY_FIRST
+        try:
+            while True:
+                await asyncio.sleep(delay)
+                if await self._connect_listener(again=True):
+                    return
+                delay = min(delay * 2, LISTEN_RETRY_MAX)
+        finally:
+            self._reconnecting = None
+
+    async def _check_listener(self) -> None:
+        """End a listening connection that no longer answers (a network that dropped without a
+        word), so that it is made again."""
+        connection = self._listen_connection
+        if connection is None:
+            return
+        try:
+            await connection.execute("SELECT 1", timeout=LISTEN_CHECK_TIMEOUT)
+        except (*_UNREACHABLE, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError):
+            connection.terminate()
+            self._listener_lost(connection)
 
     async def check_in_place(self) -> None:
         """Raise :class:`NewerSchema` once a newer Bredon has migrated the shared database: this
-        process would write what that version no longer expects."""
+        process would write what that version no longer expects. Also makes sure the
+        connection listening for other processes' changes still answers."""
+        await self._check_listener()
         version = await self.schema_version()
         if version > self._known:
             raise NewerSchema(self.location, version, self._known)
