@@ -18,6 +18,7 @@ than a post takes, and every process would post every item.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import random
@@ -46,7 +47,7 @@ from tests.databases import create_postgres_database, drop_postgres_database
 
 pytestmark = pytest.mark.postgres_only
 
-REFUSED: Counter[str] = Counter()
+REFUSED: Counter[str] = Counter()  # this process's moves refused, by refusal
 REPO = Path(__file__).resolve().parents[2]
 CHILD = (
     "import asyncio, sys\n"
@@ -159,7 +160,7 @@ async def run_process(url: str, folder: str, name: str, incarnation: str) -> Non
     await scheduler.stop()
     await courier.halt()
     await services.close()
-    print(REFUSED, file=sys.stderr)
+    print(f"refused {json.dumps(REFUSED)}", file=sys.stderr)  # for the figures
 
 
 async def play_as_clients(
@@ -402,9 +403,14 @@ async def check_the_outcome(services: Services, run: Run) -> None:
             for line in lines
         ]
         assert sum(died < moment < restarted for moment in by_others) > 10
+    refused: Counter[str] = Counter()  # by the processes that were not killed at the end
+    for line in logs.splitlines():
+        if line.startswith("refused "):
+            refused.update(json.loads(line.removeprefix("refused ")))
     print(  # the figures for the report (pytest -s)
         f"\nmoves told accepted {len(told)}, announcements {len(rows)} {dict(kinds)}, "
         f"games {len(await db.fetchall('SELECT id FROM games'))}, timed out {timed_out[0]}, "
         f"kills {len(run.killed)}, posted twice {len(twice)}, "
-        f"scheduler looks refused as busy {logs.count('deadlines were busy')}"
+        f"scheduler looks refused as busy {logs.count('deadlines were busy')}, "
+        f"moves refused by the last processes {dict(refused)}"
     )
