@@ -357,9 +357,7 @@ class BredonBot(commands.Bot):
             on_duty=lambda: self.dispatch("outbox_written"),
         )
         self.scheduler.start(before=self.wait_until_ready)
-        # Other processes' changes (PostgreSQL): wake this one's courier and scheduler.
-        await self.services.db.listen(OUTBOX_CHANNEL, lambda _: self.dispatch("outbox_written"))
-        await self.services.db.listen(SCHEDULE_CHANNEL, lambda _: self.scheduler_look())
+        await self.follow_other_processes()
         self._watchdog = asyncio.create_task(self._watch_database(), name="bredon-watchdog")
         if self.settings.health_port is not None:
             self.health = HealthEndpoint(self.services.db, self.gateway, self.tree.timings)
@@ -370,6 +368,12 @@ class BredonBot(commands.Bot):
         when nothing wakes it: its own `default`, short enough to see soon what other processes
         write, unless the bot was made with another (tests, whose database nobody else writes)."""
         return self._idle_look or default
+
+    async def follow_other_processes(self) -> None:
+        """Wake this process's courier and scheduler when another process enqueued an
+        announcement or made a deadline sooner (PostgreSQL; nothing on SQLite)."""
+        await self.services.db.listen(OUTBOX_CHANNEL, lambda _: self.dispatch("outbox_written"))
+        await self.services.db.listen(SCHEDULE_CHANNEL, lambda _: self.scheduler_look())
 
     def wake_scheduler(self) -> None:
         """A deadline, reminder or digest may now fall before the scheduler's next look (it

@@ -15,11 +15,14 @@ import asyncpg
 import pytest
 from tournament_helpers import ANN, BEN, CAT, DAN, new_tournament
 
+from bot.app import create_bot
 from bot.errors import StoreBusy
 from bot.notifications.outbox import DigestDue, GameEnded, Headline, TournamentNews
 from bot.services import Services
+from bot.settings import Settings
 from bot.store import Database
 from bot.timekeeping.clock import FakeClock
+from bot.timekeeping.scheduler import SCHEDULE_CHANNEL
 from tests.bot.conftest import ALICE, BOB, GUILD, deliver_everything, play, start_game
 
 pytestmark = pytest.mark.postgres_only
@@ -220,3 +223,48 @@ async def test_a_game_times_out_once_when_two_schedulers_run_together(
         await here.deadlines.run_due()
     rows = await here.db.fetchall("SELECT stream FROM outbox WHERE kind = ?", (GameEnded.KIND,))
     assert sorted(row["stream"] for row in rows) == sorted(f"game:{g.id}" for g in games)
+
+
+class CountedWakes:
+    """Stands in for the bot's deadline scheduler: counts the wake-ups."""
+
+    def __init__(self) -> None:
+        self.wakes = 0
+
+    def wake(self) -> None:
+        self.wakes += 1
+
+    async def stop(self) -> None:
+        return None
+
+
+async def test_the_bot_wakes_and_is_woken_by_the_other_processes(
+    db_path: str, clock: FakeClock
+) -> None:
+    """An announcement enqueued, or a deadline made sooner, by another process wakes this bot's
+    courier and scheduler; a deadline made sooner here wakes the other processes."""
+    other = await Services.open(db_path, clock=clock)
+    services = await Services.open(db_path, clock=clock)
+    try:
+        async with create_bot(Settings(token=None, database=db_path), services=services) as bot:
+            scheduler = CountedWakes()
+            bot.scheduler = scheduler  # type: ignore[assignment]
+            couriers_woken: list[None] = []
+
+            async def on_outbox_written() -> None:
+                couriers_woken.append(None)
+
+            bot.add_listener(on_outbox_written)
+            await bot.follow_other_processes()
+            heard_elsewhere: list[str] = []
+            await other.db.listen(SCHEDULE_CHANNEL, heard_elsewhere.append)
+
+            await start_game(other)  # enqueues the game's start
+            await eventually(lambda: bool(couriers_woken), "the courier woken")
+            await other.db.notify(SCHEDULE_CHANNEL)  # what wake_scheduler sends
+            await eventually(lambda: scheduler.wakes == 1, "the scheduler woken")
+            bot.wake_scheduler()
+            assert scheduler.wakes == 2  # this one at once
+            await eventually(lambda: heard_elsewhere == [""], "the other's scheduler woken")
+    finally:
+        await other.close()
