@@ -6,7 +6,9 @@ Discord by :func:`sync_commands`, an explicit action, never at start-up; once co
 compares what Discord has registered with its own commands and says how to sync if they differ.
 With ``BREDON_SHARDS`` it is an ``AutoShardedBot`` (all shards, or the ones in
 ``BREDON_SHARD_IDS``); with ``BREDON_HEALTH_PORT`` it serves ``/healthz`` and ``/metrics``
-(:mod:`bot.health`), timing every slash command in :class:`BredonTree`.
+(:mod:`bot.health`), timing every slash command in :class:`BredonTree`. On PostgreSQL the
+processes wake each other (``LISTEN/NOTIFY``): an announcement enqueued anywhere wakes every
+courier, a deadline made sooner anywhere every scheduler.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from discord.ext import commands
 
 from bot.errors import BredonError, StoreClosed
 from bot.health import CommandTimings, Gateway, HealthEndpoint
+from bot.notifications.outbox import OUTBOX_CHANNEL
 from bot.release import bredon_version
 from bot.services import Services
 from bot.settings import Settings
@@ -35,7 +38,7 @@ from bot.store import StoreError
 from bot.text_safety import message_text
 from bot.timekeeping.clock import Clock, SystemClock
 from bot.timekeeping.deadlines import DeadlineReport
-from bot.timekeeping.scheduler import DEFAULT_MAX_SLEEP, DeadlineScheduler
+from bot.timekeeping.scheduler import DEFAULT_MAX_SLEEP, SCHEDULE_CHANNEL, DeadlineScheduler
 
 log = logging.getLogger(__name__)
 
@@ -338,6 +341,7 @@ class BredonBot(commands.Bot):
         self.connected_once = False  # the gateway connection opened at least once
         self._stopping: asyncio.Task[None] | None = None
         self._closing: asyncio.Task[None] | None = None
+        self._notices: set[asyncio.Task[None]] = set()  # wake-ups sent to other processes
 
     async def setup_hook(self) -> None:
         if not hasattr(self, "services"):
@@ -353,6 +357,7 @@ class BredonBot(commands.Bot):
             on_duty=lambda: self.dispatch("outbox_written"),
         )
         self.scheduler.start(before=self.wait_until_ready)
+        await self.follow_other_processes()
         self._watchdog = asyncio.create_task(self._watch_database(), name="bredon-watchdog")
         if self.settings.health_port is not None:
             self.health = HealthEndpoint(self.services.db, self.gateway, self.tree.timings)
@@ -364,11 +369,30 @@ class BredonBot(commands.Bot):
         write, unless the bot was made with another (tests, whose database nobody else writes)."""
         return self._idle_look or default
 
+    async def follow_other_processes(self) -> None:
+        """Wake this process's courier and scheduler when another process enqueued an
+        announcement or made a deadline sooner (PostgreSQL; nothing on SQLite)."""
+        await self.services.db.listen(OUTBOX_CHANNEL, lambda _: self.dispatch("outbox_written"))
+        await self.services.db.listen(SCHEDULE_CHANNEL, lambda _: self.scheduler_look())
+
     def wake_scheduler(self) -> None:
         """A deadline, reminder or digest may now fall before the scheduler's next look (it
-        sleeps up to an hour): look again now."""
+        sleeps up to an hour): look again now, here and in the other processes."""
+        self.scheduler_look()
+        notice = asyncio.create_task(self._tell_other_schedulers(), name="bredon-notify")
+        self._notices.add(notice)
+        notice.add_done_callback(self._notices.discard)
+
+    def scheduler_look(self) -> None:
+        """Make this process's scheduler look at the database now."""
         if self.scheduler is not None:
             self.scheduler.wake()
+
+    async def _tell_other_schedulers(self) -> None:
+        try:
+            await self.services.db.notify(SCHEDULE_CHANNEL)
+        except BredonError as error:  # the others find it at their next look all the same
+            log.warning("Could not wake the other processes' schedulers: %s", error.message)
 
     def gateway(self) -> Gateway:
         """Connected: ready, and no connection (shard) is down since."""

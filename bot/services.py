@@ -72,6 +72,7 @@ class Services:
         challenges = ChallengeService(db, clock, rng)
         games = GameService(db, clock)
         queries = QueryService(db)
+        await games.follow_other_processes()
         return cls(
             db=db,
             clock=clock,

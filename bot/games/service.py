@@ -19,7 +19,10 @@ stored version is that one. Ply and TPS would not do: moves transpose, so anothe
 undo and replay a game into the same ply and TPS along another history. An undo never unwinds a
 cached position either: it loads the position before the last move from the log. An entry is
 taken out of the cache for the length of a move and put back only once the move is committed,
-so a failed move can never leave a position ahead of the database.
+so a failed move can never leave a position ahead of the database. With PostgreSQL, a game
+changed by one process (a move, an undo, its end) is dropped from the other processes' caches
+(:data:`GAME_CHANNEL`, :meth:`GameService.follow_other_processes`): the version check alone keeps
+them right, the notice spares them the memory of positions they can no longer use.
 
 A move takes one of two paths. The quick one, for a cached game and a move that does not end it:
 the turn, the ply the player saw and the move are checked against the cached state, then one
@@ -123,6 +126,8 @@ from tak.errors import NotASquare
 from tak.moves import off_board
 from tak.ptn import MAX_PLIES
 
+GAME_CHANNEL = "bredon_game"  # notified with a game's id when its position changes
+
 
 def _draw_offer_by(game: GameView) -> int | None:
     return game.draw_offer_by
@@ -162,6 +167,9 @@ class PositionCache:
     def __init__(self, capacity: int = 4096) -> None:
         self._capacity = capacity
         self._entries: OrderedDict[int, CachedGame] = OrderedDict()
+
+    def __contains__(self, game_id: int) -> bool:
+        return game_id in self._entries
 
     def take(self, game_id: int) -> CachedGame | None:
         """Remove and return the game's entry, whatever version it is for."""
@@ -229,6 +237,12 @@ async def load_position(tx: Transaction, game: GameView) -> Position:
     return position
 
 
+async def changed_here(tx: Transaction, game_id: int) -> None:
+    """Tell the other processes, once `tx` commits, that their cached position of the game is
+    out of date."""
+    await tx.notify(GAME_CHANNEL, str(game_id))
+
+
 async def finish_game(
     tx: Transaction,
     game: GameView,
@@ -245,6 +259,7 @@ async def finish_game(
     `position` is the final one; a winner scores its squares plus their unplayed pieces
     (see :mod:`bot.games.matches` for the rules).
     """
+    await changed_here(tx, game.id)
     aborted = result.kind is ResultKind.ABORT
     points = 0 if aborted or result.winner is None else position.points(result)
     status = GameStatus.ABORTED if aborted else GameStatus.FINISHED
@@ -353,6 +368,18 @@ class GameService:
         self._clock = clock
         self._cache = cache if cache is not None else PositionCache()
 
+    async def follow_other_processes(self) -> None:
+        """Drop a cached game when another process changes it (PostgreSQL; nothing on SQLite)."""
+        await self._db.listen(GAME_CHANNEL, self._changed_elsewhere)
+
+    def _changed_elsewhere(self, payload: str) -> None:
+        if payload.isdigit():
+            self._cache.take(int(payload))
+
+    def is_cached(self, game_id: int) -> bool:
+        """Whether a position of the game is in this process's cache."""
+        return game_id in self._cache
+
     # ----------------------------------------------------------------- reading
 
     async def get(self, game_id: int) -> GameView:
@@ -438,6 +465,7 @@ class GameService:
             row = await record_move_as_seen(tx, move_write)
             if row is None:  # the stored game is not the cached one any more
                 return None
+            await changed_here(tx, game.id)
             ptn = move.ptn()
             tak, tinue = _flags(call)
             coins = None
@@ -490,6 +518,7 @@ class GameService:
                 tx, MoveWrite(game, version, position, tps, player_id, now, turn)
             ):
                 raise PositionChanged(game.id, game.ply, position.ply)
+            await changed_here(tx, game.id)
             moved = replace(
                 game,
                 ply=position.ply,
@@ -590,6 +619,7 @@ class GameService:
             position = await logged_position(tx, game, game.ply - 1)
             turn = await turn_after_undo(tx, game, now)
             rewound, version = await take_back_move(tx, game, position, turn, now)
+            await changed_here(tx, game.id)
             assert game.last_move is not None
             await enqueue(
                 tx, MoveTakenBack(game.id, game.last_move, position.ply, rewound.tps), now

@@ -19,19 +19,24 @@ from its delivery, so nobody loses on time or has a game aborted because Discord
 
 Delivery is at least once: a crash after Discord accepted a post and before it is marked delivered
 posts it again after the restart. A claim (``claimed_until``) keeps other deliverers, in one
-process or two, off an item for :data:`CLAIM_FOR`; settling the item needs the claim to still hold,
-so a deliverer that overran it cannot settle an item another one took over.
+process or several, off an item for :data:`CLAIM_FOR`; settling the item needs the claim to still
+hold, so a deliverer that overran it cannot settle an item another one took over. The claim is one
+conditional statement that passes over an item another process is claiming right then (``FOR
+UPDATE SKIP LOCKED`` on PostgreSQL), so couriers of several processes never wait for each other
+nor are refused as busy. Every enqueued item wakes the other processes' couriers
+(:data:`OUTBOX_CHANNEL`, on PostgreSQL), when its transaction commits.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from bot.errors import StoreBusy
 from bot.games.storage import extend_deadline_of_turn, extend_turn, fetch_game
 from bot.store import Database, Transaction, from_db, to_db
 from bot.timekeeping.clock import Clock
@@ -46,6 +51,7 @@ BACKOFF_FIRST = timedelta(seconds=30)
 BACKOFF_MAX = timedelta(hours=1)
 CLAIM_FOR = timedelta(minutes=2)
 LATE_AFTER = timedelta(minutes=1)  # a turn notice this late moves the deadline on
+OUTBOX_CHANNEL = "bredon_outbox"  # notified when an item is enqueued (Database.listen)
 
 
 class Outcome(StrEnum):
@@ -371,6 +377,7 @@ async def enqueue(
             to_db(now),
         ),
     )
+    await tx.notify(OUTBOX_CHANNEL)
     return new_id
 
 
@@ -451,24 +458,37 @@ class OutboxService:
         return items
 
     async def claim(self, item_id: int) -> Item | None:
-        """Take the item for delivery, if it is still ready and nobody else has it. A late turn
-        notice or reminder gives its player the time back here, before it is shown, so the post
-        tells the deadline that holds."""
+        """Take the item for delivery, if it is still ready and nobody else has it (None if
+        not, or if the store is busy with its game: it is tried again at the next look). A late
+        turn notice or reminder gives its player the time back here, before it is shown, so the
+        post tells the deadline that holds."""
         now = self._clock.now()
-        async with self._db.transaction() as tx:
-            row = await tx.fetchone(
-                "SELECT o.* FROM outbox o WHERE o.id = ? AND " + _READY + " "
-                "AND (o.claimed_until IS NULL OR o.claimed_until <= ?)",
-                (item_id, to_db(now)),
-            )
-            if row is None:
+        claim = to_db(now + CLAIM_FOR)
+        rows = await self._db.write_one(
+            "UPDATE outbox SET claimed_until = ? WHERE id = (SELECT o.id FROM outbox o "
+            "WHERE o.id = ? AND " + _READY + " "
+            "AND (o.claimed_until IS NULL OR o.claimed_until <= ?)" + self._db.skip_locked + ") "
+            "RETURNING *",
+            (claim, item_id, to_db(now)),
+        )
+        if not rows:
+            return None
+        item = _item(rows[0])
+        if now - item.created_at > LATE_AFTER:
+            try:
+                async with self._db.transaction() as tx:
+                    await _give_time_back(tx, item, now)
+            except StoreBusy:
+                await self._release(item)
                 return None
-            claim = to_db(now + CLAIM_FOR)
-            item = replace(_item(row), claim=claim)
-            if now - item.created_at > LATE_AFTER:
-                await _give_time_back(tx, item, now)
-            await tx.execute("UPDATE outbox SET claimed_until = ? WHERE id = ?", (claim, item_id))
-            return item
+        return item
+
+    async def _release(self, item: Item) -> None:
+        """Give up a claim without an attempt counted: the item is ready again at once."""
+        await self._db.write_one(
+            "UPDATE outbox SET claimed_until = NULL WHERE id = ? AND claimed_until = ?",
+            (item.id, item.claim),
+        )
 
     async def announce(self, payload: Payload) -> int:
         """Enqueue an announcement on its own, outside any other change (e.g. a board to strip

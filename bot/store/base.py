@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,6 +27,9 @@ DEFAULT_BUSY_TIMEOUT = 2.0
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 Params = Sequence[Any]
+# Called with a notification's payload ("" after the listening connection was lost and made
+# again: notifications may have been missed meanwhile).
+Listener = Callable[[str], object]
 
 
 class Row(Protocol):
@@ -121,6 +124,11 @@ class Transaction(ABC):
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
 
+    async def notify(self, channel: str, payload: str = "") -> None:
+        """Tell the other processes listening on `channel` (:meth:`Database.listen`), when
+        and only if this transaction commits. Nothing on SQLite, whose processes poll."""
+        return None
+
     async def insert(self, sql: str, params: Params = ()) -> int:
         """Run an INSERT of one row into a table keyed by ``id``; returns the new row's id."""
         row = await self.fetchone(f"{sql} RETURNING id", params)
@@ -160,6 +168,25 @@ class Database(ABC):
     @abstractmethod
     def engine(self) -> str:
         """ "sqlite" or "postgresql"."""
+
+    @property
+    def skip_locked(self) -> str:
+        """What ends a ``SELECT`` of rows to claim: on PostgreSQL ``FOR UPDATE SKIP LOCKED``,
+        so that a row another process's writer holds is passed over (that process is settling
+        it) rather than waited for and fought over. Empty on SQLite, whose one writer at a time
+        never meets a row another holds."""
+        return ""
+
+    async def notify(self, channel: str, payload: str = "") -> None:
+        """:meth:`Transaction.notify` on its own, for a change already committed."""
+        return None
+
+    async def listen(self, channel: str, callback: Listener) -> None:
+        """Call `callback` with the payload of each notification another process sends on
+        `channel`. A wake-up, never the only way to learn of a change: on SQLite nothing is
+        sent and the processes poll, and on PostgreSQL notifications sent while the listening
+        connection is down are lost (it is made again, and `callback` gets "")."""
+        return None
 
     @abstractmethod
     async def close(self) -> None:

@@ -17,6 +17,12 @@ SQLite gives behind another process's write lock. Within one process, writes sti
 (an ``asyncio.Lock``), as on SQLite, so two clicks in one process never conflict; reads run side
 by side on the connection pool.
 
+Between processes: a row being claimed is taken with ``FOR UPDATE SKIP LOCKED``
+(:attr:`Database.skip_locked`), so two processes never wait for or fight over the same outbox
+item or deadline; what one process changes wakes the others through ``LISTEN/NOTIFY``
+(:meth:`PostgresDatabase.listen`), on a connection of its own that is made again whenever it is
+lost (the loops poll all the same, so a lost notification only makes a wake-up later).
+
 Schema: ``bot/migrations/postgresql/``, numbered as SQLite's; the first file is the whole schema
 as of the version PostgreSQL support came with, later files follow SQLite's one for one. The
 version is a one-row table, ``bredon_schema``; migrations run under an advisory lock, so processes
@@ -26,10 +32,12 @@ starting together migrate once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import math
 import re
+import secrets
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -43,6 +51,7 @@ from bot.store.base import (
     DEFAULT_BUSY_TIMEOUT,
     MIGRATIONS_DIR,
     Database,
+    Listener,
     Migration,
     NewerSchema,
     Params,
@@ -58,6 +67,9 @@ log = logging.getLogger(__name__)
 POSTGRES_MIGRATIONS_DIR = MIGRATIONS_DIR / "postgresql"
 POOL_SIZE = 10
 UNREACHABLE_LOG_EVERY = 60.0  # seconds between two log lines about an unreachable server
+LISTEN_RETRY_FIRST = 1.0  # seconds before making the listening connection again, doubling
+LISTEN_RETRY_MAX = 30.0
+LISTEN_CHECK_TIMEOUT = 10.0  # seconds the listening connection has to answer a check
 # pg_advisory_xact_lock key held while migrating ("BREDON" in ASCII).
 MIGRATION_LOCK = 0x425245444F4E
 # What PostgreSQL does when it cannot run a transaction as if alone: the caller may try again.
@@ -168,8 +180,14 @@ async def _set_up(connection: asyncpg.Connection) -> None:
 
 
 class PostgresTransaction(Transaction):
-    def __init__(self, connection: asyncpg.pool.PoolConnectionProxy) -> None:
+    def __init__(self, connection: asyncpg.pool.PoolConnectionProxy, origin: str) -> None:
         self._connection = connection
+        self._origin = origin
+
+    async def notify(self, channel: str, payload: str = "") -> None:
+        await self._connection.execute(
+            "SELECT pg_notify($1, $2)", channel, f"{self._origin} {payload}"
+        )
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         statement = to_postgres(sql)
@@ -193,6 +211,13 @@ class PostgresDatabase(Database):
         self._closed = False
         self._known = 0  # the newest schema version this Bredon knows
         self._told_at: dict[str, float] = {}
+        self._url = url
+        # Each notification starts with its sender's origin, so that a process is not woken by
+        # its own (it acts on its changes itself).
+        self._origin = secrets.token_hex(6)
+        self._listeners: dict[str, list[Listener]] = {}
+        self._listen_connection: asyncpg.Connection | None = None
+        self._reconnecting: asyncio.Task[None] | None = None
 
     @classmethod
     async def connect(
@@ -249,16 +274,125 @@ class PostgresDatabase(Database):
     def engine(self) -> str:
         return "postgresql"
 
+    @property
+    def skip_locked(self) -> str:
+        return " FOR UPDATE SKIP LOCKED"
+
     async def close(self) -> None:
         async with self._write_lock:
             if self._closed:
                 return
             self._closed = True
+            if self._reconnecting is not None:
+                self._reconnecting.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._reconnecting
+            connection, self._listen_connection = self._listen_connection, None
+            if connection is not None:
+                connection.remove_termination_listener(self._listener_lost)
+                connection.terminate()
             await self._pool.close()
+
+    # ----------------------------------------------------------------- LISTEN/NOTIFY
+
+    async def notify(self, channel: str, payload: str = "") -> None:
+        async with self._turn(write=False):
+            await self._pool.execute(
+                "SELECT pg_notify($1, $2)", channel, f"{self._origin} {payload}"
+            )
+
+    async def listen(self, channel: str, callback: Listener) -> None:
+        """See :meth:`Database.listen`. The first call makes the listening connection; if that
+        fails, it is logged and tried again in the background (polling goes on meanwhile)."""
+        if self._closed:
+            raise StoreClosed()
+        new = channel not in self._listeners
+        self._listeners.setdefault(channel, []).append(callback)
+        if self._listen_connection is None and self._reconnecting is None:
+            if not await self._connect_listener(again=False):
+                self._listener_lost(None)
+        elif new and self._listen_connection is not None:
+            with contextlib.suppress(*_UNREACHABLE, asyncpg.InterfaceError):
+                await self._listen_connection.add_listener(channel, self._heard)
+
+    def _heard(self, _connection: object, _pid: int, channel: str, payload: str) -> None:
+        origin, _, text = payload.partition(" ")
+        if origin != self._origin:
+            self._tell_listeners(channel, text)
+
+    def _tell_listeners(self, channel: str, payload: str) -> None:
+        for callback in self._listeners.get(channel, ()):
+            try:
+                callback(payload)
+            except Exception:
+                log.exception("A listener of %s failed.", channel)
+
+    async def _connect_listener(self, *, again: bool) -> bool:
+        """Make the listening connection, on every channel asked for; False (logged) if the
+        server cannot be reached. Made `again`, every listener is told "": notifications may
+        have been missed meanwhile."""
+        try:
+            connection = await asyncpg.connect(
+                self._url, server_settings={"application_name": "bredon-listener"}
+            )
+        except (*_UNREACHABLE, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            self._tell_operator(
+                f"Cannot listen for other processes' changes on PostgreSQL at {self.location} "
+                f"({error}); polling meanwhile."
+            )
+            return False
+        try:
+            for channel in list(self._listeners):
+                await connection.add_listener(channel, self._heard)
+        except (*_UNREACHABLE, asyncpg.PostgresError, asyncpg.InterfaceError):
+            connection.terminate()
+            return False
+        connection.add_termination_listener(self._listener_lost)
+        self._listen_connection = connection
+        if again:
+            log.info("Listening for other processes' changes again.")
+            for channel in list(self._listeners):
+                self._tell_listeners(channel, "")
+        return True
+
+    def _listener_lost(self, connection: object) -> None:
+        """The listening connection ended (or could not be made): make it again, with backoff,
+        in the background."""
+        if connection is not None and connection is not self._listen_connection:
+            return  # one already replaced
+        self._listen_connection = None
+        if self._closed or self._reconnecting is not None:
+            return
+        self._reconnecting = asyncio.create_task(self._reconnect(), name="bredon-listener")
+
+    async def _reconnect(self) -> None:
+        delay = LISTEN_RETRY_FIRST
+        try:
+            while True:
+                await asyncio.sleep(delay)
+                if await self._connect_listener(again=True):
+                    return
+                delay = min(delay * 2, LISTEN_RETRY_MAX)
+        finally:
+            self._reconnecting = None
+
+    async def _check_listener(self) -> None:
+        """End a listening connection that no longer answers (a network that dropped without a
+        word), so that it is made again."""
+        connection = self._listen_connection
+        if connection is None:
+            return
+        try:
+            await connection.execute("SELECT 1", timeout=LISTEN_CHECK_TIMEOUT)
+        except (*_UNREACHABLE, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError):
+            connection.terminate()
+            self._listener_lost(connection)
 
     async def check_in_place(self) -> None:
         """Raise :class:`NewerSchema` once a newer Bredon has migrated the shared database: this
-        process would write what that version no longer expects."""
+        process would write what that version no longer expects. Also makes sure the
+        connection listening for other processes' changes still answers."""
+        await self._check_listener()
         version = await self.schema_version()
         if version > self._known:
             raise NewerSchema(self.location, version, self._known)
@@ -354,7 +488,7 @@ class PostgresDatabase(Database):
             self._pool.acquire() as connection,
             connection.transaction(isolation="serializable"),
         ):
-            yield PostgresTransaction(connection)
+            yield PostgresTransaction(connection, self._origin)
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[Transaction]:  # type: ignore[override]
@@ -363,7 +497,7 @@ class PostgresDatabase(Database):
             self._pool.acquire() as connection,
             connection.transaction(isolation="repeatable_read", readonly=True),
         ):
-            yield PostgresTransaction(connection)
+            yield PostgresTransaction(connection, self._origin)
 
     async def write_one(self, sql: str, params: Params = ()) -> list[Row]:
         async with self._turn(write=True):

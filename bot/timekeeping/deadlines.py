@@ -18,7 +18,10 @@ player may not have been told it is their move (the delivery then moves the dead
 Nothing lives in memory, so a restart loses nothing: the scheduler of the Discord layer asks
 :meth:`DeadlineService.next_due_at` when to wake up and calls :meth:`DeadlineService.run_due`.
 Each item is settled in its own transaction that re-checks it, so a move that lands just before a
-time-out wins, and two schedulers (two processes) never settle the same item twice. Reminders are
+time-out wins, and two schedulers (two processes) never settle the same item twice; on PostgreSQL
+the transaction first takes the game's (or challenge's) row, passing over one that another process
+holds (:attr:`~bot.store.Database.skip_locked`): that process is settling it, or moving in it.
+Reminders are
 claimed when they are handed out (the claim moves ``reminder_at`` to the next chosen time still
 ahead): each at most once, even across a crash, and one only for reminder times missed together.
 """
@@ -50,7 +53,7 @@ from bot.notifications.outbox import (
     ReminderDue,
     enqueue,
 )
-from bot.store import Database, from_db, to_db
+from bot.store import Database, Transaction, from_db, to_db
 from bot.timekeeping.clock import Clock
 from bot.timekeeping.holds import (
     VacationReport,
@@ -181,6 +184,8 @@ class DeadlineService:
         expired = []
         for challenge in work.expired_challenges:
             async with self._db.transaction() as tx:
+                if not await self._held(tx, "challenges", challenge.id):
+                    continue
                 if await expire_challenge(tx, challenge.id, moment):
                     row = await tx.fetchone(CHALLENGE_SELECT + " WHERE c.id = ?", (challenge.id,))
                     assert row is not None
@@ -197,6 +202,8 @@ class DeadlineService:
         aborted instead."""
         moment = at or self._clock.now()
         async with self._db.transaction() as tx:
+            if not await self._held(tx, "games", game_id):
+                return None
             game = await fetch_game(tx, game_id)
             if (
                 not game.is_active
@@ -217,8 +224,18 @@ class DeadlineService:
             news = GameEnded(game.id, EndingCause.TIME)
             return await finish_game(tx, game, game.position_from_tps(), result, moment, news)
 
+    async def _held(self, tx: Transaction, table: str, row_id: int) -> bool:
+        """Take the row for this transaction, unless another process holds it (PostgreSQL):
+        False then, and that process's change is left to settle it or to make it not due."""
+        held = await tx.fetchone(
+            f"SELECT id FROM {table} WHERE id = ?{self._db.skip_locked}", (row_id,)
+        )
+        return held is not None
+
     async def _claim_reminder(self, game_id: int, moment: datetime) -> Reminder | None:
         async with self._db.transaction() as tx:
+            if not await self._held(tx, "games", game_id):
+                return None
             game = await fetch_game(tx, game_id)
             if (
                 not game.is_active

@@ -10,7 +10,10 @@ exactly once, is the service's business.
 Other timed work rides on the same loop as *duties* (e.g. the daily digests of
 :class:`~bot.notifications.service.NotificationService`): each says when it is next due and does
 what is due; ``on_duty`` is told when one did something (to wake the courier). :meth:`wake`
-makes the loop look again at once (e.g. a digest was just set for the next few minutes).
+makes the loop look again at once (e.g. a digest was just set for the next few minutes); with
+PostgreSQL, another process's wake-up reaches this one too (:data:`SCHEDULE_CHANNEL`, wired in
+:mod:`bot.app`). A look refused as busy (another process settling the same thing) is tried
+again after :data:`BUSY_RETRY`, not logged as a failure.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from bot.errors import StoreBusy
 from bot.timekeeping.clock import Clock
 from bot.timekeeping.deadlines import DeadlineReport, DeadlineService
 from bot.work.waking import Waker
@@ -30,6 +34,8 @@ log = logging.getLogger(__name__)
 
 DEFAULT_MAX_SLEEP = timedelta(hours=1)
 RETRY_AFTER = timedelta(minutes=5)
+BUSY_RETRY = timedelta(seconds=2)
+SCHEDULE_CHANNEL = "bredon_schedule"  # notified when a deadline may have come sooner
 
 ReportHandler = Callable[[DeadlineReport], Awaitable[None]]
 
@@ -105,7 +111,11 @@ class DeadlineScheduler:
 
     async def _run(self, before: Callable[[], Awaitable[object]] | None) -> None:
         async def look() -> float:
-            return (await self.run_once()).total_seconds()
+            try:
+                return (await self.run_once()).total_seconds()
+            except StoreBusy:
+                log.info("The deadlines were busy (another process?); looking again soon.")
+                return BUSY_RETRY.total_seconds()
 
         await self._waker.run(
             look,

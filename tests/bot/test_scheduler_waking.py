@@ -1,11 +1,17 @@
 """The deadline scheduler's wake-ups: a wake that comes while it is looking at the database is
-not lost (the change it announces may have been written after the look read its table)."""
+not lost (the change it announces may have been written after the look read its table), and a
+look refused as busy (another process settling the same thing) is tried again soon."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
+from bot.errors import StoreBusy
+from bot.timekeeping import scheduler as scheduler_module
 from bot.timekeeping.deadlines import DeadlineReport
 from bot.timekeeping.scheduler import DeadlineScheduler
 
@@ -77,3 +83,28 @@ async def test_without_a_wake_the_scheduler_sleeps_until_its_next_look() -> None
         await asyncio.wait_for(deadlines.second_look.wait(), 5)
     finally:
         await scheduler.stop()
+
+
+class BusyOnceDeadlines(SlowDeadlines):
+    """The first look is refused as busy (another process settling the same deadline)."""
+
+    async def run_due(self) -> DeadlineReport | None:
+        self.looks += 1
+        if self.looks == 1:
+            raise StoreBusy()
+        self.second_look.set()
+        return None
+
+
+async def test_a_look_refused_as_busy_is_tried_again_soon_and_logs_no_failure(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(scheduler_module, "BUSY_RETRY", timedelta(milliseconds=50))
+    deadlines = BusyOnceDeadlines()
+    scheduler = started(deadlines)
+    try:
+        # Not after RETRY_AFTER (five minutes), as a failed look would be.
+        await asyncio.wait_for(deadlines.second_look.wait(), 5)
+    finally:
+        await scheduler.stop()
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]

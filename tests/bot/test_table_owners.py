@@ -53,9 +53,10 @@ OWNERS = {
 COPIER = "bot/store/copying.py"
 
 # INSERT [OR ...] INTO t, REPLACE INTO t, UPDATE [OR ...] t, DELETE FROM t (the name may be
-# quoted); an upsert's "DO UPDATE SET" writes the table its INSERT names.
+# quoted); an upsert's "DO UPDATE SET" writes the table its INSERT names. A row lock ("FOR
+# UPDATE SKIP LOCKED") writes nothing.
 _WRITE_KEYWORD = (
-    r"\b(?:INSERT(?:\s+OR\s+[A-Z]+)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+OR\s+[A-Z]+)?"
+    r"\b(?:INSERT(?:\s+OR\s+[A-Z]+)?\s+INTO|REPLACE\s+INTO|(?<!FOR )UPDATE(?:\s+OR\s+[A-Z]+)?"
     r"|DELETE\s+FROM)"
 )
 _WRITE = re.compile(_WRITE_KEYWORD + r"\s+[\"`\[]?([A-Za-z_][A-Za-z0-9_]*)", re.IGNORECASE)
