@@ -315,8 +315,8 @@ class PostgresDatabase(Database):
             with contextlib.suppress(*_UNREACHABLE, asyncpg.InterfaceError):
                 await self._listen_connection.add_listener(channel, self._heard)
 
-    def _heard(self, _connection: object, _pid: int, channel: str, payload: str) -> None:
-        origin, _, text = payload.partition(" ")
+    def _heard(self, _connection: object, _pid: int, channel: str, payload: object) -> None:
+        origin, _, text = str(payload).partition(" ")
         if origin != self._origin:
             self._tell_listeners(channel, text)
 
