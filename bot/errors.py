@@ -279,6 +279,12 @@ class StoreBusy(BredonError):
         super().__init__("The game store is busy right now; please try again in a moment.")
 
 
+class StoreConflict(StoreBusy):
+    """Another process changed what this change read before it could commit (PostgreSQL could
+    not run the two as if one after the other): nothing was written, and doing it again is
+    safe. Moves are tried again at once (:func:`bot.store.retried_on_conflict`)."""
+
+
 class StoreClosed(BredonError):
     """Bredon is stopping (or has stopped): the database takes no new work."""
 

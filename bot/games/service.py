@@ -106,7 +106,7 @@ from bot.notifications.outbox import (
     enqueue,
 )
 from bot.players.ratings import rate_game
-from bot.store import Database, Transaction
+from bot.store import Database, Transaction, retried_on_conflict
 from bot.timekeeping.clock import Clock
 from bot.timekeeping.turns import turn_after_move, turn_after_undo
 from bot.tournaments.rounds import record_match_in_tournament
@@ -429,10 +429,16 @@ class GameService:
         except PTNError as error:
             raise IllegalMove(text.strip(), str(error)) from None
         seen = _Seen(expected_ply, expected_mark)
-        outcome = await self._quick_move(game_id, player_id, move, seen)
-        if outcome is None:
-            outcome = await self._checked_move(game_id, player_id, move, text, seen)
-        return outcome
+
+        async def attempt() -> MoveOutcome:
+            outcome = await self._quick_move(game_id, player_id, move, seen)
+            if outcome is None:
+                outcome = await self._checked_move(game_id, player_id, move, text, seen)
+            return outcome
+
+        # Tried again after a conflict, it is checked afresh: a move another process made in
+        # the meantime makes it PositionChanged, not a second move.
+        return await retried_on_conflict(attempt)
 
     async def _quick_move(
         self, game_id: int, player_id: int, move: Move, seen: _Seen

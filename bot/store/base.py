@@ -12,14 +12,18 @@ order on both engines, so deadlines compare with plain ``<=`` in SQL.
 
 from __future__ import annotations
 
+import asyncio
+import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+
+from bot.errors import StoreConflict
 
 MIGRATIONS_DIR = Path(__file__).parent.parent / "migrations"
 DEFAULT_PATH = Path("bredon.sqlite3")
@@ -27,6 +31,24 @@ DEFAULT_BUSY_TIMEOUT = 2.0
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 Params = Sequence[Any]
+CONFLICT_TRIES = 3  # a change refused for a conflict with another process is tried this often
+_Result = TypeVar("_Result")
+
+
+async def retried_on_conflict(attempt: Callable[[], Awaitable[_Result]]) -> _Result:
+    """`attempt()`, made again (after a few milliseconds, so that two processes do not collide
+    again in step) while the store refuses it for a conflict with another process, which wrote
+    nothing (:class:`~bot.errors.StoreConflict`); the last refusal is raised, and the user told
+    to try again. PostgreSQL's serializable transactions also refuse changes to neighbouring rows
+    (in different games), so a user's move should not be refused for that."""
+    for tries_left in reversed(range(CONFLICT_TRIES)):
+        try:
+            return await attempt()
+        except StoreConflict:
+            if not tries_left:
+                raise
+            await asyncio.sleep(random.uniform(0.001, 0.02))
+    raise AssertionError("unreachable")
 # Called with a notification's payload ("" after the listening connection was lost and made
 # again: notifications may have been missed meanwhile).
 Listener = Callable[[str], object]

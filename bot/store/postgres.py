@@ -46,7 +46,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.errors import StoreBusy, StoreClosed, StoreUnwritable
+from bot.errors import StoreBusy, StoreClosed, StoreConflict, StoreUnwritable
 from bot.store.base import (
     DEFAULT_BUSY_TIMEOUT,
     MIGRATIONS_DIR,
@@ -73,11 +73,7 @@ LISTEN_CHECK_TIMEOUT = 10.0  # seconds the listening connection has to answer a 
 # pg_advisory_xact_lock key held while migrating ("BREDON" in ASCII).
 MIGRATION_LOCK = 0x425245444F4E
 # What PostgreSQL does when it cannot run a transaction as if alone: the caller may try again.
-_CONFLICTS = (
-    asyncpg.SerializationError,
-    asyncpg.DeadlockDetectedError,
-    asyncpg.LockNotAvailableError,
-)
+_CONFLICTS = (asyncpg.SerializationError, asyncpg.DeadlockDetectedError)
 # The server cannot be reached, or is going away: users are told to try again later.
 _UNREACHABLE = (
     OSError,
@@ -460,6 +456,8 @@ class PostgresDatabase(Database):
             else:
                 yield
         except _CONFLICTS as error:
+            raise StoreConflict() from error
+        except asyncpg.LockNotAvailableError as error:  # held past the busy timeout
             raise StoreBusy() from error
         except asyncpg.DiskFullError as error:
             problem = f"The disk of the PostgreSQL server at {self.location} is full: {error}"

@@ -9,6 +9,7 @@ import pytest
 
 from bot import errors
 from bot.services import Services
+from bot.store.base import CONFLICT_TRIES
 from tests.databases import transaction_class
 
 
@@ -196,3 +197,48 @@ async def test_many_games_played_in_parallel_stay_consistent(services, new_game)
         record = await services.queries.record(game.id)
         assert record.final_position().tps() == stored.tps
         assert len(record.plies) == stored.ply
+
+
+async def test_a_move_refused_for_a_conflict_is_tried_again_and_never_twice(
+    services, new_game, moves, monkeypatch
+) -> None:
+    """A conflict with another process (PostgreSQL's serialisation failure) wrote nothing: the
+    move is made again at once, up to CONFLICT_TRIES times, then the player is told to try
+    again; a plain busy refusal (a lock held too long) is not repeated."""
+    game = await new_game(size=5)
+    runner = transaction_class(services.db)
+    originals = {name: getattr(runner, name) for name in ("execute", "fetchall")}
+    conflicts = {"left": 1, "raised": 0}
+
+    def refusing(name, refusal, limited=True):
+        """The statement that moves the game (by either path: a cached game's quick update
+        returns rows) refused with `refusal` while `conflicts["left"]` lasts."""
+
+        async def statement(self, sql, params=()):
+            if sql.startswith("UPDATE games") and (conflicts["left"] or not limited):
+                conflicts["left"] -= 1
+                conflicts["raised"] += 1
+                raise refusal()
+            return await originals[name](self, sql, params)
+
+        return statement
+
+    for name in originals:
+        monkeypatch.setattr(runner, name, refusing(name, errors.StoreConflict))
+    outcome = await services.games.move(game.id, game.white.id, "a1", expected_ply=0)
+    assert outcome.ply == 1 and conflicts["raised"] == 1
+    rows = await services.db.fetchall("SELECT ply FROM moves WHERE game_id = ?", (game.id,))
+    assert [r["ply"] for r in rows] == [1]
+
+    conflicts["left"] = CONFLICT_TRIES
+    with pytest.raises(errors.StoreConflict):
+        await services.games.move(game.id, game.black.id, "e5", expected_ply=1)
+    assert conflicts["left"] == 0  # tried CONFLICT_TRIES times
+
+    for name in originals:
+        monkeypatch.setattr(runner, name, refusing(name, errors.StoreBusy, limited=False))
+    conflicts["raised"] = 0
+    with pytest.raises(errors.StoreBusy):
+        await services.games.move(game.id, game.black.id, "e5", expected_ply=1)
+    assert conflicts["raised"] == 1
+    assert (await services.games.get(game.id)).ply == 1
