@@ -130,7 +130,7 @@ def inspect_sqlite(path: Path) -> DatabaseReport:
                 for label, table, query in COUNTS:
                     if table in tables:
                         counts[label] = int(db.execute(query).fetchone()[0])
-                for check in applicable(tables):
+                for check in applicable(tables, version):
                     broken[check.broken] = int(db.execute(check.query).fetchone()[0])
     except sqlite3.OperationalError as error:  # locked past the busy timeout, unreadable
         raise NotInspectable(f"{path} cannot be read: {error}.") from None

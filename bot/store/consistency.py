@@ -14,7 +14,11 @@ class ConsistencyCheck:
     broken: str  # what the rows it counts are, after their number
     tables: tuple[str, ...]  # the tables it reads: an older schema may lack them
     query: str
+    versions: range = range(1, 10_000)  # the schema versions whose columns the query reads
 
+
+PLY_RULE = "game(s) whose ply is not where their live (not undone) moves lead"
+TPS_STARTS = 16  # the schema version that gave games a start position (0016_tps_starts.sql)
 
 CONSISTENCY_CHECKS = (
     ConsistencyCheck(
@@ -30,9 +34,9 @@ CONSISTENCY_CHECKS = (
         "FROM ledger l WHERE l.stake_id = s.id AND l.player_id IS NULL)",
     ),
     ConsistencyCheck(
-        # A game from a set position (start_tps) starts at that position's ply with no move:
-        # its live moves, if any, run without a gap up to its ply.
-        "game(s) whose ply is not where their live (not undone) moves lead",
+        # A game from a set position (start_tps, schema 16 on) starts at that position's ply
+        # with no move: its live moves, if any, run without a gap up to its ply.
+        PLY_RULE,
         ("games", "moves"),
         "SELECT COUNT(*) FROM games g LEFT JOIN (SELECT game_id, COUNT(*) AS n, "
         "MIN(ply) AS first, MAX(ply) AS last FROM moves WHERE undone_at IS NULL "
@@ -40,13 +44,25 @@ CONSISTENCY_CHECKS = (
         "WHEN m.n IS NULL THEN g.start_tps IS NULL AND g.ply != 0 "
         "ELSE g.ply != m.last OR m.n != m.last - m.first + 1 "
         "OR (g.start_tps IS NULL AND m.first != 1) END",
+        range(TPS_STARTS, 10_000),
+    ),
+    ConsistencyCheck(  # before schema 16 every game started from the empty board
+        PLY_RULE,
+        ("games", "moves"),
+        "SELECT COUNT(*) FROM games g WHERE g.ply != (SELECT COUNT(*) FROM moves m "
+        "WHERE m.game_id = g.id AND m.undone_at IS NULL)",
+        range(1, TPS_STARTS),
     ),
 )
 
 
-def applicable(tables: set[str]) -> list[ConsistencyCheck]:
-    """The checks a database with these tables can take."""
-    return [check for check in CONSISTENCY_CHECKS if set(check.tables) <= tables]
+def applicable(tables: set[str], version: int) -> list[ConsistencyCheck]:
+    """The checks a database with these tables, at this schema version, can take."""
+    return [
+        check
+        for check in CONSISTENCY_CHECKS
+        if set(check.tables) <= tables and version in check.versions
+    ]
 
 
 def describe(broken: dict[str, int]) -> list[str]:

@@ -128,7 +128,11 @@ class Side(ABC):
         }
 
     async def broken_rules(self, tables: set[str]) -> dict[str, int]:
-        return {check.broken: await self.scalar(check.query) for check in applicable(tables)}
+        version = await self.version()
+        return {
+            check.broken: await self.scalar(check.query)
+            for check in applicable(tables, version)
+        }
 
 
 class SqliteSide(Side):

@@ -77,7 +77,7 @@ BREAK_RULES = (
 BROKEN = [
     "Problem: 1 wallet balance(s) not the sum of their ledger rows (changed outside Bredon? "
     "restore a backup).",
-    "Problem: 1 game(s) whose ply is not their number of live (not undone) moves (changed "
+    "Problem: 1 game(s) whose ply is not where their live (not undone) moves lead (changed "
     "outside Bredon? restore a backup).",
 ]
 
