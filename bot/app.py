@@ -391,8 +391,8 @@ class BredonBot(commands.Bot):
     async def _tell_other_schedulers(self) -> None:
         try:
             await self.services.db.notify(SCHEDULE_CHANNEL)
-        except BredonError as error:  # the others find it at their next look all the same
-            log.warning("Could not wake the other processes' schedulers: %s", error.message)
+        except Exception as error:  # the others find it at their next look all the same
+            log.warning("Could not wake the other processes' schedulers: %s", error)
 
     def gateway(self) -> Gateway:
         """Connected: ready, and no connection (shard) is down since."""
@@ -516,6 +516,8 @@ class BredonBot(commands.Bot):
                 self._watchdog.cancel()
             if self.scheduler is not None:
                 await _logged_if_it_fails("the scheduler", self.scheduler.stop())
+            for notice in list(self._notices):  # wake-ups to other processes, short: let them go
+                notice.cancel()
             for extension in reversed(EXTENSIONS):
                 if extension in self.extensions:
                     await _logged_if_it_fails(extension, self.unload_extension(extension))

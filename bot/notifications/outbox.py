@@ -29,6 +29,7 @@ nor are refused as busy. Every enqueued item wakes the other processes' couriers
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from dataclasses import asdict, dataclass, field
@@ -36,7 +37,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from bot.errors import StoreBusy
+from bot.errors import BredonError, StoreBusy
 from bot.games.storage import extend_deadline_of_turn, extend_turn, fetch_game
 from bot.store import Database, Transaction, from_db, to_db
 from bot.timekeeping.clock import Clock
@@ -479,9 +480,18 @@ class OutboxService:
                 async with self._db.transaction() as tx:
                     await _give_time_back(tx, item, now)
             except StoreBusy:
-                await self._release(item)
+                await self._release_quietly(item)
                 return None
+            except BaseException:  # not held for CLAIM_FOR by a failure: ready at the next look
+                await self._release_quietly(item)
+                raise
         return item
+
+    async def _release_quietly(self, item: Item) -> None:
+        """:meth:`_release`, on a path already failing: if the store cannot do even that, the
+        claim runs out by itself (CLAIM_FOR)."""
+        with contextlib.suppress(BredonError):
+            await self._release(item)
 
     async def _release(self, item: Item) -> None:
         """Give up a claim without an attempt counted: the item is ready again at once."""

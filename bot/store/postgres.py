@@ -343,6 +343,12 @@ class PostgresDatabase(Database):
         except (*_UNREACHABLE, asyncpg.PostgresError, asyncpg.InterfaceError):
             connection.terminate()
             return False
+        except BaseException:  # cancelled by close(): the connection must not outlive the store
+            connection.terminate()
+            raise
+        if self._closed:  # closed while connecting
+            connection.terminate()
+            return False
         connection.add_termination_listener(self._listener_lost)
         self._listen_connection = connection
         if again:

@@ -96,6 +96,9 @@ class DeadlineReport:
     expired_challenges: list[ChallengeView]
     started_games: list[GameView] = field(default_factory=list)  # when bidding closed (stakes)
     vacations_ended: list[VacationReport] = field(default_factory=list)
+    # Due rows passed over because another process held them (PostgreSQL): still due, so the
+    # scheduler looks again after a pause rather than at once.
+    held_elsewhere: int = 0
 
     def __bool__(self) -> bool:
         return bool(
@@ -111,6 +114,7 @@ class DeadlineService:
     def __init__(self, db: Database, clock: Clock) -> None:
         self._db = db
         self._clock = clock
+        self._held_elsewhere = 0  # rows :meth:`_held` found held by another process
 
     async def next_due_at(self) -> datetime | None:
         """The earliest deadline, reminder or challenge expiry still to come (or overdue). A
@@ -168,6 +172,7 @@ class DeadlineService:
         again from when they did), games begun during a vacation (their clocks stop), then
         time-outs, reminders and expiries."""
         moment = at or self._clock.now()
+        self._held_elsewhere = 0
         vacations = await end_due_vacations(self._db, moment)
         await hold_games_begun_on_vacation(self._db, moment)
         work = await self.due(moment)
@@ -193,7 +198,12 @@ class DeadlineService:
                     await enqueue(tx, ChallengeSettled(challenge.id), moment)
         started = await close_due_biddings(self._db, moment)
         return DeadlineReport(
-            endings, reminders, expired, started_games=started, vacations_ended=vacations
+            endings,
+            reminders,
+            expired,
+            started_games=started,
+            vacations_ended=vacations,
+            held_elsewhere=self._held_elsewhere,
         )
 
     async def time_out(self, game_id: int, at: datetime | None = None) -> GameEnding | None:
@@ -230,6 +240,8 @@ class DeadlineService:
         held = await tx.fetchone(
             f"SELECT id FROM {table} WHERE id = ?{self._db.skip_locked}", (row_id,)
         )
+        if held is None:
+            self._held_elsewhere += 1
         return held is not None
 
     async def _claim_reminder(self, game_id: int, moment: datetime) -> Reminder | None:

@@ -102,7 +102,9 @@ class DeadlineScheduler:
         known = [t for t in times if t is not None]
         if not known:
             return self._max_sleep
-        return max(timedelta(0), min(min(known) - self._clock.now(), self._max_sleep))
+        # What another process holds stays due: not looked at again before it can be let go.
+        shortest = BUSY_RETRY if report.held_elsewhere else timedelta(0)
+        return max(shortest, min(min(known) - self._clock.now(), self._max_sleep))
 
     def wake(self) -> None:
         """Look at the database now rather than at the end of the current sleep (or again at
