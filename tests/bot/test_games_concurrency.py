@@ -229,6 +229,10 @@ async def test_a_move_refused_for_a_conflict_is_tried_again_and_never_twice(
     assert outcome.ply == 1 and conflicts["raised"] == 1
     rows = await services.db.fetchall("SELECT ply FROM moves WHERE game_id = ?", (game.id,))
     assert [r["ply"] for r in rows] == [1]
+    announced = await services.db.fetchall(
+        "SELECT id FROM outbox WHERE kind = 'move' AND stream = ?", (f"game:{game.id}",)
+    )
+    assert len(announced) == 1  # the failed attempt's announcement went with its rollback
 
     conflicts["left"] = CONFLICT_TRIES
     with pytest.raises(errors.StoreConflict):
