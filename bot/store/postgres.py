@@ -207,6 +207,7 @@ class PostgresDatabase(Database):
         self._closed = False
         self._known = 0  # the newest schema version this Bredon knows
         self._told_at: dict[str, float] = {}
+        self._busy_at = -math.inf  # when a write was last refused for a lock held too long
         self._url = url
         # Each notification starts with its sender's origin, so that a process is not woken by
         # its own (it acts on its changes itself).
@@ -450,20 +451,28 @@ class PostgresDatabase(Database):
 
     @asynccontextmanager
     async def _turn(self, *, write: bool) -> AsyncIterator[None]:
-        """Writes of this process one at a time; PostgreSQL's refusals turned into Bredon's."""
+        """Writes of this process one at a time; PostgreSQL's refusals turned into Bredon's.
+
+        A writer that waited behind one refused for a lock held past the busy timeout is refused
+        at once, as on SQLite: behind another process's lock each caller waits one busy timeout
+        at most, not one per writer ahead of it."""
         if self._closed:
             raise StoreClosed()
+        asked = time.monotonic()
         try:
             if write:
                 async with self._write_lock:
                     if self._closed:
                         raise StoreClosed()
+                    if asked <= self._busy_at:
+                        raise StoreBusy()
                     yield
             else:
                 yield
         except _CONFLICTS as error:
             raise StoreConflict() from error
         except asyncpg.LockNotAvailableError as error:  # held past the busy timeout
+            self._busy_at = time.monotonic()
             raise StoreBusy() from error
         except asyncpg.DiskFullError as error:
             problem = f"The disk of the PostgreSQL server at {self.location} is full: {error}"

@@ -17,7 +17,7 @@ import pytest
 from bot import errors
 from bot.services import Services
 from bot.store import Database, Migration, NewerSchema, StoreError, load_migrations
-from bot.store.postgres import postgres_migrations
+from bot.store.postgres import PostgresTransaction, postgres_migrations
 from bot.timekeeping.clock import FakeClock
 from tests.bot.conftest import play, start_game
 from tests.databases import (
@@ -265,3 +265,39 @@ async def test_a_role_that_may_only_read_and_write_rows_runs_bredon(url: str) ->
         await owner.execute(f'DROP OWNED BY "{role}"')
         await owner.execute(f'DROP ROLE "{role}"')
         await owner.close()
+
+
+async def test_writers_queued_behind_one_refused_for_a_held_lock_are_refused_at_once(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process holds a row past the busy timeout: the first writer here waits it out
+    and is refused; the writers that queued behind it are refused without waiting in turn (their
+    statements never reach the server), and a writer that comes afterwards is served."""
+    db = await Database.open(url, busy_timeout=0.3)
+    holder = await asyncpg.connect(url)
+    reached = 0
+    original = PostgresTransaction.execute
+
+    async def counted(self, sql, params=()):
+        nonlocal reached
+        reached += 1
+        return await original(self, sql, params)
+
+    async def write() -> None:
+        async with db.transaction() as tx:
+            await tx.execute("UPDATE wallet_settings SET ante = ante + 1 WHERE guild_id = 1")
+
+    try:
+        await db.write_one("INSERT INTO wallet_settings (guild_id) VALUES (1)")
+        monkeypatch.setattr(PostgresTransaction, "execute", counted)
+        async with holder.transaction():
+            await holder.execute("SELECT * FROM wallet_settings WHERE guild_id = 1 FOR UPDATE")
+            outcomes = await asyncio.gather(*(write() for _ in range(3)), return_exceptions=True)
+        assert [type(outcome) for outcome in outcomes] == [errors.StoreBusy] * 3
+        assert reached == 1
+        await write()  # the lock let go: served
+        row = await db.fetchone("SELECT ante FROM wallet_settings WHERE guild_id = 1")
+        assert row is not None and row["ante"] == 11
+    finally:
+        await holder.close()
+        await db.close()
