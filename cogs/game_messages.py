@@ -25,7 +25,7 @@ from bot.games.model import (
 from bot.games.outcomes import GameEnding, MoveOutcome
 from bot.guild_settings import GuildSettings
 from bot.notifications.outbox import EndingCause, GameEnded, RequestMade
-from bot.text_safety import one_line
+from bot.text_safety import message_text, one_line
 from cogs.clock_messages import clock_note, clock_state, describe_clock
 from cogs.formatting import display, mention, mention_role, timestamp
 from cogs.player_messages import ratings_changed_text
@@ -294,7 +294,9 @@ def note_text(game_id: int, note: str | None, *, written: bool) -> str:
         )
     quoted = "\n".join(f"> {line}" for line in note.splitlines())
     heading = "Kept your note" if written else "Your note"
-    return f"{heading} on game #{game_id} (only you see it):\n{quoted}"
+    # A note of many short lines quotes longer than a message holds: the rest is cut (the
+    # whole note is in the player's own /game ptn).
+    return message_text(f"{heading} on game #{game_id} (only you see it):\n{quoted}")
 
 
 def scratch_text(game_id: int, ply: int, line: str) -> str:

@@ -36,7 +36,7 @@ def try_line(start: Position, text: str) -> ScratchLine:
             raise IllegalMove(word, f"the game is over there ({position.result.ptn()})")
         ply = position.ply
         try:
-            move = position.play(word.rstrip("'\"!?"))
+            move = position.play(word)  # marks as typed (c3', c3!) are read and left out
         except TakError as error:
             raise IllegalMove(word, str(error)) from None
         # "7. a1 b2'" as PTN writes it; a line that starts with black's ply, "7... b2".

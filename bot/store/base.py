@@ -41,14 +41,14 @@ async def retried_on_conflict(attempt: Callable[[], Awaitable[_Result]]) -> _Res
     nothing (:class:`~bot.errors.StoreConflict`); the last refusal is raised, and the user told
     to try again. PostgreSQL's serializable transactions also refuse changes to neighbouring rows
     (in different games), so a user's move should not be refused for that."""
-    for tries_left in reversed(range(CONFLICT_TRIES)):
+    for _ in range(CONFLICT_TRIES - 1):
         try:
             return await attempt()
         except StoreConflict:
-            if not tries_left:
-                raise
             await asyncio.sleep(random.uniform(0.001, 0.02))
-    raise AssertionError("unreachable")
+    return await attempt()
+
+
 # Called with a notification's payload ("" after the listening connection was lost and made
 # again: notifications may have been missed meanwhile).
 Listener = Callable[[str], object]

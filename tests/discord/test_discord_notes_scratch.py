@@ -60,3 +60,12 @@ async def test_a_scratch_board_shows_a_line_privately_and_plays_nothing(world: W
     assert not refused.response.attachments
     game = await world.env.bot.services.games.get(1)
     assert game.ply == 2 and len(world.bot_messages(thread)) == before
+
+
+async def test_a_note_of_many_lines_is_shown_within_a_message(world: World) -> None:
+    thread = await world.start_game()
+    note = "\n".join(["c"] * 750)  # 1,499 characters, twice that once each line is quoted
+    kept = await world.alice.slash(thread, "game note", text=note)
+    assert kept.ephemeral and len(kept.response.content) <= 2000
+    assert kept.response.content.startswith("Kept your note on game #1 (only you see it):\n> c\n")
+    assert await world.env.bot.services.notes.read(1, world.alice.id) == note  # kept whole
