@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass, replace
 from datetime import timedelta
+from functools import partial
 
 from bot.errors import InvalidSetting
 from bot.games.model import GameSetup, check_days, check_komi, check_size
@@ -57,19 +58,8 @@ class GuildSettings:
             # A TPS that is not one is refused with the setup.
             with contextlib.suppress(TPSError):
                 size = parse_tps(start_tps).size
-        if start_moves is not None:
-            start_tps = self.game_setup(
-                size=size,
-                komi=komi,
-                opening=opening,
-                stones=stones,
-                caps=caps,
-                black_stones=black_stones,
-                black_caps=black_caps,
-                rated=False,
-                antiquity=antiquity,
-            ).opening_tps(start_moves)
-        setup = GameSetup.create(
+        create = partial(
+            GameSetup.create,
             size=self.size if size is None else size,
             komi=self.komi if komi is None else komi,
             opening=opening,
@@ -78,10 +68,11 @@ class GuildSettings:
             black_stones=black_stones,
             black_caps=black_caps,
             days_per_move=self.days_per_move if days_per_move is None else days_per_move,
-            rated=start_tps is None if rated is None else rated,
             antiquity=self.antiquity if antiquity is None else antiquity,
-            start_tps=start_tps,
         )
+        if start_moves is not None:
+            start_tps = create(rated=False).opening_tps(start_moves)
+        setup = create(rated=start_tps is None if rated is None else rated, start_tps=start_tps)
         clock = TimeControl.create(setup.days_per_move, bank=bank, increment=increment, cap=cap)
         return replace(setup, clock=clock)
 
