@@ -35,6 +35,7 @@ import discord
 from discord import app_commands
 
 from bot.app import BredonBot
+from bot.languages import Catalogue
 from cogs import server, wallets
 from cogs.analysis import AnalysisCog
 from cogs.arguments import SHARED_OPTIONS
@@ -57,6 +58,7 @@ from cogs.profile import ProfileCog
 from cogs.records import RecordsCog
 from cogs.tak import TakCog
 from cogs.tournaments import TournamentCog
+from cogs.translation import CommandTranslator
 
 # Old qualified name -> new one: answered for one release (docs/operations.md, "The commands
 # regrouped").
@@ -239,6 +241,7 @@ async def setup(bot: BredonBot) -> None:
     for made in build_tree(cogs):
         bot.tree.add_command(made)
     bot.tree.moved = MOVED
+    await bot.tree.set_translator(CommandTranslator(Catalogue.load()))
 
 
 async def teardown(bot: BredonBot) -> None:

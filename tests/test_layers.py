@@ -16,8 +16,9 @@ LAYERS = ("tak", "rendering", "bot", "cogs")
 THIRD_PARTY = {
     "tak": set(),
     "rendering": {"PIL"},
-    # aiohttp: the health endpoint's web server; asyncpg: the PostgreSQL store, check and copy
-    "bot": {"aiosqlite", "asyncpg", "dotenv", "aiohttp"},
+    # aiohttp: the health endpoint's web server; asyncpg: the PostgreSQL store, check and copy;
+    # babel: the languages' message catalogues
+    "bot": {"aiosqlite", "asyncpg", "dotenv", "aiohttp", "babel"},
     "cogs": {"discord", "aiohttp"},
 }
 # The entry point builds the Discord client; no service, rule or storage module may.

@@ -1,0 +1,138 @@
+"""The languages Bredon speaks, as gettext catalogues: English is the source (the text in the
+code), every other language is one folder, ``bot/languages/<language>/LC_MESSAGES/bredon.po``,
+read with Babel when Bredon starts. Adding a language is adding its folder (README, "Languages").
+
+The template of every message, ``bredon.pot``, is made from the code (see README); a message
+with no translation, or only a fuzzy one, is shown in English."""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Mapping
+from dataclasses import dataclass
+from io import BytesIO
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+from babel.support import Translations
+
+LANGUAGES_DIR = Path(__file__).resolve().parent
+DOMAIN = "bredon"
+SOURCE_LANGUAGE = "en"
+TEMPLATE = LANGUAGES_DIR / f"{DOMAIN}.pot"
+
+Message = tuple[str | None, str]
+"""A message to translate: its context (``command name``…, None for plain text) and its text."""
+
+
+def catalogue_path(language: str, directory: Path = LANGUAGES_DIR) -> Path:
+    return directory / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """Every language's translations, by language code (``de``)."""
+
+    translations: Mapping[str, gettext.NullTranslations]
+    translated_messages: Mapping[str, frozenset[Message]]
+    """Per language, the messages it translates (a translation may read as the source does:
+    ``komi`` is ``komi`` in German too)."""
+
+    @classmethod
+    def load(cls, directory: Path = LANGUAGES_DIR) -> Catalogue:
+        translations: dict[str, gettext.NullTranslations] = {}
+        translated: dict[str, frozenset[Message]] = {}
+        for path in sorted(directory.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
+            language = path.parent.parent.name
+            with path.open("rb") as po:
+                catalog = read_po(po, locale=language, domain=DOMAIN)
+            compiled = BytesIO()
+            write_mo(compiled, catalog)  # fuzzy entries left out: shown in English
+            compiled.seek(0)
+            translations[language] = Translations(compiled, domain=DOMAIN)
+            translated[language] = frozenset(
+                (message.context, message.id)
+                for message in catalog
+                if isinstance(message.id, str)
+                and message.id
+                and message.string
+                and not message.fuzzy
+            )
+        return cls(translations, translated)
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        return (SOURCE_LANGUAGE, *sorted(self.translations))
+
+    def language_for(self, locale: str | None) -> str:
+        """The language to speak to a Discord locale (``de``, ``en-US``, ``pt-BR``): the
+        locale's own catalogue, else its language's (``de-AT`` -> ``de``), else English."""
+        if not locale:
+            return SOURCE_LANGUAGE
+        for candidate in (locale, locale.replace("-", "_"), locale.split("-")[0]):
+            if candidate in self.translations:
+                return candidate
+        return SOURCE_LANGUAGE
+
+    def text(self, language: str, message: str, *, context: str | None = None) -> str:
+        """`message` in `language`, or as it is where it has no translation."""
+        return self.translated(language, message, context=context) or message
+
+    def translated(self, language: str, message: str, *, context: str | None = None) -> str | None:
+        """`message` in `language`, or None where the catalogue has no translation."""
+        if (context, message) not in self.translated_messages.get(language, ()):
+            return None
+        translations = self.translations[language]
+        if context is None:
+            return translations.gettext(message)
+        return translations.pgettext(context, message)
+
+    def plural(self, language: str, singular: str, plural: str, count: int) -> str:
+        """The form of a message for `count`, by the language's plural rule."""
+        translations = self.translations.get(language)
+        if translations is None:
+            return singular if count == 1 else plural
+        return translations.ngettext(singular, plural, count)
+
+
+def write_catalogues(messages: list[Message], directory: Path = LANGUAGES_DIR) -> list[Path]:
+    """Make the template from `messages` and bring every language's catalogue up to date with
+    it (new messages untranslated, gone ones kept as obsolete, as ``pybabel update`` does).
+    Returns the files that changed."""
+    template = Catalog(domain=DOMAIN, project="Bredon", charset="utf-8")
+    for context, text in messages:
+        template.add(text, context=context)
+    changed = []
+    targets = [(directory / f"{DOMAIN}.pot", template)]
+    for path in sorted(directory.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
+        with path.open("rb") as po:
+            catalog = read_po(po, locale=path.parent.parent.name, domain=DOMAIN)
+        catalog.update(template, update_header_comment=False)
+        targets.append((path, catalog))
+    for path, catalog in targets:
+        written = BytesIO()
+        write_po(
+            written,
+            catalog,
+            omit_header=False,
+            width=100,
+            sort_output=False,
+            ignore_obsolete=False,
+            include_previous=True,
+        )
+        new = _without_dates(written.getvalue())
+        if not path.exists() or _without_dates(path.read_bytes()) != new:
+            path.write_bytes(written.getvalue())
+            changed.append(path)
+    return changed
+
+
+def _without_dates(po: bytes) -> bytes:
+    """A catalogue less its creation and revision dates, which change on every write."""
+    return b"\n".join(
+        line
+        for line in po.splitlines()
+        if not line.startswith((b'"POT-Creation-Date', b'"PO-Revision-Date'))
+    )

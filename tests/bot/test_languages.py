@@ -1,0 +1,116 @@
+"""The message catalogues (bot/languages): a language is read from its .po file, a message
+without a translation (or with a fuzzy one) stays English, plural forms follow the language's
+rule, Discord's locales find their language, and every translation keeps its message's
+placeholders."""
+
+from __future__ import annotations
+
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from bot.languages import LANGUAGES_DIR, Catalogue, catalogue_path, write_catalogues
+
+GERMAN = """msgid ""
+msgstr ""
+"Language: de\\n"
+"Content-Type: text/plain; charset=utf-8\\n"
+"Plural-Forms: nplurals=2; plural=(n != 1);\\n"
+
+msgid "{count} game"
+msgid_plural "{count} games"
+msgstr[0] "{count} Partie"
+msgstr[1] "{count} Partien"
+
+msgctxt "command name"
+msgid "board"
+msgstr "brett"
+
+msgctxt "option name"
+msgid "komi"
+msgstr "komi"
+
+#, fuzzy
+msgid "Your move"
+msgstr "Deine Zug"
+
+msgid "Not yet translated"
+msgstr ""
+"""
+
+
+@pytest.fixture
+def languages(tmp_path: Path) -> Path:
+    path = catalogue_path("de", tmp_path)
+    path.parent.mkdir(parents=True)
+    path.write_text(GERMAN, encoding="utf-8")
+    return tmp_path
+
+
+def test_a_language_is_its_catalogue(languages: Path) -> None:
+    catalogue = Catalogue.load(languages)
+    assert catalogue.languages == ("en", "de")
+    assert catalogue.text("de", "board", context="command name") == "brett"
+    assert catalogue.text("de", "board", context="option name") == "board"  # another context
+    assert catalogue.translated("de", "komi", context="option name") == "komi"  # the same word
+    assert catalogue.translated("de", "Your move") is None  # fuzzy: not trusted
+    assert catalogue.text("de", "Your move") == "Your move"
+    assert catalogue.translated("de", "Not yet translated") is None
+    assert catalogue.text("fr", "board", context="command name") == "board"
+
+
+def test_plural_forms_follow_the_language(languages: Path) -> None:
+    catalogue = Catalogue.load(languages)
+    forms = [catalogue.plural("de", "{count} game", "{count} games", n) for n in (0, 1, 2)]
+    assert forms == ["{count} Partien", "{count} Partie", "{count} Partien"]
+    assert catalogue.plural("en", "{count} game", "{count} games", 1) == "{count} game"
+
+
+@pytest.mark.parametrize(
+    ("locale", "language"),
+    [
+        ("de", "de"),
+        ("de-AT", "de"),
+        ("en-US", "en"),
+        ("en-GB", "en"),
+        ("pt-BR", "en"),
+        (None, "en"),
+    ],
+)
+def test_discord_locales_find_their_language(languages: Path, locale, language) -> None:
+    assert Catalogue.load(languages).language_for(locale) == language
+
+
+def test_updating_adds_new_messages_untranslated_and_keeps_translations(languages: Path) -> None:
+    changed = write_catalogues([("command name", "board"), ("option name", "level")], languages)
+    assert changed == [languages / "bredon.pot", catalogue_path("de", languages)]
+    catalogue = Catalogue.load(languages)
+    assert catalogue.text("de", "board", context="command name") == "brett"
+    assert catalogue.translated("de", "level", context="option name") is None
+    with catalogue_path("de", languages).open("rb") as po:
+        kept = {(m.context, m.id) for m in read_po(po) if m.id}
+    assert ("option name", "level") in kept
+    assert write_catalogues([("command name", "board"), ("option name", "level")], languages) == []
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def test_every_translation_keeps_its_placeholders() -> None:
+    """Bredon's own catalogues: a translation names the same ``{placeholders}`` as its
+    message, in every plural form, so that formatting it never fails or loses a value."""
+    paths = sorted(LANGUAGES_DIR.glob("*/LC_MESSAGES/bredon.po"))
+    assert paths
+    for path in paths:
+        with path.open("rb") as po:
+            for message in read_po(po):
+                if not message.id or not message.string:
+                    continue
+                ids = message.id if isinstance(message.id, tuple) else (message.id,)
+                strings = message.string if isinstance(message.string, tuple) else (message.string,)
+                expected = fields(ids[0])
+                for translated in strings:
+                    assert fields(translated) == expected, (path, message.id, translated)
