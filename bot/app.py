@@ -30,6 +30,7 @@ from discord.ext import commands
 
 from bot.errors import BredonError, StoreClosed
 from bot.health import CommandTimings, Gateway, HealthEndpoint
+from bot.languages import catalogue, speaking
 from bot.notifications.outbox import OUTBOX_CHANNEL
 from bot.release import bredon_version
 from bot.services import Services
@@ -218,10 +219,16 @@ async def acting(interaction: discord.Interaction) -> AsyncIterator[None]:
     """The one way a slash command (or a form) acknowledges and refuses: acknowledged at once,
     privately (Discord allows 3 seconds), and a refusal raised in the body (by the services or
     the Discord layer) reaches the user privately, as it is."""
-    if not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=True, thinking=True)
-    async with refusals(interaction):
-        yield
+    with speaking(person_language(interaction)):
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        async with refusals(interaction):
+            yield
+
+
+def person_language(interaction: discord.Interaction) -> str:
+    """The language to answer someone in: their Discord's, where Bredon speaks it."""
+    return catalogue().language_for(interaction.locale.value)
 
 
 def intents_for(settings: Settings) -> discord.Intents:

@@ -24,6 +24,7 @@ from bot.games.model import (
 )
 from bot.games.outcomes import GameEnding, MoveOutcome
 from bot.guild_settings import GuildSettings
+from bot.languages import _
 from bot.notifications.outbox import EndingCause, GameEnded, RequestMade
 from bot.text_safety import message_text, one_line
 from cogs.clock_messages import clock_note, clock_state, describe_clock
@@ -350,50 +351,56 @@ def guild_settings_text(settings: GuildSettings, *, reads_typed_moves: bool) -> 
 
 RULES_URL = "https://ustak.org/play-beautiful-game-tak/"  # the README's link to the rules
 
-# A primer that fits one phone screen: the goal, how to move, and every player's command by
-# name (the details are in docs/discord-setup.md).
-HELP = discord.Embed(
-    title="Bredon: Tak in Discord",
-    description=(
-        "Build a **road**: a line of your pieces joining two opposite sides of the board. Each "
-        "turn, place a piece on an empty square or move a stack you control. Your first "
-        f"placement is one of your opponent's flats. [The rules]({RULES_URL}); every command "
-        "in Bredon's guide, `docs/discord-setup.md`, which whoever runs me has."
-    ),
-)
-HELP.add_field(
-    name="Play",
-    value=(
-        "`/tak challenge` a member, or `/tak play` me. Move with `/tak move` (it suggests the "
-        "legal moves) or, without PTN, the **Move** button: pick the square, then the move.\n"
-        "`/tak board` · `/tak games` · `/tak draw` · `/tak undo` · `/tak resign` · `/tak abort`"
-    ),
-    inline=False,
-)
-HELP.add_field(
-    name="Moves in PTN",
-    value=(
-        "`a1` flat · `Sb2` wall · `Cc3` capstone · `c3>` one piece right (`<` `+` `-`) · "
-        "`3c3+12` three pieces up, dropping 1 then 2"
-    ),
-    inline=False,
-)
-HELP.add_field(
-    name="Time",
-    value="`/clock moretime` · `/clock pause` · `/clock resume` · `/clock reminders` · "
-    "`/clock vacation`",
-    inline=False,
-)
-HELP.add_field(
-    name="Records and you",
-    value=(
-        "`/game ptn` · `/game tps` · `/game replay` · `/game view` · `/game analysis` · "
-        "`/game note` · `/game scratch`\n"
-        "`/profile settings` · `/profile scores` · `/profile leaderboard` · `/coins wallet` · "
-        "`/coins leaderboard`"
-    ),
-    inline=False,
-)
+def help_embed() -> discord.Embed:
+    """A primer that fits one phone screen, in the language spoken: the goal, how to move, and
+    every player's command by name (the details are in docs/discord-setup.md)."""
+    embed = discord.Embed(
+        title=_("Bredon: Tak in Discord"),
+        description=_(
+            "Build a **road**: a line of your pieces joining two opposite sides of the board. "
+            "Each turn, place a piece on an empty square or move a stack you control. Your first "
+            "placement is one of your opponent's flats. [The rules]({rules}); every command in "
+            "Bredon's guide, `docs/discord-setup.md`, which whoever runs me has.",
+            rules=RULES_URL,
+        ),
+    )
+    embed.add_field(
+        name=_("Play"),
+        value=_(
+            "`/tak challenge` a member, or `/tak play` me. Move with `/tak move` (it suggests the "
+            "legal moves) or, without PTN, the **Move** button: pick the square, then the move.\n"
+            "`/tak board` · `/tak games` · `/tak draw` · `/tak undo` · `/tak resign` · "
+            "`/tak abort`"
+        ),
+        inline=False,
+    )
+    embed.add_field(
+        name=_("Moves in PTN"),
+        value=_(
+            "`a1` flat · `Sb2` wall · `Cc3` capstone · `c3>` one piece right (`<` `+` `-`) · "
+            "`3c3+12` three pieces up, dropping 1 then 2"
+        ),
+        inline=False,
+    )
+    embed.add_field(
+        name=_("Time"),
+        value=_(
+            "`/clock moretime` · `/clock pause` · `/clock resume` · `/clock reminders` · "
+            "`/clock vacation`"
+        ),
+        inline=False,
+    )
+    embed.add_field(
+        name=_("Records and you"),
+        value=_(
+            "`/game ptn` · `/game tps` · `/game replay` · `/game view` · `/game analysis` · "
+            "`/game note` · `/game scratch`\n"
+            "`/profile settings` · `/profile scores` · `/profile leaderboard` · `/coins wallet` · "
+            "`/coins leaderboard`"
+        ),
+        inline=False,
+    )
+    return embed
 
 
 def start_text(tps: str) -> str:

@@ -18,13 +18,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import BredonBot, acting
+from bot.app import BredonBot, acting, person_language
 from bot.coins.service import MAX_COINS
 from bot.computer.opponent import DEFAULT_LEVEL
 from bot.errors import BredonError
 from bot.games.lookup import Listing
 from bot.games.model import MAX_MATCH_GAMES, GameView
 from bot.games.service import position_mark, require_active
+from bot.languages import speaking
 from bot.notifications.outbox import game_stream
 from bot.text_safety import typed_move
 from bot.timekeeping.control import clock_options
@@ -366,7 +367,9 @@ class TakCog(commands.Cog):
 
     async def help(self, interaction: discord.Interaction) -> None:
         """How to play, read the board and write moves"""
-        await interaction.response.send_message(embed=game_messages.HELP, ephemeral=True)
+        with speaking(person_language(interaction)):
+            embed = game_messages.help_embed()
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # ----------------------------------------------------------------- typed moves
 

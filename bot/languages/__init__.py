@@ -2,18 +2,27 @@
 code), every other language is one folder, ``bot/languages/<language>/LC_MESSAGES/bredon.po``,
 read with Babel when Bredon starts. Adding a language is adding its folder (README, "Languages").
 
-The template of every message, ``bredon.pot``, is made from the code (see README); a message
-with no translation, or only a fuzzy one, is shown in English."""
+Text for people is written ``_("Your move in game #{game}", game=number)`` (``ngettext`` where
+a number decides the form): it is looked up in the language being spoken, which whoever answers
+a person or posts to a server sets with :func:`speaking`, and formatted with its fields. A
+context variable carries the language, so every coroutine answering one interaction speaks its
+language without passing it down. The template of every message, ``bredon.pot``, is extracted
+from these calls (and from the command tree); a message with no translation, or only a fuzzy
+one, is shown in English."""
 
 from __future__ import annotations
 
 import gettext
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import cache
 from io import BytesIO
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 from babel.support import Translations
@@ -23,8 +32,9 @@ DOMAIN = "bredon"
 SOURCE_LANGUAGE = "en"
 TEMPLATE = LANGUAGES_DIR / f"{DOMAIN}.pot"
 
-Message = tuple[str | None, str]
-"""A message to translate: its context (``command name``…, None for plain text) and its text."""
+Message = tuple[str | None, str | tuple[str, str]]
+"""A message to translate: its context (``command name``…, None for plain text) and its text
+(singular and plural where a number decides the form)."""
 
 
 def catalogue_path(language: str, directory: Path = LANGUAGES_DIR) -> Path:
@@ -53,12 +63,9 @@ class Catalogue:
             compiled.seek(0)
             translations[language] = Translations(compiled, domain=DOMAIN)
             translated[language] = frozenset(
-                (message.context, message.id)
+                _key(message.context, message.id)
                 for message in catalog
-                if isinstance(message.id, str)
-                and message.id
-                and message.string
-                and not message.fuzzy
+                if message.id and _is_translated(message.string) and not message.fuzzy
             )
         return cls(translations, translated)
 
@@ -109,7 +116,7 @@ def write_catalogues(messages: list[Message], directory: Path = LANGUAGES_DIR) -
     for path in sorted(directory.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
         with path.open("rb") as po:
             catalog = read_po(po, locale=path.parent.parent.name, domain=DOMAIN)
-        catalog.update(template, update_header_comment=False)
+        catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
         targets.append((path, catalog))
     for path, catalog in targets:
         written = BytesIO()
@@ -129,6 +136,16 @@ def write_catalogues(messages: list[Message], directory: Path = LANGUAGES_DIR) -
     return changed
 
 
+def _key(context: str | None, text: str | tuple[str, ...] | list[str]) -> Message:
+    """A message as the catalogues know it (Babel gives a plural's forms as a tuple or list)."""
+    return (context, text if isinstance(text, str) else (text[0], text[1]))
+
+
+def _is_translated(string: str | tuple[str, ...] | list[str] | None) -> bool:
+    """Whether a catalogue entry has its translation (every plural form of it)."""
+    return all(string) if isinstance(string, tuple | list) else bool(string)
+
+
 def _without_dates(po: bytes) -> bytes:
     """A catalogue less its creation and revision dates, which change on every write."""
     return b"\n".join(
@@ -136,3 +153,56 @@ def _without_dates(po: bytes) -> bytes:
         for line in po.splitlines()
         if not line.startswith((b'"POT-Creation-Date', b'"PO-Revision-Date'))
     )
+
+
+_spoken: ContextVar[str] = ContextVar("bredon_language", default=SOURCE_LANGUAGE)
+
+
+@cache
+def catalogue() -> Catalogue:
+    """Bredon's catalogues, read once."""
+    return Catalogue.load()
+
+
+@contextmanager
+def speaking(language: str) -> Iterator[None]:
+    """Speak `language` in the code run inside (and in the tasks it starts)."""
+    token = _spoken.set(language)
+    try:
+        yield
+    finally:
+        _spoken.reset(token)
+
+
+def spoken() -> str:
+    """The language being spoken."""
+    return _spoken.get()
+
+
+def _(message: str, /, **fields: object) -> str:
+    """`message` in the language being spoken, with its ``{fields}`` filled in."""
+    text = catalogue().text(_spoken.get(), message)
+    return text.format(**fields) if fields else text
+
+
+def ngettext(singular: str, plural: str, count: int, /, **fields: object) -> str:
+    """The form of a message for `count` (a field of it, ``{count}``) in the language spoken."""
+    text = catalogue().plural(_spoken.get(), singular, plural, count)
+    return text.format(count=count, **fields)
+
+
+# Where the text for people is: the calls above in every layer that words things (pictures get
+# their words from their callers), as ``pybabel extract`` would read them.
+SOURCES = ("bot", "cogs")
+KEYWORDS = {"_": None, "ngettext": (1, 2)}
+
+
+def code_messages(root: Path = LANGUAGES_DIR.parent.parent) -> list[Message]:
+    """Every message of the code, in the order of the files, each once."""
+    found: dict[Message, None] = {}
+    for source in SOURCES:
+        for _file, _line, message, _comments, context in extract_from_dir(
+            root / source, method_map=[("**.py", "python")], keywords=KEYWORDS
+        ):
+            found[_key(context, message)] = None
+    return list(found)

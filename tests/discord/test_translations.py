@@ -1,21 +1,35 @@
-"""The slash commands in every language Bredon has a catalogue for: each text of the tree is in
-the template, translated in every catalogue, and the translations keep Discord's rules (names:
-lower case, 1-32 letters, digits, - or _, unique among their siblings; descriptions and choices
-1-100 characters), checked on the payload discord.py sends when it syncs.
+"""Bredon in every language it has a catalogue for: each text for people (the code's ``_()``
+and ``ngettext()`` calls and the command tree) is in the template and translated in every
+catalogue; the command tree's translations keep Discord's rules (names: lower case, 1-32
+letters, digits, - or _, unique among their siblings; descriptions and choices 1-100
+characters), checked on the payload discord.py sends when it syncs; translated answers keep
+Discord's limits.
 
-After changing a command: ``BREDON_UPDATE_CATALOGUES=1 python -m pytest -n 0
-tests/discord/test_command_translations.py`` rewrites the template and adds the new texts to each
+After changing a text or a command: ``BREDON_UPDATE_CATALOGUES=1 python -m pytest -n 0
+tests/discord/test_translations.py`` rewrites the template and adds the new texts to each
 catalogue, untranslated, for a translator to fill in (README, "Languages")."""
 
 from __future__ import annotations
 
 import os
 import re
+from types import SimpleNamespace
 
 import discord
+import pytest
 from babel.messages.pofile import read_po
 
-from bot.languages import TEMPLATE, Catalogue, catalogue_path, write_catalogues
+from bot.app import person_language
+from bot.languages import (
+    TEMPLATE,
+    Catalogue,
+    Message,
+    catalogue_path,
+    code_messages,
+    speaking,
+    write_catalogues,
+)
+from cogs.game_messages import help_embed
 from cogs.translation import CommandTranslator, command_messages
 
 UPDATE = os.environ.get("BREDON_UPDATE_CATALOGUES") == "1"
@@ -23,13 +37,21 @@ UPDATE = os.environ.get("BREDON_UPDATE_CATALOGUES") == "1"
 NAME = re.compile(r"^[-\w]{1,32}$")
 
 
-def template_messages() -> list[tuple[str | None, str]]:
+def template_messages() -> list[Message]:
     with TEMPLATE.open("rb") as pot:
-        return [(message.context, message.id) for message in read_po(pot) if message.id]
+        return [
+            (message.context, message.id if isinstance(message.id, str) else tuple(message.id))
+            for message in read_po(pot)
+            if message.id
+        ]
 
 
-async def test_the_template_holds_every_text_of_the_command_tree(world) -> None:
-    messages = command_messages(world.env.bot.tree.get_commands())
+def all_messages(world) -> list[Message]:
+    return code_messages() + command_messages(world.env.bot.tree.get_commands())
+
+
+async def test_the_template_holds_every_text_for_people(world) -> None:
+    messages = all_messages(world)
     if UPDATE:
         write_catalogues(messages)
     assert template_messages() == messages, (
@@ -38,16 +60,12 @@ async def test_the_template_holds_every_text_of_the_command_tree(world) -> None:
     )
 
 
-async def test_every_language_translates_every_text_of_the_command_tree(world) -> None:
+async def test_every_language_translates_every_text_for_people(world) -> None:
     catalogue = Catalogue.load()
     assert "de" in catalogue.languages
-    messages = command_messages(world.env.bot.tree.get_commands())
+    messages = all_messages(world)
     for language in catalogue.languages[1:]:
-        missing = [
-            text
-            for context, text in messages
-            if catalogue.translated(language, text, context=context) is None
-        ]
+        missing = [text for text in messages if text not in catalogue.translated_messages[language]]
         assert not missing, f"{catalogue_path(language)} lacks {missing}"
 
 
@@ -102,3 +120,36 @@ async def test_the_bot_sends_the_german_tree_when_it_syncs(world) -> None:
         "de", "challenge", context="command name"
     )
     assert "en-US" not in payload["description_localizations"]  # English is the source
+
+
+def embed_size(embed: discord.Embed) -> int:
+    return (
+        len(embed.title or "")
+        + len(embed.description or "")
+        + sum(len(field.name or "") + len(field.value or "") for field in embed.fields)
+    )
+
+
+def test_the_primer_in_german_fits_discords_embed_limits() -> None:
+    with speaking("de"):
+        german = help_embed()
+    english = help_embed()
+    assert german.title == "Bredon: Tak auf Discord"
+    assert "**Straße**" in (german.description or "")
+    assert "/tak herausfordern" in german.fields[0].value
+    assert len(german.fields) == len(english.fields)
+    assert len(german.description or "") <= 4096 and embed_size(german) <= 6000
+    assert all(len(f.name) <= 256 and len(f.value) <= 1024 for f in german.fields)
+    assert english.title == "Bredon: Tak in Discord"  # outside `speaking`: English
+
+
+@pytest.mark.parametrize(
+    ("locale", "language"),
+    [
+        (discord.Locale.german, "de"),
+        (discord.Locale.british_english, "en"),
+        (discord.Locale.french, "en"),
+    ],
+)
+def test_people_are_answered_in_their_discords_language(locale, language) -> None:
+    assert person_language(SimpleNamespace(locale=locale)) == language
