@@ -222,6 +222,10 @@ async def _end_vacation(
         settled = await settle_clock(tx, game.id, at)
         if was_frozen and settled.frozen_at is None:
             held.append(settled)
+            if settled.deadline_at is not None and settled.deadline_at <= now:
+                # Out of time already (an automatic vacation day ran out with no move): the
+                # deadline service settles it next (another day, or the loss) and says so.
+                continue
             deadline = to_db_or_none(settled.deadline_at)
             news = ClockNews(game.id, ClockEvent.VACATION_END.value, vacation.player_id, deadline)
             await enqueue(tx, news, now)
