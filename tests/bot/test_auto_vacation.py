@@ -4,14 +4,17 @@ vacations are forbidden) the loss happens as before."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import replace
 from datetime import timedelta
 
+from bot.errors import StoreBusy
 from bot.notifications.outbox import ClockEvent
 from bot.services import Services
+from bot.timekeeping.holds import VacationReport
 from tak import ResultKind
-from tests.bot.conftest import ALICE, BOB, CAROL, GUILD, play
+from tests.bot.conftest import ALICE, BOB, CAROL, GUILD, deliver_everything, play
 from tests.bot.test_clocks import cup_without_vacations, game_between
 
 DAY = timedelta(days=1)
@@ -127,6 +130,38 @@ async def test_one_day_covers_every_game_due_at_once(services, clock) -> None:
     assert [n["event"] for n in await clock_news(services, second.id)] == ["auto_vacation"]
     assert [n["event"] for n in await clock_news(services, waiting.id)] == ["vacation"]
     assert not await services.deadlines.due()
+
+
+async def test_two_processes_settling_two_due_games_take_one_day(db_path, clock) -> None:
+    """Two processes each settle one of Alice's two due games at the same time: one takes the
+    day, the other finds its game held, or is refused as busy and finds it held on looking
+    again (as the scheduler does); never two days, never a loss."""
+    one = await Services.open(db_path, clock=clock)
+    two = await Services.open(db_path, clock=clock)
+    try:
+        games = [await game_between(one, ALICE, player, days_per_move=1) for player in (BOB, CAROL)]
+        for game in games:
+            await play(one, game.id, "a1 e5")
+        await opt_in(one, ALICE)
+        clock.advance(days=1)
+        await deliver_everything(one, clock)
+        settled = await asyncio.gather(
+            one.deadlines.time_out(games[0].id),
+            two.deadlines.time_out(games[1].id),
+            return_exceptions=True,
+        )
+        assert all(isinstance(s, VacationReport | StoreBusy) or s is None for s in settled)
+        assert sum(isinstance(s, VacationReport) for s in settled) == 1, settled
+        for services in (one, two):
+            report = await services.deadlines.run_due()
+            assert report.endings == [] and report.vacations_taken == []
+        status = await one.clocks.vacation_status(GUILD, ALICE.id)
+        assert status.current is not None and status.days_used == 1
+        for game in games:
+            assert (await one.games.get(game.id)).frozen_at is not None
+    finally:
+        await one.close()
+        await two.close()
 
 
 async def test_no_day_where_vacations_are_forbidden_or_turned_off(services, clock) -> None:
