@@ -46,10 +46,17 @@ def clock_note(game: GameView) -> str:
     return f"time runs out {timestamp(game.deadline_at)}{bank}"
 
 
-def reminder_text(reminder: Reminder) -> str:
+def reminder_text(reminder: Reminder, *, auto_vacation: bool = False) -> str:
+    """The reminder; for a player who opted in to automatic vacation, what happens instead."""
+    then = (
+        "then an automatic vacation day is taken if you have one left, else the game is lost "
+        "on time"
+        if auto_vacation
+        else "then the game is lost on time"
+    )
     return (
         f"{mention(reminder.player)}, reminder: it is your move in game #{reminder.game.id}. "
-        f"Time runs out {timestamp(reminder.deadline)}, then the game is lost on time."
+        f"Time runs out {timestamp(reminder.deadline)}, {then}."
     )
 
 

@@ -37,7 +37,10 @@ async def show_reminder(table: GameTable, item: Item, due: ReminderDue) -> Shown
     deadline = from_db(due.deadline)
     assert deadline is not None
     player = game.white if game.white.id == due.player_id else game.black
-    text = clock_messages.reminder_text(Reminder(game, player, deadline))
+    auto_vacation = (await table.services.players.get(player.id)).auto_vacation
+    text = clock_messages.reminder_text(
+        Reminder(game, player, deadline), auto_vacation=auto_vacation
+    )
     shown = await table.post_for_game(item, game, Post(text))
     await table.echo_by_dm(
         None, shown, player.id, game.guild_id, lambda link: f"{text}\n{link}", offer=True

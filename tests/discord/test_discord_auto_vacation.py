@@ -22,14 +22,20 @@ async def test_a_day_taken_and_announced_then_the_player_moves(world) -> None:
     await alice.slash(world.channel, "profile settings", notify="dm")
     told_before = len(dms(alice))
 
-    await advance(env, timedelta(days=1, minutes=1))
+    await advance(env, timedelta(hours=20))
+    reminder = world.last_bot_message(thread)
+    assert reminder.content.endswith(
+        "then an automatic vacation day is taken if you have one left, else the game is lost on "
+        "time."
+    )
+    await advance(env, timedelta(hours=4, minutes=1))
     news = world.last_bot_message(thread)
     assert news.content.startswith(
         f"{alice.mention} was out of time in game #1; an automatic vacation day was taken"
     )
     assert "Vacation days left this year: 13." in news.content
     assert "wins on time" not in news.content
-    [dm] = [m for m in dms(alice)[told_before:] if "automatic vacation" in m.content]
+    [dm] = [m for m in dms(alice)[told_before:] if "was out of time" in m.content]
     assert news.content in dm.content and news.jump_url in dm.content
     status = await alice.slash(thread, "clock vacation status")
     assert "used 1 of 14" in status.response.content
