@@ -235,12 +235,12 @@ async def _end_vacation(
     return VacationReport(ended, held, not_held, status.days_left)
 
 
-def _out_of_time(game: GameView, player_id: int, now: datetime) -> bool:
+def _out_of_time(game: GameView, player_id: int, at: datetime) -> bool:
     return (
         game.player_to_move.id == player_id
         and game.frozen_at is None
         and game.deadline_at is not None
-        and game.deadline_at <= now
+        and game.deadline_at <= at
     )
 
 
@@ -251,8 +251,9 @@ async def take_vacation_day(
     player to move, from the deadline, if they opted in, have a day left this year, are not on
     vacation already and the game allows vacations. Their games' clocks stop from the deadline
     (or from a later start of their turn) and each game's thread is told: the games they were
-    out of time in (this one and any other due now) that the day was taken. None, changing
-    nothing, when no day is taken."""
+    out of time in when the day began (this one, and any other due at that moment) that the day
+    was taken, the others that they are on vacation. None, changing nothing, when no day is
+    taken."""
     player_id = game.player_to_move.id
     start = game.deadline_at
     assert start is not None
@@ -281,7 +282,7 @@ async def take_vacation_day(
             not_held.append(settled)
             continue
         held.append(settled)
-        if _out_of_time(other, player_id, now):  # this game, or another due at once
+        if _out_of_time(other, player_id, start):  # this game, or another due at once
             event, left = ClockEvent.AUTO_VACATION, days_left
         else:
             event, left = ClockEvent.VACATION, 0

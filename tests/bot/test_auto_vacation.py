@@ -132,6 +132,26 @@ async def test_one_day_covers_every_game_due_at_once(services, clock) -> None:
     assert not await services.deadlines.due()
 
 
+async def test_a_game_due_later_than_the_day_began_keeps_its_time(services, clock) -> None:
+    """The scheduler wakes six hours late: the day began at the first deadline, when Alice still
+    had five hours in her other game; that game keeps them and is told she is on vacation."""
+    first = await game_between(services, ALICE, BOB, days_per_move=1)
+    await play(services, first.id, "a1 e5")
+    clock.advance(hours=5)
+    later = await game_between(services, ALICE, CAROL, days_per_move=1)
+    await play(services, later.id, "a1 e5")
+    await opt_in(services, ALICE)
+    deadline = (await services.games.get(first.id)).deadline_at
+    assert deadline is not None
+    clock.set(deadline + timedelta(hours=6))
+    [taken] = (await services.deadlines.run_due()).vacations_taken
+    assert taken.vacation.started_at == deadline
+    held = await services.games.get(later.id)
+    assert held.frozen_at == deadline and held.deadline_at - deadline == timedelta(hours=5)
+    assert [n["event"] for n in await clock_news(services, first.id)] == ["auto_vacation"]
+    assert [n["event"] for n in await clock_news(services, later.id)] == ["vacation"]
+
+
 async def test_two_processes_settling_two_due_games_take_one_day(db_path, clock) -> None:
     """Two processes each settle one of Alice's two due games at the same time: one takes the
     day, the other finds its game held, or is refused as busy and finds it held on looking
