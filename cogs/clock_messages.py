@@ -1,5 +1,5 @@
-"""What the bot says about time: a game's clock and deadline, clock news (pauses, vacations,
-time given), reminders and vacations.
+"""What the bot says about time: a game's clock and deadline, clock news (pauses, vacations
+taken by hand or automatically, time given), reminders and vacations.
 
 Like :mod:`cogs.game_messages`, no Discord calls and no rules: :mod:`bot.timekeeping` decides.
 """
@@ -46,10 +46,17 @@ def clock_note(game: GameView) -> str:
     return f"time runs out {timestamp(game.deadline_at)}{bank}"
 
 
-def reminder_text(reminder: Reminder) -> str:
+def reminder_text(reminder: Reminder, *, auto_vacation: bool = False) -> str:
+    """The reminder; for a player who opted in to automatic vacation, what happens instead."""
+    then = (
+        "then an automatic vacation day is taken if you have one left, else the game is lost "
+        "on time"
+        if auto_vacation
+        else "then the game is lost on time"
+    )
     return (
         f"{mention(reminder.player)}, reminder: it is your move in game #{reminder.game.id}. "
-        f"Time runs out {timestamp(reminder.deadline)}, then the game is lost on time."
+        f"Time runs out {timestamp(reminder.deadline)}, {then}."
     )
 
 
@@ -65,6 +72,14 @@ def clock_news_text(game: GameView, news: ClockNews) -> str:
         return (
             f"{who} is on vacation until {timestamp(until)}: the clock of game #{game.id} "
             "stands still until then. Moves still go in."
+        )
+    if event is ClockEvent.AUTO_VACATION:
+        until = from_db(news.until)
+        assert until is not None
+        return (
+            f"{who} was out of time in game #{game.id}; an automatic vacation day was taken: "
+            f"their clocks here stand still until {timestamp(until)}. Moves still go in. "
+            f"Vacation days left this year: {news.days_left}."
         )
     if event is ClockEvent.VACATION_END:
         return f"{who} is back from vacation: the clock of game #{game.id} runs again.{runs}"

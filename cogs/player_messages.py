@@ -68,4 +68,10 @@ def totals_text(totals: PlayerTotals | None, name: str) -> str:
 
 
 def settings_text(profile: PlayerProfile) -> str:
-    return f"Your board theme: **{profile.theme or 'default'}**."
+    auto = (
+        "**on**: when your time runs out and vacation days are left, one is taken instead of "
+        "the loss"
+        if profile.auto_vacation
+        else "**off**"
+    )
+    return f"Your board theme: **{profile.theme or 'default'}**.\nAutomatic vacation: {auto}."

@@ -34,6 +34,7 @@ class ProfileCog(commands.Cog):
         notify="In this server: a mention at each move, a DM too, or a daily digest by DM",
         digest_hour="The hour of your daily digest, 0 to 23, in your time zone (default 8)",
         time_zone="Your time zone for the digest, e.g. Europe/London (suggested as you type)",
+        auto_vacation="Out of time: take a vacation day (if any left) instead of losing",
     )
     @app_commands.choices(theme=[app_commands.Choice(name=n, value=n) for n in THEMES])
     async def settings(
@@ -43,8 +44,9 @@ class ProfileCog(commands.Cog):
         notify: Literal["mention", "dm", "digest"] | None = None,
         digest_hour: app_commands.Range[int, 0, 23] | None = None,
         time_zone: TimeZone | None = None,
+        auto_vacation: Literal["on", "off"] | None = None,
     ) -> None:
-        """Your board theme and how you are notified"""
+        """Your board theme, how you are notified, and automatic vacation"""
         async with acting(interaction):
             players = self.services.players
             profile = await players.register(player_of(interaction.user))
@@ -60,6 +62,9 @@ class ProfileCog(commands.Cog):
                 prefs = await notifications.get(interaction.user.id, guild_id)
             if theme is not None:
                 profile = await players.set_theme(interaction.user.id, theme)
+            if auto_vacation is not None:
+                on = auto_vacation == "on"
+                profile = await players.set_auto_vacation(interaction.user.id, on)
             await interaction.followup.send(
                 f"{player_messages.settings_text(profile)}\n{notification_messages.prefs_text(prefs)}",
                 ephemeral=True,

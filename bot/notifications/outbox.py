@@ -171,6 +171,7 @@ class ReminderDue(_AboutAGame):
 class ClockEvent(StrEnum):
     VACATION = "vacation"  # a player's vacation stopped the clock
     VACATION_END = "vacation_end"
+    AUTO_VACATION = "auto_vacation"  # the player's time ran out: a vacation day taken instead
     PAUSE_OFFER = "pause_offer"  # for the opponent to accept, with buttons
     PAUSED = "paused"
     PAUSE_END = "pause_end"
@@ -187,6 +188,7 @@ class ClockNews(_AboutAGame):
     deadline: str | None = None  # store text: the deadline that holds now (None: stands still)
     until: str | None = None  # store text: a vacation's planned end
     extra: int = 0  # seconds of more time
+    days_left: int = 0  # vacation days left this year, after an automatic one
 
 
 @dataclass(frozen=True, slots=True)

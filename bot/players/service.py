@@ -19,13 +19,18 @@ class PlayerProfile:
     name: str
     theme: str | None  # None: the bot's default theme
     notify: NotifyMode
+    # When time runs out and vacation days are left: a day taken instead of the loss on time
+    # (:func:`bot.timekeeping.holds.take_vacation_day`).
+    auto_vacation: bool
 
 
 async def fetch_player(tx: Transaction, player_id: int) -> PlayerProfile:
     row = await tx.fetchone("SELECT * FROM players WHERE id = ?", (player_id,))
     if row is None:
         raise UnknownPlayer(player_id)
-    return PlayerProfile(row["id"], row["name"], row["theme"], NotifyMode(row["notify"]))
+    return PlayerProfile(
+        row["id"], row["name"], row["theme"], NotifyMode(row["notify"]), bool(row["auto_vacation"])
+    )
 
 
 class PlayerService:
@@ -65,4 +70,11 @@ class PlayerService:
         async with self._db.transaction() as tx:
             await fetch_player(tx, player_id)
             await storage.set_notify(tx, player_id, mode, self._clock.now())
+            return await fetch_player(tx, player_id)
+
+    async def set_auto_vacation(self, player_id: int, on: bool) -> PlayerProfile:
+        """Opt in (or out) of an automatic vacation day instead of a loss on time."""
+        async with self._db.transaction() as tx:
+            await fetch_player(tx, player_id)
+            await storage.set_auto_vacation(tx, player_id, on, self._clock.now())
             return await fetch_player(tx, player_id)

@@ -30,3 +30,10 @@ async def set_notify(tx: Transaction, player_id: int, mode: NotifyMode, now: dat
         "UPDATE players SET notify = ?, updated_at = ? WHERE id = ?",
         (mode.value, to_db(now), player_id),
     )
+
+
+async def set_auto_vacation(tx: Transaction, player_id: int, on: bool, now: datetime) -> None:
+    await tx.execute(
+        "UPDATE players SET auto_vacation = ?, updated_at = ? WHERE id = ?",
+        (int(on), to_db(now), player_id),
+    )

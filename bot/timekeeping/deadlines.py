@@ -6,7 +6,9 @@ or
 at the times before the deadline the player chose). A game whose clock stands still (a pause, a
 vacation: :mod:`bot.timekeeping.holds`) has nothing due; vacations that ran out are ended first, at
 the moment they ran out, so a deadline they moved holds however late the scheduler wakes. When the
-deadline passes the player to move loses on time; a game in
+deadline passes the player to move loses on time, unless they opted in to automatic vacation and
+have a vacation day left (:func:`~bot.timekeeping.holds.take_vacation_day`: the day is taken
+instead, from the deadline); a game in
 which nobody has moved is aborted instead, except in a tournament, where white loses on time like
 anyone else who does not move (an abort would leave the pairing unplayed). Open challenges expire
 at their ``expires_at``.
@@ -60,6 +62,7 @@ from bot.timekeeping.holds import (
     end_due_vacations,
     hold_games_begun_on_vacation,
     next_vacation_end,
+    take_vacation_day,
 )
 from bot.timekeeping.turns import next_reminder, reminder_offsets
 from bot.tournaments.storage import in_tournament
@@ -96,6 +99,8 @@ class DeadlineReport:
     expired_challenges: list[ChallengeView]
     started_games: list[GameView] = field(default_factory=list)  # when bidding closed (stakes)
     vacations_ended: list[VacationReport] = field(default_factory=list)
+    # Vacation days taken instead of losses on time (players who opted in).
+    vacations_taken: list[VacationReport] = field(default_factory=list)
     # Due rows passed over because another process held them (PostgreSQL): still due, so the
     # scheduler looks again after a pause rather than at once.
     held_elsewhere: int = 0
@@ -107,6 +112,7 @@ class DeadlineReport:
             or self.expired_challenges
             or self.started_games
             or self.vacations_ended
+            or self.vacations_taken
         )
 
 
@@ -170,17 +176,19 @@ class DeadlineService:
     async def run_due(self, at: datetime | None = None) -> DeadlineReport:
         """Settle everything due at `at` (default now): vacations that ran out (their clocks run
         again from when they did), games begun during a vacation (their clocks stop), then
-        time-outs, reminders and expiries."""
+        time-outs (or vacation days taken instead), reminders and expiries."""
         moment = at or self._clock.now()
         self._held_elsewhere = 0
         vacations = await end_due_vacations(self._db, moment)
         await hold_games_begun_on_vacation(self._db, moment)
         work = await self.due(moment)
-        endings = []
+        endings, taken = [], []
         for game in work.timeouts:
-            ending = await self.time_out(game.id, moment)
-            if ending is not None:
-                endings.append(ending)
+            settled = await self.time_out(game.id, moment)
+            if isinstance(settled, VacationReport):
+                taken.append(settled)
+            elif settled is not None:
+                endings.append(settled)
         reminders = []
         for game in work.reminders:
             reminder = await self._claim_reminder(game.id, moment)
@@ -203,13 +211,17 @@ class DeadlineService:
             expired,
             started_games=started,
             vacations_ended=vacations,
+            vacations_taken=taken,
             held_elsewhere=self._held_elsewhere,
         )
 
-    async def time_out(self, game_id: int, at: datetime | None = None) -> GameEnding | None:
+    async def time_out(
+        self, game_id: int, at: datetime | None = None
+    ) -> GameEnding | VacationReport | None:
         """End the game on time if its deadline has passed at `at`; None if it has not (a move
         came first) or the game is over. With no move played a game outside a tournament is
-        aborted instead."""
+        aborted instead. A player who opted in and has a vacation day left takes it instead of
+        the loss (the report of that vacation)."""
         moment = at or self._clock.now()
         async with self._db.transaction() as tx:
             if not await self._held(tx, "games", game_id):
@@ -230,6 +242,9 @@ class DeadlineService:
             if game.plies_played == 0 and not await in_tournament(tx, game):
                 result = Result(None, ResultKind.ABORT)
             else:
+                vacation = await take_vacation_day(tx, game, moment)
+                if vacation is not None:
+                    return vacation
                 result = Result(game.to_move.other, ResultKind.TIME)
             news = GameEnded(game.id, EndingCause.TIME)
             return await finish_game(tx, game, game.position_from_tps(), result, moment, news)

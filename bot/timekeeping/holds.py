@@ -14,6 +14,13 @@ however late it wakes) and holds games begun during a vacation
 Vacation days: each player may take the server's ``vacation_days`` a calendar year (UTC). A
 vacation's days count in the year it began: all its planned days while it lasts, its days begun
 (at least one) once it ended early.
+
+Automatic vacation: a player who opted in (``players.auto_vacation``) and whose time runs out
+with vacation days left takes one day from the deadline instead of losing on time
+(:func:`take_vacation_day`, called by the deadline service): like a vacation taken by hand it
+stops the clocks of all their games in the server, so several games due at once cost one day.
+When the day ends with no move, the deadline is due again and the next day is taken, until
+none are left.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from bot.games.service import require_active
 from bot.games.storage import fetch_game
 from bot.guild_settings import fetch_guild_settings
 from bot.notifications.outbox import ClockEvent, ClockNews, enqueue
+from bot.players.service import fetch_player
 from bot.players.storage import save_player
 from bot.store import Database, Row, Transaction, from_db, to_db, to_db_or_none
 from bot.timekeeping.clock import Clock
@@ -42,6 +50,7 @@ from bot.timekeeping.control import describe_duration
 from bot.timekeeping.turns import (
     MAX_REMINDER_OFFSET,
     MAX_REMINDERS,
+    VACATION_ALLOWED,
     VACATION_HOLDS,
     clock_held,
     encode_offsets,
@@ -213,6 +222,10 @@ async def _end_vacation(
         settled = await settle_clock(tx, game.id, at)
         if was_frozen and settled.frozen_at is None:
             held.append(settled)
+            if settled.deadline_at is not None and settled.deadline_at <= now:
+                # Out of time already (an automatic vacation day ran out with no move): the
+                # deadline service settles it next (another day, or the loss) and says so.
+                continue
             deadline = to_db_or_none(settled.deadline_at)
             news = ClockNews(game.id, ClockEvent.VACATION_END.value, vacation.player_id, deadline)
             await enqueue(tx, news, now)
@@ -220,6 +233,62 @@ async def _end_vacation(
             not_held.append(settled)
     status = await _status(tx, vacation.guild_id, vacation.player_id, now)
     return VacationReport(ended, held, not_held, status.days_left)
+
+
+def _out_of_time(game: GameView, player_id: int, at: datetime) -> bool:
+    return (
+        game.player_to_move.id == player_id
+        and game.frozen_at is None
+        and game.deadline_at is not None
+        and game.deadline_at <= at
+    )
+
+
+async def take_vacation_day(
+    tx: Transaction, game: GameView, now: datetime
+) -> VacationReport | None:
+    """Instead of the loss on time in `game`, whose deadline has passed: one vacation day for its
+    player to move, from the deadline, if they opted in, have a day left this year, are not on
+    vacation already and the game allows vacations. Their games' clocks stop from the deadline
+    (or from a later start of their turn) and each game's thread is told: the games they were
+    out of time in when the day began (this one, and any other due at that moment) that the day
+    was taken, the others that they are on vacation. None, changing nothing, when no day is
+    taken."""
+    player_id = game.player_to_move.id
+    start = game.deadline_at
+    assert start is not None
+    if not (await fetch_player(tx, player_id)).auto_vacation:
+        return None
+    allowed = await tx.fetchone(
+        f"SELECT {VACATION_ALLOWED} FROM games g WHERE g.id = ?", (game.id,)
+    )
+    if allowed is None or not allowed[0]:
+        return None
+    status = await _status(tx, game.guild_id, player_id, start)
+    if status.current is not None or status.days_left < 1:
+        return None
+    ends = start + DAY
+    new_id = await tx.insert(
+        "INSERT INTO vacations (guild_id, player_id, started_at, ends_at) VALUES (?, ?, ?, ?)",
+        (game.guild_id, player_id, to_db(start), to_db(ends)),
+    )
+    vacation = Vacation(new_id, game.guild_id, player_id, start, ends, None)
+    days_left = status.days_left - 1
+    held, not_held = [], []
+    for other in await _active_games(tx, game.guild_id, player_id):
+        since = max(start, other.last_move_at or other.created_at)
+        settled = await settle_clock(tx, other.id, since) if since < ends else other
+        if settled.frozen_at is None:
+            not_held.append(settled)
+            continue
+        held.append(settled)
+        if _out_of_time(other, player_id, start):  # this game, or another due at once
+            event, left = ClockEvent.AUTO_VACATION, days_left
+        else:
+            event, left = ClockEvent.VACATION, 0
+        news = ClockNews(other.id, event.value, player_id, until=to_db(ends), days_left=left)
+        await enqueue(tx, news, now)
+    return VacationReport(vacation, held, not_held, days_left)
 
 
 async def _status(tx: Transaction, guild_id: int, player_id: int, now: datetime) -> VacationStatus:

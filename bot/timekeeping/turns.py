@@ -21,14 +21,16 @@ from tak import Color
 MAX_REMINDERS = 5
 MAX_REMINDER_OFFSET = timedelta(days=30)
 
+# SQL: whether vacations may hold game g's clock (a tournament may forbid them).
+VACATION_ALLOWED = (
+    "COALESCE((SELECT t.vacation_allowed FROM tournament_pairings tp "
+    "JOIN tournaments t ON t.id = tp.tournament_id WHERE tp.match_id = g.match_id), 1) = 1"
+)
 # SQL: whether a vacation of one of game g's players holds its clock at a moment (given twice).
-# A game of a tournament that forbids vacations is never held by one.
 VACATION_HOLDS = (
     "EXISTS (SELECT 1 FROM vacations v WHERE v.guild_id = g.guild_id "
     "AND v.player_id IN (g.white_id, g.black_id) AND v.started_at <= ? "
-    "AND COALESCE(v.ended_at, v.ends_at) > ?) "
-    "AND COALESCE((SELECT t.vacation_allowed FROM tournament_pairings tp "
-    "JOIN tournaments t ON t.id = tp.tournament_id WHERE tp.match_id = g.match_id), 1) = 1"
+    f"AND COALESCE(v.ended_at, v.ends_at) > ?) AND {VACATION_ALLOWED}"
 )
 
 

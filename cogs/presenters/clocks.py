@@ -14,13 +14,19 @@ from cogs.table import GameTable, Post, Shown
 
 
 async def show_clock_news(table: GameTable, item: Item, news: ClockNews) -> Shown:
-    """The clock news in the game's thread; a proposed pause with the opponent's buttons."""
+    """The clock news in the game's thread; a proposed pause with the opponent's buttons; an
+    automatic vacation day also by DM to its player, as a reminder is (it cannot wait)."""
     game = await table.services.games.get(news.game_id)
     view = None
     if news.event == ClockEvent.PAUSE_OFFER.value:
         view = buttons(("pause-yes", game.id), ("pause-no", game.id))
     text = clock_messages.clock_news_text(game, news)
-    return await table.post_for_game(item, game, Post(text, view=view))
+    shown = await table.post_for_game(item, game, Post(text, view=view))
+    if news.event == ClockEvent.AUTO_VACATION.value:
+        await table.echo_by_dm(
+            item, shown, news.player_id, game.guild_id, lambda link: f"{text}\n{link}", offer=True
+        )
+    return shown
 
 
 async def show_reminder(table: GameTable, item: Item, due: ReminderDue) -> Shown:
@@ -31,7 +37,10 @@ async def show_reminder(table: GameTable, item: Item, due: ReminderDue) -> Shown
     deadline = from_db(due.deadline)
     assert deadline is not None
     player = game.white if game.white.id == due.player_id else game.black
-    text = clock_messages.reminder_text(Reminder(game, player, deadline))
+    auto_vacation = (await table.services.players.get(player.id)).auto_vacation
+    text = clock_messages.reminder_text(
+        Reminder(game, player, deadline), auto_vacation=auto_vacation
+    )
     shown = await table.post_for_game(item, game, Post(text))
     await table.echo_by_dm(
         None, shown, player.id, game.guild_id, lambda link: f"{text}\n{link}", offer=True

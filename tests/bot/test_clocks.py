@@ -208,7 +208,8 @@ async def test_vacation_days_are_counted_per_calendar_year(services, clock) -> N
         await services.clocks.start_vacation(GUILD, ALICE, 1)
 
 
-async def test_a_tournament_can_forbid_vacations(services, clock) -> None:
+async def cup_without_vacations(services: Services, **rules):
+    """A round robin of Alice's that forbids vacations, Alice and Bob signed up, not started."""
     tournament = await create_tournament(
         services,
         guild_id=GUILD,
@@ -219,10 +220,15 @@ async def test_a_tournament_can_forbid_vacations(services, clock) -> None:
         games_per_match=1,
         days_per_move=2,
         vacation_allowed=False,
-        bank=3 * DAY,
+        **rules,
     )
     for player in (ALICE, BOB):
         await services.tournaments.join(tournament.id, player)
+    return tournament
+
+
+async def test_a_tournament_can_forbid_vacations(services, clock) -> None:
+    tournament = await cup_without_vacations(services, bank=3 * DAY)
     await services.clocks.start_vacation(GUILD, BOB, 2)  # before the start: not held either
     await services.tournaments.start(tournament.id, actor_id=ALICE.id, is_organizer=True)
     [bobs] = await services.queries.games_for_player(BOB.id, guild_id=GUILD)

@@ -1,0 +1,62 @@
+"""Automatic vacation through Discord: chosen with `/profile settings auto_vacation:on`, a day
+taken and announced (in the thread, and by DM to a DM player) when the time runs out, the game
+going on; with no day left, the loss on time as without it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+
+from tests.discord.conftest import advance
+from tests.discord.test_discord_clocks import opened
+from tests.discord.test_discord_notifications import dms, replies
+
+
+async def test_a_day_taken_and_announced_then_the_player_moves(world) -> None:
+    env, alice = world.env, world.alice
+    thread = await opened(world, days=1)  # Alice to move, one day
+    shown = replies(await alice.slash(world.channel, "profile settings"))
+    assert "Automatic vacation: **off**" in shown  # off by default
+    chosen = replies(await alice.slash(world.channel, "profile settings", auto_vacation="on"))
+    assert "Automatic vacation: **on**" in chosen
+    await alice.slash(world.channel, "profile settings", notify="dm")
+    told_before = len(dms(alice))
+
+    await advance(env, timedelta(hours=20))
+    reminder = world.last_bot_message(thread)
+    assert reminder.content.endswith(
+        "then an automatic vacation day is taken if you have one left, else the game is lost on "
+        "time."
+    )
+    await advance(env, timedelta(hours=4, minutes=1))
+    news = world.last_bot_message(thread)
+    assert news.content.startswith(
+        f"{alice.mention} was out of time in game #1; an automatic vacation day was taken"
+    )
+    assert "Vacation days left this year: 13." in news.content
+    assert "wins on time" not in news.content
+    [dm] = [m for m in dms(alice)[told_before:] if "was out of time" in m.content]
+    assert news.content in dm.content and news.jump_url in dm.content
+    status = await alice.slash(thread, "clock vacation status")
+    assert "used 1 of 14" in status.response.content
+
+    await world.move(alice, thread, "b1")  # during the day: the game goes on
+    assert world.last_bot_message(thread).content.startswith("**2. b1**")
+    await advance(env, timedelta(days=1))
+    back = world.last_bot_message(thread)
+    assert "is back from vacation" in back.content and "Time runs out <t:" in back.content
+    game = await env.bot.services.games.get(1)
+    assert game.is_active and game.ply == 3
+
+
+async def test_with_no_day_left_the_game_is_lost_on_time(world) -> None:
+    env, alice = world.env, world.alice
+    guilds = env.bot.services.guilds
+    await guilds.save(replace(await guilds.get(world.guild.id), vacation_days=1))
+    thread = await opened(world, days=1)
+    await alice.slash(world.channel, "profile settings", auto_vacation="on")
+    await advance(env, timedelta(days=1, minutes=1))
+    assert "Vacation days left this year: 0." in world.last_bot_message(thread).content
+    await advance(env, timedelta(days=1))  # the day ends without a move, and none is left
+    assert "wins on time" in world.last_bot_message(thread).content
+    assert not (await env.bot.services.games.get(1)).is_active
