@@ -126,7 +126,7 @@ def write_catalogues(messages: list[Message], directory: Path = LANGUAGES_DIR) -
             omit_header=False,
             width=100,
             sort_output=False,
-            ignore_obsolete=False,
+            ignore_obsolete=True,
             include_previous=True,
         )
         new = _without_dates(written.getvalue())
