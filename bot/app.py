@@ -219,16 +219,25 @@ async def acting(interaction: discord.Interaction) -> AsyncIterator[None]:
     """The one way a slash command (or a form) acknowledges and refuses: acknowledged at once,
     privately (Discord allows 3 seconds), and a refusal raised in the body (by the services or
     the Discord layer) reaches the user privately, as it is."""
-    with speaking(person_language(interaction)):
-        if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    with speaking(await person_language(interaction)):
         async with refusals(interaction):
             yield
 
 
-def person_language(interaction: discord.Interaction) -> str:
-    """The language to answer someone in: their Discord's, where Bredon speaks it."""
-    return catalogue().language_for(interaction.locale.value)
+async def person_language(interaction: discord.Interaction) -> str:
+    """The language to answer someone in: the one they chose (``/profile settings``), else
+    their Discord's, where Bredon speaks it (remembered for what reaches them outside a
+    command: DMs, digests)."""
+    locale = interaction.locale.value
+    client = interaction.client
+    if not isinstance(client, BredonBot) or not hasattr(client, "services"):
+        return catalogue().language_for(locale)
+    try:
+        return await client.services.players.speaks(interaction.user.id, locale)
+    except (BredonError, StoreError):  # a store that fails: the command itself will say so
+        return catalogue().language_for(locale)
 
 
 def intents_for(settings: Settings) -> discord.Intents:

@@ -9,6 +9,7 @@ from functools import partial
 
 from bot.errors import InvalidSetting
 from bot.games.model import GameSetup, check_days, check_komi, check_size
+from bot.languages import check_language
 from bot.store import Database, Transaction
 from bot.timekeeping.control import TimeControl
 from tak import Opening, TPSError, parse_tps
@@ -29,6 +30,7 @@ class GuildSettings:
     typed_moves: bool = False  # moves typed as messages in a game's thread are played
     antiquity: bool = False  # new challenges use the antiquity tie rule (ties go to black)
     vacation_days: int = 14  # a player may take a year (UTC); 0: no vacations
+    language: str | None = None  # of its public posts; None: the server's own (Discord's)
 
     def game_setup(
         self,
@@ -91,6 +93,7 @@ async def fetch_guild_settings(tx: Transaction, guild_id: int) -> GuildSettings:
         typed_moves=bool(row["typed_moves"]),
         antiquity=bool(row["antiquity"]),
         vacation_days=row["vacation_days"],
+        language=row["language"],
     )
 
 
@@ -109,17 +112,20 @@ class GuildService:
         check_days(settings.days_per_move)
         if not 0 <= settings.vacation_days <= MAX_VACATION_DAYS:
             raise InvalidSetting(f"Vacation days must be from 0 to {MAX_VACATION_DAYS} a year.")
+        if settings.language is not None:
+            check_language(settings.language)
         async with self._db.transaction() as tx:
             await tx.execute(
                 "INSERT INTO guild_settings "
                 "(guild_id, size, komi, days_per_move, use_threads, organizer_role_id, "
-                "typed_moves, antiquity, vacation_days) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "typed_moves, antiquity, vacation_days, language) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET "
                 "size = excluded.size, komi = excluded.komi, "
                 "days_per_move = excluded.days_per_move, use_threads = excluded.use_threads, "
                 "organizer_role_id = excluded.organizer_role_id, "
                 "typed_moves = excluded.typed_moves, antiquity = excluded.antiquity, "
-                "vacation_days = excluded.vacation_days",
+                "vacation_days = excluded.vacation_days, language = excluded.language",
                 (
                     settings.guild_id,
                     settings.size,
@@ -130,6 +136,7 @@ class GuildService:
                     int(settings.typed_moves),
                     int(settings.antiquity),
                     settings.vacation_days,
+                    settings.language,
                 ),
             )
             return await fetch_guild_settings(tx, settings.guild_id)

@@ -15,9 +15,10 @@ from typing import Any
 
 import discord
 
-from bot.app import apologise, refusals
+from bot.app import apologise, person_language, refusals
 from bot.games.model import ChallengeView, GameView
 from bot.games.service import position_mark
+from bot.languages import speaking
 
 Handler = Callable[[discord.Interaction, int], Awaitable[None]]
 FormOpener = Callable[[discord.Interaction, int, int, str], Awaitable[None]]
@@ -97,11 +98,12 @@ async def pressed(
 ) -> None:
     """Run a button's action: a refusal reaches the presser privately, anything else is logged
     and apologised for."""
-    try:
-        async with refusals(interaction):
-            await act
-    except Exception as error:
-        await apologise(interaction, error, what, target)
+    with speaking(await person_language(interaction)):
+        try:
+            async with refusals(interaction):
+                await act
+        except Exception as error:
+            await apologise(interaction, error, what, target)
 
 
 def on_move_press(opener: FormOpener) -> FormOpener:

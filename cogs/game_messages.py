@@ -24,7 +24,7 @@ from bot.games.model import (
 )
 from bot.games.outcomes import GameEnding, MoveOutcome
 from bot.guild_settings import GuildSettings
-from bot.languages import _
+from bot.languages import _, language_name
 from bot.notifications.outbox import EndingCause, GameEnded, RequestMade
 from bot.text_safety import message_text, one_line
 from cogs.clock_messages import clock_note, clock_state, describe_clock
@@ -331,7 +331,8 @@ def game_state(game: GameView, viewer_id: int | None) -> str:
     return f": {result}"
 
 
-def guild_settings_text(settings: GuildSettings, *, reads_typed_moves: bool) -> str:
+def guild_settings_text(settings: GuildSettings, *, reads_typed_moves: bool, language: str) -> str:
+    """`/bredon config`'s answer; `language`: the one the server's posts are in now."""
     role = mention_role(settings.organizer_role_id) if settings.organizer_role_id else "none"
     if not settings.typed_moves:
         typed = "not read"
@@ -345,11 +346,20 @@ def guild_settings_text(settings: GuildSettings, *, reads_typed_moves: bool) -> 
         f"{settings.days_per_move} days a move. Threads per game: "
         f"{'on' if settings.use_threads else 'off'}. Organizer role: {role}. Moves typed in "
         f"game threads: {typed}. Vacation days a year: "
-        f"{settings.vacation_days or 'none (vacations off)'}."
+        f"{settings.vacation_days or 'none (vacations off)'}.\n"
+        + (
+            _("Posts here are in **{language}**.", language=language_name(language))
+            if settings.language is not None
+            else _(
+                "Posts here are in the server's own language (**{language}** now).",
+                language=language_name(language),
+            )
+        )
     )
 
 
 RULES_URL = "https://ustak.org/play-beautiful-game-tak/"  # the README's link to the rules
+
 
 def help_embed() -> discord.Embed:
     """A primer that fits one phone screen, in the language spoken: the goal, how to move, and

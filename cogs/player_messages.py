@@ -10,6 +10,7 @@ import discord
 
 from bot.games.matches import PlayerTotals
 from bot.games.model import RatingChange
+from bot.languages import _, language_name
 from bot.players.glicko2 import Rating, is_provisional
 from bot.players.ratings import PlayerRating
 from bot.players.service import PlayerProfile
@@ -68,10 +69,22 @@ def totals_text(totals: PlayerTotals | None, name: str) -> str:
 
 
 def settings_text(profile: PlayerProfile) -> str:
-    auto = (
-        "**on**: when your time runs out and vacation days are left, one is taken instead of "
-        "the loss"
-        if profile.auto_vacation
-        else "**off**"
+    """`/profile settings`' answer: the theme, automatic vacation and the language."""
+    if profile.auto_vacation:
+        auto = _(
+            "**on**: when your time runs out and vacation days are left, one is taken instead "
+            "of the loss"
+        )
+    else:
+        auto = _("**off**")
+    if profile.language is None:
+        language = _("as your Discord (**{language}** now)", language=language_name(profile.speaks))
+    else:
+        language = f"**{language_name(profile.language)}**"
+    return "\n".join(
+        [
+            _("Your board theme: **{theme}**.", theme=profile.theme or _("default")),
+            _("Automatic vacation: {setting}.", setting=auto),
+            _("Language: {language}.", language=language),
+        ]
     )
-    return f"Your board theme: **{profile.theme or 'default'}**.\nAutomatic vacation: {auto}."

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot, acting
+from bot.languages import speaking
 from cogs import game_messages, notification_messages, player_messages
 from cogs.actions import player_of
 from cogs.arguments import BoardSize, TimeZone
@@ -18,7 +19,10 @@ from cogs.formatting import display
 from cogs.picture_files import rating_file
 from cogs.sharing import answer
 from cogs.table import is_me
+from cogs.translation import language_choices
 from rendering import THEMES
+
+FOLLOW_DISCORD = "discord"  # /profile settings language: as the player's Discord
 
 
 class ProfileCog(commands.Cog):
@@ -35,8 +39,12 @@ class ProfileCog(commands.Cog):
         digest_hour="The hour of your daily digest, 0 to 23, in your time zone (default 8)",
         time_zone="Your time zone for the digest, e.g. Europe/London (suggested as you type)",
         auto_vacation="Out of time: take a vacation day (if any left) instead of losing",
+        language="The language Bredon speaks to you (default: your Discord's)",
     )
-    @app_commands.choices(theme=[app_commands.Choice(name=n, value=n) for n in THEMES])
+    @app_commands.choices(
+        theme=[app_commands.Choice(name=n, value=n) for n in THEMES],
+        language=language_choices(FOLLOW_DISCORD, "Your Discord's"),
+    )
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -45,6 +53,7 @@ class ProfileCog(commands.Cog):
         digest_hour: app_commands.Range[int, 0, 23] | None = None,
         time_zone: TimeZone | None = None,
         auto_vacation: Literal["on", "off"] | None = None,
+        language: str | None = None,
     ) -> None:
         """Your board theme, how you are notified, and automatic vacation"""
         async with acting(interaction):
@@ -65,10 +74,13 @@ class ProfileCog(commands.Cog):
             if auto_vacation is not None:
                 on = auto_vacation == "on"
                 profile = await players.set_auto_vacation(interaction.user.id, on)
-            await interaction.followup.send(
-                f"{player_messages.settings_text(profile)}\n{notification_messages.prefs_text(prefs)}",
-                ephemeral=True,
-            )
+            if language is not None:
+                chosen = None if language == FOLLOW_DISCORD else language
+                profile = await players.set_language(interaction.user.id, chosen)
+            with speaking(profile.speaks):  # a language just chosen answers already
+                text = player_messages.settings_text(profile)
+                text += "\n" + notification_messages.prefs_text(prefs)
+            await interaction.followup.send(text, ephemeral=True)
 
     @app_commands.describe(user="Whose scores (default: yours)")
     async def scores(

@@ -16,6 +16,10 @@ from bot.guild_settings import MAX_VACATION_DAYS
 from cogs import game_messages
 from cogs.actions import Refusal
 from cogs.arguments import BoardSize, Days, Komi, bredon
+from cogs.courier import courier_of
+from cogs.translation import language_choices
+
+FOLLOW_SERVER = "server"  # /bredon config language: as the server's own (Discord's)
 
 
 def require_manager(interaction: discord.Interaction) -> None:
@@ -34,7 +38,9 @@ def require_manager(interaction: discord.Interaction) -> None:
     typed_moves="Play moves typed as plain messages in a game's thread (if the bot reads them)",
     antiquity="New challenges use the antiquity tie rule: a tied flat count goes to black",
     vacation_days="Vacation days each player may take a year (0 turns vacations off)",
+    language="The language of Bredon's posts here (default: the server's own)",
 )
+@app_commands.choices(language=language_choices(FOLLOW_SERVER, "The server's own"))
 async def config(
     interaction: discord.Interaction,
     size: BoardSize | None = None,
@@ -45,6 +51,7 @@ async def config(
     typed_moves: bool | None = None,
     antiquity: bool | None = None,
     vacation_days: app_commands.Range[int, 0, MAX_VACATION_DAYS] | None = None,
+    language: str | None = None,
 ) -> None:
     """Server defaults: new games, threads, typed moves"""
     async with acting(interaction):
@@ -62,8 +69,13 @@ async def config(
             "vacation_days": vacation_days,
         }
         changed = {name: value for name, value in changes.items() if value is not None}
+        if language is not None:
+            changed["language"] = None if language == FOLLOW_SERVER else language
         if changed:
             current = await bot.services.guilds.save(dataclasses.replace(current, **changed))
         reading = bot.settings.typed_moves
-        text = game_messages.guild_settings_text(current, reads_typed_moves=reading)
+        guild_language = await courier_of(bot).table.server_language(current.guild_id)
+        text = game_messages.guild_settings_text(
+            current, reads_typed_moves=reading, language=guild_language
+        )
         await interaction.followup.send(text, ephemeral=True)

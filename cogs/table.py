@@ -22,7 +22,8 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -32,7 +33,17 @@ import discord
 
 from bot.errors import UnknownPlayer
 from bot.games.model import GameView
-from bot.notifications.outbox import PAYLOADS, Item, Outcome, Payload
+from bot.languages import catalogue, speaking
+from bot.notifications.outbox import (
+    PAYLOADS,
+    BiddingNews,
+    ChallengeSettled,
+    DigestDue,
+    Item,
+    Outcome,
+    Payload,
+    TournamentNews,
+)
 from bot.services import Services
 from bot.work.attached_files import FileReader
 from bot.work.fair_slots import FairSlots
@@ -148,9 +159,38 @@ class GameTable:
         return sorted(kind for kind, payload in PAYLOADS.items() if payload not in self._shows)
 
     async def show(self, item: Item) -> Shown:
-        """Post one announcement through the presenter of its kind."""
+        """Post one announcement through the presenter of its kind, in the language of whom it
+        is for."""
         payload: Payload = item.payload
-        return await self._shows[type(payload)](item, payload)
+        with speaking(await self.audience_language(payload)):
+            return await self._shows[type(payload)](item, payload)
+
+    async def audience_language(self, payload: Payload) -> str:
+        """A digest is for its player; anything else is posted in a server, for everyone."""
+        if isinstance(payload, DigestDue):
+            return await self.services.players.speaks(payload.player_id)
+        if isinstance(payload, ChallengeSettled | BiddingNews):
+            guild_id = (await self.services.challenges.get(payload.challenge_id)).guild_id
+        elif isinstance(payload, TournamentNews):
+            guild_id = (await self.services.tournaments.get(payload.tournament_id)).guild_id
+        else:
+            guild_id = (await self.services.games.get(payload.game_id)).guild_id
+        return await self.server_language(guild_id)
+
+    async def server_language(self, guild_id: int) -> str:
+        """The language of a server's public posts: the one its managers chose
+        (``/bredon config``), else the server's own (Discord's preferred locale)."""
+        chosen = (await self.services.guilds.get(guild_id)).language
+        if chosen is not None:
+            return chosen
+        guild = self.client.get_guild(guild_id)
+        return catalogue().language_for(None if guild is None else guild.preferred_locale.value)
+
+    @asynccontextmanager
+    async def speaking_to(self, player_id: int) -> AsyncIterator[None]:
+        """Word what is inside for one player (a DM): in their language."""
+        with speaking(await self.services.players.speaks(player_id)):
+            yield
 
     async def noted(self, text: str, game: GameView, payload: Payload) -> str:
         """`text` with the notes for this game and announcement, a line each."""

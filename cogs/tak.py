@@ -367,7 +367,7 @@ class TakCog(commands.Cog):
 
     async def help(self, interaction: discord.Interaction) -> None:
         """How to play, read the board and write moves"""
-        with speaking(person_language(interaction)):
+        with speaking(await person_language(interaction)):
             embed = game_messages.help_embed()
         await interaction.response.send_message(embed=embed, ephemeral=True)
 

@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.languages import SOURCE_LANGUAGE, Catalogue, Message
+from bot.languages import SOURCE_LANGUAGE, Catalogue, Message, catalogue, language_name
 
 # The catalogue's context for each kind of text in the tree: names follow Discord's naming rules
 # (lower case, no spaces) and so are translated apart from the same word in a description.
@@ -68,3 +68,12 @@ def _walk(
                 yield CONTEXTS[Where.parameter_description], parameter.description
             for choice in parameter.choices:
                 yield CONTEXTS[Where.choice_name], choice.name
+
+
+def language_choices(follow: str, follow_name: str) -> list[app_commands.Choice[str]]:
+    """The languages Bredon speaks, each by its own name, and `follow` (the Discord language
+    of the person or server) first."""
+    return [
+        app_commands.Choice(name=follow_name, value=follow),
+        *(app_commands.Choice(name=language_name(c), value=c) for c in catalogue().languages),
+    ]

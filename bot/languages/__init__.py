@@ -21,6 +21,7 @@ from functools import cache
 from io import BytesIO
 from pathlib import Path
 
+from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
@@ -153,6 +154,22 @@ def _without_dates(po: bytes) -> bytes:
         for line in po.splitlines()
         if not line.startswith((b'"POT-Creation-Date', b'"PO-Revision-Date'))
     )
+
+
+def check_language(language: str) -> None:
+    """Refuse a language Bredon has no catalogue for."""
+    from bot.errors import InvalidSetting  # here: the errors' own texts are looked up here
+
+    languages = catalogue().languages
+    if language not in languages:
+        names = ", ".join(f"{language_name(code)} ({code})" for code in languages)
+        raise InvalidSetting(_("Bredon speaks {languages}.", languages=names))
+
+
+def language_name(language: str) -> str:
+    """A language's name in itself, e.g. "Deutsch"."""
+    name = Locale.parse(language).get_display_name(language) or language
+    return name[:1].upper() + name[1:]
 
 
 _spoken: ContextVar[str] = ContextVar("bredon_language", default=SOURCE_LANGUAGE)

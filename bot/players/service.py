@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from bot.errors import InvalidSetting, UnknownPlayer
 from bot.games.model import NotifyMode, PlayerRef
+from bot.languages import catalogue, check_language
 from bot.players import storage
 from bot.store import Database, Transaction
 from bot.timekeeping.clock import Clock
@@ -22,6 +23,13 @@ class PlayerProfile:
     # When time runs out and vacation days are left: a day taken instead of the loss on time
     # (:func:`bot.timekeeping.holds.take_vacation_day`).
     auto_vacation: bool
+    language: str | None = None  # chosen in /profile settings; None: their Discord's
+    discord_locale: str | None = None  # the Discord language of their last command
+
+    @property
+    def speaks(self) -> str:
+        """The language to speak to them: the one they chose, else their Discord's."""
+        return self.language or catalogue().language_for(self.discord_locale)
 
 
 async def fetch_player(tx: Transaction, player_id: int) -> PlayerProfile:
@@ -29,7 +37,13 @@ async def fetch_player(tx: Transaction, player_id: int) -> PlayerProfile:
     if row is None:
         raise UnknownPlayer(player_id)
     return PlayerProfile(
-        row["id"], row["name"], row["theme"], NotifyMode(row["notify"]), bool(row["auto_vacation"])
+        row["id"],
+        row["name"],
+        row["theme"],
+        NotifyMode(row["notify"]),
+        bool(row["auto_vacation"]),
+        row["language"],
+        row["discord_locale"],
     )
 
 
@@ -78,3 +92,27 @@ class PlayerService:
             await fetch_player(tx, player_id)
             await storage.set_auto_vacation(tx, player_id, on, self._clock.now())
             return await fetch_player(tx, player_id)
+
+    async def set_language(self, player_id: int, language: str | None) -> PlayerProfile:
+        """Choose the language Bredon speaks to the player (None: their Discord's)."""
+        if language is not None:
+            check_language(language)
+        async with self._db.transaction() as tx:
+            await fetch_player(tx, player_id)
+            await storage.set_language(tx, player_id, language, self._clock.now())
+            return await fetch_player(tx, player_id)
+
+    async def speaks(self, player_id: int, discord_locale: str | None = None) -> str:
+        """The language to speak to a player: the one they chose, else the Discord language
+        their command came in (`discord_locale`, remembered for what reaches them outside a
+        command), else the one their last command came in."""
+        async with self._db.snapshot() as tx:
+            try:
+                profile = await fetch_player(tx, player_id)
+            except UnknownPlayer:
+                return catalogue().language_for(discord_locale)
+        if discord_locale is None or discord_locale == profile.discord_locale:
+            return profile.speaks
+        async with self._db.transaction() as tx:
+            await storage.note_locale(tx, player_id, discord_locale)
+        return profile.language or catalogue().language_for(discord_locale)

@@ -37,3 +37,21 @@ async def set_auto_vacation(tx: Transaction, player_id: int, on: bool, now: date
         "UPDATE players SET auto_vacation = ?, updated_at = ? WHERE id = ?",
         (int(on), to_db(now), player_id),
     )
+
+
+async def set_language(
+    tx: Transaction, player_id: int, language: str | None, now: datetime
+) -> None:
+    await tx.execute(
+        "UPDATE players SET language = ?, updated_at = ? WHERE id = ?",
+        (language, to_db(now), player_id),
+    )
+
+
+async def note_locale(tx: Transaction, player_id: int, locale: str) -> int:
+    """Remember the Discord language a player's command came in, if it changed (no write
+    otherwise); how many rows changed."""
+    return await tx.execute(
+        "UPDATE players SET discord_locale = ? WHERE id = ? AND discord_locale IS DISTINCT FROM ?",
+        (locale, player_id, locale),
+    )

@@ -1,17 +1,21 @@
-"""The message catalogues (bot/languages): a language is read from its .po file, a message
-without a translation (or with a fuzzy one) stays English, plural forms follow the language's
-rule, Discord's locales find their language, and every translation keeps its message's
-placeholders."""
+"""The message catalogues (bot/languages) and who is spoken to in which language: a language
+is read from its .po file, a message without a translation (or with a fuzzy one) stays English,
+plural forms follow the language's rule, Discord's locales find their language, every
+translation keeps its message's placeholders; a player's choice beats their Discord's, and a
+server may choose the language of its posts."""
 
 from __future__ import annotations
 
 import string
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
 
+from bot.errors import InvalidSetting
 from bot.languages import LANGUAGES_DIR, Catalogue, catalogue_path, write_catalogues
+from tests.bot.conftest import ALICE, GUILD
 
 GERMAN = """msgid ""
 msgstr ""
@@ -114,3 +118,30 @@ def test_every_translation_keeps_its_placeholders() -> None:
                 expected = fields(ids[0])
                 for translated in strings:
                     assert fields(translated) == expected, (path, message.id, translated)
+
+
+async def test_a_player_is_spoken_to_in_their_choice_else_their_discords(services) -> None:
+    players = services.players
+    assert await players.speaks(ALICE.id, "de") == "de"  # not a player yet: the command's
+    await players.register(ALICE)
+    assert await players.speaks(ALICE.id) == "en"  # nothing known
+    assert await players.speaks(ALICE.id, "de") == "de"
+    assert (await players.get(ALICE.id)).discord_locale == "de"  # remembered, for DMs
+    assert await players.speaks(ALICE.id) == "de"
+    await players.set_language(ALICE.id, "en")
+    assert await players.speaks(ALICE.id, "de") == "en"  # a choice beats Discord's
+    await players.set_language(ALICE.id, None)
+    assert await players.speaks(ALICE.id, "en-GB") == "en"
+    with pytest.raises(InvalidSetting, match=r"Bredon speaks English \(en\), Deutsch \(de\)"):
+        await players.set_language(ALICE.id, "fr")
+    assert (await players.get(ALICE.id)).language is None
+
+
+async def test_a_server_chooses_the_language_of_its_posts(services) -> None:
+    guilds = services.guilds
+    settings = await guilds.get(GUILD)
+    assert settings.language is None  # the server's own
+    assert (await guilds.save(replace(settings, language="de"))).language == "de"
+    with pytest.raises(InvalidSetting, match="Bredon speaks"):
+        await guilds.save(replace(settings, language="xx"))
+    assert (await guilds.get(GUILD)).language == "de"

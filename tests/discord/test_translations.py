@@ -13,13 +13,10 @@ from __future__ import annotations
 
 import os
 import re
-from types import SimpleNamespace
 
 import discord
-import pytest
 from babel.messages.pofile import read_po
 
-from bot.app import person_language
 from bot.languages import (
     TEMPLATE,
     Catalogue,
@@ -141,15 +138,3 @@ def test_the_primer_in_german_fits_discords_embed_limits() -> None:
     assert len(german.description or "") <= 4096 and embed_size(german) <= 6000
     assert all(len(f.name) <= 256 and len(f.value) <= 1024 for f in german.fields)
     assert english.title == "Bredon: Tak in Discord"  # outside `speaking`: English
-
-
-@pytest.mark.parametrize(
-    ("locale", "language"),
-    [
-        (discord.Locale.german, "de"),
-        (discord.Locale.british_english, "en"),
-        (discord.Locale.french, "en"),
-    ],
-)
-def test_people_are_answered_in_their_discords_language(locale, language) -> None:
-    assert person_language(SimpleNamespace(locale=locale)) == language
