@@ -1,4 +1,5 @@
-"""Entries: check-in before the start, seeds set by hand, late entry into a Swiss, replacements.
+"""Entries: check-in before the start, seeds set by hand, late entry into a Swiss, replacements,
+requested byes and pairs kept apart.
 
 What an organizer used to do by hand, with the same guarantees as the rest of the tournament
 service: every refusal changes nothing, and the players learn of every change through the outbox,
@@ -24,6 +25,16 @@ written in the same transaction. The rules chosen here:
   the new player with the place's results, and Swiss pairing and the bracket treat them as the
   same place. A player who is in the tournament, or was replaced out of it, cannot come in as a
   replacement.
+- Requested byes (Swiss only: the other formats' rounds are fixed from the start): a player, or
+  an organizer for them, asks to sit out a round not yet paired, during sign-up or while it runs,
+  and can withdraw the request until that round is paired. The requester gets a requested bye
+  (the tournament's `requested_bye`: a drawn match's match points, or none), which is not the
+  odd player's bye: they can still get that one in another round. A request of a player who has
+  left or been replaced no longer counts.
+- Pairs kept apart (Swiss only: a round robin pairs everyone with everyone, a bracket follows its
+  seeds): an organizer declares two entrants who must not meet (team-mates), at most
+  ``MAX_FORBIDDEN_PAIRS`` of them, and can lift it; Swiss pairing never pairs them while some
+  pairing avoids it (:func:`bot.tournaments.swiss_round`).
 """
 
 from __future__ import annotations
@@ -49,11 +60,18 @@ from bot.timekeeping.clock import Clock
 from bot.tournaments import TournamentError, storage
 from bot.tournaments.seeding import move_by, move_to, seed_order
 from bot.tournaments.storage import fetch_entrants, fetch_pairings, fetch_tournament
-from bot.tournaments.tournament import Entrant, TournamentFormat, TournamentStatus, TournamentView
+from bot.tournaments.tournament import (
+    ByeRequest,
+    Entrant,
+    TournamentFormat,
+    TournamentStatus,
+    TournamentView,
+)
 
 MIN_CHECKIN = timedelta(hours=1)
 MAX_CHECKIN = timedelta(days=7)
 REMIND_WITHOUT_START = timedelta(hours=12)  # after an opening with no planned start
+MAX_FORBIDDEN_PAIRS = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -433,6 +451,116 @@ class EntryService:
             for row in rows
         ]
 
+    # ----------------------------------------------------------------- requested byes
+
+    async def request_bye(
+        self,
+        tournament_id: int,
+        player_id: int,
+        round_number: int,
+        *,
+        actor_id: int,
+        is_organizer: bool,
+        withdraw: bool = False,
+    ) -> list[ByeRequest]:
+        """Ask for a bye for `player_id` in a Swiss round not yet paired, or `withdraw` that
+        request; an organizer may do it for any entrant. Returns the player's requests now."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            tournament = await fetch_tournament(tx, tournament_id)
+            you = actor_id == player_id
+            if not you and not is_organizer and actor_id != tournament.organizer.id:
+                raise NotOrganizer("ask for a bye for another player")
+            _swiss_in_play(tournament, "byes asked for", "its rounds are fixed from the start")
+            entrant = next(
+                (e for e in await fetch_entrants(tx, tournament.id) if e.player.id == player_id),
+                None,
+            )
+            if entrant is None or not entrant.is_active:
+                raise NotEntered(tournament.name, you=you)
+            rounds = tournament.swiss_rounds
+            assert rounds is not None
+            if not 1 <= round_number <= rounds:
+                raise EntryRefused(f"{tournament.name} has rounds 1 to {rounds}.")
+            if round_number <= tournament.current_round:
+                raise EntryRefused(
+                    f"Round {round_number} of {tournament.name} is already paired: a bye can be "
+                    f"asked for (or withdrawn) until a round is paired."
+                )
+            asked = await storage.fetch_bye_requests(tx, tournament.id, round_number)
+            already = any(r.player.id == player_id for r in asked)
+            who = "You have" if you else "That player has"
+            if withdraw:
+                if not already:
+                    raise EntryRefused(f"{who} not asked for a bye in round {round_number}.")
+                await storage.remove_bye_request(tx, tournament.id, player_id, round_number)
+            else:
+                if already:
+                    raise EntryRefused(f"{who} already asked for a bye in round {round_number}.")
+                await storage.add_bye_request(
+                    tx, tournament.id, player_id, round_number, actor_id, now
+                )
+            return [
+                r
+                for r in await storage.fetch_bye_requests(tx, tournament.id)
+                if r.player.id == player_id
+            ]
+
+    async def bye_requests(self, tournament_id: int) -> list[ByeRequest]:
+        """Every bye asked for a round not yet paired, by round."""
+        async with self._db.snapshot() as tx:
+            return await storage.fetch_bye_requests(tx, tournament_id)
+
+    # ----------------------------------------------------------------- pairs kept apart
+
+    async def keep_apart(
+        self,
+        tournament_id: int,
+        pair: tuple[int, int],
+        *,
+        actor_id: int,
+        is_organizer: bool,
+        allow: bool = False,
+    ) -> list[tuple[PlayerRef, PlayerRef]]:
+        """Keep two entrants of a Swiss tournament from being paired, or `allow` them to meet
+        again; returns the pairs kept apart now."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            tournament = await _organized(
+                tx, tournament_id, actor_id, is_organizer, "keep players apart"
+            )
+            _swiss_in_play(
+                tournament,
+                "pairs kept apart",
+                "a round robin pairs everyone with everyone and a bracket follows its seeds",
+            )
+            first, second = pair
+            if first == second:
+                raise EntryRefused("A player cannot be kept apart from themselves.")
+            entrants = {e.player.id for e in await fetch_entrants(tx, tournament.id)}
+            if not set(pair) <= entrants:
+                raise NotEntered(tournament.name, you=False)
+            kept = await storage.fetch_forbidden_pairs(tx, tournament.id)
+            already = any({a.id, b.id} == set(pair) for a, b in kept)
+            if allow:
+                if not already:
+                    raise EntryRefused("Those two players are not kept apart.")
+                await storage.remove_forbidden_pair(tx, tournament.id, pair)
+            else:
+                if already:
+                    raise EntryRefused("Those two players are already kept apart.")
+                if len(kept) >= MAX_FORBIDDEN_PAIRS:
+                    raise EntryRefused(
+                        f"{tournament.name} keeps {MAX_FORBIDDEN_PAIRS} pairs apart already, "
+                        "the most it can."
+                    )
+                await storage.add_forbidden_pair(tx, tournament.id, pair, now)
+            return await storage.fetch_forbidden_pairs(tx, tournament.id)
+
+    async def kept_apart(self, tournament_id: int) -> list[tuple[PlayerRef, PlayerRef]]:
+        async with self._db.snapshot() as tx:
+            return await storage.fetch_forbidden_pairs(tx, tournament_id)
+
 
 async def _take_over_matches(
     tx: Transaction, tournament: TournamentView, old_id: int, new_id: int
@@ -479,6 +607,14 @@ async def _organized(
     if not is_organizer and actor_id != tournament.organizer.id:
         raise NotOrganizer(action)
     return tournament
+
+
+def _swiss_in_play(tournament: TournamentView, what: str, why: str) -> None:
+    """Refuse a tournament that is not a Swiss one signing up or running."""
+    if tournament.format is not TournamentFormat.SWISS:
+        raise EntryRefused(f"Only a Swiss tournament takes {what}: {why}.")
+    if tournament.status not in (TournamentStatus.SIGNUP, TournamentStatus.RUNNING):
+        raise EntryRefused(f"{tournament.name} is over: it takes no more {what}.")
 
 
 def _signing_up(tournament: TournamentView, action: str) -> None:

@@ -12,7 +12,10 @@ next one, or nothing at all happens. The rules:
   same every time they are computed, since seeds never change once the tournament starts.
 - Swiss: :func:`bot.tournaments.swiss_round` over the players still in. It ends after its set
   number of rounds, or sooner when the players still in can no longer be paired (fewer than two,
-  or an odd field whose players have all had their bye).
+  or an odd field whose players have all had their bye). Players who asked for a bye in the
+  round (:mod:`bot.tournaments.entry`) sit it out with a requested bye, decided at once like the
+  odd player's; pairs the organizer keeps apart never meet while any pairing avoids them (when
+  none does, they count as repeat meetings, so as few as possible meet, and it is logged).
 - Single elimination: :func:`bot.tournaments.elimination_round` over the seeded bracket. Its
   matches are ``until_decided``: a match left level goes on with tiebreak games, one at a time,
   colours still alternating, with the tournament's tiebreak time control, until one player leads
@@ -32,9 +35,11 @@ next one, or nothing at all happens. The rules:
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import NamedTuple
 
 from bot.games.matches import create_match
 from bot.games.model import (
@@ -59,6 +64,7 @@ from bot.tournaments import (
     storage,
     swiss_round,
 )
+from bot.tournaments.pairing import forbidden_pairs_met
 from bot.tournaments.storage import (
     fetch_entrants,
     fetch_pairings,
@@ -76,20 +82,48 @@ from bot.tournaments.tournament import (
     TournamentView,
 )
 
+log = logging.getLogger(__name__)
+
+
+class StandingsInput(NamedTuple):
+    """The decided matches, the odd players' byes and the requested byes, as the pairing and
+    standings logic takes them."""
+
+    results: list[MatchResult]
+    byes: list[int]
+    requested_byes: list[int]
+
 
 def standings_input(
     pairings: Iterable[PairingView], holders: Mapping[int, int] | None = None
-) -> tuple[list[MatchResult], list[int]]:
-    """The decided matches and the byes, as the pairing and standings logic takes them; a
-    replaced player's results count for whoever holds their place now (`holders`, from
-    :func:`fetch_place_holders`)."""
-    results, byes = [], []
+) -> StandingsInput:
+    """The pairings as the pairing and standings logic takes them; a replaced player's results
+    count for whoever holds their place now (`holders`, from :func:`fetch_place_holders`)."""
+    played = StandingsInput([], [], [])
     for pairing in pairings_by_place(pairings, holders or {}):
         if pairing.is_bye:
-            byes.append(pairing.player1.id)
+            (played.requested_byes if pairing.requested else played.byes).append(pairing.player1.id)
         elif pairing.is_decided:
-            results.append(pairing.result())
-    return results, byes
+            played.results.append(pairing.result())
+    return played
+
+
+@dataclass(frozen=True, slots=True)
+class Wishes:
+    """What a Swiss round's pairing honours besides the results: the players who asked to sit it
+    out, and the pairs kept apart."""
+
+    resting: frozenset[int] = frozenset()
+    forbidden: frozenset[frozenset[int]] = frozenset()
+
+
+async def fetch_wishes(tx: Transaction, tournament_id: int, round_number: int) -> Wishes:
+    requests = await storage.fetch_bye_requests(tx, tournament_id, round_number)
+    pairs = await storage.fetch_forbidden_pairs(tx, tournament_id)
+    return Wishes(
+        frozenset(r.player.id for r in requests),
+        frozenset(frozenset((a.id, b.id)) for a, b in pairs),
+    )
 
 
 def pairings_by_place(
@@ -183,7 +217,8 @@ async def advance(
         holders = await fetch_place_holders(tx, tournament_id)
         if _groups_just_finished(tournament, entrants):
             entrants = await _seed_knockout(tx, tournament, entrants, pairings, holders)
-        upcoming = next_round(tournament, entrants, pairings, holders)
+        wishes = await fetch_wishes(tx, tournament_id, tournament.current_round + 1)
+        upcoming = next_round(tournament, entrants, pairings, holders, wishes)
         if upcoming is None:
             await _finish(tx, tournament, entrants, pairings, now, holders)
             break
@@ -200,11 +235,12 @@ def next_round(
     entrants: list[Entrant],
     pairings: Iterable[PairingView],
     holders: Mapping[int, int],
+    wishes: Wishes = Wishes(),
 ) -> Round | None:
     """The round after the current one (all of whose pairings are decided), or None; in a
-    knockout, the round after the last of `pairings`."""
+    knockout, the round after the last of `pairings`. A Swiss round honours `wishes`."""
     seeded = [e.player.id for e in entrants]
-    results, byes = standings_input(pairings, holders)
+    results, byes, requested_byes = standings_input(pairings, holders)
     number = tournament.current_round + 1
     if tournament.format is TournamentFormat.ELIMINATION:
         return elimination_round(seeded, results)
@@ -222,9 +258,26 @@ def next_round(
         if number > tournament.swiss_rounds or len(active) < 2:
             return None
         try:
-            return swiss_round(active, results, byes, tournament.scoring)
+            upcoming = swiss_round(
+                active,
+                results,
+                byes,
+                tournament.scoring,
+                requested_byes=requested_byes,
+                sitting_out=wishes.resting & set(active),
+                forbidden=wishes.forbidden,
+            )
         except TournamentError:  # an odd field whose players have all had their bye
             return None
+        for pairing in forbidden_pairs_met(upcoming, wishes.forbidden):
+            log.warning(
+                "Tournament %d round %d: no pairing keeps %d and %d apart; they meet.",
+                tournament.id,
+                number,
+                pairing.player1,
+                pairing.player2,
+            )
+        return upcoming
     double = tournament.format is TournamentFormat.DOUBLE_ROUND_ROBIN
     schedule = round_robin(seeded, double=double)
     return schedule[number - 1] if number <= len(schedule) else None
@@ -269,8 +322,8 @@ def knockout_order(
     players still in, and those of `still_in`, can go through."""
     assert tournament.group_advance is not None
     stage = tournament.group_stage_rounds
-    results, byes = standings_input((p for p in pairings if p.round <= stage), holders)
-    tables = group_tables(_groups(entrants), results, byes, tournament.scoring)
+    played = standings_input((p for p in pairings if p.round <= stage), holders)
+    tables = group_tables(_groups(entrants), played.results, played.byes, tournament.scoring)
     active = {e.player.id for e in entrants if e.is_active} | set(still_in)
     return qualifiers(tables, tournament.group_advance, active)
 
@@ -343,6 +396,10 @@ async def _begin_round(
         game = await seat_pairing(tx, tournament, number, players, active, now)
         if game is not None:
             games.append(game)
+    for player in upcoming.requested:
+        await storage.write_pairing(
+            tx, tournament.id, number, (player, None), row_id=None, decided_at=now, requested=True
+        )
     begun = RoundView(number, tuple(await fetch_pairings(tx, tournament.id, number)))
     return begun, games
 
@@ -367,7 +424,7 @@ def tournament_winner(
 ) -> int | None:
     """The bracket's winner, or in the other formats the sole first place (None if shared)."""
     seeded = [e.player.id for e in entrants]
-    results, byes = standings_input(pairings, holders)
+    results, byes, requested_byes = standings_input(pairings, holders)
     if tournament.format is TournamentFormat.ELIMINATION:
         return elimination_winner(seeded, results)
     if tournament.format is TournamentFormat.GROUPS:
@@ -375,7 +432,7 @@ def tournament_winner(
         if len(knockout) < 2:
             return knockout[0] if knockout else None
         return elimination_winner(knockout, played, group_of=group_of)
-    table = compute_standings(seeded, results, byes, tournament.scoring)
+    table = compute_standings(seeded, results, byes, tournament.scoring, requested_byes)
     first = [row.player for row in table if row.place == 1]
     return first[0] if len(first) == 1 else None
 
