@@ -500,16 +500,13 @@ class EntryService:
                 await storage.add_bye_request(
                     tx, tournament.id, player_id, round_number, actor_id, now
                 )
-            return [
-                r
-                for r in await storage.fetch_bye_requests(tx, tournament.id)
-                if r.player.id == player_id
-            ]
+            pending = await _pending_requests(tx, tournament)
+            return [r for r in pending if r.player.id == player_id]
 
     async def bye_requests(self, tournament_id: int) -> list[ByeRequest]:
         """Every bye asked for a round not yet paired, by round."""
         async with self._db.snapshot() as tx:
-            return await storage.fetch_bye_requests(tx, tournament_id)
+            return await _pending_requests(tx, await fetch_tournament(tx, tournament_id))
 
     # ----------------------------------------------------------------- pairs kept apart
 
@@ -560,6 +557,12 @@ class EntryService:
     async def kept_apart(self, tournament_id: int) -> list[tuple[PlayerRef, PlayerRef]]:
         async with self._db.snapshot() as tx:
             return await storage.fetch_forbidden_pairs(tx, tournament_id)
+
+
+async def _pending_requests(tx: Transaction, tournament: TournamentView) -> list[ByeRequest]:
+    """The byes asked for rounds not yet paired (those of paired rounds are kept as asked)."""
+    asked = await storage.fetch_bye_requests(tx, tournament.id)
+    return [r for r in asked if r.round > tournament.current_round]
 
 
 async def _take_over_matches(
