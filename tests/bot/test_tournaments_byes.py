@@ -110,6 +110,9 @@ async def test_a_zero_point_requested_bye(services: Services) -> None:
     )
     await ask(services, tournament.id, CAT.id, 1)
     await start(services, tournament.id)
+    shown = await services.pictures.round(tournament.id)
+    assert (shown.byes, shown.requested, len(shown.pairings)) == (("cat",), (True,), 1)
+    assert shown.bye_mark(0) == "bye (requested)"
     await play_round(services, tournament.id)
     rows = {r.player: r.standing for r in await services.tournaments.standings(tournament.id)}
     assert (rows[CAT].score, rows[CAT].byes, rows[ANN].score) == (0, 1, 3)
