@@ -101,11 +101,11 @@ def settings_text(tournament: TournamentView) -> str:
 
 
 def requested_bye_worth(tournament: TournamentView) -> str:
-    """What a Swiss requested bye scores: "1 point (a draw)", "0 points"."""
+    """What a Swiss requested bye scores: "1 point, as a draw", "0 points"."""
     points = tournament.scoring.requested_bye_points()
     worth = f"{points:g} point{'' if points == 1 else 's'}"
     if tournament.scoring.system is ScoringSystem.MATCH_POINTS and points:
-        worth += " (a draw)"
+        worth += ", as a draw"
     return worth
 
 
