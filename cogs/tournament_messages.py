@@ -148,6 +148,8 @@ def pairing_line(pairing: PairingView) -> str:
     if pairing.winner is None:
         return f"{score}: drawn match"
     verdict = "wins by forfeit" if pairing.forfeit else "wins"
+    if pairing.requested:
+        verdict += " (a bye was asked for)"
     return f"{score}: {display(pairing.winner.name)} {verdict}"
 
 
@@ -404,6 +406,12 @@ def bye_request_text(
     name = display(tournament.name)
     if withdrawn:
         return f"{who} will be paired in round {round_number} of {name} after all."
+    if tournament.format is not TournamentFormat.SWISS:
+        return (
+            f"{who} will forfeit {'your' if who == 'You' else 'their'} round {round_number} match "
+            f"of {name} (a round robin's schedule is fixed): the opponent wins it when the round "
+            "begins. It can be withdrawn until then."
+        )
     return (
         f"{who} will sit out round {round_number} of {name} with a requested bye "
         f"({requested_bye_worth(tournament)}). "

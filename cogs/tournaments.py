@@ -34,6 +34,7 @@ from bot.tournaments.groups import MAX_GROUPS
 from bot.tournaments.rules import (
     MAX_ADVANCE,
     MAX_PLAYERS,
+    MAX_ROUNDS,
     MAX_SWISS_ROUNDS,
     MAX_TIEBREAK_GAMES,
     TournamentRules,
@@ -587,11 +588,11 @@ class TournamentCog(commands.Cog):
     async def bye(
         self,
         interaction: discord.Interaction,
-        round: app_commands.Range[int, 1, MAX_SWISS_ROUNDS],
+        round: app_commands.Range[int, 1, MAX_ROUNDS],
         withdraw: bool = False,
         tournament: Tournament | None = None,
     ) -> None:
-        """Ask for a bye in a later Swiss round"""
+        """Sit out a later round: a Swiss bye, or a round robin's match forfeited"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
             await self.services.entry.request_bye(
@@ -616,11 +617,11 @@ class TournamentCog(commands.Cog):
         self,
         interaction: discord.Interaction,
         player: discord.User,  # a player who has left the server is still named
-        round: app_commands.Range[int, 1, MAX_SWISS_ROUNDS],
+        round: app_commands.Range[int, 1, MAX_ROUNDS],
         withdraw: bool = False,
         tournament: Tournament | None = None,
     ) -> None:
-        """Give a player a requested bye in a later Swiss round"""
+        """Let a player sit out a later round (a Swiss bye; a round robin's forfeit)"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
             await self.services.entry.request_bye(

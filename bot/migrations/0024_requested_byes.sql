@@ -1,6 +1,6 @@
 -- Requested byes and forbidden pairs (Swiss). `requested_bye`: what a requested bye scores in
 -- match points, 'half' (a drawn match's points) or 'zero'. A pairing with `requested` = 1 is a
--- bye the player asked for, not the odd player's bye.
+-- bye the player asked for, not the odd player's bye (in a round robin: the forfeit it made).
 ALTER TABLE tournaments ADD COLUMN requested_bye TEXT NOT NULL DEFAULT 'half'
     CHECK (requested_bye IN ('half', 'zero'));
 ALTER TABLE tournament_pairings ADD COLUMN requested INTEGER NOT NULL DEFAULT 0

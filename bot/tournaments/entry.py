@@ -25,11 +25,14 @@ written in the same transaction. The rules chosen here:
   the new player with the place's results, and Swiss pairing and the bracket treat them as the
   same place. A player who is in the tournament, or was replaced out of it, cannot come in as a
   replacement.
-- Requested byes (Swiss only: the other formats' rounds are fixed from the start): a player, or
-  an organizer for them, asks to sit out a round not yet paired, during sign-up or while it runs,
-  and can withdraw the request until that round is paired. The requester gets a requested bye
-  (the tournament's `requested_bye`: a drawn match's match points, or none), which is not the
-  odd player's bye: they can still get that one in another round. A request of a player who has
+- Requested byes (Swiss and round robin; a bracket's meetings follow from its seeds): a player,
+  or an organizer for them, asks to sit out a round not yet paired, during sign-up or while it
+  runs, and can withdraw the request until that round is paired. In a Swiss the requester gets a
+  requested bye (the tournament's `requested_bye`: a drawn match's match points, or none), which
+  is not the odd player's bye: they can still get that one in another round. A round robin's
+  schedule is fixed, so there the request is a forfeit announced in advance: when the round
+  begins, the requester's match of it is a forfeit win for the opponent (a meeting of two
+  requesters is skipped, as one of two players who have left). A request of a player who has
   left or been replaced no longer counts.
 - Pairs kept apart (Swiss only: a round robin pairs everyone with everyone, a bracket follows its
   seeds): an organizer declares two entrants who must not meet (team-mates), at most
@@ -39,6 +42,7 @@ written in the same transaction. The rules chosen here:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -72,6 +76,11 @@ MIN_CHECKIN = timedelta(hours=1)
 MAX_CHECKIN = timedelta(days=7)
 REMIND_WITHOUT_START = timedelta(hours=12)  # after an opening with no planned start
 MAX_FORBIDDEN_PAIRS = 64
+BYE_FORMATS = (
+    TournamentFormat.SWISS,
+    TournamentFormat.ROUND_ROBIN,
+    TournamentFormat.DOUBLE_ROUND_ROBIN,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -471,16 +480,22 @@ class EntryService:
             you = actor_id == player_id
             if not you and not is_organizer and actor_id != tournament.organizer.id:
                 raise NotOrganizer("ask for a bye for another player")
-            _swiss_in_play(tournament, "byes asked for", "its rounds are fixed from the start")
+            _in_play(
+                tournament,
+                BYE_FORMATS,
+                "Only a Swiss or round-robin tournament takes byes asked for: a bracket's "
+                "meetings follow from its seeds.",
+                "byes asked for",
+            )
             entrant = next(
                 (e for e in await fetch_entrants(tx, tournament.id) if e.player.id == player_id),
                 None,
             )
             if entrant is None or not entrant.is_active:
                 raise NotEntered(tournament.name, you=you)
-            rounds = tournament.swiss_rounds
-            assert rounds is not None
-            if not 1 <= round_number <= rounds:
+            # None: a round robin signing up, whose length depends on who joins.
+            rounds = tournament.rounds_total or tournament.swiss_rounds
+            if round_number < 1 or (rounds is not None and round_number > rounds):
                 raise EntryRefused(f"{tournament.name} has rounds 1 to {rounds}.")
             if round_number <= tournament.current_round:
                 raise EntryRefused(
@@ -526,10 +541,12 @@ class EntryService:
             tournament = await _organized(
                 tx, tournament_id, actor_id, is_organizer, "keep players apart"
             )
-            _swiss_in_play(
+            _in_play(
                 tournament,
+                (TournamentFormat.SWISS,),
+                "Only a Swiss tournament keeps players apart: a round robin pairs everyone with "
+                "everyone and a bracket follows its seeds.",
                 "pairs kept apart",
-                "a round robin pairs everyone with everyone and a bracket follows its seeds",
             )
             first, second = pair
             if first == second:
@@ -612,10 +629,12 @@ async def _organized(
     return tournament
 
 
-def _swiss_in_play(tournament: TournamentView, what: str, why: str) -> None:
-    """Refuse a tournament that is not a Swiss one signing up or running."""
-    if tournament.format is not TournamentFormat.SWISS:
-        raise EntryRefused(f"Only a Swiss tournament takes {what}: {why}.")
+def _in_play(
+    tournament: TournamentView, formats: Sequence[TournamentFormat], refusal: str, what: str
+) -> None:
+    """Refuse (with `refusal`) a tournament not of `formats`, or one that is over."""
+    if tournament.format not in formats:
+        raise EntryRefused(refusal)
     if tournament.status not in (TournamentStatus.SIGNUP, TournamentStatus.RUNNING):
         raise EntryRefused(f"{tournament.name} is over: it takes no more {what}.")
 

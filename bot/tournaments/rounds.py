@@ -9,7 +9,9 @@ next one, or nothing at all happens. The rules:
   match of ``games_per_match`` games (player 1 has white in odd-numbered games) whose first game
   starts at once in the tournament's channel; a bye is decided at once.
 - Round robin: the Berger rounds of the seeded field (:func:`bot.tournaments.round_robin`), the
-  same every time they are computed, since seeds never change once the tournament starts.
+  same every time they are computed, since seeds never change once the tournament starts. A
+  player who asked for a bye in the round (:mod:`bot.tournaments.entry`) forfeits their match of
+  it, as if they had left, the pairing marked as requested.
 - Swiss: :func:`bot.tournaments.swiss_round` over the players still in. It ends after its set
   number of rounds, or sooner when the players still in can no longer be paired (fewer than two,
   or an odd field whose players have all had their bye). Players who asked for a bye in the
@@ -222,7 +224,9 @@ async def advance(
         if upcoming is None:
             await _finish(tx, tournament, entrants, pairings, now, holders)
             break
-        begun, first_games = await _begin_round(tx, tournament, entrants, upcoming, now)
+        begun, first_games = await _begin_round(
+            tx, tournament, entrants, upcoming, wishes.resting, now
+        )
         rounds.append(begun)
         games.extend(first_games)
     return TournamentProgress(
@@ -350,11 +354,13 @@ async def seat_pairing(
     now: datetime,
     *,
     row_id: int | None = None,
+    requested: bool = False,
 ) -> GameView | None:
     """Store a pairing of round `number` (player 2 None: a bye), or rewrite the pairing `row_id`:
     a match begun between two players still in (its first game returned), a forfeit to the one
     still in, a bye decided at once. A round-robin meeting of two players who have both left is
-    skipped; a knockout one sends player 1 through."""
+    skipped; a knockout one sends player 1 through. `requested`: a forfeit because a player
+    asked for a bye."""
     player1, player2 = players
     if player2 is None:
         await storage.write_pairing(
@@ -374,7 +380,14 @@ async def seat_pairing(
     if present or tournament.is_knockout_round(number):
         winner = present[0] if present else player1
         await storage.write_pairing(
-            tx, tournament.id, number, players, row_id=row_id, winner_id=winner, decided_at=now
+            tx,
+            tournament.id,
+            number,
+            players,
+            row_id=row_id,
+            winner_id=winner,
+            decided_at=now,
+            requested=requested,
         )
     return None
 
@@ -384,16 +397,19 @@ async def _begin_round(
     tournament: TournamentView,
     entrants: list[Entrant],
     upcoming: Round,
+    resting: frozenset[int],
     now: datetime,
 ) -> tuple[RoundView, list[GameView]]:
-    """Store the round's pairings and start a match (and its first game) for each."""
+    """Store the round's pairings and start a match (and its first game) for each; a round
+    robin's players `resting` (who asked for a bye) forfeit theirs."""
     number = tournament.current_round + 1
     await storage.set_current_round(tx, tournament.id, number)
-    active = {e.player.id for e in entrants if e.is_active}
+    active = {e.player.id for e in entrants if e.is_active} - resting
     games = []
     seats = [(p.player1, p.player2) for p in upcoming.pairings]
     for players in [*seats, *((bye, None) for bye in upcoming.byes)]:
-        game = await seat_pairing(tx, tournament, number, players, active, now)
+        asked = players[1] is not None and bool(resting & set(players))
+        game = await seat_pairing(tx, tournament, number, players, active, now, requested=asked)
         if game is not None:
             games.append(game)
     for player in upcoming.requested:

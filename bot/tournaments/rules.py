@@ -17,6 +17,7 @@ from bot.tournaments.tournament import RequestedBye, TournamentFormat
 
 MAX_PLAYERS = 64
 MAX_SWISS_ROUNDS = 20
+MAX_ROUNDS = 2 * (MAX_PLAYERS - 1)  # a double round robin of the most players
 MAX_ADVANCE = 8  # players through from each group
 MAX_TIEBREAK_GAMES = 9
 DEFAULT_TIEBREAK_GAMES = 3

@@ -111,7 +111,9 @@ class PairingView:
     winner: PlayerRef | None  # None while undecided, or for a drawn match
     forfeit: bool
     decided_at: datetime | None
-    requested: bool = False  # a bye the player asked for, not the odd player's bye
+    # A player asked to sit the round out: a requested bye (not the odd player's bye), or in a
+    # round robin the forfeit it made.
+    requested: bool = False
 
     @property
     def is_bye(self) -> bool:
@@ -132,7 +134,7 @@ class PairingView:
 
 @dataclass(frozen=True, slots=True)
 class ByeRequest:
-    """A Swiss player's bye asked for a round not yet paired (by them or an organizer)."""
+    """A bye asked for a round not yet paired (by the player or an organizer)."""
 
     player: PlayerRef
     round: int

@@ -131,12 +131,38 @@ async def test_bye_requests_refused(services: Services) -> None:
         await services.entry.request_bye(swiss.id, BEN.id, 1, actor_id=ANN.id, is_organizer=False)
     with pytest.raises(NotEntered, match="You are not playing"):
         await ask(services, swiss.id, ORGANIZER.id, 1)
-    robin = await new_tournament(services, FIVE, name="Robin", format="round_robin")
-    with pytest.raises(EntryRefused, match="Only a Swiss tournament takes byes asked for"):
-        await ask(services, robin.id, ANN.id, 1)
+    cup = await new_tournament(services, FIVE, name="Cup", format="elimination")
+    with pytest.raises(EntryRefused, match="Only a Swiss or round-robin tournament takes byes"):
+        await ask(services, cup.id, ANN.id, 1)
     with pytest.raises(InvalidSetting, match="Only a Swiss tournament takes requested byes"):
         await new_tournament(services, name="Other", format="round_robin", requested_bye="zero")
     assert [r.round for r in await services.entry.bye_requests(swiss.id)] == [2]
+
+
+async def test_a_round_robin_bye_is_a_forfeit_announced_in_advance(services: Services) -> None:
+    robin = await new_tournament(
+        services, (ANN, BEN, CAT, DAN), format="round_robin", games_per_match=1
+    )
+    # Its length depends on who joins: during sign-up any later round is taken.
+    assert await ask(services, robin.id, BEN.id, 2) == [2]
+    await start(services, robin.id)
+    with pytest.raises(EntryRefused, match="Spring Open has rounds 1 to 3"):
+        await ask(services, robin.id, BEN.id, 4)
+    await play_round(services, robin.id)
+    second = (await services.tournaments.pairings(robin.id)).pairings
+    # The Berger round 2 of four: Dan v Cat, Ann v Ben; Ben's match is Ann's by forfeit.
+    (forfeited,) = [p for p in second if BEN in (p.player1, p.player2)]
+    assert forfeited.is_decided and forfeited.forfeit and forfeited.requested
+    assert forfeited.match_id is None and forfeited.winner == ANN
+    (played,) = [p for p in second if p is not forfeited]
+    assert not played.requested and not played.is_decided and played.match_id is not None
+    await play_round(services, robin.id)
+    await play_round(services, robin.id)
+    rows = {r.player: r.standing for r in await services.tournaments.standings(robin.id)}
+    # Ben beats Cat and Dan; his one loss is the forfeit to Ann (no bye: a round robin's is a loss).
+    ben = rows[BEN]
+    assert (ben.won, ben.lost, ben.byes, ben.score) == (2, 1, 0, 6)
+    assert rows[ANN].won == 3
 
 
 async def test_pairs_kept_apart_do_not_meet(services: Services) -> None:

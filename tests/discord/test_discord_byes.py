@@ -79,3 +79,22 @@ async def test_a_thematic_swiss_with_requested_byes_and_a_pair_kept_apart(world:
         row = table[name]
         assert row.played + row.byes == 3
         assert row.score == 3 * (row.won + row.byes - 1) + 1
+
+
+async def test_a_round_robin_bye_is_announced_as_a_forfeit(world: World) -> None:
+    club = Club(world)
+    bob = club.players[1]
+    await club.sign_up_and_start(games=1)
+    asked = await bob.slash(club.channel, "tournament bye", round=2)
+    assert asked.response.content.startswith(
+        "You will forfeit your round 2 match of Spring Open (a round robin's schedule is fixed)"
+    ), asked.response.content
+    strength = [p.id for p in club.players]
+    for game in await club.active_games():  # round 1
+        await club.win(game, min(game.white.id, game.black.id, key=strength.index))
+    [announced] = [
+        m for m in club.channel_posts() if "Spring Open: round 2 of 3" in embed_titles([m])
+    ]
+    # Round 2 of four by Berger's tables: alice v bob (and carol v dave, played).
+    assert "alice wins by forfeit (a bye was asked for)" in (announced.embeds[0].description or "")
+    assert len(await club.active_games()) == 1
