@@ -40,12 +40,7 @@ from bot.tournaments.rules import (
     TournamentRules,
 )
 from bot.tournaments.service import MAX_NAME_LENGTH
-from bot.tournaments.tournament import (
-    TournamentFormat,
-    TournamentProgress,
-    TournamentStatus,
-    TournamentView,
-)
+from bot.tournaments.tournament import TournamentProgress, TournamentStatus, TournamentView
 from bot.work.attached_files import FileReader
 from cogs import result_messages, tournament_messages
 from cogs.actions import Refusal, player_of
@@ -433,23 +428,15 @@ class TournamentCog(commands.Cog):
                 embed.add_field(
                     name="Check-in", value=tournament_messages.checkin_field(state, now)
                 )
-            if found.format is TournamentFormat.SWISS:
-                for name, text in (
-                    (
-                        "Byes asked for",
-                        tournament_messages.bye_requests_text(
-                            await self.services.entry.bye_requests(found.id)
-                        ),
-                    ),
-                    (
-                        "Kept apart",
-                        tournament_messages.kept_apart_text(
-                            await self.services.entry.kept_apart(found.id)
-                        ),
-                    ),
-                ):
-                    if text is not None:
-                        embed.add_field(name=name, value=text, inline=False)
+            asked = tournament_messages.bye_requests_text(
+                await self.services.entry.bye_requests(found.id)
+            )
+            apart = tournament_messages.kept_apart_text(
+                await self.services.entry.kept_apart(found.id)
+            )
+            for name, text in (("Byes asked for", asked), ("Kept apart", apart)):
+                if text is not None:
+                    embed.add_field(name=name, value=text, inline=False)
             await interaction.followup.send(embed=embed, ephemeral=True)
 
     async def export(
