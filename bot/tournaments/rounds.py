@@ -59,6 +59,7 @@ from bot.tournaments import (
     compute_standings,
     elimination_round,
     elimination_winner,
+    forbidden_pairs_met,
     group_rounds,
     group_tables,
     qualifiers,
@@ -66,7 +67,6 @@ from bot.tournaments import (
     storage,
     swiss_round,
 )
-from bot.tournaments.pairing import forbidden_pairs_met
 from bot.tournaments.storage import (
     fetch_entrants,
     fetch_pairings,
@@ -112,8 +112,8 @@ def standings_input(
 
 @dataclass(frozen=True, slots=True)
 class Wishes:
-    """What a Swiss round's pairing honours besides the results: the players who asked to sit it
-    out, and the pairs kept apart."""
+    """What a round honours besides the results: the players who asked to sit it out (a Swiss
+    leaves them out, a round robin forfeits their matches) and the pairs a Swiss keeps apart."""
 
     resting: frozenset[int] = frozenset()
     forbidden: frozenset[frozenset[int]] = frozenset()
