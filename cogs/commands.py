@@ -186,7 +186,7 @@ def build_tree(cogs: Cogs) -> list[app_commands.Group]:
             "tournament",
             "Tournaments: sign up, pairings, standings",
             *(t.join, t.leave, t.withdraw, t.checkin, t.pairings, t.standings, t.info),
-            *(t.export, t.report, t.log),
+            *(t.export, t.report, t.log, t.bye),
         ),
         # Shown to server managers only, unless a manager grants it to the organizer role
         # (Server Settings -> Integrations); the service still checks who may run a tournament.
@@ -194,7 +194,7 @@ def build_tree(cogs: Cogs) -> list[app_commands.Group]:
             "organize",
             "Run tournaments: create, start, forfeits, disqualifications (organizers)",
             *(t.create, t.start, t.forfeit, t.disqualify, t.cancel, t.seed, t.late, t.replace),
-            t.correct,
+            *(t.correct, t.organize_bye, t.forbid, t.allow),
             group("checkin", "Check-in before the start", t.checkin_open, subgroup=True),
             managers_only=True,
         ),

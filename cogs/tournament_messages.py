@@ -16,6 +16,7 @@ from bot.notifications.outbox import Headline
 from bot.tournaments import ScoringSystem, group_name
 from bot.tournaments.entry import EntryState
 from bot.tournaments.tournament import (
+    ByeRequest,
     Entrant,
     EntrantStatus,
     PairingView,
@@ -92,9 +93,27 @@ def settings_text(tournament: TournamentView) -> str:
     tiebreaks = tiebreak_text(tournament)
     if tiebreaks is not None:
         lines.insert(3, tiebreaks)
+    if tournament.format is TournamentFormat.SWISS:
+        lines.insert(3, requested_bye_text(tournament))
     if tournament.status is TournamentStatus.SIGNUP and tournament.signup_deadline is not None:
         lines.append(f"**Sign-up closes** {timestamp(tournament.signup_deadline)}")
     return "\n".join(lines)
+
+
+def requested_bye_worth(tournament: TournamentView) -> str:
+    """What a Swiss requested bye scores: "1 point, as a draw", "0 points"."""
+    points = tournament.scoring.requested_bye_points()
+    worth = f"{points:g} point{'' if points == 1 else 's'}"
+    if tournament.scoring.system is ScoringSystem.MATCH_POINTS and points:
+        worth += ", as a draw"
+    return worth
+
+
+def requested_bye_text(tournament: TournamentView) -> str:
+    return (
+        f"**Requested byes:** {requested_bye_worth(tournament)}; ask before the round with "
+        "`/tournament bye`"
+    )
 
 
 def created_embed(tournament: TournamentView) -> discord.Embed:
@@ -120,7 +139,8 @@ def round_title(tournament: TournamentView, number: int) -> str:
 def pairing_line(pairing: PairingView) -> str:
     """One pairing with its result so far: "**ann** 32 - 0 **ben**: ann wins"."""
     if pairing.player2 is None:
-        return f"**{display(pairing.player1.name)}** has a bye"
+        asked = " (requested)" if pairing.requested else ""
+        return f"**{display(pairing.player1.name)}** has a bye{asked}"
     score = f"**{display(pairing.player1.name)}** {pairing.points1} - {pairing.points2} "
     score += f"**{display(pairing.player2.name)}**"
     if not pairing.is_decided:
@@ -128,6 +148,8 @@ def pairing_line(pairing: PairingView) -> str:
     if pairing.winner is None:
         return f"{score}: drawn match"
     verdict = "wins by forfeit" if pairing.forfeit else "wins"
+    if pairing.requested:
+        verdict += " (a bye was asked for)"
     return f"{score}: {display(pairing.winner.name)} {verdict}"
 
 
@@ -339,7 +361,11 @@ def seed_order_text(state: EntryState) -> str:
         f"{number}. {display(entrant.player.name)}"
         for number, entrant in enumerate(state.entrants, start=1)
     ]
-    text = "\n".join(lines) or "Nobody yet."
+    return _fitted("\n".join(lines) or "Nobody yet.")
+
+
+def _fitted(text: str) -> str:
+    """Lines cut to an embed field's length, "…" on a line of its own where cut."""
     return text if len(text) <= MAX_FIELD else text[: MAX_FIELD - 2] + "\n…"
 
 
@@ -351,6 +377,45 @@ def replacements_text(replaced: Sequence[tuple[PlayerRef, PlayerRef, int]]) -> s
         f"{display(new.name)} replaced {display(old.name)} in round {number}; the row counts "
         f"{display(old.name)}'s results."
         for old, new, number in replaced
+    )
+
+
+def bye_requests_text(requests: Sequence[ByeRequest]) -> str | None:
+    """The byes asked for rounds not yet paired, a round a line; None without any."""
+    rounds: dict[int, list[str]] = {}
+    for request in requests:
+        rounds.setdefault(request.round, []).append(display(request.player.name))
+    if not rounds:
+        return None
+    return _fitted(
+        "\n".join(f"Round {n}: {', '.join(names)}" for n, names in sorted(rounds.items()))
+    )
+
+
+def kept_apart_text(pairs: Sequence[tuple[PlayerRef, PlayerRef]]) -> str | None:
+    """The pairs the Swiss pairing keeps apart, one a line; None without any."""
+    if not pairs:
+        return None
+    return _fitted("\n".join(f"{display(a.name)} – {display(b.name)}" for a, b in pairs))
+
+
+def bye_request_text(
+    tournament: TournamentView, who: str, round_number: int, *, withdrawn: bool
+) -> str:
+    """The confirmation of a bye asked for (or withdrawn); `who` is "You" or a name."""
+    name = display(tournament.name)
+    if withdrawn:
+        return f"{who} will be paired in round {round_number} of {name} after all."
+    if tournament.format is not TournamentFormat.SWISS:
+        return (
+            f"{who} will forfeit {'your' if who == 'You' else 'their'} round {round_number} match "
+            f"of {name} (a round robin's schedule is fixed): the opponent wins it when the round "
+            "begins. It can be withdrawn until then."
+        )
+    return (
+        f"{who} will sit out round {round_number} of {name} with a requested bye "
+        f"({requested_bye_worth(tournament)}). "
+        "It can be withdrawn until the round is paired."
     )
 
 

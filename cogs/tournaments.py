@@ -34,6 +34,7 @@ from bot.tournaments.groups import MAX_GROUPS
 from bot.tournaments.rules import (
     MAX_ADVANCE,
     MAX_PLAYERS,
+    MAX_ROUNDS,
     MAX_SWISS_ROUNDS,
     MAX_TIEBREAK_GAMES,
     TournamentRules,
@@ -60,6 +61,10 @@ FORMATS = [
     app_commands.Choice(name="Swiss (set swiss_rounds)", value="swiss"),
     app_commands.Choice(name="Single elimination", value="elimination"),
     app_commands.Choice(name="Groups, then knockout (set groups and advance)", value="groups"),
+]
+REQUESTED_BYES = [
+    app_commands.Choice(name="Half: a draw's points (default)", value="half"),
+    app_commands.Choice(name="Zero", value="zero"),
 ]
 SCORINGS = [
     app_commands.Choice(name="Match points (3 a win, 1 a draw)", value="match_points"),
@@ -154,8 +159,9 @@ class TournamentCog(commands.Cog):
         tiebreak_maximum="Knockouts: with a tiebreak increment, the most a clock can hold",
         checkin="Check-in window before sign-up closes, e.g. 1d or 12h (needs signup_days)",
         start="Every game starts here: a TPS, or opening moves in PTN (a thematic event)",
+        requested_bye="Swiss: what a bye a player asks for scores (default half: a draw)",
     )
-    @app_commands.choices(format=FORMATS, scoring=SCORINGS)
+    @app_commands.choices(format=FORMATS, scoring=SCORINGS, requested_bye=REQUESTED_BYES)
     async def create(
         self,
         interaction: discord.Interaction,
@@ -183,6 +189,7 @@ class TournamentCog(commands.Cog):
         tiebreak_maximum: Span | None = None,
         checkin: Span | None = None,
         start: app_commands.Range[str, 1, MAX_TPS_LENGTH] | None = None,
+        requested_bye: str | None = None,
     ) -> None:
         """Open a tournament for sign-up"""
         async with acting(interaction):
@@ -215,6 +222,7 @@ class TournamentCog(commands.Cog):
                 tiebreak_bank=tiebreak["bank"],
                 tiebreak_increment=tiebreak["increment"],
                 tiebreak_cap=tiebreak["cap"],
+                requested_bye=requested_bye,
             )
             window = None if checkin is None else parse_duration(checkin, "check-in window")
             await self.check_channel(interaction)
@@ -420,6 +428,15 @@ class TournamentCog(commands.Cog):
                 embed.add_field(
                     name="Check-in", value=tournament_messages.checkin_field(state, now)
                 )
+            asked = tournament_messages.bye_requests_text(
+                await self.services.entry.bye_requests(found.id)
+            )
+            apart = tournament_messages.kept_apart_text(
+                await self.services.entry.kept_apart(found.id)
+            )
+            for name, text in (("Byes asked for", asked), ("Kept apart", apart)):
+                if text is not None:
+                    embed.add_field(name=name, value=text, inline=False)
             await interaction.followup.send(embed=embed, ephemeral=True)
 
     async def export(
@@ -548,6 +565,109 @@ class TournamentCog(commands.Cog):
             await interaction.followup.send(
                 f"{display(new.display_name)} takes {display(old.display_name)}'s place in "
                 f"{display(found.name)}.{taken}{late}",
+                ephemeral=True,
+            )
+
+    @app_commands.describe(
+        round="The round to sit out (before it is paired)",
+        withdraw="Take back a bye asked for that round",
+    )
+    async def bye(
+        self,
+        interaction: discord.Interaction,
+        round: app_commands.Range[int, 1, MAX_ROUNDS],
+        withdraw: bool = False,
+        tournament: Tournament | None = None,
+    ) -> None:
+        """Sit out a later round: a Swiss bye, or a round robin's match forfeited"""
+        async with acting(interaction):
+            found = await find_tournament(interaction, tournament)
+            await self.services.entry.request_bye(
+                found.id,
+                interaction.user.id,
+                round,
+                actor_id=interaction.user.id,
+                is_organizer=False,
+                withdraw=withdraw,
+            )
+            await interaction.followup.send(
+                tournament_messages.bye_request_text(found, "You", round, withdrawn=withdraw),
+                ephemeral=True,
+            )
+
+    @app_commands.describe(
+        player="The player who sits the round out",
+        round="The round (before it is paired)",
+        withdraw="Take back the bye asked for that round",
+    )
+    async def organize_bye(
+        self,
+        interaction: discord.Interaction,
+        player: discord.User,  # a player who has left the server is still named
+        round: app_commands.Range[int, 1, MAX_ROUNDS],
+        withdraw: bool = False,
+        tournament: Tournament | None = None,
+    ) -> None:
+        """Let a player sit out a later round (a Swiss bye; a round robin's forfeit)"""
+        async with acting(interaction):
+            found = await find_tournament(interaction, tournament)
+            await self.services.entry.request_bye(
+                found.id,
+                player.id,
+                round,
+                withdraw=withdraw,
+                **await self.organizer_check(interaction),
+            )
+            who = display(player.display_name)
+            await interaction.followup.send(
+                tournament_messages.bye_request_text(found, who, round, withdrawn=withdraw),
+                ephemeral=True,
+            )
+
+    @app_commands.describe(player1="One of the two (e.g. a team-mate)", player2="The other")
+    async def forbid(
+        self,
+        interaction: discord.Interaction,
+        player1: discord.User,
+        player2: discord.User,
+        tournament: Tournament | None = None,
+    ) -> None:
+        """Keep two players of a Swiss from being paired"""
+        await self.keep_apart(interaction, (player1, player2), tournament, allow=False)
+
+    @app_commands.describe(player1="One of the two", player2="The other")
+    async def allow(
+        self,
+        interaction: discord.Interaction,
+        player1: discord.User,
+        player2: discord.User,
+        tournament: Tournament | None = None,
+    ) -> None:
+        """Let two players kept apart be paired again"""
+        await self.keep_apart(interaction, (player1, player2), tournament, allow=True)
+
+    async def keep_apart(
+        self,
+        interaction: discord.Interaction,
+        players: tuple[discord.User, discord.User],
+        tournament: str | None,
+        *,
+        allow: bool,
+    ) -> None:
+        async with acting(interaction):
+            found = await find_tournament(interaction, tournament)
+            first, second = players
+            pairs = await self.services.entry.keep_apart(
+                found.id,
+                (first.id, second.id),
+                allow=allow,
+                **await self.organizer_check(interaction),
+            )
+            names = f"{display(first.display_name)} and {display(second.display_name)}"
+            done = "may meet again" if allow else "will not be paired together"
+            listed = tournament_messages.kept_apart_text(pairs) or "none"
+            await interaction.followup.send(
+                f"{names} {done} in {display(found.name)}. Kept apart now:\n{listed}",
                 ephemeral=True,
             )
 

@@ -1,5 +1,6 @@
 """A round's pairings as a picture: table number, white and black (with their piece colours),
-the result once known, and who has a bye. A round of groups played side by side (a groups ->
+the result once known, and who has a bye ("bye (requested)" for a player who asked to sit the
+round out, not the odd player's bye). A round of groups played side by side (a groups ->
 knockout event's group stage) shows each group under its own heading ("Group A"), its byes
 with it."""
 
@@ -28,6 +29,7 @@ _GAP = 16
 _CHIP = 24
 _MAX_NAME = 300
 _MIN_WIDTH = 520
+REQUESTED_MARK = "bye (requested)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +51,19 @@ class RoundPairings:
     byes: tuple[str, ...] = ()
     subtitle: str = ""
     bye_groups: tuple[str, ...] = ()  # the group of each bye, when the pairings have groups
+    requested: tuple[bool, ...] = ()  # whether each bye was asked for; () when none was
 
     def __post_init__(self) -> None:
         if not self.pairings and not self.byes:
             raise ValueError("A round needs a pairing or a bye.")
         if self.bye_groups and len(self.bye_groups) != len(self.byes):
             raise ValueError("Give every bye its group, or none.")
+        if self.requested and len(self.requested) != len(self.byes):
+            raise ValueError("Say of every bye whether it was requested, or of none.")
+
+    def bye_mark(self, index: int) -> str:
+        """What the result column shows for bye `index`."""
+        return REQUESTED_MARK if self.requested and self.requested[index] else "bye"
 
     def sections(self) -> list[tuple[str, list[int], list[int]]]:
         """(heading, indices of its pairings, indices of its byes) in the order they are shown:
@@ -91,7 +100,8 @@ def pairings_layout(round_: RoundPairings, theme: str | Theme = "default") -> Pa
         for p in round_.pairings
     ]
     table_width = max(text_width(t, BODY) for t in [*tables, "#"])
-    score_width = max(text_width(s, BODY) for s in [*scores, "bye", "0–0"])
+    marks = [round_.bye_mark(i) for i in range(len(round_.byes))]
+    score_width = max(text_width(s, BODY) for s in [*scores, *marks, "bye", "0–0"])
     names = [*whites, *blacks, *byes]
     natural = min(_MAX_NAME, max(text_width(n, BODY) for n in names) + 4)
     fixed = 2 * MARGIN + 16 + table_width + 4 * _GAP + 2 * (_CHIP + 10) + score_width
@@ -175,7 +185,7 @@ def pairings_layout(round_: RoundPairings, theme: str | Theme = "default") -> Pa
                 role=f"bye:{offset}",
             )
             picture.text(
-                "bye",
+                marks[offset],
                 (score_left + score_width / 2, middle),
                 colour=chosen.muted,
                 on=fill,

@@ -130,8 +130,7 @@ class Side(ABC):
     async def broken_rules(self, tables: set[str]) -> dict[str, int]:
         version = await self.version()
         return {
-            check.broken: await self.scalar(check.query)
-            for check in applicable(tables, version)
+            check.broken: await self.scalar(check.query) for check in applicable(tables, version)
         }
 
 

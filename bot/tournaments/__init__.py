@@ -17,6 +17,7 @@ from bot.tournaments.pairing import (
     elimination_round,
     elimination_round_count,
     elimination_winner,
+    forbidden_pairs_met,
     round_robin,
     swiss_round,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "elimination_round",
     "elimination_round_count",
     "elimination_winner",
+    "forbidden_pairs_met",
     "group_name",
     "group_rounds",
     "group_tables",

@@ -1,4 +1,5 @@
-"""Entries: check-in before the start, seeds set by hand, late entry into a Swiss, replacements.
+"""Entries: check-in before the start, seeds set by hand, late entry into a Swiss, replacements,
+requested byes and pairs kept apart.
 
 What an organizer used to do by hand, with the same guarantees as the rest of the tournament
 service: every refusal changes nothing, and the players learn of every change through the outbox,
@@ -24,10 +25,24 @@ written in the same transaction. The rules chosen here:
   the new player with the place's results, and Swiss pairing and the bracket treat them as the
   same place. A player who is in the tournament, or was replaced out of it, cannot come in as a
   replacement.
+- Requested byes (Swiss and round robin; a bracket's meetings follow from its seeds): a player,
+  or an organizer for them, asks to sit out a round not yet paired, during sign-up or while it
+  runs, and can withdraw the request until that round is paired. In a Swiss the requester gets a
+  requested bye (the tournament's `requested_bye`: a drawn match's match points, or none), which
+  is not the odd player's bye: they can still get that one in another round. A round robin's
+  schedule is fixed, so there the request is a forfeit announced in advance: when the round
+  begins, the requester's match of it is a forfeit win for the opponent (a meeting of two
+  requesters is skipped, as one of two players who have left). A request of a player who has
+  left or been replaced no longer counts.
+- Pairs kept apart (Swiss only: a round robin pairs everyone with everyone, a bracket follows its
+  seeds): an organizer declares two entrants who must not meet (team-mates), at most
+  ``MAX_FORBIDDEN_PAIRS`` of them, and can lift it; Swiss pairing never pairs them while some
+  pairing avoids it (:func:`bot.tournaments.swiss_round`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -49,11 +64,23 @@ from bot.timekeeping.clock import Clock
 from bot.tournaments import TournamentError, storage
 from bot.tournaments.seeding import move_by, move_to, seed_order
 from bot.tournaments.storage import fetch_entrants, fetch_pairings, fetch_tournament
-from bot.tournaments.tournament import Entrant, TournamentFormat, TournamentStatus, TournamentView
+from bot.tournaments.tournament import (
+    ByeRequest,
+    Entrant,
+    TournamentFormat,
+    TournamentStatus,
+    TournamentView,
+)
 
 MIN_CHECKIN = timedelta(hours=1)
 MAX_CHECKIN = timedelta(days=7)
 REMIND_WITHOUT_START = timedelta(hours=12)  # after an opening with no planned start
+MAX_FORBIDDEN_PAIRS = 64
+BYE_FORMATS = (
+    TournamentFormat.SWISS,
+    TournamentFormat.ROUND_ROBIN,
+    TournamentFormat.DOUBLE_ROUND_ROBIN,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -433,6 +460,127 @@ class EntryService:
             for row in rows
         ]
 
+    # ----------------------------------------------------------------- requested byes
+
+    async def request_bye(
+        self,
+        tournament_id: int,
+        player_id: int,
+        round_number: int,
+        *,
+        actor_id: int,
+        is_organizer: bool,
+        withdraw: bool = False,
+    ) -> list[ByeRequest]:
+        """Ask for a bye for `player_id` in a Swiss round not yet paired, or `withdraw` that
+        request; an organizer may do it for any entrant. Returns the player's requests now."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            tournament = await fetch_tournament(tx, tournament_id)
+            you = actor_id == player_id
+            if not you and not is_organizer and actor_id != tournament.organizer.id:
+                raise NotOrganizer("ask for a bye for another player")
+            _in_play(
+                tournament,
+                BYE_FORMATS,
+                "Only a Swiss or round-robin tournament takes byes asked for: a bracket's "
+                "meetings follow from its seeds.",
+                "byes asked for",
+            )
+            entrant = next(
+                (e for e in await fetch_entrants(tx, tournament.id) if e.player.id == player_id),
+                None,
+            )
+            if entrant is None or not entrant.is_active:
+                raise NotEntered(tournament.name, you=you)
+            # None: a round robin signing up, whose length depends on who joins.
+            rounds = tournament.rounds_total or tournament.swiss_rounds
+            if round_number < 1 or (rounds is not None and round_number > rounds):
+                raise EntryRefused(f"{tournament.name} has rounds 1 to {rounds}.")
+            if round_number <= tournament.current_round:
+                raise EntryRefused(
+                    f"Round {round_number} of {tournament.name} is already paired: a bye can be "
+                    f"asked for (or withdrawn) until a round is paired."
+                )
+            asked = await storage.fetch_bye_requests(tx, tournament.id, round_number)
+            already = any(r.player.id == player_id for r in asked)
+            who = "You have" if you else "That player has"
+            if withdraw:
+                if not already:
+                    raise EntryRefused(f"{who} not asked for a bye in round {round_number}.")
+                await storage.remove_bye_request(tx, tournament.id, player_id, round_number)
+            else:
+                if already:
+                    raise EntryRefused(f"{who} already asked for a bye in round {round_number}.")
+                await storage.add_bye_request(
+                    tx, tournament.id, player_id, round_number, actor_id, now
+                )
+            pending = await _pending_requests(tx, tournament)
+            return [r for r in pending if r.player.id == player_id]
+
+    async def bye_requests(self, tournament_id: int) -> list[ByeRequest]:
+        """Every bye asked for a round not yet paired, by round."""
+        async with self._db.snapshot() as tx:
+            return await _pending_requests(tx, await fetch_tournament(tx, tournament_id))
+
+    # ----------------------------------------------------------------- pairs kept apart
+
+    async def keep_apart(
+        self,
+        tournament_id: int,
+        pair: tuple[int, int],
+        *,
+        actor_id: int,
+        is_organizer: bool,
+        allow: bool = False,
+    ) -> list[tuple[PlayerRef, PlayerRef]]:
+        """Keep two entrants of a Swiss tournament from being paired, or `allow` them to meet
+        again; returns the pairs kept apart now."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            tournament = await _organized(
+                tx, tournament_id, actor_id, is_organizer, "keep players apart"
+            )
+            _in_play(
+                tournament,
+                (TournamentFormat.SWISS,),
+                "Only a Swiss tournament keeps players apart: a round robin pairs everyone with "
+                "everyone and a bracket follows its seeds.",
+                "pairs kept apart",
+            )
+            first, second = pair
+            if first == second:
+                raise EntryRefused("A player cannot be kept apart from themselves.")
+            entrants = {e.player.id for e in await fetch_entrants(tx, tournament.id)}
+            if not set(pair) <= entrants:
+                raise NotEntered(tournament.name, you=False)
+            kept = await storage.fetch_forbidden_pairs(tx, tournament.id)
+            already = any({a.id, b.id} == set(pair) for a, b in kept)
+            if allow:
+                if not already:
+                    raise EntryRefused("Those two players are not kept apart.")
+                await storage.remove_forbidden_pair(tx, tournament.id, pair)
+            else:
+                if already:
+                    raise EntryRefused("Those two players are already kept apart.")
+                if len(kept) >= MAX_FORBIDDEN_PAIRS:
+                    raise EntryRefused(
+                        f"{tournament.name} keeps {MAX_FORBIDDEN_PAIRS} pairs apart already, "
+                        "the most it can."
+                    )
+                await storage.add_forbidden_pair(tx, tournament.id, pair, now)
+            return await storage.fetch_forbidden_pairs(tx, tournament.id)
+
+    async def kept_apart(self, tournament_id: int) -> list[tuple[PlayerRef, PlayerRef]]:
+        async with self._db.snapshot() as tx:
+            return await storage.fetch_forbidden_pairs(tx, tournament_id)
+
+
+async def _pending_requests(tx: Transaction, tournament: TournamentView) -> list[ByeRequest]:
+    """The byes asked for rounds not yet paired (those of paired rounds are kept as asked)."""
+    asked = await storage.fetch_bye_requests(tx, tournament.id)
+    return [r for r in asked if r.round > tournament.current_round]
+
 
 async def _take_over_matches(
     tx: Transaction, tournament: TournamentView, old_id: int, new_id: int
@@ -479,6 +627,16 @@ async def _organized(
     if not is_organizer and actor_id != tournament.organizer.id:
         raise NotOrganizer(action)
     return tournament
+
+
+def _in_play(
+    tournament: TournamentView, formats: Sequence[TournamentFormat], refusal: str, what: str
+) -> None:
+    """Refuse (with `refusal`) a tournament not of `formats`, or one that is over."""
+    if tournament.format not in formats:
+        raise EntryRefused(refusal)
+    if tournament.status not in (TournamentStatus.SIGNUP, TournamentStatus.RUNNING):
+        raise EntryRefused(f"{tournament.name} is over: it takes no more {what}.")
 
 
 def _signing_up(tournament: TournamentView, action: str) -> None:

@@ -41,15 +41,18 @@ class Pairing:
 class Round:
     """One round's matches and the players who sit it out with a bye (at most one, except in the
     first round of an elimination bracket whose size is not a power of two, and in a group round,
-    one for each group of odd size)."""
+    one for each group of odd size), and the Swiss players who sit it out because they asked to
+    (``requested``: requested byes, which are not the odd player's bye)."""
 
     pairings: tuple[Pairing, ...]
     byes: tuple[int, ...] = ()
+    requested: tuple[int, ...] = ()
 
     @property
     def players(self) -> frozenset[int]:
         """Everyone with a match or a bye this round."""
-        return frozenset(p for pairing in self.pairings for p in pairing.players) | set(self.byes)
+        seated = frozenset(p for pairing in self.pairings for p in pairing.players)
+        return seated | set(self.byes) | set(self.requested)
 
 
 @dataclass(frozen=True, slots=True)

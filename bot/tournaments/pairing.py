@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.tournaments.model import MatchResult, Pairing, Round, TournamentError, check_players
 from bot.tournaments.standings import DEFAULT_SCORING, Scoring, ranking_scores
@@ -62,14 +62,18 @@ class _SwissHistory:
 
 
 def _swiss_history(
-    field: tuple[int, ...], results: Sequence[MatchResult], byes: Sequence[int], scoring: Scoring
+    field: tuple[int, ...],
+    results: Sequence[MatchResult],
+    byes: Sequence[int],
+    scoring: Scoring,
+    requested_byes: Sequence[int],
 ) -> _SwissHistory:
     repeated = sorted(p for p, n in Counter(byes).items() if n > 1)
     if repeated:
         raise TournamentError(f"A player has at most one bye; {repeated} had more.")
     # Withdrawn players keep their results: they still count for their opponents' history.
     everyone = list(field)
-    for player in [*byes, *(p for r in results for p in (r.player1, r.player2))]:
+    for player in [*byes, *requested_byes, *(p for r in results for p in (r.player1, r.player2))]:
         if player not in everyone:
             everyone.append(player)
     opponents: dict[int, Counter[int]] = {p: Counter() for p in everyone}
@@ -82,7 +86,7 @@ def _swiss_history(
         balance[result.player2] -= 1
         last_role[result.player1], last_role[result.player2] = 1, 2
     return _SwissHistory(
-        scores=ranking_scores(everyone, results, byes, scoring),
+        scores=ranking_scores(everyone, results, byes, scoring, requested_byes),
         opponents=opponents,
         balance=balance,
         last_role=last_role,
@@ -182,10 +186,14 @@ class _SwissSearch:
     cannot be paired within the budget (quick counts first, then largest matchings), and a set
     that failed is remembered with its budget, so every smaller budget fails at once."""
 
-    def __init__(self, ranked: list[int], history: _SwissHistory) -> None:
+    def __init__(
+        self, ranked: list[int], history: _SwissHistory, forbidden: frozenset[frozenset[int]]
+    ) -> None:
         self.ranked = ranked
         self.history = history
         self.index = {p: i for i, p in enumerate(ranked)}
+        self.forbidden = forbidden
+        self.allowed = [self._partners(a, lambda a, b: True) for a in ranked]
         self.fresh = [self._partners(a, lambda a, b: not history.opponents[a][b]) for a in ranked]
         self.calm = [
             self._partners(a, lambda a, b: not _colours_clash(history, a, b)) for a in ranked
@@ -194,7 +202,13 @@ class _SwissSearch:
         self.failed: dict[int, list[tuple[int, int]]] = {}
 
     def _partners(self, player: int, allowed: Callable[[int, int], bool]) -> int:
-        return sum(1 << i for i, p in enumerate(self.ranked) if p != player and allowed(player, p))
+        """The bitmask of the players ``player`` may meet (never a forbidden pair) for whom
+        ``allowed`` holds."""
+        return sum(
+            1 << i
+            for i, p in enumerate(self.ranked)
+            if p != player and frozenset((player, p)) not in self.forbidden and allowed(player, p)
+        )
 
     def _within_budget(self, mask: int, remaining: list[int], repeats: int, clashes: int) -> bool:
         """Whether the players in ``mask`` could still be paired within the budget, by counting
@@ -220,6 +234,8 @@ class _SwissSearch:
         # perfect matching among the pairs that cost none.
         indices = [self.index[p] for p in remaining]
         pairs = len(remaining) // 2
+        if self.forbidden and _matching_size(indices, self.allowed) < pairs:
+            return False
         if pairs - _matching_size(indices, self.free) > repeats + clashes:
             return False
         if repeats == 0 and clashes and _matching_size(indices, self.fresh) < pairs:
@@ -239,6 +255,8 @@ class _SwissSearch:
             middle = max(1, len(group) // 2)
             order = group[middle:] + group[middle - 1 : 0 : -1] + remaining[len(group) :]
             for opponent in order:
+                if not self.allowed[self.index[top]] >> self.index[opponent] & 1:
+                    continue
                 repeat = int(self.history.opponents[top][opponent] > 0)
                 clash = int(_colours_clash(self.history, top, opponent))
                 if repeat > repeats or clash > clashes:
@@ -267,19 +285,35 @@ def swiss_round(
     results: Iterable[MatchResult] = (),
     byes: Iterable[int] = (),
     scoring: Scoring = DEFAULT_SCORING,
+    *,
+    requested_byes: Iterable[int] = (),
+    sitting_out: Iterable[int] = (),
+    forbidden: Iterable[frozenset[int]] = (),
 ) -> Round:
-    """The next Swiss round for ``players`` (the active field in seed order) after ``results`` and
-    ``byes`` of the earlier rounds (withdrawn players' results included).
+    """The next Swiss round for ``players`` (the active field in seed order) after ``results``,
+    ``byes`` (the odd player's) and ``requested_byes`` of the earlier rounds (withdrawn players'
+    results included).
 
-    Players rank by score, then seed. Among all pairings, in order of priority, it chooses one
-    with the fewest repeat meetings, then the fewest colour clashes (a player ending two colours
-    over), then the bye to the lowest-ranked player who has not had one, then the Dutch order of
-    :class:`_SwissSearch`. A player never gets a second bye.
+    The players of ``sitting_out`` asked for a bye this round: they are left out and get a
+    requested bye (``Round.requested``), which neither is nor uses up the odd player's bye. The
+    others are paired. Players rank by score, then seed. Among all pairings, in order of priority,
+    it chooses one without a ``forbidden`` pair, then with the fewest repeat meetings, then the
+    fewest colour clashes (a player ending two colours over), then the bye to the lowest-ranked
+    player who has not had one, then the Dutch order of :class:`_SwissSearch`. When every pairing
+    has a forbidden pair, forbidden pairs count as repeat meetings instead (so as few as
+    possible are paired; :func:`forbidden_pairs_met` names them). A player never gets a second
+    odd player's bye.
     """
     field = check_players(players)
-    history = _swiss_history(field, tuple(results), tuple(byes), scoring)
+    resting = tuple(dict.fromkeys(sitting_out))
+    strangers = sorted(set(resting) - set(field))
+    if strangers:
+        raise TournamentError(f"Players {strangers} asked for a bye but are not in the field.")
+    history = _swiss_history(field, tuple(results), tuple(byes), scoring, tuple(requested_byes))
     seed = {p: i for i, p in enumerate(field)}
-    ranked = sorted(field, key=lambda p: (-history.scores[p], seed[p]))
+    ranked = sorted(
+        (p for p in field if p not in resting), key=lambda p: (-history.scores[p], seed[p])
+    )
     if len(ranked) % 2:
         candidates: list[int | None] = [p for p in reversed(ranked) if p not in history.had_bye]
         if not candidates:
@@ -288,7 +322,30 @@ def swiss_round(
             )
     else:
         candidates = [None]
-    search = _SwissSearch(ranked, history)
+    kept_apart = frozenset(pair for pair in map(frozenset, forbidden) if pair <= set(ranked))
+    found = _swiss_search(ranked, history, kept_apart, candidates)
+    if found is None:  # every pairing has a forbidden pair: count them as repeats instead
+        opponents = {p: Counter(met) for p, met in history.opponents.items()}
+        for a, b in map(tuple, kept_apart):
+            opponents[a][b] += 1
+            opponents[b][a] += 1
+        history = replace(history, opponents=opponents)
+        found = _swiss_search(ranked, history, frozenset(), candidates)
+        assert found is not None, "a pairing with every pair a repeat and a clash always exists"
+    pairs, bye = found
+    pairings = tuple(_colours(history, seed, a, b) for a, b in pairs)
+    return Round(pairings, () if bye is None else (bye,), resting)
+
+
+def _swiss_search(
+    ranked: list[int],
+    history: _SwissHistory,
+    forbidden: frozenset[frozenset[int]],
+    candidates: list[int | None],
+) -> tuple[list[tuple[int, int]], int | None] | None:
+    """The best pairing of ``ranked`` without a forbidden pair and its bye (one of
+    ``candidates``), by the priorities of :func:`swiss_round`; None when there is none."""
+    search = _SwissSearch(ranked, history, forbidden)
     full = (1 << len(ranked)) - 1
     most = len(ranked) // 2
     for repeats in range(most + 1):
@@ -297,9 +354,15 @@ def swiss_round(
                 mask = full if bye is None else full & ~(1 << search.index[bye])
                 found = search.pair(mask, repeats, clashes)
                 if found is not None:
-                    pairings = tuple(_colours(history, seed, a, b) for a, b in found)
-                    return Round(pairings, () if bye is None else (bye,))
-    raise AssertionError("a pairing with every pair a repeat and a clash always exists")
+                    return found, bye
+    return None
+
+
+def forbidden_pairs_met(round_: Round, forbidden: Iterable[frozenset[int]]) -> list[Pairing]:
+    """The pairings of ``round_`` between players who should not meet (only when no pairing
+    avoided them all)."""
+    apart = {frozenset(pair) for pair in forbidden}
+    return [pairing for pairing in round_.pairings if pairing.players in apart]
 
 
 # ----------------------------------------------------------------------------- elimination

@@ -243,6 +243,7 @@ def round_pairings(
         tuple(rows),
         tuple(b.player1.name for b in byes),
         bye_groups=tuple(group(b) for b in byes) if group_of else (),
+        requested=tuple(b.requested for b in byes) if any(b.requested for b in byes) else (),
     )
 
 

@@ -9,10 +9,15 @@ next one, or nothing at all happens. The rules:
   match of ``games_per_match`` games (player 1 has white in odd-numbered games) whose first game
   starts at once in the tournament's channel; a bye is decided at once.
 - Round robin: the Berger rounds of the seeded field (:func:`bot.tournaments.round_robin`), the
-  same every time they are computed, since seeds never change once the tournament starts.
+  same every time they are computed, since seeds never change once the tournament starts. A
+  player who asked for a bye in the round (:mod:`bot.tournaments.entry`) forfeits their match of
+  it, as if they had left, the pairing marked as requested.
 - Swiss: :func:`bot.tournaments.swiss_round` over the players still in. It ends after its set
   number of rounds, or sooner when the players still in can no longer be paired (fewer than two,
-  or an odd field whose players have all had their bye).
+  or an odd field whose players have all had their bye). Players who asked for a bye in the
+  round (:mod:`bot.tournaments.entry`) sit it out with a requested bye, decided at once like the
+  odd player's; pairs the organizer keeps apart never meet while any pairing avoids them (when
+  none does, they count as repeat meetings, so as few as possible meet, and it is logged).
 - Single elimination: :func:`bot.tournaments.elimination_round` over the seeded bracket. Its
   matches are ``until_decided``: a match left level goes on with tiebreak games, one at a time,
   colours still alternating, with the tournament's tiebreak time control, until one player leads
@@ -32,9 +37,11 @@ next one, or nothing at all happens. The rules:
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import NamedTuple
 
 from bot.games.matches import create_match
 from bot.games.model import (
@@ -52,6 +59,7 @@ from bot.tournaments import (
     compute_standings,
     elimination_round,
     elimination_winner,
+    forbidden_pairs_met,
     group_rounds,
     group_tables,
     qualifiers,
@@ -76,20 +84,48 @@ from bot.tournaments.tournament import (
     TournamentView,
 )
 
+log = logging.getLogger(__name__)
+
+
+class StandingsInput(NamedTuple):
+    """The decided matches, the odd players' byes and the requested byes, as the pairing and
+    standings logic takes them."""
+
+    results: list[MatchResult]
+    byes: list[int]
+    requested_byes: list[int]
+
 
 def standings_input(
     pairings: Iterable[PairingView], holders: Mapping[int, int] | None = None
-) -> tuple[list[MatchResult], list[int]]:
-    """The decided matches and the byes, as the pairing and standings logic takes them; a
-    replaced player's results count for whoever holds their place now (`holders`, from
-    :func:`fetch_place_holders`)."""
-    results, byes = [], []
+) -> StandingsInput:
+    """The pairings as the pairing and standings logic takes them; a replaced player's results
+    count for whoever holds their place now (`holders`, from :func:`fetch_place_holders`)."""
+    played = StandingsInput([], [], [])
     for pairing in pairings_by_place(pairings, holders or {}):
         if pairing.is_bye:
-            byes.append(pairing.player1.id)
+            (played.requested_byes if pairing.requested else played.byes).append(pairing.player1.id)
         elif pairing.is_decided:
-            results.append(pairing.result())
-    return results, byes
+            played.results.append(pairing.result())
+    return played
+
+
+@dataclass(frozen=True, slots=True)
+class Wishes:
+    """What a round honours besides the results: the players who asked to sit it out (a Swiss
+    leaves them out, a round robin forfeits their matches) and the pairs a Swiss keeps apart."""
+
+    resting: frozenset[int] = frozenset()
+    forbidden: frozenset[frozenset[int]] = frozenset()
+
+
+async def fetch_wishes(tx: Transaction, tournament_id: int, round_number: int) -> Wishes:
+    requests = await storage.fetch_bye_requests(tx, tournament_id, round_number)
+    pairs = await storage.fetch_forbidden_pairs(tx, tournament_id)
+    return Wishes(
+        frozenset(r.player.id for r in requests),
+        frozenset(frozenset((a.id, b.id)) for a, b in pairs),
+    )
 
 
 def pairings_by_place(
@@ -183,11 +219,14 @@ async def advance(
         holders = await fetch_place_holders(tx, tournament_id)
         if _groups_just_finished(tournament, entrants):
             entrants = await _seed_knockout(tx, tournament, entrants, pairings, holders)
-        upcoming = next_round(tournament, entrants, pairings, holders)
+        wishes = await fetch_wishes(tx, tournament_id, tournament.current_round + 1)
+        upcoming = next_round(tournament, entrants, pairings, holders, wishes)
         if upcoming is None:
             await _finish(tx, tournament, entrants, pairings, now, holders)
             break
-        begun, first_games = await _begin_round(tx, tournament, entrants, upcoming, now)
+        begun, first_games = await _begin_round(
+            tx, tournament, entrants, upcoming, wishes.resting, now
+        )
         rounds.append(begun)
         games.extend(first_games)
     return TournamentProgress(
@@ -200,11 +239,12 @@ def next_round(
     entrants: list[Entrant],
     pairings: Iterable[PairingView],
     holders: Mapping[int, int],
+    wishes: Wishes = Wishes(),
 ) -> Round | None:
     """The round after the current one (all of whose pairings are decided), or None; in a
-    knockout, the round after the last of `pairings`."""
+    knockout, the round after the last of `pairings`. A Swiss round honours `wishes`."""
     seeded = [e.player.id for e in entrants]
-    results, byes = standings_input(pairings, holders)
+    results, byes, requested_byes = standings_input(pairings, holders)
     number = tournament.current_round + 1
     if tournament.format is TournamentFormat.ELIMINATION:
         return elimination_round(seeded, results)
@@ -222,9 +262,26 @@ def next_round(
         if number > tournament.swiss_rounds or len(active) < 2:
             return None
         try:
-            return swiss_round(active, results, byes, tournament.scoring)
+            upcoming = swiss_round(
+                active,
+                results,
+                byes,
+                tournament.scoring,
+                requested_byes=requested_byes,
+                sitting_out=wishes.resting & set(active),
+                forbidden=wishes.forbidden,
+            )
         except TournamentError:  # an odd field whose players have all had their bye
             return None
+        for pairing in forbidden_pairs_met(upcoming, wishes.forbidden):
+            log.warning(
+                "Tournament %d round %d: no pairing keeps %d and %d apart; they meet.",
+                tournament.id,
+                number,
+                pairing.player1,
+                pairing.player2,
+            )
+        return upcoming
     double = tournament.format is TournamentFormat.DOUBLE_ROUND_ROBIN
     schedule = round_robin(seeded, double=double)
     return schedule[number - 1] if number <= len(schedule) else None
@@ -269,8 +326,8 @@ def knockout_order(
     players still in, and those of `still_in`, can go through."""
     assert tournament.group_advance is not None
     stage = tournament.group_stage_rounds
-    results, byes = standings_input((p for p in pairings if p.round <= stage), holders)
-    tables = group_tables(_groups(entrants), results, byes, tournament.scoring)
+    played = standings_input((p for p in pairings if p.round <= stage), holders)
+    tables = group_tables(_groups(entrants), played.results, played.byes, tournament.scoring)
     active = {e.player.id for e in entrants if e.is_active} | set(still_in)
     return qualifiers(tables, tournament.group_advance, active)
 
@@ -297,11 +354,13 @@ async def seat_pairing(
     now: datetime,
     *,
     row_id: int | None = None,
+    requested: bool = False,
 ) -> GameView | None:
     """Store a pairing of round `number` (player 2 None: a bye), or rewrite the pairing `row_id`:
     a match begun between two players still in (its first game returned), a forfeit to the one
     still in, a bye decided at once. A round-robin meeting of two players who have both left is
-    skipped; a knockout one sends player 1 through."""
+    skipped; a knockout one sends player 1 through. `requested`: a forfeit because a player
+    asked for a bye."""
     player1, player2 = players
     if player2 is None:
         await storage.write_pairing(
@@ -321,7 +380,14 @@ async def seat_pairing(
     if present or tournament.is_knockout_round(number):
         winner = present[0] if present else player1
         await storage.write_pairing(
-            tx, tournament.id, number, players, row_id=row_id, winner_id=winner, decided_at=now
+            tx,
+            tournament.id,
+            number,
+            players,
+            row_id=row_id,
+            winner_id=winner,
+            decided_at=now,
+            requested=requested,
         )
     return None
 
@@ -331,18 +397,25 @@ async def _begin_round(
     tournament: TournamentView,
     entrants: list[Entrant],
     upcoming: Round,
+    resting: frozenset[int],
     now: datetime,
 ) -> tuple[RoundView, list[GameView]]:
-    """Store the round's pairings and start a match (and its first game) for each."""
+    """Store the round's pairings and start a match (and its first game) for each; a round
+    robin's players `resting` (who asked for a bye) forfeit theirs."""
     number = tournament.current_round + 1
     await storage.set_current_round(tx, tournament.id, number)
-    active = {e.player.id for e in entrants if e.is_active}
+    active = {e.player.id for e in entrants if e.is_active} - resting
     games = []
     seats = [(p.player1, p.player2) for p in upcoming.pairings]
     for players in [*seats, *((bye, None) for bye in upcoming.byes)]:
-        game = await seat_pairing(tx, tournament, number, players, active, now)
+        asked = players[1] is not None and bool(resting & set(players))
+        game = await seat_pairing(tx, tournament, number, players, active, now, requested=asked)
         if game is not None:
             games.append(game)
+    for player in upcoming.requested:
+        await storage.write_pairing(
+            tx, tournament.id, number, (player, None), row_id=None, decided_at=now, requested=True
+        )
     begun = RoundView(number, tuple(await fetch_pairings(tx, tournament.id, number)))
     return begun, games
 
@@ -367,7 +440,7 @@ def tournament_winner(
 ) -> int | None:
     """The bracket's winner, or in the other formats the sole first place (None if shared)."""
     seeded = [e.player.id for e in entrants]
-    results, byes = standings_input(pairings, holders)
+    results, byes, requested_byes = standings_input(pairings, holders)
     if tournament.format is TournamentFormat.ELIMINATION:
         return elimination_winner(seeded, results)
     if tournament.format is TournamentFormat.GROUPS:
@@ -375,7 +448,7 @@ def tournament_winner(
         if len(knockout) < 2:
             return knockout[0] if knockout else None
         return elimination_winner(knockout, played, group_of=group_of)
-    table = compute_standings(seeded, results, byes, tournament.scoring)
+    table = compute_standings(seeded, results, byes, tournament.scoring, requested_byes)
     first = [row.player for row in table if row.place == 1]
     return first[0] if len(first) == 1 else None
 

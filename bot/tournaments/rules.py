@@ -13,16 +13,17 @@ from bot.games.model import MAX_MATCH_GAMES, PLAIN_TIEBREAKS, TiebreakRule, chec
 from bot.timekeeping.control import PER_MOVE, TimeControl
 from bot.tournaments import DEFAULT_SCORING, DEFAULT_TIE_BREAKS, Scoring, ScoringSystem, TieBreak
 from bot.tournaments.groups import MAX_GROUPS
-from bot.tournaments.tournament import TournamentFormat
+from bot.tournaments.tournament import RequestedBye, TournamentFormat
 
 MAX_PLAYERS = 64
 MAX_SWISS_ROUNDS = 20
+MAX_ROUNDS = 2 * (MAX_PLAYERS - 1)  # a double round robin of the most players
 MAX_ADVANCE = 8  # players through from each group
 MAX_TIEBREAK_GAMES = 9
 DEFAULT_TIEBREAK_GAMES = 3
 KNOCKOUTS = (TournamentFormat.ELIMINATION, TournamentFormat.GROUPS)
 
-_Choice = TypeVar("_Choice", TournamentFormat, ScoringSystem, TieBreak)
+_Choice = TypeVar("_Choice", TournamentFormat, ScoringSystem, TieBreak, RequestedBye)
 
 
 def _choice(kind: type[_Choice], value: _Choice | str, what: str) -> _Choice:
@@ -36,8 +37,9 @@ def _choice(kind: type[_Choice], value: _Choice | str, what: str) -> _Choice:
 @dataclass(frozen=True, slots=True)
 class TournamentRules:
     """How a tournament is played: its format (and a Swiss one's rounds, a groups -> knockout
-    one's groups and how many `advance` from each), the games of a match, the scoring, the
-    tiebreak games of a knockout, the most players, and whether vacations stop its clocks."""
+    one's groups and how many `advance` from each), the games of a match, the scoring (with what
+    a Swiss requested bye scores), the tiebreak games of a knockout, the most players, and
+    whether vacations stop its clocks."""
 
     format: TournamentFormat
     swiss_rounds: int | None = None
@@ -48,6 +50,7 @@ class TournamentRules:
     groups: int | None = None
     advance: int | None = None
     tiebreaks: TiebreakRule = PLAIN_TIEBREAKS
+    requested_bye: RequestedBye = RequestedBye.HALF
 
     @classmethod
     def create(
@@ -69,13 +72,16 @@ class TournamentRules:
         tiebreak_increment: timedelta | None = None,
         tiebreak_cap: timedelta | None = None,
         tiebreak_games: int | None = None,
+        requested_bye: RequestedBye | str | None = None,
     ) -> TournamentRules:
         """Checked rules; raises :class:`InvalidSetting` with the reason.
 
         `match_points` are for a match won, drawn and lost (a bye scores a win); `tie_breaks`
         apply in the order given. The knockout formats take their tiebreak games' time control
         (`tiebreak_days`, by default the tournament's `days_per_move`, and a bank or an
-        increment up to a cap, checked for those days) and their most, `tiebreak_games`.
+        increment up to a cap, checked for those days) and their most, `tiebreak_games`. A
+        Swiss tournament takes what a `requested_bye` scores (half, the default: a drawn match's
+        match points; or zero).
         """
         chosen = _choice(TournamentFormat, format, "format")
         tiebreak_clock = TimeControl.create(
@@ -89,6 +95,9 @@ class TournamentRules:
                 raise InvalidSetting(f"A Swiss tournament has 1 to {MAX_SWISS_ROUNDS} rounds.")
         elif swiss_rounds is not None:
             raise InvalidSetting("Only a Swiss tournament takes a number of rounds.")
+        elif requested_bye is not None:
+            raise InvalidSetting("Only a Swiss tournament takes requested byes.")
+        bye = _choice(RequestedBye, requested_bye or RequestedBye.HALF, "requested bye")
         _check_groups(chosen, groups, advance)
         if not 1 <= games_per_match <= MAX_MATCH_GAMES:
             raise InvalidSetting(f"A match has 1 to {MAX_MATCH_GAMES} games.")
@@ -98,7 +107,7 @@ class TournamentRules:
             format=chosen,
             swiss_rounds=swiss_rounds,
             games_per_match=games_per_match,
-            scoring=_scoring(scoring, match_points, tie_breaks),
+            scoring=_scoring(scoring, match_points, tie_breaks, bye),
             max_players=max_players,
             vacation_allowed=vacation_allowed,
             groups=groups,
@@ -106,6 +115,7 @@ class TournamentRules:
             tiebreaks=_tiebreaks(
                 chosen, days_per_move, tiebreak_days, tiebreak_clock, tiebreak_games
             ),
+            requested_bye=bye,
         )
 
 
@@ -113,6 +123,7 @@ def _scoring(
     system: ScoringSystem | str,
     match_points: tuple[float, float, float],
     tie_breaks: Sequence[TieBreak | str],
+    requested_bye: RequestedBye,
 ) -> Scoring:
     win, draw, loss = match_points
     if not win >= draw >= loss >= 0 or win == loss:
@@ -128,8 +139,14 @@ def _scoring(
         match_draw=draw,
         match_loss=loss,
         bye_match_points=win,
+        requested_bye_match_points=requested_bye_points(requested_bye, draw),
         tie_breaks=breaks,
     )
+
+
+def requested_bye_points(rule: RequestedBye, draw: float) -> float:
+    """The match points of a requested bye: a drawn match's (``draw``), or none."""
+    return draw if rule is RequestedBye.HALF else 0.0
 
 
 def _check_groups(chosen: TournamentFormat, groups: int | None, advance: int | None) -> None:

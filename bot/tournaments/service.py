@@ -306,7 +306,9 @@ class TournamentService:
             return []
         by_id = {e.player.id: e for e in entrants}
         if any(e.group is not None for e in entrants):
-            stage = [p for p in pairings if p.round <= tournament.group_stage_rounds]
+            stage = standings_input(
+                (p for p in pairings if p.round <= tournament.group_stage_rounds), holders
+            )
             groups = [
                 [e.player.id for e in entrants if e.group == number]
                 for number in range(tournament.group_count or 0)
@@ -314,12 +316,12 @@ class TournamentService:
             return [
                 StandingRow(row, by_id[row.player].player, by_id[row.player].status, number)
                 for number, table in enumerate(
-                    group_tables(groups, *standings_input(stage, holders), tournament.scoring)
+                    group_tables(groups, stage.results, stage.byes, tournament.scoring)
                 )
                 for row in table
             ]
-        results, byes = standings_input(pairings, holders)
-        table = compute_standings(list(by_id), results, byes, tournament.scoring)
+        results, byes, requested_byes = standings_input(pairings, holders)
+        table = compute_standings(list(by_id), results, byes, tournament.scoring, requested_byes)
         return [
             StandingRow(row, by_id[row.player].player, by_id[row.player].status) for row in table
         ]

@@ -10,6 +10,10 @@ which one ranks. Tie-breaks are computed on that ranking score:
   half for a drawn match, none for a loss).
 - Buchholz: the sum of the opponents' scores, once per match; a bye contributes nothing.
 
+A requested bye (a Swiss player who asked to sit a round out) scores
+``requested_bye_match_points`` in match points (a drawn match's points, or none, as the organizer
+chose) and no game points; it counts in the table's byes like the odd player's bye.
+
 Players still tied after every tie-break share a place (two players in third are both 3rd and the
 next is 5th); the table lists them in seed order.
 """
@@ -52,7 +56,9 @@ DEFAULT_TIE_BREAKS = (TieBreak.HEAD_TO_HEAD, TieBreak.SONNEBORN_BERGER, TieBreak
 @dataclass(frozen=True, slots=True)
 class Scoring:
     """How results turn into scores. A bye counts as a match win in match points by default; in
-    game points it scores ``bye_game_points`` (0 by default: game points come from games played)."""
+    game points it scores ``bye_game_points`` (0 by default: game points come from games played).
+    A requested bye scores ``requested_bye_match_points`` in match points and none in game points
+    (never more than the odd player's bye)."""
 
     system: ScoringSystem = ScoringSystem.MATCH_POINTS
     match_win: float = 3.0
@@ -60,6 +66,7 @@ class Scoring:
     match_loss: float = 0.0
     bye_match_points: float = 3.0
     bye_game_points: int = 0
+    requested_bye_match_points: float = 1.0
     tie_breaks: tuple[TieBreak, ...] = DEFAULT_TIE_BREAKS
 
     def __post_init__(self) -> None:
@@ -84,6 +91,11 @@ class Scoring:
             return self.bye_game_points
         return self.bye_match_points
 
+    def requested_bye_points(self) -> float:
+        if self.system is ScoringSystem.GAME_POINTS:
+            return 0
+        return self.requested_bye_match_points
+
 
 DEFAULT_SCORING = Scoring()
 
@@ -106,31 +118,43 @@ class Standing:
     tie_breaks: tuple[float, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class _Records:
+    """Each player's matches, odd-player byes and requested byes."""
+
+    matches: dict[int, list[MatchResult]]
+    byes: dict[int, int]
+    requested: dict[int, int]
+
+    def score(self, player: int, scoring: Scoring) -> float:
+        return (
+            sum(scoring.ranking_points(m, player) for m in self.matches[player])
+            + self.byes[player] * scoring.bye_points()
+            + self.requested[player] * scoring.requested_bye_points()
+        )
+
+
 def _by_player(
-    players: Sequence[int], results: Iterable[MatchResult], byes: Iterable[int]
-) -> tuple[dict[int, list[MatchResult]], dict[int, int]]:
-    """Each player's matches and bye count, refusing results for players not in the field."""
-    matches: dict[int, list[MatchResult]] = {p: [] for p in players}
-    bye_counts = dict.fromkeys(players, 0)
+    players: Sequence[int],
+    results: Iterable[MatchResult],
+    byes: Iterable[int],
+    requested_byes: Iterable[int],
+) -> _Records:
+    """Each player's matches and byes, refusing results for players not in the field."""
+    records = _Records(
+        {p: [] for p in players}, dict.fromkeys(players, 0), dict.fromkeys(players, 0)
+    )
     for result in results:
         for player in (result.player1, result.player2):
-            if player not in matches:
+            if player not in records.matches:
                 raise TournamentError(f"Player {player} has a result but is not in the field.")
-            matches[player].append(result)
-    for player in byes:
-        if player not in bye_counts:
-            raise TournamentError(f"Player {player} has a bye but is not in the field.")
-        bye_counts[player] += 1
-    return matches, bye_counts
-
-
-def _scores(
-    matches: Mapping[int, list[MatchResult]], bye_counts: Mapping[int, int], scoring: Scoring
-) -> dict[int, float]:
-    return {
-        p: sum(scoring.ranking_points(m, p) for m in own) + bye_counts[p] * scoring.bye_points()
-        for p, own in matches.items()
-    }
+            records.matches[player].append(result)
+    for counts, given in ((records.byes, byes), (records.requested, requested_byes)):
+        for player in given:
+            if player not in counts:
+                raise TournamentError(f"Player {player} has a bye but is not in the field.")
+            counts[player] += 1
+    return records
 
 
 def ranking_scores(
@@ -138,9 +162,11 @@ def ranking_scores(
     results: Iterable[MatchResult],
     byes: Iterable[int] = (),
     scoring: Scoring = DEFAULT_SCORING,
+    requested_byes: Iterable[int] = (),
 ) -> dict[int, float]:
     """Every player's ranking score (what Swiss pairing groups players by)."""
-    return _scores(*_by_player(players, results, byes), scoring)
+    records = _by_player(players, results, byes, requested_byes)
+    return {p: records.score(p, scoring) for p in records.matches}
 
 
 def compute_standings(
@@ -148,11 +174,15 @@ def compute_standings(
     results: Iterable[MatchResult],
     byes: Iterable[int] = (),
     scoring: Scoring = DEFAULT_SCORING,
+    requested_byes: Iterable[int] = (),
 ) -> list[Standing]:
-    """The table for ``players`` (seed order; everyone appears, withdrawn players included)."""
+    """The table for ``players`` (seed order; everyone appears, withdrawn players included).
+    ``byes`` are the odd player's byes, ``requested_byes`` those players asked for; a player
+    appears once per bye."""
     field = check_players(players)
-    matches, bye_counts = _by_player(field, results, byes)
-    scores = _scores(matches, bye_counts, scoring)
+    records = _by_player(field, results, byes, requested_byes)
+    matches = records.matches
+    scores = {p: records.score(p, scoring) for p in field}
     opponents = {p: {m.opponent(p) for m in own} for p, own in matches.items()}
 
     def tie_break(kind: TieBreak, player: int, tied: frozenset[int]) -> float:
@@ -193,6 +223,7 @@ def compute_standings(
         place = len(table) + 1
         for player in group:
             own = matches[player]
+            bye_count = records.byes[player] + records.requested[player]
             won = sum(1 for m in own if m.winner == player)
             drawn = sum(1 for m in own if m.winner is None)
             table.append(
@@ -203,11 +234,12 @@ def compute_standings(
                     won=won,
                     drawn=drawn,
                     lost=len(own) - won - drawn,
-                    byes=bye_counts[player],
+                    byes=bye_count,
                     game_points=sum(m.points_of(player) for m in own)
-                    + bye_counts[player] * scoring.bye_game_points,
+                    + records.byes[player] * scoring.bye_game_points,
                     match_points=sum(scoring.match_points(m, player) for m in own)
-                    + bye_counts[player] * scoring.bye_match_points,
+                    + records.byes[player] * scoring.bye_match_points
+                    + records.requested[player] * scoring.requested_bye_match_points,
                     score=scores[player],
                     tie_breaks=tuple(values[player]),
                 )

@@ -1,5 +1,6 @@
 """The tournament tables (``tournaments``, ``tournament_players``, ``tournament_pairings``,
-``tournament_replacements``, ``tournament_log``): every write to them, as named operations, their
+``tournament_replacements``, ``tournament_log``, ``tournament_bye_requests``,
+``tournament_forbidden_pairs``): every write to them, as named operations, their
 row mappers and the reads the services share; always inside a caller's transaction (the log's
 reads are :mod:`bot.tournaments.corrections`')."""
 
@@ -12,12 +13,14 @@ from bot.errors import UnknownTournament
 from bot.games.model import GameSetup, GameView, PlayerRef, clock_from_row, tiebreak_from_row
 from bot.store import Row, Transaction, from_db, to_db, to_db_or_none
 from bot.tournaments import Scoring, ScoringSystem, TieBreak
-from bot.tournaments.rules import TournamentRules
+from bot.tournaments.rules import TournamentRules, requested_bye_points
 from bot.tournaments.seeding import place_holders
 from bot.tournaments.tournament import (
+    ByeRequest,
     Entrant,
     EntrantStatus,
     PairingView,
+    RequestedBye,
     TournamentFormat,
     TournamentStatus,
     TournamentView,
@@ -52,6 +55,7 @@ def _moment(text: str) -> datetime:
 def tournament_from_row(row: Row) -> TournamentView:
     """A row of :data:`TOURNAMENT_SELECT`."""
     match_win = row["match_win"]
+    requested_bye = RequestedBye(row["requested_bye"])
     organizer = _player(row, "organizer")
     assert organizer is not None
     return TournamentView(
@@ -77,6 +81,7 @@ def tournament_from_row(row: Row) -> TournamentView:
             match_draw=row["match_draw"],
             match_loss=row["match_loss"],
             bye_match_points=match_win,
+            requested_bye_match_points=requested_bye_points(requested_bye, row["match_draw"]),
             tie_breaks=tuple(TieBreak(name) for name in row["tie_breaks"].split(",") if name),
         ),
         max_players=row["max_players"],
@@ -94,6 +99,7 @@ def tournament_from_row(row: Row) -> TournamentView:
         group_count=row["group_count"],
         group_advance=row["group_advance"],
         tiebreaks=tiebreak_from_row(row),
+        requested_bye=requested_bye,
     )
 
 
@@ -112,6 +118,7 @@ def _pairing_from_row(row: Row) -> PairingView:
         winner=_player(row, "winner"),
         forfeit=bool(row["forfeit"]),
         decided_at=from_db(row["decided_at"]),
+        requested=bool(row["requested"]),
     )
 
 
@@ -211,8 +218,8 @@ async def insert_tournament(
         "match_draw, match_loss, tie_breaks, max_players, signup_deadline, organizer_id, "
         "created_at, vacation_allowed, clock_bank, clock_increment, clock_cap, group_count, "
         "group_advance, tiebreak_days_per_move, tiebreak_clock_bank, tiebreak_clock_increment, "
-        "tiebreak_clock_cap, tiebreak_games, checkin_opens_at, checkin_remind_at, start_tps) "
-        f"VALUES ({', '.join('?' * 34)})",
+        "tiebreak_clock_cap, tiebreak_games, checkin_opens_at, checkin_remind_at, start_tps, "
+        f"requested_bye) VALUES ({', '.join('?' * 35)})",
         (
             guild_id,
             channel_id,
@@ -242,6 +249,7 @@ async def insert_tournament(
             to_db_or_none(checkin_opens_at),
             to_db_or_none(checkin_remind_at),
             setup.start_tps,
+            rules.requested_bye.value,
         ),
     )
     return new_id
@@ -425,8 +433,10 @@ async def write_pairing(
     match_id: int | None = None,
     winner_id: int | None = None,
     decided_at: datetime | None = None,
+    requested: bool = False,
 ) -> None:
-    """Insert a pairing of round `number`, or rewrite the pairing `row_id` (its score reset)."""
+    """Insert a pairing of round `number`, or rewrite the pairing `row_id` (its score reset);
+    `requested`: a bye the player asked for."""
     player1, player2 = players
     values = (
         player1,
@@ -435,18 +445,20 @@ async def write_pairing(
         winner_id,
         int(player2 is not None and match_id is None),  # decided unplayed: a forfeit
         to_db_or_none(decided_at),
+        int(requested),
     )
     if row_id is None:
         await tx.execute(
             "INSERT INTO tournament_pairings (player1_id, player2_id, match_id, winner_id, "
-            "forfeit, decided_at, tournament_id, round) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "forfeit, decided_at, requested, tournament_id, round) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (*values, tournament_id, number),
         )
     else:
         await tx.execute(
             "UPDATE tournament_pairings SET player1_id = ?, player2_id = ?, match_id = ?, "
-            "winner_id = ?, forfeit = ?, decided_at = ?, points1 = 0, points2 = 0 "
-            "WHERE id = ? AND tournament_id = ? AND round = ?",
+            "winner_id = ?, forfeit = ?, decided_at = ?, requested = ?, points1 = 0, "
+            "points2 = 0 WHERE id = ? AND tournament_id = ? AND round = ?",
             (*values, row_id, tournament_id, number),
         )
 
@@ -486,6 +498,85 @@ async def replace_pairing_player(
         "SET player1_id = CASE player1_id WHEN ? THEN ? ELSE player1_id END, "
         "player2_id = CASE player2_id WHEN ? THEN ? ELSE player2_id END WHERE id = ?",
         (old_id, new_id, old_id, new_id, pairing_id),
+    )
+
+
+# ----------------------------------------------------------------- requested byes, forbidden pairs
+
+
+async def fetch_bye_requests(
+    tx: Transaction, tournament_id: int, round_number: int | None = None
+) -> list[ByeRequest]:
+    """The byes asked for rounds not yet paired (of one round, or all), by round then player."""
+    rows = await tx.fetchall(
+        "SELECT r.player_id, p.name, r.round FROM tournament_bye_requests r "
+        "JOIN players p ON p.id = r.player_id "
+        "WHERE r.tournament_id = ? AND (? IS NULL OR r.round = ?) "
+        "ORDER BY r.round, p.name, r.player_id",
+        (tournament_id, round_number, round_number),
+    )
+    return [ByeRequest(PlayerRef(row["player_id"], row["name"]), row["round"]) for row in rows]
+
+
+async def add_bye_request(
+    tx: Transaction,
+    tournament_id: int,
+    player_id: int,
+    round_number: int,
+    requested_by: int,
+    now: datetime,
+) -> None:
+    await tx.execute(
+        "INSERT INTO tournament_bye_requests (tournament_id, player_id, round, requested_by, "
+        "requested_at) VALUES (?, ?, ?, ?, ?)",
+        (tournament_id, player_id, round_number, requested_by, to_db(now)),
+    )
+
+
+async def remove_bye_request(
+    tx: Transaction, tournament_id: int, player_id: int, round_number: int
+) -> None:
+    await tx.execute(
+        "DELETE FROM tournament_bye_requests WHERE tournament_id = ? AND player_id = ? "
+        "AND round = ?",
+        (tournament_id, player_id, round_number),
+    )
+
+
+async def fetch_forbidden_pairs(
+    tx: Transaction, tournament_id: int
+) -> list[tuple[PlayerRef, PlayerRef]]:
+    """The pairs kept apart, in the order they were declared."""
+    rows = await tx.fetchall(
+        "SELECT f.player1_id, a.name AS player1_name, f.player2_id, b.name AS player2_name "
+        "FROM tournament_forbidden_pairs f JOIN players a ON a.id = f.player1_id "
+        "JOIN players b ON b.id = f.player2_id WHERE f.tournament_id = ? "
+        "ORDER BY f.added_at, f.player1_id, f.player2_id",
+        (tournament_id,),
+    )
+    pairs = []
+    for row in rows:
+        first, second = _player(row, "player1"), _player(row, "player2")
+        assert first is not None and second is not None
+        pairs.append((first, second))
+    return pairs
+
+
+async def add_forbidden_pair(
+    tx: Transaction, tournament_id: int, pair: tuple[int, int], now: datetime
+) -> None:
+    await tx.execute(
+        "INSERT INTO tournament_forbidden_pairs (tournament_id, player1_id, player2_id, "
+        "added_at) VALUES (?, ?, ?, ?)",
+        (tournament_id, *sorted(pair), to_db(now)),
+    )
+
+
+async def remove_forbidden_pair(tx: Transaction, tournament_id: int, pair: tuple[int, int]) -> None:
+    await tx.execute(
+        "DELETE FROM tournament_forbidden_pairs WHERE tournament_id = ? AND player1_id = ? "
+        "AND player2_id = ?",
+        (tournament_id, *sorted(pair)),
     )
 
 

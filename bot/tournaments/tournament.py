@@ -19,6 +19,14 @@ class TournamentFormat(StrEnum):
     GROUPS = "groups"  # round-robin groups, then a knockout of the top players of each
 
 
+class RequestedBye(StrEnum):
+    """What a bye a Swiss player asked for scores in match points: a drawn match's points, or
+    nothing (game points: nothing either way)."""
+
+    HALF = "half"
+    ZERO = "zero"
+
+
 class TournamentStatus(StrEnum):
     SIGNUP = "signup"
     RUNNING = "running"
@@ -58,6 +66,7 @@ class TournamentView:
     group_count: int | None = None  # groups -> knockout only
     group_advance: int | None = None  # groups -> knockout: how many of each group go through
     tiebreaks: TiebreakRule = PLAIN_TIEBREAKS  # the games that settle a drawn knockout match
+    requested_bye: RequestedBye = RequestedBye.HALF  # Swiss: what a requested bye scores
 
     @property
     def group_stage_rounds(self) -> int:
@@ -102,6 +111,9 @@ class PairingView:
     winner: PlayerRef | None  # None while undecided, or for a drawn match
     forfeit: bool
     decided_at: datetime | None
+    # A player asked to sit the round out: a requested bye (not the odd player's bye), or in a
+    # round robin the forfeit it made.
+    requested: bool = False
 
     @property
     def is_bye(self) -> bool:
@@ -118,6 +130,14 @@ class PairingView:
         return MatchResult(
             self.round, self.player1.id, self.player2.id, self.points1, self.points2, winner
         )
+
+
+@dataclass(frozen=True, slots=True)
+class ByeRequest:
+    """A bye asked for a round not yet paired (by the player or an organizer)."""
+
+    player: PlayerRef
+    round: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,8 @@ OWNERS = {
     "tournament_pairings": "bot/tournaments/storage.py",
     "tournament_replacements": "bot/tournaments/storage.py",
     "tournament_log": "bot/tournaments/storage.py",
+    "tournament_bye_requests": "bot/tournaments/storage.py",
+    "tournament_forbidden_pairs": "bot/tournaments/storage.py",
     "guild_settings": "bot/guild_settings.py",
     "ratings": "bot/players/ratings.py",
     "rating_changes": "bot/players/ratings.py",

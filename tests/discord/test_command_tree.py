@@ -117,6 +117,8 @@ async def test_the_commands_are_grouped_by_what_players_do(simcord_env) -> None:
     assert tree["profile"] == ["profile settings", "profile scores", "profile leaderboard"]
     assert tree["coins"] == ["coins wallet", "coins leaderboard"]
     assert "organize checkin open" in tree["organize"] and "tournament join" in tree["tournament"]
+    assert {"tournament bye"} <= set(tree["tournament"])
+    assert {"organize bye", "organize forbid", "organize allow"} <= set(tree["organize"])
     assert tree["bredon"] == ["bredon config", "bredon gambling", "bredon grant"]
     # Every moved name leads to a command that exists, and is itself gone.
     assert set(MOVED.values()) <= set(every)

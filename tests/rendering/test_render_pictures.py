@@ -659,3 +659,25 @@ def test_standings_pictures_keep_the_whole_legend_and_mark_the_diagonal(
             assert image.getpixel((x, layout.rows[i][1] + 6)) == dash.on
     else:
         assert not [label for label in picture.labels if label.role.startswith("diagonal")]
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_a_requested_bye_is_marked_apart_from_the_odd_players_bye(theme: str) -> None:
+    round_ = RoundPairings(
+        "Round 2",
+        (PairingRow(1, "Alice", "Bob"),),
+        ("Zoë", "Дмитрий"),
+        requested=(False, True),
+    )
+    layout = pairings_layout(round_, theme)
+    image = decoded(render_pairings(round_, theme))
+    assert assert_drawn(image, layout.picture, "bye-mark:0").text == "bye"
+    mark = assert_drawn(image, layout.picture, "bye-mark:1")
+    assert mark.text == "bye (requested)" and inside(mark.box(), layout.rows[2])
+    assert inside(assert_drawn(image, layout.picture, "bye:1").box(), layout.rows[2])
+    # The wider mark fits between the names, which do not overlap it.
+    white = layout.picture.labelled("white:0").box()
+    assert white[2] < mark.box()[0] and mark.box()[2] < layout.picture.labelled("black:0").box()[0]
+    check_legible(layout.picture)
+    with pytest.raises(ValueError, match="whether it was requested"):
+        RoundPairings("Round 2", round_.pairings, ("Zoë",), requested=(False, True))

@@ -1,0 +1,223 @@
+"""Requested byes and pairs kept apart, through the services: asked for and withdrawn before a
+Swiss round is paired, honoured by its pairing, scored and refused with a reason."""
+
+from __future__ import annotations
+
+import pytest
+from tournament_helpers import (
+    ANN,
+    BEN,
+    CAT,
+    DAN,
+    EVE,
+    ORGANIZER,
+    new_tournament,
+    play_round,
+    start,
+)
+
+from bot.errors import EntryRefused, InvalidSetting, NotEntered, NotOrganizer
+from bot.services import Services
+from bot.tournaments.tournament import PairingView, TournamentStatus
+
+FIVE = (ANN, BEN, CAT, DAN, EVE)
+
+
+async def ask(
+    services: Services,
+    tournament_id: int,
+    player_id: int,
+    round_number: int,
+    *,
+    withdraw: bool = False,
+) -> list[int]:
+    """A bye asked for (or withdrawn) by the player themself; the rounds they have asked for."""
+    requests = await services.entry.request_bye(
+        tournament_id,
+        player_id,
+        round_number,
+        actor_id=player_id,
+        is_organizer=False,
+        withdraw=withdraw,
+    )
+    return [r.round for r in requests]
+
+
+def requested(pairings: tuple[PairingView, ...]) -> list[str]:
+    return sorted(p.player1.name for p in pairings if p.is_bye and p.requested)
+
+
+def odd_byes(pairings: tuple[PairingView, ...]) -> list[str]:
+    return sorted(p.player1.name for p in pairings if p.is_bye and not p.requested)
+
+
+async def test_requested_byes_leave_players_out_and_score_a_draw(services: Services) -> None:
+    tournament = await new_tournament(
+        services, FIVE, format="swiss", swiss_rounds=3, games_per_match=1
+    )
+    assert await ask(services, tournament.id, BEN.id, 1) == [1]
+    assert await ask(services, tournament.id, DAN.id, 2) == [2]
+    assert await ask(services, tournament.id, DAN.id, 2, withdraw=True) == []
+    by_organizer = await services.entry.request_bye(
+        tournament.id, CAT.id, 2, actor_id=ORGANIZER.id, is_organizer=True
+    )
+    assert [(r.player, r.round) for r in by_organizer] == [(CAT, 2)]
+    assert [(r.player, r.round) for r in await services.entry.bye_requests(tournament.id)] == [
+        (BEN, 1),
+        (CAT, 2),
+    ]
+
+    progress = await start(services, tournament.id)
+    first = progress.rounds[0].pairings
+    # Ben sits out; the other four are paired, so no odd player's bye.
+    assert requested(first) == ["ben"] and odd_byes(first) == []
+    assert all(BEN not in (p.player1, p.player2) for p in first if not p.is_bye)
+    with pytest.raises(EntryRefused, match="Round 1 of Spring Open is already paired"):
+        await ask(services, tournament.id, BEN.id, 1, withdraw=True)
+    assert [r.round for r in await services.entry.bye_requests(tournament.id)] == [2]
+
+    await play_round(services, tournament.id)  # Ann and Cat win
+    second = (await services.tournaments.pairings(tournament.id)).pairings
+    assert requested(second) == ["cat"]
+    # Four left, even: Ben's requested bye did not use up his odd player's bye, and nobody has one.
+    assert odd_byes(second) == []
+    await play_round(services, tournament.id)
+    third = (await services.tournaments.pairings(tournament.id)).pairings
+    assert requested(third) == [] and len(odd_byes(third)) == 1
+    await play_round(services, tournament.id)
+    assert (await services.tournaments.get(tournament.id)).status is TournamentStatus.FINISHED
+
+    rows = {r.player: r.standing for r in await services.tournaments.standings(tournament.id)}
+    requested_counts = {"ben": 1, "cat": 1}
+    for player, row in rows.items():
+        got_bye = sum(
+            p.player1 == player and p.is_bye and not p.requested for p in (*first, *second, *third)
+        )
+        own = requested_counts.get(player.name, 0)
+        assert row.byes == got_bye + own
+        # 3 a match won, 3 an odd player's bye, 1 (a draw's points) a requested bye.
+        assert row.score == 3 * (row.won + got_bye) + row.drawn + own
+
+
+async def test_a_zero_point_requested_bye(services: Services) -> None:
+    tournament = await new_tournament(
+        services,
+        (ANN, BEN, CAT),
+        format="swiss",
+        swiss_rounds=1,
+        games_per_match=1,
+        requested_bye="zero",
+    )
+    await ask(services, tournament.id, CAT.id, 1)
+    await start(services, tournament.id)
+    shown = await services.pictures.round(tournament.id)
+    assert (shown.byes, shown.requested, len(shown.pairings)) == (("cat",), (True,), 1)
+    assert shown.bye_mark(0) == "bye (requested)"
+    await play_round(services, tournament.id)
+    rows = {r.player: r.standing for r in await services.tournaments.standings(tournament.id)}
+    assert (rows[CAT].score, rows[CAT].byes, rows[ANN].score) == (0, 1, 3)
+
+
+async def test_bye_requests_refused(services: Services) -> None:
+    swiss = await new_tournament(services, FIVE, format="swiss", swiss_rounds=2)
+    with pytest.raises(EntryRefused, match="Spring Open has rounds 1 to 2"):
+        await ask(services, swiss.id, ANN.id, 3)
+    await ask(services, swiss.id, ANN.id, 2)
+    with pytest.raises(EntryRefused, match="You have already asked for a bye in round 2"):
+        await ask(services, swiss.id, ANN.id, 2)
+    with pytest.raises(EntryRefused, match="You have not asked for a bye in round 1"):
+        await ask(services, swiss.id, ANN.id, 1, withdraw=True)
+    with pytest.raises(NotOrganizer, match="ask for a bye for another player"):
+        await services.entry.request_bye(swiss.id, BEN.id, 1, actor_id=ANN.id, is_organizer=False)
+    with pytest.raises(NotEntered, match="You are not playing"):
+        await ask(services, swiss.id, ORGANIZER.id, 1)
+    cup = await new_tournament(services, FIVE, name="Cup", format="elimination")
+    with pytest.raises(EntryRefused, match="Only a Swiss or round-robin tournament takes byes"):
+        await ask(services, cup.id, ANN.id, 1)
+    with pytest.raises(InvalidSetting, match="Only a Swiss tournament takes requested byes"):
+        await new_tournament(services, name="Other", format="round_robin", requested_bye="zero")
+    assert [r.round for r in await services.entry.bye_requests(swiss.id)] == [2]
+
+
+async def test_a_round_robin_bye_is_a_forfeit_announced_in_advance(services: Services) -> None:
+    robin = await new_tournament(
+        services, (ANN, BEN, CAT, DAN), format="round_robin", games_per_match=1
+    )
+    # Its length depends on who joins: during sign-up any later round is taken.
+    assert await ask(services, robin.id, BEN.id, 2) == [2]
+    await start(services, robin.id)
+    with pytest.raises(EntryRefused, match="Spring Open has rounds 1 to 3"):
+        await ask(services, robin.id, BEN.id, 4)
+    await play_round(services, robin.id)
+    second = (await services.tournaments.pairings(robin.id)).pairings
+    # The Berger round 2 of four: Dan v Cat, Ann v Ben; Ben's match is Ann's by forfeit.
+    (forfeited,) = [p for p in second if BEN in (p.player1, p.player2)]
+    assert forfeited.is_decided and forfeited.forfeit and forfeited.requested
+    assert forfeited.match_id is None and forfeited.winner == ANN
+    (played,) = [p for p in second if p is not forfeited]
+    assert not played.requested and not played.is_decided and played.match_id is not None
+    await play_round(services, robin.id)
+    await play_round(services, robin.id)
+    rows = {r.player: r.standing for r in await services.tournaments.standings(robin.id)}
+    # Ben beats Cat and Dan; his one loss is the forfeit to Ann (no bye: a round robin's is a loss).
+    ben = rows[BEN]
+    assert (ben.won, ben.lost, ben.byes, ben.score) == (2, 1, 0, 6)
+    assert rows[ANN].won == 3
+
+
+async def test_pairs_kept_apart_do_not_meet(services: Services) -> None:
+    four = (ANN, BEN, CAT, DAN)
+    plain = await new_tournament(services, four, format="swiss", swiss_rounds=1)
+    first = (await start(services, plain.id)).rounds[0].pairings
+    assert {frozenset((p.player1, p.player2)) for p in first} == {
+        frozenset((ANN, CAT)),
+        frozenset((BEN, DAN)),
+    }
+
+    apart = await new_tournament(services, four, name="Apart", format="swiss", swiss_rounds=1)
+
+    async def keep(a: int, b: int, *, allow: bool = False) -> list[tuple[str, str]]:
+        pairs = await services.entry.keep_apart(
+            apart.id, (a, b), actor_id=ORGANIZER.id, is_organizer=True, allow=allow
+        )
+        return [(x.name, y.name) for x, y in pairs]
+
+    assert await keep(CAT.id, ANN.id) == [("ann", "cat")]
+    assert await keep(BEN.id, DAN.id) == [("ann", "cat"), ("ben", "dan")]
+    assert await keep(DAN.id, BEN.id, allow=True) == [("ann", "cat")]
+    first = (await start(services, apart.id)).rounds[0].pairings
+    assert frozenset((ANN, CAT)) not in {frozenset((p.player1, p.player2)) for p in first}
+    assert [(a.name, b.name) for a, b in await services.entry.kept_apart(apart.id)] == [
+        ("ann", "cat")
+    ]
+
+
+async def test_keeping_apart_refused(services: Services) -> None:
+    swiss = await new_tournament(services, FIVE, format="swiss", swiss_rounds=2)
+
+    async def keep(
+        a: int, b: int, *, by: int = ORGANIZER.id, allow: bool = False, tournament_id: int = 0
+    ) -> None:
+        await services.entry.keep_apart(
+            tournament_id or swiss.id,
+            (a, b),
+            actor_id=by,
+            is_organizer=by == ORGANIZER.id,
+            allow=allow,
+        )
+
+    with pytest.raises(NotOrganizer, match="keep players apart"):
+        await keep(ANN.id, BEN.id, by=ANN.id)
+    with pytest.raises(EntryRefused, match="cannot be kept apart from themselves"):
+        await keep(ANN.id, ANN.id)
+    with pytest.raises(NotEntered, match="That player is not playing"):
+        await keep(ANN.id, ORGANIZER.id)
+    with pytest.raises(EntryRefused, match="not kept apart"):
+        await keep(ANN.id, BEN.id, allow=True)
+    await keep(ANN.id, BEN.id)
+    with pytest.raises(EntryRefused, match="already kept apart"):
+        await keep(BEN.id, ANN.id)
+    robin = await new_tournament(services, FIVE, name="Robin", format="round_robin")
+    with pytest.raises(EntryRefused, match="a round robin pairs everyone with everyone"):
+        await keep(ANN.id, BEN.id, tournament_id=robin.id)
+    assert len(await services.entry.kept_apart(swiss.id)) == 1
