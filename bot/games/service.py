@@ -54,6 +54,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from bot.coins.service import (
+    CoinNote,
     coin_fields,
     refuse_undo_with_stakes,
     settle_stakes,
@@ -64,6 +65,7 @@ from bot.errors import (
     DrawAlreadyOffered,
     GameOver,
     IllegalMove,
+    MustPayOrResign,
     NoDrawOffer,
     NothingToUndo,
     NotYourMoveToTakeBack,
@@ -75,6 +77,7 @@ from bot.errors import (
     TournamentGameAbort,
     UndoAlreadyRequested,
 )
+from bot.games.conditions import clear_lines, drop_lines, take_answer
 from bot.games.matches import record_game_in_match
 from bot.games.model import (
     GameStatus,
@@ -108,7 +111,7 @@ from bot.notifications.outbox import (
 from bot.players.ratings import rate_game
 from bot.store import Database, Transaction, retried_on_conflict
 from bot.timekeeping.clock import Clock
-from bot.timekeeping.turns import turn_after_move, turn_after_undo
+from bot.timekeeping.turns import Turn, turn_after_move, turn_after_undo
 from bot.tournaments.rounds import record_match_in_tournament
 from bot.tournaments.storage import in_tournament
 from tak import (
@@ -260,6 +263,7 @@ async def finish_game(
     (see :mod:`bot.games.matches` for the rules).
     """
     await changed_here(tx, game.id)
+    await clear_lines(tx, game.id, now)
     aborted = result.kind is ResultKind.ABORT
     points = 0 if aborted or result.winner is None else position.points(result)
     status = GameStatus.ABORTED if aborted else GameStatus.FINISHED
@@ -338,6 +342,24 @@ def _lapsed(game: GameView) -> tuple[str, ...]:
     """The offers a move in `game` cancels: a pending draw offer, a pending undo request."""
     offers = (("draw", game.draw_offer_by), ("undo", game.undo_request_by))
     return tuple(what for what, by in offers if by is not None)
+
+
+def advanced(game: GameView, position: Position, tps: str, now: datetime, turn: Turn) -> GameView:
+    """`game` as a move that led to `position` (TPS `tps`) at `now` leaves it, with `turn` next:
+    as the row the move wrote reads."""
+    assert position.last_move is not None
+    return replace(
+        game,
+        ply=position.ply,
+        tps=tps,
+        last_move=position.last_move.ptn(),
+        last_move_at=now,
+        deadline_at=turn.deadline,
+        reminder_at=turn.reminder,
+        clock_left=turn.left,
+        draw_offer_by=None,
+        undo_request_by=None,
+    )
 
 
 def require_active(game: GameView) -> None:
@@ -480,10 +502,12 @@ class GameService:
             played = MovePlayed(
                 game.id, position.ply, ptn, tps, tak, tinue=tinue, **coin_fields(coins)
             )
-            await enqueue(tx, played, now)
-        moved = game_from_row(row, (game.white.name, game.black.name))
-        self._cache.put(moved, row["version"], position)
-        return MoveOutcome(moved, ptn, position.ply, position.copy(), tak, None, tinue)
+            moved = game_from_row(row, (game.white.name, game.black.name))
+            answer = await self._announce(
+                tx, played, moved, row["version"], position, now, lines=row["has_lines"]
+            )
+        outcome = MoveOutcome(moved, ptn, position.ply, position.copy(), tak, None, tinue)
+        return self._cached(outcome, row["version"], position, answer)
 
     async def _foreseen_call(self, game_id: int, move: Move) -> tuple[str, Call] | None:
         """The TPS and call after `move` in the game as stored now, worked out before the write
@@ -525,19 +549,8 @@ class GameService:
             ):
                 raise PositionChanged(game.id, game.ply, position.ply)
             await changed_here(tx, game.id)
-            moved = replace(
-                game,
-                ply=position.ply,
-                tps=tps,
-                last_move=move.ptn(),
-                last_move_at=now,
-                deadline_at=turn.deadline,
-                reminder_at=turn.reminder,
-                clock_left=turn.left,
-                draw_offer_by=None,
-                undo_request_by=None,
-            )
-            ending = None
+            moved = advanced(game, position, tps, now, turn)
+            ending = answer = None
             if foreseen is not None and foreseen[0] == tps:
                 call = foreseen[1]
             else:  # the game changed in between (a race): worked out here, once
@@ -561,9 +574,99 @@ class GameService:
                     tinue=tinue,
                     **coin_fields(coins),
                 )
-                await enqueue(tx, played, now)
-        self._cache.put(moved, version + 1, position)
-        return MoveOutcome(moved, move.ptn(), position.ply, position.copy(), tak, ending, tinue)
+                answer = await self._announce(tx, played, moved, version + 1, position, now)
+        outcome = MoveOutcome(moved, move.ptn(), position.ply, position.copy(), tak, ending, tinue)
+        return self._cached(outcome, version + 1, position, answer)
+
+    def _cached(
+        self,
+        outcome: MoveOutcome,
+        version: int,
+        position: Position,
+        answer: tuple[MoveOutcome, Position] | None,
+    ) -> MoveOutcome:
+        """`outcome` with the answer by condition that followed it, if any; the game's latest
+        position, after both, kept in the cache."""
+        if answer is None:
+            self._cache.put(outcome.game, version, position)
+            return outcome
+        answered, after = answer
+        self._cache.put(answered.game, version + 1, after)
+        return replace(outcome, answer=answered)
+
+    async def _announce(
+        self,
+        tx: Transaction,
+        played: MovePlayed,
+        game: GameView,
+        version: int,
+        position: Position,
+        now: datetime,
+        *,
+        lines: bool = True,
+    ) -> tuple[MoveOutcome, Position] | None:
+        """Announce `played`, the move that left `game` (stored at `version`) at `position`,
+        and play the answer the opponent's conditional moves gave to it, if any, as any move
+        (:mod:`bot.games.conditions`): what it did and the position after it. The answer is
+        played at the moment of the move it answers, so its player's clock does not run. Its
+        Tak call is worked out here, in the transaction: answers by condition are few. Not
+        `lines`: nobody has conditional moves in the game, none are looked for."""
+        owner = game.player_to_move.id
+        answer = await take_answer(tx, game, version, now) if lines else None
+        playable = None
+        if answer is not None:
+            playable = await self._playable(tx, game, position, answer, now)
+        await enqueue(tx, replace(played, answered=playable is not None), now)
+        if playable is None:
+            return None
+        after, call, coins = playable
+        tps = after.tps()
+        turn = await turn_after_move(tx, game, now)
+        recorded = await record_move(tx, MoveWrite(game, version, after, tps, owner, now, turn))
+        assert recorded, "the game was read and moved in this very transaction"
+        answered = advanced(game, after, tps, now, turn)
+        assert after.last_move is not None
+        ptn = after.last_move.ptn()
+        tak, tinue = _flags(call)
+        ending = None
+        result = after.result or ply_limit_result(game, after)
+        if result is not None:
+            news = GameEnded(game.id, EndingCause.MOVE, move=ptn, ply=after.ply, by_condition=True)
+            ending = await finish_game(tx, answered, after, result, now, news)
+            answered = ending.game
+        else:
+            by_condition = MovePlayed(
+                game.id,
+                after.ply,
+                ptn,
+                tps,
+                tak,
+                tinue=tinue,
+                by_condition=True,
+                **coin_fields(coins),
+            )
+            await enqueue(tx, by_condition, now)
+        return MoveOutcome(answered, ptn, after.ply, after.copy(), tak, ending, tinue), after
+
+    async def _playable(
+        self, tx: Transaction, game: GameView, position: Position, answer: str, now: datetime
+    ) -> tuple[Position, Call, CoinNote | None] | None:
+        """The position after the conditional `answer` of the player to move in `game`, its
+        call and what it paid; None if it cannot be played (illegal, or a Tak payment owed that
+        the player cannot make): then the player's lines are dropped and they are told."""
+        owner = game.player_to_move.id
+        after = position.copy()
+        try:
+            after.play(answer)
+            call = await call_after(after.copy())
+            coins = await stakes_after_move(tx, game, owner, _flags(call)[0], now)
+        except TakError as error:
+            await drop_lines(tx, game.id, owner, answer, str(error), now)
+            return None
+        except MustPayOrResign as error:
+            await drop_lines(tx, game.id, owner, answer, error.message, now)
+            return None
+        return after, call, coins
 
     # ----------------------------------------------------------------- ending by the players
 
@@ -626,6 +729,7 @@ class GameService:
             turn = await turn_after_undo(tx, game, now)
             rewound, version = await take_back_move(tx, game, position, turn, now)
             await changed_here(tx, game.id)
+            await clear_lines(tx, game.id, now, undo=True)
             assert game.last_move is not None
             await enqueue(
                 tx, MoveTakenBack(game.id, game.last_move, position.ply, rewound.tps), now
