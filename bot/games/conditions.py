@@ -118,6 +118,22 @@ async def _delete(tx: Transaction, game_id: int, player_id: int) -> int:
     )
 
 
+async def foreseen_answer(tx: Transaction, game: GameView, version: int, move: str) -> str | None:
+    """The answer the opponent of the player to move in `game` (stored at `version`) would give
+    to `move` by their lines, if any: read only, to work out its Tak call before the move."""
+    stored = await _stored(tx, game.id, game.opponent_of(game.player_to_move.id).id)
+    found = None if stored is None else _answer(stored, version, move)
+    return None if found is None else found[0]
+
+
+def _answer(
+    stored: tuple[ConditionTree, int], version: int, move: str
+) -> tuple[str, ConditionTree] | None:
+    """The answer lines kept since `version` give to `move`, and the lines after it."""
+    tree, since = stored
+    return tree.answer(move) if since == version else None
+
+
 async def take_answer(tx: Transaction, game: GameView, version: int, now: datetime) -> str | None:
     """The answer the player to move in `game` gave to its last move, if their lines foresaw it
     from the position before it (`game` is stored at `version`); the lines that go on after the
@@ -127,8 +143,7 @@ async def take_answer(tx: Transaction, game: GameView, version: int, now: dateti
     stored = await _stored(tx, game.id, owner)
     if stored is None:
         return None
-    tree, since = stored
-    found = tree.answer(game.last_move or "") if since == version - 1 else None
+    found = _answer(stored, version - 1, game.last_move or "")
     if found is None:
         await _delete(tx, game.id, owner)
         return None

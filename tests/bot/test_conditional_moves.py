@@ -4,11 +4,13 @@ clocks and coins as any move; refused with a clear sentence when they cannot be 
 
 from __future__ import annotations
 
+import contextlib
 from datetime import timedelta
 
 import pytest
 
 from bot import errors
+from bot.games import service
 from bot.games.conditions import MAX_LINES
 from bot.notifications.outbox import ConditionsDropped, GameEnded, MovePlayed, _decode
 from bot.services import Services
@@ -204,3 +206,36 @@ async def test_an_answer_that_cannot_pay_drops_the_lines(services: Services) -> 
     played = await announced(services, game.id, "move")
     assert played[-1].move == plies[6] and not played[-1].answered
     await ledger_consistent(services)
+
+
+async def test_the_calls_are_worked_out_before_the_write(
+    services, new_game, moves, monkeypatch
+) -> None:
+    """The Tak and Tinuë search (up to a good part of a second) never holds the write
+    transaction: the answer's call is foreseen with the move's, both before it."""
+    game = await new_game(size=3)
+    await moves(game.id, "a1 c3 c1")  # Bob to move; Alice (white) holds c3, c1
+    await services.conditions.add(game.id, ALICE.id, "a3 b1")
+    writing: list[bool] = []
+    searched: list[bool] = []  # for each search: whether a write transaction was open
+    original_call, original_transaction = service.call_after, services.db.transaction
+
+    async def recording_call(position):
+        searched.append(bool(writing))
+        return await original_call(position)
+
+    @contextlib.asynccontextmanager
+    async def tracked_transaction():
+        async with original_transaction() as tx:
+            writing.append(True)
+            try:
+                yield tx
+            finally:
+                writing.pop()
+
+    monkeypatch.setattr(service, "call_after", recording_call)
+    monkeypatch.setattr(services.db, "transaction", tracked_transaction)
+    outcome = (await moves(game.id, "a3"))[0]
+    assert outcome.answer is not None and outcome.answer.move == "b1"
+    assert outcome.answer.tak  # white threatens c2 (the c file) and the first row
+    assert searched and not any(searched)
