@@ -22,6 +22,7 @@ from cogs.actions import Refusal
 from cogs.arguments import Game, find_game
 from cogs.checks import refuse_asking_me
 from cogs.courier import Courier
+from cogs.move_picker import condition_picker
 from cogs.sharing import answer
 from tak import Position, TakError
 from tak.ptn import Game as PTNGame
@@ -140,17 +141,23 @@ class RecordsCog(commands.Cog):
 
     @app_commands.describe(
         lines="Your opponent's reply, then your answer, and so on, e.g. c3 d4 c4 d5; several "
-        "lines separated by ;",
+        "lines separated by ; (leave out to pick a reply and an answer on the board)",
     )
     async def conditions_add(
         self,
         interaction: discord.Interaction,
-        lines: app_commands.Range[str, 1, 1000],
+        lines: app_commands.Range[str, 1, 1000] | None = None,
         game: Game | None = None,
     ) -> None:
         """Enter answers Bredon plays for you at once when your opponent makes the reply"""
         async with acting(interaction):
             target = await self._with_conditions(interaction, game)
+            if lines is None:
+                ready = await self.services.conditions.ready(target.id, interaction.user.id)
+                position = await self.services.games.position(target.id)
+                text, view = condition_picker(ready, position)
+                await interaction.followup.send(text, view=view, ephemeral=True)
+                return
             kept = await self.services.conditions.add(target.id, interaction.user.id, lines)
             await interaction.followup.send(
                 game_messages.conditions_text(kept, added=True), ephemeral=True

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.errors import InvalidSetting
+from bot.errors import InvalidSetting, PositionChanged
 from bot.games.condition_tree import ConditionTree, decode, encode
 from bot.games.model import GameView
 from bot.games.scratch import numbered, played
@@ -183,15 +183,20 @@ class ConditionService:
         self._db = db
         self._clock = clock
 
-    async def add(self, game_id: int, player_id: int, text: str) -> Conditions:
+    async def add(
+        self, game_id: int, player_id: int, text: str, *, expected_ply: int | None = None
+    ) -> Conditions:
         """Merge the lines of `text` (separated by `;`, `|` or new lines) into the player's
-        lines in the game, each checked from the current position."""
+        lines in the game, each checked from the current position (the one at `expected_ply`
+        only, if given: lines picked on a board)."""
         texts = [part for part in _LINE_SEPARATORS.split(text) if part.strip()]
         if not texts:
             raise InvalidSetting("Write a line, e.g. `c3 d4`: your opponent's move, then yours.")
         now = self._clock.now()
         async with self._db.transaction() as tx:
             game, version = await self._open_game(tx, game_id, player_id)
+            if expected_ply not in (None, game.ply):
+                raise PositionChanged(game.id, expected_ply, game.ply)
             start = game.position_from_tps()
             lines = [checked_line(start, part) for part in texts]
             tree = await _current(tx, game_id, player_id, version)
@@ -206,6 +211,12 @@ class ConditionService:
                 )
             await _keep(tx, game_id, player_id, tree, version, now)
         return Conditions(game.id, game.ply, tuple(map(tuple, kept)), replaced)
+
+    async def ready(self, game_id: int, player_id: int) -> GameView:
+        """The game, if the player may enter lines in it now (else the reason, refused)."""
+        async with self._db.snapshot() as tx:
+            game, _ = await self._open_game(tx, game_id, player_id)
+        return game
 
     async def show(self, game_id: int, player_id: int) -> Conditions:
         """The player's lines that still apply in the game (none once it has moved past them)."""

@@ -129,3 +129,37 @@ async def test_conditional_moves_are_for_games_between_players(world: World) -> 
     assert asked.ephemeral and asked.response.content.startswith(
         "Conditional moves are for games between players"
     )
+
+
+async def test_a_conditional_move_is_picked_on_the_board(world: World) -> None:
+    alice, bob = world.alice, world.bob
+    thread = await world.start_game(size=5)
+    await world.move(alice, thread, "a1")
+    await world.move(bob, thread, "e5")
+    mine = await alice.slash(thread, "game conditions add")  # her own move first
+    assert mine.ephemeral and "It is your move in game #1" in mine.response.content
+    opened = await bob.slash(thread, "game conditions add")
+    picker = opened.response
+    assert opened.ephemeral and picker.content.startswith(
+        "A conditional move in game #1: first the reply of **alice** you foresee."
+    )
+    for steps in ("c3", "c3F"):
+        chosen = await bob.select(picker, [steps])
+        assert chosen.followups == [], [f.content for f in chosen.followups]
+    assert picker.content == "If **alice** plays **c3** in game #1, you answer:"
+    for steps in ("d4", "d4F"):
+        await bob.select(picker, [steps])
+    assert picker.content.startswith("If **alice** plays **c3**, Bredon plays **d4** for you")
+    assert len(picker.attachments) == 1  # the board after both
+    added = await bob.click(picker, label="Add this conditional move")
+    assert added.followups == []
+    assert picker.content.startswith("Kept. Your conditional moves in game #1")
+    assert "- `2. c3 d4`" in picker.content
+    await world.move(alice, thread, "c3")
+    assert world.last_bot_message(thread).content.startswith("**2... d4** — played by condition")
+
+    stale = (await bob.slash(thread, "game conditions add")).response  # alice to move again
+    await world.move(alice, thread, "c4")
+    refused = await bob.select(stale, ["b2"])
+    [told] = refused.followups
+    assert told.content.startswith("The position has changed in game #1")
