@@ -14,6 +14,7 @@ from bot.games import service
 from bot.games.conditions import MAX_LINES
 from bot.notifications.outbox import ConditionsDropped, GameEnded, MovePlayed, _decode
 from bot.services import Services
+from bot.store.consistency import applicable
 from tests.bot.conftest import ALICE, BOB, CAROL, GUILD
 from tests.bot.test_coins_stakes import (
     TOKEN_GAME,
@@ -239,3 +240,28 @@ async def test_the_calls_are_worked_out_before_the_write(
     assert outcome.answer is not None and outcome.answer.move == "b1"
     assert outcome.answer.tak  # white threatens c2 (the c file) and the first row
     assert searched and not any(searched)
+
+
+async def test_the_consistency_check_finds_lines_left_in_a_finished_game(
+    services, new_game, moves
+) -> None:
+    version = await services.db.schema_version()
+    [check] = applicable({"games", "conditional_moves"}, version)
+
+    async def broken() -> int:
+        row = await services.db.fetchone(check.query)
+        assert row is not None
+        return int(row[0])
+
+    game = await new_game()
+    await moves(game.id, "a1 e5")
+    await services.conditions.add(game.id, BOB.id, "c3 d4")
+    assert await broken() == 0
+    await services.games.resign(game.id, ALICE.id)
+    assert await broken() == 0  # the end cleared them
+    await services.db.write_one(  # as a bug or a hand edit would leave one
+        "INSERT INTO conditional_moves (game_id, player_id, lines, version, updated_at) "
+        "VALUES (?, ?, 'c3 d4', 0, '2026-01-01T00:00:00')",
+        (game.id, BOB.id),
+    )
+    assert await broken() == 1
