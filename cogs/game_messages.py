@@ -185,6 +185,24 @@ def move_text(outcome: MoveOutcome, *, by_condition: bool = False, answered: boo
     return text
 
 
+def you_played(outcome: MoveOutcome) -> tuple[str, str]:
+    """What the mover is told: their move and the answer their opponent's conditional moves
+    gave at once, as posted (with the post's link to follow), and as recorded (its post still
+    to come)."""
+    game_id, move = outcome.game.id, outcome.move
+    answer = outcome.answer
+    then = (
+        ""
+        if answer is None
+        else f"; {display(answer.game.player(answer.position.to_move.other).name)} answered "
+        f"**{answer.move}** by condition"
+    )
+    return (
+        f"You played **{move}** in game #{game_id}{then}",
+        f"Your move {move} in game #{game_id} was recorded{then}",
+    )
+
+
 def taken_back_text(game: GameView, taken_back: str) -> str:
     """A move taken back (the game is back before it), and whose move it is."""
     return f"**{taken_back}** was taken back in game #{game.id}.\n{your_move(game)}"

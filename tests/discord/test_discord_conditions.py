@@ -163,3 +163,16 @@ async def test_a_conditional_move_is_picked_on_the_board(world: World) -> None:
     refused = await bob.select(stale, ["b2"])
     [told] = refused.followups
     assert told.content.startswith("The position has changed in game #1")
+
+
+async def test_the_mover_is_told_of_the_answer_by_condition(world: World) -> None:
+    alice = world.alice
+    thread, _ = await bob_waits_with(world, "c3 d4")
+    opened = await alice.click(world.last_bot_message(thread), label="Move")
+    picker = opened.response
+    for steps in ("c3", "c3F"):
+        await alice.select(picker, [steps])
+    await alice.click(picker, label="Confirm c3")
+    assert picker.content.startswith(
+        "You played **c3** in game #1; bob answered **d4** by condition: https://"
+    )
