@@ -47,8 +47,8 @@ _LINE_SEPARATORS = re.compile(r"[;\n|]")
 
 @dataclass(frozen=True, slots=True)
 class Conditions:
-    """A player's lines in a game, as they stand: each numbered as PTN from `ply`, the game's
-    ply when they were shown (the opponent's reply is the ply after it)."""
+    """A player's lines in a game, as they stand, and the game's `ply` then (the plies played:
+    each line, the opponent's reply first, is numbered as PTN from there)."""
 
     game_id: int
     ply: int
@@ -161,18 +161,19 @@ async def drop_lines(
     await enqueue(tx, notice, now)
 
 
-async def clear_lines(tx: Transaction, game_id: int, now: datetime, *, undo: bool = False) -> None:
-    """Delete every line in the game (it ended, or a move was taken back: then the owners of
-    lines that still applied are told)."""
+async def clear_lines(
+    tx: Transaction, game_id: int, now: datetime, *, undone_at: int | None = None
+) -> None:
+    """Delete every line in the game: it ended, or a move was taken back when the game was at
+    version `undone_at`; then the owners of lines that applied there are told."""
     rows = await tx.fetchall(
         "DELETE FROM conditional_moves WHERE game_id = ? RETURNING player_id, version",
         (game_id,),
     )
-    if not undo:
-        return
     for row in rows:
-        notice = ConditionsDropped(game_id, row["player_id"], DropReason.UNDO.value)
-        await enqueue(tx, notice, now)
+        if row["version"] == undone_at:
+            notice = ConditionsDropped(game_id, row["player_id"], DropReason.UNDO.value)
+            await enqueue(tx, notice, now)
 
 
 class ConditionService:

@@ -775,7 +775,7 @@ class GameService:
             turn = await turn_after_undo(tx, game, now)
             rewound, version = await take_back_move(tx, game, position, turn, now)
             await changed_here(tx, game.id)
-            await clear_lines(tx, game.id, now, undo=True)
+            await clear_lines(tx, game.id, now, undone_at=version - 1)
             assert game.last_move is not None
             await enqueue(
                 tx, MoveTakenBack(game.id, game.last_move, position.ply, rewound.tps), now

@@ -122,6 +122,11 @@ async def test_an_undo_clears_the_lines_and_tells_their_owner(services, new_game
     game = await new_game()
     await moves(game.id, "a1 e5")
     await services.conditions.add(game.id, BOB.id, "c3 d4")
+    await services.db.write_one(  # lines of Alice's from a position long gone: nobody is told
+        "INSERT INTO conditional_moves (game_id, player_id, lines, version, updated_at) "
+        "VALUES (?, ?, 'e4 b2', 0, '2026-01-01T00:00:00')",
+        (game.id, ALICE.id),
+    )
     await services.games.request_undo(game.id, BOB.id)
     await services.games.accept_undo(game.id, ALICE.id)
     assert await stored_rows(services) == []
