@@ -445,7 +445,8 @@ HELP.add_field(
     value=(
         "`/tak challenge` a member, or `/tak play` me. Move with `/tak move` (it suggests the "
         "legal moves) or, without PTN, the **Move** button: pick the square, then the move.\n"
-        "`/tak board` · `/tak games` · `/tak draw` · `/tak undo` · `/tak resign` · `/tak abort`"
+        "`/tak board` · `/tak games` · `/tak draw` · `/tak undo` · `/tak resign` · `/tak abort` · "
+        "`/game conditions`"
     ),
     inline=False,
 )
