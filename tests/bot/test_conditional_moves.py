@@ -270,3 +270,20 @@ async def test_the_consistency_check_finds_lines_left_in_a_finished_game(
         (game.id, BOB.id),
     )
     assert await broken() == 1
+
+
+async def test_an_answer_the_engine_refuses_when_played_drops_the_lines(
+    services, new_game, moves
+) -> None:
+    """Lines are checked when entered; one stored otherwise (by another version of Bredon, by
+    hand) is checked again when played."""
+    game = await new_game()
+    await moves(game.id, "a1 e5")
+    await services.conditions.add(game.id, BOB.id, "c3 d4")
+    await services.db.write_one("UPDATE conditional_moves SET lines = 'c3 c3'")
+    outcome = (await moves(game.id, "c3"))[0]
+    assert outcome.answer is None
+    assert (await services.games.get(game.id)).player_to_move == BOB
+    [told] = await announced(services, game.id, ConditionsDropped.KIND)
+    assert (told.player_id, told.reason, told.move) == (BOB.id, "illegal", "c3")
+    assert "c3" in told.detail and await stored_rows(services) == []
