@@ -14,6 +14,7 @@ from bot.coins.service import WalletService
 from bot.computer.analysis import AnalysisService
 from bot.computer.opponent import OpponentService
 from bot.games.challenges import ChallengeService
+from bot.games.conditions import ConditionService
 from bot.games.lookup import QueryService
 from bot.games.matches import MatchService
 from bot.games.notes import NoteService
@@ -51,6 +52,7 @@ class Services:
     wallets: WalletService
     notifications: NotificationService
     notes: NoteService
+    conditions: ConditionService
     clocks: ClockService
     opponent: OpponentService
     entry: EntryService
@@ -90,6 +92,7 @@ class Services:
             wallets=WalletService(db, clock),
             notifications=NotificationService(db, clock),
             notes=NoteService(db, clock),
+            conditions=ConditionService(db, clock),
             clocks=ClockService(db, clock),
             opponent=OpponentService(db, clock, challenges, games),
             entry=EntryService(db, clock),

@@ -221,10 +221,7 @@ async def play_move(
         game_id, interaction.user.id, text, expected_ply=ply, expected_mark=mark
     )
     report = await courier.deliver_stream(game_stream(game_id))
-    played = report.reply(
-        f"You played **{outcome.move}** in game #{game_id}",
-        f"Your move {outcome.move} in game #{game_id} was recorded",
-    )
+    played = report.reply(*game_messages.you_played(outcome))
     return await with_next_game(interaction, game_id, played)
 
 

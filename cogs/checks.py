@@ -38,6 +38,8 @@ NOT_ASKING_ME = {
     "draw": "I don't agree to draws: play on, or resign with `/tak resign`.",
     "undo": "I don't take moves back: play on, or resign with `/tak resign`.",
     "pause": "I don't pause games: `/clock vacation start` stops your clocks.",
+    "conditions": "Conditional moves are for games between players: I answer your moves within "
+    "moments anyway.",
 }
 
 

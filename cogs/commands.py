@@ -3,7 +3,8 @@
 Commands are grouped by what players do, the most frequent kept shortest:
 
 - ``/tak``: playing a game (challenge, play, move, board, resign, draw, undo, abort, games, help);
-- ``/game``: a game's record (tps, ptn, replay, view, analysis, note, scratch);
+- ``/game``: a game's record (tps, ptn, replay, view, analysis, note, scratch, conditions
+  add|show|clear);
 - ``/clock``: time (moretime, pause, resume, reminders, vacation start|end|status);
 - ``/profile``: you and the server's tables (settings, scores, leaderboard);
 - ``/coins``: wallets (wallet, leaderboard);
@@ -162,6 +163,12 @@ def build_tree(cogs: Cogs) -> list[app_commands.Group]:
             "A game's record: TPS, PTN, replay, analysis; your notes, a scratch board",
             *(records.tps, records.ptn, records.replay, records.view, analysis.analysis),
             *(records.note, records.scratch),
+            group(
+                "conditions",
+                "Answers Bredon plays for you when your opponent makes the reply you foresaw",
+                *(records.conditions_add, records.conditions_show, records.conditions_clear),
+                subgroup=True,
+            ),
         ),
         group(
             "clock",

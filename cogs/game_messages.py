@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.games.conditions import Conditions
 from bot.games.model import (
     ChallengeStatus,
     ChallengeView,
@@ -25,8 +26,14 @@ from bot.games.model import (
 from bot.games.outcomes import GameEnding, MoveOutcome
 from bot.guild_settings import GuildSettings
 from bot.languages import _, language_name
-from bot.notifications.outbox import EndingCause, GameEnded, RequestMade
-from bot.text_safety import message_text, one_line
+from bot.notifications.outbox import (
+    ConditionsDropped,
+    DropReason,
+    EndingCause,
+    GameEnded,
+    RequestMade,
+)
+from bot.text_safety import MAX_MESSAGE, message_text, one_line
 from cogs.clock_messages import clock_note, clock_state, describe_clock
 from cogs.formatting import display, mention, mention_role, timestamp
 from cogs.player_messages import ratings_changed_text
@@ -152,9 +159,11 @@ def ply_label(position: Position, move: str) -> str:
     return f"{move_number(position.ply - 1)} {move}"
 
 
-def move_text(outcome: MoveOutcome) -> str:
+def move_text(outcome: MoveOutcome, *, by_condition: bool = False, answered: bool = False) -> str:
     """ "**5. a5** — **Tak!** @bob to move · time runs out …": the first two plies of a swap
-    opening say whose stone was placed, and each player's first turn says how to move."""
+    opening say whose stone was placed, and each player's first turn says how to move. A move
+    Bredon played for its player (`by_condition`) says so; one their opponent's conditional
+    move answered at once (`answered`) names no one to move: the answer follows."""
     game, position = outcome.game, outcome.position
     text = f"**{ply_label(position, outcome.move)}**"
     if outcome.tinue:
@@ -167,10 +176,32 @@ def move_text(outcome: MoveOutcome) -> str:
         text += f" — **{display(mover.name)}** placed **{display(owner.name)}**'s first stone"
         if position.ply == 1:  # said once: the reply is the same swap
             text += " (in a swap opening each player's first placement is the opponent's flat)"
+    if by_condition:
+        text += " — played by condition."
+    if answered and outcome.ending is None:
+        return f"{text} — **{display(game.player_to_move.name)}** answers by condition:"
     if outcome.ending is None:
         first = game.plies_played < 2
         text += f"\n{your_move(game, first=True)}" if first else f" {your_move(game)}"
     return text
+
+
+def you_played(outcome: MoveOutcome) -> tuple[str, str]:
+    """What the mover is told: their move and the answer their opponent's conditional moves
+    gave at once, as posted (with the post's link to follow), and as recorded (its post still
+    to come)."""
+    game_id, move = outcome.game.id, outcome.move
+    answer = outcome.answer
+    then = (
+        ""
+        if answer is None
+        else f"; {display(answer.game.player(answer.position.to_move.other).name)} answered "
+        f"**{answer.move}** by condition"
+    )
+    return (
+        f"You played **{move}** in game #{game_id}{then}",
+        f"Your move {move} in game #{game_id} was recorded{then}",
+    )
 
 
 def taken_back_text(game: GameView, taken_back: str) -> str:
@@ -307,6 +338,54 @@ def scratch_text(game_id: int, ply: int, line: str) -> str:
     )
 
 
+def conditions_text(conditions: Conditions, *, added: bool = False) -> str:
+    """A player's conditional moves in a game, each line numbered as PTN (only they see it),
+    within one message."""
+    game = f"game #{conditions.game_id}"
+    if not conditions.lines:
+        return (
+            f"You have no conditional moves in {game}. While your opponent is to move, enter "
+            "lines with `/game conditions add`: their reply, then your answer, e.g. `c3 d4`."
+        )
+    head = (
+        f"Kept. Your conditional moves in {game}" if added else f"Your conditional moves in {game}"
+    )
+    text = (
+        f"{head} (only you see them): when your opponent plays the first move of a line, Bredon "
+        "plays your answer at once and keeps the rest."
+    )
+    if conditions.replaced:
+        text += "\nA line that answered one of those replies another way was replaced."
+    shown = conditions.numbered()
+    for count, line in enumerate(shown):
+        more = f"\n… and {len(shown) - count} more (`/game conditions clear` to start again)"
+        if len(text) + len(line) + 5 + len(more) > MAX_MESSAGE:
+            return text + more
+        text += f"\n- `{line}`"
+    return text
+
+
+def conditions_cleared_text(game_id: int, cleared: int) -> str:
+    if not cleared:
+        return f"You had no conditional moves in game #{game_id}."
+    lines = "line" if cleared == 1 else "lines"
+    return f"Cleared your conditional moves in game #{game_id} ({cleared} {lines})."
+
+
+def conditions_dropped_text(dropped: ConditionsDropped) -> str:
+    """Told to the owner alone: why Bredon dropped their conditional moves."""
+    game = f"game #{dropped.game_id}"
+    if dropped.reason == DropReason.UNDO:
+        return (
+            f"Your conditional moves in {game} were cleared: a move was taken back, so they no "
+            "longer start from the position on the board."
+        )
+    return (
+        f"Your conditional moves in {game} were dropped: your answer **{dropped.move}** could "
+        f"not be played ({dropped.detail}). It is your move."
+    )
+
+
 def next_game_line(game: GameView, waiting: int) -> str:
     """Under a move's confirmation: the next game awaiting the mover, and how many do."""
     others = f" ({waiting} games await your move)" if waiting > 1 else ""
@@ -380,7 +459,7 @@ def help_embed() -> discord.Embed:
             "`/tak challenge` a member, or `/tak play` me. Move with `/tak move` (it suggests the "
             "legal moves) or, without PTN, the **Move** button: pick the square, then the move.\n"
             "`/tak board` · `/tak games` · `/tak draw` · `/tak undo` · `/tak resign` · "
-            "`/tak abort`"
+            "`/tak abort` · `/game conditions`"
         ),
         inline=False,
     )

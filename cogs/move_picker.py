@@ -10,6 +10,11 @@ plays it through the same service call as `/tak move`, for the position the pick
 
 Everything a picker needs is in its components' custom_ids (game, ply, position mark, steps), so a
 picker still works after a restart, and one for a position that has changed is refused.
+
+The same steps pick a conditional move (`/game conditions add` without lines): while the
+opponent is to move, their reply first, then the answer in the position after it; both complete,
+the board after them is previewed with an Add button that keeps the line
+(:mod:`bot.games.conditions`).
 """
 
 from __future__ import annotations
@@ -20,11 +25,13 @@ from typing import Any
 
 import discord
 
-from bot.errors import BredonError, NotYourTurn, PositionChanged
+from bot.errors import BredonError, IllegalMove, NotYourTurn, PositionChanged
 from bot.games.model import GameView
 from bot.games.service import position_mark, require_active
+from cogs import game_messages
 from cogs.actions import MoveForm, play_move, table_of
 from cogs.buttons import on_move_press, pressed
+from cogs.formatting import display
 from tak import Move, Placement, Position, Spread
 from tak.moves import FILES, Direction, Piece
 
@@ -136,13 +143,18 @@ def picker_text(game: GameView, chosen: str, position: Position) -> str:
 def picker_view(game: GameView, chosen: str, position: Position) -> discord.ui.View:
     """The select of the next steps after `chosen`, with Start over and Type PTN."""
     view = discord.ui.View(timeout=None)
-    options = [
-        discord.SelectOption(label=describe(steps, position)[:100], value=steps)
-        for steps in next_choices(position.legal_moves(), chosen)
-    ]
+    options = _options(position, chosen)
     view.add_item(PickSelect(game.id, game.ply, position_mark(game.tps), options))
     _add_buttons(view, game, chosen)
     return view
+
+
+def _options(position: Position, chosen: str) -> list[discord.SelectOption]:
+    """The next steps after `chosen` among the legal moves of `position`, described."""
+    return [
+        discord.SelectOption(label=describe(steps, position)[:100], value=steps)
+        for steps in next_choices(position.legal_moves(), chosen)
+    ]
 
 
 def _add_buttons(view: discord.ui.View, game: GameView, chosen: str) -> None:
@@ -157,13 +169,22 @@ async def current_game(
 ) -> GameView:
     """The game, if it still stands where the picker (or board) saw it and the presser is to move;
     else the reason why not, as a refusal."""
+    game = await _game_as_seen(interaction, game_id, ply, position)
+    if game.player_to_move.id != interaction.user.id:
+        raise NotYourTurn(game.id)
+    return game
+
+
+async def _game_as_seen(
+    interaction: discord.Interaction, game_id: int, ply: int, position: str
+) -> GameView:
+    """The game, if it is going on, the presser plays in it, and it still stands where the
+    picker saw it."""
     game = await table_of(interaction).services.games.get(game_id)
     require_active(game)
     game.color_of(interaction.user.id)
     if game.ply != ply or position_mark(game.tps) != position:
         raise PositionChanged(game.id, ply, game.ply)
-    if game.player_to_move.id != interaction.user.id:
-        raise NotYourTurn(game.id)
     return game
 
 
@@ -199,19 +220,23 @@ async def show_step(
     )
 
 
+def _select(state: str, options: list[discord.SelectOption]) -> discord.ui.Select[Any]:
+    """A picker's select, with its `state` (kind, game, ply, mark, steps) in its custom_id."""
+    return discord.ui.Select(custom_id=f"bredon:{state}", placeholder="Choose…", options=options)
+
+
+def _button(label: str, style: discord.ButtonStyle, state: str) -> discord.ui.Button[Any]:
+    """A picker's button, with its `state` in its custom_id."""
+    return discord.ui.Button(label=label, style=style, custom_id=f"bredon:{state}")
+
+
 class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=f"bredon:pick:{_PICKER}"):
     """The picker's select: each option's value is the steps chosen with it."""
 
     def __init__(
         self, game_id: int, ply: int, position: str, options: list[discord.SelectOption]
     ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"bredon:pick:{game_id}:{ply}:{position}",
-                placeholder="Choose…",
-                options=options,
-            )
-        )
+        super().__init__(_select(f"pick:{game_id}:{ply}:{position}", options))
         self.game_id, self.ply, self.position = game_id, ply, position
 
     @classmethod
@@ -243,13 +268,7 @@ class PickerButton(
             "pickok": (f"Confirm {move.ptn() if move else ''}", discord.ButtonStyle.success),
         }[kind]
         tail = f":{steps}" if kind == "pickok" else ""
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=style,
-                custom_id=f"bredon:{kind}:{game_id}:{ply}:{position}{tail}",
-            )
-        )
+        super().__init__(_button(label, style, f"{kind}:{game_id}:{ply}:{position}{tail}"))
         self.kind, self.game_id, self.ply, self.position = kind, game_id, ply, position
         self.move = move
 
@@ -289,7 +308,172 @@ class PickerButton(
         )
 
 
-PICKER_ITEMS = (PickSelect, PickerButton)
+# ----------------------------------------------------------------- conditional moves
+
+
+def condition_picker(game: GameView, position: Position) -> tuple[str, discord.ui.View]:
+    """The conditional-move picker as it opens: the opponent's reply to choose."""
+    return _condition_step(game, position, "", "")
+
+
+def _condition_step(
+    game: GameView, position: Position, reply: str, chosen: str
+) -> tuple[str, discord.ui.View]:
+    """The picker's text and view with the reply's steps `reply` fixed (or none yet) and the
+    steps `chosen` after it: the next choices of the reply, or of the answer on `position`
+    (the board after the reply, once it is chosen)."""
+    view = discord.ui.View(timeout=None)
+    mark = position_mark(game.tps)
+    view.add_item(ConditionSelect(game.id, game.ply, mark, reply, _options(position, chosen)))
+    if reply or chosen:
+        view.add_item(ConditionButton("cpick0", game.id, game.ply, mark))
+    opponent = display(game.player_to_move.name)
+    so_far = f" So far: {describe(chosen, position)}." if chosen else ""
+    move = steps_move(reply)
+    if move is None:
+        text = (
+            f"A conditional move in game #{game.id}: first the reply of **{opponent}** you foresee."
+        )
+    else:
+        text = f"If **{opponent}** plays **{move.ptn()}** in game #{game.id}, you answer:"
+    return text + so_far, view
+
+
+async def show_condition_step(
+    interaction: discord.Interaction, game_id: int, ply: int, mark: str, reply: str, chosen: str
+) -> None:
+    """The conditional-move picker after the steps chosen: the opponent's reply (`reply`, while
+    incomplete, is what was chosen), then the answer (`chosen`); both complete, the board after
+    them with Add."""
+    await interaction.response.defer()
+    if re.fullmatch(_STEPS, reply) is None or re.fullmatch(_STEPS, chosen) is None:
+        raise StaleChoice
+    game, position, theirs = await _waiting(interaction, game_id, ply, mark, reply)
+    if theirs is None or not position.is_legal(theirs):
+        text, view = _condition_step(game, position, "", reply)
+        await interaction.edit_original_response(content=text, view=view, attachments=[])
+        return
+    after = position.copy()
+    after.play(theirs)
+    if after.result is not None:
+        raise IllegalMove(theirs.ptn(), "that reply ends the game: there is nothing to answer")
+    mine = steps_move(chosen)
+    if mine is None or not after.is_legal(mine):
+        text, view = _condition_step(game, after, reply, chosen)
+        await interaction.edit_original_response(content=text, view=view, attachments=[])
+        return
+    after.play(mine)
+    table = table_of(interaction)
+    preview = await table.board_file(game, after, viewer_id=interaction.user.id)
+    view = discord.ui.View(timeout=None)
+    view.add_item(ConditionButton("cpickok", game.id, game.ply, mark, reply, chosen))
+    view.add_item(ConditionButton("cpick0", game.id, game.ply, mark))
+    opponent = display(game.player_to_move.name)
+    await interaction.edit_original_response(
+        content=f"If **{opponent}** plays **{theirs.ptn()}**, Bredon plays **{mine.ptn()}** for "
+        "you at once. The board after both:",
+        view=view,
+        attachments=[preview],
+    )
+
+
+async def _waiting(
+    interaction: discord.Interaction, game_id: int, ply: int, mark: str, reply: str
+) -> tuple[GameView, Position, Move | None]:
+    """The game, where the presser may enter lines and the picker saw it, its position, and
+    the reply the steps `reply` make (None while incomplete)."""
+    game = await _game_as_seen(interaction, game_id, ply, mark)
+    services = table_of(interaction).services
+    await services.conditions.ready(game_id, interaction.user.id)
+    return game, await services.games.position(game_id), steps_move(reply)
+
+
+async def add_condition(
+    interaction: discord.Interaction, game_id: int, ply: int, mark: str, reply: str, answer: str
+) -> None:
+    """Keep the picked reply and answer as a line, for the position the picker was opened on."""
+    await interaction.response.defer()
+    _, _, theirs = await _waiting(interaction, game_id, ply, mark, reply)
+    mine = steps_move(answer)
+    if theirs is None or mine is None:
+        raise StaleChoice
+    kept = await table_of(interaction).services.conditions.add(
+        game_id, interaction.user.id, f"{theirs.ptn()} {mine.ptn()}", expected_ply=ply
+    )
+    await interaction.edit_original_response(
+        content=game_messages.conditions_text(kept, added=True), view=None, attachments=[]
+    )
+
+
+class ConditionSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=f"bredon:cpick:{_PICKER}:(?P<reply>{_STEPS})",
+):
+    """The conditional-move picker's select: the reply's steps while it is chosen (its custom_id
+    has none), then, with the reply in its custom_id, the answer's."""
+
+    def __init__(
+        self, game_id: int, ply: int, position: str, reply: str, options: list[discord.SelectOption]
+    ) -> None:
+        super().__init__(_select(f"cpick:{game_id}:{ply}:{position}:{reply}", options))
+        self.game_id, self.ply, self.position, self.reply = game_id, ply, position, reply
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ConditionSelect:
+        options = item.options if isinstance(item, discord.ui.Select) else []
+        game_id, ply = int(match["game"]), int(match["ply"])
+        return cls(game_id, ply, match["position"], match["reply"], options)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        [chosen] = self.item.values
+        reply, answer = (self.reply, chosen) if self.reply else (chosen, "")
+        step = show_condition_step(
+            interaction, self.game_id, self.ply, self.position, reply, answer
+        )
+        await pressed(interaction, "the conditional move picker", self.game_id, step)
+
+
+class ConditionButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=(
+        f"bredon:(?P<kind>cpick0|cpickok):{_PICKER}(?::(?P<reply>{_STEPS}):(?P<answer>{_STEPS}))?"
+    ),
+):
+    """The conditional-move picker's buttons: Start over (``cpick0``) and Add (``cpickok``, with
+    the reply's and the answer's steps)."""
+
+    def __init__(
+        self, kind: str, game_id: int, ply: int, position: str, reply: str = "", answer: str = ""
+    ) -> None:
+        label, style = {
+            "cpick0": ("Start over", discord.ButtonStyle.secondary),
+            "cpickok": ("Add this conditional move", discord.ButtonStyle.success),
+        }[kind]
+        tail = f":{reply}:{answer}" if kind == "cpickok" else ""
+        super().__init__(_button(label, style, f"{kind}:{game_id}:{ply}:{position}{tail}"))
+        self.kind, self.game_id, self.ply, self.position = kind, game_id, ply, position
+        self.reply, self.answer = reply, answer
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ConditionButton:
+        game_id, ply = int(match["game"]), int(match["ply"])
+        reply, answer = match["reply"] or "", match["answer"] or ""
+        return cls(match["kind"], game_id, ply, match["position"], reply, answer)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        game_id, ply, mark = self.game_id, self.ply, self.position
+        if self.kind == "cpickok":
+            acted = add_condition(interaction, game_id, ply, mark, self.reply, self.answer)
+        else:
+            acted = show_condition_step(interaction, game_id, ply, mark, "", "")
+        await pressed(interaction, "the conditional move picker", game_id, acted)
+
+
+PICKER_ITEMS = (PickSelect, PickerButton, ConditionSelect, ConditionButton)
 
 
 @on_move_press

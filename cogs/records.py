@@ -1,7 +1,7 @@
-"""`/game`: a game's record (tps, ptn, replay, view), a player's private note on it and a scratch
-board to try moves from it; `/game analysis` is with the bot player's
-engine, in :mod:`cogs.analysis`. Thin adapters from Discord to the services (the commands' names
-and groups are declared in :mod:`cogs.commands`)."""
+"""`/game`: a game's record (tps, ptn, replay, view), a player's private note on it, a scratch
+board to try moves from it and their conditional moves (`/game conditions`); `/game analysis`
+is with the bot player's engine, in :mod:`cogs.analysis`. Thin adapters from Discord to the
+services (the commands' names and groups are declared in :mod:`cogs.commands`)."""
 
 from __future__ import annotations
 
@@ -13,13 +13,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot, acting
+from bot.games.model import GameView
 from bot.games.notes import MAX_NOTE
 from bot.games.scratch import try_line
 from bot.work.attached_files import FileReader, read_game
 from cogs import game_messages
 from cogs.actions import Refusal
 from cogs.arguments import Game, find_game
+from cogs.checks import refuse_asking_me
 from cogs.courier import Courier
+from cogs.move_picker import condition_picker
 from cogs.sharing import answer
 from tak import Position, TakError
 from tak.ptn import Game as PTNGame
@@ -32,7 +35,8 @@ MAX_PTN_FILE_BYTES = 256 * 1024
 
 
 class RecordsCog(commands.Cog):
-    """A game's record: its position as TPS, its PTN, its replay, and a PTN file shown."""
+    """A game's record: its position as TPS, its PTN, its replay, and a PTN file shown; a
+    player's private note, scratch board and conditional moves."""
 
     def __init__(self, bot: BredonBot, courier: Courier) -> None:
         self.services = bot.services
@@ -134,6 +138,59 @@ class RecordsCog(commands.Cog):
                 files=[file],
                 ephemeral=True,
             )
+
+    @app_commands.describe(
+        lines="Your opponent's reply, then your answer, and so on, e.g. c3 d4 c4 d5; several "
+        "lines separated by ; (leave out to pick a reply and an answer on the board)",
+    )
+    async def conditions_add(
+        self,
+        interaction: discord.Interaction,
+        lines: app_commands.Range[str, 1, 1000] | None = None,
+        game: Game | None = None,
+    ) -> None:
+        """Enter answers Bredon plays for you at once when your opponent makes the reply"""
+        async with acting(interaction):
+            target = await self._with_conditions(interaction, game)
+            if lines is None:
+                ready = await self.services.conditions.ready(target.id, interaction.user.id)
+                position = await self.services.games.position(target.id)
+                text, view = condition_picker(ready, position)
+                await interaction.followup.send(text, view=view, ephemeral=True)
+                return
+            kept = await self.services.conditions.add(target.id, interaction.user.id, lines)
+            await interaction.followup.send(
+                game_messages.conditions_text(kept, added=True), ephemeral=True
+            )
+
+    async def conditions_show(
+        self, interaction: discord.Interaction, game: Game | None = None
+    ) -> None:
+        """Your conditional moves in a game (only you see them)"""
+        async with acting(interaction):
+            target = await self._with_conditions(interaction, game)
+            shown = await self.services.conditions.show(target.id, interaction.user.id)
+            await interaction.followup.send(game_messages.conditions_text(shown), ephemeral=True)
+
+    async def conditions_clear(
+        self, interaction: discord.Interaction, game: Game | None = None
+    ) -> None:
+        """Clear your conditional moves in a game"""
+        async with acting(interaction):
+            target = await self._with_conditions(interaction, game)
+            cleared = await self.services.conditions.clear(target.id, interaction.user.id)
+            await interaction.followup.send(
+                game_messages.conditions_cleared_text(target.id, cleared), ephemeral=True
+            )
+
+    async def _with_conditions(
+        self, interaction: discord.Interaction, game: int | None
+    ) -> GameView:
+        """The caller's game meant, if it is one between players: Bredon answers its own
+        moves within moments, so conditional moves are for games between players."""
+        target = await find_game(interaction, game, as_player=True)
+        refuse_asking_me(interaction, target, "conditions")
+        return target
 
     @app_commands.describe(
         file="A game record in PTN (.ptn, from ptn.ninja, PlayTak or /game ptn)",

@@ -265,10 +265,7 @@ class TakCog(commands.Cog):
             played = (
                 ""  # the post in front of the mover says it
                 if report.posted_in(interaction.channel_id)
-                else report.reply(
-                    f"You played **{outcome.move}** in game #{target.id}",
-                    f"Your move {outcome.move} in game #{target.id} was recorded",
-                )
+                else report.reply(*game_messages.you_played(outcome))
             )
             reply = await with_next_game(interaction, target.id, played)
             if not reply.text:  # nothing to add to the post: no second message

@@ -30,7 +30,8 @@ class GameEnding:
 class MoveOutcome:
     """A move that was applied: the new position, the result if it ended the game, whether the
     mover now threatens to complete a road (the bot's cue to call "Tak") and whether no reply
-    can stop it ("Tinuë", which is also a Tak)."""
+    can stop it ("Tinuë", which is also a Tak); and the answer the opponent's conditional moves
+    gave to it (:mod:`bot.games.conditions`)."""
 
     game: GameView
     move: str  # canonical PTN
@@ -39,6 +40,7 @@ class MoveOutcome:
     tak: bool
     ending: GameEnding | None
     tinue: bool = False
+    answer: MoveOutcome | None = None  # the opponent's answer, played by condition at once
 
     @property
     def result(self) -> Result | None:

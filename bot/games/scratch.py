@@ -3,10 +3,11 @@ scratch board and PTN Ninja's branches), each with the Tak or Tinuë it would ma
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from bot.errors import IllegalMove, InvalidSetting
-from tak import Position, TakError
+from tak import Move, Position, TakError
 from tak.ptn import move_number
 from tak.tinue import call
 
@@ -30,16 +31,28 @@ def try_line(start: Position, text: str) -> ScratchLine:
     if len(words) > MAX_SCRATCH_PLIES:
         raise InvalidSetting(f"Try at most {MAX_SCRATCH_PLIES} plies at a time.")
     position = start.copy()
-    written: list[str] = []
+    written = [f"{move.ptn()}{call(position).mark}" for move in played(position, words)]
+    return ScratchLine(position, numbered(start.ply, written))
+
+
+def played(position: Position, words: list[str]) -> Iterator[Move]:
+    """Play the moves `words` on `position` in turn (it changes), each yielded once played;
+    the first that is not legal, or comes after the end of the game, is refused with its
+    reason."""
     for word in words:
         if position.result is not None:
             raise IllegalMove(word, f"the game is over there ({position.result.ptn()})")
-        ply = position.ply
         try:
             move = position.play(word)  # marks as typed (c3', c3!) are read and left out
         except TakError as error:
             raise IllegalMove(word, str(error)) from None
-        # "7. a1 b2'" as PTN writes it; a line that starts with black's ply, "7... b2".
-        number = f"{move_number(ply)} " if ply % 2 == 0 or not written else ""
-        written.append(f"{number}{move.ptn()}{call(position).mark}")
-    return ScratchLine(position, " ".join(written))
+        yield move
+
+
+def numbered(ply: int, plies: list[str]) -> str:
+    """Plies from the ply at index `ply` as PTN writes them: "7. a1 b2'", or "7... b2 8. c3"
+    for a line that starts with black's ply."""
+    return " ".join(
+        f"{move_number(at)} {text}" if at % 2 == 0 or at == ply else text
+        for at, text in enumerate(plies, start=ply)
+    )

@@ -30,9 +30,14 @@ the turn, the ply the player saw and the move are checked against the cached sta
 it with its log row, only if the database still holds exactly that state, and its announcement
 is written in the same transaction (:mod:`bot.notifications.outbox`). Anything else (no cache
 entry, a
-refusal, a move that ends the game or cancels an offer, or a row that changed under the cache)
-goes the checked way: one ``BEGIN IMMEDIATE`` transaction that re-reads the game, re-checks
+refusal, a move that ends the game or cancels an offer, a row that changed under the cache, or
+a game where a player has conditional moves: the quick update learns it and is rolled back) goes
+the checked way: one ``BEGIN IMMEDIATE`` transaction that re-reads the game, re-checks
 everything and gives the precise refusal, and also scores a finished game and its match.
+
+Conditional moves (:mod:`bot.games.conditions`): the answer a player's lines give to the move
+is played in the move's own transaction, as any move, and announced as played by condition; its
+Tak call is worked out with the move's, before the transaction.
 
 How long a game may be: :data:`tak.ptn.MAX_PLIES` plies of its own (2,000; a game set up from a
 TPS counts from there), the most a PTN record holds, so every stored game can be exported, viewed,
@@ -54,6 +59,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from bot.coins.service import (
+    CoinNote,
     coin_fields,
     refuse_undo_with_stakes,
     settle_stakes,
@@ -64,6 +70,7 @@ from bot.errors import (
     DrawAlreadyOffered,
     GameOver,
     IllegalMove,
+    MustPayOrResign,
     NoDrawOffer,
     NothingToUndo,
     NotYourMoveToTakeBack,
@@ -75,6 +82,7 @@ from bot.errors import (
     TournamentGameAbort,
     UndoAlreadyRequested,
 )
+from bot.games.conditions import clear_lines, drop_lines, foreseen_answer, take_answer
 from bot.games.matches import record_game_in_match
 from bot.games.model import (
     GameStatus,
@@ -108,7 +116,7 @@ from bot.notifications.outbox import (
 from bot.players.ratings import rate_game
 from bot.store import Database, Transaction, retried_on_conflict
 from bot.timekeeping.clock import Clock
-from bot.timekeeping.turns import turn_after_move, turn_after_undo
+from bot.timekeeping.turns import Turn, turn_after_move, turn_after_undo
 from bot.tournaments.rounds import record_match_in_tournament
 from bot.tournaments.storage import in_tournament
 from tak import (
@@ -260,6 +268,7 @@ async def finish_game(
     (see :mod:`bot.games.matches` for the rules).
     """
     await changed_here(tx, game.id)
+    await clear_lines(tx, game.id, now)
     aborted = result.kind is ResultKind.ABORT
     points = 0 if aborted or result.winner is None else position.points(result)
     status = GameStatus.ABORTED if aborted else GameStatus.FINISHED
@@ -291,6 +300,13 @@ async def call_after(position: Position) -> Call:
     but for the rare race in :meth:`GameService._checked_move`. `position` must be the caller's
     alone while it runs."""
     return await asyncio.to_thread(tak_call, position)
+
+
+async def _call_at(position: Position, foreseen: dict[str, Call]) -> Call:
+    """The call after `position`'s last move: the one foreseen for its TPS before the write
+    transaction, else (the game changed in between: a race) worked out here, once."""
+    known = foreseen.get(position.tps())
+    return known if known is not None else await call_after(position.copy())
 
 
 def _flags(call: Call) -> tuple[bool, bool]:
@@ -338,6 +354,28 @@ def _lapsed(game: GameView) -> tuple[str, ...]:
     """The offers a move in `game` cancels: a pending draw offer, a pending undo request."""
     offers = (("draw", game.draw_offer_by), ("undo", game.undo_request_by))
     return tuple(what for what, by in offers if by is not None)
+
+
+def advanced(game: GameView, position: Position, tps: str, now: datetime, turn: Turn) -> GameView:
+    """`game` as a move that led to `position` (TPS `tps`) at `now` leaves it, with `turn` next:
+    as the row the move wrote reads."""
+    assert position.last_move is not None
+    return replace(
+        game,
+        ply=position.ply,
+        tps=tps,
+        last_move=position.last_move.ptn(),
+        last_move_at=now,
+        deadline_at=turn.deadline,
+        reminder_at=turn.reminder,
+        clock_left=turn.left,
+        draw_offer_by=None,
+        undo_request_by=None,
+    )
+
+
+class _HasLines(Exception):
+    """A player has conditional moves in the game: the quick path steps aside."""
 
 
 def require_active(game: GameView) -> None:
@@ -464,6 +502,27 @@ class GameService:
             return None
         call = await call_after(position)
         now = self._clock.now()
+        try:
+            return await self._quick_write(game, version, position, player_id, call, now)
+        except _HasLines:  # rolled back: the checked path foresees the answer's call
+            position.pop()
+            self._cache.put(game, version, position)
+            return None
+
+    async def _quick_write(
+        self,
+        game: GameView,
+        version: int,
+        position: Position,
+        player_id: int,
+        call: Call,
+        now: datetime,
+    ) -> MoveOutcome | None:
+        """The quick path's transaction: the move (already on `position`) written as seen, or
+        None if the stored game is not the cached one any more; :class:`_HasLines` rolls it
+        back when a player has conditional moves in the game."""
+        move = position.last_move
+        assert move is not None
         tps = position.tps()
         async with self._db.transaction() as tx:
             turn = await turn_after_move(tx, game, now)
@@ -471,6 +530,8 @@ class GameService:
             row = await record_move_as_seen(tx, move_write)
             if row is None:  # the stored game is not the cached one any more
                 return None
+            if row["has_lines"]:
+                raise _HasLines
             await changed_here(tx, game.id)
             ptn = move.ptn()
             tak, tinue = _flags(call)
@@ -485,22 +546,28 @@ class GameService:
         self._cache.put(moved, row["version"], position)
         return MoveOutcome(moved, ptn, position.ply, position.copy(), tak, None, tinue)
 
-    async def _foreseen_call(self, game_id: int, move: Move) -> tuple[str, Call] | None:
-        """The TPS and call after `move` in the game as stored now, worked out before the write
-        transaction of the checked path, which uses it if it reaches that very position."""
+    async def _foreseen_calls(self, game_id: int, move: Move) -> dict[str, Call]:
+        """The calls after `move` in the game as stored now, and after the answer the
+        opponent's conditional moves give to it, by TPS: worked out before the write
+        transaction of the checked path, which uses one if it reaches that very position."""
         try:
             async with self._db.snapshot() as tx:
-                game = await fetch_game(tx, game_id)
+                game, version = await fetch_game_version(tx, game_id)
+                answer = await foreseen_answer(tx, game, version, move.ptn())
             position = game.position_from_tps()
             position.play(move)
         except (BredonError, TakError):
-            return None  # the transaction refuses the move with the reason
-        return position.tps(), await call_after(position)
+            return {}  # the transaction refuses the move with the reason
+        calls = {position.tps(): await call_after(position.copy())}
+        if answer is not None and position.result is None and position.is_legal(answer):
+            position.play(answer)
+            calls[position.tps()] = await call_after(position)
+        return calls
 
     async def _checked_move(
         self, game_id: int, player_id: int, move: Move, text: str, seen: _Seen
     ) -> MoveOutcome:
-        foreseen = await self._foreseen_call(game_id, move)
+        foreseen = await self._foreseen_calls(game_id, move)
         now = self._clock.now()
         async with self._db.transaction() as tx:
             game, version = await fetch_game_version(tx, game_id)
@@ -525,23 +592,9 @@ class GameService:
             ):
                 raise PositionChanged(game.id, game.ply, position.ply)
             await changed_here(tx, game.id)
-            moved = replace(
-                game,
-                ply=position.ply,
-                tps=tps,
-                last_move=move.ptn(),
-                last_move_at=now,
-                deadline_at=turn.deadline,
-                reminder_at=turn.reminder,
-                clock_left=turn.left,
-                draw_offer_by=None,
-                undo_request_by=None,
-            )
-            ending = None
-            if foreseen is not None and foreseen[0] == tps:
-                call = foreseen[1]
-            else:  # the game changed in between (a race): worked out here, once
-                call = await call_after(position.copy())
+            moved = advanced(game, position, tps, now, turn)
+            ending = answer = None
+            call = await _call_at(position, foreseen)
             tak, tinue = _flags(call)  # a Tinuë is a Tak call for the stakes too
             coins = await stakes_after_move(tx, game, player_id, tak, now)
             result = position.result or ply_limit_result(game, position)
@@ -561,9 +614,105 @@ class GameService:
                     tinue=tinue,
                     **coin_fields(coins),
                 )
-                await enqueue(tx, played, now)
-        self._cache.put(moved, version + 1, position)
-        return MoveOutcome(moved, move.ptn(), position.ply, position.copy(), tak, ending, tinue)
+                answer = await self._announce(
+                    tx, played, moved, version + 1, position, now, foreseen
+                )
+        outcome = MoveOutcome(moved, move.ptn(), position.ply, position.copy(), tak, ending, tinue)
+        return self._cached(outcome, version + 1, position, answer)
+
+    def _cached(
+        self,
+        outcome: MoveOutcome,
+        version: int,
+        position: Position,
+        answer: tuple[MoveOutcome, Position] | None,
+    ) -> MoveOutcome:
+        """`outcome` with the answer by condition that followed it, if any; the game's latest
+        position, after both, kept in the cache."""
+        if answer is None:
+            self._cache.put(outcome.game, version, position)
+            return outcome
+        answered, after = answer
+        self._cache.put(answered.game, version + 1, after)
+        return replace(outcome, answer=answered)
+
+    async def _announce(
+        self,
+        tx: Transaction,
+        played: MovePlayed,
+        game: GameView,
+        version: int,
+        position: Position,
+        now: datetime,
+        foreseen: dict[str, Call],
+    ) -> tuple[MoveOutcome, Position] | None:
+        """Announce `played`, the move that left `game` (stored at `version`) at `position`,
+        and play the answer the opponent's conditional moves gave to it, if any, as any move
+        (:mod:`bot.games.conditions`): what it did and the position after it. The answer is
+        played at the moment of the move it answers, so its player's clock does not run. Its
+        Tak call is the one `foreseen` before the transaction, unless a race changed it."""
+        owner = game.player_to_move.id
+        answer = await take_answer(tx, game, version, now)
+        playable = None
+        if answer is not None:
+            playable = await self._playable(tx, game, position, answer, now, foreseen)
+        await enqueue(tx, replace(played, answered=playable is not None), now)
+        if playable is None:
+            return None
+        after, call, coins = playable
+        tps = after.tps()
+        turn = await turn_after_move(tx, game, now)
+        recorded = await record_move(tx, MoveWrite(game, version, after, tps, owner, now, turn))
+        assert recorded, "the game was read and moved in this very transaction"
+        answered = advanced(game, after, tps, now, turn)
+        assert after.last_move is not None
+        ptn = after.last_move.ptn()
+        tak, tinue = _flags(call)
+        ending = None
+        result = after.result or ply_limit_result(game, after)
+        if result is not None:
+            news = GameEnded(game.id, EndingCause.MOVE, move=ptn, ply=after.ply, by_condition=True)
+            ending = await finish_game(tx, answered, after, result, now, news)
+            answered = ending.game
+        else:
+            by_condition = MovePlayed(
+                game.id,
+                after.ply,
+                ptn,
+                tps,
+                tak,
+                tinue=tinue,
+                by_condition=True,
+                **coin_fields(coins),
+            )
+            await enqueue(tx, by_condition, now)
+        return MoveOutcome(answered, ptn, after.ply, after.copy(), tak, ending, tinue), after
+
+    async def _playable(
+        self,
+        tx: Transaction,
+        game: GameView,
+        position: Position,
+        answer: str,
+        now: datetime,
+        foreseen: dict[str, Call],
+    ) -> tuple[Position, Call, CoinNote | None] | None:
+        """The position after the conditional `answer` of the player to move in `game`, its
+        call and what it paid; None if it cannot be played (illegal, or a Tak payment owed that
+        the player cannot make): then the player's lines are dropped and they are told."""
+        owner = game.player_to_move.id
+        after = position.copy()
+        try:
+            after.play(answer)
+            call = await _call_at(after, foreseen)
+            coins = await stakes_after_move(tx, game, owner, _flags(call)[0], now)
+        except TakError as error:
+            await drop_lines(tx, game.id, owner, answer, str(error), now)
+            return None
+        except MustPayOrResign as error:
+            await drop_lines(tx, game.id, owner, answer, error.message, now)
+            return None
+        return after, call, coins
 
     # ----------------------------------------------------------------- ending by the players
 
@@ -626,6 +775,7 @@ class GameService:
             turn = await turn_after_undo(tx, game, now)
             rewound, version = await take_back_move(tx, game, position, turn, now)
             await changed_here(tx, game.id)
+            await clear_lines(tx, game.id, now, undone_at=version - 1)
             assert game.last_move is not None
             await enqueue(
                 tx, MoveTakenBack(game.id, game.last_move, position.ply, rewound.tps), now

@@ -127,6 +127,8 @@ async def insert_game(
 
 # SQL for "this game is played for coins" (games unaliased), for a write's RETURNING.
 STAKED = "EXISTS (SELECT 1 FROM stakes s WHERE s.game_id = games.id)"
+# ... and for "a player has conditional moves in it" (bot.games.conditions).
+HAS_LINES = "EXISTS (SELECT 1 FROM conditional_moves c WHERE c.game_id = games.id)"
 
 # Advance an active game by one ply from the ply and version it is known at; the trigger logs
 # the move.
@@ -186,10 +188,10 @@ async def record_move(tx: Transaction, move: MoveWrite) -> bool:
 async def record_move_as_seen(tx: Transaction, move: MoveWrite) -> Row | None:
     """Store `move` only if the stored game is also as its `game` shows it (no offer pending,
     the same deadline and standstill): the row after it, with ``staked`` (see
-    :data:`STAKED`), or None."""
+    :data:`STAKED`) and ``has_lines`` (:data:`HAS_LINES`), or None."""
     game = move.game
     rows = await tx.fetchall(
-        _ADVANCE + _AS_SEEN + f" RETURNING *, {STAKED} AS staked",
+        _ADVANCE + _AS_SEEN + f" RETURNING *, {STAKED} AS staked, {HAS_LINES} AS has_lines",
         (*move.params(), to_db_or_none(game.deadline_at), to_db_or_none(game.frozen_at)),
     )
     return rows[0] if rows else None

@@ -113,6 +113,9 @@ class MovePlayed(_AboutAGame):
     pot: int | None = None  # the pot after it; None: no stakes
     token_id: int | None = None  # who last called a Tak that cost a payment
     owes_id: int | None = None  # who must pay with their next move
+    # Conditional moves (bot.games.conditions); absent from older payloads.
+    by_condition: bool = False  # Bredon played it for its player, as their line foresaw
+    answered: bool = False  # the next player answered it by condition at once: no turn notice
 
 
 class EndingCause(StrEnum):
@@ -140,6 +143,7 @@ class GameEnded(_AboutAGame):
     match_status: str | None = None
     tournament_id: int | None = None  # for a stopped game
     next_game_id: int | None = None
+    by_condition: bool = False  # the final move was played by condition (bot.games.conditions)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +193,29 @@ class ClockNews(_AboutAGame):
     until: str | None = None  # store text: a vacation's planned end
     extra: int = 0  # seconds of more time
     days_left: int = 0  # vacation days left this year, after an automatic one
+
+
+class DropReason(StrEnum):
+    ILLEGAL = "illegal"  # the answer a line gave could not be played
+    UNDO = "undo"  # a move was taken back: the lines started from a position that is gone
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionsDropped:
+    """A player's conditional moves in a game were dropped without their asking
+    (:mod:`bot.games.conditions`): told to that player alone, by DM. Its own stream, so a
+    closed DM never holds the game's posts back."""
+
+    KIND: ClassVar[str] = "conditions_dropped"
+    game_id: int
+    player_id: int
+    reason: str  # a DropReason
+    move: str | None = None  # the answer that could not be played
+    detail: str | None = None  # why not, as the engine or the wallet said it
+
+    @property
+    def stream(self) -> str:
+        return f"conditions:{self.game_id}:{self.player_id}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,6 +331,7 @@ Payload = (
     | ClockNews
     | AnalysisReady
     | BoardSuperseded
+    | ConditionsDropped
 )
 PAYLOADS: dict[str, type[Payload]] = {
     kind.KIND: kind
@@ -321,6 +349,7 @@ PAYLOADS: dict[str, type[Payload]] = {
         ClockNews,
         AnalysisReady,
         BoardSuperseded,
+        ConditionsDropped,
     )
 }
 TURN_NOTICES = (GameStart, MovePlayed, MoveTakenBack)

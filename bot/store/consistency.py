@@ -53,6 +53,12 @@ CONSISTENCY_CHECKS = (
         "WHERE m.game_id = g.id AND m.undone_at IS NULL)",
         range(1, TPS_STARTS),
     ),
+    ConsistencyCheck(  # every end of a game and every undo clears them
+        "conditional move row(s) of games that are over",
+        ("games", "conditional_moves"),
+        "SELECT COUNT(*) FROM conditional_moves c JOIN games g ON g.id = c.game_id "
+        "WHERE g.status != 'active'",
+    ),
 )
 
 

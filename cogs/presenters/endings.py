@@ -36,7 +36,7 @@ async def show_ending(table: GameTable, item: Item, ended: GameEnded) -> Shown:
     preface = game_messages.ending_preface(ended)
     if ended.cause == EndingCause.MOVE and ended.move is not None and ended.ply is not None:
         played = MoveOutcome(game, ended.move, ended.ply, position, ended.tak, ending)
-        preface = game_messages.move_text(played)
+        preface = game_messages.move_text(played, by_condition=ended.by_condition)
     if preface:
         text = f"{preface}\n{text}"
     text = await table.noted(text, game, ended)

@@ -7,7 +7,7 @@ from functools import partial
 
 from bot.games.model import GameView
 from bot.games.outcomes import MoveOutcome
-from bot.notifications.outbox import Item, MovePlayed, MoveTakenBack
+from bot.notifications.outbox import ConditionsDropped, Item, MovePlayed, MoveTakenBack, Outcome
 from cogs import game_messages, notification_messages
 from cogs.buttons import turn_buttons
 from cogs.presenters.boards import supersede
@@ -26,10 +26,12 @@ async def post_turn(
     called: tuple[bool, bool] | None = None,
     *,
     dm: bool = True,
+    quiet: bool = False,
 ) -> Shown:
     """The board with `text`, in the theme of the player to move, with the Move button for
     this position; the player is told by DM if they asked to be (unless not `dm`), and not
-    pinged if they get a daily digest instead."""
+    pinged if they get a daily digest instead, nor when `quiet` (their turn is already
+    over: their conditional move answered)."""
     viewer = game.player_to_move.id
     prefs = await table.services.notifications.get(viewer, game.guild_id)
     post = await table.board_post(
@@ -41,7 +43,7 @@ async def post_turn(
         view=turn_buttons(game),
         called=called,
     )
-    post = replace(post, silent=not prefs.mention_per_move)
+    post = replace(post, silent=quiet or not prefs.mention_per_move)
     shown = await table.post_for_game(item, game, post)
     await supersede(table, item, game.id)
     if dm:
@@ -52,15 +54,21 @@ async def post_turn(
 
 async def show_move(table: GameTable, item: Item, played: MovePlayed) -> Shown:
     """The move and its Tak or Tinuë, on the board as it left it; the offers it cancelled
-    lapse."""
+    lapse. A move answered by condition tells nobody it is their turn: the answer follows."""
     stored = await table.services.games.get(played.game_id)
     game = replace(stored, ply=played.ply, tps=played.tps)
     position = game.position_from_tps()
     called = (played.tak, played.tinue)
     outcome = MoveOutcome(game, played.move, played.ply, position, played.tak, None, called[1])
-    text = await table.noted(game_messages.move_text(outcome), game, played)
+    worded = game_messages.move_text(
+        outcome, by_condition=played.by_condition, answered=played.answered
+    )
+    text = await table.noted(worded, game, played)
     last = parse_move(played.move)
-    shown = await post_turn(table, item, game, position, text, last, called)
+    answered = played.answered
+    shown = await post_turn(
+        table, item, game, position, text, last, called, dm=not answered, quiet=answered
+    )
     await lapse(table, played)
     return shown
 
@@ -73,6 +81,21 @@ async def show_undo(table: GameTable, item: Item, undo: MoveTakenBack) -> Shown:
     return await post_turn(table, item, game, game.position_from_tps(), text, None)
 
 
+async def tell_dropped(table: GameTable, item: Item, dropped: ConditionsDropped) -> Shown:
+    """Why a player's conditional moves were dropped, by DM to them alone: never in the game's
+    thread, where their opponent would read it. Unreachable, they see it in
+    `/game conditions show` (their lines are gone) and hear of the closed DMs at their next
+    command."""
+    text = game_messages.conditions_dropped_text(dropped)
+    sent = await table.direct_message(dropped.player_id, text)
+    if sent is not None:
+        return Shown(sent.jump_url, Outcome.POSTED, in_guild=False)
+    game = await table.services.games.get(dropped.game_id)
+    await table.services.notifications.mark_unreachable(dropped.player_id, game.guild_id)
+    return Shown(None, Outcome.GIVEN_UP)
+
+
 def register(table: GameTable) -> None:
     table.register(MovePlayed, partial(show_move, table))
     table.register(MoveTakenBack, partial(show_undo, table))
+    table.register(ConditionsDropped, partial(tell_dropped, table))

@@ -46,6 +46,7 @@ OWNERS = {
     "bot_levels": "bot/computer/opponent.py",
     "analyses": "bot/computer/analysis.py",
     "game_notes": "bot/games/notes.py",
+    "conditional_moves": "bot/games/conditions.py",
     # PostgreSQL's schema version (SQLite keeps it in the file's header).
     "bredon_schema": "bot/store/postgres.py",
 }
