@@ -47,7 +47,7 @@ def clock_note(game: GameView) -> str:
 
 
 def reminder_text(reminder: Reminder, *, auto_vacation: bool = False) -> str:
-    """The reminder; for a player who opted in to automatic vacation, what happens instead."""
+    """The reminder; when an automatic vacation day would be taken, that this happens instead."""
     then = (
         "then an automatic vacation day is taken if you have one left, else the game is lost "
         "on time"

@@ -244,19 +244,11 @@ def _out_of_time(game: GameView, player_id: int, at: datetime) -> bool:
     )
 
 
-async def take_vacation_day(
-    tx: Transaction, game: GameView, now: datetime
-) -> VacationReport | None:
-    """Instead of the loss on time in `game`, whose deadline has passed: one vacation day for its
-    player to move, from the deadline, if they opted in, have a day left this year, are not on
-    vacation already and the game allows vacations. Their games' clocks stop from the deadline
-    (or from a later start of their turn) and each game's thread is told: the games they were
-    out of time in when the day began (this one, and any other due at that moment) that the day
-    was taken, the others that they are on vacation. None, changing nothing, when no day is
-    taken."""
+async def _day_to_take(tx: Transaction, game: GameView, at: datetime) -> VacationStatus | None:
+    """The vacation status of `game`'s player to move if their time running out at `at` takes a
+    vacation day instead of the loss: they opted in, the game allows vacations, they are not on
+    vacation already and have a day left in `at`'s year. None when it does not."""
     player_id = game.player_to_move.id
-    start = game.deadline_at
-    assert start is not None
     if not (await fetch_player(tx, player_id)).auto_vacation:
         return None
     allowed = await tx.fetchone(
@@ -264,8 +256,26 @@ async def take_vacation_day(
     )
     if allowed is None or not allowed[0]:
         return None
-    status = await _status(tx, game.guild_id, player_id, start)
+    status = await _status(tx, game.guild_id, player_id, at)
     if status.current is not None or status.days_left < 1:
+        return None
+    return status
+
+
+async def take_vacation_day(
+    tx: Transaction, game: GameView, now: datetime
+) -> VacationReport | None:
+    """Instead of the loss on time in `game`, whose deadline has passed: one vacation day for its
+    player to move, from the deadline, when :func:`_day_to_take` allows it. Their games' clocks
+    stop from the deadline (or from a later start of their turn) and each game's thread is told:
+    the games they were out of time in when the day began (this one, and any other due at that
+    moment) that the day was taken, the others that they are on vacation. None, changing
+    nothing, when no day is taken."""
+    player_id = game.player_to_move.id
+    start = game.deadline_at
+    assert start is not None
+    status = await _day_to_take(tx, game, start)
+    if status is None:
         return None
     ends = start + DAY
     new_id = await tx.insert(
@@ -381,6 +391,13 @@ class ClockService:
             report = await _end_vacation(tx, vacation, min(now, vacation.ends_at), now)
             assert report is not None
             return report
+
+    async def takes_vacation_day(self, game_id: int, deadline: datetime) -> bool:
+        """Whether the player to move, their time running out at `deadline`, would take an
+        automatic vacation day in this game instead of losing on time (what a reminder says)."""
+        async with self._db.snapshot() as tx:
+            game = await fetch_game(tx, game_id)
+            return await _day_to_take(tx, game, deadline) is not None
 
     # ----------------------------------------------------------------- more time
 

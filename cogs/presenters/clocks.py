@@ -37,7 +37,7 @@ async def show_reminder(table: GameTable, item: Item, due: ReminderDue) -> Shown
     deadline = from_db(due.deadline)
     assert deadline is not None
     player = game.white if game.white.id == due.player_id else game.black
-    auto_vacation = (await table.services.players.get(player.id)).auto_vacation
+    auto_vacation = await table.services.clocks.takes_vacation_day(game.id, deadline)
     text = clock_messages.reminder_text(
         Reminder(game, player, deadline), auto_vacation=auto_vacation
     )

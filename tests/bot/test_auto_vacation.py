@@ -231,3 +231,23 @@ async def test_the_setting_is_kept_and_turned_off(services) -> None:
     assert (await services.players.get(ALICE.id)).auto_vacation
     assert not (await services.players.set_auto_vacation(ALICE.id, False)).auto_vacation
     assert not (await services.players.get(ALICE.id)).auto_vacation
+
+
+async def test_a_reminder_promises_a_day_only_where_one_would_be_taken(services, clock) -> None:
+    """What the reminder says follows the checks of the deadline itself, not the setting alone."""
+    tournament = await cup_without_vacations(services)
+    await services.tournaments.start(tournament.id, actor_id=ALICE.id, is_organizer=True)
+    [cup_game] = await services.queries.games_for_player(BOB.id, guild_id=GUILD)
+    friendly = await game_between(services, ALICE, BOB, days_per_move=1)
+    await play(services, friendly.id, "a1 e5")  # Alice to move
+    for player in (ALICE, BOB):
+        await opt_in(services, player)
+    clocks, deadline = services.clocks, clock.now() + DAY
+    assert await clocks.takes_vacation_day(friendly.id, deadline)
+    assert not await clocks.takes_vacation_day(cup_game.id, deadline)  # vacations forbidden
+    await services.players.set_auto_vacation(ALICE.id, False)
+    assert not await clocks.takes_vacation_day(friendly.id, deadline)  # not opted in
+    await opt_in(services, ALICE)
+    settings = await services.guilds.get(GUILD)
+    await services.guilds.save(replace(settings, vacation_days=0))
+    assert not await clocks.takes_vacation_day(friendly.id, deadline)  # turned off
