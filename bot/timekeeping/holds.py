@@ -244,6 +244,29 @@ def _out_of_time(game: GameView, player_id: int, at: datetime) -> bool:
     )
 
 
+async def _out_of_time_on_return(tx: Transaction, vacation: Vacation) -> list[GameView]:
+    """The games its player would be out of time in at once if `vacation` ended now: their
+    turn's time had run out when its clock stopped (an automatic vacation day with no move yet),
+    and neither a pause nor the opponent's vacation keeps it standing still."""
+    overdue = []
+    for game in await _active_games(tx, vacation.guild_id, vacation.player_id):
+        if (
+            game.player_to_move.id != vacation.player_id
+            or game.frozen_at is None
+            or game.deadline_at is None
+            or game.deadline_at > game.frozen_at
+            or game.paused_at is not None
+        ):
+            continue
+        opponent_away = await tx.fetchone(
+            "SELECT 1 FROM vacations WHERE guild_id = ? AND player_id = ? AND ended_at IS NULL",
+            (game.guild_id, game.opponent_of(vacation.player_id).id),
+        )
+        if opponent_away is None:
+            overdue.append(game)
+    return overdue
+
+
 async def _day_to_take(tx: Transaction, game: GameView, at: datetime) -> VacationStatus | None:
     """The vacation status of `game`'s player to move if their time running out at `at` takes a
     vacation day instead of the loss: they opted in, the game allows vacations, they are not on
@@ -336,14 +359,16 @@ class ClockService:
         self, guild_id: int, player: PlayerRef, days: int | None = None
     ) -> VacationReport:
         """Go on vacation for `days` (default: all the days left this year): the clocks of the
-        player's games in the server stand still until it ends."""
+        player's games in the server stand still until it ends. On a vacation they cannot end
+        yet (out of time in a game: see :meth:`end_vacation`), it lasts `days` longer instead."""
         now = self._clock.now()
         async with self._db.transaction() as tx:
             status = await _status(tx, guild_id, player.id, now)
             if status.days_allowed == 0:
                 raise VacationRefused("Vacations are turned off in this server.")
-            if status.current is not None:
-                until = int(status.current.ends_at.timestamp())
+            current = status.current
+            if current is not None and not await _out_of_time_on_return(tx, current):
+                until = int(current.ends_at.timestamp())
                 raise VacationRefused(
                     f"You are already on vacation until <t:{until}:f>; "
                     "end it with `/clock vacation end` first."
@@ -359,13 +384,20 @@ class ClockService:
                     f"({status.days_used} of {status.days_allowed} used in {now.year})."
                 )
             await save_player(tx, player, now)
-            ends = now + timedelta(days=days)
-            new_id = await tx.insert(
-                "INSERT INTO vacations (guild_id, player_id, started_at, ends_at) "
-                "VALUES (?, ?, ?, ?)",
-                (guild_id, player.id, to_db(now), to_db(ends)),
-            )
-            vacation = Vacation(new_id, guild_id, player.id, now, ends, None)
+            if current is None:
+                ends = now + timedelta(days=days)
+                new_id = await tx.insert(
+                    "INSERT INTO vacations (guild_id, player_id, started_at, ends_at) "
+                    "VALUES (?, ?, ?, ?)",
+                    (guild_id, player.id, to_db(now), to_db(ends)),
+                )
+                vacation = Vacation(new_id, guild_id, player.id, now, ends, None)
+            else:  # out of time on an automatic day, which cannot end early: it gets longer
+                vacation = replace(current, ends_at=current.ends_at + timedelta(days=days))
+                ends = vacation.ends_at
+                await tx.execute(
+                    "UPDATE vacations SET ends_at = ? WHERE id = ?", (to_db(ends), vacation.id)
+                )
             held, not_held = [], []
             for game in await _active_games(tx, guild_id, player.id):
                 settled = await settle_clock(tx, game.id, now)
@@ -378,7 +410,9 @@ class ClockService:
             return VacationReport(vacation, held, not_held, status.days_left - days)
 
     async def end_vacation(self, guild_id: int, player_id: int) -> VacationReport:
-        """Come back early: the clocks run again; unused whole days are given back."""
+        """Come back early: the clocks run again; unused whole days are given back. Refused
+        while the player is out of time in a game (an automatic vacation day before their move):
+        the deadline service would at once take the next day, or record the loss."""
         now = self._clock.now()
         async with self._db.transaction() as tx:
             row = await tx.fetchone(
@@ -388,6 +422,14 @@ class ClockService:
             if row is None:
                 raise VacationRefused("You are not on vacation.")
             vacation = _vacation(row)
+            overdue = await _out_of_time_on_return(tx, vacation)
+            if overdue:
+                games = ", ".join(f"#{game.id}" for game in overdue)
+                raise VacationRefused(
+                    f"Move in game {games} first: your time there ran out, so ending your "
+                    "vacation now would take your next vacation day at once (or lose on time). "
+                    "To stay away longer, use `/clock vacation start`."
+                )
             report = await _end_vacation(tx, vacation, min(now, vacation.ends_at), now)
             assert report is not None
             return report

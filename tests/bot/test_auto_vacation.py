@@ -9,9 +9,13 @@ import json
 from dataclasses import replace
 from datetime import timedelta
 
+import pytest
+
+from bot import errors
 from bot.errors import StoreBusy
 from bot.notifications.outbox import ClockEvent
 from bot.services import Services
+from bot.store import to_db
 from bot.timekeeping.holds import VacationReport
 from tak import ResultKind
 from tests.bot.conftest import ALICE, BOB, CAROL, GUILD, deliver_everything, play
@@ -251,3 +255,59 @@ async def test_a_reminder_promises_a_day_only_where_one_would_be_taken(services,
     settings = await services.guilds.get(GUILD)
     await services.guilds.save(replace(settings, vacation_days=0))
     assert not await clocks.takes_vacation_day(friendly.id, deadline)  # turned off
+
+
+async def on_an_automatic_day(services, clock):
+    """Alice out of time in a game with Bob and waiting for Carol in another, two hours into
+    the automatic day taken instead of the loss: (that game, the other, the day's start)."""
+    game = await game_between(services, ALICE, BOB, days_per_move=1)
+    other = await game_between(services, CAROL, ALICE, days_per_move=3)
+    await play(services, game.id, "a1 e5")
+    await play(services, other.id, "a1 e5")
+    await opt_in(services, ALICE)
+    deadline = (await services.games.get(game.id)).deadline_at
+    assert deadline is not None
+    clock.set(deadline)
+    assert len((await services.deadlines.run_due()).vacations_taken) == 1
+    clock.advance(hours=2)
+    return game, other, deadline
+
+
+async def test_an_automatic_day_cannot_end_before_the_move(services, clock) -> None:
+    """Ending it would restart a clock whose time ran out: the next day, or the loss, at once.
+    Refused, changing nothing; after the move it ends as any vacation does."""
+    game, other, deadline = await on_an_automatic_day(services, clock)
+    before = await services.clocks.vacation_status(GUILD, ALICE.id)
+    with pytest.raises(errors.VacationRefused, match=f"Move in game #{game.id} first"):
+        await services.clocks.end_vacation(GUILD, ALICE.id)
+    assert await services.clocks.vacation_status(GUILD, ALICE.id) == before
+    assert (await services.games.get(game.id)).frozen_at == deadline
+    report = await services.deadlines.run_due()
+    assert report.vacations_taken == [] and report.endings == []
+    assert before.days_used == 1
+
+    await play(services, game.id, "b1")  # Bob's turn, from where the clock stopped
+    ended = await services.clocks.end_vacation(GUILD, ALICE.id)
+    assert sorted(g.id for g in ended.held) == [game.id, other.id]
+    assert (await services.clocks.vacation_status(GUILD, ALICE.id)).days_used == 1
+    assert (await services.games.get(game.id)).deadline_at == clock.now() + DAY
+
+
+async def test_starting_a_vacation_on_an_automatic_day_extends_it(services, clock) -> None:
+    """The player out of time who wants to stay away longer: the day becomes a vacation of
+    the days asked for more, and the threads say until when."""
+    game, other, deadline = await on_an_automatic_day(services, clock)
+    report = await services.clocks.start_vacation(GUILD, ALICE, 3)
+    assert report.vacation.started_at == deadline
+    assert report.vacation.ends_at == deadline + 4 * DAY
+    assert sorted(g.id for g in report.held) == [game.id, other.id]
+    assert report.days_left == 14 - 4
+    status = await services.clocks.vacation_status(GUILD, ALICE.id)
+    assert (status.current, status.days_used) == (report.vacation, 4)
+    news = (await clock_news(services, other.id))[-1]
+    assert (news["event"], news["until"]) == ("vacation", to_db(deadline + 4 * DAY))
+    clock.set(deadline + DAY)  # the day's planned end passes: nothing happens
+    report = await services.deadlines.run_due()
+    assert not report.vacations_ended and not report.vacations_taken and not report.endings
+    with pytest.raises(errors.VacationRefused, match="1 to 10"):
+        await services.clocks.start_vacation(GUILD, ALICE, 11)

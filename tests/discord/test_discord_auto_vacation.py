@@ -75,3 +75,16 @@ async def test_the_reminder_promises_no_day_where_none_would_be_taken(world) -> 
     reminder = world.last_bot_message(thread).content
     assert "reminder: it is your move in game #1" in reminder
     assert reminder.endswith(", then the game is lost on time.")
+
+
+async def test_an_automatic_day_is_extended_not_ended_before_the_move(world) -> None:
+    env, alice = world.env, world.alice
+    thread = await opted_in(world)
+    await advance(env, timedelta(days=1, minutes=1))  # the day is taken
+    refused = await alice.slash(thread, "clock vacation end")
+    assert refused.response.content.startswith("Move in game #1 first: your time there ran out")
+    assert (await env.bot.services.clocks.vacation_status(world.guild.id, alice.id)).current
+    longer = await alice.slash(thread, "clock vacation start", days=2)
+    assert longer.response.content.startswith("You are on vacation until")
+    assert "Vacation days left this year: 11." in longer.response.content
+    assert world.last_bot_message(thread).content.startswith(f"{alice.mention} is on vacation")
