@@ -20,6 +20,7 @@ from bot.timekeeping.holds import VacationReport
 from tak import ResultKind
 from tests.bot.conftest import ALICE, BOB, CAROL, GUILD, deliver_everything, play
 from tests.bot.test_clocks import cup_without_vacations, game_between
+from tests.databases import REFUSED_BY_SCHEMA
 
 DAY = timedelta(days=1)
 
@@ -311,3 +312,17 @@ async def test_starting_a_vacation_on_an_automatic_day_extends_it(services, cloc
     assert not report.vacations_ended and not report.vacations_taken and not report.endings
     with pytest.raises(errors.VacationRefused, match="1 to 10"):
         await services.clocks.start_vacation(GUILD, ALICE, 11)
+
+
+async def test_the_schema_never_holds_two_open_vacations_of_a_player(services, clock) -> None:
+    """The partial unique index `vacations_current` (since migration 0010, on both engines) backs
+    the services' one-vacation-at-a-time rule, whatever path inserts one."""
+    await on_an_automatic_day(services, clock)
+    with pytest.raises(REFUSED_BY_SCHEMA):
+        async with services.db.transaction() as tx:
+            await tx.insert(
+                "INSERT INTO vacations (guild_id, player_id, started_at, ends_at) "
+                "VALUES (?, ?, ?, ?)",
+                (GUILD, ALICE.id, to_db(clock.now()), to_db(clock.now() + DAY)),
+            )
+    assert (await services.clocks.vacation_status(GUILD, ALICE.id)).days_used == 1
