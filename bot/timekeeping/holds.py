@@ -292,8 +292,9 @@ async def take_vacation_day(
     player to move, from the deadline, when :func:`_day_to_take` allows it. Their games' clocks
     stop from the deadline (or from a later start of their turn) and each game's thread is told:
     the games they were out of time in when the day began (this one, and any other due at that
-    moment) that the day was taken, the others that they are on vacation. None, changing
-    nothing, when no day is taken."""
+    moment) that the day was taken, the others that they are on vacation; this game's news also
+    lists every game stopped, for the player's one DM about the day. None, changing nothing,
+    when no day is taken."""
     player_id = game.player_to_move.id
     start = game.deadline_at
     assert start is not None
@@ -307,7 +308,7 @@ async def take_vacation_day(
     )
     vacation = Vacation(new_id, game.guild_id, player_id, start, ends, None)
     days_left = status.days_left - 1
-    held, not_held = [], []
+    held, not_held, out_of_time = [], [], set()
     for other in await _active_games(tx, game.guild_id, player_id):
         since = max(start, other.last_move_at or other.created_at)
         settled = await settle_clock(tx, other.id, since) if since < ends else other
@@ -316,10 +317,20 @@ async def take_vacation_day(
             continue
         held.append(settled)
         if _out_of_time(other, player_id, start):  # this game, or another due at once
-            event, left = ClockEvent.AUTO_VACATION, days_left
+            out_of_time.add(other.id)
+    for settled in held:
+        if settled.id in out_of_time:
+            stopped = tuple(g.id for g in held) if settled.id == game.id else ()
+            news = ClockNews(
+                settled.id,
+                ClockEvent.AUTO_VACATION.value,
+                player_id,
+                until=to_db(ends),
+                days_left=days_left,
+                held=stopped,
+            )
         else:
-            event, left = ClockEvent.VACATION, 0
-        news = ClockNews(other.id, event.value, player_id, until=to_db(ends), days_left=left)
+            news = ClockNews(settled.id, ClockEvent.VACATION.value, player_id, until=to_db(ends))
         await enqueue(tx, news, now)
     return VacationReport(vacation, held, not_held, days_left)
 

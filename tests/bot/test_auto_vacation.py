@@ -134,6 +134,10 @@ async def test_one_day_covers_every_game_due_at_once(services, clock) -> None:
     assert [n["event"] for n in await clock_news(services, first.id)] == ["auto_vacation"]
     assert [n["event"] for n in await clock_news(services, second.id)] == ["auto_vacation"]
     assert [n["event"] for n in await clock_news(services, waiting.id)] == ["vacation"]
+    # The game whose time-out took the day lists every game stopped, for the one DM.
+    [first_news] = await clock_news(services, first.id)
+    assert first_news["held"] == sorted([first.id, second.id, waiting.id])
+    assert [n["held"] for n in await clock_news(services, second.id)] == [[]]
     assert not await services.deadlines.due()
 
 

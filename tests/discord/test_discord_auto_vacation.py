@@ -88,3 +88,19 @@ async def test_an_automatic_day_is_extended_not_ended_before_the_move(world) -> 
     assert longer.response.content.startswith("You are on vacation until")
     assert "Vacation days left this year: 11." in longer.response.content
     assert world.last_bot_message(thread).content.startswith(f"{alice.mention} is on vacation")
+
+
+async def test_one_dm_for_a_day_that_stops_several_games(world) -> None:
+    """Two games due at once: each thread tells of its own clock, and the player hears of the
+    day in one DM that names every game it stopped."""
+    env, alice = world.env, world.alice
+    first = await opted_in(world)
+    await opened(world, days=1)
+    await alice.slash(world.channel, "profile settings", notify="dm")
+    told_before = len(dms(alice))
+    await advance(env, timedelta(days=1, minutes=1))
+    news = world.last_bot_message(first).content
+    assert "an automatic vacation day was taken: its clock stands still until <t:" in news
+    [dm] = [m for m in dms(alice)[told_before:] if "was out of time" in m.content]
+    assert dm.content.startswith(news)
+    assert "The clocks of your games here stand still until then: #1, #2." in dm.content
