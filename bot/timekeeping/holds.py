@@ -216,7 +216,7 @@ async def _end_vacation(
     if changed != 1:
         return None  # ended meanwhile
     ended = replace(vacation, ended_at=at)
-    held, not_held = [], []
+    held, not_held, overdue = [], [], []
     for game in await _active_games(tx, vacation.guild_id, vacation.player_id):
         was_frozen = game.frozen_at is not None
         settled = await settle_clock(tx, game.id, at)
@@ -225,14 +225,34 @@ async def _end_vacation(
             if settled.deadline_at is not None and settled.deadline_at <= now:
                 # Out of time already (an automatic vacation day ran out with no move): the
                 # deadline service settles it next (another day, or the loss) and says so.
-                continue
-            deadline = to_db_or_none(settled.deadline_at)
-            news = ClockNews(game.id, ClockEvent.VACATION_END.value, vacation.player_id, deadline)
-            await enqueue(tx, news, now)
+                overdue.append(settled)
         elif not was_frozen:
             not_held.append(settled)
+    if not await _next_day_follows(tx, vacation.player_id, overdue):
+        out_of_time = {game.id for game in overdue}
+        for settled in held:
+            if settled.id in out_of_time:
+                continue
+            deadline = to_db_or_none(settled.deadline_at)
+            news = ClockNews(
+                settled.id, ClockEvent.VACATION_END.value, vacation.player_id, deadline
+            )
+            await enqueue(tx, news, now)
     status = await _status(tx, vacation.guild_id, vacation.player_id, now)
     return VacationReport(ended, held, not_held, status.days_left)
+
+
+async def _next_day_follows(tx: Transaction, player_id: int, overdue: list[GameView]) -> bool:
+    """Whether the deadline service, settling `overdue` (games out of time as a vacation of the
+    player ended), will at once take their next automatic vacation day: their other games then
+    hear only of that day, not of a return in between."""
+    for game in overdue:
+        if game.player_to_move.id != player_id:
+            continue
+        assert game.deadline_at is not None
+        if await _day_to_take(tx, game, game.deadline_at) is not None:
+            return True
+    return False
 
 
 def _out_of_time(game: GameView, player_id: int, at: datetime) -> bool:

@@ -330,3 +330,22 @@ async def test_the_schema_never_holds_two_open_vacations_of_a_player(services, c
                 (GUILD, ALICE.id, to_db(clock.now()), to_db(clock.now() + DAY)),
             )
     assert (await services.clocks.vacation_status(GUILD, ALICE.id)).days_used == 1
+
+
+async def test_other_games_hear_of_no_return_between_two_days(services, clock) -> None:
+    """A day that ends with no move is followed at once by the next: Alice's other game hears
+    she is on vacation again (until the new end), not that she is back in between; after the
+    last day, the loss, it hears she is back."""
+    settings = await services.guilds.get(GUILD)
+    await services.guilds.save(replace(settings, vacation_days=2))
+    game, other, deadline = await on_an_automatic_day(services, clock)
+    clock.set(deadline + DAY)
+    assert len((await services.deadlines.run_due()).vacations_taken) == 1
+    assert [n["event"] for n in await clock_news(services, game.id)] == ["auto_vacation"] * 2
+    events = [(n["event"], n["until"]) for n in await clock_news(services, other.id)]
+    assert events == [("vacation", to_db(deadline + DAY)), ("vacation", to_db(deadline + 2 * DAY))]
+    clock.set(deadline + 2 * DAY)
+    report = await services.deadlines.run_due()
+    assert [e.game.id for e in report.endings] == [game.id]
+    last = (await clock_news(services, other.id))[-1]
+    assert last["event"] == "vacation_end" and last["deadline"] is not None
