@@ -47,7 +47,7 @@ def clock_note(game: GameView) -> str:
 
 
 def reminder_text(reminder: Reminder, *, auto_vacation: bool = False) -> str:
-    """The reminder; for a player who opted in to automatic vacation, what happens instead."""
+    """The reminder; when an automatic vacation day would be taken, that this happens instead."""
     then = (
         "then an automatic vacation day is taken if you have one left, else the game is lost "
         "on time"
@@ -78,7 +78,7 @@ def clock_news_text(game: GameView, news: ClockNews) -> str:
         assert until is not None
         return (
             f"{who} was out of time in game #{game.id}; an automatic vacation day was taken: "
-            f"their clocks here stand still until {timestamp(until)}. Moves still go in. "
+            f"its clock stands still until {timestamp(until)}. Moves still go in. "
             f"Vacation days left this year: {news.days_left}."
         )
     if event is ClockEvent.VACATION_END:
@@ -96,6 +96,12 @@ def clock_news_text(game: GameView, news: ClockNews) -> str:
     extra = describe_duration(timedelta(seconds=news.extra))
     given = game.opponent_of(news.player_id)  # only the player waiting gives time
     return f"{who} gave {mention(given)} {extra} more in game #{game.id}.{runs}"
+
+
+def auto_vacation_dm_text(news: ClockNews) -> str:
+    """What the player's one DM about an automatic vacation day adds: every game it stopped."""
+    games = ", ".join(f"#{game_id}" for game_id in news.held)
+    return f"The clocks of your games here stand still until then: {games}."
 
 
 def gave_time_text(game: GameView, extra: timedelta) -> str:

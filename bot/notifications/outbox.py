@@ -193,6 +193,9 @@ class ClockNews(_AboutAGame):
     until: str | None = None  # store text: a vacation's planned end
     extra: int = 0  # seconds of more time
     days_left: int = 0  # vacation days left this year, after an automatic one
+    # An automatic vacation day, in the game whose time-out took it: every game whose clock it
+    # stopped (the player's one DM about the day lists them).
+    held: tuple[int, ...] = ()
 
 
 class DropReason(StrEnum):

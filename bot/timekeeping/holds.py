@@ -216,7 +216,7 @@ async def _end_vacation(
     if changed != 1:
         return None  # ended meanwhile
     ended = replace(vacation, ended_at=at)
-    held, not_held = [], []
+    held, not_held, overdue = [], [], []
     for game in await _active_games(tx, vacation.guild_id, vacation.player_id):
         was_frozen = game.frozen_at is not None
         settled = await settle_clock(tx, game.id, at)
@@ -225,14 +225,34 @@ async def _end_vacation(
             if settled.deadline_at is not None and settled.deadline_at <= now:
                 # Out of time already (an automatic vacation day ran out with no move): the
                 # deadline service settles it next (another day, or the loss) and says so.
-                continue
-            deadline = to_db_or_none(settled.deadline_at)
-            news = ClockNews(game.id, ClockEvent.VACATION_END.value, vacation.player_id, deadline)
-            await enqueue(tx, news, now)
+                overdue.append(settled)
         elif not was_frozen:
             not_held.append(settled)
+    if not await _next_day_follows(tx, vacation.player_id, overdue):
+        out_of_time = {game.id for game in overdue}
+        for settled in held:
+            if settled.id in out_of_time:
+                continue
+            deadline = to_db_or_none(settled.deadline_at)
+            news = ClockNews(
+                settled.id, ClockEvent.VACATION_END.value, vacation.player_id, deadline
+            )
+            await enqueue(tx, news, now)
     status = await _status(tx, vacation.guild_id, vacation.player_id, now)
     return VacationReport(ended, held, not_held, status.days_left)
+
+
+async def _next_day_follows(tx: Transaction, player_id: int, overdue: list[GameView]) -> bool:
+    """Whether the deadline service, settling `overdue` (games out of time as a vacation of the
+    player ended), will at once take their next automatic vacation day: their other games then
+    hear only of that day, not of a return in between."""
+    for game in overdue:
+        if game.player_to_move.id != player_id:
+            continue
+        assert game.deadline_at is not None
+        if await _day_to_take(tx, game, game.deadline_at) is not None:
+            return True
+    return False
 
 
 def _out_of_time(game: GameView, player_id: int, at: datetime) -> bool:
@@ -244,19 +264,34 @@ def _out_of_time(game: GameView, player_id: int, at: datetime) -> bool:
     )
 
 
-async def take_vacation_day(
-    tx: Transaction, game: GameView, now: datetime
-) -> VacationReport | None:
-    """Instead of the loss on time in `game`, whose deadline has passed: one vacation day for its
-    player to move, from the deadline, if they opted in, have a day left this year, are not on
-    vacation already and the game allows vacations. Their games' clocks stop from the deadline
-    (or from a later start of their turn) and each game's thread is told: the games they were
-    out of time in when the day began (this one, and any other due at that moment) that the day
-    was taken, the others that they are on vacation. None, changing nothing, when no day is
-    taken."""
+async def _out_of_time_on_return(tx: Transaction, vacation: Vacation) -> list[GameView]:
+    """The games its player would be out of time in at once if `vacation` ended now: their
+    turn's time had run out when its clock stopped (an automatic vacation day with no move yet),
+    and neither a pause nor the opponent's vacation keeps it standing still."""
+    overdue = []
+    for game in await _active_games(tx, vacation.guild_id, vacation.player_id):
+        if (
+            game.player_to_move.id != vacation.player_id
+            or game.frozen_at is None
+            or game.deadline_at is None
+            or game.deadline_at > game.frozen_at
+            or game.paused_at is not None
+        ):
+            continue
+        opponent_away = await tx.fetchone(
+            "SELECT 1 FROM vacations WHERE guild_id = ? AND player_id = ? AND ended_at IS NULL",
+            (game.guild_id, game.opponent_of(vacation.player_id).id),
+        )
+        if opponent_away is None:
+            overdue.append(game)
+    return overdue
+
+
+async def _day_to_take(tx: Transaction, game: GameView, at: datetime) -> VacationStatus | None:
+    """The vacation status of `game`'s player to move if their time running out at `at` takes a
+    vacation day instead of the loss: they opted in, the game allows vacations, they are not on
+    vacation already and have a day left in `at`'s year. None when it does not."""
     player_id = game.player_to_move.id
-    start = game.deadline_at
-    assert start is not None
     if not (await fetch_player(tx, player_id)).auto_vacation:
         return None
     allowed = await tx.fetchone(
@@ -264,8 +299,27 @@ async def take_vacation_day(
     )
     if allowed is None or not allowed[0]:
         return None
-    status = await _status(tx, game.guild_id, player_id, start)
+    status = await _status(tx, game.guild_id, player_id, at)
     if status.current is not None or status.days_left < 1:
+        return None
+    return status
+
+
+async def take_vacation_day(
+    tx: Transaction, game: GameView, now: datetime
+) -> VacationReport | None:
+    """Instead of the loss on time in `game`, whose deadline has passed: one vacation day for its
+    player to move, from the deadline, when :func:`_day_to_take` allows it. Their games' clocks
+    stop from the deadline (or from a later start of their turn) and each game's thread is told:
+    the games they were out of time in when the day began (this one, and any other due at that
+    moment) that the day was taken, the others that they are on vacation; this game's news also
+    lists every game stopped, for the player's one DM about the day. None, changing nothing,
+    when no day is taken."""
+    player_id = game.player_to_move.id
+    start = game.deadline_at
+    assert start is not None
+    status = await _day_to_take(tx, game, start)
+    if status is None:
         return None
     ends = start + DAY
     new_id = await tx.insert(
@@ -274,7 +328,7 @@ async def take_vacation_day(
     )
     vacation = Vacation(new_id, game.guild_id, player_id, start, ends, None)
     days_left = status.days_left - 1
-    held, not_held = [], []
+    held, not_held, out_of_time = [], [], set()
     for other in await _active_games(tx, game.guild_id, player_id):
         since = max(start, other.last_move_at or other.created_at)
         settled = await settle_clock(tx, other.id, since) if since < ends else other
@@ -283,10 +337,20 @@ async def take_vacation_day(
             continue
         held.append(settled)
         if _out_of_time(other, player_id, start):  # this game, or another due at once
-            event, left = ClockEvent.AUTO_VACATION, days_left
+            out_of_time.add(other.id)
+    for settled in held:
+        if settled.id in out_of_time:
+            stopped = tuple(g.id for g in held) if settled.id == game.id else ()
+            news = ClockNews(
+                settled.id,
+                ClockEvent.AUTO_VACATION.value,
+                player_id,
+                until=to_db(ends),
+                days_left=days_left,
+                held=stopped,
+            )
         else:
-            event, left = ClockEvent.VACATION, 0
-        news = ClockNews(other.id, event.value, player_id, until=to_db(ends), days_left=left)
+            news = ClockNews(settled.id, ClockEvent.VACATION.value, player_id, until=to_db(ends))
         await enqueue(tx, news, now)
     return VacationReport(vacation, held, not_held, days_left)
 
@@ -326,14 +390,16 @@ class ClockService:
         self, guild_id: int, player: PlayerRef, days: int | None = None
     ) -> VacationReport:
         """Go on vacation for `days` (default: all the days left this year): the clocks of the
-        player's games in the server stand still until it ends."""
+        player's games in the server stand still until it ends. On a vacation they cannot end
+        yet (out of time in a game: see :meth:`end_vacation`), it lasts `days` longer instead."""
         now = self._clock.now()
         async with self._db.transaction() as tx:
             status = await _status(tx, guild_id, player.id, now)
             if status.days_allowed == 0:
                 raise VacationRefused("Vacations are turned off in this server.")
-            if status.current is not None:
-                until = int(status.current.ends_at.timestamp())
+            current = status.current
+            if current is not None and not await _out_of_time_on_return(tx, current):
+                until = int(current.ends_at.timestamp())
                 raise VacationRefused(
                     f"You are already on vacation until <t:{until}:f>; "
                     "end it with `/clock vacation end` first."
@@ -349,13 +415,20 @@ class ClockService:
                     f"({status.days_used} of {status.days_allowed} used in {now.year})."
                 )
             await save_player(tx, player, now)
-            ends = now + timedelta(days=days)
-            new_id = await tx.insert(
-                "INSERT INTO vacations (guild_id, player_id, started_at, ends_at) "
-                "VALUES (?, ?, ?, ?)",
-                (guild_id, player.id, to_db(now), to_db(ends)),
-            )
-            vacation = Vacation(new_id, guild_id, player.id, now, ends, None)
+            if current is None:
+                ends = now + timedelta(days=days)
+                new_id = await tx.insert(
+                    "INSERT INTO vacations (guild_id, player_id, started_at, ends_at) "
+                    "VALUES (?, ?, ?, ?)",
+                    (guild_id, player.id, to_db(now), to_db(ends)),
+                )
+                vacation = Vacation(new_id, guild_id, player.id, now, ends, None)
+            else:  # out of time on an automatic day, which cannot end early: it gets longer
+                vacation = replace(current, ends_at=current.ends_at + timedelta(days=days))
+                ends = vacation.ends_at
+                await tx.execute(
+                    "UPDATE vacations SET ends_at = ? WHERE id = ?", (to_db(ends), vacation.id)
+                )
             held, not_held = [], []
             for game in await _active_games(tx, guild_id, player.id):
                 settled = await settle_clock(tx, game.id, now)
@@ -368,7 +441,9 @@ class ClockService:
             return VacationReport(vacation, held, not_held, status.days_left - days)
 
     async def end_vacation(self, guild_id: int, player_id: int) -> VacationReport:
-        """Come back early: the clocks run again; unused whole days are given back."""
+        """Come back early: the clocks run again; unused whole days are given back. Refused
+        while the player is out of time in a game (an automatic vacation day before their move):
+        the deadline service would at once take the next day, or record the loss."""
         now = self._clock.now()
         async with self._db.transaction() as tx:
             row = await tx.fetchone(
@@ -378,9 +453,24 @@ class ClockService:
             if row is None:
                 raise VacationRefused("You are not on vacation.")
             vacation = _vacation(row)
+            overdue = await _out_of_time_on_return(tx, vacation)
+            if overdue:
+                games = ", ".join(f"#{game.id}" for game in overdue)
+                raise VacationRefused(
+                    f"Move in game {games} first: your time there ran out, so ending your "
+                    "vacation now would take your next vacation day at once (or lose on time). "
+                    "To stay away longer, use `/clock vacation start`."
+                )
             report = await _end_vacation(tx, vacation, min(now, vacation.ends_at), now)
             assert report is not None
             return report
+
+    async def takes_vacation_day(self, game_id: int, deadline: datetime) -> bool:
+        """Whether the player to move, their time running out at `deadline`, would take an
+        automatic vacation day in this game instead of losing on time (what a reminder says)."""
+        async with self._db.snapshot() as tx:
+            game = await fetch_game(tx, game_id)
+            return await _day_to_take(tx, game, deadline) is not None
 
     # ----------------------------------------------------------------- more time
 

@@ -15,16 +15,18 @@ from cogs.table import GameTable, Post, Shown
 
 async def show_clock_news(table: GameTable, item: Item, news: ClockNews) -> Shown:
     """The clock news in the game's thread; a proposed pause with the opponent's buttons; an
-    automatic vacation day also by DM to its player, as a reminder is (it cannot wait)."""
+    automatic vacation day also by DM to its player, as a reminder is (it cannot wait): once, from
+    the game whose time-out took it, with every game it stopped."""
     game = await table.services.games.get(news.game_id)
     view = None
     if news.event == ClockEvent.PAUSE_OFFER.value:
         view = buttons(("pause-yes", game.id), ("pause-no", game.id))
     text = clock_messages.clock_news_text(game, news)
     shown = await table.post_for_game(item, game, Post(text, view=view))
-    if news.event == ClockEvent.AUTO_VACATION.value:
+    if news.event == ClockEvent.AUTO_VACATION.value and news.held:  # one DM for the day
+        dm = f"{text} {clock_messages.auto_vacation_dm_text(news)}"
         await table.echo_by_dm(
-            item, shown, news.player_id, game.guild_id, lambda link: f"{text}\n{link}", offer=True
+            item, shown, news.player_id, game.guild_id, lambda link: f"{dm}\n{link}", offer=True
         )
     return shown
 
@@ -37,7 +39,7 @@ async def show_reminder(table: GameTable, item: Item, due: ReminderDue) -> Shown
     deadline = from_db(due.deadline)
     assert deadline is not None
     player = game.white if game.white.id == due.player_id else game.black
-    auto_vacation = (await table.services.players.get(player.id)).auto_vacation
+    auto_vacation = await table.services.clocks.takes_vacation_day(game.id, deadline)
     text = clock_messages.reminder_text(
         Reminder(game, player, deadline), auto_vacation=auto_vacation
     )

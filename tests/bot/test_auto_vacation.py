@@ -9,13 +9,18 @@ import json
 from dataclasses import replace
 from datetime import timedelta
 
+import pytest
+
+from bot import errors
 from bot.errors import StoreBusy
 from bot.notifications.outbox import ClockEvent
 from bot.services import Services
+from bot.store import to_db
 from bot.timekeeping.holds import VacationReport
 from tak import ResultKind
 from tests.bot.conftest import ALICE, BOB, CAROL, GUILD, deliver_everything, play
 from tests.bot.test_clocks import cup_without_vacations, game_between
+from tests.databases import REFUSED_BY_SCHEMA
 
 DAY = timedelta(days=1)
 
@@ -129,6 +134,10 @@ async def test_one_day_covers_every_game_due_at_once(services, clock) -> None:
     assert [n["event"] for n in await clock_news(services, first.id)] == ["auto_vacation"]
     assert [n["event"] for n in await clock_news(services, second.id)] == ["auto_vacation"]
     assert [n["event"] for n in await clock_news(services, waiting.id)] == ["vacation"]
+    # The game whose time-out took the day lists every game stopped, for the one DM.
+    [first_news] = await clock_news(services, first.id)
+    assert first_news["held"] == sorted([first.id, second.id, waiting.id])
+    assert [n["held"] for n in await clock_news(services, second.id)] == [[]]
     assert not await services.deadlines.due()
 
 
@@ -231,3 +240,112 @@ async def test_the_setting_is_kept_and_turned_off(services) -> None:
     assert (await services.players.get(ALICE.id)).auto_vacation
     assert not (await services.players.set_auto_vacation(ALICE.id, False)).auto_vacation
     assert not (await services.players.get(ALICE.id)).auto_vacation
+
+
+async def test_a_reminder_promises_a_day_only_where_one_would_be_taken(services, clock) -> None:
+    """What the reminder says follows the checks of the deadline itself, not the setting alone."""
+    tournament = await cup_without_vacations(services)
+    await services.tournaments.start(tournament.id, actor_id=ALICE.id, is_organizer=True)
+    [cup_game] = await services.queries.games_for_player(BOB.id, guild_id=GUILD)
+    friendly = await game_between(services, ALICE, BOB, days_per_move=1)
+    await play(services, friendly.id, "a1 e5")  # Alice to move
+    for player in (ALICE, BOB):
+        await opt_in(services, player)
+    clocks, deadline = services.clocks, clock.now() + DAY
+    assert await clocks.takes_vacation_day(friendly.id, deadline)
+    assert not await clocks.takes_vacation_day(cup_game.id, deadline)  # vacations forbidden
+    await services.players.set_auto_vacation(ALICE.id, False)
+    assert not await clocks.takes_vacation_day(friendly.id, deadline)  # not opted in
+    await opt_in(services, ALICE)
+    settings = await services.guilds.get(GUILD)
+    await services.guilds.save(replace(settings, vacation_days=0))
+    assert not await clocks.takes_vacation_day(friendly.id, deadline)  # turned off
+
+
+async def on_an_automatic_day(services, clock):
+    """Alice out of time in a game with Bob and waiting for Carol in another, two hours into
+    the automatic day taken instead of the loss: (that game, the other, the day's start)."""
+    game = await game_between(services, ALICE, BOB, days_per_move=1)
+    other = await game_between(services, CAROL, ALICE, days_per_move=3)
+    await play(services, game.id, "a1 e5")
+    await play(services, other.id, "a1 e5")
+    await opt_in(services, ALICE)
+    deadline = (await services.games.get(game.id)).deadline_at
+    assert deadline is not None
+    clock.set(deadline)
+    assert len((await services.deadlines.run_due()).vacations_taken) == 1
+    clock.advance(hours=2)
+    return game, other, deadline
+
+
+async def test_an_automatic_day_cannot_end_before_the_move(services, clock) -> None:
+    """Ending it would restart a clock whose time ran out: the next day, or the loss, at once.
+    Refused, changing nothing; after the move it ends as any vacation does."""
+    game, other, deadline = await on_an_automatic_day(services, clock)
+    before = await services.clocks.vacation_status(GUILD, ALICE.id)
+    with pytest.raises(errors.VacationRefused, match=f"Move in game #{game.id} first"):
+        await services.clocks.end_vacation(GUILD, ALICE.id)
+    assert await services.clocks.vacation_status(GUILD, ALICE.id) == before
+    assert (await services.games.get(game.id)).frozen_at == deadline
+    report = await services.deadlines.run_due()
+    assert report.vacations_taken == [] and report.endings == []
+    assert before.days_used == 1
+
+    await play(services, game.id, "b1")  # Bob's turn, from where the clock stopped
+    ended = await services.clocks.end_vacation(GUILD, ALICE.id)
+    assert sorted(g.id for g in ended.held) == [game.id, other.id]
+    assert (await services.clocks.vacation_status(GUILD, ALICE.id)).days_used == 1
+    assert (await services.games.get(game.id)).deadline_at == clock.now() + DAY
+
+
+async def test_starting_a_vacation_on_an_automatic_day_extends_it(services, clock) -> None:
+    """The player out of time who wants to stay away longer: the day becomes a vacation of
+    the days asked for more, and the threads say until when."""
+    game, other, deadline = await on_an_automatic_day(services, clock)
+    report = await services.clocks.start_vacation(GUILD, ALICE, 3)
+    assert report.vacation.started_at == deadline
+    assert report.vacation.ends_at == deadline + 4 * DAY
+    assert sorted(g.id for g in report.held) == [game.id, other.id]
+    assert report.days_left == 14 - 4
+    status = await services.clocks.vacation_status(GUILD, ALICE.id)
+    assert (status.current, status.days_used) == (report.vacation, 4)
+    news = (await clock_news(services, other.id))[-1]
+    assert (news["event"], news["until"]) == ("vacation", to_db(deadline + 4 * DAY))
+    clock.set(deadline + DAY)  # the day's planned end passes: nothing happens
+    report = await services.deadlines.run_due()
+    assert not report.vacations_ended and not report.vacations_taken and not report.endings
+    with pytest.raises(errors.VacationRefused, match="1 to 10"):
+        await services.clocks.start_vacation(GUILD, ALICE, 11)
+
+
+async def test_the_schema_never_holds_two_open_vacations_of_a_player(services, clock) -> None:
+    """The partial unique index `vacations_current` (since migration 0010, on both engines) backs
+    the services' one-vacation-at-a-time rule, whatever path inserts one."""
+    await on_an_automatic_day(services, clock)
+    with pytest.raises(REFUSED_BY_SCHEMA):
+        async with services.db.transaction() as tx:
+            await tx.insert(
+                "INSERT INTO vacations (guild_id, player_id, started_at, ends_at) "
+                "VALUES (?, ?, ?, ?)",
+                (GUILD, ALICE.id, to_db(clock.now()), to_db(clock.now() + DAY)),
+            )
+    assert (await services.clocks.vacation_status(GUILD, ALICE.id)).days_used == 1
+
+
+async def test_other_games_hear_of_no_return_between_two_days(services, clock) -> None:
+    """A day that ends with no move is followed at once by the next: Alice's other game hears
+    she is on vacation again (until the new end), not that she is back in between; after the
+    last day, the loss, it hears she is back."""
+    settings = await services.guilds.get(GUILD)
+    await services.guilds.save(replace(settings, vacation_days=2))
+    game, other, deadline = await on_an_automatic_day(services, clock)
+    clock.set(deadline + DAY)
+    assert len((await services.deadlines.run_due()).vacations_taken) == 1
+    assert [n["event"] for n in await clock_news(services, game.id)] == ["auto_vacation"] * 2
+    events = [(n["event"], n["until"]) for n in await clock_news(services, other.id)]
+    assert events == [("vacation", to_db(deadline + DAY)), ("vacation", to_db(deadline + 2 * DAY))]
+    clock.set(deadline + 2 * DAY)
+    report = await services.deadlines.run_due()
+    assert [e.game.id for e in report.endings] == [game.id]
+    last = (await clock_news(services, other.id))[-1]
+    assert last["event"] == "vacation_end" and last["deadline"] is not None

@@ -49,14 +49,58 @@ async def test_a_day_taken_and_announced_then_the_player_moves(world) -> None:
     assert game.is_active and game.ply == 3
 
 
-async def test_with_no_day_left_the_game_is_lost_on_time(world) -> None:
-    env, alice = world.env, world.alice
-    guilds = env.bot.services.guilds
-    await guilds.save(replace(await guilds.get(world.guild.id), vacation_days=1))
+async def opted_in(world, vacation_days: int = 14):
+    """A one-day game (after `a1 e5`, Alice to move) in a server allowing `vacation_days`, Alice
+    opted in to automatic vacation."""
+    guilds = world.env.bot.services.guilds
+    await guilds.save(replace(await guilds.get(world.guild.id), vacation_days=vacation_days))
     thread = await opened(world, days=1)
-    await alice.slash(world.channel, "profile settings", auto_vacation="on")
+    await world.alice.slash(world.channel, "profile settings", auto_vacation="on")
+    return thread
+
+
+async def test_with_no_day_left_the_game_is_lost_on_time(world) -> None:
+    env = world.env
+    thread = await opted_in(world, vacation_days=1)
     await advance(env, timedelta(days=1, minutes=1))
     assert "Vacation days left this year: 0." in world.last_bot_message(thread).content
     await advance(env, timedelta(days=1))  # the day ends without a move, and none is left
     assert "wins on time" in world.last_bot_message(thread).content
     assert not (await env.bot.services.games.get(1)).is_active
+
+
+async def test_the_reminder_promises_no_day_where_none_would_be_taken(world) -> None:
+    thread = await opted_in(world, vacation_days=0)
+    await advance(world.env, timedelta(hours=20))
+    reminder = world.last_bot_message(thread).content
+    assert "reminder: it is your move in game #1" in reminder
+    assert reminder.endswith(", then the game is lost on time.")
+
+
+async def test_an_automatic_day_is_extended_not_ended_before_the_move(world) -> None:
+    env, alice = world.env, world.alice
+    thread = await opted_in(world)
+    await advance(env, timedelta(days=1, minutes=1))  # the day is taken
+    refused = await alice.slash(thread, "clock vacation end")
+    assert refused.response.content.startswith("Move in game #1 first: your time there ran out")
+    assert (await env.bot.services.clocks.vacation_status(world.guild.id, alice.id)).current
+    longer = await alice.slash(thread, "clock vacation start", days=2)
+    assert longer.response.content.startswith("You are on vacation until")
+    assert "Vacation days left this year: 11." in longer.response.content
+    assert world.last_bot_message(thread).content.startswith(f"{alice.mention} is on vacation")
+
+
+async def test_one_dm_for_a_day_that_stops_several_games(world) -> None:
+    """Two games due at once: each thread tells of its own clock, and the player hears of the
+    day in one DM that names every game it stopped."""
+    env, alice = world.env, world.alice
+    first = await opted_in(world)
+    await opened(world, days=1)
+    await alice.slash(world.channel, "profile settings", notify="dm")
+    told_before = len(dms(alice))
+    await advance(env, timedelta(days=1, minutes=1))
+    news = world.last_bot_message(first).content
+    assert "an automatic vacation day was taken: its clock stands still until <t:" in news
+    [dm] = [m for m in dms(alice)[told_before:] if "was out of time" in m.content]
+    assert dm.content.startswith(news)
+    assert "The clocks of your games here stand still until then: #1, #2." in dm.content
