@@ -58,7 +58,7 @@ class _SwissHistory:
     opponents: dict[int, Counter[int]]
     balance: dict[int, int]  # times player 1 minus times player 2
     last_role: dict[int, int]  # 1 or 2 in the player's latest match; absent before any
-    had_bye: frozenset[int]
+    byes: Counter[int]  # the odd player's byes each had
 
 
 def _swiss_history(
@@ -68,9 +68,6 @@ def _swiss_history(
     scoring: Scoring,
     requested_byes: Sequence[int],
 ) -> _SwissHistory:
-    repeated = sorted(p for p, n in Counter(byes).items() if n > 1)
-    if repeated:
-        raise TournamentError(f"A player has at most one bye; {repeated} had more.")
     # Withdrawn players keep their results: they still count for their opponents' history.
     everyone = list(field)
     for player in [*byes, *requested_byes, *(p for r in results for p in (r.player1, r.player2))]:
@@ -90,7 +87,7 @@ def _swiss_history(
         opponents=opponents,
         balance=balance,
         last_role=last_role,
-        had_bye=frozenset(byes),
+        byes=Counter(byes),
     )
 
 
@@ -301,8 +298,9 @@ def swiss_round(
     fewest colour clashes (a player ending two colours over), then the bye to the lowest-ranked
     player who has not had one, then the Dutch order of :class:`_SwissSearch`. When every pairing
     has a forbidden pair, forbidden pairs count as repeat meetings instead (so as few as
-    possible are paired; :func:`forbidden_pairs_met` names them). A player never gets a second
-    odd player's bye.
+    possible are paired; :func:`forbidden_pairs_met` names them). A player gets a second odd
+    player's bye only when the players asking for a bye leave an odd field of players who have
+    all had one; without such requests that field cannot be paired (TournamentError).
     """
     field = check_players(players)
     resting = tuple(dict.fromkeys(sitting_out))
@@ -314,14 +312,7 @@ def swiss_round(
     ranked = sorted(
         (p for p in field if p not in resting), key=lambda p: (-history.scores[p], seed[p])
     )
-    if len(ranked) % 2:
-        candidates: list[int | None] = [p for p in reversed(ranked) if p not in history.had_bye]
-        if not candidates:
-            raise TournamentError(
-                "Every player has had a bye, so an odd field cannot be paired again."
-            )
-    else:
-        candidates = [None]
+    candidates = _bye_candidates(ranked, history, bool(resting))
     kept_apart = frozenset(pair for pair in map(frozenset, forbidden) if pair <= set(ranked))
     found = _swiss_search(ranked, history, kept_apart, candidates)
     if found is None:  # every pairing has a forbidden pair: count them as repeats instead
@@ -335,6 +326,21 @@ def swiss_round(
     pairs, bye = found
     pairings = tuple(_colours(history, seed, a, b) for a, b in pairs)
     return Round(pairings, () if bye is None else (bye,), resting)
+
+
+def _bye_candidates(
+    ranked: list[int], history: _SwissHistory, anyone_resting: bool
+) -> list[int | None]:
+    """Who may get the odd player's bye, lowest-ranked first ([None]: an even field pairs
+    everyone). Those without one; when all have had one and some players sit out by request
+    (which made the field odd), those with the fewest, rather than end the tournament early.
+    Otherwise an odd field of players who have all had their bye cannot be paired."""
+    if len(ranked) % 2 == 0:
+        return [None]
+    fewest = min(history.byes[p] for p in ranked)
+    if fewest and not anyone_resting:
+        raise TournamentError("Every player has had a bye, so an odd field cannot be paired again.")
+    return [p for p in reversed(ranked) if history.byes[p] == fewest]
 
 
 def _swiss_search(

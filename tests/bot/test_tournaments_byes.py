@@ -221,3 +221,35 @@ async def test_keeping_apart_refused(services: Services) -> None:
     with pytest.raises(EntryRefused, match="a round robin pairs everyone with everyone"):
         await keep(ANN.id, BEN.id, tournament_id=robin.id)
     assert len(await services.entry.kept_apart(swiss.id)) == 1
+
+
+async def test_byes_asked_for_never_end_a_swiss_early(services: Services) -> None:
+    tournament = await new_tournament(
+        services, FIVE, format="swiss", swiss_rounds=4, games_per_match=1
+    )
+    await start(services, tournament.id)
+    await play_round(services, tournament.id)
+    await play_round(services, tournament.id)  # round 3 is paired
+    earlier = [
+        p
+        for number in (1, 2, 3)
+        for p in (await services.tournaments.pairings(tournament.id, number)).pairings
+    ]
+    had_bye = {p.player1 for p in earlier if p.is_bye}
+    without = [p for p in FIVE if p not in had_bye]
+    assert len(had_bye) == 3 and len(without) == 2
+    for player in without:
+        await ask(services, tournament.id, player.id, 4)
+    await play_round(services, tournament.id)
+
+    # The three left have all had their bye: one of them gets a second, the round is played.
+    running = await services.tournaments.get(tournament.id)
+    assert (running.status, running.current_round) == (TournamentStatus.RUNNING, 4)
+    fourth = await services.tournaments.pairings(tournament.id)
+    assert requested(fourth.pairings) == sorted(p.name for p in without)
+    (again,) = [p.player1 for p in fourth.pairings if p.is_bye and not p.requested]
+    assert again in had_bye and fourth.second_byes == (again,)
+    assert await services.entry.bye_requests(tournament.id) == []
+    await play_round(services, tournament.id)
+    finished = await services.tournaments.get(tournament.id)
+    assert (finished.status, finished.current_round) == (TournamentStatus.FINISHED, 4)
