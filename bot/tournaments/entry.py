@@ -487,16 +487,8 @@ class EntryService:
                 "meetings follow from its seeds.",
                 "byes asked for",
             )
-            entrant = next(
-                (e for e in await fetch_entrants(tx, tournament.id) if e.player.id == player_id),
-                None,
-            )
-            if entrant is None or not entrant.is_active:
-                raise NotEntered(tournament.name, you=you)
-            # None: a round robin signing up, whose length depends on who joins.
-            rounds = tournament.rounds_total or tournament.swiss_rounds
-            if round_number < 1 or (rounds is not None and round_number > rounds):
-                raise EntryRefused(f"{tournament.name} has rounds 1 to {rounds}.")
+            if not withdraw:  # a request of a player who has left can still be withdrawn
+                await _check_bye_request(tx, tournament, player_id, round_number, you=you)
             if round_number <= tournament.current_round:
                 raise EntryRefused(
                     f"Round {round_number} of {tournament.name} is already paired: a bye can be "
@@ -519,7 +511,8 @@ class EntryService:
             return [r for r in pending if r.player.id == player_id]
 
     async def bye_requests(self, tournament_id: int) -> list[ByeRequest]:
-        """Every bye asked for a round not yet paired, by round."""
+        """The byes still to come (asked by players still in, for rounds not yet paired), by
+        round."""
         async with self._db.snapshot() as tx:
             return await _pending_requests(tx, await fetch_tournament(tx, tournament_id))
 
@@ -577,9 +570,35 @@ class EntryService:
 
 
 async def _pending_requests(tx: Transaction, tournament: TournamentView) -> list[ByeRequest]:
-    """The byes asked for rounds not yet paired (those of paired rounds are kept as asked)."""
-    asked = await storage.fetch_bye_requests(tx, tournament.id)
-    return [r for r in asked if r.round > tournament.current_round]
+    """The byes still to come: asked by players still in for rounds not yet paired that the
+    tournament has (those of paired rounds are kept as asked); none once it is over."""
+    if tournament.status not in (TournamentStatus.SIGNUP, TournamentStatus.RUNNING):
+        return []
+    asked = await storage.fetch_bye_requests(tx, tournament.id, of_players_in=True)
+    last = _last_round(tournament)
+    return [
+        r for r in asked if r.round > tournament.current_round and (last is None or r.round <= last)
+    ]
+
+
+def _last_round(tournament: TournamentView) -> int | None:
+    """The tournament's last round; None for a round robin signing up, whose length depends on
+    who joins."""
+    return tournament.rounds_total or tournament.swiss_rounds
+
+
+async def _check_bye_request(
+    tx: Transaction, tournament: TournamentView, player_id: int, round_number: int, *, you: bool
+) -> None:
+    """Refuse a bye asked for a player not playing, or for a round the tournament lacks."""
+    entrant = next(
+        (e for e in await fetch_entrants(tx, tournament.id) if e.player.id == player_id), None
+    )
+    if entrant is None or not entrant.is_active:
+        raise NotEntered(tournament.name, you=you)
+    rounds = _last_round(tournament)
+    if round_number < 1 or (rounds is not None and round_number > rounds):
+        raise EntryRefused(f"{tournament.name} has rounds 1 to {rounds}.")
 
 
 async def _take_over_matches(

@@ -123,7 +123,7 @@ class Wishes:
 
 
 async def fetch_wishes(tx: Transaction, tournament_id: int, round_number: int) -> Wishes:
-    requests = await storage.fetch_bye_requests(tx, tournament_id, round_number)
+    requests = await storage.fetch_bye_requests(tx, tournament_id, round_number, of_players_in=True)
     pairs = await storage.fetch_forbidden_pairs(tx, tournament_id)
     return Wishes(
         frozenset(r.player.id for r in requests),

@@ -253,3 +253,40 @@ async def test_byes_asked_for_never_end_a_swiss_early(services: Services) -> Non
     await play_round(services, tournament.id)
     finished = await services.tournaments.get(tournament.id)
     assert (finished.status, finished.current_round) == (TournamentStatus.FINISHED, 4)
+
+
+async def test_only_byes_still_to_come_are_listed(services: Services) -> None:
+    robin = await new_tournament(
+        services, (ANN, BEN, CAT, DAN), format="round_robin", games_per_match=1
+    )
+    await ask(services, robin.id, BEN.id, 9)  # its length is not known during sign-up
+    for number in (2, 3):
+        await ask(services, robin.id, DAN.id, number)
+    await ask(services, robin.id, CAT.id, 3)
+    await start(services, robin.id)
+
+    async def listed() -> list[tuple[str, int]]:
+        return [(r.player.name, r.round) for r in await services.entry.bye_requests(robin.id)]
+
+    # Four players play three rounds: round 9 never comes.
+    assert await listed() == [("dan", 2), ("cat", 3), ("dan", 3)]
+    await services.tournaments.withdraw(robin.id, DAN.id)
+    assert await listed() == [("cat", 3)]
+    # Dan has left, yet an organizer can still take his request back.
+    left = await services.entry.request_bye(
+        robin.id, DAN.id, 3, actor_id=ORGANIZER.id, is_organizer=True, withdraw=True
+    )
+    assert left == []
+    with pytest.raises(NotEntered, match="That player is not playing"):
+        await services.entry.request_bye(
+            robin.id, DAN.id, 3, actor_id=ORGANIZER.id, is_organizer=True
+        )
+
+    await play_round(services, robin.id)
+    second = (await services.tournaments.pairings(robin.id)).pairings
+    # Dan's match goes to Cat because Dan left, not because of the bye he had asked for.
+    (forfeited,) = [p for p in second if DAN in (p.player1, p.player2)]
+    assert forfeited.forfeit and forfeited.winner == CAT and not forfeited.requested
+
+    await services.tournaments.cancel(robin.id, actor_id=ORGANIZER.id, is_organizer=True)
+    assert await listed() == []
