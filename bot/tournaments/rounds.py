@@ -19,7 +19,7 @@ next one, or nothing at all happens. The rules:
   odd player's; when that leaves an odd field of players who have all had their bye, the
   lowest-ranked of them gets a second one (the round's post says so) rather than the tournament
   ending early; pairs the organizer keeps apart never meet while any pairing avoids them (when
-  none does, they count as repeat meetings, so as few as possible meet, and it is logged).
+  none does, as few as possible meet, whatever the rematches, and it is logged).
 - Single elimination: :func:`bot.tournaments.elimination_round` over the seeded bracket. Its
   matches are ``until_decided``: a match left level goes on with tiebreak games, one at a time,
   colours still alternating, with the tournament's tiebreak time control, until one player leads
