@@ -61,7 +61,7 @@ from bot.notifications.outbox import Headline, TournamentNews, enqueue
 from bot.players.storage import save_player
 from bot.store import Database, Transaction, from_db, to_db
 from bot.timekeeping.clock import Clock
-from bot.tournaments import TournamentError, storage
+from bot.tournaments import TournamentError, round_robin, storage
 from bot.tournaments.seeding import move_by, move_to, seed_order
 from bot.tournaments.storage import fetch_entrants, fetch_pairings, fetch_tournament
 from bot.tournaments.tournament import (
@@ -76,11 +76,8 @@ MIN_CHECKIN = timedelta(hours=1)
 MAX_CHECKIN = timedelta(days=7)
 REMIND_WITHOUT_START = timedelta(hours=12)  # after an opening with no planned start
 MAX_FORBIDDEN_PAIRS = 64
-BYE_FORMATS = (
-    TournamentFormat.SWISS,
-    TournamentFormat.ROUND_ROBIN,
-    TournamentFormat.DOUBLE_ROUND_ROBIN,
-)
+ROUND_ROBINS = (TournamentFormat.ROUND_ROBIN, TournamentFormat.DOUBLE_ROUND_ROBIN)
+BYE_FORMATS = (TournamentFormat.SWISS, *ROUND_ROBINS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -590,15 +587,22 @@ def _last_round(tournament: TournamentView) -> int | None:
 async def _check_bye_request(
     tx: Transaction, tournament: TournamentView, player_id: int, round_number: int, *, you: bool
 ) -> None:
-    """Refuse a bye asked for a player not playing, or for a round the tournament lacks."""
-    entrant = next(
-        (e for e in await fetch_entrants(tx, tournament.id) if e.player.id == player_id), None
-    )
-    if entrant is None or not entrant.is_active:
+    """Refuse a bye asked for a player not playing, for a round the tournament lacks, or for a
+    round-robin round that is already the player's bye (an odd field: nothing to sit out)."""
+    entrants = await fetch_entrants(tx, tournament.id)
+    if not any(e.player.id == player_id and e.is_active for e in entrants):
         raise NotEntered(tournament.name, you=you)
     rounds = _last_round(tournament)
     if round_number < 1 or (rounds is not None and round_number > rounds):
         raise EntryRefused(f"{tournament.name} has rounds 1 to {rounds}.")
+    if tournament.status is TournamentStatus.RUNNING and tournament.format in ROUND_ROBINS:
+        double = tournament.format is TournamentFormat.DOUBLE_ROUND_ROBIN
+        schedule = round_robin([e.player.id for e in entrants], double=double)
+        if player_id in schedule[round_number - 1].byes:
+            raise EntryRefused(
+                f"Round {round_number} of {tournament.name} is already a bye for "
+                f"{'you' if you else 'that player'}: there is no match to sit out."
+            )
 
 
 async def _take_over_matches(

@@ -134,7 +134,7 @@ async def test_bye_requests_refused(services: Services) -> None:
     cup = await new_tournament(services, FIVE, name="Cup", format="elimination")
     with pytest.raises(EntryRefused, match="Only a Swiss or round-robin tournament takes byes"):
         await ask(services, cup.id, ANN.id, 1)
-    with pytest.raises(InvalidSetting, match="Only a Swiss tournament takes requested byes"):
+    with pytest.raises(InvalidSetting, match="Only a Swiss tournament takes a requested_bye score"):
         await new_tournament(services, name="Other", format="round_robin", requested_bye="zero")
     assert [r.round for r in await services.entry.bye_requests(swiss.id)] == [2]
 
@@ -290,3 +290,20 @@ async def test_only_byes_still_to_come_are_listed(services: Services) -> None:
 
     await services.tournaments.cancel(robin.id, actor_id=ORGANIZER.id, is_organizer=True)
     assert await listed() == []
+
+
+async def test_a_round_robin_bye_cannot_be_asked_for_a_round_that_is_one(
+    services: Services,
+) -> None:
+    robin = await new_tournament(services, (ANN, BEN, CAT), format="round_robin")
+    first = (await start(services, robin.id)).rounds[0].pairings
+    assert [p.player1 for p in first if p.is_bye] == [ANN]
+    # Three players: the Berger rounds give Cat the bye in round 2 and Ben in round 3.
+    with pytest.raises(EntryRefused, match="Round 2 of Spring Open is already a bye for you"):
+        await ask(services, robin.id, CAT.id, 2)
+    with pytest.raises(EntryRefused, match="Round 3 of Spring Open is already a bye for that"):
+        await services.entry.request_bye(
+            robin.id, BEN.id, 3, actor_id=ORGANIZER.id, is_organizer=True
+        )
+    assert await services.entry.bye_requests(robin.id) == []
+    assert await ask(services, robin.id, CAT.id, 3) == [3]
