@@ -241,7 +241,14 @@ def standings_embed(tournament: TournamentView, rows: list[StandingRow]) -> disc
     title = f"{display(tournament.name)}: standings ({status})"
     embed = discord.Embed(title=title, description=description)
     embed.set_footer(text=f"Score: {SCORING_NAMES[tournament.scoring.system]}. GP: game points.")
+    if tournament.format is TournamentFormat.SWISS:
+        embed.set_footer(text=f"{embed.footer.text} {byes_legend(tournament)}")
     return embed
+
+
+def byes_legend(tournament: TournamentView) -> str:
+    """What a Swiss table's "+Nb" counts: the byes asked for with the odd player's."""
+    return f"+Nb: byes, those asked for included (one scores {requested_bye_worth(tournament)})."
 
 
 def finished_text(tournament: TournamentView) -> str:
