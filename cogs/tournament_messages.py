@@ -153,8 +153,17 @@ def pairing_line(pairing: PairingView) -> str:
     return f"{score}: {display(pairing.winner.name)} {verdict}"
 
 
+def second_bye_line(player: PlayerRef) -> str:
+    """Why a Swiss player has the odd player's bye again."""
+    return (
+        f"{display(player.name)} has a second bye: everyone else still in has had one, and "
+        "the byes asked for left an odd number to pair."
+    )
+
+
 def round_embed(tournament: TournamentView, round_view: RoundView) -> discord.Embed:
     lines = [pairing_line(p) for p in round_view.pairings]
+    lines += map(second_bye_line, round_view.second_byes)
     description = "\n".join(lines) or "No pairings."
     if len(description) > MAX_DESCRIPTION:  # 32 pairings of long names: see /tournament pairings
         description = description[: MAX_DESCRIPTION - 2] + "\n…"
@@ -232,7 +241,14 @@ def standings_embed(tournament: TournamentView, rows: list[StandingRow]) -> disc
     title = f"{display(tournament.name)}: standings ({status})"
     embed = discord.Embed(title=title, description=description)
     embed.set_footer(text=f"Score: {SCORING_NAMES[tournament.scoring.system]}. GP: game points.")
+    if tournament.format is TournamentFormat.SWISS:
+        embed.set_footer(text=f"{embed.footer.text} {byes_legend(tournament)}")
     return embed
+
+
+def byes_legend(tournament: TournamentView) -> str:
+    """What a Swiss table's "+Nb" counts: the byes asked for with the odd player's."""
+    return f"+Nb: byes, those asked for included (one scores {requested_bye_worth(tournament)})."
 
 
 def finished_text(tournament: TournamentView) -> str:

@@ -61,7 +61,7 @@ from bot.notifications.outbox import Headline, TournamentNews, enqueue
 from bot.players.storage import save_player
 from bot.store import Database, Transaction, from_db, to_db
 from bot.timekeeping.clock import Clock
-from bot.tournaments import TournamentError, storage
+from bot.tournaments import TournamentError, round_robin, storage
 from bot.tournaments.seeding import move_by, move_to, seed_order
 from bot.tournaments.storage import fetch_entrants, fetch_pairings, fetch_tournament
 from bot.tournaments.tournament import (
@@ -76,11 +76,8 @@ MIN_CHECKIN = timedelta(hours=1)
 MAX_CHECKIN = timedelta(days=7)
 REMIND_WITHOUT_START = timedelta(hours=12)  # after an opening with no planned start
 MAX_FORBIDDEN_PAIRS = 64
-BYE_FORMATS = (
-    TournamentFormat.SWISS,
-    TournamentFormat.ROUND_ROBIN,
-    TournamentFormat.DOUBLE_ROUND_ROBIN,
-)
+ROUND_ROBINS = (TournamentFormat.ROUND_ROBIN, TournamentFormat.DOUBLE_ROUND_ROBIN)
+BYE_FORMATS = (TournamentFormat.SWISS, *ROUND_ROBINS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -487,16 +484,8 @@ class EntryService:
                 "meetings follow from its seeds.",
                 "byes asked for",
             )
-            entrant = next(
-                (e for e in await fetch_entrants(tx, tournament.id) if e.player.id == player_id),
-                None,
-            )
-            if entrant is None or not entrant.is_active:
-                raise NotEntered(tournament.name, you=you)
-            # None: a round robin signing up, whose length depends on who joins.
-            rounds = tournament.rounds_total or tournament.swiss_rounds
-            if round_number < 1 or (rounds is not None and round_number > rounds):
-                raise EntryRefused(f"{tournament.name} has rounds 1 to {rounds}.")
+            if not withdraw:  # a request of a player who has left can still be withdrawn
+                await _check_bye_request(tx, tournament, player_id, round_number, you=you)
             if round_number <= tournament.current_round:
                 raise EntryRefused(
                     f"Round {round_number} of {tournament.name} is already paired: a bye can be "
@@ -519,7 +508,8 @@ class EntryService:
             return [r for r in pending if r.player.id == player_id]
 
     async def bye_requests(self, tournament_id: int) -> list[ByeRequest]:
-        """Every bye asked for a round not yet paired, by round."""
+        """The byes still to come (asked by players still in, for rounds not yet paired), by
+        round."""
         async with self._db.snapshot() as tx:
             return await _pending_requests(tx, await fetch_tournament(tx, tournament_id))
 
@@ -577,9 +567,42 @@ class EntryService:
 
 
 async def _pending_requests(tx: Transaction, tournament: TournamentView) -> list[ByeRequest]:
-    """The byes asked for rounds not yet paired (those of paired rounds are kept as asked)."""
-    asked = await storage.fetch_bye_requests(tx, tournament.id)
-    return [r for r in asked if r.round > tournament.current_round]
+    """The byes still to come: asked by players still in for rounds not yet paired that the
+    tournament has (those of paired rounds are kept as asked); none once it is over."""
+    if tournament.status not in (TournamentStatus.SIGNUP, TournamentStatus.RUNNING):
+        return []
+    asked = await storage.fetch_bye_requests(tx, tournament.id, of_players_in=True)
+    last = _last_round(tournament)
+    return [
+        r for r in asked if r.round > tournament.current_round and (last is None or r.round <= last)
+    ]
+
+
+def _last_round(tournament: TournamentView) -> int | None:
+    """The tournament's last round; None for a round robin signing up, whose length depends on
+    who joins."""
+    return tournament.rounds_total or tournament.swiss_rounds
+
+
+async def _check_bye_request(
+    tx: Transaction, tournament: TournamentView, player_id: int, round_number: int, *, you: bool
+) -> None:
+    """Refuse a bye asked for a player not playing, for a round the tournament lacks, or for a
+    round-robin round that is already the player's bye (an odd field: nothing to sit out)."""
+    entrants = await fetch_entrants(tx, tournament.id)
+    if not any(e.player.id == player_id and e.is_active for e in entrants):
+        raise NotEntered(tournament.name, you=you)
+    rounds = _last_round(tournament)
+    if round_number < 1 or (rounds is not None and round_number > rounds):
+        raise EntryRefused(f"{tournament.name} has rounds 1 to {rounds}.")
+    if tournament.status is TournamentStatus.RUNNING and tournament.format in ROUND_ROBINS:
+        double = tournament.format is TournamentFormat.DOUBLE_ROUND_ROBIN
+        schedule = round_robin([e.player.id for e in entrants], double=double)
+        if player_id in schedule[round_number - 1].byes:
+            raise EntryRefused(
+                f"Round {round_number} of {tournament.name} is already a bye for "
+                f"{'you' if you else 'that player'}: there is no match to sit out."
+            )
 
 
 async def _take_over_matches(

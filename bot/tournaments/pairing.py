@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bot.tournaments.model import MatchResult, Pairing, Round, TournamentError, check_players
 from bot.tournaments.standings import DEFAULT_SCORING, Scoring, ranking_scores
@@ -58,7 +58,7 @@ class _SwissHistory:
     opponents: dict[int, Counter[int]]
     balance: dict[int, int]  # times player 1 minus times player 2
     last_role: dict[int, int]  # 1 or 2 in the player's latest match; absent before any
-    had_bye: frozenset[int]
+    byes: Counter[int]  # the odd player's byes each had
 
 
 def _swiss_history(
@@ -68,9 +68,6 @@ def _swiss_history(
     scoring: Scoring,
     requested_byes: Sequence[int],
 ) -> _SwissHistory:
-    repeated = sorted(p for p, n in Counter(byes).items() if n > 1)
-    if repeated:
-        raise TournamentError(f"A player has at most one bye; {repeated} had more.")
     # Withdrawn players keep their results: they still count for their opponents' history.
     everyone = list(field)
     for player in [*byes, *requested_byes, *(p for r in results for p in (r.player1, r.player2))]:
@@ -90,7 +87,7 @@ def _swiss_history(
         opponents=opponents,
         balance=balance,
         last_role=last_role,
-        had_bye=frozenset(byes),
+        byes=Counter(byes),
     )
 
 
@@ -178,39 +175,61 @@ def _matching_size(vertices: list[int], edges: list[int]) -> int:
 
 
 class _SwissSearch:
-    """Backtracking over the score-ordered list for a pairing within a budget of repeats and
-    colour clashes. The top remaining player tries opponents in Dutch order: the middle of their
-    score group first (1 v 3 and 2 v 4 in a group of four), then upwards, then lower groups.
+    """Backtracking over the score-ordered list for a pairing within a budget of forbidden pairs
+    (``crossings``), repeats and colour clashes. The top remaining player tries opponents in
+    Dutch order: the middle of their score group first (1 v 3 and 2 v 4 in a group of four),
+    then upwards, then lower groups.
 
     Sets of players are bitmasks over the ranking. A branch is cut as soon as the players left
     cannot be paired within the budget (quick counts first, then largest matchings), and a set
-    that failed is remembered with its budget, so every smaller budget fails at once."""
+    that failed is remembered with its budget, so every smaller budget fails at once. Without
+    ``crossing`` (no forbidden pair may be paired) the quick counts leave forbidden partners out,
+    which cuts more."""
 
     def __init__(
-        self, ranked: list[int], history: _SwissHistory, forbidden: frozenset[frozenset[int]]
+        self,
+        ranked: list[int],
+        history: _SwissHistory,
+        forbidden: frozenset[frozenset[int]],
+        *,
+        crossing: bool = False,
     ) -> None:
         self.ranked = ranked
         self.history = history
         self.index = {p: i for i, p in enumerate(ranked)}
         self.forbidden = forbidden
-        self.allowed = [self._partners(a, lambda a, b: True) for a in ranked]
-        self.fresh = [self._partners(a, lambda a, b: not history.opponents[a][b]) for a in ranked]
+        self.allowed = [self._partners(a, lambda a, b: True, forbidden) for a in ranked]
+        barred = frozenset() if crossing else forbidden
+        self.fresh = [
+            self._partners(a, lambda a, b: not history.opponents[a][b], barred) for a in ranked
+        ]
         self.calm = [
-            self._partners(a, lambda a, b: not _colours_clash(history, a, b)) for a in ranked
+            self._partners(a, lambda a, b: not _colours_clash(history, a, b), barred)
+            for a in ranked
         ]
         self.free = [f & c for f, c in zip(self.fresh, self.calm, strict=True)]
-        self.failed: dict[int, list[tuple[int, int]]] = {}
+        self.failed: dict[int, list[tuple[int, int, int]]] = {}
 
-    def _partners(self, player: int, allowed: Callable[[int, int], bool]) -> int:
-        """The bitmask of the players ``player`` may meet (never a forbidden pair) for whom
+    def _partners(
+        self, player: int, allowed: Callable[[int, int], bool], barred: frozenset[frozenset[int]]
+    ) -> int:
+        """The bitmask of the players ``player`` may meet (never a ``barred`` pair) for whom
         ``allowed`` holds."""
         return sum(
             1 << i
             for i, p in enumerate(self.ranked)
-            if p != player and frozenset((player, p)) not in self.forbidden and allowed(player, p)
+            if p != player and frozenset((player, p)) not in barred and allowed(player, p)
         )
 
-    def _within_budget(self, mask: int, remaining: list[int], repeats: int, clashes: int) -> bool:
+    def fewest_crossings(self, mask: int) -> int:
+        """The fewest forbidden pairs a pairing of the players in ``mask`` has: those left out of
+        a largest matching without one can be paired among themselves in any way."""
+        indices = [i for i in range(len(self.ranked)) if mask >> i & 1]
+        return len(indices) // 2 - _matching_size(indices, self.allowed)
+
+    def _within_budget(
+        self, mask: int, remaining: list[int], crossings: int, repeats: int, clashes: int
+    ) -> bool:
         """Whether the players in ``mask`` could still be paired within the budget, by counting
         those whom every possible partner costs a repeat, a clash or either; and players one
         colour over who outnumber everyone they could meet without a clash."""
@@ -234,7 +253,7 @@ class _SwissSearch:
         # perfect matching among the pairs that cost none.
         indices = [self.index[p] for p in remaining]
         pairs = len(remaining) // 2
-        if self.forbidden and _matching_size(indices, self.allowed) < pairs:
+        if self.forbidden and pairs - _matching_size(indices, self.allowed) > crossings:
             return False
         if pairs - _matching_size(indices, self.free) > repeats + clashes:
             return False
@@ -242,30 +261,32 @@ class _SwissSearch:
             return False
         return not (clashes == 0 and repeats and _matching_size(indices, self.calm) < pairs)
 
-    def pair(self, mask: int, repeats: int, clashes: int) -> list[tuple[int, int]] | None:
+    def pair(
+        self, mask: int, crossings: int, repeats: int, clashes: int
+    ) -> list[tuple[int, int]] | None:
         if mask == 0:
             return []
+        budget = (crossings, repeats, clashes)
         failures = self.failed.setdefault(mask, [])
-        if any(r >= repeats and c >= clashes for r, c in failures):
+        if any(all(f >= b for f, b in zip(failed, budget, strict=True)) for failed in failures):
             return None
         remaining = [p for i, p in enumerate(self.ranked) if mask >> i & 1]
-        if self._within_budget(mask, remaining, repeats, clashes):
+        if self._within_budget(mask, remaining, crossings, repeats, clashes):
             top, scores = remaining[0], self.history.scores
             group = [p for p in remaining if scores[p] == scores[top]]
             middle = max(1, len(group) // 2)
             order = group[middle:] + group[middle - 1 : 0 : -1] + remaining[len(group) :]
             for opponent in order:
-                if not self.allowed[self.index[top]] >> self.index[opponent] & 1:
-                    continue
+                crossing = int(not self.allowed[self.index[top]] >> self.index[opponent] & 1)
                 repeat = int(self.history.opponents[top][opponent] > 0)
                 clash = int(_colours_clash(self.history, top, opponent))
-                if repeat > repeats or clash > clashes:
+                if crossing > crossings or repeat > repeats or clash > clashes:
                     continue
                 rest = mask & ~(1 << self.index[top]) & ~(1 << self.index[opponent])
-                found = self.pair(rest, repeats - repeat, clashes - clash)
+                found = self.pair(rest, crossings - crossing, repeats - repeat, clashes - clash)
                 if found is not None:
                     return [(top, opponent), *found]
-        failures.append((repeats, clashes))
+        failures.append(budget)
         return None
 
 
@@ -300,9 +321,10 @@ def swiss_round(
     it chooses one without a ``forbidden`` pair, then with the fewest repeat meetings, then the
     fewest colour clashes (a player ending two colours over), then the bye to the lowest-ranked
     player who has not had one, then the Dutch order of :class:`_SwissSearch`. When every pairing
-    has a forbidden pair, forbidden pairs count as repeat meetings instead (so as few as
-    possible are paired; :func:`forbidden_pairs_met` names them). A player never gets a second
-    odd player's bye.
+    has a forbidden pair, it chooses among those with the fewest forbidden pairs (whatever the
+    repeats) by the same order; :func:`forbidden_pairs_met` names them. A player gets a second odd
+    player's bye only when the players asking for a bye leave an odd field of players who have
+    all had one; without such requests that field cannot be paired (TournamentError).
     """
     field = check_players(players)
     resting = tuple(dict.fromkeys(sitting_out))
@@ -314,45 +336,52 @@ def swiss_round(
     ranked = sorted(
         (p for p in field if p not in resting), key=lambda p: (-history.scores[p], seed[p])
     )
-    if len(ranked) % 2:
-        candidates: list[int | None] = [p for p in reversed(ranked) if p not in history.had_bye]
-        if not candidates:
-            raise TournamentError(
-                "Every player has had a bye, so an odd field cannot be paired again."
-            )
-    else:
-        candidates = [None]
+    candidates = _bye_candidates(ranked, history, bool(resting))
     kept_apart = frozenset(pair for pair in map(frozenset, forbidden) if pair <= set(ranked))
-    found = _swiss_search(ranked, history, kept_apart, candidates)
-    if found is None:  # every pairing has a forbidden pair: count them as repeats instead
-        opponents = {p: Counter(met) for p, met in history.opponents.items()}
-        for a, b in map(tuple, kept_apart):
-            opponents[a][b] += 1
-            opponents[b][a] += 1
-        history = replace(history, opponents=opponents)
-        found = _swiss_search(ranked, history, frozenset(), candidates)
-        assert found is not None, "a pairing with every pair a repeat and a clash always exists"
+    search = _SwissSearch(ranked, history, kept_apart)
+    found = _swiss_search(search, candidates, 0)
+    if found is None:  # every pairing has a forbidden pair: as few as possible, then as usual
+        search = _SwissSearch(ranked, history, kept_apart, crossing=True)
+        full = (1 << len(ranked)) - 1
+        fewest = min(
+            search.fewest_crossings(full if bye is None else full & ~(1 << search.index[bye]))
+            for bye in candidates
+        )
+        found = _swiss_search(search, candidates, fewest)
+        assert found is not None, "a pairing with that many forbidden pairs exists"
     pairs, bye = found
     pairings = tuple(_colours(history, seed, a, b) for a, b in pairs)
     return Round(pairings, () if bye is None else (bye,), resting)
 
 
+def _bye_candidates(
+    ranked: list[int], history: _SwissHistory, anyone_resting: bool
+) -> list[int | None]:
+    """Who may get the odd player's bye, lowest-ranked first ([None]: an even field pairs
+    everyone). Those without one; when all have had one and some players sit out by request
+    (which made the field odd), those with the fewest, rather than end the tournament early.
+    Otherwise an odd field of players who have all had their bye cannot be paired."""
+    if len(ranked) % 2 == 0:
+        return [None]
+    fewest = min(history.byes[p] for p in ranked)
+    if fewest and not anyone_resting:
+        raise TournamentError("Every player has had a bye, so an odd field cannot be paired again.")
+    return [p for p in reversed(ranked) if history.byes[p] == fewest]
+
+
 def _swiss_search(
-    ranked: list[int],
-    history: _SwissHistory,
-    forbidden: frozenset[frozenset[int]],
-    candidates: list[int | None],
+    search: _SwissSearch, candidates: list[int | None], crossings: int
 ) -> tuple[list[tuple[int, int]], int | None] | None:
-    """The best pairing of ``ranked`` without a forbidden pair and its bye (one of
-    ``candidates``), by the priorities of :func:`swiss_round`; None when there is none."""
-    search = _SwissSearch(ranked, history, forbidden)
-    full = (1 << len(ranked)) - 1
-    most = len(ranked) // 2
+    """The best pairing of the ranked players with at most ``crossings`` forbidden pairs and its
+    bye (one of ``candidates``), by the priorities of :func:`swiss_round`; None when there is
+    none."""
+    full = (1 << len(search.ranked)) - 1
+    most = len(search.ranked) // 2
     for repeats in range(most + 1):
         for clashes in range(most + 1):
             for bye in candidates:
                 mask = full if bye is None else full & ~(1 << search.index[bye])
-                found = search.pair(mask, repeats, clashes)
+                found = search.pair(mask, crossings, repeats, clashes)
                 if found is not None:
                     return found, bye
     return None

@@ -16,8 +16,10 @@ next one, or nothing at all happens. The rules:
   number of rounds, or sooner when the players still in can no longer be paired (fewer than two,
   or an odd field whose players have all had their bye). Players who asked for a bye in the
   round (:mod:`bot.tournaments.entry`) sit it out with a requested bye, decided at once like the
-  odd player's; pairs the organizer keeps apart never meet while any pairing avoids them (when
-  none does, they count as repeat meetings, so as few as possible meet, and it is logged).
+  odd player's; when that leaves an odd field of players who have all had their bye, the
+  lowest-ranked of them gets a second one (the round's post says so) rather than the tournament
+  ending early; pairs the organizer keeps apart never meet while any pairing avoids them (when
+  none does, as few as possible meet, whatever the rematches, and it is logged).
 - Single elimination: :func:`bot.tournaments.elimination_round` over the seeded bracket. Its
   matches are ``until_decided``: a match left level goes on with tiebreak games, one at a time,
   colours still alternating, with the tournament's tiebreak time control, until one player leads
@@ -38,6 +40,7 @@ next one, or nothing at all happens. The rules:
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -120,7 +123,7 @@ class Wishes:
 
 
 async def fetch_wishes(tx: Transaction, tournament_id: int, round_number: int) -> Wishes:
-    requests = await storage.fetch_bye_requests(tx, tournament_id, round_number)
+    requests = await storage.fetch_bye_requests(tx, tournament_id, round_number, of_players_in=True)
     pairs = await storage.fetch_forbidden_pairs(tx, tournament_id)
     return Wishes(
         frozenset(r.player.id for r in requests),
@@ -281,6 +284,14 @@ def next_round(
                 pairing.player1,
                 pairing.player2,
             )
+        for player in set(upcoming.byes) & set(byes):
+            log.warning(
+                "Tournament %d round %d: byes asked for left an odd field of players who have all "
+                "had a bye; %d has a second.",
+                tournament.id,
+                number,
+                player,
+            )
         return upcoming
     double = tournament.format is TournamentFormat.DOUBLE_ROUND_ROBIN
     schedule = round_robin(seeded, double=double)
@@ -416,8 +427,24 @@ async def _begin_round(
         await storage.write_pairing(
             tx, tournament.id, number, (player, None), row_id=None, decided_at=now, requested=True
         )
-    begun = RoundView(number, tuple(await fetch_pairings(tx, tournament.id, number)))
-    return begun, games
+    return await fetch_round(tx, tournament, number), games
+
+
+async def fetch_round(tx: Transaction, tournament: TournamentView, number: int) -> RoundView:
+    """A round's pairings, with (in a Swiss) the players whose odd player's bye in it is not
+    their first."""
+    pairings = [p for p in await fetch_pairings(tx, tournament.id) if p.round <= number]
+    this = tuple(p for p in pairings if p.round == number)
+    if tournament.format is not TournamentFormat.SWISS:
+        return RoundView(number, this)
+    holders = await fetch_place_holders(tx, tournament.id)
+    byes = Counter(standings_input(pairings, holders).byes)
+    again = tuple(
+        p.player1
+        for p in this
+        if p.is_bye and not p.requested and byes[holders.get(p.player1.id, p.player1.id)] > 1
+    )
+    return RoundView(number, this, again)
 
 
 async def _finish(

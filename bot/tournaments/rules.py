@@ -96,7 +96,10 @@ class TournamentRules:
         elif swiss_rounds is not None:
             raise InvalidSetting("Only a Swiss tournament takes a number of rounds.")
         elif requested_bye is not None:
-            raise InvalidSetting("Only a Swiss tournament takes requested byes.")
+            raise InvalidSetting(
+                "Only a Swiss tournament takes a requested_bye score: a round robin's byes asked "
+                "for are forfeits."
+            )
         bye = _choice(RequestedBye, requested_bye or RequestedBye.HALF, "requested bye")
         _check_groups(chosen, groups, advance)
         if not 1 <= games_per_match <= MAX_MATCH_GAMES:

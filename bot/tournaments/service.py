@@ -83,7 +83,7 @@ from bot.tournaments import (
     storage,
 )
 from bot.tournaments.entry import checkin_times, entries_at_start
-from bot.tournaments.rounds import advance, decide, standings_input
+from bot.tournaments.rounds import advance, decide, fetch_round, standings_input
 from bot.tournaments.rules import TournamentRules
 from bot.tournaments.storage import (
     TOURNAMENT_SELECT,
@@ -279,7 +279,7 @@ class TournamentService:
                 raise InvalidSetting(
                     f"{tournament.name} has rounds 1 to {tournament.current_round} so far."
                 )
-            return RoundView(number, tuple(await fetch_pairings(tx, tournament.id, number)))
+            return await fetch_round(tx, tournament, number)
 
     async def pairings_with_ids(
         self, tournament_id: int, ids: tuple[int, ...]

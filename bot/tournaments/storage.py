@@ -505,14 +505,26 @@ async def replace_pairing_player(
 
 
 async def fetch_bye_requests(
-    tx: Transaction, tournament_id: int, round_number: int | None = None
+    tx: Transaction,
+    tournament_id: int,
+    round_number: int | None = None,
+    *,
+    of_players_in: bool = False,
 ) -> list[ByeRequest]:
-    """The byes asked for rounds not yet paired (of one round, or all), by round then player."""
+    """The byes asked for (of one round, or all), by round then player; `of_players_in`: only
+    those of players still in (not of one who left or was replaced)."""
+    still_in = (
+        "AND EXISTS (SELECT 1 FROM tournament_players tp WHERE tp.tournament_id = r.tournament_id "
+        "AND tp.player_id = r.player_id AND tp.status = 'active') "
+        if of_players_in
+        else ""
+    )
     rows = await tx.fetchall(
         "SELECT r.player_id, p.name, r.round FROM tournament_bye_requests r "
         "JOIN players p ON p.id = r.player_id "
         "WHERE r.tournament_id = ? AND (? IS NULL OR r.round = ?) "
-        "ORDER BY r.round, p.name, r.player_id",
+        + still_in
+        + "ORDER BY r.round, p.name, r.player_id",
         (tournament_id, round_number, round_number),
     )
     return [ByeRequest(PlayerRef(row["player_id"], row["name"]), row["round"]) for row in rows]

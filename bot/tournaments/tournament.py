@@ -144,6 +144,9 @@ class ByeRequest:
 class RoundView:
     number: int
     pairings: tuple[PairingView, ...]  # byes included
+    # Swiss: who has the odd player's bye again (byes asked for left an odd field of players who
+    # had all had one; see bot.tournaments.swiss_round)
+    second_byes: tuple[PlayerRef, ...] = ()
 
     @property
     def is_complete(self) -> bool:

@@ -134,7 +134,7 @@ async def test_bye_requests_refused(services: Services) -> None:
     cup = await new_tournament(services, FIVE, name="Cup", format="elimination")
     with pytest.raises(EntryRefused, match="Only a Swiss or round-robin tournament takes byes"):
         await ask(services, cup.id, ANN.id, 1)
-    with pytest.raises(InvalidSetting, match="Only a Swiss tournament takes requested byes"):
+    with pytest.raises(InvalidSetting, match="Only a Swiss tournament takes a requested_bye score"):
         await new_tournament(services, name="Other", format="round_robin", requested_bye="zero")
     assert [r.round for r in await services.entry.bye_requests(swiss.id)] == [2]
 
@@ -221,3 +221,89 @@ async def test_keeping_apart_refused(services: Services) -> None:
     with pytest.raises(EntryRefused, match="a round robin pairs everyone with everyone"):
         await keep(ANN.id, BEN.id, tournament_id=robin.id)
     assert len(await services.entry.kept_apart(swiss.id)) == 1
+
+
+async def test_byes_asked_for_never_end_a_swiss_early(services: Services) -> None:
+    tournament = await new_tournament(
+        services, FIVE, format="swiss", swiss_rounds=4, games_per_match=1
+    )
+    await start(services, tournament.id)
+    await play_round(services, tournament.id)
+    await play_round(services, tournament.id)  # round 3 is paired
+    earlier = [
+        p
+        for number in (1, 2, 3)
+        for p in (await services.tournaments.pairings(tournament.id, number)).pairings
+    ]
+    had_bye = {p.player1 for p in earlier if p.is_bye}
+    without = [p for p in FIVE if p not in had_bye]
+    assert len(had_bye) == 3 and len(without) == 2
+    for player in without:
+        await ask(services, tournament.id, player.id, 4)
+    await play_round(services, tournament.id)
+
+    # The three left have all had their bye: one of them gets a second, the round is played.
+    running = await services.tournaments.get(tournament.id)
+    assert (running.status, running.current_round) == (TournamentStatus.RUNNING, 4)
+    fourth = await services.tournaments.pairings(tournament.id)
+    assert requested(fourth.pairings) == sorted(p.name for p in without)
+    (again,) = [p.player1 for p in fourth.pairings if p.is_bye and not p.requested]
+    assert again in had_bye and fourth.second_byes == (again,)
+    assert await services.entry.bye_requests(tournament.id) == []
+    await play_round(services, tournament.id)
+    finished = await services.tournaments.get(tournament.id)
+    assert (finished.status, finished.current_round) == (TournamentStatus.FINISHED, 4)
+
+
+async def test_only_byes_still_to_come_are_listed(services: Services) -> None:
+    robin = await new_tournament(
+        services, (ANN, BEN, CAT, DAN), format="round_robin", games_per_match=1
+    )
+    await ask(services, robin.id, BEN.id, 9)  # its length is not known during sign-up
+    for number in (2, 3):
+        await ask(services, robin.id, DAN.id, number)
+    await ask(services, robin.id, CAT.id, 3)
+    await start(services, robin.id)
+
+    async def listed() -> list[tuple[str, int]]:
+        return [(r.player.name, r.round) for r in await services.entry.bye_requests(robin.id)]
+
+    # Four players play three rounds: round 9 never comes.
+    assert await listed() == [("dan", 2), ("cat", 3), ("dan", 3)]
+    await services.tournaments.withdraw(robin.id, DAN.id)
+    assert await listed() == [("cat", 3)]
+    # Dan has left, yet an organizer can still take his request back.
+    left = await services.entry.request_bye(
+        robin.id, DAN.id, 3, actor_id=ORGANIZER.id, is_organizer=True, withdraw=True
+    )
+    assert left == []
+    with pytest.raises(NotEntered, match="That player is not playing"):
+        await services.entry.request_bye(
+            robin.id, DAN.id, 3, actor_id=ORGANIZER.id, is_organizer=True
+        )
+
+    await play_round(services, robin.id)
+    second = (await services.tournaments.pairings(robin.id)).pairings
+    # Dan's match goes to Cat because Dan left, not because of the bye he had asked for.
+    (forfeited,) = [p for p in second if DAN in (p.player1, p.player2)]
+    assert forfeited.forfeit and forfeited.winner == CAT and not forfeited.requested
+
+    await services.tournaments.cancel(robin.id, actor_id=ORGANIZER.id, is_organizer=True)
+    assert await listed() == []
+
+
+async def test_a_round_robin_bye_cannot_be_asked_for_a_round_that_is_one(
+    services: Services,
+) -> None:
+    robin = await new_tournament(services, (ANN, BEN, CAT), format="round_robin")
+    first = (await start(services, robin.id)).rounds[0].pairings
+    assert [p.player1 for p in first if p.is_bye] == [ANN]
+    # Three players: the Berger rounds give Cat the bye in round 2 and Ben in round 3.
+    with pytest.raises(EntryRefused, match="Round 2 of Spring Open is already a bye for you"):
+        await ask(services, robin.id, CAT.id, 2)
+    with pytest.raises(EntryRefused, match="Round 3 of Spring Open is already a bye for that"):
+        await services.entry.request_bye(
+            robin.id, BEN.id, 3, actor_id=ORGANIZER.id, is_organizer=True
+        )
+    assert await services.entry.bye_requests(robin.id) == []
+    assert await ask(services, robin.id, CAT.id, 3) == [3]

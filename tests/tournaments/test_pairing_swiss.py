@@ -8,7 +8,6 @@ player goes two colours over only when nothing without a repeat avoided it.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterator
 
@@ -168,6 +167,16 @@ def test_withdrawn_players_results_still_count() -> None:
     assert round_.pairings == (Pairing(4, 1),)  # 1 was player 1 in round one, 4 was not
 
 
-def test_a_second_bye_in_the_history_is_refused() -> None:
-    with pytest.raises(TournamentError, match=re.escape("at most one bye; [3] had more")):
-        swiss_round([1, 2, 3], [], [3, 3])
+def test_a_second_bye_only_when_byes_asked_for_leave_no_one_without_one() -> None:
+    players = [1, 2, 3, 4, 5]
+    with pytest.raises(TournamentError, match="Every player has had a bye"):
+        swiss_round(players, [], [1, 2, 3, 4, 5])
+    # 4 and 5 sit out by request; 1, 2 and 3 have all had the odd player's bye.
+    first = swiss_round(players, [], [1, 2, 3], sitting_out=[4, 5])
+    assert (first.byes, first.requested, first.pairings) == ((3,), (4, 5), (Pairing(1, 2),))
+    # Again: 3 has had two, so the bye goes to the lower-ranked of 1 and 2 (2 lost to 1).
+    results = results_of(first, 1, [0])
+    second = swiss_round(
+        players, results, [1, 2, 3, 3], requested_byes=first.requested, sitting_out=[4, 5]
+    )
+    assert second.byes == (2,)
