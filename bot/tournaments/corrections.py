@@ -61,6 +61,7 @@ from bot.games.storage import (
     record_reported_move,
     set_colours,
 )
+from bot.languages import SOURCE_LANGUAGE, _, speaking
 from bot.notifications.outbox import EndingCause, GameEnded, GameStart, Headline, TournamentNews
 from bot.notifications.outbox import enqueue as enqueue_news
 from bot.players.ratings import rerate_from
@@ -158,9 +159,11 @@ def _entry_from_row(row: Row) -> LogEntry:
 def _reason(text: str) -> str:
     reason = " ".join(strip_unsafe(text).split())
     if not any(char.isalnum() for char in reason):
-        raise CorrectionRefused("Give a reason: it is kept in the tournament's log.")
+        raise CorrectionRefused(_("Give a reason: it is kept in the tournament's log."))
     if len(reason) > MAX_REASON_LENGTH:
-        raise CorrectionRefused(f"A reason has at most {MAX_REASON_LENGTH} characters.")
+        raise CorrectionRefused(
+            _("A reason has at most {most} characters.", most=MAX_REASON_LENGTH)
+        )
     return reason
 
 
@@ -211,30 +214,45 @@ class ResultService:
         try:
             wanted = NewResult(result)
         except ValueError:
-            raise CorrectionRefused("The new result is 'white', 'black' or 'draw'.") from None
+            raise CorrectionRefused(_("The new result is 'white', 'black' or 'draw'.")) from None
         why = _reason(reason)
         now = self._clock.now()
         async with self._db.transaction() as tx:
             tournament = await fetch_tournament(tx, tournament_id)
             if not is_organizer and actor.id != tournament.organizer.id:
-                raise NotOrganizer("correct results")
+                raise NotOrganizer(_("correct results"))
             if tournament.status not in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
                 raise CorrectionRefused(
-                    f"{tournament.name} is {tournament.status.value}: only the results of a "
-                    "running or finished tournament can be corrected."
+                    _(
+                        "{name} is {status}: only the results of a running or finished "
+                        "tournament can be corrected.",
+                        name=tournament.name,
+                        status=tournament.status.word(),
+                    )
                 )
             game = await fetch_game(tx, game_id)
             pairing = await _pairing_of_game(tx, tournament, game)
             if game.status is not GameStatus.FINISHED or game.result is None:
-                what = "is still being played" if game.is_active else "was stopped unplayed"
                 raise CorrectionRefused(
-                    f"Game #{game.id} {what}: only a finished game's result can be corrected."
+                    _(
+                        "Game #{game} is still being played: only a finished game's result can "
+                        "be corrected.",
+                        game=game.id,
+                    )
+                    if game.is_active
+                    else _(
+                        "Game #{game} was stopped unplayed: only a finished game's result can be "
+                        "corrected.",
+                        game=game.id,
+                    )
                 )
             position = game.position_from_tps()
             new = corrected_result(position.result, wanted)
             before = game.result.ptn()
             if new.ptn() == before:
-                raise CorrectionRefused(f"Game #{game.id} already has the result {before}.")
+                raise CorrectionRefused(
+                    _("Game #{game} already has the result {result}.", game=game.id, result=before)
+                )
             await save_player(tx, actor, now)  # an organizer who never played: in the log
             points = position.points(new)
             await correct_result(tx, game, new, points)
@@ -292,20 +310,31 @@ class ResultService:
             tournament = await fetch_tournament(tx, tournament_id)
             if tournament.status is not TournamentStatus.RUNNING:
                 raise ReportRefused(
-                    f"{tournament.name} is {tournament.status.value}: games are reported "
-                    "while it runs."
+                    _(
+                        "{name} is {status}: games are reported while it runs.",
+                        name=tournament.name,
+                        status=tournament.status.word(),
+                    )
                 )
             whose = reporter.id if white_id is None else white_id
             game = await _waiting_game(tx, tournament, whose)
             if game is None:
                 raise ReportRefused(
-                    f"There is no game waiting in {tournament.name} for "
-                    f"{'you' if whose == reporter.id else 'that player'}: a game played "
-                    "elsewhere is reported for a tournament game not begun here."
+                    _(
+                        "There is no game waiting in {name} for you: a game played elsewhere is "
+                        "reported for a tournament game not begun here.",
+                        name=tournament.name,
+                    )
+                    if whose == reporter.id
+                    else _(
+                        "There is no game waiting in {name} for that player: a game played "
+                        "elsewhere is reported for a tournament game not begun here.",
+                        name=tournament.name,
+                    )
                 )
             organizer = is_organizer or reporter.id == tournament.organizer.id
             if reporter.id not in (game.white.id, game.black.id) and not organizer:
-                raise NotOrganizer("report someone else's game")
+                raise NotOrganizer(_("report someone else's game"))
             _check_setup(record, game)
             await save_player(tx, reporter, now)
             white, black = _colours(record, game, white_id)
@@ -341,7 +370,9 @@ async def _pairing_of_game(
 ) -> PairingView:
     pairing = None if game.match_id is None else await pairing_of_match(tx, game.match_id)
     if pairing is None or pairing.tournament_id != tournament.id:
-        raise CorrectionRefused(f"Game #{game.id} is not a game of {tournament.name}.")
+        raise CorrectionRefused(
+            _("Game #{game} is not a game of {name}.", game=game.id, name=tournament.name)
+        )
     return pairing
 
 
@@ -386,9 +417,11 @@ async def _follow(
     elif points1 == points2:
         if knockout:
             raise CorrectionRefused(
-                "That correction leaves the knockout match level, and a knockout match needs a "
-                "winner: correct another of its games too, or award it with `/organize forfeit` "
-                "before it is decided."
+                _(
+                    "That correction leaves the knockout match level, and a knockout match needs "
+                    "a winner: correct another of its games too, or award it with `/organize "
+                    "forfeit` before it is decided."
+                )
             )
         winner_id = None
     else:
@@ -444,14 +477,17 @@ async def _repair_bracket(
     game = await _game_in_progress(tx, following) if unbegun else None
     if game is None:
         raise CorrectionRefused(
-            f"The winner went on to round {following.round}, whose match has already begun: "
-            "the bracket can no longer be changed, so the result stays."
+            _(
+                "The winner went on to round {round}, whose match has already begun: the "
+                "bracket can no longer be changed, so the result stays.",
+                round=following.round,
+            )
         )
     entrants = await fetch_entrants(tx, tournament.id)
     active = {e.player.id for e in entrants if e.is_active}
     if new_winner not in active:
         raise CorrectionRefused(
-            "The corrected winner has left the tournament, so they cannot go through."
+            _("The corrected winner has left the tournament, so they cannot go through.")
         )
     upcoming = next_round(
         tournament, entrants, (p for p in pairings if p.round <= pairing.round), holders
@@ -515,20 +551,28 @@ async def _reseed_knockout(
         return
     if tournament.status is TournamentStatus.FINISHED:
         raise CorrectionRefused(
-            "That correction changes who went through from the groups or their knockout seeds, "
-            "and the knockout has been played: the result stays."
+            _(
+                "That correction changes who went through from the groups or their knockout "
+                "seeds, and the knockout has been played: the result stays."
+            )
         )
     first = tournament.group_stage_rounds + 1
     if tournament.current_round > first:
         raise CorrectionRefused(
-            "That correction changes who goes through from the groups or their knockout seeds, "
-            f"and the knockout's round {tournament.current_round - first + 1} has begun: the "
-            "bracket can no longer change, so the result stays."
+            _(
+                "That correction changes who goes through from the groups or their knockout "
+                "seeds, and the knockout's round {round} has begun: the bracket can no longer "
+                "change, so the result stays.",
+                round=tournament.current_round - first + 1,
+            )
         )
     if len(order) != len(seeded):  # a place left empty at the seeding is held again since
         raise CorrectionRefused(
-            "That correction changes how many players go through from the groups, and the "
-            "knockout is seeded already: the bracket can no longer change, so the result stays."
+            _(
+                "That correction changes how many players go through from the groups, and the "
+                "knockout is seeded already: the bracket can no longer change, so the result "
+                "stays."
+            )
         )
     # Undone with the rest if refused below.
     await storage.set_knockout_seeds(tx, tournament.id, order)
@@ -550,10 +594,14 @@ async def _reseed_knockout(
             wanted.remove(players)
         elif await _begun(tx, stored):
             raise CorrectionRefused(
-                f"That correction changes the knockout match {name(stored.player1)} v "
-                f"{'a bye' if stored.player2 is None else name(stored.player2)} (round {first}), "
-                "which has already "
-                "begun: the bracket can no longer change, so the result stays."
+                _(
+                    "That correction changes the knockout match {player1} v {player2} (round "
+                    "{round}), which has already begun: the bracket can no longer change, so "
+                    "the result stays.",
+                    player1=name(stored.player1),
+                    player2=_("a bye") if stored.player2 is None else name(stored.player2),
+                    round=first,
+                )
             )
         else:
             seats.append(stored)
@@ -656,29 +704,42 @@ async def _write_log(
 # ----------------------------------------------------------------- reporting: the checks
 
 
-def read_reported_game(text: str) -> PTNGame:
-    """The game of a reported PTN file, or :class:`ReportRefused` saying why it does not count
-    whatever the pairing. Pure work on the file: the bot runs it in a worker process
+def read_reported_game(text: str, language: str = SOURCE_LANGUAGE) -> PTNGame:
+    """The game of a reported PTN file, or :class:`ReportRefused` saying why (in `language`:
+    the worker process does not share the caller's) it does not count whatever the pairing. Pure
+    work on the file: the bot runs it in a worker process
     (:class:`bot.work.attached_files.FileReader`), never on the event loop."""
+    with speaking(language):
+        return _read_reported_game(text)
+
+
+def _read_reported_game(text: str) -> PTNGame:
     if len(text.encode()) > MAX_PTN_BYTES:
-        raise ReportRefused(f"A PTN file of a game is at most {MAX_PTN_BYTES // 1000} kB.")
+        raise ReportRefused(
+            _("A PTN file of a game is at most {size} kB.", size=MAX_PTN_BYTES // 1000)
+        )
     try:
         record = PTNGame.parse(text)
     except PTNError as error:
-        raise ReportRefused(f"The file is refused: {error}") from None
+        raise ReportRefused(_("The file is refused: {error}", error=error)) from None
     tps = record.tag("TPS")
     if tps is not None and tps.strip() not in ("", "?"):
-        raise ReportRefused("The file starts from a set position (a TPS tag): report a whole game.")
+        raise ReportRefused(
+            _("The file starts from a set position (a TPS tag): report a whole game.")
+        )
     if record.result is None:
         claimed = record.tag("Result")
         if claimed:
             raise ReportRefused(
-                f"The file says {claimed.strip()}, but after its last move the game goes on: "
-                "no road, the board is not full and both players have pieces left."
+                _(
+                    "The file says {result}, but after its last move the game goes on: no road, "
+                    "the board is not full and both players have pieces left.",
+                    result=claimed.strip(),
+                )
             )
-        raise ReportRefused("The file does not say how the game ended (no result).")
+        raise ReportRefused(_("The file does not say how the game ended (no result)."))
     if record.result.kind is ResultKind.ABORT:
-        raise ReportRefused("The file's result is 0-0 (aborted): there is nothing to count.")
+        raise ReportRefused(_("The file's result is 0-0 (aborted): there is nothing to count."))
     return record
 
 
@@ -687,34 +748,45 @@ def _check_setup(record: PTNGame, game: GameView) -> None:
     setup = game.setup
     if setup.start_tps is not None:
         raise ReportRefused(
-            "This tournament's games start from its own position (a thematic event): play them "
-            "here, where they start there, rather than report one played elsewhere."
+            _(
+                "This tournament's games start from its own position (a thematic event): play "
+                "them here, where they start there, rather than report one played elsewhere."
+            )
         )
-    size = f"{setup.size}x{setup.size}"
     if start.size != setup.size:
         raise ReportRefused(
-            f"The file is a {start.size}x{start.size} game; this tournament plays {size}."
+            _(
+                "The file is a {file} game; this tournament plays {size}.",
+                file=f"{start.size}x{start.size}",
+                size=f"{setup.size}x{setup.size}",
+            )
         )
     if start.komi != setup.base_komi:
         raise ReportRefused(
-            f"The file's komi is {start.komi:g}; this tournament plays komi {setup.base_komi:g}."
+            _(
+                "The file's komi is {file}; this tournament plays komi {komi}.",
+                file=f"{start.komi:g}",
+                komi=f"{setup.base_komi:g}",
+            )
         )
     pieces = (tuple(start.starting_stones), tuple(start.starting_caps))
     if pieces != (tuple(setup.stones), tuple(setup.caps)):
         raise ReportRefused(
-            "The file's players had other pieces (Flats/Caps tags) than this tournament's."
+            _("The file's players had other pieces (Flats/Caps tags) than this tournament's.")
         )
     if start.opening is not setup.opening:
         raise ReportRefused(
-            f"The file's opening is {start.opening.value}; this tournament plays "
-            f"{setup.opening.value}."
+            _(
+                "The file's opening is {file}; this tournament plays {opening}.",
+                file=start.opening.value,
+                opening=setup.opening.value,
+            )
         )
     if start.ties_to_black != setup.antiquity:
-        file_says, game_says = (
-            ("plays", "does not") if start.ties_to_black else ("does not play", "does")
-        )
         raise ReportRefused(
-            f"The file {file_says} the antiquity tie rule; this tournament's game {game_says}."
+            _("The file plays the antiquity tie rule; this tournament's game does not.")
+            if start.ties_to_black
+            else _("The file does not play the antiquity tie rule; this tournament's game does.")
         )
 
 
@@ -728,8 +800,13 @@ def _colours(record: PTNGame, game: GameView, white_id: int | None) -> tuple[int
     if white_id is not None:
         if white_id not in (game.white.id, game.black.id):
             raise ReportRefused(
-                f"Game #{game.id} is between {game.white.name} and {game.black.name}: the "
-                "player named as white is neither."
+                _(
+                    "Game #{game} is between {white} and {black}: the player named as white is "
+                    "neither.",
+                    game=game.id,
+                    white=game.white.name,
+                    black=game.black.name,
+                )
             )
         other = game.black.id if white_id == game.white.id else game.white.id
         return white_id, other
@@ -738,9 +815,14 @@ def _colours(record: PTNGame, game: GameView, white_id: int | None) -> tuple[int
         if (first, second) == (_names(white.name), _names(black.name)):
             return white.id, black.id
     raise ReportRefused(
-        f"The file's players ({record.tag('Player1') or '?'} and {record.tag('Player2') or '?'}) "
-        f"are not {game.white.name} and {game.black.name} by name: say who had white "
-        "(Player 1) with the `white` option."
+        _(
+            "The file's players ({player1} and {player2}) are not {white} and {black} by name: "
+            "say who had white (Player 1) with the `white` option.",
+            player1=record.tag("Player1") or "?",
+            player2=record.tag("Player2") or "?",
+            white=game.white.name,
+            black=game.black.name,
+        )
     )
 
 
@@ -763,8 +845,11 @@ async def _waiting_game(
     games = [game_from_row(row) for row in rows]
     if games and games[0].plies_played > 0:
         raise ReportRefused(
-            f"Game #{games[0].id} already has moves played here: a game played elsewhere "
-            "counts only for a game not begun on Bredon."
+            _(
+                "Game #{game} already has moves played here: a game played elsewhere counts only "
+                "for a game not begun on Bredon.",
+                game=games[0].id,
+            )
         )
     return games[0] if games else None
 
@@ -782,5 +867,7 @@ async def _store_moves(
         mover = colours[position.to_move.value]
         position.play(ply.move)
         if not await record_reported_move(tx, game.id, position, mover, now):
-            raise ReportRefused(f"Game #{game.id} changed while the file was read: try again.")
+            raise ReportRefused(
+                _("Game #{game} changed while the file was read: try again.", game=game.id)
+            )
     return replace(await fetch_game(tx, game.id), last_move_at=now)
