@@ -14,12 +14,12 @@ import discord
 from bot.games.model import PlayerRef
 from bot.languages import _, ngettext
 from bot.notifications.outbox import Headline
-from bot.tournaments import ScoringSystem, TieBreak, group_name
+from bot.tournaments import ScoringSystem, group_name
 from bot.tournaments.entry import EntryState
+from bot.tournaments.pictures import status_mark, tie_break_name, tie_break_short
 from bot.tournaments.tournament import (
     ByeRequest,
     Entrant,
-    EntrantStatus,
     PairingView,
     RoundView,
     StandingRow,
@@ -51,24 +51,6 @@ def scoring_name(system: ScoringSystem) -> str:
         ScoringSystem.MATCH_POINTS: _("match points"),
         ScoringSystem.GAME_POINTS: _("game points (squares + unplayed pieces per win)"),
     }[system]
-
-
-def tie_break_name(kind: TieBreak) -> str:
-    """A tie-break's name in words (the export's CSV keeps :attr:`TieBreak.label`)."""
-    return {
-        TieBreak.HEAD_TO_HEAD: _("head-to-head"),
-        TieBreak.SONNEBORN_BERGER: _("Sonneborn-Berger"),
-        TieBreak.BUCHHOLZ: _("Buchholz"),
-    }[kind]
-
-
-def status_mark(status: EntrantStatus) -> str:
-    """What follows a name that no longer plays: " (withdrew)", " (DQ)"; else nothing."""
-    if status is EntrantStatus.WITHDRAWN:
-        return _(" (withdrew)")
-    if status is EntrantStatus.DISQUALIFIED:
-        return _(" (DQ)")
-    return ""
 
 
 def format_text(tournament: TournamentView) -> str:
@@ -275,15 +257,6 @@ def standings_table(tournament: TournamentView, rows: list[StandingRow]) -> str:
             for number in numbers
         )
     return _table(tournament, rows)
-
-
-def tie_break_short(kind: TieBreak) -> str:
-    """A tie-break's column heading in the standings table."""
-    return {
-        TieBreak.HEAD_TO_HEAD: _("H2H"),
-        TieBreak.SONNEBORN_BERGER: _("SB"),
-        TieBreak.BUCHHOLZ: _("BH"),
-    }[kind]
 
 
 def _table(tournament: TournamentView, rows: list[StandingRow]) -> str:
