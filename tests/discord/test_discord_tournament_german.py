@@ -97,6 +97,8 @@ async def test_a_round_in_a_german_server_with_a_german_and_english_players(club
     assert len(anchors) == 2 and all(" gegen <@" in text for text in anchors), anchors
 
     # Private answers in each player's language.
+    unknown = await alice.slash(club.channel, "tournament info", tournament="Autumn Cup")
+    assert unknown.response.content == "Auf diesem Server gibt es kein Turnier namens 'Autumn Cup'."
     info = (await alice.slash(club.channel, "tournament info")).response
     assert info.ephemeral and info.embeds[0].title == "Spring Open (läuft)"
     assert "**Turnierleitung:** " in (info.embeds[0].description or "")
