@@ -10,7 +10,7 @@ import discord
 
 from bot.languages import _, ngettext
 from bot.text_safety import MAX_MESSAGE
-from bot.tournaments.corrections import LogEntry, LogKind
+from bot.tournaments.corrections import LogEntry, LogKind, worded
 from bot.tournaments.tournament import TournamentView
 from cogs.formatting import display, mention, timestamp
 
@@ -19,8 +19,7 @@ LOG_SHOWN = 25  # the newest entries in the embed; the export has them all
 
 
 def entry_text(entry: LogEntry) -> str:
-    """One log entry: what changed, by whom, why, and what followed (the lines of what followed
-    are stored as they were written, in English)."""
+    """One log entry: what changed, by whom, why, and what followed."""
     fields = {
         "game": entry.game_id,
         "result": entry.result_after,
@@ -35,7 +34,7 @@ def entry_text(entry: LogEntry) -> str:
         )
     else:
         head = _("Game #{game} reported by {actor}, **{result}**: {reason}", **fields)
-    return "\n".join([head, *(f"- {line}" for line in entry.consequences)])
+    return "\n".join([head, *(f"- {worded(line)}" for line in entry.consequences)])
 
 
 def corrected_text(tournament: TournamentView) -> str:

@@ -45,7 +45,8 @@ Reporting a game played elsewhere, for a tournament game waiting on Bredon (no m
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
@@ -61,7 +62,7 @@ from bot.games.storage import (
     record_reported_move,
     set_colours,
 )
-from bot.languages import SOURCE_LANGUAGE, _, speaking
+from bot.languages import N_, SOURCE_LANGUAGE, _, speaking
 from bot.notifications.outbox import EndingCause, GameEnded, GameStart, Headline, TournamentNews
 from bot.notifications.outbox import enqueue as enqueue_news
 from bot.players.ratings import rerate_from
@@ -109,6 +110,40 @@ class NewResult(StrEnum):
     DRAW = "draw"
 
 
+class Said(str):
+    """A line of what followed a correction: its English text (what the log held before it
+    spoke other languages), which keeps its message and fields to be worded when it is shown,
+    in the language spoken then (:meth:`words`)."""
+
+    message: str
+    fields: dict[str, str | int]
+
+    def __new__(cls, message: str, /, **fields: str | int) -> Said:
+        said = super().__new__(cls, message.format(**fields))
+        said.message, said.fields = message, fields
+        return said
+
+    def words(self) -> str:
+        return _(self.message, **self.fields)
+
+
+def worded(line: str) -> str:
+    """A line of the log in the language spoken (a line stored before there were languages is
+    shown as it was written)."""
+    return line.words() if isinstance(line, Said) else line
+
+
+def _stored_lines(lines: Sequence[Said]) -> str:
+    return json.dumps([[line.message, line.fields] for line in lines], ensure_ascii=False)
+
+
+def _read_lines(text: str) -> tuple[str, ...]:
+    """The stored lines: their messages and fields, or (written before) plain lines of text."""
+    if text.startswith("["):
+        return tuple(Said(message, **fields) for message, fields in json.loads(text))
+    return tuple(line for line in text.split("\n") if line)
+
+
 @dataclass(frozen=True, slots=True)
 class LogEntry:
     """One line of a tournament's log."""
@@ -121,7 +156,7 @@ class LogEntry:
     result_before: str | None  # PTN; None for a reported game
     result_after: str
     reason: str
-    consequences: tuple[str, ...]  # what followed, for people
+    consequences: tuple[str, ...]  # what followed, for people (:class:`Said`, shown `worded`)
     created_at: datetime
 
 
@@ -151,7 +186,7 @@ def _entry_from_row(row: Row) -> LogEntry:
         result_before=row["result_before"],
         result_after=row["result_after"],
         reason=row["reason"],
-        consequences=tuple(line for line in row["consequences"].split("\n") if line),
+        consequences=_read_lines(row["consequences"]),
         created_at=created,
     )
 
@@ -259,7 +294,7 @@ class ResultService:
             followed = await _follow(tx, tournament, pairing, now)
             if game.setup.rated:
                 await rerate_from(tx, game.guild_id, game.setup.size, game.id)
-                followed.lines.append("Ratings are recomputed from this game on.")
+                followed.lines.append(Said(N_("Ratings are recomputed from this game on.")))
             entry = await _write_log(
                 tx,
                 tournament,
@@ -381,7 +416,7 @@ class _Followed:
     """What a correction changed besides the game: lines for people, games it started, rounds it
     began and whether it finished the tournament (all announced with the correction)."""
 
-    lines: list[str]
+    lines: list[Said]
     started: list[int]
     rounds: list[int] = field(default_factory=list)
     finished: bool = False
@@ -411,7 +446,8 @@ async def _follow(
     await set_match_points(tx, match.id, points1, points2)
     knockout = tournament.is_knockout_round(pairing.round)
     if not pairing.is_decided:
-        return _Followed([f"Match score now {points1}-{points2}; the match goes on."], [])
+        goes_on = N_("Match score now {points1}-{points2}; the match goes on.")
+        return _Followed([Said(goes_on, points1=points1, points2=points2)], [])
     if pairing.forfeit:
         winner_id = None if pairing.winner is None else pairing.winner.id
     elif points1 == points2:
@@ -427,7 +463,8 @@ async def _follow(
     else:
         winner_id = match.player1.id if points1 > points2 else match.player2.id
     await storage.rescore_pairing(tx, pairing.id, (points1, points2), winner_id)
-    followed = _Followed([f"Round {pairing.round} match score now {points1}-{points2}."], [])
+    score = N_("Round {round} match score now {points1}-{points2}.")
+    followed = _Followed([Said(score, round=pairing.round, points1=points1, points2=points2)], [])
     old_winner = place(None if pairing.winner is None else pairing.winner.id)
     running = tournament.status is TournamentStatus.RUNNING
     if knockout and place(winner_id) != old_winner:
@@ -440,7 +477,7 @@ async def _follow(
         await _reseed_knockout(tx, tournament, holders, followed, now)
     elif tournament.format is TournamentFormat.SWISS and running:
         followed.lines.append(
-            "Pairings already made stay; later rounds are paired on these standings."
+            Said(N_("Pairings already made stay; later rounds are paired on these standings."))
         )
     if tournament.status is TournamentStatus.FINISHED:
         followed.lines.extend(await _crown_again(tx, tournament, holders))
@@ -499,8 +536,17 @@ async def _repair_bracket(
     assert started is not None
     followed.started.append(started.id)
     followed.lines.append(
-        f"Round {following.round}: game #{game.id} is stopped; <@{seat.player1}> and "
-        f"<@{seat.player2}> play game #{started.id} instead."
+        Said(
+            N_(
+                "Round {round}: game #{stopped} is stopped; {player1} and {player2} play game "
+                "#{game} instead."
+            ),
+            round=following.round,
+            stopped=game.id,
+            player1=f"<@{seat.player1}>",
+            player2=f"<@{seat.player2}>",
+            game=started.id,
+        )
     )
 
 
@@ -538,15 +584,19 @@ async def _reseed_knockout(
     entrants = await fetch_entrants(tx, tournament.id)
     seeded = sorted((e for e in entrants if e.knockout_seed), key=lambda e: e.knockout_seed or 0)
     if not seeded:
-        followed.lines.append("The group tables are recomputed.")
+        followed.lines.append(Said(N_("The group tables are recomputed.")))
         return
     pairings = await fetch_pairings(tx, tournament.id)
     still_in = {e.player.id for e in seeded}
     order = knockout_order(tournament, entrants, pairings, holders, still_in=still_in)
     if order == [e.player.id for e in seeded]:
         followed.lines.append(
-            "Who goes through from the groups, and their knockout seeds, are unchanged: the "
-            "knockout stays as it is."
+            Said(
+                N_(
+                    "Who goes through from the groups, and their knockout seeds, are unchanged: "
+                    "the knockout stays as it is."
+                )
+            )
         )
         return
     if tournament.status is TournamentStatus.FINISHED:
@@ -606,31 +656,69 @@ async def _reseed_knockout(
         else:
             seats.append(stored)
     followed.lines.append(
-        "The knockout is seeded again from the corrected group tables: "
-        + ", ".join(f"{seed}. <@{player}>" for seed, player in enumerate(order, start=1))
-        + "."
+        Said(
+            N_("The knockout is seeded again from the corrected group tables: {seeds}."),
+            seeds=", ".join(f"{seed}. <@{player}>" for seed, player in enumerate(order, start=1)),
+        )
     )
     active = {e.player.id for e in entrants if e.is_active}
     for seat, players in zip(seats, wanted, strict=True):
         waiting = await _game_in_progress(tx, seat)
         started = await _reseat(tx, tournament, seat, players, active, waiting, now)
-        stopped = "" if waiting is None else f"game #{waiting.id} is stopped; "
         if started is not None:
             followed.started.append(started.id)
-            now_text = f"<@{players[0]}> and <@{players[1]}> play game #{started.id}."
-        elif players[1] is None:
-            now_text = f"<@{players[0]}> has a bye."
-        else:
-            now_text = f"<@{players[0]}> v <@{players[1]}> is a forfeit (a player has left)."
-        followed.lines.append(f"Round {first}: {stopped}{now_text}")
+        followed.lines.append(_reseated(first, waiting, players, started))
     progress = await advance(tx, tournament.id, now)  # a round left with only forfeits and byes
     for begun in progress.rounds:
-        followed.lines.append(f"Round {begun.number} begins.")
+        followed.lines.append(Said(N_("Round {round} begins."), round=begun.number))
         followed.rounds.append(begun.number)
     followed.started.extend(game.id for game in progress.games)
     if progress.finished:
         followed.finished = True
-        followed.lines.append("The tournament is over.")
+        followed.lines.append(Said(N_("The tournament is over.")))
+
+
+def _reseated(
+    number: int,
+    stopped: GameView | None,
+    players: tuple[int, int | None],
+    started: GameView | None,
+) -> Said:
+    """A first knockout round's pairing seated again: the game stopped (if one was waiting) and
+    who now plays, has a bye or wins by forfeit."""
+    first, second = (None if p is None else f"<@{p}>" for p in players)
+    assert first is not None
+    fields: dict[str, str | int] = {"round": number, "player1": first}
+    if stopped is not None:
+        fields["stopped"] = stopped.id
+    if started is not None:
+        assert second is not None
+        fields |= {"player2": second, "game": started.id}
+        if stopped is None:
+            return Said(N_("Round {round}: {player1} and {player2} play game #{game}."), **fields)
+        return Said(
+            N_(
+                "Round {round}: game #{stopped} is stopped; {player1} and {player2} play game "
+                "#{game}."
+            ),
+            **fields,
+        )
+    if second is None:
+        if stopped is None:
+            return Said(N_("Round {round}: {player1} has a bye."), **fields)
+        return Said(N_("Round {round}: game #{stopped} is stopped; {player1} has a bye."), **fields)
+    fields["player2"] = second
+    if stopped is None:
+        return Said(
+            N_("Round {round}: {player1} v {player2} is a forfeit (a player has left)."), **fields
+        )
+    return Said(
+        N_(
+            "Round {round}: game #{stopped} is stopped; {player1} v {player2} is a forfeit (a "
+            "player has left)."
+        ),
+        **fields,
+    )
 
 
 async def _begun(tx: Transaction, pairing: PairingView) -> bool:
@@ -658,7 +746,7 @@ async def _game_in_progress(tx: Transaction, pairing: PairingView) -> GameView |
 
 async def _crown_again(
     tx: Transaction, tournament: TournamentView, holders: Mapping[int, int]
-) -> list[str]:
+) -> list[Said]:
     """A finished tournament's winner, from the corrected results."""
     entrants = await fetch_entrants(tx, tournament.id)
     pairings = await fetch_pairings(tx, tournament.id)
@@ -668,8 +756,8 @@ async def _crown_again(
         return []
     await storage.set_winner(tx, tournament.id, winner)
     if winner is None:
-        return ["First place is now shared: the tournament has no sole winner."]
-    return [f"The tournament's winner is now <@{winner}>."]
+        return [Said(N_("First place is now shared: the tournament has no sole winner."))]
+    return [Said(N_("The tournament's winner is now {winner}."), winner=f"<@{winner}>")]
 
 
 async def _write_log(
@@ -681,7 +769,7 @@ async def _write_log(
     before: str | None,
     after: str,
     reason: str,
-    consequences: list[str],
+    consequences: list[Said],
     now: datetime,
 ) -> LogEntry:
     entry_id = await storage.write_log(
@@ -693,7 +781,7 @@ async def _write_log(
         before=before,
         after=after,
         reason=reason,
-        consequences=consequences,
+        consequences=_stored_lines(consequences),
         now=now,
     )
     row = await tx.fetchone(_LOG_SELECT + "WHERE l.id = ?", (entry_id,))
