@@ -24,7 +24,7 @@ def entry_text(entry: LogEntry) -> str:
         "game": entry.game_id,
         "result": entry.result_after,
         "actor": mention(entry.actor),
-        "reason": display(entry.reason),
+        "reason": display(worded(entry.reason)),
     }
     if entry.kind is LogKind.CORRECTION:
         head = _(

@@ -133,8 +133,11 @@ def worded(line: str) -> str:
     return line.words() if isinstance(line, Said) else line
 
 
-def _stored_lines(lines: Sequence[Said]) -> str:
-    return json.dumps([[line.message, line.fields] for line in lines], ensure_ascii=False)
+def _stored(said: Said | Sequence[Said]) -> str:
+    """A line (a report's reason), or lines, as the log keeps them: messages and fields."""
+    if isinstance(said, Said):
+        return json.dumps([said.message, said.fields], ensure_ascii=False)
+    return json.dumps([[line.message, line.fields] for line in said], ensure_ascii=False)
 
 
 def _read_lines(text: str) -> tuple[str, ...]:
@@ -142,6 +145,15 @@ def _read_lines(text: str) -> tuple[str, ...]:
     if text.startswith("["):
         return tuple(Said(message, **fields) for message, fields in json.loads(text))
     return tuple(line for line in text.split("\n") if line)
+
+
+def _read_reason(kind: LogKind, text: str) -> str:
+    """A correction's reason as the organizer gave it; a report's as the bot said it (plain
+    text in a report logged before)."""
+    if kind is LogKind.REPORT and text.startswith("["):
+        message, fields = json.loads(text)
+        return Said(message, **fields)
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,15 +189,16 @@ _LOG_SELECT = (
 def _entry_from_row(row: Row) -> LogEntry:
     created = from_db(row["created_at"])
     assert created is not None
+    kind = LogKind(row["kind"])
     return LogEntry(
         id=row["id"],
         tournament_id=row["tournament_id"],
-        kind=LogKind(row["kind"]),
+        kind=kind,
         actor=PlayerRef(row["actor_id"], row["actor_name"]),
         game_id=row["game_id"],
         result_before=row["result_before"],
         result_after=row["result_after"],
-        reason=row["reason"],
+        reason=_read_reason(kind, row["reason"]),
         consequences=_read_lines(row["consequences"]),
         created_at=created,
     )
@@ -388,7 +401,11 @@ class ResultService:
                 game.id,
                 None,
                 record.result.ptn(),
-                f"played elsewhere ({_where(record)}), {len(record.plies)} plies",
+                Said(
+                    N_("played elsewhere ({where}), {plies} plies"),
+                    where=_where(record),
+                    plies=len(record.plies),
+                ),
                 [],
                 now,
             )
@@ -772,6 +789,7 @@ async def _write_log(
     consequences: list[Said],
     now: datetime,
 ) -> LogEntry:
+    """Log a correction (`reason` as the organizer gave it) or a report (the bot's own)."""
     entry_id = await storage.write_log(
         tx,
         tournament.id,
@@ -780,8 +798,8 @@ async def _write_log(
         game_id=game_id,
         before=before,
         after=after,
-        reason=reason,
-        consequences=_stored_lines(consequences),
+        reason=_stored(reason) if isinstance(reason, Said) else reason,
+        consequences=_stored(consequences),
         now=now,
     )
     row = await tx.fetchone(_LOG_SELECT + "WHERE l.id = ?", (entry_id,))

@@ -8,9 +8,16 @@ from __future__ import annotations
 from bot.languages import speaking
 from bot.services import Services
 from bot.tournaments import storage
-from bot.tournaments.corrections import Said
+from bot.tournaments.corrections import Said, read_reported_game
+from cogs.formatting import display
 from cogs.result_messages import entry_text
-from tests.bot.test_tournament_results import correct, finished_games
+from tests.bot.test_tournament_results import (
+    DOVE,
+    REAL_GAMES,
+    correct,
+    finished_games,
+    report_setup,
+)
 from tests.bot.tournament_helpers import ANN, BEN, CAT, DAN, new_tournament, play_round, start
 
 
@@ -62,3 +69,21 @@ async def test_what_followed_a_correction_is_worded_for_each_reader(services: Se
         assert entry_text(legacy).endswith(
             "- Round 1 match score now 0-1.\n- Ratings are recomputed from this game on."
         )
+
+
+async def test_a_reported_games_reason_is_worded_for_each_reader(services: Services) -> None:
+    tournament_id, _ = await report_setup(services)
+    text = (REAL_GAMES / "70709.ptn").read_text()
+    with speaking("de"):  # reported by a German speaker: the log keeps no language
+        await services.results.report(
+            tournament_id, read_reported_game(text, "de"), reporter=DOVE, is_organizer=False
+        )
+    [entry] = await services.results.log(tournament_id)
+    assert entry.reason.startswith("played elsewhere (") and entry.reason.endswith(" plies")
+    plies = entry.reason.rsplit(" ", 2)[1]
+    assert entry_text(entry).endswith(f"**0-R**: {display(entry.reason)}")
+    with speaking("de"):
+        german = entry_text(entry)
+    assert german.startswith(f"Partie #{entry.game_id} gemeldet von <@{DOVE.id}>, **0-R**: ")
+    where = entry.reason.split("(", 1)[1].rsplit(")", 1)[0]
+    assert german.endswith(display(f"anderswo gespielt ({where}), {plies} Halbzüge"))
