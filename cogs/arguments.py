@@ -17,10 +17,10 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.app import BredonBot
+from bot.app import BredonBot, person_language
 from bot.errors import UnknownGame
 from bot.games.model import MAX_DAYS_PER_MOVE, MAX_KOMI, GameView
-from bot.languages import _
+from bot.languages import _, speaking
 from bot.notifications.digest import suggest_zones
 from bot.services import Services
 from bot.text_safety import one_line
@@ -208,11 +208,13 @@ class TournamentArgument(Text):
         self, interaction: discord.Interaction, typed: str
     ) -> list[app_commands.Choice[str]]:
         wanted = typed.strip().casefold()
-        return [
-            app_commands.Choice(name=f"{t.name} ({t.status.value})"[:100], value=t.name)
-            for t in await services_of(interaction).tournaments.in_guild(interaction.guild_id or 0)
-            if wanted in t.name.casefold()
-        ]
+        found = await services_of(interaction).tournaments.in_guild(interaction.guild_id or 0)
+        with speaking(await person_language(interaction)):  # each stage in their words
+            return [
+                app_commands.Choice(name=f"{t.name} ({t.status.word()})"[:100], value=t.name)
+                for t in found
+                if wanted in t.name.casefold()
+            ]
 
 
 Tournament = app_commands.Transform[str, TournamentArgument]

@@ -97,6 +97,10 @@ async def test_a_round_in_a_german_server_with_a_german_and_english_players(club
     assert len(anchors) == 2 and all(" gegen <@" in text for text in anchors), anchors
 
     # Private answers in each player's language.
+    suggested = await alice.autocomplete(club.channel, "tournament info", "tournament", "spr")
+    assert suggested == [{"name": "Spring Open (läuft)", "value": "Spring Open"}]
+    suggested = await bob.autocomplete(club.channel, "tournament info", "tournament", "spr")
+    assert suggested == [{"name": "Spring Open (running)", "value": "Spring Open"}]
     unknown = await alice.slash(club.channel, "tournament info", tournament="Autumn Cup")
     assert unknown.response.content == "Auf diesem Server gibt es kein Turnier namens 'Autumn Cup'."
     info = (await alice.slash(club.channel, "tournament info")).response
