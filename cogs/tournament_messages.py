@@ -170,14 +170,9 @@ def created_embed(tournament: TournamentView) -> discord.Embed:
 
 def round_title(tournament: TournamentView, number: int) -> str:
     name = display(tournament.name)
-    knockout = tournament.format is TournamentFormat.GROUPS and tournament.is_knockout_round(number)
-    stage = (
-        ""
-        if tournament.format is not TournamentFormat.GROUPS
-        else _(" (knockout)")
-        if knockout
-        else _(" (groups)")
-    )
+    stage = ""
+    if tournament.format is TournamentFormat.GROUPS:
+        stage = _(" (knockout)") if tournament.is_knockout_round(number) else _(" (groups)")
     if tournament.rounds_total:
         return _(
             "{name}: round {number} of {total}{stage}",
