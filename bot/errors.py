@@ -6,6 +6,7 @@ that needs to react to one case catch the subclass.
 
 from __future__ import annotations
 
+from bot.languages import _
 from bot.text_safety import one_line
 
 
@@ -193,79 +194,107 @@ class RematchPending(BredonError):
 
 class UnknownTournament(BredonError):
     def __init__(self, tournament_id: int) -> None:
-        super().__init__(f"There is no tournament #{tournament_id}.")
+        super().__init__(_("There is no tournament #{tournament}.", tournament=tournament_id))
         self.tournament_id = tournament_id
 
 
 class NotOrganizer(BredonError):
     def __init__(self, action: str) -> None:
+        """`action` is what they may not do, in the words being spoken ("correct results")."""
         super().__init__(
-            f"Only a tournament organizer (Manage Server or the organizer role) can {action}."
+            _(
+                "Only a tournament organizer (Manage Server or the organizer role) can {action}.",
+                action=action,
+            )
         )
 
 
 class TournamentNameTaken(BredonError):
     def __init__(self, name: str) -> None:
-        super().__init__(f"A tournament called {name!r} is already open here: pick another name.")
+        super().__init__(
+            _(
+                "A tournament called {name} is already open here: pick another name.",
+                name=repr(name),
+            )
+        )
 
 
 class WrongTournamentStage(BredonError):
     """The tournament is not at the stage the request needs (sign-up, or running)."""
 
     def __init__(self, name: str, status: str, action: str) -> None:
+        """`action` is what cannot be done, in the words being spoken ("start it")."""
         stage = {
-            "signup": "is still taking sign-ups",
-            "running": "has already started",
-            "finished": "is over",
-            "cancelled": "was cancelled",
+            "signup": _("{name} is still taking sign-ups", name=name),
+            "running": _("{name} has already started", name=name),
+            "finished": _("{name} is over", name=name),
+            "cancelled": _("{name} was cancelled", name=name),
         }[status]
-        super().__init__(f"You cannot {action}: {name} {stage}.")
+        super().__init__(_("You cannot {action}: {stage}.", action=action, stage=stage))
         self.status = status
 
 
 class SignupClosed(BredonError):
     def __init__(self, name: str) -> None:
-        super().__init__(f"Sign-up for {name} has closed.")
+        super().__init__(_("Sign-up for {name} has closed.", name=name))
 
 
 class TournamentFull(BredonError):
     def __init__(self, name: str, max_players: int) -> None:
-        super().__init__(f"{name} is full ({max_players} players).")
+        super().__init__(_("{name} is full ({count} players).", name=name, count=max_players))
 
 
 class AlreadyEntered(BredonError):
     def __init__(self, name: str) -> None:
-        super().__init__(f"You are already signed up for {name}.")
+        super().__init__(_("You are already signed up for {name}.", name=name))
 
 
 class NotEntered(BredonError):
     def __init__(self, name: str, *, you: bool = True) -> None:
-        who = "You are" if you else "That player is"
-        super().__init__(f"{who} not playing in {name}.")
+        if you:
+            super().__init__(_("You are not playing in {name}.", name=name))
+        else:
+            super().__init__(_("That player is not playing in {name}.", name=name))
 
 
 class NoLongerPlaying(BredonError):
     def __init__(self, name: str, status: str) -> None:
-        what = "been disqualified from" if status == "disqualified" else "withdrawn from"
-        super().__init__(f"That player has already {what} {name}.")
+        if status == "disqualified":
+            super().__init__(_("That player has already been disqualified from {name}.", name=name))
+        else:
+            super().__init__(_("That player has already withdrawn from {name}.", name=name))
 
 
 class NotEnoughPlayers(BredonError):
     def __init__(self, name: str, needed: int, count: int) -> None:
-        super().__init__(f"{name} needs at least {needed} players to start; it has {count}.")
+        super().__init__(
+            _(
+                "{name} needs at least {needed} players to start; it has {count}.",
+                name=name,
+                needed=needed,
+                count=count,
+            )
+        )
 
 
 class NoMatchToForfeit(BredonError):
     def __init__(self, name: str, round_number: int) -> None:
         super().__init__(
-            f"That player has no match still being played in round {round_number} of {name}."
+            _(
+                "That player has no match still being played in round {round} of {name}.",
+                round=round_number,
+                name=name,
+            )
         )
 
 
 class TournamentGameAbort(BredonError):
     def __init__(self, game_id: int) -> None:
         super().__init__(
-            f"Game #{game_id} is a tournament game and cannot be aborted: resign or offer a draw."
+            _(
+                "Game #{game} is a tournament game and cannot be aborted: resign or offer a draw.",
+                game=game_id,
+            )
         )
 
 
@@ -319,8 +348,11 @@ class TooManyChallenges(BredonError):
 class TooManyTournaments(BredonError):
     def __init__(self, limit: int) -> None:
         super().__init__(
-            f"This server already has {limit} tournaments signing up or running, the most "
-            "allowed: finish or cancel one first."
+            _(
+                "This server already has {limit} tournaments signing up or running, the most "
+                "allowed: finish or cancel one first.",
+                limit=limit,
+            )
         )
 
 

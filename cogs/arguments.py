@@ -17,9 +17,10 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.app import BredonBot
+from bot.app import BredonBot, person_language
 from bot.errors import UnknownGame
 from bot.games.model import MAX_DAYS_PER_MOVE, MAX_KOMI, GameView
+from bot.languages import _, speaking
 from bot.notifications.digest import suggest_zones
 from bot.services import Services
 from bot.text_safety import one_line
@@ -207,11 +208,13 @@ class TournamentArgument(Text):
         self, interaction: discord.Interaction, typed: str
     ) -> list[app_commands.Choice[str]]:
         wanted = typed.strip().casefold()
-        return [
-            app_commands.Choice(name=f"{t.name} ({t.status.value})"[:100], value=t.name)
-            for t in await services_of(interaction).tournaments.in_guild(interaction.guild_id or 0)
-            if wanted in t.name.casefold()
-        ]
+        found = await services_of(interaction).tournaments.in_guild(interaction.guild_id or 0)
+        with speaking(await person_language(interaction)):  # each stage in their words
+            return [
+                app_commands.Choice(name=f"{t.name} ({t.status.word()})"[:100], value=t.name)
+                for t in found
+                if wanted in t.name.casefold()
+            ]
 
 
 Tournament = app_commands.Transform[str, TournamentArgument]
@@ -227,15 +230,19 @@ async def find_tournament(interaction: discord.Interaction, named: str | None) -
         found = [t for t in every if t.name.casefold() == wanted]
         live_first = sorted(found, key=lambda t: t.status not in _LIVE)  # stable: newest first
         if not live_first:
-            raise Refusal(f"There is no tournament called '{one_line(named)}' in this server.")
+            raise Refusal(
+                _("There is no tournament called '{name}' in this server.", name=one_line(named))
+            )
         return live_first[0]
     live = await services.tournaments.in_guild(interaction.guild_id or 0)
     if len(live) == 1:
         return live[0]
     if not live:
-        raise Refusal("No tournament is signing up or running in this server.")
+        raise Refusal(_("No tournament is signing up or running in this server."))
     names = ", ".join(display(t.name) for t in live[:10])
-    raise Refusal(f"Which tournament? Name it with the `tournament` option ({names}).")
+    raise Refusal(
+        _("Which tournament? Name it with the `tournament` option ({names}).", names=names)
+    )
 
 
 # ----------------------------------------------------------------- time zones

@@ -26,6 +26,7 @@ from discord.ext import commands
 
 from bot.app import BredonBot, acting
 from bot.games.model import MAX_MATCH_GAMES
+from bot.languages import _, speaking, spoken
 from bot.notifications.outbox import game_stream, tournament_stream
 from bot.text_safety import message_text
 from bot.timekeeping.control import clock_options, parse_duration
@@ -128,8 +129,15 @@ class TournamentCog(commands.Cog):
         """Deliver the tournament's news now; a note for the organizer if Discord refused."""
         report = await self.courier.deliver_stream(tournament_stream(tournament.id))
         if report.pending:
-            return " I couldn't post the news in its channel yet; I'll keep trying."
+            return " " + _("I couldn't post the news in its channel yet; I'll keep trying.")
         return ""
+
+    async def answer_language(self, interaction: discord.Interaction, public: bool) -> str:
+        """The language of an answer: the server's when it is shown to the channel, else the
+        person's (the one being spoken)."""
+        if public and interaction.guild_id is not None:
+            return await self.courier.table.server_language(interaction.guild_id)
+        return spoken()
 
     # ----------------------------------------------------------------- organizing
 
@@ -224,7 +232,7 @@ class TournamentCog(commands.Cog):
                 tiebreak_cap=tiebreak["cap"],
                 requested_bye=requested_bye,
             )
-            window = None if checkin is None else parse_duration(checkin, "check-in window")
+            window = None if checkin is None else parse_duration(checkin, _("check-in window"))
             await self.check_channel(interaction)
             deadline = None
             if signup_days is not None:
@@ -243,17 +251,27 @@ class TournamentCog(commands.Cog):
             if window is not None:
                 self.bot.wake_scheduler()  # the check-in may open (or remind) before its next look
             report = await self.courier.deliver_stream(tournament_stream(created.id))
+            name = display(created.name)
             if report.pending:
-                where = ", but I couldn't announce it here yet; I'll keep trying."
+                opened = _(
+                    "**{name}** is open for sign-up, but I couldn't announce it here yet; "
+                    "I'll keep trying.",
+                    name=name,
+                )
             elif report.given_up:
-                where = ", but Discord refused the announcement: check my permissions here."
-            else:  # posted now, or just before by the courier's own round
-                where = f": {report.last_link}." if report.last_link else "."
-            await interaction.followup.send(
-                f"**{display(created.name)}** is open for sign-up{where} "
-                "Start it with `/organize start` once the players are in.",
-                ephemeral=True,
-            )
+                opened = _(
+                    "**{name}** is open for sign-up, but Discord refused the announcement: "
+                    "check my permissions here.",
+                    name=name,
+                )
+            elif report.last_link:  # posted now, or just before by the courier's own round
+                opened = _(
+                    "**{name}** is open for sign-up: {link}.", name=name, link=report.last_link
+                )
+            else:
+                opened = _("**{name}** is open for sign-up.", name=name)
+            start_it = _("Start it with `/organize start` once the players are in.")
+            await interaction.followup.send(f"{opened} {start_it}", ephemeral=True)
 
     async def start(
         self, interaction: discord.Interaction, tournament: Tournament | None = None
@@ -264,8 +282,12 @@ class TournamentCog(commands.Cog):
             tournament,
             self.services.tournaments.start,
             lambda found, late: (
-                f"{display(found.name)} has started: the pairings are in "
-                f"<#{found.channel_id}>.{late}"
+                _(
+                    "{name} has started: the pairings are in {channel}.",
+                    name=display(found.name),
+                    channel=f"<#{found.channel_id}>",
+                )
+                + late
             ),
         )
 
@@ -284,8 +306,12 @@ class TournamentCog(commands.Cog):
             tournament,
             partial(self.services.tournaments.forfeit, winner_id=player.id),
             lambda found, late: (
-                f"{display(player.display_name)} is awarded their round "
-                f"{found.current_round} match.{late}"
+                _(
+                    "{player} is awarded their round {round} match.",
+                    player=display(player.display_name),
+                    round=found.current_round,
+                )
+                + late
             ),
         )
 
@@ -302,7 +328,12 @@ class TournamentCog(commands.Cog):
             tournament,
             partial(self.services.tournaments.disqualify, player_id=player.id),
             lambda found, late: (
-                f"{display(player.display_name)} is disqualified from {display(found.name)}.{late}"
+                _(
+                    "{player} is disqualified from {name}.",
+                    player=display(player.display_name),
+                    name=display(found.name),
+                )
+                + late
             ),
         )
 
@@ -314,7 +345,7 @@ class TournamentCog(commands.Cog):
             interaction,
             tournament,
             self.services.tournaments.cancel,
-            lambda found, late: f"{display(found.name)} is cancelled.{late}",
+            lambda found, late: _("{name} is cancelled.", name=display(found.name)) + late,
         )
 
     # ----------------------------------------------------------------- playing
@@ -329,11 +360,13 @@ class TournamentCog(commands.Cog):
                 await self.services.entry.join_late(found.id, player_of(interaction.user))
                 late = await self.announce(found)
                 first = await self.services.entry.first_round(found.id, interaction.user.id)
-                await interaction.followup.send(
-                    f"You are in **{display(found.name)}** as a late entrant: you start with 0 "
-                    f"points and are paired from round {first}.{late}",
-                    ephemeral=True,
+                text = _(
+                    "You are in **{name}** as a late entrant: you start with 0 points and are "
+                    "paired from round {round}.",
+                    name=display(found.name),
+                    round=first,
                 )
+                await interaction.followup.send(text + late, ephemeral=True)
                 return
             await self.services.tournaments.join(found.id, player_of(interaction.user))
             joined = await self.services.tournaments.get(found.id)
@@ -341,7 +374,7 @@ class TournamentCog(commands.Cog):
             if (await self.services.entry.state(found.id)).checkin.is_open(
                 self.services.clock.now()
             ):
-                text += " Check-in is open: check in now with `/tournament checkin`."
+                text += " " + _("Check-in is open: check in now with `/tournament checkin`.")
             await interaction.followup.send(text, ephemeral=True)
 
     async def leave(
@@ -351,7 +384,9 @@ class TournamentCog(commands.Cog):
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
             await self.services.tournaments.leave(found.id, interaction.user.id)
-            await interaction.followup.send(f"You left {display(found.name)}.", ephemeral=True)
+            await interaction.followup.send(
+                _("You left {name}.", name=display(found.name)), ephemeral=True
+            )
 
     async def withdraw(
         self, interaction: discord.Interaction, tournament: Tournament | None = None
@@ -361,11 +396,11 @@ class TournamentCog(commands.Cog):
             found = await find_tournament(interaction, tournament)
             progress = await self.services.tournaments.withdraw(found.id, interaction.user.id)
             late = await self.announce(progress.tournament)
-            await interaction.followup.send(
-                f"You withdrew from {display(found.name)}; your results so far stay in the "
-                "standings." + late,
-                ephemeral=True,
+            text = _(
+                "You withdrew from {name}; your results so far stay in the standings.",
+                name=display(found.name),
             )
+            await interaction.followup.send(text + late, ephemeral=True)
 
     # ----------------------------------------------------------------- looking
 
@@ -385,13 +420,12 @@ class TournamentCog(commands.Cog):
             shown = await self.services.tournaments.pairings(found.id, round)
             table = self.courier.table
             theme = await table.theme_for(interaction.user.id)
-            picture = await pairings_file(self.services, table.draw, found.id, round, theme=theme)
-            await answer(
-                interaction,
-                public,
-                embed=tournament_messages.round_embed(found, shown),
-                files=[picture],
-            )
+            with speaking(await self.answer_language(interaction, public)):
+                picture = await pairings_file(
+                    self.services, table.draw, found.id, round, theme=theme
+                )
+                embed = tournament_messages.round_embed(found, shown)
+            await answer(interaction, public, embed=embed, files=[picture])
 
     async def standings(
         self,
@@ -405,13 +439,15 @@ class TournamentCog(commands.Cog):
             rows = await self.services.tournaments.standings(found.id)
             table = self.courier.table
             theme = await table.theme_for(interaction.user.id)
-            pictures = await tournament_files(self.services, table.draw, found.id, theme=theme)
-            embed = tournament_messages.standings_embed(found, rows)
-            note = tournament_messages.replacements_text(
-                await self.services.entry.replaced(found.id)
-            )
-            if note:
-                embed.add_field(name="Replacements", value=note[: tournament_messages.MAX_FIELD])
+            replaced = await self.services.entry.replaced(found.id)
+            with speaking(await self.answer_language(interaction, public)):
+                pictures = await tournament_files(self.services, table.draw, found.id, theme=theme)
+                embed = tournament_messages.standings_embed(found, rows)
+                note = tournament_messages.replacements_text(replaced)
+                if note:
+                    embed.add_field(
+                        name=_("Replacements"), value=note[: tournament_messages.MAX_FIELD]
+                    )
             await answer(interaction, public, embed=embed, files=pictures)
 
     async def info(
@@ -426,7 +462,7 @@ class TournamentCog(commands.Cog):
             if found.status is TournamentStatus.SIGNUP and state.checkin.opens_at is not None:
                 now = self.services.clock.now()
                 embed.add_field(
-                    name="Check-in", value=tournament_messages.checkin_field(state, now)
+                    name=_("Check-in"), value=tournament_messages.checkin_field(state, now)
                 )
             asked = tournament_messages.bye_requests_text(
                 await self.services.entry.bye_requests(found.id)
@@ -434,7 +470,7 @@ class TournamentCog(commands.Cog):
             apart = tournament_messages.kept_apart_text(
                 await self.services.entry.kept_apart(found.id)
             )
-            for name, text in (("Byes asked for", asked), ("Kept apart", apart)):
+            for name, text in ((_("Byes asked for"), asked), (_("Kept apart"), apart)):
                 if text is not None:
                     embed.add_field(name=name, value=text, inline=False)
             await interaction.followup.send(embed=embed, ephemeral=True)
@@ -454,9 +490,11 @@ class TournamentCog(commands.Cog):
             if entries := await self.services.results.log(found.id):
                 log_file = result_messages.log_text(entries).encode()
                 files.append(discord.File(io.BytesIO(log_file), filename=f"{stem}-log.txt"))
-            note = "" if games else " No game has finished yet, so there is no PTN file."
+            text = _("{name}: the standings and the games.", name=display(found.name))
+            if not games:
+                text += " " + _("No game has finished yet, so there is no PTN file.")
             await interaction.followup.send(
-                f"{display(found.name)}: the standings and the games.{note}",
+                text,
                 files=files,
                 ephemeral=True,
             )
@@ -473,11 +511,12 @@ class TournamentCog(commands.Cog):
                 found.id, **await self.organizer_check(interaction)
             )
             late = await self.announce(found)
-            await interaction.followup.send(
-                f"Check-in for {display(found.name)} is open; whoever has not checked in when you "
-                f"start it is left out.{late}",
-                ephemeral=True,
+            text = _(
+                "Check-in for {name} is open; whoever has not checked in when you start it is "
+                "left out.",
+                name=display(found.name),
             )
+            await interaction.followup.send(text + late, ephemeral=True)
 
     @app_commands.describe(
         player="The player to move",
@@ -509,11 +548,11 @@ class TournamentCog(commands.Cog):
                 **await self.organizer_check(interaction),
             )
             embed = discord.Embed(
-                title=f"{display(found.name)}: seeds",
+                title=_("{name}: seeds", name=display(found.name)),
                 description=tournament_messages.seed_order_text(state),
             )
             await interaction.followup.send(
-                "The seeds are now set by hand; players who join later go to the end.",
+                _("The seeds are now set by hand; players who join later go to the end."),
                 embed=embed,
                 ephemeral=True,
             )
@@ -534,10 +573,14 @@ class TournamentCog(commands.Cog):
                 found.id, until_round, **await self.organizer_check(interaction)
             )
             text = (
-                f"{display(found.name)} takes late entries (`/tournament join`) until round "
-                f"{until_round}; a late entrant starts with 0 points."
+                _(
+                    "{name} takes late entries (`/tournament join`) until round {round}; a late "
+                    "entrant starts with 0 points.",
+                    name=display(found.name),
+                    round=until_round,
+                )
                 if until_round
-                else f"{display(found.name)} takes no more late entries."
+                else _("{name} takes no more late entries.", name=display(found.name))
             )
             await interaction.followup.send(text, ephemeral=True)
 
@@ -555,18 +598,20 @@ class TournamentCog(commands.Cog):
         """Give a player's place to someone else"""
         async with acting(interaction):
             if new.bot:
-                raise Refusal("A bot cannot take a place in a tournament.")
+                raise Refusal(_("A bot cannot take a place in a tournament."))
             found = await find_tournament(interaction, tournament)
             games = await self.services.entry.replace(
                 found.id, old.id, player_of(new), **await self.organizer_check(interaction)
             )
             late = await self.announce(found)
-            taken = "".join(f" They take over game #{game}." for game in games)
-            await interaction.followup.send(
-                f"{display(new.display_name)} takes {display(old.display_name)}'s place in "
-                f"{display(found.name)}.{taken}{late}",
-                ephemeral=True,
+            text = _(
+                "{new} takes {old}'s place in {name}.",
+                new=display(new.display_name),
+                old=display(old.display_name),
+                name=display(found.name),
             )
+            taken = "".join(" " + _("They take over game #{game}.", game=game) for game in games)
+            await interaction.followup.send(text + taken + late, ephemeral=True)
 
     @app_commands.describe(
         round="The round to sit out (before it is paired)",
@@ -591,7 +636,7 @@ class TournamentCog(commands.Cog):
                 withdraw=withdraw,
             )
             await interaction.followup.send(
-                tournament_messages.bye_request_text(found, "You", round, withdrawn=withdraw),
+                tournament_messages.bye_request_text(found, None, round, withdrawn=withdraw),
                 ephemeral=True,
             )
 
@@ -663,13 +708,25 @@ class TournamentCog(commands.Cog):
                 allow=allow,
                 **await self.organizer_check(interaction),
             )
-            names = f"{display(first.display_name)} and {display(second.display_name)}"
-            done = "may meet again" if allow else "will not be paired together"
-            listed = tournament_messages.kept_apart_text(pairs) or "none"
-            await interaction.followup.send(
-                f"{names} {done} in {display(found.name)}. Kept apart now:\n{listed}",
-                ephemeral=True,
+            fields = {
+                "player1": display(first.display_name),
+                "player2": display(second.display_name),
+                "name": display(found.name),
+                "pairs": tournament_messages.kept_apart_text(pairs) or _("none"),
+            }
+            text = (
+                _(
+                    "{player1} and {player2} may meet again in {name}. Kept apart now:\n{pairs}",
+                    **fields,
+                )
+                if allow
+                else _(
+                    "{player1} and {player2} will not be paired together in {name}. Kept apart "
+                    "now:\n{pairs}",
+                    **fields,
+                )
             )
+            await interaction.followup.send(text, ephemeral=True)
 
     async def checkin(
         self, interaction: discord.Interaction, tournament: Tournament | None = None
@@ -679,7 +736,8 @@ class TournamentCog(commands.Cog):
             found = await find_tournament(interaction, tournament)
             await self.services.entry.check_in(found.id, interaction.user.id)
             await interaction.followup.send(
-                f"You are checked in for {display(found.name)}. Good luck!", ephemeral=True
+                _("You are checked in for {name}. Good luck!", name=display(found.name)),
+                ephemeral=True,
             )
 
     # ----------------------------------------------------------------- results by hand
@@ -739,10 +797,12 @@ class TournamentCog(commands.Cog):
             shown = await self.courier.deliver_stream(game_stream(change.game.id))
             late = await self.announce(found)
             link = f" {shown.last_link}" if shown.last_link else ""
-            await interaction.followup.send(
-                f"Game #{change.game.id} counts: **{change.entry.result_after}**.{link}{late}",
-                ephemeral=True,
+            text = _(
+                "Game #{game} counts: **{result}**.",
+                game=change.game.id,
+                result=change.entry.result_after,
             )
+            await interaction.followup.send(text + link + late, ephemeral=True)
 
     async def log(
         self, interaction: discord.Interaction, tournament: Tournament | None = None
@@ -763,11 +823,13 @@ async def read_reported_file(
     `player_id`'s other files; never on the event loop); refused before reading when too big,
     when not text, or when it cannot count."""
     if file.size > MAX_PTN_BYTES:
-        raise Refusal(f"A game's PTN file is at most {MAX_PTN_BYTES // 1000} kB.")
+        raise Refusal(_("A game's PTN file is at most {size} kB.", size=MAX_PTN_BYTES // 1000))
     try:
         text = (await file.read()).decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise Refusal("That file is not a PTN text file (UTF-8).") from None
+        raise Refusal(_("That file is not a PTN text file (UTF-8).")) from None
     except discord.HTTPException as error:
-        raise Refusal(f"I couldn't read the file (Discord said: {error.status}).") from None
-    return await reader.run(read_reported_game, text, player_id=player_id)
+        raise Refusal(
+            _("I couldn't read the file (Discord said: {status}).", status=error.status)
+        ) from None
+    return await reader.run(read_reported_game, text, spoken(), player_id=player_id)

@@ -69,10 +69,27 @@ class BracketMatch:
 
 
 @dataclass(frozen=True, slots=True)
+class BracketWords:
+    """The words of the picture, in English unless the caller gives its language's; a round's
+    heading has a full and a short form (for a narrow column)."""
+
+    title: str = "Bracket"  # without a title of the bracket's own
+    final: tuple[str, str] = ("Final", "Final")
+    semis: tuple[str, str] = ("Semis", "SF")
+    quarters: tuple[str, str] = ("Quarters", "QF")
+    round: tuple[str, str] = ("Round {number}", "R{number}")
+    winner: str = "Winner"
+    winner_of: str = "winner of {tag}"  # a slot waiting for a play-in's winner
+    bye: str = "bye"
+    play_in: str = "Play-in (round 1): the winners join the bracket"
+
+
+@dataclass(frozen=True, slots=True)
 class Bracket:
     title: str
     rounds: tuple[tuple[BracketMatch, ...], ...]
     subtitle: str = ""
+    words: BracketWords = BracketWords()
 
     def __post_init__(self) -> None:
         if not self.rounds or not self.rounds[0]:
@@ -132,13 +149,12 @@ def _played(bracket: Bracket) -> list[list[_Played]]:
     return rounds
 
 
-def _heading(number: int, count: int, room: float) -> str:
+def _heading(number: int, count: int, room: float, words: BracketWords) -> str:
     """ "Final", "Semis", "Quarters" for the last three rounds, else "Round n"; where that is
     wider than `room`, "SF", "QF", "R3"."""
     from_end = count - 1 - number
-    full, short = {0: ("Final", "Final"), 1: ("Semis", "SF"), 2: ("Quarters", "QF")}.get(
-        from_end, (f"Round {number + 1}", f"R{number + 1}")
-    )
+    forms = {0: words.final, 1: words.semis, 2: words.quarters}.get(from_end, words.round)
+    full, short = (form.format(number=number + 1) for form in forms)
     return full if text_width(full, SMALL) <= room else short
 
 
@@ -154,9 +170,9 @@ def _tag(number: int) -> str:
     return f"P{number}"
 
 
-def _waiting_for(tag: str) -> str:
+def _waiting_for(tag: str, words: BracketWords) -> str:
     """What a slot says while the winner of the play-in `tag` is not known."""
-    return f"winner of {tag}"
+    return words.winner_of.format(tag=tag)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +218,7 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
     score_room = max((text_width(s, SMALL) for s in scores), default=-8.0) + 8
     names = [name_text(e.name, "?") for e in entrants]
     if play_in:  # a slot waiting for a play-in's winner says so, as wide as a name
-        names.append(_waiting_for(_tag(sum(not m.bye for m in rounds[0]))))
+        names.append(_waiting_for(_tag(sum(not m.bye for m in rounds[0])), bracket.words))
     widest = max((text_width(name, SMALL) for name in names), default=100.0)
     natural = min(_MAX_COLUMN, 24 + seed_room + widest + score_room)  # 4 px for rounding
     # The winner's own column is narrower: one name, which may take two lines.
@@ -215,7 +231,8 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
     room = _Room(seed_room, score_room, name_room, 1 if widest <= name_room else 2)
 
     picture = Picture(width, 0, chosen)
-    y = picture.headline(bracket.title or "Bracket", bracket.subtitle)
+    words = bracket.words
+    y = picture.headline(bracket.title or words.title, bracket.subtitle)
 
     def column_left(number: int) -> float:
         if beside or number <= 1:
@@ -229,7 +246,7 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
     if play_in:
         y += round(SMALL * 1.9)
         picture.text(
-            "Play-in (round 1): the winners join the bracket",
+            words.play_in,
             (MARGIN, y),
             size=SMALL,
             colour=chosen.muted,
@@ -249,7 +266,7 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
             picture.text(tag, (left, tag_y), size=SMALL, colour=chosen.muted, role=f"tag:{tag}")
             box = (left, tag_y + 6, round(left + column), tag_y + 6 + 2 * room.slot)
             first[index] = box
-            _draw_match(picture, rounds[0][index], box, room, f"0:{index}")
+            _draw_match(picture, rounds[0][index], box, room, words, f"0:{index}")
         boxes.append(tuple(first))
         y += pitch * -(-len(played) // per_row)
 
@@ -264,7 +281,7 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
     if not beside:  # the winner's box, above the last two rounds
         left = champion_left
         picture.text(
-            "Winner",
+            words.winner,
             (left, y + round(SMALL * 1.9)),
             size=SMALL,
             colour=chosen.muted,
@@ -280,7 +297,11 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
         room_for = (
             column_left(number + 1) - column_left(number) - 4 if number < columns - 1 else column
         )
-        text = "Winner" if number == count else _heading(number + first_main, len(rounds), room_for)
+        text = (
+            words.winner
+            if number == count
+            else _heading(number + first_main, len(rounds), room_for, words)
+        )
         picture.text(
             text,
             (column_left(number), heading_y),
@@ -306,7 +327,7 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
             waiting = (
                 (tags.get((index, 0), ""), tags.get((index, 1), "")) if number == 1 else ("", "")
             )
-            _draw_match(picture, match, box, room, f"{number}:{index}", waiting)
+            _draw_match(picture, match, box, room, words, f"{number}:{index}", waiting)
             for side, feeder in enumerate(drawn[2 * index : 2 * index + 2]):
                 assert feeder is not None
                 middle = (feeder[1] + feeder[3]) / 2
@@ -358,6 +379,7 @@ def _draw_match(
     match: _Played,
     box: Box,
     room: _Room,
+    words: BracketWords,
     where: str,
     waiting: tuple[str, str] = ("", ""),
 ) -> None:
@@ -373,7 +395,13 @@ def _draw_match(
         centre = top + slot * (side + 0.5)
         role = f"slot:{where}:{side}"
         if entrant is None:
-            empty = "bye" if match.bye else _waiting_for(waiting[side]) if waiting[side] else ""
+            empty = (
+                words.bye
+                if match.bye
+                else _waiting_for(waiting[side], words)
+                if waiting[side]
+                else ""
+            )
             lines = wrap(empty, SMALL, right - left - 20 - room.seed, room.lines) if empty else []
             for index, line in enumerate(lines):
                 picture.text(

@@ -39,10 +39,27 @@ class RatingPoint:
 
 
 @dataclass(frozen=True, slots=True)
+class ChartWords:
+    """The words of the picture, in English unless the caller gives its language's. `summary`
+    has a form for one rated game and one for more ({peak}, {count}); a caller whose language
+    counts otherwise gives the form for its history's count as both."""
+
+    player: str = "Player"  # a name with nothing to draw
+    summary: tuple[str, str] = (
+        "peak {peak} · {count} rated game",
+        "peak {peak} · {count} rated games",
+    )
+    empty: str = "No rated games yet"
+    games: str = "Rated games"  # the x axis
+    rating: str = "Rating"  # the y axis
+
+
+@dataclass(frozen=True, slots=True)
 class RatingHistory:
     player: str
     points: tuple[RatingPoint, ...]
     subtitle: str = ""  # e.g. the board size
+    words: ChartWords = ChartWords()
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +125,8 @@ def chart_layout(history: RatingHistory, theme: str | Theme = "default") -> Char
     """Where everything goes (see :func:`render_rating_history`)."""
     chosen = resolve_theme(theme)
     picture = Picture(WIDTH, HEIGHT, chosen)
-    name = name_text(history.player, "Player")
+    words = history.words
+    name = name_text(history.player, words.player)
     points = history.points
     heading = name
     if points:
@@ -118,7 +136,8 @@ def chart_layout(history: RatingHistory, theme: str | Theme = "default") -> Char
         # A long name is cut, not the rating after it.
         room = WIDTH - 2 * MARGIN - text_width(rating, TITLE) - 1
         heading = fit(name, TITLE, room).text() + rating
-        summary = f"peak {peak:.0f} · {len(points)} rated game{'s' * (len(points) != 1)}"
+        form = words.summary[0 if len(points) == 1 else 1]
+        summary = form.format(peak=f"{peak:.0f}", count=len(points))
         if history.subtitle:
             summary = f"{history.subtitle} · {summary}"
     else:
@@ -126,7 +145,7 @@ def chart_layout(history: RatingHistory, theme: str | Theme = "default") -> Char
     y = picture.headline(heading, summary)
     if not points:
         picture.text(
-            "No rated games yet",
+            words.empty,
             (WIDTH / 2, (y + HEIGHT) / 2),
             size=TITLE,
             colour=chosen.muted,
@@ -165,7 +184,7 @@ def chart_layout(history: RatingHistory, theme: str | Theme = "default") -> Char
                 role=f"x-tick:{game:.0f}",
             )
     picture.text(
-        "Rated games",
+        words.games,
         ((left + right) / 2, HEIGHT - MARGIN),
         size=SMALL,
         colour=chosen.muted,
@@ -173,7 +192,11 @@ def chart_layout(history: RatingHistory, theme: str | Theme = "default") -> Char
         role="x-axis",
     )
     picture.text(
-        "Rating", (MARGIN, top - round(SMALL * 1.1)), size=SMALL, colour=chosen.muted, role="y-axis"
+        words.rating,
+        (MARGIN, top - round(SMALL * 1.1)),
+        size=SMALL,
+        colour=chosen.muted,
+        role="y-axis",
     )
     if count > 1:
         picture.shapes.append(Polyline(marks, chosen.road, 4))

@@ -29,7 +29,19 @@ _GAP = 16
 _CHIP = 24
 _MAX_NAME = 300
 _MIN_WIDTH = 520
-REQUESTED_MARK = "bye (requested)"
+
+
+@dataclass(frozen=True, slots=True)
+class PairingsWords:
+    """The words of the picture, in English unless the caller gives its language's."""
+
+    title: str = "Pairings"  # without a title of the round's own
+    table: str = "#"
+    white: str = "White"  # the heading, and a name with nothing to draw
+    black: str = "Black"
+    result: str = "Result"
+    bye: str = "bye"
+    requested: str = "bye (requested)"  # the bye of a player who asked to sit out
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +64,7 @@ class RoundPairings:
     subtitle: str = ""
     bye_groups: tuple[str, ...] = ()  # the group of each bye, when the pairings have groups
     requested: tuple[bool, ...] = ()  # whether each bye was asked for; () when none was
+    words: PairingsWords = PairingsWords()
 
     def __post_init__(self) -> None:
         if not self.pairings and not self.byes:
@@ -63,7 +76,8 @@ class RoundPairings:
 
     def bye_mark(self, index: int) -> str:
         """What the result column shows for bye `index`."""
-        return REQUESTED_MARK if self.requested and self.requested[index] else "bye"
+        asked = self.requested and self.requested[index]
+        return self.words.requested if asked else self.words.bye
 
     def sections(self) -> list[tuple[str, list[int], list[int]]]:
         """(heading, indices of its pairings, indices of its byes) in the order they are shown:
@@ -91,17 +105,21 @@ class PairingsLayout:
 def pairings_layout(round_: RoundPairings, theme: str | Theme = "default") -> PairingsLayout:
     """Where everything goes (see :func:`render_pairings`)."""
     chosen = resolve_theme(theme)
-    whites = [name_text(p.white, "White") for p in round_.pairings]
-    blacks = [name_text(p.black, "Black") for p in round_.pairings]
+    words = round_.words
+    whites = [name_text(p.white, words.white) for p in round_.pairings]
+    blacks = [name_text(p.black, words.black) for p in round_.pairings]
     byes = [name_text(b, "?") for b in round_.byes]
     tables = [str(p.table) for p in round_.pairings]
     scores = [
         "" if p.score is None else f"{number_text(p.score[0])}–{number_text(p.score[1])}"
         for p in round_.pairings
     ]
-    table_width = max(text_width(t, BODY) for t in [*tables, "#"])
+    table_width = max(text_width(t, BODY) for t in [*tables, words.table])
     marks = [round_.bye_mark(i) for i in range(len(round_.byes))]
-    score_width = max(text_width(s, BODY) for s in [*scores, *marks, "bye", "0–0"])
+    score_width = max(
+        text_width(words.result, SMALL),
+        *(text_width(s, BODY) for s in [*scores, *marks, words.bye, "0–0"]),
+    )
     names = [*whites, *blacks, *byes]
     natural = min(_MAX_NAME, max(text_width(n, BODY) for n in names) + 4)
     fixed = 2 * MARGIN + 16 + table_width + 4 * _GAP + 2 * (_CHIP + 10) + score_width
@@ -110,7 +128,7 @@ def pairings_layout(round_: RoundPairings, theme: str | Theme = "default") -> Pa
     name_width = (width - fixed) / 2
 
     picture = Picture(width, 0, chosen)
-    y = picture.headline(round_.title or "Pairings", round_.subtitle)
+    y = picture.headline(round_.title or words.title, round_.subtitle)
     heading_y = y + round(SMALL * 1.9)
     top = heading_y + round(SMALL * 0.6)
     table_right = MARGIN + 8 + table_width
@@ -120,10 +138,10 @@ def pairings_layout(round_: RoundPairings, theme: str | Theme = "default") -> Pa
     black_chip = score_left + score_width + _GAP
     black_left = black_chip + _CHIP + 10
     for text, x, anchor, role in (
-        ("#", table_right, "rs", "heading:table"),
-        ("White", white_left, "ls", "heading:white"),
-        ("Result", score_left + score_width / 2, "ms", "heading:result"),
-        ("Black", black_left, "ls", "heading:black"),
+        (words.table, table_right, "rs", "heading:table"),
+        (words.white, white_left, "ls", "heading:white"),
+        (words.result, score_left + score_width / 2, "ms", "heading:result"),
+        (words.black, black_left, "ls", "heading:black"),
     ):
         picture.text(
             text, (x, heading_y), size=SMALL, colour=chosen.muted, anchor=anchor, role=role

@@ -74,12 +74,28 @@ class StandingsRow:
 
 
 @dataclass(frozen=True, slots=True)
+class StandingsWords:
+    """The words of the picture, in English unless the caller gives its language's."""
+
+    title: str = "Standings"  # without a title of the table's own
+    place: str = "#"
+    player: str = "Player"
+    unnamed: str = "Player {number}"  # a name with nothing to draw
+    won: str = "W"
+    drawn: str = "D"
+    lost: str = "L"
+    cross_legend: str = "Points scored against each opponent (columns: row numbers)"
+    counts_legend: str = "Matches won, drawn, lost"
+
+
+@dataclass(frozen=True, slots=True)
 class StandingsTable:
     title: str
     rows: tuple[StandingsRow, ...]
     tie_breaks: tuple[TieBreakColumn, ...] = ()
     subtitle: str = ""
     points_heading: str = "Pts"
+    words: StandingsWords = StandingsWords()
 
     def __post_init__(self) -> None:
         if not self.rows:
@@ -131,10 +147,13 @@ def standings_layout(table: StandingsTable, theme: str | Theme = "default") -> S
     rows = table.rows
     count = len(rows)
     places = _place_texts(rows)
-    names = [name_text(row.name, f"Player {index}") for index, row in enumerate(rows, 1)]
-    place_width = _width_of("#", places)
+    words = table.words
+    names = [
+        name_text(row.name, words.unnamed.format(number=index)) for index, row in enumerate(rows, 1)
+    ]
+    place_width = _width_of(words.place, places)
     name_natural = min(_MAX_NAME, max(text_width(n, BODY) for n in names) + 20)
-    name_natural = max(name_natural, text_width("Player", SMALL))
+    name_natural = max(name_natural, text_width(words.player, SMALL))
     tail = [
         _Column(
             table.points_heading,
@@ -163,7 +182,7 @@ def standings_layout(table: StandingsTable, theme: str | Theme = "default") -> S
     else:
         middle = [
             _Column(heading, _width_of(heading, [str(getattr(r, attr)) for r in rows]), "m")
-            for heading, attr in (("W", "won"), ("D", "drawn"), ("L", "lost"))
+            for heading, attr in ((words.won, "won"), (words.drawn, "drawn"), (words.lost, "lost"))
         ]
         middle_width = sum(c.width + _GAP for c in middle)
     name_width = min(name_natural, MAX_WIDTH - fixed - middle_width)
@@ -171,7 +190,7 @@ def standings_layout(table: StandingsTable, theme: str | Theme = "default") -> S
     name_width = width - fixed - middle_width  # a narrow table gives names the spare room
 
     picture = Picture(width, 0, chosen)
-    y = picture.headline(table.title or "Standings", table.subtitle)
+    y = picture.headline(table.title or words.title, table.subtitle)
     row_height = 46 if count <= 16 else 40
     heading_y = y + round(SMALL * 1.9)
     top = heading_y + round(SMALL * 0.6)
@@ -179,9 +198,9 @@ def standings_layout(table: StandingsTable, theme: str | Theme = "default") -> S
     # Column x positions: (left edge, width) for place, name, then the rest.
     spans: list[tuple[float, _Column]] = []
     x = float(MARGIN) + 8
-    spans.append((x, _Column("#", place_width, "r")))
+    spans.append((x, _Column(words.place, place_width, "r")))
     x += place_width + _GAP
-    spans.append((x, _Column("Player", name_width - 16, "l")))
+    spans.append((x, _Column(words.player, name_width - 16, "l")))
     x += name_width - 16 + _GAP
     for column in middle:
         spans.append((x, column))
@@ -265,9 +284,9 @@ def standings_layout(table: StandingsTable, theme: str | Theme = "default") -> S
     y = top + count * row_height + round(SMALL * 1.6)
     legend = [f"{c.short}: {c.name}" for c in table.tie_breaks if c.short != c.name]
     if cross:
-        legend.insert(0, "Points scored against each opponent (columns: row numbers)")
+        legend.insert(0, words.cross_legend)
     else:
-        legend.insert(0, "Matches won, drawn, lost")
+        legend.insert(0, words.counts_legend)
     for entry in legend:
         for line in wrap(entry, SMALL, width - 2 * MARGIN, lines=3):
             picture.text(line.text(), (MARGIN, y), size=SMALL, colour=chosen.muted, role="legend")

@@ -208,10 +208,16 @@ def ngettext(singular: str, plural: str, count: int, /, **fields: object) -> str
     return text.format(count=count, **fields)
 
 
+def N_(message: str, /) -> str:
+    """`message` as it is, marked for the catalogue: a text kept (e.g. stored) to be looked up
+    with ``_`` when it is shown, in the language spoken then."""
+    return message
+
+
 # Where the text for people is: the calls above in every layer that words things (pictures get
 # their words from their callers), as ``pybabel extract`` would read them.
 SOURCES = ("bot", "cogs")
-KEYWORDS = {"_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None}
 
 
 def code_messages(root: Path = LANGUAGES_DIR.parent.parent) -> list[Message]:

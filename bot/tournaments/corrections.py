@@ -45,7 +45,8 @@ Reporting a game played elsewhere, for a tournament game waiting on Bredon (no m
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
@@ -61,6 +62,7 @@ from bot.games.storage import (
     record_reported_move,
     set_colours,
 )
+from bot.languages import N_, SOURCE_LANGUAGE, _, speaking
 from bot.notifications.outbox import EndingCause, GameEnded, GameStart, Headline, TournamentNews
 from bot.notifications.outbox import enqueue as enqueue_news
 from bot.players.ratings import rerate_from
@@ -108,6 +110,52 @@ class NewResult(StrEnum):
     DRAW = "draw"
 
 
+class Said(str):
+    """A line of what followed a correction: its English text (what the log held before it
+    spoke other languages), which keeps its message and fields to be worded when it is shown,
+    in the language spoken then (:meth:`words`)."""
+
+    message: str
+    fields: dict[str, str | int]
+
+    def __new__(cls, message: str, /, **fields: str | int) -> Said:
+        said = super().__new__(cls, message.format(**fields))
+        said.message, said.fields = message, fields
+        return said
+
+    def words(self) -> str:
+        return _(self.message, **self.fields)
+
+
+def worded(line: str) -> str:
+    """A line of the log in the language spoken (a line stored before there were languages is
+    shown as it was written)."""
+    return line.words() if isinstance(line, Said) else line
+
+
+def _stored(said: Said | Sequence[Said]) -> str:
+    """A line (a report's reason), or lines, as the log keeps them: messages and fields."""
+    if isinstance(said, Said):
+        return json.dumps([said.message, said.fields], ensure_ascii=False)
+    return json.dumps([[line.message, line.fields] for line in said], ensure_ascii=False)
+
+
+def _read_lines(text: str) -> tuple[str, ...]:
+    """The stored lines: their messages and fields, or (written before) plain lines of text."""
+    if text.startswith("["):
+        return tuple(Said(message, **fields) for message, fields in json.loads(text))
+    return tuple(line for line in text.split("\n") if line)
+
+
+def _read_reason(kind: LogKind, text: str) -> str:
+    """A correction's reason as the organizer gave it; a report's as the bot said it (plain
+    text in a report logged before)."""
+    if kind is LogKind.REPORT and text.startswith("["):
+        message, fields = json.loads(text)
+        return Said(message, **fields)
+    return text
+
+
 @dataclass(frozen=True, slots=True)
 class LogEntry:
     """One line of a tournament's log."""
@@ -120,7 +168,7 @@ class LogEntry:
     result_before: str | None  # PTN; None for a reported game
     result_after: str
     reason: str
-    consequences: tuple[str, ...]  # what followed, for people
+    consequences: tuple[str, ...]  # what followed, for people (:class:`Said`, shown `worded`)
     created_at: datetime
 
 
@@ -141,16 +189,17 @@ _LOG_SELECT = (
 def _entry_from_row(row: Row) -> LogEntry:
     created = from_db(row["created_at"])
     assert created is not None
+    kind = LogKind(row["kind"])
     return LogEntry(
         id=row["id"],
         tournament_id=row["tournament_id"],
-        kind=LogKind(row["kind"]),
+        kind=kind,
         actor=PlayerRef(row["actor_id"], row["actor_name"]),
         game_id=row["game_id"],
         result_before=row["result_before"],
         result_after=row["result_after"],
-        reason=row["reason"],
-        consequences=tuple(line for line in row["consequences"].split("\n") if line),
+        reason=_read_reason(kind, row["reason"]),
+        consequences=_read_lines(row["consequences"]),
         created_at=created,
     )
 
@@ -158,9 +207,11 @@ def _entry_from_row(row: Row) -> LogEntry:
 def _reason(text: str) -> str:
     reason = " ".join(strip_unsafe(text).split())
     if not any(char.isalnum() for char in reason):
-        raise CorrectionRefused("Give a reason: it is kept in the tournament's log.")
+        raise CorrectionRefused(_("Give a reason: it is kept in the tournament's log."))
     if len(reason) > MAX_REASON_LENGTH:
-        raise CorrectionRefused(f"A reason has at most {MAX_REASON_LENGTH} characters.")
+        raise CorrectionRefused(
+            _("A reason has at most {most} characters.", most=MAX_REASON_LENGTH)
+        )
     return reason
 
 
@@ -211,37 +262,52 @@ class ResultService:
         try:
             wanted = NewResult(result)
         except ValueError:
-            raise CorrectionRefused("The new result is 'white', 'black' or 'draw'.") from None
+            raise CorrectionRefused(_("The new result is 'white', 'black' or 'draw'.")) from None
         why = _reason(reason)
         now = self._clock.now()
         async with self._db.transaction() as tx:
             tournament = await fetch_tournament(tx, tournament_id)
             if not is_organizer and actor.id != tournament.organizer.id:
-                raise NotOrganizer("correct results")
+                raise NotOrganizer(_("correct results"))
             if tournament.status not in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
                 raise CorrectionRefused(
-                    f"{tournament.name} is {tournament.status.value}: only the results of a "
-                    "running or finished tournament can be corrected."
+                    _(
+                        "{name} is {status}: only the results of a running or finished "
+                        "tournament can be corrected.",
+                        name=tournament.name,
+                        status=tournament.status.word(),
+                    )
                 )
             game = await fetch_game(tx, game_id)
             pairing = await _pairing_of_game(tx, tournament, game)
             if game.status is not GameStatus.FINISHED or game.result is None:
-                what = "is still being played" if game.is_active else "was stopped unplayed"
                 raise CorrectionRefused(
-                    f"Game #{game.id} {what}: only a finished game's result can be corrected."
+                    _(
+                        "Game #{game} is still being played: only a finished game's result can "
+                        "be corrected.",
+                        game=game.id,
+                    )
+                    if game.is_active
+                    else _(
+                        "Game #{game} was stopped unplayed: only a finished game's result can be "
+                        "corrected.",
+                        game=game.id,
+                    )
                 )
             position = game.position_from_tps()
             new = corrected_result(position.result, wanted)
             before = game.result.ptn()
             if new.ptn() == before:
-                raise CorrectionRefused(f"Game #{game.id} already has the result {before}.")
+                raise CorrectionRefused(
+                    _("Game #{game} already has the result {result}.", game=game.id, result=before)
+                )
             await save_player(tx, actor, now)  # an organizer who never played: in the log
             points = position.points(new)
             await correct_result(tx, game, new, points)
             followed = await _follow(tx, tournament, pairing, now)
             if game.setup.rated:
                 await rerate_from(tx, game.guild_id, game.setup.size, game.id)
-                followed.lines.append("Ratings are recomputed from this game on.")
+                followed.lines.append(Said(N_("Ratings are recomputed from this game on.")))
             entry = await _write_log(
                 tx,
                 tournament,
@@ -292,20 +358,31 @@ class ResultService:
             tournament = await fetch_tournament(tx, tournament_id)
             if tournament.status is not TournamentStatus.RUNNING:
                 raise ReportRefused(
-                    f"{tournament.name} is {tournament.status.value}: games are reported "
-                    "while it runs."
+                    _(
+                        "{name} is {status}: games are reported while it runs.",
+                        name=tournament.name,
+                        status=tournament.status.word(),
+                    )
                 )
             whose = reporter.id if white_id is None else white_id
             game = await _waiting_game(tx, tournament, whose)
             if game is None:
                 raise ReportRefused(
-                    f"There is no game waiting in {tournament.name} for "
-                    f"{'you' if whose == reporter.id else 'that player'}: a game played "
-                    "elsewhere is reported for a tournament game not begun here."
+                    _(
+                        "There is no game waiting in {name} for you: a game played elsewhere is "
+                        "reported for a tournament game not begun here.",
+                        name=tournament.name,
+                    )
+                    if whose == reporter.id
+                    else _(
+                        "There is no game waiting in {name} for that player: a game played "
+                        "elsewhere is reported for a tournament game not begun here.",
+                        name=tournament.name,
+                    )
                 )
             organizer = is_organizer or reporter.id == tournament.organizer.id
             if reporter.id not in (game.white.id, game.black.id) and not organizer:
-                raise NotOrganizer("report someone else's game")
+                raise NotOrganizer(_("report someone else's game"))
             _check_setup(record, game)
             await save_player(tx, reporter, now)
             white, black = _colours(record, game, white_id)
@@ -324,7 +401,11 @@ class ResultService:
                 game.id,
                 None,
                 record.result.ptn(),
-                f"played elsewhere ({_where(record)}), {len(record.plies)} plies",
+                Said(
+                    N_("played elsewhere ({where}), {plies} plies"),
+                    where=_where(record),
+                    plies=len(record.plies),
+                ),
                 [],
                 now,
             )
@@ -341,7 +422,9 @@ async def _pairing_of_game(
 ) -> PairingView:
     pairing = None if game.match_id is None else await pairing_of_match(tx, game.match_id)
     if pairing is None or pairing.tournament_id != tournament.id:
-        raise CorrectionRefused(f"Game #{game.id} is not a game of {tournament.name}.")
+        raise CorrectionRefused(
+            _("Game #{game} is not a game of {name}.", game=game.id, name=tournament.name)
+        )
     return pairing
 
 
@@ -350,7 +433,7 @@ class _Followed:
     """What a correction changed besides the game: lines for people, games it started, rounds it
     began and whether it finished the tournament (all announced with the correction)."""
 
-    lines: list[str]
+    lines: list[Said]
     started: list[int]
     rounds: list[int] = field(default_factory=list)
     finished: bool = False
@@ -380,21 +463,25 @@ async def _follow(
     await set_match_points(tx, match.id, points1, points2)
     knockout = tournament.is_knockout_round(pairing.round)
     if not pairing.is_decided:
-        return _Followed([f"Match score now {points1}-{points2}; the match goes on."], [])
+        goes_on = N_("Match score now {points1}-{points2}; the match goes on.")
+        return _Followed([Said(goes_on, points1=points1, points2=points2)], [])
     if pairing.forfeit:
         winner_id = None if pairing.winner is None else pairing.winner.id
     elif points1 == points2:
         if knockout:
             raise CorrectionRefused(
-                "That correction leaves the knockout match level, and a knockout match needs a "
-                "winner: correct another of its games too, or award it with `/organize forfeit` "
-                "before it is decided."
+                _(
+                    "That correction leaves the knockout match level, and a knockout match needs "
+                    "a winner: correct another of its games too, or award it with `/organize "
+                    "forfeit` before it is decided."
+                )
             )
         winner_id = None
     else:
         winner_id = match.player1.id if points1 > points2 else match.player2.id
     await storage.rescore_pairing(tx, pairing.id, (points1, points2), winner_id)
-    followed = _Followed([f"Round {pairing.round} match score now {points1}-{points2}."], [])
+    score = N_("Round {round} match score now {points1}-{points2}.")
+    followed = _Followed([Said(score, round=pairing.round, points1=points1, points2=points2)], [])
     old_winner = place(None if pairing.winner is None else pairing.winner.id)
     running = tournament.status is TournamentStatus.RUNNING
     if knockout and place(winner_id) != old_winner:
@@ -407,7 +494,7 @@ async def _follow(
         await _reseed_knockout(tx, tournament, holders, followed, now)
     elif tournament.format is TournamentFormat.SWISS and running:
         followed.lines.append(
-            "Pairings already made stay; later rounds are paired on these standings."
+            Said(N_("Pairings already made stay; later rounds are paired on these standings."))
         )
     if tournament.status is TournamentStatus.FINISHED:
         followed.lines.extend(await _crown_again(tx, tournament, holders))
@@ -444,14 +531,17 @@ async def _repair_bracket(
     game = await _game_in_progress(tx, following) if unbegun else None
     if game is None:
         raise CorrectionRefused(
-            f"The winner went on to round {following.round}, whose match has already begun: "
-            "the bracket can no longer be changed, so the result stays."
+            _(
+                "The winner went on to round {round}, whose match has already begun: the "
+                "bracket can no longer be changed, so the result stays.",
+                round=following.round,
+            )
         )
     entrants = await fetch_entrants(tx, tournament.id)
     active = {e.player.id for e in entrants if e.is_active}
     if new_winner not in active:
         raise CorrectionRefused(
-            "The corrected winner has left the tournament, so they cannot go through."
+            _("The corrected winner has left the tournament, so they cannot go through.")
         )
     upcoming = next_round(
         tournament, entrants, (p for p in pairings if p.round <= pairing.round), holders
@@ -463,8 +553,17 @@ async def _repair_bracket(
     assert started is not None
     followed.started.append(started.id)
     followed.lines.append(
-        f"Round {following.round}: game #{game.id} is stopped; <@{seat.player1}> and "
-        f"<@{seat.player2}> play game #{started.id} instead."
+        Said(
+            N_(
+                "Round {round}: game #{stopped} is stopped; {player1} and {player2} play game "
+                "#{game} instead."
+            ),
+            round=following.round,
+            stopped=game.id,
+            player1=f"<@{seat.player1}>",
+            player2=f"<@{seat.player2}>",
+            game=started.id,
+        )
     )
 
 
@@ -502,33 +601,45 @@ async def _reseed_knockout(
     entrants = await fetch_entrants(tx, tournament.id)
     seeded = sorted((e for e in entrants if e.knockout_seed), key=lambda e: e.knockout_seed or 0)
     if not seeded:
-        followed.lines.append("The group tables are recomputed.")
+        followed.lines.append(Said(N_("The group tables are recomputed.")))
         return
     pairings = await fetch_pairings(tx, tournament.id)
     still_in = {e.player.id for e in seeded}
     order = knockout_order(tournament, entrants, pairings, holders, still_in=still_in)
     if order == [e.player.id for e in seeded]:
         followed.lines.append(
-            "Who goes through from the groups, and their knockout seeds, are unchanged: the "
-            "knockout stays as it is."
+            Said(
+                N_(
+                    "Who goes through from the groups, and their knockout seeds, are unchanged: "
+                    "the knockout stays as it is."
+                )
+            )
         )
         return
     if tournament.status is TournamentStatus.FINISHED:
         raise CorrectionRefused(
-            "That correction changes who went through from the groups or their knockout seeds, "
-            "and the knockout has been played: the result stays."
+            _(
+                "That correction changes who went through from the groups or their knockout "
+                "seeds, and the knockout has been played: the result stays."
+            )
         )
     first = tournament.group_stage_rounds + 1
     if tournament.current_round > first:
         raise CorrectionRefused(
-            "That correction changes who goes through from the groups or their knockout seeds, "
-            f"and the knockout's round {tournament.current_round - first + 1} has begun: the "
-            "bracket can no longer change, so the result stays."
+            _(
+                "That correction changes who goes through from the groups or their knockout "
+                "seeds, and the knockout's round {round} has begun: the bracket can no longer "
+                "change, so the result stays.",
+                round=tournament.current_round - first + 1,
+            )
         )
     if len(order) != len(seeded):  # a place left empty at the seeding is held again since
         raise CorrectionRefused(
-            "That correction changes how many players go through from the groups, and the "
-            "knockout is seeded already: the bracket can no longer change, so the result stays."
+            _(
+                "That correction changes how many players go through from the groups, and the "
+                "knockout is seeded already: the bracket can no longer change, so the result "
+                "stays."
+            )
         )
     # Undone with the rest if refused below.
     await storage.set_knockout_seeds(tx, tournament.id, order)
@@ -550,39 +661,81 @@ async def _reseed_knockout(
             wanted.remove(players)
         elif await _begun(tx, stored):
             raise CorrectionRefused(
-                f"That correction changes the knockout match {name(stored.player1)} v "
-                f"{'a bye' if stored.player2 is None else name(stored.player2)} (round {first}), "
-                "which has already "
-                "begun: the bracket can no longer change, so the result stays."
+                _(
+                    "That correction changes the knockout match {player1} v {player2} (round "
+                    "{round}), which has already begun: the bracket can no longer change, so "
+                    "the result stays.",
+                    player1=name(stored.player1),
+                    player2=_("a bye") if stored.player2 is None else name(stored.player2),
+                    round=first,
+                )
             )
         else:
             seats.append(stored)
     followed.lines.append(
-        "The knockout is seeded again from the corrected group tables: "
-        + ", ".join(f"{seed}. <@{player}>" for seed, player in enumerate(order, start=1))
-        + "."
+        Said(
+            N_("The knockout is seeded again from the corrected group tables: {seeds}."),
+            seeds=", ".join(f"{seed}. <@{player}>" for seed, player in enumerate(order, start=1)),
+        )
     )
     active = {e.player.id for e in entrants if e.is_active}
     for seat, players in zip(seats, wanted, strict=True):
         waiting = await _game_in_progress(tx, seat)
         started = await _reseat(tx, tournament, seat, players, active, waiting, now)
-        stopped = "" if waiting is None else f"game #{waiting.id} is stopped; "
         if started is not None:
             followed.started.append(started.id)
-            now_text = f"<@{players[0]}> and <@{players[1]}> play game #{started.id}."
-        elif players[1] is None:
-            now_text = f"<@{players[0]}> has a bye."
-        else:
-            now_text = f"<@{players[0]}> v <@{players[1]}> is a forfeit (a player has left)."
-        followed.lines.append(f"Round {first}: {stopped}{now_text}")
+        followed.lines.append(_reseated(first, waiting, players, started))
     progress = await advance(tx, tournament.id, now)  # a round left with only forfeits and byes
     for begun in progress.rounds:
-        followed.lines.append(f"Round {begun.number} begins.")
+        followed.lines.append(Said(N_("Round {round} begins."), round=begun.number))
         followed.rounds.append(begun.number)
     followed.started.extend(game.id for game in progress.games)
     if progress.finished:
         followed.finished = True
-        followed.lines.append("The tournament is over.")
+        followed.lines.append(Said(N_("The tournament is over.")))
+
+
+def _reseated(
+    number: int,
+    stopped: GameView | None,
+    players: tuple[int, int | None],
+    started: GameView | None,
+) -> Said:
+    """A first knockout round's pairing seated again: the game stopped (if one was waiting) and
+    who now plays, has a bye or wins by forfeit."""
+    first, second = (None if p is None else f"<@{p}>" for p in players)
+    assert first is not None
+    fields: dict[str, str | int] = {"round": number, "player1": first}
+    if stopped is not None:
+        fields["stopped"] = stopped.id
+    if started is not None:
+        assert second is not None
+        fields |= {"player2": second, "game": started.id}
+        if stopped is None:
+            return Said(N_("Round {round}: {player1} and {player2} play game #{game}."), **fields)
+        return Said(
+            N_(
+                "Round {round}: game #{stopped} is stopped; {player1} and {player2} play game "
+                "#{game}."
+            ),
+            **fields,
+        )
+    if second is None:
+        if stopped is None:
+            return Said(N_("Round {round}: {player1} has a bye."), **fields)
+        return Said(N_("Round {round}: game #{stopped} is stopped; {player1} has a bye."), **fields)
+    fields["player2"] = second
+    if stopped is None:
+        return Said(
+            N_("Round {round}: {player1} v {player2} is a forfeit (a player has left)."), **fields
+        )
+    return Said(
+        N_(
+            "Round {round}: game #{stopped} is stopped; {player1} v {player2} is a forfeit (a "
+            "player has left)."
+        ),
+        **fields,
+    )
 
 
 async def _begun(tx: Transaction, pairing: PairingView) -> bool:
@@ -610,7 +763,7 @@ async def _game_in_progress(tx: Transaction, pairing: PairingView) -> GameView |
 
 async def _crown_again(
     tx: Transaction, tournament: TournamentView, holders: Mapping[int, int]
-) -> list[str]:
+) -> list[Said]:
     """A finished tournament's winner, from the corrected results."""
     entrants = await fetch_entrants(tx, tournament.id)
     pairings = await fetch_pairings(tx, tournament.id)
@@ -620,8 +773,8 @@ async def _crown_again(
         return []
     await storage.set_winner(tx, tournament.id, winner)
     if winner is None:
-        return ["First place is now shared: the tournament has no sole winner."]
-    return [f"The tournament's winner is now <@{winner}>."]
+        return [Said(N_("First place is now shared: the tournament has no sole winner."))]
+    return [Said(N_("The tournament's winner is now {winner}."), winner=f"<@{winner}>")]
 
 
 async def _write_log(
@@ -633,9 +786,10 @@ async def _write_log(
     before: str | None,
     after: str,
     reason: str,
-    consequences: list[str],
+    consequences: list[Said],
     now: datetime,
 ) -> LogEntry:
+    """Log a correction (`reason` as the organizer gave it) or a report (the bot's own)."""
     entry_id = await storage.write_log(
         tx,
         tournament.id,
@@ -644,8 +798,8 @@ async def _write_log(
         game_id=game_id,
         before=before,
         after=after,
-        reason=reason,
-        consequences=consequences,
+        reason=_stored(reason) if isinstance(reason, Said) else reason,
+        consequences=_stored(consequences),
         now=now,
     )
     row = await tx.fetchone(_LOG_SELECT + "WHERE l.id = ?", (entry_id,))
@@ -656,29 +810,42 @@ async def _write_log(
 # ----------------------------------------------------------------- reporting: the checks
 
 
-def read_reported_game(text: str) -> PTNGame:
-    """The game of a reported PTN file, or :class:`ReportRefused` saying why it does not count
-    whatever the pairing. Pure work on the file: the bot runs it in a worker process
+def read_reported_game(text: str, language: str = SOURCE_LANGUAGE) -> PTNGame:
+    """The game of a reported PTN file, or :class:`ReportRefused` saying why (in `language`:
+    the worker process does not share the caller's) it does not count whatever the pairing. Pure
+    work on the file: the bot runs it in a worker process
     (:class:`bot.work.attached_files.FileReader`), never on the event loop."""
+    with speaking(language):
+        return _read_reported_game(text)
+
+
+def _read_reported_game(text: str) -> PTNGame:
     if len(text.encode()) > MAX_PTN_BYTES:
-        raise ReportRefused(f"A PTN file of a game is at most {MAX_PTN_BYTES // 1000} kB.")
+        raise ReportRefused(
+            _("A PTN file of a game is at most {size} kB.", size=MAX_PTN_BYTES // 1000)
+        )
     try:
         record = PTNGame.parse(text)
     except PTNError as error:
-        raise ReportRefused(f"The file is refused: {error}") from None
+        raise ReportRefused(_("The file is refused: {error}", error=error)) from None
     tps = record.tag("TPS")
     if tps is not None and tps.strip() not in ("", "?"):
-        raise ReportRefused("The file starts from a set position (a TPS tag): report a whole game.")
+        raise ReportRefused(
+            _("The file starts from a set position (a TPS tag): report a whole game.")
+        )
     if record.result is None:
         claimed = record.tag("Result")
         if claimed:
             raise ReportRefused(
-                f"The file says {claimed.strip()}, but after its last move the game goes on: "
-                "no road, the board is not full and both players have pieces left."
+                _(
+                    "The file says {result}, but after its last move the game goes on: no road, "
+                    "the board is not full and both players have pieces left.",
+                    result=claimed.strip(),
+                )
             )
-        raise ReportRefused("The file does not say how the game ended (no result).")
+        raise ReportRefused(_("The file does not say how the game ended (no result)."))
     if record.result.kind is ResultKind.ABORT:
-        raise ReportRefused("The file's result is 0-0 (aborted): there is nothing to count.")
+        raise ReportRefused(_("The file's result is 0-0 (aborted): there is nothing to count."))
     return record
 
 
@@ -687,34 +854,45 @@ def _check_setup(record: PTNGame, game: GameView) -> None:
     setup = game.setup
     if setup.start_tps is not None:
         raise ReportRefused(
-            "This tournament's games start from its own position (a thematic event): play them "
-            "here, where they start there, rather than report one played elsewhere."
+            _(
+                "This tournament's games start from its own position (a thematic event): play "
+                "them here, where they start there, rather than report one played elsewhere."
+            )
         )
-    size = f"{setup.size}x{setup.size}"
     if start.size != setup.size:
         raise ReportRefused(
-            f"The file is a {start.size}x{start.size} game; this tournament plays {size}."
+            _(
+                "The file is a {file} game; this tournament plays {size}.",
+                file=f"{start.size}x{start.size}",
+                size=f"{setup.size}x{setup.size}",
+            )
         )
     if start.komi != setup.base_komi:
         raise ReportRefused(
-            f"The file's komi is {start.komi:g}; this tournament plays komi {setup.base_komi:g}."
+            _(
+                "The file's komi is {file}; this tournament plays komi {komi}.",
+                file=f"{start.komi:g}",
+                komi=f"{setup.base_komi:g}",
+            )
         )
     pieces = (tuple(start.starting_stones), tuple(start.starting_caps))
     if pieces != (tuple(setup.stones), tuple(setup.caps)):
         raise ReportRefused(
-            "The file's players had other pieces (Flats/Caps tags) than this tournament's."
+            _("The file's players had other pieces (Flats/Caps tags) than this tournament's.")
         )
     if start.opening is not setup.opening:
         raise ReportRefused(
-            f"The file's opening is {start.opening.value}; this tournament plays "
-            f"{setup.opening.value}."
+            _(
+                "The file's opening is {file}; this tournament plays {opening}.",
+                file=start.opening.value,
+                opening=setup.opening.value,
+            )
         )
     if start.ties_to_black != setup.antiquity:
-        file_says, game_says = (
-            ("plays", "does not") if start.ties_to_black else ("does not play", "does")
-        )
         raise ReportRefused(
-            f"The file {file_says} the antiquity tie rule; this tournament's game {game_says}."
+            _("The file plays the antiquity tie rule; this tournament's game does not.")
+            if start.ties_to_black
+            else _("The file does not play the antiquity tie rule; this tournament's game does.")
         )
 
 
@@ -728,8 +906,13 @@ def _colours(record: PTNGame, game: GameView, white_id: int | None) -> tuple[int
     if white_id is not None:
         if white_id not in (game.white.id, game.black.id):
             raise ReportRefused(
-                f"Game #{game.id} is between {game.white.name} and {game.black.name}: the "
-                "player named as white is neither."
+                _(
+                    "Game #{game} is between {white} and {black}: the player named as white is "
+                    "neither.",
+                    game=game.id,
+                    white=game.white.name,
+                    black=game.black.name,
+                )
             )
         other = game.black.id if white_id == game.white.id else game.white.id
         return white_id, other
@@ -738,9 +921,14 @@ def _colours(record: PTNGame, game: GameView, white_id: int | None) -> tuple[int
         if (first, second) == (_names(white.name), _names(black.name)):
             return white.id, black.id
     raise ReportRefused(
-        f"The file's players ({record.tag('Player1') or '?'} and {record.tag('Player2') or '?'}) "
-        f"are not {game.white.name} and {game.black.name} by name: say who had white "
-        "(Player 1) with the `white` option."
+        _(
+            "The file's players ({player1} and {player2}) are not {white} and {black} by name: "
+            "say who had white (Player 1) with the `white` option.",
+            player1=record.tag("Player1") or "?",
+            player2=record.tag("Player2") or "?",
+            white=game.white.name,
+            black=game.black.name,
+        )
     )
 
 
@@ -763,8 +951,11 @@ async def _waiting_game(
     games = [game_from_row(row) for row in rows]
     if games and games[0].plies_played > 0:
         raise ReportRefused(
-            f"Game #{games[0].id} already has moves played here: a game played elsewhere "
-            "counts only for a game not begun on Bredon."
+            _(
+                "Game #{game} already has moves played here: a game played elsewhere counts only "
+                "for a game not begun on Bredon.",
+                game=games[0].id,
+            )
         )
     return games[0] if games else None
 
@@ -782,5 +973,7 @@ async def _store_moves(
         mover = colours[position.to_move.value]
         position.play(ply.move)
         if not await record_reported_move(tx, game.id, position, mover, now):
-            raise ReportRefused(f"Game #{game.id} changed while the file was read: try again.")
+            raise ReportRefused(
+                _("Game #{game} changed while the file was read: try again.", game=game.id)
+            )
     return replace(await fetch_game(tx, game.id), last_move_at=now)

@@ -57,6 +57,7 @@ from bot.errors import (
 from bot.games.matches import replace_match_player
 from bot.games.model import PlayerRef
 from bot.games.storage import hand_over_active_games
+from bot.languages import _
 from bot.notifications.outbox import Headline, TournamentNews, enqueue
 from bot.players.storage import save_player
 from bot.store import Database, Transaction, from_db, to_db
@@ -122,11 +123,14 @@ def checkin_times(now: datetime, start: datetime | None, window: timedelta | Non
         return CheckIn(None, None)
     if start is None:
         raise EntryRefused(
-            "A check-in window needs a planned start: set `signup_days` too (check-in opens that "
-            "long before sign-up closes), or open check-in later with `/organize checkin`."
+            _(
+                "A check-in window needs a planned start: set `signup_days` too (check-in opens "
+                "that long before sign-up closes), or open check-in later with `/organize "
+                "checkin`."
+            )
         )
     if not MIN_CHECKIN <= window <= MAX_CHECKIN:
-        raise EntryRefused("A check-in window lasts from 1 hour to 7 days.")
+        raise EntryRefused(_("A check-in window lasts from 1 hour to 7 days."))
     opens = max(now, start - window)
     return CheckIn(opens, opens + (start - opens) / 2)
 
@@ -222,11 +226,11 @@ class EntryService:
         now = self._clock.now()
         async with self._db.transaction() as tx:
             tournament = await _organized(
-                tx, tournament_id, actor_id, is_organizer, "open check-in"
+                tx, tournament_id, actor_id, is_organizer, _("open check-in")
             )
-            _signing_up(tournament, "open check-in")
+            _signing_up(tournament, _("open check-in"))
             if (await _checkin(tx, tournament.id)).is_open(now):
-                raise EntryRefused(f"Check-in for {tournament.name} is already open.")
+                raise EntryRefused(_("Check-in for {name} is already open.", name=tournament.name))
             start = tournament.signup_deadline
             remind = now + (start - now) / 2 if start is not None else now + REMIND_WITHOUT_START
             await storage.schedule_checkin(tx, tournament.id, now, remind)
@@ -237,15 +241,16 @@ class EntryService:
         now = self._clock.now()
         async with self._db.transaction() as tx:
             tournament = await fetch_tournament(tx, tournament_id)
-            _signing_up(tournament, "check in")
+            _signing_up(tournament, _("check in"))
             checkin = await _checkin(tx, tournament.id)
             if not checkin.is_open(now):
                 raise EntryRefused(
-                    f"Check-in for {tournament.name} is not open yet"
-                    + (
-                        "."
-                        if checkin.opens_at is None
-                        else f" (it opens {checkin.opens_at:%Y-%m-%d %H:%M} UTC)."
+                    _("Check-in for {name} is not open yet.", name=tournament.name)
+                    if checkin.opens_at is None
+                    else _(
+                        "Check-in for {name} is not open yet (it opens {when} UTC).",
+                        name=tournament.name,
+                        when=f"{checkin.opens_at:%Y-%m-%d %H:%M}",
                     )
                 )
             row = await tx.fetchone(
@@ -256,7 +261,9 @@ class EntryService:
             if row is None:
                 raise NotEntered(tournament.name)
             if row["checked_in_at"] is not None:
-                raise EntryRefused(f"You have already checked in for {tournament.name}.")
+                raise EntryRefused(
+                    _("You have already checked in for {name}.", name=tournament.name)
+                )
             await storage.mark_checked_in(tx, tournament.id, player_id, now)
             return await self._state(tx, tournament.id)
 
@@ -315,10 +322,12 @@ class EntryService:
         """Put the player at `seed`, or `places` seeds lower (negative: higher), during
         sign-up; the whole order is fixed by hand from then on."""
         if (seed is None) == (places is None):
-            raise EntryRefused("Give either the seed to put the player at, or a move up or down.")
+            raise EntryRefused(
+                _("Give either the seed to put the player at, or a move up or down.")
+            )
         async with self._db.transaction() as tx:
-            tournament = await _organized(tx, tournament_id, actor_id, is_organizer, "set seeds")
-            _signing_up(tournament, "change the seeds (they are fixed once it runs)")
+            tournament = await _organized(tx, tournament_id, actor_id, is_organizer, _("set seeds"))
+            _signing_up(tournament, _("change the seeds (they are fixed once it runs)"))
             order = await _signup_order(tx, tournament)
             if player_id not in order:
                 raise NotEntered(tournament.name, you=False)
@@ -342,23 +351,34 @@ class EntryService:
         0 stops late entries."""
         async with self._db.transaction() as tx:
             tournament = await _organized(
-                tx, tournament_id, actor_id, is_organizer, "allow late entries"
+                tx, tournament_id, actor_id, is_organizer, _("allow late entries")
             )
             if tournament.format is not TournamentFormat.SWISS:
-                raise EntryRefused("Only a Swiss tournament takes late entries.")
+                raise EntryRefused(_("Only a Swiss tournament takes late entries."))
             if tournament.status not in (TournamentStatus.SIGNUP, TournamentStatus.RUNNING):
-                raise EntryRefused(f"{tournament.name} is over: it takes no more entries.")
+                raise EntryRefused(
+                    _("{name} is over: it takes no more entries.", name=tournament.name)
+                )
             rounds = tournament.swiss_rounds
             assert rounds is not None
             if until_round != 0:
                 if not 2 <= until_round <= rounds:
                     raise EntryRefused(
-                        f"Late entrants can start in round 2 to {rounds} of {tournament.name}."
+                        _(
+                            "Late entrants can start in round 2 to {rounds} of {name}.",
+                            rounds=rounds,
+                            name=tournament.name,
+                        )
                     )
                 if until_round <= tournament.current_round:
                     raise EntryRefused(
-                        f"Round {until_round} of {tournament.name} has already begun; a late "
-                        f"entrant now starts in round {tournament.current_round + 1}."
+                        _(
+                            "Round {round} of {name} has already begun; a late entrant now "
+                            "starts in round {next}.",
+                            round=until_round,
+                            name=tournament.name,
+                            next=tournament.current_round + 1,
+                        )
                     )
             await storage.set_late_entry(tx, tournament.id, until_round or None)
             return await self._state(tx, tournament.id)
@@ -369,7 +389,7 @@ class EntryService:
         async with self._db.transaction() as tx:
             tournament = await fetch_tournament(tx, tournament_id)
             if tournament.status is not TournamentStatus.RUNNING:
-                raise EntryRefused(f"{tournament.name} is not running.")
+                raise EntryRefused(_("{name} is not running.", name=tournament.name))
             await _refuse_present(tx, tournament, player.id, you=True)
             row = await tx.fetchone(
                 "SELECT late_entry_until FROM tournaments WHERE id = ?", (tournament.id,)
@@ -378,11 +398,17 @@ class EntryService:
             until = row["late_entry_until"]
             upcoming = tournament.current_round + 1
             if until is None:
-                raise EntryRefused(f"{tournament.name} has started and takes no late entries.")
+                raise EntryRefused(
+                    _("{name} has started and takes no late entries.", name=tournament.name)
+                )
             if upcoming > until:
                 raise EntryRefused(
-                    f"{tournament.name} took late entries until round {until}; it is in round "
-                    f"{tournament.current_round}."
+                    _(
+                        "{name} took late entries until round {until}; it is in round {round}.",
+                        name=tournament.name,
+                        until=until,
+                        round=tournament.current_round,
+                    )
                 )
             if tournament.player_count >= tournament.max_players:
                 raise TournamentFull(tournament.name, tournament.max_players)
@@ -416,12 +442,14 @@ class EntryService:
         now = self._clock.now()
         async with self._db.transaction() as tx:
             tournament = await _organized(
-                tx, tournament_id, actor_id, is_organizer, "replace players"
+                tx, tournament_id, actor_id, is_organizer, _("replace players")
             )
             if tournament.status not in (TournamentStatus.SIGNUP, TournamentStatus.RUNNING):
-                raise EntryRefused(f"{tournament.name} is over: its players cannot change.")
+                raise EntryRefused(
+                    _("{name} is over: its players cannot change.", name=tournament.name)
+                )
             if old_id == new.id:
-                raise EntryRefused("A player cannot replace themselves.")
+                raise EntryRefused(_("A player cannot replace themselves."))
             if old_id not in {e.player.id for e in await fetch_entrants(tx, tournament.id)}:
                 raise NotEntered(tournament.name, you=False)
             await _refuse_present(tx, tournament, new.id, you=False)
@@ -476,31 +504,50 @@ class EntryService:
             tournament = await fetch_tournament(tx, tournament_id)
             you = actor_id == player_id
             if not you and not is_organizer and actor_id != tournament.organizer.id:
-                raise NotOrganizer("ask for a bye for another player")
+                raise NotOrganizer(_("ask for a bye for another player"))
             _in_play(
                 tournament,
                 BYE_FORMATS,
-                "Only a Swiss or round-robin tournament takes byes asked for: a bracket's "
-                "meetings follow from its seeds.",
-                "byes asked for",
+                _(
+                    "Only a Swiss or round-robin tournament takes byes asked for: a bracket's "
+                    "meetings follow from its seeds."
+                ),
+                _("{name} is over: it takes no more byes asked for.", name=tournament.name),
             )
             if not withdraw:  # a request of a player who has left can still be withdrawn
                 await _check_bye_request(tx, tournament, player_id, round_number, you=you)
             if round_number <= tournament.current_round:
                 raise EntryRefused(
-                    f"Round {round_number} of {tournament.name} is already paired: a bye can be "
-                    f"asked for (or withdrawn) until a round is paired."
+                    _(
+                        "Round {round} of {name} is already paired: a bye can be asked for (or "
+                        "withdrawn) until a round is paired.",
+                        round=round_number,
+                        name=tournament.name,
+                    )
                 )
             asked = await storage.fetch_bye_requests(tx, tournament.id, round_number)
             already = any(r.player.id == player_id for r in asked)
-            who = "You have" if you else "That player has"
             if withdraw:
                 if not already:
-                    raise EntryRefused(f"{who} not asked for a bye in round {round_number}.")
+                    raise EntryRefused(
+                        _("You have not asked for a bye in round {round}.", round=round_number)
+                        if you
+                        else _(
+                            "That player has not asked for a bye in round {round}.",
+                            round=round_number,
+                        )
+                    )
                 await storage.remove_bye_request(tx, tournament.id, player_id, round_number)
             else:
                 if already:
-                    raise EntryRefused(f"{who} already asked for a bye in round {round_number}.")
+                    raise EntryRefused(
+                        _("You have already asked for a bye in round {round}.", round=round_number)
+                        if you
+                        else _(
+                            "That player has already asked for a bye in round {round}.",
+                            round=round_number,
+                        )
+                    )
                 await storage.add_bye_request(
                     tx, tournament.id, player_id, round_number, actor_id, now
                 )
@@ -529,18 +576,20 @@ class EntryService:
         now = self._clock.now()
         async with self._db.transaction() as tx:
             tournament = await _organized(
-                tx, tournament_id, actor_id, is_organizer, "keep players apart"
+                tx, tournament_id, actor_id, is_organizer, _("keep players apart")
             )
             _in_play(
                 tournament,
                 (TournamentFormat.SWISS,),
-                "Only a Swiss tournament keeps players apart: a round robin pairs everyone with "
-                "everyone and a bracket follows its seeds.",
-                "pairs kept apart",
+                _(
+                    "Only a Swiss tournament keeps players apart: a round robin pairs everyone "
+                    "with everyone and a bracket follows its seeds."
+                ),
+                _("{name} is over: it takes no more pairs kept apart.", name=tournament.name),
             )
             first, second = pair
             if first == second:
-                raise EntryRefused("A player cannot be kept apart from themselves.")
+                raise EntryRefused(_("A player cannot be kept apart from themselves."))
             entrants = {e.player.id for e in await fetch_entrants(tx, tournament.id)}
             if not set(pair) <= entrants:
                 raise NotEntered(tournament.name, you=False)
@@ -548,15 +597,18 @@ class EntryService:
             already = any({a.id, b.id} == set(pair) for a, b in kept)
             if allow:
                 if not already:
-                    raise EntryRefused("Those two players are not kept apart.")
+                    raise EntryRefused(_("Those two players are not kept apart."))
                 await storage.remove_forbidden_pair(tx, tournament.id, pair)
             else:
                 if already:
-                    raise EntryRefused("Those two players are already kept apart.")
+                    raise EntryRefused(_("Those two players are already kept apart."))
                 if len(kept) >= MAX_FORBIDDEN_PAIRS:
                     raise EntryRefused(
-                        f"{tournament.name} keeps {MAX_FORBIDDEN_PAIRS} pairs apart already, "
-                        "the most it can."
+                        _(
+                            "{name} keeps {count} pairs apart already, the most it can.",
+                            name=tournament.name,
+                            count=MAX_FORBIDDEN_PAIRS,
+                        )
                     )
                 await storage.add_forbidden_pair(tx, tournament.id, pair, now)
             return await storage.fetch_forbidden_pairs(tx, tournament.id)
@@ -594,15 +646,29 @@ async def _check_bye_request(
         raise NotEntered(tournament.name, you=you)
     rounds = _last_round(tournament)
     if round_number < 1 or (rounds is not None and round_number > rounds):
-        raise EntryRefused(f"{tournament.name} has rounds 1 to {rounds}.")
+        raise EntryRefused(
+            _("{name} has rounds 1 to {rounds}.", name=tournament.name, rounds=rounds)
+        )
     if tournament.status is TournamentStatus.RUNNING and tournament.format in ROUND_ROBINS:
         double = tournament.format is TournamentFormat.DOUBLE_ROUND_ROBIN
         schedule = round_robin([e.player.id for e in entrants], double=double)
         if player_id in schedule[round_number - 1].byes:
-            raise EntryRefused(
-                f"Round {round_number} of {tournament.name} is already a bye for "
-                f"{'you' if you else 'that player'}: there is no match to sit out."
+            text = (
+                _(
+                    "Round {round} of {name} is already a bye for you: there is no match to "
+                    "sit out.",
+                    round=round_number,
+                    name=tournament.name,
+                )
+                if you
+                else _(
+                    "Round {round} of {name} is already a bye for that player: there is no "
+                    "match to sit out.",
+                    round=round_number,
+                    name=tournament.name,
+                )
             )
+            raise EntryRefused(text)
 
 
 async def _take_over_matches(
@@ -633,14 +699,19 @@ async def _refuse_present(
     if row is not None:
         if you:
             raise AlreadyEntered(tournament.name)
-        raise EntryRefused(f"That player is already in {tournament.name}.")
+        raise EntryRefused(_("That player is already in {name}.", name=tournament.name))
     row = await tx.fetchone(
         "SELECT 1 FROM tournament_replacements WHERE tournament_id = ? AND old_id = ?",
         (tournament.id, player_id),
     )
     if row is not None:
-        who = "You were" if you else "That player was"
-        raise EntryRefused(f"{who} replaced in {tournament.name} and cannot come back in.")
+        raise EntryRefused(
+            _("You were replaced in {name} and cannot come back in.", name=tournament.name)
+            if you
+            else _(
+                "That player was replaced in {name} and cannot come back in.", name=tournament.name
+            )
+        )
 
 
 async def _organized(
@@ -653,13 +724,13 @@ async def _organized(
 
 
 def _in_play(
-    tournament: TournamentView, formats: Sequence[TournamentFormat], refusal: str, what: str
+    tournament: TournamentView, formats: Sequence[TournamentFormat], refusal: str, over: str
 ) -> None:
-    """Refuse (with `refusal`) a tournament not of `formats`, or one that is over."""
+    """Refuse a tournament not of `formats` (with `refusal`), or one that is over (`over`)."""
     if tournament.format not in formats:
         raise EntryRefused(refusal)
     if tournament.status not in (TournamentStatus.SIGNUP, TournamentStatus.RUNNING):
-        raise EntryRefused(f"{tournament.name} is over: it takes no more {what}.")
+        raise EntryRefused(over)
 
 
 def _signing_up(tournament: TournamentView, action: str) -> None:

@@ -1,6 +1,7 @@
 """What the pictures show, read from the store and turned into the renderer's data: a tournament's
 standings and bracket, a round's pairings, a player's rating history. Rendering them (Pillow, tens
-of ms) is `rendering`'s job, left to the caller, which can do it off the event loop.
+of ms) is `rendering`'s job, left to the caller, which can do it off the event loop. Their words
+are those of the language being spoken when the data is read (the renderers take them as given).
 
 - Standings: names carry "(withdrew)" or "(DQ)"; a round robin gets a cross table whose cells are
   what each meeting added to the row player's ranking score (so a row's cells and byes add up to
@@ -19,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.games.model import check_size
+from bot.languages import _, ngettext
 from bot.store import Database, from_db
 from bot.tournaments import ScoringSystem, TieBreak, bracket_slots, group_name
 from bot.tournaments.rounds import pairings_by_place
@@ -35,20 +37,22 @@ from bot.tournaments.tournament import (
     PairingView,
     StandingRow,
     TournamentFormat,
+    TournamentStatus,
     TournamentView,
 )
-from rendering.bracket import Bracket, BracketMatch
+from rendering.bracket import Bracket, BracketMatch, BracketWords
 from rendering.bracket import Entrant as BracketEntrant
-from rendering.chart import RatingHistory, RatingPoint
-from rendering.pairings import PairingRow, RoundPairings
-from rendering.standings import CrossCell, Outcome, StandingsRow, StandingsTable, TieBreakColumn
+from rendering.chart import ChartWords, RatingHistory, RatingPoint
+from rendering.pairings import PairingRow, PairingsWords, RoundPairings
+from rendering.standings import (
+    CrossCell,
+    Outcome,
+    StandingsRow,
+    StandingsTable,
+    StandingsWords,
+    TieBreakColumn,
+)
 
-TIE_BREAK_SHORT = {
-    TieBreak.HEAD_TO_HEAD: "H2H",
-    TieBreak.SONNEBORN_BERGER: "SB",
-    TieBreak.BUCHHOLZ: "BH",
-}
-STATUS_MARKS = {EntrantStatus.WITHDRAWN: " (withdrew)", EntrantStatus.DISQUALIFIED: " (DQ)"}
 ROUND_ROBINS = (
     TournamentFormat.ROUND_ROBIN,
     TournamentFormat.DOUBLE_ROUND_ROBIN,
@@ -56,15 +60,98 @@ ROUND_ROBINS = (
 )
 
 
+def tie_break_short(kind: TieBreak) -> str:
+    """A tie-break's column heading ("SB")."""
+    return {
+        TieBreak.HEAD_TO_HEAD: _("H2H"),
+        TieBreak.SONNEBORN_BERGER: _("SB"),
+        TieBreak.BUCHHOLZ: _("BH"),
+    }[kind]
+
+
+def tie_break_name(kind: TieBreak) -> str:
+    """A tie-break's name in words (the export's CSV keeps :attr:`TieBreak.label`)."""
+    return {
+        TieBreak.HEAD_TO_HEAD: _("head-to-head"),
+        TieBreak.SONNEBORN_BERGER: _("Sonneborn-Berger"),
+        TieBreak.BUCHHOLZ: _("Buchholz"),
+    }[kind]
+
+
+def status_mark(status: EntrantStatus) -> str:
+    """What follows a name that no longer plays: " (withdrew)", " (DQ)"; else nothing."""
+    if status is EntrantStatus.WITHDRAWN:
+        return _(" (withdrew)")
+    if status is EntrantStatus.DISQUALIFIED:
+        return _(" (DQ)")
+    return ""
+
+
 def stage(tournament: TournamentView) -> str:
     """ "after round 3", "final" ...: how far the tournament has got."""
-    if tournament.status.value == "finished":
-        return "final"
-    if tournament.status.value == "cancelled":
-        return "cancelled"
+    if tournament.status is TournamentStatus.FINISHED:
+        return _("final")
+    if tournament.status is TournamentStatus.CANCELLED:
+        return _("cancelled")
     if tournament.current_round == 0:
-        return "before the start"
-    return f"round {tournament.current_round}"
+        return _("before the start")
+    return _("round {round}", round=tournament.current_round)
+
+
+def standings_words() -> StandingsWords:
+    return StandingsWords(
+        title=_("Standings"),
+        player=_("Player"),
+        unnamed=_("Player {number}", number="{number}"),
+        won=_("W"),
+        drawn=_("D"),
+        lost=_("L"),
+        cross_legend=_("Points scored against each opponent (columns: row numbers)"),
+        counts_legend=_("Matches won, drawn, lost"),
+    )
+
+
+def bracket_words() -> BracketWords:
+    return BracketWords(
+        title=_("Bracket"),
+        final=(_("Final"), _("Final")),
+        semis=(_("Semis"), _("SF")),
+        quarters=(_("Quarters"), _("QF")),
+        round=(_("Round {number}", number="{number}"), _("R{number}", number="{number}")),
+        winner=_("Winner"),
+        winner_of=_("winner of {tag}", tag="{tag}"),
+        bye=_("bye"),
+        play_in=_("Play-in (round 1): the winners join the bracket"),
+    )
+
+
+def pairings_words() -> PairingsWords:
+    return PairingsWords(
+        title=_("Pairings"),
+        white=_("White"),
+        black=_("Black"),
+        result=_("Result"),
+        bye=_("bye"),
+        requested=_("bye (requested)"),
+    )
+
+
+def chart_words(count: int) -> ChartWords:
+    """The chart's words for a history of `count` rated games (its summary counted already,
+    the peak left for the renderer to fill in)."""
+    summary = ngettext(
+        "peak {peak} · {count} rated game",
+        "peak {peak} · {count} rated games",
+        count,
+        peak="{peak}",
+    )
+    return ChartWords(
+        player=_("Player"),
+        summary=(summary, summary),
+        empty=_("No rated games yet"),
+        games=_("Rated games"),
+        rating=_("Rating"),
+    )
 
 
 def group_tables(
@@ -78,7 +165,7 @@ def group_tables(
             tournament,
             [row for row in rows if row.group == number],
             stage,
-            title=f"{tournament.name}: group {group_name(number)}",
+            title=_("{name}: group {group}", name=tournament.name, group=group_name(number)),
         )
         for number in numbers
     )
@@ -118,7 +205,7 @@ def standings_table(
     table_rows = tuple(
         StandingsRow(
             place=row.standing.place,
-            name=row.player.name + STATUS_MARKS.get(row.status, ""),
+            name=row.player.name + status_mark(row.status),
             points=row.standing.score,
             won=row.standing.won,
             drawn=row.standing.drawn,
@@ -128,14 +215,29 @@ def standings_table(
         )
         for index, row in enumerate(rows)
     )
-    ranked_by = "match points" if scoring.system is ScoringSystem.MATCH_POINTS else "game points"
+    match_points = scoring.system is ScoringSystem.MATCH_POINTS
+    size = f"{tournament.setup.size}x{tournament.setup.size}"
     return StandingsTable(
         title=tournament.name if title is None else title,
         rows=table_rows,
-        tie_breaks=tuple(TieBreakColumn(TIE_BREAK_SHORT[t], t.label) for t in scoring.tie_breaks),
-        subtitle=f"Standings, {stage(tournament)} · {tournament.setup.size}x{tournament.setup.size}"
-        f" · ranked by {ranked_by}",
-        points_heading="Pts" if scoring.system is ScoringSystem.MATCH_POINTS else "GP",
+        tie_breaks=tuple(
+            TieBreakColumn(tie_break_short(t), tie_break_name(t)) for t in scoring.tie_breaks
+        ),
+        subtitle=(
+            _(
+                "Standings, {stage} · {size} · ranked by match points",
+                stage=stage(tournament),
+                size=size,
+            )
+            if match_points
+            else _(
+                "Standings, {stage} · {size} · ranked by game points",
+                stage=stage(tournament),
+                size=size,
+            )
+        ),
+        points_heading=_("Pts") if match_points else _("GP"),
+        words=standings_words(),
     )
 
 
@@ -192,7 +294,12 @@ def bracket(
     return Bracket(
         title=tournament.name,
         rounds=tuple(rounds),
-        subtitle=f"Knockout, {stage(tournament)} · {tournament.setup.size}x{tournament.setup.size}",
+        subtitle=_(
+            "Knockout, {stage} · {size}",
+            stage=stage(tournament),
+            size=f"{tournament.setup.size}x{tournament.setup.size}",
+        ),
+        words=bracket_words(),
     )
 
 
@@ -200,7 +307,7 @@ def _entrant(entrant: Entrant | None) -> BracketEntrant | None:
     if entrant is None:
         return None
     return BracketEntrant(
-        entrant.player.name + STATUS_MARKS.get(entrant.status, ""),
+        entrant.player.name + status_mark(entrant.status),
         entrant.knockout_seed or entrant.seed,
     )
 
@@ -223,7 +330,7 @@ def round_pairings(
 
     def group(pairing: PairingView) -> str:
         index = group_of.get(pairing.player1.id)
-        return "" if index is None else f"Group {group_name(index)}"
+        return "" if index is None else _("Group {group}", group=group_name(index))
 
     ordered = sorted(pairings, key=lambda p: group_of.get(p.player1.id, -1))
     rows: list[PairingRow] = []
@@ -239,11 +346,12 @@ def round_pairings(
             )
         )
     return RoundPairings(
-        f"{tournament.name}: round {number}",
+        _("{name}: round {number}", name=tournament.name, number=number),
         tuple(rows),
         tuple(b.player1.name for b in byes),
         bye_groups=tuple(group(b) for b in byes) if group_of else (),
         requested=tuple(b.requested for b in byes) if any(b.requested for b in byes) else (),
+        words=pairings_words(),
     )
 
 
@@ -308,4 +416,4 @@ class PictureService:
         points = tuple(
             RatingPoint(row["rating_after"], from_db(row["finished_at"])) for row in rows
         )
-        return RatingHistory(name, points, f"{size}x{size}")
+        return RatingHistory(name, points, f"{size}x{size}", chart_words(len(points)))

@@ -10,6 +10,7 @@ from typing import TypeVar
 
 from bot.errors import InvalidSetting
 from bot.games.model import MAX_MATCH_GAMES, PLAIN_TIEBREAKS, TiebreakRule, check_days
+from bot.languages import _
 from bot.timekeeping.control import PER_MOVE, TimeControl
 from bot.tournaments import DEFAULT_SCORING, DEFAULT_TIE_BREAKS, Scoring, ScoringSystem, TieBreak
 from bot.tournaments.groups import MAX_GROUPS
@@ -92,20 +93,24 @@ class TournamentRules:
         )
         if chosen is TournamentFormat.SWISS:
             if swiss_rounds is None or not 1 <= swiss_rounds <= MAX_SWISS_ROUNDS:
-                raise InvalidSetting(f"A Swiss tournament has 1 to {MAX_SWISS_ROUNDS} rounds.")
+                raise InvalidSetting(
+                    _("A Swiss tournament has 1 to {most} rounds.", most=MAX_SWISS_ROUNDS)
+                )
         elif swiss_rounds is not None:
-            raise InvalidSetting("Only a Swiss tournament takes a number of rounds.")
+            raise InvalidSetting(_("Only a Swiss tournament takes a number of rounds."))
         elif requested_bye is not None:
             raise InvalidSetting(
-                "Only a Swiss tournament takes a requested_bye score: a round robin's byes asked "
-                "for are forfeits."
+                _(
+                    "Only a Swiss tournament takes a requested_bye score: a round robin's byes "
+                    "asked for are forfeits."
+                )
             )
         bye = _choice(RequestedBye, requested_bye or RequestedBye.HALF, "requested bye")
         _check_groups(chosen, groups, advance)
         if not 1 <= games_per_match <= MAX_MATCH_GAMES:
-            raise InvalidSetting(f"A match has 1 to {MAX_MATCH_GAMES} games.")
+            raise InvalidSetting(_("A match has 1 to {most} games.", most=MAX_MATCH_GAMES))
         if not 2 <= max_players <= MAX_PLAYERS:
-            raise InvalidSetting(f"A tournament takes 2 to {MAX_PLAYERS} players.")
+            raise InvalidSetting(_("A tournament takes 2 to {most} players.", most=MAX_PLAYERS))
         return cls(
             format=chosen,
             swiss_rounds=swiss_rounds,
@@ -131,11 +136,11 @@ def _scoring(
     win, draw, loss = match_points
     if not win >= draw >= loss >= 0 or win == loss:
         raise InvalidSetting(
-            "Match points must run win ≥ draw ≥ loss ≥ 0, with a win worth more than a loss."
+            _("Match points must run win ≥ draw ≥ loss ≥ 0, with a win worth more than a loss.")
         )
     breaks = tuple(_choice(TieBreak, name, "tie-break") for name in tie_breaks)
     if len(set(breaks)) != len(breaks):
-        raise InvalidSetting("Each tie-break can be listed once.")
+        raise InvalidSetting(_("Each tie-break can be listed once."))
     return Scoring(
         system=_choice(ScoringSystem, system, "scoring"),
         match_win=win,
@@ -155,12 +160,18 @@ def requested_bye_points(rule: RequestedBye, draw: float) -> float:
 def _check_groups(chosen: TournamentFormat, groups: int | None, advance: int | None) -> None:
     if chosen is not TournamentFormat.GROUPS:
         if groups is not None or advance is not None:
-            raise InvalidSetting("Only a groups -> knockout tournament takes groups and advance.")
+            raise InvalidSetting(
+                _("Only a groups -> knockout tournament takes groups and advance.")
+            )
         return
     if groups is None or not 2 <= groups <= MAX_GROUPS:
-        raise InvalidSetting(f"A groups -> knockout tournament has 2 to {MAX_GROUPS} groups.")
+        raise InvalidSetting(
+            _("A groups -> knockout tournament has 2 to {most} groups.", most=MAX_GROUPS)
+        )
     if advance is None or not 1 <= advance <= MAX_ADVANCE:
-        raise InvalidSetting(f"From 1 to {MAX_ADVANCE} players of each group go through.")
+        raise InvalidSetting(
+            _("From 1 to {most} players of each group go through.", most=MAX_ADVANCE)
+        )
 
 
 def _tiebreaks(
@@ -175,10 +186,12 @@ def _tiebreaks(
     timed = clock != PER_MOVE
     if chosen not in KNOCKOUTS:
         if tiebreak_days is not None or timed or games is not None:
-            raise InvalidSetting("Only knockout tournaments have tiebreak games.")
+            raise InvalidSetting(_("Only knockout tournaments have tiebreak games."))
         return TiebreakRule()
     if games is not None and not 1 <= games <= MAX_TIEBREAK_GAMES:
-        raise InvalidSetting(f"A drawn match gets 1 to {MAX_TIEBREAK_GAMES} tiebreak games.")
+        raise InvalidSetting(
+            _("A drawn match gets 1 to {most} tiebreak games.", most=MAX_TIEBREAK_GAMES)
+        )
     most = DEFAULT_TIEBREAK_GAMES if games is None else games
     if tiebreak_days is None and not timed:
         return TiebreakRule(games=most)

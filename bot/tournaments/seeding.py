@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from bot.languages import _
 from bot.tournaments.model import TournamentError
 
 
@@ -39,7 +40,9 @@ def _index(order: Sequence[int], player: int) -> int:
 def move_to(order: Sequence[int], player: int, seed: int) -> tuple[int, ...]:
     """`player` at `seed` (1 is the top), everyone else keeping their order."""
     if not 1 <= seed <= len(order):
-        raise TournamentError(f"Seeds run from 1 to {len(order)}; {seed} is not one of them.")
+        raise TournamentError(
+            _("Seeds run from 1 to {last}; {seed} is not one of them.", last=len(order), seed=seed)
+        )
     _index(order, player)
     rest = [p for p in order if p != player]
     rest.insert(seed - 1, player)
@@ -50,9 +53,9 @@ def move_by(order: Sequence[int], player: int, places: int) -> tuple[int, ...]:
     """`player` `places` seeds lower (negative: higher), refused past either end."""
     seed = _index(order, player) + 1 + places
     if seed < 1:
-        raise TournamentError("That player is already the top seed.")
+        raise TournamentError(_("That player is already the top seed."))
     if seed > len(order):
-        raise TournamentError("That player is already the last seed.")
+        raise TournamentError(_("That player is already the last seed."))
     return move_to(order, player, seed)
 
 

@@ -59,6 +59,7 @@ from bot.games.model import (
 )
 from bot.games.service import finish_game
 from bot.games.storage import fetch_match
+from bot.languages import _
 from bot.notifications.outbox import (
     EndingCause,
     GameEnded,
@@ -136,21 +137,23 @@ class TournamentService:
         With `checkin`, check-in opens that long before the sign-up deadline (see
         :mod:`bot.tournaments.entry`)."""
         if not is_organizer:
-            raise NotOrganizer("create a tournament")
+            raise NotOrganizer(_("create a tournament"))
         if setup.antiquity or not setup.standard_reserves:
             # What a tournament keeps of its setup: size, komi, opening, days, rated, clock and
             # the start position (a thematic event).
             raise InvalidSetting(
-                "A tournament's games are played with the standard pieces and no tie rule."
+                _("A tournament's games are played with the standard pieces and no tie rule.")
             )
         name = " ".join(strip_unsafe(name).split())
         if not any(char.isalnum() for char in name):
             raise InvisibleName("tournament")
         if len(name) > MAX_NAME_LENGTH:
-            raise InvalidSetting(f"A tournament name has 1 to {MAX_NAME_LENGTH} characters.")
+            raise InvalidSetting(
+                _("A tournament name has 1 to {most} characters.", most=MAX_NAME_LENGTH)
+            )
         now = self._clock.now()
         if signup_deadline is not None and signup_deadline <= now:
-            raise InvalidSetting("The sign-up deadline must be in the future.")
+            raise InvalidSetting(_("The sign-up deadline must be in the future."))
         check_in = checkin_times(now, signup_deadline, checkin)
         async with self._db.transaction() as tx:
             taken = await tx.fetchone(
@@ -188,7 +191,7 @@ class TournamentService:
         now = self._clock.now()
         async with self._db.transaction() as tx:
             tournament = await fetch_tournament(tx, tournament_id)
-            _require(tournament, TournamentStatus.SIGNUP, "join")
+            _require(tournament, TournamentStatus.SIGNUP, _("join"))
             if tournament.signup_deadline is not None and tournament.signup_deadline <= now:
                 raise SignupClosed(tournament.name)
             if await _entrant(tx, tournament, player.id) is not None:
@@ -205,7 +208,7 @@ class TournamentService:
         """Take back a sign-up (once the tournament runs, :meth:`withdraw` instead)."""
         async with self._db.transaction() as tx:
             tournament = await fetch_tournament(tx, tournament_id)
-            _require(tournament, TournamentStatus.SIGNUP, "leave it (withdraw instead)")
+            _require(tournament, TournamentStatus.SIGNUP, _("leave it (withdraw instead)"))
             if await _entrant(tx, tournament, player_id) is None:
                 raise NotEntered(tournament.name)
             await storage.remove_entrant(tx, tournament.id, player_id)
@@ -219,8 +222,10 @@ class TournamentService:
         (:func:`bot.tournaments.entry.entries_at_start`)."""
         now = self._clock.now()
         async with self._db.transaction() as tx:
-            tournament = await self._organized(tx, tournament_id, actor_id, is_organizer, "start")
-            _require(tournament, TournamentStatus.SIGNUP, "start it")
+            tournament = await self._organized(
+                tx, tournament_id, actor_id, is_organizer, _("start")
+            )
+            _require(tournament, TournamentStatus.SIGNUP, _("start it"))
             field = await entries_at_start(tx, tournament, now)
             count = len(field.order)
             if count < 2:
@@ -275,9 +280,13 @@ class TournamentService:
             number = tournament.current_round if round_number is None else round_number
             if not 1 <= number <= tournament.current_round:
                 if tournament.current_round == 0:
-                    raise InvalidSetting(f"{tournament.name} has not started yet.")
+                    raise InvalidSetting(_("{name} has not started yet.", name=tournament.name))
                 raise InvalidSetting(
-                    f"{tournament.name} has rounds 1 to {tournament.current_round} so far."
+                    _(
+                        "{name} has rounds 1 to {rounds} so far.",
+                        name=tournament.name,
+                        rounds=tournament.current_round,
+                    )
                 )
             return await fetch_round(tx, tournament, number)
 
@@ -340,7 +349,7 @@ class TournamentService:
         """An organizer removes a player, with the same effect as a withdrawal."""
         async with self._db.transaction() as tx:
             tournament = await self._organized(
-                tx, tournament_id, actor_id, is_organizer, "disqualify players"
+                tx, tournament_id, actor_id, is_organizer, _("disqualify players")
             )
             return await self._remove(tx, tournament, player_id, EntrantStatus.DISQUALIFIED)
 
@@ -351,9 +360,9 @@ class TournamentService:
         now = self._clock.now()
         async with self._db.transaction() as tx:
             tournament = await self._organized(
-                tx, tournament_id, actor_id, is_organizer, "award a forfeit"
+                tx, tournament_id, actor_id, is_organizer, _("award a forfeit")
             )
-            _require(tournament, TournamentStatus.RUNNING, "award a forfeit")
+            _require(tournament, TournamentStatus.RUNNING, _("award a forfeit"))
             if await _entrant(tx, tournament, winner_id) is None:
                 raise NotEntered(tournament.name, you=False)
             pairing = await _open_pairing(tx, tournament, winner_id)
@@ -370,9 +379,11 @@ class TournamentService:
         """An organizer calls the tournament off; games in progress are stopped."""
         now = self._clock.now()
         async with self._db.transaction() as tx:
-            tournament = await self._organized(tx, tournament_id, actor_id, is_organizer, "cancel")
+            tournament = await self._organized(
+                tx, tournament_id, actor_id, is_organizer, _("cancel")
+            )
             if tournament.status not in (TournamentStatus.SIGNUP, TournamentStatus.RUNNING):
-                raise WrongTournamentStage(tournament.name, tournament.status.value, "cancel it")
+                raise WrongTournamentStage(tournament.name, tournament.status.value, _("cancel it"))
             stopped: list[GameView] = []
             for pairing in await fetch_pairings(tx, tournament.id, tournament.current_round):
                 if not pairing.is_decided and pairing.match_id is not None:
@@ -439,7 +450,7 @@ class TournamentService:
     ) -> TournamentProgress:
         now = self._clock.now()
         you = status is EntrantStatus.WITHDRAWN
-        _require(tournament, TournamentStatus.RUNNING, "withdraw" if you else "disqualify")
+        _require(tournament, TournamentStatus.RUNNING, _("withdraw") if you else _("disqualify"))
         entrant = await _entrant(tx, tournament, player_id)
         if entrant is None:
             raise NotEntered(tournament.name, you=you)

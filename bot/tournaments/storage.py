@@ -605,10 +605,11 @@ async def write_log(
     before: str | None,
     after: str,
     reason: str,
-    consequences: Sequence[str],
+    consequences: str,
     now: datetime,
 ) -> int:
-    """A correction or report in the tournament's log; its id."""
+    """A correction or report in the tournament's log (`consequences` as the log keeps them:
+    :mod:`bot.tournaments.corrections`); its id."""
     new_id = await tx.insert(
         "INSERT INTO tournament_log (tournament_id, kind, actor_id, game_id, result_before, "
         "result_after, reason, consequences, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -620,7 +621,7 @@ async def write_log(
             before,
             after,
             reason,
-            "\n".join(consequences),
+            consequences,
             to_db(now),
         ),
     )

@@ -8,6 +8,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from bot.games.model import PLAIN_TIEBREAKS, GameSetup, GameView, PlayerRef, TiebreakRule
+from bot.languages import _
 from bot.tournaments import MatchResult, Scoring, Standing, group_rounds, snake_groups
 
 
@@ -32,6 +33,15 @@ class TournamentStatus(StrEnum):
     RUNNING = "running"
     FINISHED = "finished"
     CANCELLED = "cancelled"
+
+    def word(self) -> str:
+        """The stage in the words being spoken ("signup", "running"...)."""
+        return {
+            TournamentStatus.SIGNUP: _("signup"),
+            TournamentStatus.RUNNING: _("running"),
+            TournamentStatus.FINISHED: _("finished"),
+            TournamentStatus.CANCELLED: _("cancelled"),
+        }[self]
 
 
 class EntrantStatus(StrEnum):

@@ -80,7 +80,7 @@ async def _posts(
         begun = await services.tournaments.pairings(tournament.id, number)
         posts.append(
             (
-                f"**{tournament_messages.round_title(tournament, number)}** begins.",
+                tournament_messages.round_begins_text(tournament, number),
                 tournament_messages.round_embed(tournament, begun),
                 pictures(True) if number > 1 or knockout else None,
             )
