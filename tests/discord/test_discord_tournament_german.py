@@ -114,7 +114,10 @@ async def test_a_round_in_a_german_server_with_a_german_and_english_players(club
     [embed] = standings.embeds
     assert embed.title == "Spring Open: Tabelle (nach Runde 1)"
     assert header(embed) == GERMAN_TABLE_HEADER
-    assert embed.footer.text == "Wertung: Matchpunkte. PP: Partiepunkte."
+    assert embed.footer.text == (
+        "Wertung: Matchpunkte. PP: Partiepunkte. "
+        "+Nb: Freilose, erbetene mitgezählt (eines zählt 1 Punkt, wie ein Remis)."
+    )
     standings = (await bob.slash(club.channel, "tournament standings")).response
     assert standings.embeds[0].title == "Spring Open: standings (after round 1)"
     assert header(standings.embeds[0]) == ["#", "Player", "W-D-L", "Score", "GP"]
