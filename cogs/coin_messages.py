@@ -160,9 +160,7 @@ def move_coins_text(
             )
         )
     holder = (
-        _("nobody yet")
-        if token_id is None
-        else display(game.player(game.color_of(token_id)).name)
+        _("nobody yet") if token_id is None else display(game.player(game.color_of(token_id)).name)
     )
     parts.append(_("Pot: {pot}. Tak token: {holder}.", pot=coins(pot), holder=holder))
     return " ".join(parts)

@@ -427,9 +427,7 @@ class ClockService:
             require_active(game)
             game.color_of(player_id)
             if game.player_to_move.id == player_id:
-                raise MoreTimeRefused(
-                    _("It is your move: only your opponent can give you time.")
-                )
+                raise MoreTimeRefused(_("It is your move: only your opponent can give you time."))
             assert game.deadline_at is not None
             if board_ply is not None:
                 await _give_by_button_once(tx, game, board_ply)
@@ -533,9 +531,7 @@ class ClockService:
         default). Games already waiting for them get the new times at once."""
         if offsets is not None:
             if len(set(offsets)) > MAX_REMINDERS:
-                raise InvalidSetting(
-                    _("Choose at most {most} reminder times.", most=MAX_REMINDERS)
-                )
+                raise InvalidSetting(_("Choose at most {most} reminder times.", most=MAX_REMINDERS))
             for offset in offsets:
                 if not timedelta(minutes=10) <= offset <= MAX_REMINDER_OFFSET:
                     raise InvalidSetting(
