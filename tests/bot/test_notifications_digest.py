@@ -242,6 +242,15 @@ async def test_a_long_digest_fits_one_message_and_says_what_it_left_out(
     assert text.endswith("...and more: `/tak games` lists them all.")
     listed = [line for line in text.splitlines() if line.startswith("- Game #")]
     assert 3 <= len(listed) < 12
+    # In German, longer, likewise.
+    with speaking("de"):
+        text = digest_text("W" * 100, waiting, clock.now())
+    assert len(text) <= MAX_MESSAGE
+    assert text.startswith("Deine tägliche Tak-Zusammenfassung für **")
+    assert "12 Partien warten auf deinen Zug." in text.splitlines()[0]
+    assert text.endswith("…und weitere: `/tak partien` zeigt alle.")
+    listed = [line for line in text.splitlines() if line.startswith("- Partie #")]
+    assert 3 <= len(listed) < 12
 
 
 async def test_the_one_scheduler_sleeps_until_the_next_digest_and_wakes_the_courier(
@@ -269,21 +278,3 @@ async def test_the_one_scheduler_sleeps_until_the_next_digest_and_wakes_the_cour
     assert await scheduler.run_once() == timedelta(days=1)
     assert woken == [utc(2024, 1, 2, 8)]
     assert await digest_count(services) == 1
-
-
-async def test_a_long_german_digest_fits_one_message_too(
-    digest_services: Services, new_game: Starter, moves: Player, clock: FakeClock
-) -> None:
-    services = digest_services
-    for _ in range(11):
-        game = await new_game(days_per_move=5)
-        await moves(game.id, "a1")
-    waiting = await services.notifications.awaiting(BOB.id, GUILD)
-    with speaking("de"):
-        text = digest_text("W" * 100, waiting, clock.now())
-    assert len(text) <= MAX_MESSAGE
-    assert text.startswith("Deine tägliche Tak-Zusammenfassung für **")
-    assert "12 Partien warten auf deinen Zug." in text.splitlines()[0]
-    assert text.endswith("…und weitere: `/tak partien` zeigt alle.")
-    listed = [line for line in text.splitlines() if line.startswith("- Partie #")]
-    assert 3 <= len(listed) < 12
