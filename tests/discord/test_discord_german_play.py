@@ -7,6 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
+import pytest
+from simcord import assert_error
+
 from tests.discord.conftest import World, advance
 from tests.discord.test_discord_clocks import opened
 from tests.discord.test_discord_notifications import choose_digest, digests, dms
@@ -126,3 +129,28 @@ async def test_wallet_and_scores_answer_in_the_askers_language(world: World) -> 
     assert shown.startswith("alice has no finished games in this server yet.")
     board = await alice.slash(world.channel, "coins leaderboard")
     assert board.response.embeds[0].title == "Münzen"
+
+
+@pytest.mark.error_logs
+async def test_an_apology_is_in_the_askers_language_even_when_the_store_fails(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    thread = await world.start_game(size=4)
+    await speaks_german(world, world.alice)
+
+    async def broken(*args: object) -> str:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(world.env.bot.services.queries, "record", broken)
+    result = await world.alice.slash(thread, "game ptn", game=1)
+    assert result.ephemeral and result.response.content == (
+        "Entschuldige, bei mir ist etwas schiefgegangen. Es wurde protokolliert; bitte versuch "
+        "es später noch einmal."
+    )
+    english = await world.bob.slash(thread, "game ptn", game=1)
+    assert english.response.content.startswith("Sorry, something went wrong on my side.")
+    # The players' languages cannot be read either: their Discord's (English here) answers.
+    monkeypatch.setattr(world.env.bot.services.players, "speaks", broken)
+    blind = await world.alice.slash(thread, "game ptn", game=1)
+    assert blind.response.content.startswith("Sorry, something went wrong on my side.")
+    assert_error(world.env, RuntimeError, contains="disk on fire")
