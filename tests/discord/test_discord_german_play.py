@@ -12,6 +12,7 @@ from simcord import assert_error
 
 from tests.discord.conftest import World, advance
 from tests.discord.test_discord_clocks import opened
+from tests.discord.test_discord_coins import labels
 from tests.discord.test_discord_notifications import choose_digest, digests, dms
 
 
@@ -154,3 +155,32 @@ async def test_an_apology_is_in_the_askers_language_even_when_the_store_fails(
     blind = await world.alice.slash(thread, "game ptn", game=1)
     assert blind.response.content.startswith("Sorry, something went wrong on my side.")
     assert_error(world.env, RuntimeError, contains="disk on fire")
+
+
+async def test_bidding_in_a_german_server_and_each_bidders_form_in_their_language(
+    world: World,
+) -> None:
+    alice, bob = world.alice, world.bob
+    await world.env.bot.services.wallets.configure(world.guild.id, enabled=True)
+    message = await world.challenge(opponent=bob, stakes=True, size=5)
+    await server_speaks(world, "de")
+    await speaks_german(world, bob)
+    await bob.click(message, label="Accept")
+    bidding = world.last_bot_message(world.channel)
+    assert labels(bidding) == ["Bieten"]
+    assert "Die Partie wird um Münzen gespielt. Im Topf liegen **20** Münzen" in bidding.content
+
+    form = await bob.click(bidding, label="Bieten")
+    assert "Dein verdecktes Gebot für den ersten Zug" in str(form.modal)
+    assert "Münzen, 0 bis 90" in str(form.modal)
+    sealed = await bob.submit_modal(form, {"bid": "5"})
+    sealed_text = sealed.response.content
+    assert sealed_text.startswith("Dein verdecktes Gebot von **5** Münzen ist abgegeben.")
+    form = await alice.click(bidding, label="Bieten")
+    assert "Coins, 0 to 90" in str(form.modal)  # Alice's Discord speaks English
+    started = await alice.submit_modal(form, {"bid": "3"})
+    assert "Both bids are in: game #1 starts" in started.response.content
+    revealed = world.bot_messages(world.channel)[1].content
+    assert "Die Gebote: alice Gebot 3, bob Gebot 5. **bob** beginnt und hat **5** Münzen" in (
+        revealed
+    )
