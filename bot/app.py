@@ -30,7 +30,7 @@ from discord.ext import commands
 
 from bot.errors import BredonError, StoreClosed
 from bot.health import CommandTimings, Gateway, HealthEndpoint
-from bot.languages import catalogue, speaking
+from bot.languages import _, catalogue, speaking
 from bot.notifications.outbox import OUTBOX_CHANNEL
 from bot.release import bredon_version
 from bot.services import Services
@@ -50,9 +50,7 @@ DATABASE_CHECK_EVERY = timedelta(minutes=10)
 # Seconds the commands under way get to finish when the bot is told to stop; with the rest of
 # the stop (a second or two) it stays within Docker's 10 s before SIGKILL.
 STOP_GRACE = 5.0
-NOT_A_MEMBER = "That user is not a member of this server."
 USER_OPTION = discord.AppCommandOptionType.user
-APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again later."
 
 
 async def send_private(interaction: discord.Interaction, text: str, **extra: Any) -> None:
@@ -86,7 +84,21 @@ async def apologise(
         interaction.guild_id,
         exc_info=error,
     )
-    await answer_or_warn(interaction, APOLOGY, action)
+    with speaking(await language_despite_failure(interaction)):
+        apology = _(
+            "Sorry, something went wrong on my side. It has been logged; please try again later."
+        )
+    await answer_or_warn(interaction, apology, action)
+
+
+async def language_despite_failure(interaction: discord.Interaction) -> str:
+    """The person's language for the last word on a failure, whatever failed (the store
+    too): else their Discord's."""
+    try:
+        return await person_language(interaction)
+    except Exception:  # the failure being answered may be the store's: answer all the same
+        log.warning("Could not look up the language of user %s.", interaction.user.id)
+        return catalogue().language_for(interaction.locale.value)
 
 
 async def answer_or_warn(interaction: discord.Interaction, text: str, action: str) -> None:
@@ -121,7 +133,9 @@ class BredonTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if self.stopping:
             if interaction.type is not discord.InteractionType.autocomplete:
-                await answer_or_warn(interaction, StoreClosed().message, "a command while stopping")
+                with speaking(catalogue().language_for(interaction.locale.value)):  # no store now
+                    closed = StoreClosed().message
+                await answer_or_warn(interaction, closed, "a command while stopping")
             return False
         interaction.extras[_STARTED] = time.perf_counter()
         if interaction.type is not discord.InteractionType.autocomplete:
@@ -161,7 +175,8 @@ class BredonTree(app_commands.CommandTree):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         try:
-            await self._answer_error(interaction, error)
+            with speaking(await language_despite_failure(interaction)):
+                await self._answer_error(interaction, error)
         finally:
             self.finished(interaction)
 
@@ -178,7 +193,8 @@ class BredonTree(app_commands.CommandTree):
         name = f"/{command.qualified_name}" if command is not None else "a command"
         if isinstance(error, app_commands.TransformerError) and error.type is USER_OPTION:
             # A member option given someone who has left (a pasted ID or mention resolves them).
-            await answer_or_warn(interaction, NOT_A_MEMBER, name)
+            not_a_member = _("That user is not a member of this server.")
+            await answer_or_warn(interaction, not_a_member, name)
             return
         await apologise(interaction, original, name, getattr(interaction.namespace, "game", None))
 
@@ -196,7 +212,9 @@ class BredonTree(app_commands.CommandTree):
         if new is None:
             await apologise(interaction, error, f"/{old}")
             return
-        await answer_or_warn(interaction, f"`/{old}` is now `/{new}`.", f"/{old}")
+        await answer_or_warn(
+            interaction, _("`/{old}` is now `/{new}`.", old=old, new=new), f"/{old}"
+        )
 
 
 _STARTED = "bredon_started"  # Interaction.extras keys of BredonTree

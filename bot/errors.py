@@ -6,7 +6,7 @@ that needs to react to one case catch the subclass.
 
 from __future__ import annotations
 
-from bot.languages import _
+from bot.languages import _, ngettext
 from bot.text_safety import one_line
 
 
@@ -41,7 +41,7 @@ class UnknownMatch(BredonError):
 
 class UnknownPlayer(BredonError):
     def __init__(self, player_id: int) -> None:
-        super().__init__("That player has not played here yet.")
+        super().__init__(_("That player has not played here yet."))
         self.player_id = player_id
 
 
@@ -305,7 +305,7 @@ class StoreBusy(BredonError):
     """Another process held the database's write lock for longer than the store waits."""
 
     def __init__(self) -> None:
-        super().__init__("The game store is busy right now; please try again in a moment.")
+        super().__init__(_("The game store is busy right now; please try again in a moment."))
 
 
 class StoreConflict(StoreBusy):
@@ -318,7 +318,7 @@ class StoreClosed(BredonError):
     """Bredon is stopping (or has stopped): the database takes no new work."""
 
     def __init__(self) -> None:
-        super().__init__("Bredon is restarting; please try again in a minute.")
+        super().__init__(_("Bredon is restarting; please try again in a minute."))
 
 
 class StoreUnwritable(BredonError):
@@ -326,7 +326,9 @@ class StoreUnwritable(BredonError):
     read-only. Users see the message; ``problem`` tells the operator what to fix."""
 
     def __init__(self, problem: str) -> None:
-        super().__init__("The game store cannot save anything right now; please try again later.")
+        super().__init__(
+            _("The game store cannot save anything right now; please try again later.")
+        )
         self.problem = problem
 
 
@@ -367,17 +369,33 @@ class InvisibleName(InvalidSetting):
 class GamblingOff(BredonError):
     def __init__(self) -> None:
         super().__init__(
-            "Playing for coins is off in this server; a server manager can turn it on with "
-            "`/bredon gambling enabled:True`."
+            _(
+                "Playing for coins is off in this server; a server manager can turn it on with "
+                "`/bredon gambling enabled:True`."
+            )
         )
 
 
 class NotEnoughCoins(BredonError):
     def __init__(self, who: str, needed: int, balance: int, what: str) -> None:
-        super().__init__(
-            f"{who} {'have' if who == 'You' else 'has'} {balance} coin{'s' * (balance != 1)}: "
-            f"not enough for {what} ({needed})."
-        )
+        """`who` is "You" or a player's name; `what` is what the coins were for."""
+        fields = {"what": _coins_for(what), "needed": needed}
+        if who == "You":
+            text = ngettext(
+                "You have {count} coin: not enough for {what} ({needed}).",
+                "You have {count} coins: not enough for {what} ({needed}).",
+                balance,
+                **fields,
+            )
+        else:
+            text = ngettext(
+                "{who} has {count} coin: not enough for {what} ({needed}).",
+                "{who} has {count} coins: not enough for {what} ({needed}).",
+                balance,
+                who=who,
+                **fields,
+            )
+        super().__init__(text)
         self.needed = needed
         self.balance = balance
 
@@ -385,27 +403,54 @@ class NotEnoughCoins(BredonError):
 class MustPayOrResign(BredonError):
     def __init__(self, game_id: int, owed: int, balance: int) -> None:
         super().__init__(
-            f"You owe {owed} coins to the pot of game #{game_id} for your opponent's Tak, and "
-            f"you have {balance}: you cannot move, you must resign (`/tak resign`)."
+            _(
+                "You owe {owed} coins to the pot of game #{game} for your opponent's Tak, and you "
+                "have {balance}: you cannot move, you must resign (`/tak resign`).",
+                owed=owed,
+                game=game_id,
+                balance=balance,
+            )
         )
 
 
 class NoUndoWithStakes(BredonError):
     def __init__(self, game_id: int) -> None:
         super().__init__(
-            f"Game #{game_id} is played for coins: moves cannot be taken back, since coins "
-            "moved with them."
+            _(
+                "Game #{game} is played for coins: moves cannot be taken back, since coins moved "
+                "with them.",
+                game=game_id,
+            )
         )
 
 
 class NotBidding(BredonError):
     def __init__(self, stake_id: int, why: str) -> None:
-        super().__init__(f"Bidding #{stake_id} is {why}.")
+        """`why`: "unknown", "started" (the game has) or "late" (its deadline has passed)."""
+        texts = {
+            "unknown": _("Bidding #{stake} is unknown."),
+            "started": _("Bidding #{stake} is closed: the game has started."),
+            "late": _("Bidding #{stake} is closed: its deadline has passed."),
+        }
+        super().__init__(texts[why].format(stake=stake_id))
 
 
 class NotYourBidding(BredonError):
     def __init__(self) -> None:
-        super().__init__("Only the two players of this game bid for its first move.")
+        super().__init__(_("Only the two players of this game bid for its first move."))
+
+
+def _coins_for(what: str) -> str:
+    """What coins were wanted for, in the language spoken (a ledger reason or a phrase)."""
+    phrases = {
+        "the ante": _("the ante"),
+        "ante": _("the ante"),
+        "that bid": _("that bid"),
+        "bid": _("that bid"),
+        "taking back": _("taking back"),
+        "tak": _("the Tak payment"),
+    }
+    return phrases.get(what, what)
 
 
 # ----------------------------------------------------------------- clocks

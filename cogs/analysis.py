@@ -24,24 +24,43 @@ from bot.computer.analysis import Findings, Queued, wait_text
 from bot.computer.analyst import Analyst
 from bot.computer.player import Thinker
 from bot.games.model import GameView
+from bot.languages import _
 from bot.notifications.outbox import AnalysisReady, Item
 from cogs.courier import Courier
 from cogs.game_messages import players_line
 from cogs.table import GameTable, Post, Shown
-from rendering.evaluation import EvaluationGraph, render_evaluation_graph
+from rendering.evaluation import EvaluationGraph, GraphWords, render_evaluation_graph
 
 MAX_MESSAGE = 2000
+
+
+def graph_words() -> GraphWords:
+    """The graph's words in the language spoken."""
+    return GraphWords(
+        axis=_("Flats ahead: ▲ {white} (White) · ▼ {black} (Black)"),
+        ply=_("Ply"),
+        white=_("White"),
+        black=_("Black"),
+        marks=(("??", _("blunder")), ("?", _("mistake")), ("!", _("Tinuë found"))),
+    )
 
 
 def graph_of(game: GameView, findings: Findings) -> EvaluationGraph:
     result = f" · {game.result.ptn()}" if game.result is not None else ""
     return EvaluationGraph(
-        f"{game.white.name} vs {game.black.name}",
+        _("{white} vs {black}", white=game.white.name, black=game.black.name),
         tuple(score / 100 for score in findings.evaluations),
         findings.marks,
-        f"Game #{game.id} · {game.setup.size}x{game.setup.size}{result} · {findings.evaluator}",
+        _(
+            "Game #{game} · {size}x{size}{result} · {evaluator}",
+            game=game.id,
+            size=game.setup.size,
+            result=result,
+            evaluator=findings.evaluator,
+        ),
         white=game.white.name,
         black=game.black.name,
+        words=graph_words(),
     )
 
 
@@ -53,22 +72,37 @@ def analysis_text(game: GameView, findings: Findings) -> str:
         if mark in findings.marks
     ]
     lines = [
-        f"**Analysis of game #{game.id}**: {players_line(game)}, "
-        f"evaluated by {findings.evaluator}. Marks: {', '.join(counts) or 'none'}.",
+        _(
+            "**Analysis of game #{game}**: {players}, evaluated by {evaluator}. Marks: {marks}.",
+            game=game.id,
+            players=players_line(game),
+            evaluator=findings.evaluator,
+            marks=", ".join(counts) or _("none"),
+        ),
     ]
     if findings.summary:
-        lines.append("Biggest swings (flats, + is White ahead):")
+        lines.append(_("Biggest swings (flats, + is White ahead):"))
         lines += [f"- {line}" for line in findings.summary]
-    lines.append("The annotated game is attached: open it in ptn.ninja to step through it.")
+    lines.append(_("The annotated game is attached: open it in ptn.ninja to step through it."))
     return "\n".join(lines)[:MAX_MESSAGE]
 
 
 def queued_text(queued: Queued, game_id: int) -> str:
-    when = f"in {wait_text(queued.estimate_seconds)}"
-    ahead = f" ({queued.ahead} ahead of it)" if queued.ahead else ""
+    wait = wait_text(queued.estimate_seconds)
+    ahead = _(" ({count} ahead of it)", count=queued.ahead) if queued.ahead else ""
     if queued.new:
-        return f"Analysis of game #{game_id} queued{ahead}: it will be posted in its thread {when}."
-    return f"Game #{game_id} is already queued for analysis{ahead}: expect it {when}."
+        return _(
+            "Analysis of game #{game} queued{ahead}: it will be posted in its thread in {wait}.",
+            game=game_id,
+            ahead=ahead,
+            wait=wait,
+        )
+    return _(
+        "Game #{game} is already queued for analysis{ahead}: expect it in {wait}.",
+        game=game_id,
+        ahead=ahead,
+        wait=wait,
+    )
 
 
 class AnalysisCog(commands.Cog):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.games.model import GameSetup, GameView
+from bot.languages import _, ngettext
 from bot.notifications.outbox import ClockEvent, ClockNews
 from bot.store import from_db
 from bot.timekeeping.control import ClockKind, describe_duration
@@ -19,10 +20,17 @@ from cogs.formatting import display, mention, timestamp
 
 def describe_clock(setup: GameSetup) -> str:
     """ "2 days a move", or the bank or increment besides the days."""
-    if setup.clock.kind is ClockKind.MOVE:
-        day_word = "day" if setup.days_per_move == 1 else "days"
-        return f"{setup.days_per_move} {day_word} a move"
-    return setup.clock.describe(setup.days_per_move)
+    clock, days = setup.clock, setup.days_per_move
+    if clock.kind is ClockKind.MOVE:
+        return ngettext("{count} day a move", "{count} days a move", days)
+    if clock.kind is ClockKind.BANK:
+        return _("{days}d per move + {bank} bank", days=days, bank=describe_duration(clock.bank))
+    return _(
+        "{days}d +{increment} a move (max {maximum})",
+        days=days,
+        increment=describe_duration(clock.increment),
+        maximum=describe_duration(clock.cap),
+    )
 
 
 def clock_state(game: GameView) -> str:
@@ -38,25 +46,42 @@ def clock_note(game: GameView) -> str:
         return ""
     left = game.left_of(game.to_move)
     kind = game.setup.clock.kind
-    bank = f"; bank left {describe_duration(left)}" if kind is ClockKind.BANK and left else ""
+    bank = ""
+    if kind is ClockKind.BANK and left:
+        bank = _("; bank left {bank}", bank=describe_duration(left))
     if game.frozen_at is not None:
-        why = "paused by agreement" if game.paused_at is not None else "a player is on vacation"
         remaining = describe_duration(game.deadline_at - game.frozen_at)
-        return f"the clock stands still: {why}; {remaining} left{bank}"
-    return f"time runs out {timestamp(game.deadline_at)}{bank}"
+        if game.paused_at is not None:
+            return _(
+                "the clock stands still: paused by agreement; {remaining} left{bank}",
+                remaining=remaining,
+                bank=bank,
+            )
+        return _(
+            "the clock stands still: a player is on vacation; {remaining} left{bank}",
+            remaining=remaining,
+            bank=bank,
+        )
+    return _("time runs out {when}{bank}", when=timestamp(game.deadline_at), bank=bank)
 
 
 def reminder_text(reminder: Reminder, *, auto_vacation: bool = False) -> str:
-    """The reminder; when an automatic vacation day would be taken, that this happens instead."""
-    then = (
-        "then an automatic vacation day is taken if you have one left, else the game is lost "
-        "on time"
-        if auto_vacation
-        else "then the game is lost on time"
-    )
-    return (
-        f"{mention(reminder.player)}, reminder: it is your move in game #{reminder.game.id}. "
-        f"Time runs out {timestamp(reminder.deadline)}, {then}."
+    """The reminder; for a player who opted in to automatic vacation, what happens instead."""
+    fields = {
+        "player": mention(reminder.player),
+        "game": reminder.game.id,
+        "when": timestamp(reminder.deadline),
+    }
+    if auto_vacation:
+        return _(
+            "{player}, reminder: it is your move in game #{game}. Time runs out {when}, then an "
+            "automatic vacation day is taken if you have one left, else the game is lost on time.",
+            **fields,
+        )
+    return _(
+        "{player}, reminder: it is your move in game #{game}. Time runs out {when}, then the "
+        "game is lost on time.",
+        **fields,
     )
 
 
@@ -65,87 +90,131 @@ def clock_news_text(game: GameView, news: ClockNews) -> str:
     who = mention(news.player_id)
     event = ClockEvent(news.event)
     deadline = from_db(news.deadline)
-    runs = f" Time runs out {timestamp(deadline)}." if deadline is not None else ""
+    runs = _(" Time runs out {when}.", when=timestamp(deadline)) if deadline is not None else ""
     if event is ClockEvent.VACATION:
         until = from_db(news.until)
         assert until is not None
-        return (
-            f"{who} is on vacation until {timestamp(until)}: the clock of game #{game.id} "
-            "stands still until then. Moves still go in."
+        return _(
+            "{player} is on vacation until {until}: the clock of game #{game} stands still until "
+            "then. Moves still go in.",
+            player=who,
+            until=timestamp(until),
+            game=game.id,
         )
     if event is ClockEvent.AUTO_VACATION:
         until = from_db(news.until)
         assert until is not None
-        return (
-            f"{who} was out of time in game #{game.id}; an automatic vacation day was taken: "
-            f"its clock stands still until {timestamp(until)}. Moves still go in. "
-            f"Vacation days left this year: {news.days_left}."
+        return _(
+            "{player} was out of time in game #{game}; an automatic vacation day was taken: "
+            "its clock stands still until {until}. Moves still go in. Vacation days left this "
+            "year: {left}.",
+            player=who,
+            game=game.id,
+            until=timestamp(until),
+            left=news.days_left,
         )
     if event is ClockEvent.VACATION_END:
-        return f"{who} is back from vacation: the clock of game #{game.id} runs again.{runs}"
+        return _(
+            "{player} is back from vacation: the clock of game #{game} runs again.{runs}",
+            player=who,
+            game=game.id,
+            runs=runs,
+        )
     if event is ClockEvent.PAUSE_OFFER:
-        return (
-            f"{who} proposes to pause game #{game.id} (no time runs until either of you ends "
-            f"it with `/clock resume`). {mention(game.opponent_of(news.player_id))}, do you agree?"
+        return _(
+            "{player} proposes to pause game #{game} (no time runs until either of you ends it "
+            "with `/clock resume`). {opponent}, do you agree?",
+            player=who,
+            game=game.id,
+            opponent=mention(game.opponent_of(news.player_id)),
         )
     if event is ClockEvent.PAUSED:
-        return f"Game #{game.id} is paused: no time runs until either player uses `/clock resume`."
+        return _(
+            "Game #{game} is paused: no time runs until either player uses `/clock resume`.",
+            game=game.id,
+        )
     if event is ClockEvent.PAUSE_END:
-        still = "" if runs else " (it still stands still: a player is on vacation)"
-        return f"{who} ended the pause in game #{game.id}: the clock runs again{still}.{runs}"
-    extra = describe_duration(timedelta(seconds=news.extra))
+        if runs:
+            return _(
+                "{player} ended the pause in game #{game}: the clock runs again.{runs}",
+                player=who,
+                game=game.id,
+                runs=runs,
+            )
+        return _(
+            "{player} ended the pause in game #{game}: the clock runs again (it still stands "
+            "still: a player is on vacation).",
+            player=who,
+            game=game.id,
+        )
     given = game.opponent_of(news.player_id)  # only the player waiting gives time
-    return f"{who} gave {mention(given)} {extra} more in game #{game.id}.{runs}"
+    return _(
+        "{player} gave {opponent} {extra} more in game #{game}.{runs}",
+        player=who,
+        opponent=mention(given),
+        extra=describe_duration(timedelta(seconds=news.extra)),
+        game=game.id,
+        runs=runs,
+    )
 
 
 def auto_vacation_dm_text(news: ClockNews) -> str:
     """What the player's one DM about an automatic vacation day adds: every game it stopped."""
     games = ", ".join(f"#{game_id}" for game_id in news.held)
-    return f"The clocks of your games here stand still until then: {games}."
+    return _("The clocks of your games here stand still until then: {games}.", games=games)
 
 
 def gave_time_text(game: GameView, extra: timedelta) -> str:
     """The giver's own reply: to whom, how much."""
-    return f"You gave {display(game.player_to_move.name)} {describe_duration(extra)} more"
+    return _(
+        "You gave {opponent} {extra} more",
+        opponent=display(game.player_to_move.name),
+        extra=describe_duration(extra),
+    )
 
 
 def vacation_text(report: VacationReport) -> str:
     """The reply to `/clock vacation start` or `end`."""
     vacation = report.vacation
-    games = ", ".join(f"#{g.id}" for g in report.held) or "none"
+    games = ", ".join(f"#{g.id}" for g in report.held) or _("none")
     if vacation.ended_at is None:
-        text = (
-            f"You are on vacation until {timestamp(vacation.ends_at)}. The clocks of your games "
-            f"here stand still until then (games: {games}); moves still go in. End it early "
-            "with `/clock vacation end`."
+        text = _(
+            "You are on vacation until {until}. The clocks of your games here stand still until "
+            "then (games: {games}); moves still go in. End it early with `/clock vacation end`.",
+            until=timestamp(vacation.ends_at),
+            games=games,
         )
     else:
-        text = f"Welcome back: the clocks of your games run again (games: {games})."
+        text = _("Welcome back: the clocks of your games run again (games: {games}).", games=games)
     if report.not_held and vacation.ended_at is None:
         running = ", ".join(f"#{g.id}" for g in report.not_held)
-        text += f" Not paused: {running}, of a tournament that does not allow vacations."
-    return f"{text} Vacation days left this year: {report.days_left}."
+        text += _(
+            " Not paused: {games}, of a tournament that does not allow vacations.", games=running
+        )
+    return text + _(" Vacation days left this year: {left}.", left=report.days_left)
 
 
 def vacation_status_text(status: VacationStatus) -> str:
     if status.days_allowed == 0:
-        return "Vacations are turned off in this server."
-    text = (
-        f"You have used {status.days_used} of {status.days_allowed} vacation days this year; "
-        f"{status.days_left} left."
+        return _("Vacations are turned off in this server.")
+    text = _(
+        "You have used {used} of {allowed} vacation days this year; {left} left.",
+        used=status.days_used,
+        allowed=status.days_allowed,
+        left=status.days_left,
     )
     if status.current is not None:
-        text += f" You are on vacation until {timestamp(status.current.ends_at)}."
+        text += _(" You are on vacation until {until}.", until=timestamp(status.current.ends_at))
     return text
 
 
 def reminders_text(offsets: tuple[timedelta, ...] | None) -> str:
     if offsets is None:
-        return (
+        return _(
             "You are reminded once, when 80% of the time for a move has passed. Choose your own "
             "times with e.g. `/clock reminders times:1d 2h`."
         )
     if not offsets:
-        return "You get no reminders before deadlines here (`times:default` brings them back)."
-    times = " and ".join(describe_duration(offset) for offset in offsets)
-    return f"You are reminded {times} before each deadline in this server."
+        return _("You get no reminders before deadlines here (`times:default` brings them back).")
+    times = _(" and ").join(describe_duration(offset) for offset in offsets)
+    return _("You are reminded {times} before each deadline in this server.", times=times)

@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.app import BredonBot, acting
 from bot.games.model import GameView
+from bot.languages import _
 from bot.notifications.outbox import game_stream
 from bot.timekeeping.control import parse_duration
 from cogs import clock_messages
@@ -66,7 +67,7 @@ class ClocksCog(commands.Cog):
             refuse_asking_me(interaction, target, "pause")
             await self.services.clocks.propose_pause(target.id, interaction.user.id)
             report = await self.courier.deliver_stream(game_stream(target.id))
-            text = report.reply("Asked your opponent", "Your proposal was recorded")
+            text = report.reply(_("Asked your opponent"), _("Your proposal was recorded"))
             await interaction.followup.send(text, ephemeral=True)
 
     async def resume(self, interaction: discord.Interaction, game: Game | None = None) -> None:
@@ -76,7 +77,7 @@ class ClocksCog(commands.Cog):
             await self.services.clocks.end_pause(target.id, interaction.user.id)
             self.bot.wake_scheduler()  # the deadline may now be within the hour
             report = await self.courier.deliver_stream(game_stream(target.id))
-            done = f"Game #{target.id} is no longer paused"
+            done = _("Game #{game} is no longer paused", game=target.id)
             await interaction.followup.send(report.reply(done, done), ephemeral=True)
 
     @app_commands.describe(

@@ -9,39 +9,50 @@ import discord
 from bot.coins.rules import TAK_PAYMENT
 from bot.coins.service import LedgerRow, StakeView, Wallet, WalletSettings
 from bot.games.model import GameView, PlayerRef
+from bot.languages import _, ngettext
 from cogs.formatting import display, mention, timestamp
 
-REASONS = {
-    "start": "starting coins",
-    "grant": "granted by the server",
-    "ante": "ante",
-    "bid": "bid for the first move",
-    "tak": "paid for a Tak",
-    "pot": "won the pot",
-    "bonus": "reserve bonus",
-    "refund": "returned from the pot",
-}
+
+def reason_text(reason: str) -> str:
+    """What a ledger row's reason means, in the language spoken."""
+    reasons = {
+        "start": _("starting coins"),
+        "grant": _("granted by the server"),
+        "ante": _("ante"),
+        "bid": _("bid for the first move"),
+        "tak": _("paid for a Tak"),
+        "pot": _("won the pot"),
+        "bonus": _("reserve bonus"),
+        "refund": _("returned from the pot"),
+    }
+    return reasons[reason]
 
 
 def coins(amount: int) -> str:
-    return f"**{amount}** coin{'s' * (amount != 1)}"
+    return ngettext("**{count}** coin", "**{count}** coins", amount)
 
 
 def ledger_line(row: LedgerRow) -> str:
-    where = f", game #{row.game_id}" if row.game_id is not None else ""
-    return f"{row.amount:+d} {REASONS[row.reason]}{where} ({timestamp(row.created_at)})"
+    fields = {
+        "amount": f"{row.amount:+d}",
+        "reason": reason_text(row.reason),
+        "when": timestamp(row.created_at),
+    }
+    if row.game_id is None:
+        return _("{amount} {reason} ({when})", **fields)
+    return _("{amount} {reason}, game #{game} ({when})", game=row.game_id, **fields)
 
 
 def wallet_text(wallet: Wallet, settings: WalletSettings) -> str:
     name = display(wallet.player.name)
     if not wallet.exists and not settings.enabled:
-        return "Playing for coins is off in this server."
-    lines = [f"**{name}** has {coins(wallet.balance)} in this server."]
+        return _("Playing for coins is off in this server.")
+    lines = [_("**{name}** has {coins} in this server.", name=name, coins=coins(wallet.balance))]
     if wallet.recent:
-        lines.append("Latest movements:")
+        lines.append(_("Latest movements:"))
         lines.extend(ledger_line(row) for row in wallet.recent)
     if not settings.enabled:
-        lines.append("Playing for coins is off in this server for now.")
+        lines.append(_("Playing for coins is off in this server for now."))
     return "\n".join(lines)
 
 
@@ -50,48 +61,70 @@ def coin_board_embed(board: list[tuple[PlayerRef, int]]) -> discord.Embed:
         f"{place}. **{display(player.name)}** {amount}"
         for place, (player, amount) in enumerate(board, start=1)
     ]
-    empty = "Nobody holds any coins here yet: see `/coins wallet`."
-    return discord.Embed(title="Coins", description="\n".join(lines) or empty)
+    empty = _("Nobody holds any coins here yet: see `/coins wallet`.")
+    return discord.Embed(title=_("Coins"), description="\n".join(lines) or empty)
 
 
 def gambling_text(settings: WalletSettings) -> str:
-    state = "on" if settings.enabled else "off"
-    return (
-        f"Playing for coins: **{state}**. New wallets start with {coins(settings.starting_balance)}"
-        f"; a challenge's ante is {coins(settings.ante)} unless its challenger names another."
+    return _(
+        "Playing for coins: **{state}**. New wallets start with {starting}; a challenge's ante "
+        "is {ante} unless its challenger names another.",
+        state=_("on") if settings.enabled else _("off"),
+        starting=coins(settings.starting_balance),
+        ante=coins(settings.ante),
     )
 
 
 def bidding_open_text(stake: StakeView) -> str:
-    return (
-        f"{mention(stake.challenger)} {mention(stake.acceptor)}: the game is played for coins. "
-        f"The pot holds {coins(stake.pot)} (an ante of {stake.ante} each).\n"
-        "Bid for the first move with the **Bid** button: bids are sealed. The high bidder plays "
-        "white and pays the bid into the pot; the other pays nothing. Equal bids are settled by "
-        "a coin already flipped; a missing bid counts as 0. "
-        f"Bidding closes when both bids are in, or {timestamp(stake.bids_due_at)}."
+    return _(
+        "{challenger} {acceptor}: the game is played for coins. The pot holds {pot} (an ante of "
+        "{ante} each).\nBid for the first move with the **Bid** button: bids are sealed. The high "
+        "bidder plays white and pays the bid into the pot; the other pays nothing. Equal bids "
+        "are settled by a coin already flipped; a missing bid counts as 0. Bidding closes when "
+        "both bids are in, or {closes}.",
+        challenger=mention(stake.challenger),
+        acceptor=mention(stake.acceptor),
+        pot=coins(stake.pot),
+        ante=stake.ante,
+        closes=timestamp(stake.bids_due_at),
     )
 
 
 def _bid(bid: int | None) -> str:
-    return "no bid" if bid is None else f"bid {bid}"
+    return _("no bid") if bid is None else _("bid {amount}", amount=bid)
 
 
 def bids_text(stake: StakeView) -> str:
     """The revealed bids and who goes first."""
     first = stake.player(stake.first_id or stake.tie_to)
     tie = (stake.challenger_bid or 0) == (stake.acceptor_bid or 0)
-    how = " (equal bids: the coin flip chose them)" if tie else ""
-    return (
-        f"Bids revealed: {display(stake.challenger.name)} {_bid(stake.challenger_bid)}, "
-        f"{display(stake.acceptor.name)} {_bid(stake.acceptor_bid)}. "
-        f"**{display(first.name)}** goes first{how} and paid {coins(stake.first_paid or 0)} "
-        f"into the pot: it holds {coins(2 * stake.ante + (stake.first_paid or 0))}."
+    fields = {
+        "challenger": display(stake.challenger.name),
+        "challenger_bid": _bid(stake.challenger_bid),
+        "acceptor": display(stake.acceptor.name),
+        "acceptor_bid": _bid(stake.acceptor_bid),
+        "first": display(first.name),
+        "paid": coins(stake.first_paid or 0),
+        "pot": coins(2 * stake.ante + (stake.first_paid or 0)),
+    }
+    if tie:
+        return _(
+            "Bids revealed: {challenger} {challenger_bid}, {acceptor} {acceptor_bid}. **{first}** "
+            "goes first (equal bids: the coin flip chose them) and paid {paid} into the pot: it "
+            "holds {pot}.",
+            **fields,
+        )
+    return _(
+        "Bids revealed: {challenger} {challenger_bid}, {acceptor} {acceptor_bid}. **{first}** "
+        "goes first and paid {paid} into the pot: it holds {pot}.",
+        **fields,
     )
 
 
 def bidding_closed_text(stake: StakeView) -> str:
-    return f"Bidding for game #{stake.game_id} is closed. {bids_text(stake)}"
+    return _(
+        "Bidding for game #{game} is closed. {bids}", game=stake.game_id, bids=bids_text(stake)
+    )
 
 
 def move_coins_text(
@@ -107,21 +140,29 @@ def move_coins_text(
     mover = game.player(game.color_of(mover_id))
     parts = []
     if paid:
-        parts.append(f"{display(mover.name)} paid {coins(paid)} for the Tak.")
+        parts.append(
+            _("{player} paid {coins} for the Tak.", player=display(mover.name), coins=coins(paid))
+        )
     if owes_id is not None:
         parts.append(
-            f"{mention(owes_id)} owes {coins(TAK_PAYMENT)} to the pot: paid with your next "
-            "move, or resign."
+            _(
+                "{player} owes {coins} to the pot: paid with your next move, or resign.",
+                player=mention(owes_id),
+                coins=coins(TAK_PAYMENT),
+            )
         )
     elif tak:
         parts.append(
-            f"No payment for this Tak: {display(game.opponent_of(mover_id).name)} paid for "
-            f"{display(mover.name)}'s last one."
+            _(
+                "No payment for this Tak: {opponent} paid for {player}'s last one.",
+                opponent=display(game.opponent_of(mover_id).name),
+                player=display(mover.name),
+            )
         )
     holder = (
-        "nobody yet" if token_id is None else display(game.player(game.color_of(token_id)).name)
+        _("nobody yet") if token_id is None else display(game.player(game.color_of(token_id)).name)
     )
-    parts.append(f"Pot: {coins(pot)}. Tak token: {holder}.")
+    parts.append(_("Pot: {pot}. Tak token: {holder}.", pot=coins(pot), holder=holder))
     return " ".join(parts)
 
 
@@ -132,17 +173,24 @@ def settlement_text(game: GameView, rows: list[LedgerRow], reserve: int | None) 
     refunds = [r for r in rows if r.reason == "refund"]
     winner = game.winner
     if winner is not None:
-        loser = game.opponent_of(winner.id)
-        text = f"{display(winner.name)} takes the pot of {coins(won)}"
-        if reserve:
-            capped = "" if bonus == reserve else f" (all they had; {reserve} pieces were left)"
-            text += (
-                f" and a bonus of {coins(bonus)} from {display(loser.name)} for the pieces left "
-                f"in reserve{capped}"
+        fields = {"winner": display(winner.name), "pot": coins(won)}
+        if not reserve:
+            return _("{winner} takes the pot of {pot}.", **fields)
+        fields |= {"bonus": coins(bonus), "loser": display(game.opponent_of(winner.id).name)}
+        if bonus == reserve:
+            return _(
+                "{winner} takes the pot of {pot} and a bonus of {bonus} from {loser} for the "
+                "pieces left in reserve.",
+                **fields,
             )
-        return text + "."
+        return _(
+            "{winner} takes the pot of {pot} and a bonus of {bonus} from {loser} for the pieces "
+            "left in reserve (all they had; {pieces} pieces were left).",
+            pieces=reserve,
+            **fields,
+        )
     if not refunds:
-        return "The pot was empty."
+        return _("The pot was empty.")
     names = {game.white.id: game.white.name, game.black.id: game.black.name}
     back = ", ".join(f"{display(names[r.player_id or 0])} {r.amount}" for r in refunds)
-    return f"The pot goes back to the players: {back}."
+    return _("The pot goes back to the players: {back}.", back=back)

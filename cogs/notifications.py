@@ -18,7 +18,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import BredonBot
+from bot.app import BredonBot, person_language
+from bot.languages import _, speaking
 from bot.notifications.outbox import DigestDue, Item, Outcome
 from cogs import notification_messages
 from cogs.table import GONE, GameTable, Shown, Undeliverable
@@ -47,7 +48,8 @@ class NotificationsCog(commands.Cog):
         if not games:
             return Shown(None, Outcome.POSTED)
         guild = self.bot.get_guild(due.guild_id)
-        text = notification_messages.digest_text(guild.name if guild else "your server", games, now)
+        server = guild.name if guild else _("your server")
+        text = notification_messages.digest_text(server, games, now)
         sent = await self.table.direct_message(due.player_id, text)
         if sent is not None:
             return Shown(sent.jump_url, Outcome.POSTED, in_guild=False)
@@ -78,10 +80,10 @@ class NotificationsCog(commands.Cog):
             return
         notifications = self.services.notifications
         if await notifications.take_unreachable(interaction.user.id, interaction.guild_id):
-            server = interaction.guild.name if interaction.guild else "this server"
+            with speaking(await person_language(interaction)):
+                server = interaction.guild.name if interaction.guild else _("this server")
+                text = notification_messages.unreachable_text(server)
             try:
-                await interaction.followup.send(
-                    notification_messages.unreachable_text(server), ephemeral=True
-                )
+                await interaction.followup.send(text, ephemeral=True)
             except discord.HTTPException as error:
                 log.info("Could not tell %s their DMs are closed (%s).", interaction.user, error)

@@ -10,11 +10,10 @@ import discord
 
 from bot.games.matches import PlayerTotals
 from bot.games.model import RatingChange
-from bot.languages import _, language_name
+from bot.languages import _, language_name, ngettext
 from bot.players.glicko2 import Rating, is_provisional
 from bot.players.ratings import PlayerRating
 from bot.players.service import PlayerProfile
-from bot.work.fair_use import counted
 from cogs.formatting import display
 
 
@@ -30,41 +29,52 @@ def rating_change_text(change: RatingChange) -> str:
 
 def ratings_changed_text(changes: tuple[RatingChange, ...]) -> str:
     """ "Ratings: alice 1662? (+162), bob 1338? (-162)", with what the ? means when shown."""
-    text = "Ratings: " + ", ".join(map(rating_change_text, changes)) + "."
+    text = _("Ratings: {changes}.", changes=", ".join(map(rating_change_text, changes)))
     if any(is_provisional(change.after) for change in changes):
-        text += " A ? marks a provisional rating: it settles after a few rated games."
+        text += _(" A ? marks a provisional rating: it settles after a few rated games.")
     return text
+
+
+def games_count(games: int) -> str:
+    return ngettext("{count} game", "{count} games", games)
 
 
 def ratings_text(ratings: list[PlayerRating], name: str) -> str:
     """One line of `/profile scores`: the player's rating on each board size."""
     if not ratings:
-        return f"{name} has no rating yet: ratings come from rated games."
+        return _("{name} has no rating yet: ratings come from rated games.", name=name)
     sizes = ", ".join(
-        f"{r.size}x{r.size} **{r.label()}** ({counted(r.games, 'game', 'games')})" for r in ratings
+        f"{r.size}x{r.size} **{r.label()}** ({games_count(r.games)})" for r in ratings
     )
-    return f"Ratings: {sizes}. A ? marks a provisional rating."
+    return _("Ratings: {sizes}. A ? marks a provisional rating.", sizes=sizes)
 
 
 def leaderboard_embed(size: int, board: list[PlayerRating]) -> discord.Embed:
     lines = [
-        f"{place}. **{display(r.player.name)}** {r.label()} ({counted(r.games, 'game', 'games')})"
+        f"{place}. **{display(r.player.name)}** {r.label()} ({games_count(r.games)})"
         for place, r in enumerate(board, start=1)
     ]
-    empty = (
-        f"Nobody has an established {size}x{size} rating yet: a rating stops being "
-        "provisional after a few rated games."
+    empty = _(
+        "Nobody has an established {size}x{size} rating yet: a rating stops being provisional "
+        "after a few rated games.",
+        size=size,
     )
-    return discord.Embed(title=f"Leaderboard, {size}x{size}", description="\n".join(lines) or empty)
+    title = _("Leaderboard, {size}x{size}", size=size)
+    return discord.Embed(title=title, description="\n".join(lines) or empty)
 
 
 def totals_text(totals: PlayerTotals | None, name: str) -> str:
     if totals is None:
-        return f"{name} has no finished games in this server yet."
-    return (
-        f"**{name}**: {totals.points} points all-time in this server "
-        f"({counted(totals.games, 'game', 'games')}: {totals.wins} won, {totals.losses} lost, "
-        f"{totals.draws} drawn)."
+        return _("{name} has no finished games in this server yet.", name=name)
+    return _(
+        "**{name}**: {points} points all-time in this server ({games}: {wins} won, {losses} "
+        "lost, {draws} drawn).",
+        name=name,
+        points=totals.points,
+        games=games_count(totals.games),
+        wins=totals.wins,
+        losses=totals.losses,
+        draws=totals.draws,
     )
 
 

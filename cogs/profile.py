@@ -10,14 +10,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot, acting
-from bot.languages import speaking
+from bot.languages import _, speaking
 from cogs import game_messages, notification_messages, player_messages
 from cogs.actions import player_of
 from cogs.arguments import BoardSize, TimeZone
 from cogs.courier import Courier
 from cogs.formatting import display
 from cogs.picture_files import rating_file
-from cogs.sharing import answer
+from cogs.sharing import answer, answer_language
 from cogs.table import is_me
 from cogs.translation import language_choices
 from rendering import THEMES
@@ -98,19 +98,24 @@ class ProfileCog(commands.Cog):
             )
             mine = next((t for t in totals if t.player.id == whose.id), None)
             name = display(player_of(whose).name)
-            lines = [
-                "Games against me count in their own game and match only: I keep no score."
-                if is_me(self.bot, whose.id)
-                else player_messages.totals_text(mine, name)
-            ]
-            ratings = await self.services.ratings.player(interaction.guild_id or 0, whose.id)
-            lines.append(player_messages.ratings_text(ratings, name))
             guild_id = interaction.guild_id or 0
+            ratings = await self.services.ratings.player(guild_id, whose.id)
             here = await self.services.queries.game_in_thread(interaction.channel_id or 0, guild_id)
+            match_and_games = None
             if here is not None and here.match_id is not None:  # this thread's match, even if over
-                match = await self.services.matches.get(here.match_id)
-                games = await self.services.matches.games(here.match_id)
-                lines.append(game_messages.match_text(match, games))
+                match_and_games = (
+                    await self.services.matches.get(here.match_id),
+                    await self.services.matches.games(here.match_id),
+                )
+            with speaking(await answer_language(interaction, public)):
+                lines = [
+                    _("Games against me count in their own game and match only: I keep no score.")
+                    if is_me(self.bot, whose.id)
+                    else player_messages.totals_text(mine, name),
+                    player_messages.ratings_text(ratings, name),
+                ]
+                if match_and_games is not None:
+                    lines.append(game_messages.match_text(*match_and_games))
             theme = await self.table.theme_for(interaction.user.id)
             charts = [
                 await rating_file(
@@ -135,6 +140,6 @@ class ProfileCog(commands.Cog):
             guild_id = interaction.guild_id or 0
             chosen = size or (await self.services.guilds.get(guild_id)).size
             board = await self.services.ratings.leaderboard(guild_id, chosen)
-            await answer(
-                interaction, public, embed=player_messages.leaderboard_embed(chosen, board)
-            )
+            with speaking(await answer_language(interaction, public)):
+                embed = player_messages.leaderboard_embed(chosen, board)
+            await answer(interaction, public, embed=embed)

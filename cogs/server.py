@@ -13,6 +13,7 @@ from discord import app_commands
 
 from bot.app import acting
 from bot.guild_settings import MAX_VACATION_DAYS
+from bot.languages import _
 from cogs import game_messages
 from cogs.actions import Refusal
 from cogs.arguments import BoardSize, Days, Komi, bredon
@@ -26,7 +27,7 @@ def require_manager(interaction: discord.Interaction) -> None:
     """Every `/bredon` command checks this itself: Discord shows the group to server managers
     only, but a manager may grant it to others (Server Settings -> Integrations)."""
     if not interaction.permissions.manage_guild:
-        raise Refusal("Only members with the Manage Server permission can change this.")
+        raise Refusal(_("Only members with the Manage Server permission can change this."))
 
 
 @app_commands.describe(

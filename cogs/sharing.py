@@ -20,7 +20,9 @@ from typing import Any
 import discord
 from discord import Thread
 
+from bot.languages import spoken
 from cogs.actions import player_of
+from cogs.courier import courier_of
 from cogs.formatting import display
 
 SILENT = discord.AllowedMentions.none()
@@ -54,6 +56,14 @@ def missing_to_share(
 def shared_by(interaction: discord.Interaction) -> str:
     """The small line under a public answer: who asked for it."""
     return f"-# Shown by {display(player_of(interaction.user).name)}"
+
+
+async def answer_language(interaction: discord.Interaction, public: bool) -> str:
+    """The language to word an answer in: the server's when it is shown to the channel (as
+    its posts are), else the asker's own (the one being spoken)."""
+    if public and interaction.guild_id is not None:
+        return await courier_of(interaction.client).table.server_language(interaction.guild_id)
+    return spoken()
 
 
 async def answer(

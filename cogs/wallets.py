@@ -20,6 +20,7 @@ from bot.app import BredonBot, acting, apologise
 from bot.coins.service import MAX_COINS, Phase, StakeView
 from bot.errors import InvalidSetting, NotBidding
 from bot.games.model import GameView
+from bot.languages import _, speaking
 from bot.notifications.outbox import (
     BiddingNews,
     GameEnded,
@@ -37,7 +38,7 @@ from cogs.buttons import pressed
 from cogs.courier import courier_of
 from cogs.formatting import timestamp
 from cogs.server import require_manager
-from cogs.sharing import answer
+from cogs.sharing import answer, answer_language
 from cogs.table import GONE, GameTable, Shown
 
 log = logging.getLogger(__name__)
@@ -55,7 +56,7 @@ class BidButton(
     def __init__(self, stake_id: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Bid",
+                label=_("Bid"),
                 style=discord.ButtonStyle.primary,
                 custom_id=f"bredon:stake:{stake_id}:bid",
             )
@@ -86,7 +87,7 @@ async def open_bid_form(interaction: discord.Interaction, stake_id: int) -> None
     stake = await services.wallets.stake(stake_id)
     player = stake.player(interaction.user.id)
     if stake.phase is not Phase.BIDDING:
-        raise NotBidding(stake.id, "closed: the game has started")
+        raise NotBidding(stake.id, "started")
     wallet = await services.wallets.wallet(stake.guild_id, player, own=False)
     current = stake.bid_of(player.id)
     await interaction.response.send_modal(BidForm(stake, wallet.balance, current))
@@ -96,11 +97,11 @@ class BidForm(discord.ui.Modal):
     """One field: the bid, from 0 to what the player holds (after the ante)."""
 
     def __init__(self, stake: StakeView, balance: int, current: int | None) -> None:
-        super().__init__(title="Your sealed bid for the first move", timeout=15 * 60)
+        super().__init__(title=_("Your sealed bid for the first move"), timeout=15 * 60)
         self.stake_id = stake.id
         self.amount: discord.ui.TextInput[BidForm] = discord.ui.TextInput(
-            label=f"Coins, 0 to {balance}"[:45],
-            placeholder="The high bidder plays white and pays the bid",
+            label=_("Coins, 0 to {balance}", balance=balance)[:45],
+            placeholder=_("The high bidder plays white and pays the bid"),
             default=None if current is None else str(current),
             custom_id="bid",
             max_length=7,
@@ -111,23 +112,22 @@ class BidForm(discord.ui.Modal):
         async with acting(interaction):
             text = self.amount.value.strip()
             if not text.isdecimal() or not text.isascii():
-                raise InvalidSetting("A bid is a whole number of coins, e.g. 5 (or 0).")
+                raise InvalidSetting(_("A bid is a whole number of coins, e.g. 5 (or 0)."))
             services = services_of(interaction)
             outcome = await services.wallets.bid(self.stake_id, interaction.user.id, int(text))
             courier = courier_of(interaction.client)
             await courier.deliver_stream(challenge_stream(outcome.stake.challenge_id))
             if outcome.game is None:
-                closes = timestamp(outcome.stake.bids_due_at)
-                reply = (
-                    f"Your sealed bid of {coin_messages.coins(int(text))} is in. "
-                    f"You may change it until the other player bids, or bidding closes {closes}."
+                reply = _(
+                    "Your sealed bid of {coins} is in. You may change it until the other player "
+                    "bids, or bidding closes {closes}.",
+                    coins=coin_messages.coins(int(text)),
+                    closes=timestamp(outcome.stake.bids_due_at),
                 )
             else:
                 report = await courier.deliver_stream(game_stream(outcome.game.id))
-                reply = report.reply(
-                    f"Both bids are in: game #{outcome.game.id} starts",
-                    f"Both bids are in: game #{outcome.game.id} starts",
-                )
+                starts = _("Both bids are in: game #{game} starts", game=outcome.game.id)
+                reply = report.reply(starts, starts)
             await interaction.followup.send(reply, ephemeral=True)
 
     async def on_error(  # type: ignore[override]  # as discord.py's Modal narrows it
@@ -237,7 +237,9 @@ async def leaderboard(interaction: discord.Interaction, public: bool = False) ->
     """The server's coin leaderboard"""
     async with acting(interaction):
         board = await services_of(interaction).wallets.leaderboard(interaction.guild_id or 0)
-        await answer(interaction, public, embed=coin_messages.coin_board_embed(board))
+        with speaking(await answer_language(interaction, public)):
+            embed = coin_messages.coin_board_embed(board)
+        await answer(interaction, public, embed=embed)
 
 
 @app_commands.describe(
@@ -270,16 +272,19 @@ async def grant(
     async with acting(interaction):
         require_manager(interaction)
         if user.bot:
-            raise Refusal("Bots do not play for coins.")
+            raise Refusal(_("Bots do not play for coins."))
         services = services_of(interaction)
         balance = await services.wallets.grant(interaction.guild_id or 0, player_of(user), amount)
-        verb = "Granted" if amount > 0 else "Took back"
-        await interaction.followup.send(
-            f"{verb} {coin_messages.coins(abs(amount))} "
-            f"{'to' if amount > 0 else 'from'} {user.mention}: "
-            f"they now have {coin_messages.coins(balance)}.",
-            ephemeral=True,
-        )
+        fields = {
+            "coins": coin_messages.coins(abs(amount)),
+            "member": user.mention,
+            "balance": coin_messages.coins(balance),
+        }
+        if amount > 0:
+            text = _("Granted {coins} to {member}: they now have {balance}.", **fields)
+        else:
+            text = _("Took back {coins} from {member}: they now have {balance}.", **fields)
+        await interaction.followup.send(text, ephemeral=True)
 
 
 def install(bot: BredonBot, table: GameTable) -> None:

@@ -32,6 +32,18 @@ _TICKS = [-EDGE, -EDGE / 2, 0.0, EDGE / 2, EDGE]
 
 
 @dataclass(frozen=True, slots=True)
+class GraphWords:
+    """The words drawn on the graph, English unless its caller gives them in another language
+    (the legend's meanings in the order it lists the marks)."""
+
+    axis: str = "Flats ahead: ▲ {white} (White) · ▼ {black} (Black)"
+    ply: str = "Ply"
+    white: str = "White"  # a player whose name cannot be drawn
+    black: str = "Black"
+    marks: tuple[tuple[str, str], ...] = (("??", "blunder"), ("?", "mistake"), ("!", "Tinuë found"))
+
+
+@dataclass(frozen=True, slots=True)
 class EvaluationGraph:
     """Evaluations in flats from White's side, one per position (the start first), and the
     marks of the plies (`marks[i]` is the mark of the move from position i to i + 1)."""
@@ -42,6 +54,7 @@ class EvaluationGraph:
     subtitle: str = ""
     white: str = "White"
     black: str = "Black"
+    words: GraphWords = GraphWords()
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,10 +62,6 @@ class GraphLayout:
     picture: Picture
     plot: Box
     points: tuple[tuple[float, float], ...]  # each position's point, in order
-
-
-# What each mark means, in the order the legend lists them.
-MARKS = {"??": "blunder", "?": "mistake", "!": "Tinuë found"}
 
 
 def _side_text(value: float) -> str:
@@ -75,11 +84,12 @@ def graph_layout(graph: EvaluationGraph, theme: str | Theme = "default") -> Grap
     picture = Picture(WIDTH, HEIGHT, chosen)
     y = picture.headline(graph.title, graph.subtitle)
     label_width = max(text_width(_side_text(t), SMALL) for t in _TICKS)
-    white = name_text(graph.white, "White")
-    black = name_text(graph.black, "Black")
+    words = graph.words
+    white = name_text(graph.white, words.white)
+    black = name_text(graph.black, words.black)
     y += round(SMALL * 1.5)
     picture.text(
-        f"Flats ahead: ▲ {white} (White) · ▼ {black} (Black)",
+        words.axis.format(white=white, black=black),
         (MARGIN, y),
         size=SMALL,
         colour=chosen.muted,
@@ -113,7 +123,7 @@ def graph_layout(graph: EvaluationGraph, theme: str | Theme = "default") -> Grap
             role=f"x-tick:{ply}",
         )
     picture.text(
-        "Ply",
+        words.ply,
         (right, HEIGHT - MARGIN),
         size=SMALL,
         colour=chosen.muted,
@@ -126,7 +136,7 @@ def graph_layout(graph: EvaluationGraph, theme: str | Theme = "default") -> Grap
         if mark:
             picture.shapes.append(Dot(points[ply + 1], 7, _mark_colour(mark, chosen)))
     x = float(left)
-    for mark, meaning in MARKS.items():
+    for mark, meaning in words.marks:
         if mark not in graph.marks:
             continue
         picture.shapes.append(

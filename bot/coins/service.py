@@ -44,6 +44,7 @@ from bot.errors import (
 from bot.games.challenge_storage import set_first_game
 from bot.games.model import ChallengeView, ColourChoice, GameView, PlayerRef
 from bot.games.storage import fetch_challenge, insert_game
+from bot.languages import _
 from bot.notifications.outbox import BiddingNews, GameStart, enqueue
 from bot.players.storage import save_player
 from bot.store import Database, Row, Transaction, from_db, to_db
@@ -308,12 +309,12 @@ async def check_stakes_offer(
         raise GamblingOff()
     ante = settings.ante if ante is None else ante
     if not 1 <= ante <= MAX_COINS:
-        raise InvalidSetting(f"An ante is from 1 to {MAX_COINS} coins.")
+        raise InvalidSetting(_("An ante is from 1 to {most} coins.", most=MAX_COINS))
     if games != 1:
-        raise InvalidSetting("Stakes are for a single game, not a match.")
+        raise InvalidSetting(_("Stakes are for a single game, not a match."))
     if colour is not ColourChoice.RANDOM:
         raise InvalidSetting(
-            "With stakes the players bid for the first move: leave the colour out."
+            _("With stakes the players bid for the first move: leave the colour out.")
         )
     balance = await open_wallet(tx, settings, challenger, now)
     if balance < ante:
@@ -519,9 +520,12 @@ class WalletService:
     ) -> WalletSettings:
         """Change what is given (None keeps it). The starting balance applies to wallets
         opened from now on."""
-        for value, what, low in ((starting_balance, "starting balance", 0), (ante, "ante", 1)):
-            if value is not None and not low <= value <= MAX_COINS:
-                raise InvalidSetting(f"The {what} is from {low} to {MAX_COINS} coins.")
+        if starting_balance is not None and not 0 <= starting_balance <= MAX_COINS:
+            raise InvalidSetting(
+                _("The starting balance is from 0 to {most} coins.", most=MAX_COINS)
+            )
+        if ante is not None and not 1 <= ante <= MAX_COINS:
+            raise InvalidSetting(_("The ante is from 1 to {most} coins.", most=MAX_COINS))
         async with self._db.transaction() as tx:
             current = await fetch_wallet_settings(tx, guild_id)
             changed = replace(
@@ -566,7 +570,9 @@ class WalletService:
         """An admin creates (or, negative, takes back) coins; returns the new balance. A
         wallet never goes below zero."""
         if amount == 0 or abs(amount) > MAX_COINS:
-            raise InvalidSetting(f"A grant is from 1 to {MAX_COINS} coins, or minus that.")
+            raise InvalidSetting(
+                _("A grant is from 1 to {most} coins, or minus that.", most=MAX_COINS)
+            )
         now = self._clock.now()
         async with self._db.transaction() as tx:
             settings = await fetch_wallet_settings(tx, guild_id)
@@ -614,12 +620,12 @@ class WalletService:
             stake = await fetch_stake(tx, stake_id)
             stake.player(player_id)
             if stake.phase is not Phase.BIDDING:
-                raise NotBidding(stake.id, "closed: the game has started")
+                raise NotBidding(stake.id, "started")
             if stake.bids_due_at <= now:
-                raise NotBidding(stake.id, "closed: its deadline has passed")
+                raise NotBidding(stake.id, "late")
             balance = await _balance(tx, stake.guild_id, player_id) or 0
             if amount < 0:
-                raise InvalidSetting("A bid is 0 coins or more.")
+                raise InvalidSetting(_("A bid is 0 coins or more."))
             if amount > balance:
                 raise NotEnoughCoins("You", amount, balance, "that bid")
             if player_id == stake.challenger.id:

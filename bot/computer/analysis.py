@@ -23,10 +23,11 @@ from enum import StrEnum
 from bot.errors import BredonError, GameNotOver, UnknownGame
 from bot.games.lookup import QueryService
 from bot.games.model import GAME_SELECT, GameView, game_from_row
+from bot.languages import _, ngettext
 from bot.notifications.outbox import AnalysisReady, enqueue
 from bot.store import Database, Transaction, to_db
 from bot.timekeeping.clock import Clock
-from bot.work.fair_use import DEFAULT_FAIR_USE, FairUse, counted, listed
+from bot.work.fair_use import DEFAULT_FAIR_USE, FairUse, listed
 from tak.analysis import DEFAULT_NODES
 from tak.ptn import MAX_PLIES
 
@@ -48,12 +49,14 @@ class NothingToAnalyse(BredonError):
 def wait_text(seconds: float) -> str:
     """'about 40 s', 'about 12 min'."""
     seconds = max(5, round(seconds))
-    return f"about {seconds} s" if seconds < 120 else f"about {round(seconds / 60)} min"
+    if seconds < 120:
+        return _("about {seconds} s", seconds=seconds)
+    return _("about {minutes} min", minutes=round(seconds / 60))
 
 
 class TooLongToAnalyse(BredonError):
-    def __init__(self, game_id: int, plies: int, reason: str) -> None:
-        super().__init__(f"Game #{game_id} has {plies:,} plies: {reason}")
+    """A game longer than a record holds, or than the analysis time allowed (the message says
+    which)."""
 
 
 class TooManyAnalyses(BredonError):
@@ -201,15 +204,26 @@ class AnalysisService:
         if len(own) >= fair_use.analyses_per_player:
             games = listed([f"#{entry.game_id}" for entry in own])
             raise TooManyAnalyses(
-                f"You have {counted(len(own), 'analysis', 'analyses')} queued ({games}), the "
-                "most a player may have at once: ask again once the first is posted, in "
-                f"{wait_text(done_in(queue, own[0].game_id, per_ply))}."
+                ngettext(
+                    "You have {count} analysis queued ({games}), the most a player may have at "
+                    "once: ask again once the first is posted, in {wait}.",
+                    "You have {count} analyses queued ({games}), the most a player may have at "
+                    "once: ask again once the first is posted, in {wait}.",
+                    len(own),
+                    games=games,
+                    wait=wait_text(done_in(queue, own[0].game_id, per_ply)),
+                )
             )
         if len(ours) >= fair_use.analyses_per_server:
             raise TooManyAnalyses(
-                f"This server has {counted(len(ours), 'analysis', 'analyses')} queued, the most "
-                "it may have at once: ask again once the next is posted, in "
-                f"{wait_text(done_in(queue, ours[0].game_id, per_ply))}."
+                ngettext(
+                    "This server has {count} analysis queued, the most it may have at once: ask "
+                    "again once the next is posted, in {wait}.",
+                    "This server has {count} analyses queued, the most it may have at once: ask "
+                    "again once the next is posted, in {wait}.",
+                    len(ours),
+                    wait=wait_text(done_in(queue, ours[0].game_id, per_ply)),
+                )
             )
 
     async def get(self, game_id: int) -> StoredAnalysis | None:
@@ -283,17 +297,24 @@ def _check_length(game: GameView, per_ply: float, fair_use: FairUse) -> None:
     plies = game.plies_played
     if plies > MAX_PLIES:
         raise TooLongToAnalyse(
-            game.id,
-            plies,
-            f"a game record holds at most {MAX_PLIES:,} (games now end there), "
-            "so it cannot be analysed.",
+            _(
+                "Game #{game} has {plies} plies: a game record holds at most {most} (games now "
+                "end there), so it cannot be analysed.",
+                game=game.id,
+                plies=f"{plies:,}",
+                most=f"{MAX_PLIES:,}",
+            )
         )
     limit = fair_use.analysis_max_minutes * 60
     if plies * per_ply > limit:
         raise TooLongToAnalyse(
-            game.id,
-            plies,
-            f"its analysis would take {wait_text(plies * per_ply)}, more than the "
-            f"{fair_use.analysis_max_minutes} min this bot gives one game (games of up to "
-            f"{int(limit / per_ply):,} plies).",
+            _(
+                "Game #{game} has {plies} plies: its analysis would take {wait}, more than the "
+                "{minutes} min this bot gives one game (games of up to {most} plies).",
+                game=game.id,
+                plies=f"{plies:,}",
+                wait=wait_text(plies * per_ply),
+                minutes=fair_use.analysis_max_minutes,
+                most=f"{int(limit / per_ply):,}",
+            )
         )

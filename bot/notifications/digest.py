@@ -21,6 +21,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from bot.errors import InvalidSetting
+from bot.languages import _
 from bot.text_safety import one_line
 
 MAX_ZONE_SUGGESTIONS = 25  # Discord's limit on autocomplete choices
@@ -40,13 +41,18 @@ def time_zone(name: str) -> ZoneInfo:
     canonical = by_lower.get(wanted.lower())
     if canonical is None:
         raise InvalidSetting(
-            f"'{one_line(wanted)}' is not a time zone I know. Use an IANA name such as "
-            "Europe/London or America/New_York (the list suggests them as you type)."
+            _(
+                "'{zone}' is not a time zone I know. Use an IANA name such as Europe/London or "
+                "America/New_York (the list suggests them as you type).",
+                zone=one_line(wanted),
+            )
         )
     try:
         return ZoneInfo(canonical)
     except (ZoneInfoNotFoundError, ValueError):  # listed but unreadable: a broken tz database
-        raise InvalidSetting(f"The time zone {canonical} cannot be read on this server.") from None
+        raise InvalidSetting(
+            _("The time zone {zone} cannot be read on this server.", zone=canonical)
+        ) from None
 
 
 def suggest_zones(typed: str, limit: int = MAX_ZONE_SUGGESTIONS) -> list[str]:
@@ -68,7 +74,7 @@ def local_hour_instant(day: date, hour: int, zone: ZoneInfo) -> datetime:
 def next_digest_at(after: datetime, hour: int, zone: ZoneInfo) -> datetime:
     """The first instant strictly after `after` at which the digest is due."""
     if not 0 <= hour <= 23:
-        raise InvalidSetting("The digest hour is 0 to 23 (your local time).")
+        raise InvalidSetting(_("The digest hour is 0 to 23 (your local time)."))
     day = after.astimezone(zone).date() - timedelta(days=1)
     while True:
         due = local_hour_instant(day, hour, zone)

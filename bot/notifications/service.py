@@ -35,6 +35,7 @@ from zoneinfo import ZoneInfo
 
 from bot.errors import InvalidSetting
 from bot.games.model import GAME_SELECT, GameView, NotifyMode, game_from_row
+from bot.languages import _
 from bot.notifications.digest import next_digest_at, time_zone
 from bot.notifications.outbox import DigestDue, enqueue
 from bot.store import Database, Transaction, from_db, to_db, to_db_or_none
@@ -115,9 +116,9 @@ class NotificationService:
             try:
                 mode = NotifyMode(mode)
             except ValueError:
-                raise InvalidSetting("Notifications are 'mention', 'dm' or 'digest'.") from None
+                raise InvalidSetting(_("Notifications are 'mention', 'dm' or 'digest'.")) from None
         if hour is not None and not 0 <= hour <= 23:
-            raise InvalidSetting("The digest hour is 0 to 23 (your local time).")
+            raise InvalidSetting(_("The digest hour is 0 to 23 (your local time)."))
         zone_name = None if zone is None else time_zone(zone).key
         now = self._clock.now()
         async with self._db.transaction() as tx:
@@ -129,7 +130,7 @@ class NotificationService:
             if new_mode is NotifyMode.DIGEST:
                 if new_zone is None:
                     raise InvalidSetting(
-                        "A digest needs your time zone: add time_zone, e.g. Europe/London."
+                        _("A digest needs your time zone: add time_zone, e.g. Europe/London.")
                     )
                 new_hour = DEFAULT_DIGEST_HOUR if new_hour is None else new_hour
                 next_due = next_digest_at(now, new_hour, time_zone(new_zone))

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from bot.errors import InvalidSetting, UnknownPlayer
 from bot.games.model import NotifyMode, PlayerRef
-from bot.languages import catalogue, check_language
+from bot.languages import _, catalogue, check_language
 from bot.players import storage
 from bot.store import Database, Transaction
 from bot.timekeeping.clock import Clock
@@ -66,7 +66,7 @@ class PlayerService:
         """Choose a board theme by name (the Discord layer offers rendering's theme names);
         None goes back to the default."""
         if theme is not None and not 0 < len(theme) <= MAX_THEME_NAME:
-            raise InvalidSetting(f"A theme name has 1 to {MAX_THEME_NAME} characters.")
+            raise InvalidSetting(_("A theme name has 1 to {most} characters.", most=MAX_THEME_NAME))
         async with self._db.transaction() as tx:
             await fetch_player(tx, player_id)
             await storage.set_theme(tx, player_id, theme, self._clock.now())
@@ -78,9 +78,11 @@ class PlayerService:
         try:
             mode = NotifyMode(mode)
         except ValueError:
-            raise InvalidSetting("Notifications are 'mention' or 'dm'.") from None
+            raise InvalidSetting(_("Notifications are 'mention' or 'dm'.")) from None
         if mode is NotifyMode.DIGEST:
-            raise InvalidSetting("A digest is chosen in each server, with its hour and time zone.")
+            raise InvalidSetting(
+                _("A digest is chosen in each server, with its hour and time zone.")
+            )
         async with self._db.transaction() as tx:
             await fetch_player(tx, player_id)
             await storage.set_notify(tx, player_id, mode, self._clock.now())

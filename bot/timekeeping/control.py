@@ -25,6 +25,7 @@ from enum import StrEnum
 from typing import TypedDict
 
 from bot.errors import InvalidSetting
+from bot.languages import _
 from bot.text_safety import one_line
 
 ZERO = timedelta(0)
@@ -52,9 +53,26 @@ def parse_duration(text: str, what: str) -> timedelta:
     found = _DURATION.fullmatch(cleaned)
     if not cleaned or found is None or not (found["days"] or found["hours"]):
         raise InvalidSetting(
-            f"The {what} must be a duration like `7d`, `12h` or `1d12h` (got `{one_line(text)}`)."
+            _(
+                "The {what} must be a duration like `7d`, `12h` or `1d12h` (got `{text}`).",
+                what=duration_name(what),
+                text=one_line(text),
+            )
         )
     return timedelta(days=int(found["days"] or 0), hours=int(found["hours"] or 0))
+
+
+def duration_name(what: str) -> str:
+    """The name of a duration option in the language spoken (as its refusals say it)."""
+    names = {
+        "time": _("time"),
+        "reminder time": _("reminder time"),
+        "bank": _("bank"),
+        "increment": _("increment"),
+        "maximum": _("maximum"),
+        "check-in window": _("check-in window"),
+    }
+    return names.get(what, what)
 
 
 class ClockSpans(TypedDict):
@@ -111,14 +129,18 @@ class TimeControl:
     ) -> TimeControl:
         """Checked settings; raises :class:`InvalidSetting` with the reason."""
         if bank and increment:
-            raise InvalidSetting("Choose a bank or an increment, not both.")
+            raise InvalidSetting(_("Choose a bank or an increment, not both."))
         if cap and not increment:
-            raise InvalidSetting("A maximum only goes with an increment.")
+            raise InvalidSetting(_("A maximum only goes with an increment."))
         for span, what, most in ((bank, "bank", MAX_BANK), (increment, "increment", MAX_INCREMENT)):
             if span is not None and span and not MIN_STEP <= span <= most:
                 raise InvalidSetting(
-                    f"The {what} must be from 1 hour to {most.days} days (got "
-                    f"{describe_duration(span)})."
+                    _(
+                        "The {what} must be from 1 hour to {most} days (got {span}).",
+                        what=duration_name(what),
+                        most=most.days,
+                        span=describe_duration(span),
+                    )
                 )
         if not increment:
             return cls(bank=bank or ZERO)
@@ -126,8 +148,13 @@ class TimeControl:
         cap = cap or max(start, 2 * increment)
         if not start <= cap <= MAX_CAP:
             raise InvalidSetting(
-                f"The maximum must be from the starting time ({days_per_move}d) to "
-                f"{MAX_CAP.days} days (got {describe_duration(cap)})."
+                _(
+                    "The maximum must be from the starting time ({days}d) to {most} days (got "
+                    "{span}).",
+                    days=days_per_move,
+                    most=MAX_CAP.days,
+                    span=describe_duration(cap),
+                )
             )
         return cls(increment=increment, cap=cap)
 

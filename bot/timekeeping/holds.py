@@ -41,6 +41,7 @@ from bot.games.model import GAME_SELECT, MAX_DAYS_PER_MOVE, GameView, PlayerRef,
 from bot.games.service import require_active
 from bot.games.storage import fetch_game
 from bot.guild_settings import fetch_guild_settings
+from bot.languages import _
 from bot.notifications.outbox import ClockEvent, ClockNews, enqueue
 from bot.players.service import fetch_player
 from bot.players.storage import save_player
@@ -72,8 +73,11 @@ async def _give_by_button_once(tx: Transaction, game: GameView, board_ply: int) 
     assert row is not None
     if row["day_given_version"] == row["version"]:
         raise MoreTimeRefused(
-            f"You have already given a day on this turn of game #{game.id}: to give more, use "
-            "`/clock moretime`."
+            _(
+                "You have already given a day on this turn of game #{game}: to give more, use "
+                "`/clock moretime`.",
+                game=game.id,
+            )
         )
     await storage.mark_day_given(tx, game.id)
 
@@ -396,23 +400,36 @@ class ClockService:
         async with self._db.transaction() as tx:
             status = await _status(tx, guild_id, player.id, now)
             if status.days_allowed == 0:
-                raise VacationRefused("Vacations are turned off in this server.")
+                raise VacationRefused(_("Vacations are turned off in this server."))
             current = status.current
             if current is not None and not await _out_of_time_on_return(tx, current):
                 until = int(current.ends_at.timestamp())
                 raise VacationRefused(
-                    f"You are already on vacation until <t:{until}:f>; "
-                    "end it with `/clock vacation end` first."
+                    _(
+                        "You are already on vacation until <t:{until}:f>; end it with `/clock "
+                        "vacation end` first.",
+                        until=until,
+                    )
                 )
             if status.days_left == 0:
                 raise VacationRefused(
-                    f"You have used all {status.days_allowed} vacation days of {now.year}."
+                    _(
+                        "You have used all {allowed} vacation days of {year}.",
+                        allowed=status.days_allowed,
+                        year=now.year,
+                    )
                 )
             days = status.days_left if days is None else days
             if not 1 <= days <= status.days_left:
                 raise VacationRefused(
-                    f"You can take 1 to {status.days_left} vacation days now "
-                    f"({status.days_used} of {status.days_allowed} used in {now.year})."
+                    _(
+                        "You can take 1 to {left} vacation days now ({used} of {allowed} used in "
+                        "{year}).",
+                        left=status.days_left,
+                        used=status.days_used,
+                        allowed=status.days_allowed,
+                        year=now.year,
+                    )
                 )
             await save_player(tx, player, now)
             if current is None:
@@ -451,15 +468,18 @@ class ClockService:
                 (guild_id, player_id),
             )
             if row is None:
-                raise VacationRefused("You are not on vacation.")
+                raise VacationRefused(_("You are not on vacation."))
             vacation = _vacation(row)
             overdue = await _out_of_time_on_return(tx, vacation)
             if overdue:
                 games = ", ".join(f"#{game.id}" for game in overdue)
                 raise VacationRefused(
-                    f"Move in game {games} first: your time there ran out, so ending your "
-                    "vacation now would take your next vacation day at once (or lose on time). "
-                    "To stay away longer, use `/clock vacation start`."
+                    _(
+                        "Move in game {games} first: your time there ran out, so ending your "
+                        "vacation now would take your next vacation day at once (or lose on "
+                        "time). To stay away longer, use `/clock vacation start`.",
+                        games=games,
+                    )
                 )
             report = await _end_vacation(tx, vacation, min(now, vacation.ends_at), now)
             assert report is not None
@@ -489,23 +509,28 @@ class ClockService:
         now = self._clock.now()
         if not timedelta(hours=1) <= extra <= MAX_MORE_TIME:
             raise MoreTimeRefused(
-                f"You can give 1 hour to {MAX_MORE_TIME.days} days at a time "
-                f"(not {describe_duration(extra)})."
+                _(
+                    "You can give 1 hour to {most} days at a time (not {extra}).",
+                    most=MAX_MORE_TIME.days,
+                    extra=describe_duration(extra),
+                )
             )
         async with self._db.transaction() as tx:
             game = await fetch_game(tx, game_id)
             require_active(game)
             game.color_of(player_id)
             if game.player_to_move.id == player_id:
-                raise MoreTimeRefused("It is your move: only your opponent can give you time.")
+                raise MoreTimeRefused(_("It is your move: only your opponent can give you time."))
             assert game.deadline_at is not None
             if board_ply is not None:
                 await _give_by_button_once(tx, game, board_ply)
             start = game.frozen_at or now
             if game.deadline_at + extra - start > MAX_TIME_LEFT:
                 raise MoreTimeRefused(
-                    f"That would leave your opponent more than {MAX_TIME_LEFT.days} days for "
-                    "this move."
+                    _(
+                        "That would leave your opponent more than {most} days for this move.",
+                        most=MAX_TIME_LEFT.days,
+                    )
                 )
             deadline = game.deadline_at + extra
             await storage.set_deadline(tx, game.id, deadline)
@@ -530,10 +555,15 @@ class ClockService:
             require_active(game)
             game.color_of(player_id)
             if game.paused_at is not None:
-                raise PauseRefused(f"Game #{game.id} is already paused.")
+                raise PauseRefused(_("Game #{game} is already paused.", game=game.id))
+            if game.pause_offer_by == player_id:
+                raise PauseRefused(
+                    _("You have already proposed a pause in game #{game}.", game=game.id)
+                )
             if game.pause_offer_by is not None:
-                who = "You have" if game.pause_offer_by == player_id else "Your opponent has"
-                raise PauseRefused(f"{who} already proposed a pause in game #{game.id}.")
+                raise PauseRefused(
+                    _("Your opponent has already proposed a pause in game #{game}.", game=game.id)
+                )
             await storage.set_pause_offer(tx, game.id, player_id)
             await enqueue(tx, ClockNews(game.id, ClockEvent.PAUSE_OFFER.value, player_id), now)
             return await fetch_game(tx, game.id)
@@ -562,7 +592,7 @@ class ClockService:
             require_active(game)
             game.color_of(player_id)
             if game.paused_at is None:
-                raise PauseRefused(f"Game #{game.id} is not paused.")
+                raise PauseRefused(_("Game #{game} is not paused.", game=game.id))
             await storage.end_pause(tx, game.id)
             resumed = await settle_clock(tx, game.id, now)
             deadline = None if resumed.frozen_at else to_db_or_none(resumed.deadline_at)
@@ -575,9 +605,9 @@ class ClockService:
         require_active(game)
         game.color_of(player_id)
         if game.pause_offer_by is None:
-            raise PauseRefused(f"Nobody has proposed a pause in game #{game.id}.")
+            raise PauseRefused(_("Nobody has proposed a pause in game #{game}.", game=game.id))
         if game.pause_offer_by == player_id:
-            raise PauseRefused("You cannot answer your own proposal.")
+            raise PauseRefused(_("You cannot answer your own proposal."))
         return game
 
     # ----------------------------------------------------------------- reminders
@@ -594,12 +624,15 @@ class ClockService:
         default). Games already waiting for them get the new times at once."""
         if offsets is not None:
             if len(set(offsets)) > MAX_REMINDERS:
-                raise InvalidSetting(f"Choose at most {MAX_REMINDERS} reminder times.")
+                raise InvalidSetting(_("Choose at most {most} reminder times.", most=MAX_REMINDERS))
             for offset in offsets:
                 if not timedelta(minutes=10) <= offset <= MAX_REMINDER_OFFSET:
                     raise InvalidSetting(
-                        "Reminder times must be from 10 minutes to "
-                        f"{MAX_REMINDER_OFFSET.days} days before the deadline."
+                        _(
+                            "Reminder times must be from 10 minutes to {most} days before the "
+                            "deadline.",
+                            most=MAX_REMINDER_OFFSET.days,
+                        )
                     )
         now = self._clock.now()
         async with self._db.transaction() as tx:

@@ -15,8 +15,9 @@ from cogs.table import GameTable, Post, Shown
 
 async def show_clock_news(table: GameTable, item: Item, news: ClockNews) -> Shown:
     """The clock news in the game's thread; a proposed pause with the opponent's buttons; an
-    automatic vacation day also by DM to its player, as a reminder is (it cannot wait): once, from
-    the game whose time-out took it, with every game it stopped."""
+    automatic vacation day also by DM to its player, as a reminder is (it cannot wait), in the
+    player's own language: once, from the game whose time-out took it, with every game it
+    stopped."""
     game = await table.services.games.get(news.game_id)
     view = None
     if news.event == ClockEvent.PAUSE_OFFER.value:
@@ -24,7 +25,11 @@ async def show_clock_news(table: GameTable, item: Item, news: ClockNews) -> Show
     text = clock_messages.clock_news_text(game, news)
     shown = await table.post_for_game(item, game, Post(text, view=view))
     if news.event == ClockEvent.AUTO_VACATION.value and news.held:  # one DM for the day
-        dm = f"{text} {clock_messages.auto_vacation_dm_text(news)}"
+        async with table.speaking_to(news.player_id):
+            dm = (
+                f"{clock_messages.clock_news_text(game, news)} "
+                f"{clock_messages.auto_vacation_dm_text(news)}"
+            )
         await table.echo_by_dm(
             item, shown, news.player_id, game.guild_id, lambda link: f"{dm}\n{link}", offer=True
         )
@@ -34,18 +39,19 @@ async def show_clock_news(table: GameTable, item: Item, news: ClockNews) -> Show
 async def show_reminder(table: GameTable, item: Item, due: ReminderDue) -> Shown:
     """The reminder in the game's thread, and by DM to a player who wants offers so (a
     reminder cannot wait: digest players get it too); the mention stays the fallback when
-    their DMs are closed."""
+    their DMs are closed. The DM is in the player's own language, the post in the server's."""
     game = await table.services.games.get(due.game_id)
     deadline = from_db(due.deadline)
     assert deadline is not None
     player = game.white if game.white.id == due.player_id else game.black
     auto_vacation = await table.services.clocks.takes_vacation_day(game.id, deadline)
-    text = clock_messages.reminder_text(
-        Reminder(game, player, deadline), auto_vacation=auto_vacation
-    )
+    reminder = Reminder(game, player, deadline)
+    text = clock_messages.reminder_text(reminder, auto_vacation=auto_vacation)
     shown = await table.post_for_game(item, game, Post(text))
+    async with table.speaking_to(player.id):
+        own = clock_messages.reminder_text(reminder, auto_vacation=auto_vacation)
     await table.echo_by_dm(
-        None, shown, player.id, game.guild_id, lambda link: f"{text}\n{link}", offer=True
+        None, shown, player.id, game.guild_id, lambda link: f"{own}\n{link}", offer=True
     )
     return shown
 

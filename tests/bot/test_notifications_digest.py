@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from bot.errors import InvalidSetting
 from bot.games.model import NotifyMode
+from bot.languages import speaking
 from bot.notifications.digest import next_digest_at, suggest_zones, time_zone
 from bot.services import Services
 from bot.timekeeping.clock import FakeClock
@@ -240,6 +241,15 @@ async def test_a_long_digest_fits_one_message_and_says_what_it_left_out(
     assert text.startswith("Your daily Tak digest for **") and "12 games await your move" in text
     assert text.endswith("...and more: `/tak games` lists them all.")
     listed = [line for line in text.splitlines() if line.startswith("- Game #")]
+    assert 3 <= len(listed) < 12
+    # In German, longer, likewise.
+    with speaking("de"):
+        text = digest_text("W" * 100, waiting, clock.now())
+    assert len(text) <= MAX_MESSAGE
+    assert text.startswith("Deine tägliche Tak-Zusammenfassung für **")
+    assert "12 Partien warten auf deinen Zug." in text.splitlines()[0]
+    assert text.endswith("…und weitere: `/tak partien` zeigt alle.")
+    listed = [line for line in text.splitlines() if line.startswith("- Partie #")]
     assert 3 <= len(listed) < 12
 
 
