@@ -75,4 +75,7 @@ def encode(tree: ConditionTree) -> str:
 
 
 def decode(text: str) -> ConditionTree:
-    return ConditionTree.of([row.split() for row in text.splitlines() if row.strip()])
+    """The stored tree; a row that is not a line in pairs (not written by :func:`encode`, e.g.
+    edited by hand) is left out rather than stopping the game's moves."""
+    rows = [row.split() for row in text.splitlines()]
+    return ConditionTree.of([row for row in rows if row and len(row) % 2 == 0])

@@ -59,11 +59,15 @@ class Conditions:
         return [numbered(self.ply, list(line)) for line in self.lines]
 
 
+_MOVE_NUMBER = re.compile(r"\d+\.(\.\.)?")
+
+
 def checked_line(start: Position, text: str) -> list[str]:
     """The line in `text` (PTN, space-separated), each ply played in turn on a copy of `start`,
     in canonical PTN; refused with the first ply that is not legal, or that comes after the end
     of the game."""
-    words = text.replace(",", " ").split()
+    # Move numbers as the lines are shown (`2. c3 d4 3. c4`) may be pasted back.
+    words = [word for word in text.replace(",", " ").split() if not _MOVE_NUMBER.fullmatch(word)]
     if not words:
         raise InvalidSetting("Write a line, e.g. `c3 d4`: your opponent's move, then yours.")
     if len(words) > MAX_LINE_PLIES:

@@ -54,6 +54,7 @@ from bot.errors import (
     TournamentFull,
     WrongTournamentStage,
 )
+from bot.games.conditions import clear_lines
 from bot.games.matches import replace_match_player
 from bot.games.model import PlayerRef
 from bot.games.storage import hand_over_active_games
@@ -460,7 +461,7 @@ class EntryService:
                 await storage.log_replacement(
                     tx, tournament.id, old_id, new.id, tournament.current_round, now
                 )
-                games = await _take_over_matches(tx, tournament, old_id, new.id)
+                games = await _take_over_matches(tx, tournament, old_id, new.id, now)
                 news = TournamentNews(
                     tournament.id, Headline.REPLACED.value, player_id=old_id, other_id=new.id
                 )
@@ -672,10 +673,12 @@ async def _check_bye_request(
 
 
 async def _take_over_matches(
-    tx: Transaction, tournament: TournamentView, old_id: int, new_id: int
+    tx: Transaction, tournament: TournamentView, old_id: int, new_id: int, now: datetime
 ) -> tuple[int, ...]:
     """The old player's undecided pairings (the current round's) pass to the new one, with their
-    match and its unfinished game; a version change makes cached copies of the game stale."""
+    match and its unfinished game; a version change makes cached copies of the game stale. The
+    games' conditional moves go: the old player's are not the new one's, and the opponent's
+    answered someone else."""
     games: list[int] = []
     for pairing in await fetch_pairings(tx, tournament.id, tournament.current_round):
         if pairing.is_decided:
@@ -684,7 +687,10 @@ async def _take_over_matches(
         if pairing.match_id is None:
             continue
         await replace_match_player(tx, pairing.match_id, old_id, new_id)
-        games.extend(await hand_over_active_games(tx, pairing.match_id, old_id, new_id))
+        handed = await hand_over_active_games(tx, pairing.match_id, old_id, new_id)
+        for game_id in handed:
+            await clear_lines(tx, game_id, now)
+        games.extend(handed)
     return tuple(games)
 
 

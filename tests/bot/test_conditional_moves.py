@@ -8,6 +8,7 @@ import contextlib
 from datetime import timedelta
 
 import pytest
+from tournament_helpers import ANN, BEN, EVE, ORGANIZER, active_game, new_tournament, start
 
 from bot import errors
 from bot.games import service
@@ -287,3 +288,63 @@ async def test_an_answer_the_engine_refuses_when_played_drops_the_lines(
     [told] = await announced(services, game.id, ConditionsDropped.KIND)
     assert (told.player_id, told.reason, told.move) == (BOB.id, "illegal", "c3")
     assert "c3" in told.detail and await stored_rows(services) == []
+
+
+async def test_a_stored_row_not_in_pairs_never_stops_the_game(services, new_game, moves) -> None:
+    """A row not written by Bredon (edited by hand: a line with an odd number of plies) is left
+    out: the opponent's move goes in, and the lines that are in pairs still answer."""
+    game = await new_game()
+    await moves(game.id, "a1 e5")
+    await services.conditions.add(game.id, BOB.id, "c3 d4")
+    async with services.db.transaction() as tx:
+        await tx.execute(
+            "UPDATE conditional_moves SET lines = ? WHERE game_id = ?",
+            ("b2 b3 c2\nc3 d4", game.id),
+        )
+    outcome = (await moves(game.id, "c3"))[0]
+    assert outcome.answer is not None and outcome.answer.move == "d4"
+    await moves(game.id, "a2")  # Bob to move: Alice's row below is for his reply
+    async with services.db.transaction() as tx:
+        await tx.execute(
+            "INSERT INTO conditional_moves (game_id, player_id, lines, version, updated_at) "
+            "SELECT id, ?, 'a3 a4 a5', version, '2026-01-01T00:00:00+00:00' FROM games "
+            "WHERE id = ?",
+            (ALICE.id, game.id),
+        )
+    assert (await moves(game.id, "a3"))[0].answer is None  # an odd row: no answer, no stop
+    assert (await services.games.get(game.id)).ply == 6
+
+
+async def test_lines_shown_with_move_numbers_may_be_entered_again(
+    services, new_game, moves
+) -> None:
+    game = await new_game()
+    await moves(game.id, "a1 e5")
+    entered = await services.conditions.add(game.id, BOB.id, "2. c3 d4 3. c4 d5")
+    assert entered.numbered() == ["2. c3 d4 3. c4 d5"]
+    await services.conditions.clear(game.id, BOB.id)
+    again = await services.conditions.add(game.id, BOB.id, entered.numbered()[0])
+    assert again.lines == (("c3", "d4", "c4", "d5"),)
+
+
+@pytest.mark.parametrize("replaced", ["waiting", "to move"])
+async def test_a_replacement_clears_the_lines_of_the_games_it_hands_over(
+    services, replaced: str
+) -> None:
+    """The old player's lines are not the new one's, and the opponent's answered someone else:
+    both go with the game handed over (no stale row left for the old player)."""
+    tournament = await new_tournament(services, [ANN, BEN], games_per_match=1, size=5)
+    progress = await start(services, tournament.id)
+    game = await active_game(services, progress.rounds[0].pairings[0].match_id or 0)
+    for ptn in ("a1", "e5"):
+        game = (await services.games.move(game.id, game.player_to_move.id, ptn)).game
+    waiting = game.opponent_of(game.player_to_move.id)
+    await services.conditions.add(game.id, waiting.id, "c3 d4")
+    old = waiting if replaced == "waiting" else game.player_to_move
+    organizer = {"actor_id": ORGANIZER.id, "is_organizer": True}
+    await services.entry.replace(tournament.id, old.id, EVE, **organizer)
+    assert await stored_rows(services) == []
+    handed = await services.games.get(game.id)
+    assert EVE in (handed.white, handed.black)
+    outcome = await services.games.move(game.id, handed.player_to_move.id, "c3")
+    assert outcome.answer is None
