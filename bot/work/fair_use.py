@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.languages import _
+
 
 @dataclass(frozen=True, slots=True)
 class FairUse:
@@ -33,4 +35,7 @@ def listed(names: list[str], most: int = 5) -> str:
     """'#1, #2, #3 and 7 more': a refusal names a few, however high a server set its limit, so
     that it stays well within a Discord message."""
     shown = ", ".join(names[:most])
-    return shown if len(names) <= most else f"{shown} and {len(names) - most:,} more"
+    if len(names) <= most:
+        return shown
+    rest = len(names) - most
+    return _("{shown} and {more} more", shown=shown, more=f"{rest:,}")
