@@ -1,10 +1,11 @@
-"""The rules engine's refusals of a move in the language being spoken.
+"""The rules engine's refusals of a move or of a game's setup in the language being spoken.
 
 ``tak/`` speaks English only (it imports nothing of the bot), and its refusals are whole
-sentences naming the squares and counts involved. Each sentence it can say about a move is a
-message here, its fields where the engine fills in a square, a count or a move; a refusal is
-matched against the English templates and said again from the translated one with the same
-fields. A sentence not listed here (a new one in the engine) is shown as the engine wrote it.
+sentences naming the squares and counts involved. Each sentence it can say to a player about a
+move, the reserves or a start position (TPS) is a message here, its fields where the engine
+fills in a square, a count or a move; a refusal is matched against the English templates and
+said again from the translated one with the same fields. A sentence not listed here (a new one
+in the engine) is shown as the engine wrote it.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ _FIELD = re.compile(r"\{(\w+)\}")
 
 
 def _templates() -> tuple[str, ...]:
-    """The engine's sentences about a move, as messages (``_`` without fields gives the
-    template unfilled), in the language spoken: the same order in every language."""
+    """The engine's sentences, as messages (``_`` without fields gives the template unfilled),
+    in the language spoken: the same order in every language, the first that matches used (a
+    narrower sentence before a wider one)."""
     return (
         _("The game is over ({result})."),
         _(
@@ -103,6 +105,49 @@ def _templates() -> tuple[str, ...]:
             "The drops {drops} add up to {sum}, but {move} picks up {count} pieces (did you "
             "mean {spread}?)."
         ),
+        # a game's setup: the reserves, a start position (TPS) and why a game cannot start there
+        _("Each player needs at least one piece: a stone or a capstone."),
+        _(
+            "Each player needs at least one stone for the opening: each player's first move "
+            "places a flat of the opponent's."
+        ),
+        _("A TPS position is at most {most} characters long; this one has {count}."),
+        _(
+            "A TPS position has three parts separated by spaces: the rows, the player to move "
+            "and the move number, like x6/x6/x6/x6/x6/x6 1 1."
+        ),
+        _("The TPS has {count} rows, but boards are 3x3 to 8x8."),
+        _("Rank {rank} ({row}) has more than {size} squares, but the board is {size}x{size}."),
+        _("Rank {rank} ({row}) has {count} squares, but the board is {size}x{size}."),
+        _("The player to move must be 1 or 2, not {text}."),
+        _("The move number must be a whole number from 1 to {most}, not {text}."),
+        _("Rank {rank}: {token} is not a run of empty squares: write x, or x2 to x{size}."),
+        _(
+            "Rank {rank}: {token} is not a square. Write x (or x3 for three empty squares) or a "
+            "stack's colours bottom to top, like 12 or 121S or 2C."
+        ),
+        _(
+            "The TPS is a {board}x{board} board, but the size asked for is {size}: leave the "
+            "size out, or give the TPS of a board that size."
+        ),
+        _(
+            "The board holds {stones} stones and {caps} capstones of white's, more than the "
+            "{most_stones} and {most_caps} white has on {size}x{size}."
+        ),
+        _(
+            "The board holds {stones} stones and {caps} capstones of black's, more than the "
+            "{most_stones} and {most_caps} black has on {size}x{size}."
+        ),
+        _("{reason} Give more stones or capstones, or another position."),
+        _(
+            "The game is already over in that position: {result} A new game needs a position "
+            "with moves left to play."
+        ),
+        _("White wins by road."),
+        _("Black wins by road."),
+        _("White wins on flats."),
+        _("Black wins on flats."),
+        _("Draw: the flat count is tied."),
     )
 
 
@@ -134,5 +179,6 @@ def engine_sentence(text: str) -> str:
     for pattern, template in zip(_patterns(), _templates(), strict=True):
         match = pattern.fullmatch(text)
         if match is not None:
-            return template.format(**match.groupdict())
+            fields = {name: engine_sentence(value) for name, value in match.groupdict().items()}
+            return template.format(**fields)  # a field may be a sentence of the engine's too
     return text

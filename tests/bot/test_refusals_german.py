@@ -10,7 +10,7 @@ import pytest
 from bot import errors
 from bot.engine_sentences import engine_sentence
 from bot.languages import speaking
-from tak import Position, TakError
+from tak import Position, TakError, playable_reserve_problem, start_position
 from tak.moves import Direction, Spread
 from tests.bot.setups import create_challenge
 
@@ -72,6 +72,35 @@ def engine_refusals() -> list[str]:
     return [*sentences, str(empty.value)]
 
 
+# Start positions (TPS, for a 5x5 game) the engine refuses, each for another reason.
+REFUSED_STARTS = [
+    "x5/x5/x5/x5/x5 1 1 1",
+    "x5/x5 1 1",
+    "x5/x5/x5/x5/x5,x 1 1",
+    "x,x,x/x3/x3/x3 1 1",
+    "x5/x5/x5/x5/x5 3 1",
+    "x5/x5/x5/x5/x5 1 0",
+    "x0,x4/x5/x5/x5/x5 1 1",
+    "q,x4/x5/x5/x5/x5 1 1",
+    "x6/x6/x6/x6/x6/x6 1 1",
+    "1C,1C,x3/x5/x5/x5/x5 2 3",
+    "x5/2C,2C,x3/x5/x5/x5 1 3",
+    "1,1,1,1,1/x5/x5/x5/x5 2 3",
+    "2,2,2,2,2/x5/x5/x5/x5 1 4",
+    "x" * 3000,
+]
+
+
+def setup_refusals() -> list[str]:
+    """The engine's sentences refusing a start position or the reserves of a game."""
+    sentences = []
+    for tps in REFUSED_STARTS:
+        with pytest.raises(TakError) as refused:
+            start_position(tps, size=5)
+        sentences.append(str(refused.value))
+    return [*sentences, playable_reserve_problem(5, 0, 0), playable_reserve_problem(5, 0, 1)]
+
+
 def test_every_move_refusal_of_the_engine_is_said_in_german() -> None:
     english = engine_refusals()
     assert len(set(english)) == len(english)  # each case a different sentence
@@ -88,8 +117,21 @@ def test_every_move_refusal_of_the_engine_is_said_in_german() -> None:
     ] == ("a1 ist besetzt, und Steine können nur auf leere Felder gesetzt werden.")
 
 
+def test_the_engines_refusals_of_a_start_position_or_reserves_are_said_in_german() -> None:
+    english = setup_refusals()
+    assert len(set(english)) == len(english)
+    with speaking("de"):
+        german = [engine_sentence(sentence) for sentence in english]
+    for said, original in zip(german, english, strict=True):
+        assert said != original and not re.search(r"\{\w+\}", said), original
+        assert " wins " not in said and "Give more" not in said, said  # nested sentences too
+    assert german[english.index("The player to move must be 1 or 2, not '3'.")] == (
+        "Wer am Zug ist, muss 1 oder 2 sein, nicht '3'."
+    )
+
+
 def test_english_move_refusals_are_left_as_the_engine_wrote_them() -> None:
-    english = engine_refusals()
+    english = engine_refusals() + setup_refusals()
     with speaking("en"):
         assert [engine_sentence(sentence) for sentence in english] == english
     with speaking("de"):  # a sentence the engine may say one day, not known here
