@@ -37,5 +37,4 @@ def listed(names: list[str], most: int = 5) -> str:
     shown = ", ".join(names[:most])
     if len(names) <= most:
         return shown
-    rest = len(names) - most
-    return _("{shown} and {more} more", shown=shown, more=f"{rest:,}")
+    return _("{shown} and {count} more", shown=shown, count=f"{len(names) - most:,}")
