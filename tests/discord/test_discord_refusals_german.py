@@ -48,3 +48,10 @@ async def test_a_german_player_is_refused_a_challenge_in_german(world: World) ->
     own = await alice.click(challenge, label="Accept")
     assert own.followups[0].content == "You cannot accept or address your own challenge."
     assert world.channel.threads == []
+    broken = await carol.slash(
+        world.channel, "tak challenge", opponent=alice, stones=0, caps=1, opening="swap"
+    )
+    assert broken.ephemeral and broken.response.content == (
+        "Jeder braucht mindestens einen Stein für die Eröffnung: Der erste Zug jedes Spielers "
+        "setzt einen liegenden Stein des Gegenübers."
+    )
