@@ -6,6 +6,7 @@ that needs to react to one case catch the subclass.
 
 from __future__ import annotations
 
+from bot.engine_sentences import engine_sentence
 from bot.languages import _, ngettext
 from bot.text_safety import one_line
 
@@ -23,19 +24,19 @@ class BredonError(Exception):
 
 class UnknownGame(BredonError):
     def __init__(self, game_id: int) -> None:
-        super().__init__(f"There is no game #{game_id}.")
+        super().__init__(_("There is no game #{game}.", game=game_id))
         self.game_id = game_id
 
 
 class UnknownChallenge(BredonError):
     def __init__(self, challenge_id: int) -> None:
-        super().__init__(f"There is no challenge #{challenge_id}.")
+        super().__init__(_("There is no challenge #{challenge}.", challenge=challenge_id))
         self.challenge_id = challenge_id
 
 
 class UnknownMatch(BredonError):
     def __init__(self, match_id: int) -> None:
-        super().__init__(f"There is no match #{match_id}.")
+        super().__init__(_("There is no match #{match}.", match=match_id))
         self.match_id = match_id
 
 
@@ -57,33 +58,42 @@ class InvalidSetting(BredonError):
 
 class ChallengeYourself(BredonError):
     def __init__(self) -> None:
-        super().__init__("You cannot accept or address your own challenge.")
+        super().__init__(_("You cannot accept or address your own challenge."))
 
 
 class NotYourChallenge(BredonError):
     def __init__(self, action: str) -> None:
-        super().__init__(f"Only the player who made this challenge can {action} it.")
+        """`action`: "cancel" (the only thing a challenger alone may do to it)."""
+        texts = {"cancel": _("Only the player who made this challenge can cancel it.")}
+        super().__init__(texts[action])
 
 
 class ChallengeNotForYou(BredonError):
     def __init__(self) -> None:
-        super().__init__("This challenge is addressed to someone else.")
+        super().__init__(_("This challenge is addressed to someone else."))
 
 
 class ChallengeClosed(BredonError):
     def __init__(self, challenge_id: int, status: str) -> None:
-        super().__init__(f"Challenge #{challenge_id} is no longer open: it was {status}.")
+        """`status`: how it closed ("accepted", "declined", "cancelled" or "expired")."""
+        texts = {
+            "accepted": _("Challenge #{challenge} is no longer open: it was accepted."),
+            "declined": _("Challenge #{challenge} is no longer open: it was declined."),
+            "cancelled": _("Challenge #{challenge} is no longer open: it was cancelled."),
+            "expired": _("Challenge #{challenge} is no longer open: it was expired."),
+        }
+        super().__init__(texts[status].format(challenge=challenge_id))
         self.status = status
 
 
 class ChallengeExpired(BredonError):
     def __init__(self, challenge_id: int) -> None:
-        super().__init__(f"Challenge #{challenge_id} has expired.")
+        super().__init__(_("Challenge #{challenge} has expired.", challenge=challenge_id))
 
 
 class OpenChallengeDecline(BredonError):
     def __init__(self) -> None:
-        super().__init__("An open challenge cannot be declined: just leave it for someone else.")
+        super().__init__(_("An open challenge cannot be declined: just leave it for someone else."))
 
 
 # ----------------------------------------------------------------- games
@@ -91,22 +101,26 @@ class OpenChallengeDecline(BredonError):
 
 class NotInGame(BredonError):
     def __init__(self, game_id: int) -> None:
-        super().__init__(f"You are not playing in game #{game_id}.")
+        super().__init__(_("You are not playing in game #{game}.", game=game_id))
 
 
 class NotYourTurn(BredonError):
     def __init__(self, game_id: int) -> None:
-        super().__init__(f"It is not your turn in game #{game_id}.")
+        super().__init__(_("It is not your turn in game #{game}.", game=game_id))
 
 
 class GameOver(BredonError):
     def __init__(self, game_id: int, result: str) -> None:
-        super().__init__(f"Game #{game_id} is over ({result}).")
+        """`result`: the game's PTN result (``R-0``), or "aborted"."""
+        if result == "aborted":
+            super().__init__(_("Game #{game} is over (aborted).", game=game_id))
+        else:
+            super().__init__(_("Game #{game} is over ({result}).", game=game_id, result=result))
 
 
 class GameNotOver(BredonError):
     def __init__(self, game_id: int) -> None:
-        super().__init__(f"Game #{game_id} is still being played.")
+        super().__init__(_("Game #{game} is still being played.", game=game_id))
 
 
 class PositionChanged(BredonError):
@@ -114,8 +128,13 @@ class PositionChanged(BredonError):
 
     def __init__(self, game_id: int, expected_ply: int, actual_ply: int) -> None:
         super().__init__(
-            f"The position has changed in game #{game_id} (you saw ply {expected_ply}, "
-            f"it is now ply {actual_ply}): look at the board again."
+            _(
+                "The position has changed in game #{game} (you saw ply {seen}, it is now ply "
+                "{now}): look at the board again.",
+                game=game_id,
+                seen=expected_ply,
+                now=actual_ply,
+            )
         )
         self.expected_ply = expected_ply
         self.actual_ply = actual_ply
@@ -125,6 +144,7 @@ class IllegalMove(BredonError):
     """The engine refused the move; ``reason`` is its sentence."""
 
     def __init__(self, text: str, reason: str) -> None:
+        reason = engine_sentence(reason)
         named = text and text in reason  # the engine's sentences name the move themselves
         super().__init__(reason if named or not text else f"{one_line(text)}: {reason}")
         self.text = text
@@ -134,57 +154,79 @@ class IllegalMove(BredonError):
 class TooLateToAbort(BredonError):
     def __init__(self, game_id: int) -> None:
         super().__init__(
-            f"Game #{game_id} can no longer be aborted: both players have moved. "
-            "Resign or offer a draw instead."
+            _(
+                "Game #{game} can no longer be aborted: both players have moved. "
+                "Resign or offer a draw instead.",
+                game=game_id,
+            )
         )
 
 
 class NoDrawOffer(BredonError):
     def __init__(self, game_id: int) -> None:
-        super().__init__(f"Your opponent has not offered a draw in game #{game_id}.")
+        super().__init__(_("Your opponent has not offered a draw in game #{game}.", game=game_id))
 
 
 class DrawAlreadyOffered(BredonError):
     def __init__(self, game_id: int, *, by_opponent: bool = False) -> None:
         if by_opponent:
             super().__init__(
-                f"Your opponent has offered a draw in game #{game_id}: accept or decline it."
+                _(
+                    "Your opponent has offered a draw in game #{game}: accept or decline it.",
+                    game=game_id,
+                )
             )
         else:
-            super().__init__(f"You have already offered a draw in game #{game_id}.")
+            super().__init__(_("You have already offered a draw in game #{game}.", game=game_id))
 
 
 class NoUndoRequest(BredonError):
     def __init__(self, game_id: int) -> None:
-        super().__init__(f"Your opponent has not asked to undo a move in game #{game_id}.")
+        super().__init__(
+            _("Your opponent has not asked to undo a move in game #{game}.", game=game_id)
+        )
 
 
 class UndoAlreadyRequested(BredonError):
     def __init__(self, game_id: int, *, by_opponent: bool = False) -> None:
         if by_opponent:
             super().__init__(
-                f"Your opponent has asked to undo the last move in game #{game_id}: "
-                "accept or decline it."
+                _(
+                    "Your opponent has asked to undo the last move in game #{game}: "
+                    "accept or decline it.",
+                    game=game_id,
+                )
             )
         else:
-            super().__init__(f"You have already asked to undo the last move in game #{game_id}.")
+            super().__init__(
+                _("You have already asked to undo the last move in game #{game}.", game=game_id)
+            )
 
 
 class NothingToUndo(BredonError):
     def __init__(self, game_id: int) -> None:
-        super().__init__(f"No move has been played in game #{game_id} yet.")
+        super().__init__(_("No move has been played in game #{game} yet.", game=game_id))
 
 
 class OwnRequest(BredonError):
     def __init__(self, what: str) -> None:
-        super().__init__(f"You cannot answer your own {what}: your opponent has to.")
+        """`what`: "draw offer" or "undo request"."""
+        texts = {
+            "draw offer": _("You cannot answer your own draw offer: your opponent has to."),
+            "undo request": _("You cannot answer your own undo request: your opponent has to."),
+        }
+        super().__init__(texts[what])
 
 
 class RematchPending(BredonError):
     def __init__(self, game_id: int, challenge_id: int) -> None:
         super().__init__(
-            f"A rematch of game #{game_id} is already waiting for an answer "
-            f"(challenge #{challenge_id})."
+            _(
+                "A rematch of game #{game} is already waiting for an answer "
+                "(challenge #{challenge}).",
+                game=game_id,
+                challenge=challenge_id,
+            )
         )
         self.challenge_id = challenge_id
 
@@ -335,15 +377,21 @@ class StoreUnwritable(BredonError):
 class NotYourMoveToTakeBack(BredonError):
     def __init__(self, game_id: int) -> None:
         super().__init__(
-            f"Only the player who made the last move in game #{game_id} can ask to take it back."
+            _(
+                "Only the player who made the last move in game #{game} can ask to take it back.",
+                game=game_id,
+            )
         )
 
 
 class TooManyChallenges(BredonError):
     def __init__(self, limit: int) -> None:
         super().__init__(
-            f"You already have {limit} open challenges, the most allowed: cancel one, or wait "
-            "until one is accepted or expires."
+            _(
+                "You already have {limit} open challenges, the most allowed: cancel one, or wait "
+                "until one is accepted or expires.",
+                limit=limit,
+            )
         )
 
 
@@ -360,7 +408,9 @@ class TooManyTournaments(BredonError):
 
 class InvisibleName(InvalidSetting):
     def __init__(self, what: str) -> None:
-        super().__init__(f"A {what} needs a name with visible letters or digits.")
+        """`what`: what is named ("tournament")."""
+        texts = {"tournament": _("A tournament needs a name with visible letters or digits.")}
+        super().__init__(texts[what])
 
 
 # ----------------------------------------------------------------- coins (gambling rules)

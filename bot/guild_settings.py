@@ -9,7 +9,7 @@ from functools import partial
 
 from bot.errors import InvalidSetting
 from bot.games.model import GameSetup, check_days, check_komi, check_size
-from bot.languages import check_language
+from bot.languages import _, check_language
 from bot.store import Database, Transaction
 from bot.timekeeping.control import TimeControl
 from tak import Opening, TPSError, parse_tps
@@ -111,7 +111,9 @@ class GuildService:
         check_komi(settings.komi)
         check_days(settings.days_per_move)
         if not 0 <= settings.vacation_days <= MAX_VACATION_DAYS:
-            raise InvalidSetting(f"Vacation days must be from 0 to {MAX_VACATION_DAYS} a year.")
+            raise InvalidSetting(
+                _("Vacation days must be from 0 to {most} a year.", most=MAX_VACATION_DAYS)
+            )
         if settings.language is not None:
             check_language(settings.language)
         async with self._db.transaction() as tx:

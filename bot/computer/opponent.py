@@ -34,9 +34,10 @@ from bot.games.model import (
 )
 from bot.games.outcomes import MoveOutcome
 from bot.games.service import GameService, position_mark
+from bot.languages import _, ngettext
 from bot.store import Database, Transaction, to_db
 from bot.timekeeping.clock import Clock
-from bot.work.fair_use import DEFAULT_FAIR_USE, FairUse, counted, listed
+from bot.work.fair_use import DEFAULT_FAIR_USE, FairUse, listed
 from tak import Position
 from tak.search import MAX_LEVEL, MIN_LEVEL
 
@@ -85,7 +86,9 @@ _LIVE_BOT_GAMES = (
 
 def check_level(level: int) -> int:
     if not MIN_LEVEL <= level <= MAX_LEVEL:
-        raise InvalidSetting(f"The level must be {MIN_LEVEL} to {MAX_LEVEL}.")
+        raise InvalidSetting(
+            _("The level must be {least} to {most}.", least=MIN_LEVEL, most=MAX_LEVEL)
+        )
     return level
 
 
@@ -159,18 +162,31 @@ class OpponentService:
         if had >= fair_use.bot_games_per_player:
             games = listed(
                 [
-                    f"{'challenge ' if row['kind'] == 'challenge' else ''}#{row['id']}"
+                    _("challenge #{challenge}", challenge=row["id"])
+                    if row["kind"] == "challenge"
+                    else f"#{row['id']}"
                     for row in own[:had]
                 ]
             )
             raise TooManyBotGames(
-                f"You have {counted(had, 'game', 'games')} against me going ({games}), "
-                "the most a player may have at once: finish or resign one first."
+                ngettext(
+                    "You have {count} game against me going ({games}), the most a player may "
+                    "have at once: finish or resign one first.",
+                    "You have {count} games against me going ({games}), the most a player may "
+                    "have at once: finish or resign one first.",
+                    had,
+                    games=games,
+                )
             )
         if server_had >= fair_use.bot_games_per_server:
             raise TooManyBotGames(
-                f"This server has {counted(server_had, 'game', 'games')} against me going, "
-                "the most it may have at once: try again when one of them ends."
+                ngettext(
+                    "This server has {count} game against me going, the most it may have at "
+                    "once: try again when one of them ends.",
+                    "This server has {count} games against me going, the most it may have at "
+                    "once: try again when one of them ends.",
+                    server_had,
+                )
             )
 
     async def accept_waiting(

@@ -47,6 +47,7 @@ from bot.games.storage import (
     fetch_match,
     insert_game,
 )
+from bot.languages import _
 from bot.notifications.outbox import ChallengeSettled, GameStart, enqueue
 from bot.players.storage import save_player
 from bot.store import Database, Transaction, to_db
@@ -96,14 +97,14 @@ class ChallengeService:
             raise ChallengeYourself()
         if setup.start_tps is not None and (stakes or ante is not None):
             raise InvalidSetting(
-                "A game from a TPS position is not played for coins: leave out the stakes."
+                _("A game from a TPS position is not played for coins: leave out the stakes.")
             )
         if not 1 <= games <= MAX_MATCH_GAMES:
-            raise InvalidSetting(f"A match has 1 to {MAX_MATCH_GAMES} games.")
+            raise InvalidSetting(_("A match has 1 to {most} games.", most=MAX_MATCH_GAMES))
         try:
             colour = ColourChoice(colour)
         except ValueError:
-            raise InvalidSetting("The colour must be 'white', 'black' or 'random'.") from None
+            raise InvalidSetting(_("The colour must be 'white', 'black' or 'random'.")) from None
         async with self._db.transaction() as tx:
             if stakes or ante is not None:
                 now = self._clock.now()

@@ -35,6 +35,7 @@ from bot.games.condition_tree import ConditionTree, decode, encode
 from bot.games.model import GameView
 from bot.games.scratch import numbered, played
 from bot.games.storage import fetch_game_version
+from bot.languages import _
 from bot.notifications.outbox import ConditionsDropped, DropReason, enqueue
 from bot.store import Database, Transaction, to_db
 from bot.timekeeping.clock import Clock
@@ -69,16 +70,23 @@ def checked_line(start: Position, text: str) -> list[str]:
     # Move numbers as the lines are shown (`2. c3 d4 3. c4`) may be pasted back.
     words = [word for word in text.replace(",", " ").split() if not _MOVE_NUMBER.fullmatch(word)]
     if not words:
-        raise InvalidSetting("Write a line, e.g. `c3 d4`: your opponent's move, then yours.")
+        raise InvalidSetting(_("Write a line, e.g. `c3 d4`: your opponent's move, then yours."))
     if len(words) > MAX_LINE_PLIES:
         raise InvalidSetting(
-            f"A line holds at most {MAX_LINE_PLIES} plies; this one has {len(words)}."
+            _(
+                "A line holds at most {most} plies; this one has {count}.",
+                most=MAX_LINE_PLIES,
+                count=len(words),
+            )
         )
     line = [move.ptn() for move in played(start.copy(), words)]
     if len(line) % 2:
         raise InvalidSetting(
-            f"The line `{' '.join(words)}` ends with your opponent's move: end it with your "
-            "answer (a line alternates their move and yours, theirs first)."
+            _(
+                "The line `{line}` ends with your opponent's move: end it with your answer (a "
+                "line alternates their move and yours, theirs first).",
+                line=" ".join(words),
+            )
         )
     return line
 
@@ -196,7 +204,7 @@ class ConditionService:
         only, if given: lines picked on a board)."""
         texts = [part for part in _LINE_SEPARATORS.split(text) if part.strip()]
         if not texts:
-            raise InvalidSetting("Write a line, e.g. `c3 d4`: your opponent's move, then yours.")
+            raise InvalidSetting(_("Write a line, e.g. `c3 d4`: your opponent's move, then yours."))
         now = self._clock.now()
         async with self._db.transaction() as tx:
             game, version = await self._open_game(tx, game_id, player_id)
@@ -211,8 +219,12 @@ class ConditionService:
             kept = tree.lines()
             if len(kept) > MAX_LINES:
                 raise InvalidSetting(
-                    f"You may keep at most {MAX_LINES} lines in a game; these would make "
-                    f"{len(kept)}. Clear some with `/game conditions clear` first."
+                    _(
+                        "You may keep at most {most} lines in a game; these would make "
+                        "{count}. Clear some with `/game conditions clear` first.",
+                        most=MAX_LINES,
+                        count=len(kept),
+                    )
                 )
             await _keep(tx, game_id, player_id, tree, version, now)
         return Conditions(game.id, game.ply, tuple(map(tuple, kept)), replaced)
@@ -248,10 +260,15 @@ class ConditionService:
         game, version = await fetch_game_version(tx, game_id)
         game.color_of(player_id)  # refuses anyone else
         if not game.is_active:
-            raise InvalidSetting(f"Game #{game.id} is over: there is nothing left to answer.")
+            raise InvalidSetting(
+                _("Game #{game} is over: there is nothing left to answer.", game=game.id)
+            )
         if game.player_to_move.id == player_id:
             raise InvalidSetting(
-                f"It is your move in game #{game.id}: play it first, then enter lines that "
-                "start with your opponent's reply."
+                _(
+                    "It is your move in game #{game}: play it first, then enter lines that "
+                    "start with your opponent's reply.",
+                    game=game.id,
+                )
             )
         return game, version

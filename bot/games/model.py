@@ -10,7 +10,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+from bot.engine_sentences import engine_sentence
 from bot.errors import InvalidSetting, NotInGame
+from bot.languages import _
 from bot.players.glicko2 import Rating
 from bot.store import Row, from_db
 from bot.text_safety import one_line
@@ -136,23 +138,23 @@ class GameSetup:
         try:
             opening = Opening(opening)
         except ValueError:
-            raise InvalidSetting("The opening must be 'swap' or 'no-swap'.") from None
+            raise InvalidSetting(_("The opening must be 'swap' or 'no-swap'.")) from None
         default_stones, default_caps = STANDARD_RESERVES[size]
-        for value, what in (
-            (stones, "stones"),
-            (caps, "capstones"),
-            (black_stones, "black's stones"),
-            (black_caps, "black's capstones"),
+        for value, refusal in (
+            (stones, _("The number of stones must be from 0 to 200.")),
+            (caps, _("The number of capstones must be from 0 to 200.")),
+            (black_stones, _("The number of black's stones must be from 0 to 200.")),
+            (black_caps, _("The number of black's capstones must be from 0 to 200.")),
         ):
             if value is not None and not 0 <= value <= 200:
-                raise InvalidSetting(f"The number of {what} must be from 0 to 200.")
+                raise InvalidSetting(refusal)
         white_stones = default_stones if stones is None else stones
         white_caps = default_caps if caps is None else caps
         stone_pair = (white_stones, white_stones if black_stones is None else black_stones)
         cap_pair = (white_caps, white_caps if black_caps is None else black_caps)
         problem = playable_reserve_problem(size, stone_pair, cap_pair, opening)
         if problem is not None:
-            raise InvalidSetting(problem)
+            raise InvalidSetting(engine_sentence(problem))
         if start_tps is not None:
             start_tps = checked_start(
                 start_tps, size, komi, stone_pair, cap_pair, opening, rated, antiquity
@@ -204,15 +206,24 @@ class GameSetup:
         position = self.start_position()
         words = moves.replace(",", " ").split()
         if not words:
-            raise InvalidSetting("Give the opening's moves in PTN, e.g. `a1 e5 c3`.")
+            raise InvalidSetting(_("Give the opening's moves in PTN, e.g. `a1 e5 c3`."))
         for word in words:
             try:
                 position.play(word)
             except TakError as error:
-                raise InvalidSetting(f"The opening's move {one_line(word)}: {error}") from None
+                raise InvalidSetting(
+                    _(
+                        "The opening's move {move}: {reason}",
+                        move=one_line(word),
+                        reason=engine_sentence(str(error)),
+                    )
+                ) from None
             if position.result is not None:
                 raise InvalidSetting(
-                    f"The opening ends the game at {one_line(word)}: a game cannot start there."
+                    _(
+                        "The opening ends the game at {move}: a game cannot start there.",
+                        move=one_line(word),
+                    )
                 )
         return position.tps()
 
@@ -236,7 +247,7 @@ def checked_start(
     a game cannot start there."""
     if rated:
         raise InvalidSetting(
-            "A game from a TPS position is never rated: leave `rated` out or set it to False."
+            _("A game from a TPS position is never rated: leave `rated` out or set it to False.")
         )
     try:
         position = start_position(
@@ -249,25 +260,30 @@ def checked_start(
             ties_to_black=antiquity,
         )
     except TakError as error:
-        raise InvalidSetting(f"That TPS cannot start a game: {error}") from None
+        raise InvalidSetting(
+            _("That TPS cannot start a game: {reason}", reason=engine_sentence(str(error)))
+        ) from None
     return position.tps()
 
 
 def check_size(size: int) -> None:
     if size not in STANDARD_RESERVES:
-        raise InvalidSetting("The board size must be from 3 to 8.")
+        raise InvalidSetting(_("The board size must be from 3 to 8."))
 
 
 def check_komi(komi: float) -> None:
     if komi * 2 != int(komi * 2) or abs(komi) > MAX_KOMI:
         raise InvalidSetting(
-            f"Komi must be a multiple of 0.5 from -{MAX_KOMI} to {MAX_KOMI} (e.g. 2 or 2.5)."
+            _(
+                "Komi must be a multiple of 0.5 from -{most} to {most} (e.g. 2 or 2.5).",
+                most=MAX_KOMI,
+            )
         )
 
 
 def check_days(days: int) -> None:
     if not 1 <= days <= MAX_DAYS_PER_MOVE:
-        raise InvalidSetting(f"Days per move must be from 1 to {MAX_DAYS_PER_MOVE}.")
+        raise InvalidSetting(_("Days per move must be from 1 to {most}.", most=MAX_DAYS_PER_MOVE))
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.errors import InvalidSetting
 from bot.games.storage import fetch_game
+from bot.languages import _
 from bot.store import Database, to_db
 from bot.text_safety import strip_unsafe
 from bot.timekeeping.clock import Clock
@@ -23,7 +24,11 @@ class NoteService:
         note = strip_unsafe(text)
         if len(note) > MAX_NOTE:
             raise InvalidSetting(
-                f"A note holds at most {MAX_NOTE:,} characters; this one has {len(note):,}."
+                _(
+                    "A note holds at most {most} characters; this one has {count}.",
+                    most=f"{MAX_NOTE:,}",
+                    count=f"{len(note):,}",
+                )
             )
         async with self._db.transaction() as tx:
             (await fetch_game(tx, game_id)).color_of(player_id)  # refuses anyone else

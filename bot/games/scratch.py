@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from bot.errors import IllegalMove, InvalidSetting
+from bot.languages import _
 from tak import Move, Position, TakError
 from tak.ptn import move_number
 from tak.tinue import call
@@ -27,9 +28,9 @@ def try_line(start: Position, text: str) -> ScratchLine:
     not legal there is refused with its reason and nothing is shown. `start` is unchanged."""
     words = text.replace(",", " ").split()
     if not words:
-        raise InvalidSetting("Write the moves to try, e.g. `c3 d4 c4`.")
+        raise InvalidSetting(_("Write the moves to try, e.g. `c3 d4 c4`."))
     if len(words) > MAX_SCRATCH_PLIES:
-        raise InvalidSetting(f"Try at most {MAX_SCRATCH_PLIES} plies at a time.")
+        raise InvalidSetting(_("Try at most {most} plies at a time.", most=MAX_SCRATCH_PLIES))
     position = start.copy()
     written = [f"{move.ptn()}{call(position).mark}" for move in played(position, words)]
     return ScratchLine(position, numbered(start.ply, written))
@@ -41,7 +42,9 @@ def played(position: Position, words: list[str]) -> Iterator[Move]:
     reason."""
     for word in words:
         if position.result is not None:
-            raise IllegalMove(word, f"the game is over there ({position.result.ptn()})")
+            raise IllegalMove(
+                word, _("the game is over there ({result})", result=position.result.ptn())
+            )
         try:
             move = position.play(word)  # marks as typed (c3', c3!) are read and left out
         except TakError as error:

@@ -22,6 +22,7 @@ from concurrent.futures import BrokenExecutor
 from typing import Any, TypeVar
 
 from bot.errors import BredonError, StoreClosed
+from bot.languages import _
 from bot.work.fair_slots import FairSlots
 from bot.work.processes import WorkerPool
 from tak import Position
@@ -40,8 +41,11 @@ class FileTooSlow(BredonError):
 
     def __init__(self, seconds: float) -> None:
         super().__init__(
-            f"That file took over {seconds:g} s to read, far longer than any real game record: "
-            "I stopped reading it."
+            _(
+                "That file took over {seconds} s to read, far longer than any real game record: "
+                "I stopped reading it.",
+                seconds=f"{seconds:g}",
+            )
         )
 
 
@@ -49,7 +53,9 @@ class ReaderNotStarted(BredonError):
     """The worker that reads files failed to start (or took over :data:`START_SECONDS`)."""
 
     def __init__(self) -> None:
-        super().__init__("I could not start reading files just now; please try again in a minute.")
+        super().__init__(
+            _("I could not start reading files just now; please try again in a minute.")
+        )
 
 
 class FileReader:

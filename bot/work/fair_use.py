@@ -26,11 +26,6 @@ class FairUse:
 DEFAULT_FAIR_USE = FairUse()
 
 
-def counted(number: int, one: str, many: str) -> str:
-    """'1 analysis', '3 analyses': for the refusals, whose limits may be 1."""
-    return f"{number} {one if number == 1 else many}"
-
-
 def listed(names: list[str], most: int = 5) -> str:
     """'#1, #2, #3 and 7 more': a refusal names a few, however high a server set its limit, so
     that it stays well within a Discord message."""

@@ -1,0 +1,230 @@
+"""The services' refusals in German: built where they are raised, in the language being spoken
+(the person's, set by the command), the engine's move refusals included; English unchanged."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot import errors
+from bot.engine_sentences import engine_sentence
+from bot.languages import speaking
+from tak import Position, TakError, playable_reserve_problem, start_position
+from tak.moves import Direction, Spread
+from tests.bot.setups import create_challenge
+
+GUILD, CHANNEL = 11, 22
+DISCORD_MESSAGE = 2000
+
+# Every refusal the engine gives about a move that a player can cause, each from a real
+# position: (the position, the moves played on it in turn, the last one refused).
+ENGINE_CASES = [
+    (Position(3), "c3 a1 a2 c2 a3 b1"),  # the game is over (a road)
+    (Position(5), "f1"),
+    (Position(5), "i9"),
+    (Position(5), "a1 a1"),
+    (Position(5), "Sa1"),
+    (Position(5), "Ca1"),
+    (Position(5, caps=(0, 0)), "a1 e5 Ca3"),
+    (Position(5, caps=(0, 0)), "a1 e5 a3 Cb3"),
+    (Position(5), "a1 e5 Ca3 b2 Cb3"),
+    (Position(5, stones=(2, 2)), "a1 e5 a3 b3 c3"),
+    (Position(5), "a1>"),
+    (Position(5), "a1 e5 c3>"),
+    (Position(5), "a1 e5 a1>"),
+    (Position(5), "a1 e5 b1 e5<"),
+    (Position(5), "e5 a1 6a1>"),
+    (Position(5), "e5 a1 2a1>"),
+    (Position(5), "e5 a1 b1 e4 b1< e3 3a1>"),
+    (Position(5), "e5 a1 a1<"),
+    (Position(5), "e5 a1 Cb1 e4 a1>"),
+    (Position(5), "e5 a1 Sb1 e4 a1>"),
+    (Position(5), "e5 a1 Cb1 e4 b1< Sb1 2a1>11"),
+    (Position(5), "e5 a1 Cb1 e4 b1< Sb1 2a1>2"),
+    (Position(5), "2a1>20"),
+    (Position(5), "9a1>"),
+    (Position(5), " "),
+    (Position(5), "a1" * 20),
+    (Position(5), "hello"),
+    (Position(5), "3a1"),
+    (Position(5), "Sa1>"),
+    (Position(5), "0a1>"),
+    (Position(5), "a1>2"),
+    (Position(5), "3a1>11"),
+]
+
+
+def refusal(position: Position, moves: str) -> str:
+    """The engine's sentence refusing the last of `moves` on `position`."""
+    *before, last = moves.split(" ") if moves.strip() else [moves]
+    for move in before:
+        position.play(move)
+    with pytest.raises(TakError) as refused:
+        position.play(last)
+    return str(refused.value)
+
+
+def engine_refusals() -> list[str]:
+    sentences = [refusal(position.copy(), moves) for position, moves in ENGINE_CASES]
+    with pytest.raises(TakError) as empty:  # no typed move makes it: a spread built by hand
+        Position(5).check(Spread(0, 0, Direction(">"), ()))
+    return [*sentences, str(empty.value)]
+
+
+# Start positions (TPS, for a 5x5 game) the engine refuses, each for another reason.
+REFUSED_STARTS = [
+    "x5/x5/x5/x5/x5 1 1 1",
+    "x5/x5 1 1",
+    "x5/x5/x5/x5/x5,x 1 1",
+    "x,x,x/x3/x3/x3 1 1",
+    "x5/x5/x5/x5/x5 3 1",
+    "x5/x5/x5/x5/x5 1 0",
+    "x0,x4/x5/x5/x5/x5 1 1",
+    "q,x4/x5/x5/x5/x5 1 1",
+    "x6/x6/x6/x6/x6/x6 1 1",
+    "1C,1C,x3/x5/x5/x5/x5 2 3",
+    "x5/2C,2C,x3/x5/x5/x5 1 3",
+    "1,1,1,1,1/x5/x5/x5/x5 2 3",
+    "2,2,2,2,2/x5/x5/x5/x5 1 4",
+    "x" * 3000,
+]
+
+
+def setup_refusals() -> list[str]:
+    """The engine's sentences refusing a start position or the reserves of a game."""
+    sentences = []
+    for tps in REFUSED_STARTS:
+        with pytest.raises(TakError) as refused:
+            start_position(tps, size=5)
+        sentences.append(str(refused.value))
+    return [*sentences, playable_reserve_problem(5, 0, 0), playable_reserve_problem(5, 0, 1)]
+
+
+def test_every_move_refusal_of_the_engine_is_said_in_german() -> None:
+    english = engine_refusals()
+    assert len(set(english)) == len(english)  # each case a different sentence
+    with speaking("de"):
+        german = [engine_sentence(sentence) for sentence in english]
+    for said, original in zip(german, english, strict=True):
+        assert said != original, original
+        assert not re.search(r"\{\w+\}", said)
+        # the squares and moves it names are named in German too
+        for named in re.findall(r"\b[a-h][1-8]\b", original):
+            assert named in said, (original, said)
+    assert german[
+        english.index("a1 is occupied, and pieces can only be placed on empty squares.")
+    ] == ("a1 ist besetzt, und Steine können nur auf leere Felder gesetzt werden.")
+
+
+def test_the_engines_refusals_of_a_start_position_or_reserves_are_said_in_german() -> None:
+    english = setup_refusals()
+    assert len(set(english)) == len(english)
+    with speaking("de"):
+        german = [engine_sentence(sentence) for sentence in english]
+    for said, original in zip(german, english, strict=True):
+        assert said != original and not re.search(r"\{\w+\}", said), original
+        assert " wins " not in said and "Give more" not in said, said  # nested sentences too
+    assert german[english.index("The player to move must be 1 or 2, not '3'.")] == (
+        "Wer am Zug ist, muss 1 oder 2 sein, nicht '3'."
+    )
+
+
+def test_english_move_refusals_are_left_as_the_engine_wrote_them() -> None:
+    english = engine_refusals() + setup_refusals()
+    with speaking("en"):
+        assert [engine_sentence(sentence) for sentence in english] == english
+    with speaking("de"):  # a sentence the engine may say one day, not known here
+        assert engine_sentence("b2 is haunted.") == "b2 is haunted."
+
+
+async def test_an_illegal_move_is_refused_in_german(services, new_game) -> None:
+    game = await new_game(size=5)
+    with speaking("de"), pytest.raises(errors.IllegalMove) as illegal:
+        await services.games.move(game.id, game.white.id, "f1")
+    assert illegal.value.message == (
+        "f1 ist kein Feld auf diesem 5x5-Brett, es hat die Linien a bis e und die Reihen 1 bis 5."
+    )
+    await services.games.move(game.id, game.white.id, "a1")
+    with speaking("de"), pytest.raises(errors.IllegalMove) as occupied:
+        await services.games.move(game.id, game.black.id, "  A1 ")
+    assert occupied.value.message == (
+        "A1: a1 ist besetzt, und Steine können nur auf leere Felder gesetzt werden."
+    )
+    with speaking("en"), pytest.raises(errors.IllegalMove) as english:
+        await services.games.move(game.id, game.black.id, "a1")
+    assert english.value.message == (
+        "a1 is occupied, and pieces can only be placed on empty squares."
+    )
+
+
+async def test_turn_and_lookup_refusals_are_in_german(services, new_game) -> None:
+    game = await new_game(size=5)
+    with speaking("de"):
+        with pytest.raises(errors.NotYourTurn) as turn:
+            await services.games.move(game.id, game.black.id, "a1")
+        with pytest.raises(errors.UnknownGame) as unknown:
+            await services.games.move(404, game.white.id, "a1")
+        with pytest.raises(errors.NothingToUndo) as nothing:
+            await services.games.request_undo(game.id, game.white.id)
+        with pytest.raises(errors.NoDrawOffer) as no_offer:
+            await services.games.accept_draw(game.id, game.black.id)
+    assert turn.value.message == f"In Partie #{game.id} bist du nicht am Zug."
+    assert unknown.value.message == "Es gibt keine Partie #404."
+    assert nothing.value.message == f"In Partie #{game.id} wurde noch kein Zug gespielt."
+    assert (
+        no_offer.value.message == f"Dein Gegenüber hat in Partie #{game.id} kein Remis angeboten."
+    )
+    await services.games.offer_draw(game.id, game.white.id)
+    with speaking("de"), pytest.raises(errors.OwnRequest) as own:
+        await services.games.accept_draw(game.id, game.white.id)
+    assert own.value.message == (
+        "Du kannst nicht auf dein eigenes Remisangebot antworten: Das muss dein Gegenüber tun."
+    )
+
+
+async def test_challenge_refusals_are_in_german(services, alice, bob, carol) -> None:
+    challenge = await create_challenge(
+        services, guild_id=GUILD, channel_id=CHANNEL, challenger=alice, opponent=bob
+    )
+    with speaking("de"):
+        with pytest.raises(errors.ChallengeNotForYou) as not_for_you:
+            await services.challenges.accept(challenge.id, carol)
+        with pytest.raises(errors.ChallengeYourself) as yourself:
+            await services.challenges.accept(challenge.id, alice)
+        with pytest.raises(errors.NotYourChallenge) as not_yours:
+            await services.challenges.cancel(challenge.id, bob.id)
+        with pytest.raises(errors.InvalidSetting) as colour:
+            await create_challenge(
+                services, guild_id=GUILD, channel_id=CHANNEL, challenger=carol, colour="green"
+            )
+    assert not_for_you.value.message == "Diese Herausforderung gilt jemand anderem."
+    assert yourself.value.message.startswith("Du kannst deine eigene Herausforderung nicht")
+    assert not_yours.value.message == (
+        "Nur wer diese Herausforderung gestellt hat, kann sie zurückziehen."
+    )
+    assert colour.value.message == "Die Farbe ist 'Weiß', 'Schwarz' oder 'Zufall'."
+    await services.challenges.decline(challenge.id, bob.id)
+    with speaking("de"), pytest.raises(errors.ChallengeClosed) as closed:
+        await services.challenges.accept(challenge.id, bob)
+    assert closed.value.message == (
+        f"Herausforderung #{challenge.id} ist nicht mehr offen: Sie wurde abgelehnt."
+    )
+    with speaking("en"), pytest.raises(errors.ChallengeClosed) as english:
+        await services.challenges.accept(challenge.id, bob)
+    assert english.value.message == f"Challenge #{challenge.id} is no longer open: it was declined."
+
+
+def test_the_longest_german_refusals_fit_a_discord_message() -> None:
+    """The longest texts a player can put into a refusal: a move as long as a move may be, a
+    line of conditional moves as long as a line may be."""
+    longest_move = "a1" * 400  # refused as too long, quoted only in part
+    with speaking("de"):
+        texts = [
+            errors.IllegalMove(longest_move, refusal(Position(8), longest_move)).message,
+            errors.PositionChanged(10**9, 10**6, 10**6 + 1).message,
+            errors.RematchPending(10**9, 10**9).message,
+            errors.TooManyChallenges(10**6).message,
+            *(errors.IllegalMove("x", sentence).message for sentence in engine_refusals()),
+        ]
+    assert max(len(text) for text in texts) <= DISCORD_MESSAGE
