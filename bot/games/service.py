@@ -469,9 +469,10 @@ class GameService:
         seen = _Seen(expected_ply, expected_mark)
 
         async def attempt() -> MoveOutcome:
-            outcome = await self._quick_move(game_id, player_id, move, seen)
+            known: dict[str, Call] = {}  # calls the quick path worked out, by TPS
+            outcome = await self._quick_move(game_id, player_id, move, seen, known)
             if outcome is None:
-                outcome = await self._checked_move(game_id, player_id, move, text, seen)
+                outcome = await self._checked_move(game_id, player_id, move, text, seen, known)
             return outcome
 
         # Tried again after a conflict, it is checked afresh: a move another process made in
@@ -479,10 +480,10 @@ class GameService:
         return await retried_on_conflict(attempt)
 
     async def _quick_move(
-        self, game_id: int, player_id: int, move: Move, seen: _Seen
+        self, game_id: int, player_id: int, move: Move, seen: _Seen, known: dict[str, Call]
     ) -> MoveOutcome | None:
         """The move applied by one conditional update (with its announcement), or None to take
-        the checked path."""
+        the checked path (the call it worked out then put in `known`, not to search it again)."""
         entry = self._cache.take(game_id)
         if entry is None:
             return None
@@ -505,6 +506,7 @@ class GameService:
         try:
             return await self._quick_write(game, version, position, player_id, call, now)
         except _HasLines:  # rolled back: the checked path foresees the answer's call
+            known[position.tps()] = call
             position.pop()
             self._cache.put(game, version, position)
             return None
@@ -546,10 +548,13 @@ class GameService:
         self._cache.put(moved, row["version"], position)
         return MoveOutcome(moved, ptn, position.ply, position.copy(), tak, None, tinue)
 
-    async def _foreseen_calls(self, game_id: int, move: Move) -> dict[str, Call]:
+    async def _foreseen_calls(
+        self, game_id: int, move: Move, known: dict[str, Call]
+    ) -> dict[str, Call]:
         """The calls after `move` in the game as stored now, and after the answer the
-        opponent's conditional moves give to it, by TPS: worked out before the write
-        transaction of the checked path, which uses one if it reaches that very position."""
+        opponent's conditional moves give to it, by TPS (those `known` already not searched
+        again): worked out before the write transaction of the checked path, which uses one
+        if it reaches that very position."""
         try:
             async with self._db.snapshot() as tx:
                 game, version = await fetch_game_version(tx, game_id)
@@ -558,16 +563,23 @@ class GameService:
             position.play(move)
         except (BredonError, TakError):
             return {}  # the transaction refuses the move with the reason
-        calls = {position.tps(): await call_after(position.copy())}
+        tps = position.tps()
+        calls = {tps: known[tps] if tps in known else await call_after(position.copy())}
         if answer is not None and position.result is None and position.is_legal(answer):
             position.play(answer)
             calls[position.tps()] = await call_after(position)
         return calls
 
     async def _checked_move(
-        self, game_id: int, player_id: int, move: Move, text: str, seen: _Seen
+        self,
+        game_id: int,
+        player_id: int,
+        move: Move,
+        text: str,
+        seen: _Seen,
+        known: dict[str, Call],
     ) -> MoveOutcome:
-        foreseen = await self._foreseen_calls(game_id, move)
+        foreseen = await self._foreseen_calls(game_id, move, known)
         now = self._clock.now()
         async with self._db.transaction() as tx:
             game, version = await fetch_game_version(tx, game_id)

@@ -246,6 +246,9 @@ async def test_the_calls_are_worked_out_before_the_write(
     assert outcome.answer is not None and outcome.answer.move == "b1"
     assert outcome.answer.tak  # white threatens c2 (the c file) and the first row
     assert searched and not any(searched)
+    # Each position searched once: the move's (by the quick path, which then stepped aside
+    # for the lines) and the answer's.
+    assert len(searched) == 2
 
 
 async def test_the_consistency_check_finds_lines_left_in_a_finished_game(
