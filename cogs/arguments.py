@@ -17,9 +17,10 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.app import BredonBot
+from bot.app import BredonBot, person_language
 from bot.errors import UnknownGame
 from bot.games.model import MAX_DAYS_PER_MOVE, MAX_KOMI, GameView
+from bot.languages import _, speaking
 from bot.notifications.digest import suggest_zones
 from bot.services import Services
 from bot.text_safety import one_line
@@ -66,7 +67,8 @@ class Suggesting(app_commands.Transformer, abc.ABC):
         self, interaction: discord.Interaction, value: int | float | str
     ) -> list[app_commands.Choice[int]] | list[app_commands.Choice[str]]:
         try:
-            return (await self.suggest(interaction, str(value)))[:MAX_CHOICES]
+            with speaking(await person_language(interaction)):  # suggestions in their language
+                return (await self.suggest(interaction, str(value)))[:MAX_CHOICES]
         finally:
             bredon(interaction).tree.finished(interaction)
 
@@ -123,8 +125,12 @@ class GameArgument(Suggesting):
         )
         choices = []
         for game in games:
-            turn = "your move" if game.player_to_move.id == user else "waiting"
-            label = f"#{game.id} vs {game.opponent_of(user).name} ({turn})"
+            opponent = game.opponent_of(user).name
+            label = (
+                _("#{game} vs {opponent} (your move)", game=game.id, opponent=opponent)
+                if game.player_to_move.id == user
+                else _("#{game} vs {opponent} (waiting)", game=game.id, opponent=opponent)
+            )
             if typed.strip().lstrip("#") in str(game.id) or typed.lower() in label.lower():
                 choices.append(app_commands.Choice(name=label[:100], value=game.id))
         return choices
@@ -178,10 +184,13 @@ async def find_game(
         for finished in await queries.finished_games(guild_id=guild_id, player_id=user, limit=1):
             return finished
     if not mine:
-        raise Refusal("You have no game in progress here. Start one with `/tak challenge`.")
+        raise Refusal(_("You have no game in progress here. Start one with `/tak challenge`."))
     listed, u = (fitting or pool)[:10], user
-    choices = ", ".join(f"#{g.id} vs {display(g.opponent_of(u).name)}" for g in listed)
-    raise Refusal(f"Which game? Name it with the `game` option: {choices}.")
+    choices = ", ".join(
+        _("#{game} vs {opponent}", game=g.id, opponent=display(g.opponent_of(u).name))
+        for g in listed
+    )
+    raise Refusal(_("Which game? Name it with the `game` option: {choices}.", choices=choices))
 
 
 async def _just_finished(services: Services, here: GameView) -> GameView:
@@ -227,15 +236,19 @@ async def find_tournament(interaction: discord.Interaction, named: str | None) -
         found = [t for t in every if t.name.casefold() == wanted]
         live_first = sorted(found, key=lambda t: t.status not in _LIVE)  # stable: newest first
         if not live_first:
-            raise Refusal(f"There is no tournament called '{one_line(named)}' in this server.")
+            raise Refusal(
+                _("There is no tournament called '{name}' in this server.", name=one_line(named))
+            )
         return live_first[0]
     live = await services.tournaments.in_guild(interaction.guild_id or 0)
     if len(live) == 1:
         return live[0]
     if not live:
-        raise Refusal("No tournament is signing up or running in this server.")
+        raise Refusal(_("No tournament is signing up or running in this server."))
     names = ", ".join(display(t.name) for t in live[:10])
-    raise Refusal(f"Which tournament? Name it with the `tournament` option ({names}).")
+    raise Refusal(
+        _("Which tournament? Name it with the `tournament` option ({names}).", names=names)
+    )
 
 
 # ----------------------------------------------------------------- time zones

@@ -9,6 +9,7 @@ from functools import partial
 import discord
 
 from bot.games.model import ChallengeView
+from bot.languages import _, speaking
 from bot.notifications.outbox import ChallengeSettled, Item, Outcome
 from cogs import game_messages, notification_messages
 from cogs.buttons import challenge_buttons
@@ -22,16 +23,17 @@ async def post_challenge(
 ) -> discord.Message:
     """Post a new challenge with its buttons (the caller learns at once if it failed); one
     from a TPS shows its starting board."""
-    board = None
-    if challenge.setup.start_tps is not None:
-        board = await table.position_file(
-            challenge.setup.start_position(),
-            ("White", "Black"),
-            viewer_id=None,
-            name=f"challenge-{challenge.id}.png",
-        )
-    text = game_messages.challenge_text(challenge)
-    view = challenge_buttons(challenge)
+    with speaking(await table.server_language(challenge.guild_id)):  # a public post
+        board = None
+        if challenge.setup.start_tps is not None:
+            board = await table.position_file(
+                challenge.setup.start_position(),
+                (_("White"), _("Black")),
+                viewer_id=None,
+                name=f"challenge-{challenge.id}.png",
+            )
+        text = game_messages.challenge_text(challenge)
+        view = challenge_buttons(challenge)
     message = await (
         place.send(text, view=view) if board is None else place.send(text, view=view, file=board)
     )
