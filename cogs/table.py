@@ -33,7 +33,7 @@ import discord
 
 from bot.errors import UnknownPlayer
 from bot.games.model import GameView
-from bot.languages import catalogue, speaking
+from bot.languages import _, catalogue, speaking
 from bot.notifications.outbox import (
     PAYLOADS,
     BiddingNews,
@@ -47,7 +47,7 @@ from bot.notifications.outbox import (
 from bot.services import Services
 from bot.work.attached_files import FileReader
 from bot.work.fair_slots import FairSlots
-from rendering import THEMES, render_board, render_replay_within
+from rendering import THEMES, BoardWords, render_board, render_replay_within
 from tak import Move, Position, Result
 from tak.ptn import Game
 
@@ -378,6 +378,7 @@ class GameTable:
                 result=result,
                 show_tak=None if called is None else called[0],
                 tinue=called is not None and called[1],
+                words=board_words(),
             )
 
     async def board_file(
@@ -417,6 +418,7 @@ class GameTable:
             players=players,
             theme=theme,
             result=position.result or result,
+            words=board_words(),
         )
         png = await self.draw(draw, player_id=viewer_id)
         return discord.File(io.BytesIO(png), filename=name)
@@ -437,6 +439,24 @@ class GameTable:
             game, position, viewer_id=viewer_id, last_move=last_move, called=called
         )
         return Post(text, png, _board_name(game, position), view)
+
+
+def board_words() -> BoardWords:
+    """The words drawn on a board, in the language spoken (of whoever sees the picture)."""
+    return BoardWords(
+        move=_("Move {number}"),
+        player=_("Player {number}"),
+        komi=_("Komi {komi}"),
+        flats=_("Flats {count}"),
+        road=_("{name} wins by road"),
+        on_flats=_("{name} wins on flats"),
+        resignation=_("{name} wins by resignation"),
+        time=_("{name} wins on time"),
+        win=_("{name} wins"),
+        agreement=_("Draw by agreement"),
+        tied=_("Draw: the flat count is tied"),
+        aborted=_("The game was aborted"),
+    )
 
 
 def _board_name(game: GameView, position: Position) -> str:

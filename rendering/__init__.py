@@ -8,7 +8,7 @@ The renderer knows nothing of Discord or the database::
     >>> png = render_board(Position(6), players=("alice", "bob"))
 """
 
-from rendering.board import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, komi_text, layout
+from rendering.board import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, BoardWords, komi_text, layout
 from rendering.render import render_board
 from rendering.replay import (
     CLOSING_PLIES,
@@ -28,6 +28,7 @@ __all__ = [
     "MIN_SIZE",
     "REPLAY_SIZE",
     "THEMES",
+    "BoardWords",
     "PieceColours",
     "ReplayImage",
     "Theme",
