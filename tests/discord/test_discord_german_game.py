@@ -39,6 +39,9 @@ async def test_a_game_in_a_german_server_between_a_german_and_an_english_player(
     assert start.content.startswith("Partie #1 beginnt: **alice** (Weiß) gegen **bob** (Schwarz)")
     assert f"{alice.mention}, du bist am Zug: mit `/tak ziehen`" in start.content
     assert labels(start) == ["Ziehen", "1 Tag schenken"]
+    picker = (await alice.click(start, label="Ziehen")).response  # alice's own: German
+    assert picker.content == "Dein Zug in Partie #1: wähle ihn unten Schritt für Schritt."
+    assert "PTN tippen" in str(picker.components)
 
     # Each player's own answer, away from the thread, in their language.
     mine = await world.move(alice, world.channel, ROAD_GAME[0], game=1)
