@@ -10,7 +10,7 @@ from bot.games.model import GameView
 from bot.languages import _, ngettext
 from cogs.actions import Refusal
 from cogs.sharing import SHAREABLE
-from cogs.table import NEEDED_FOR_THREADS, Place, is_me, missing_permissions
+from cogs.table import NEEDED_FOR_THREADS, Place, is_me, missing_permissions, permission_name
 
 
 async def check_place(interaction: discord.Interaction, use_threads: bool) -> Place:
@@ -24,7 +24,7 @@ async def check_place(interaction: discord.Interaction, use_threads: bool) -> Pl
     missing = missing_permissions(channel, guild.me, threads=threads)
     if missing:
         fields = {"channel": channel.mention, "permissions": ", ".join(missing)}
-        if set(missing) & set(NEEDED_FOR_THREADS.values()):
+        if set(missing) & {permission_name(name) for name in NEEDED_FOR_THREADS}:
             raise Refusal(
                 ngettext(
                     "I can't run games in {channel}: I'm missing the {permissions} permission. "

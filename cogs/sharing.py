@@ -25,6 +25,7 @@ from bot.languages import _, ngettext, speaking
 from cogs.actions import player_of
 from cogs.courier import courier_of
 from cogs.formatting import display
+from cogs.table import permission_name
 
 SILENT = discord.AllowedMentions.none()
 # The channels an answer may be shown in (where a command can be used, and messages sent).
@@ -42,16 +43,15 @@ def missing_to_share(
     """The permissions the bot lacks to post this answer in `channel` (by their names in
     Discord's settings)."""
     granted = channel.permissions_for(me)
-    needed = {"view_channel": _("View Channels")}
-    if isinstance(channel, discord.Thread):
-        needed["send_messages_in_threads"] = _("Send Messages in Threads")
-    else:
-        needed["send_messages"] = _("Send Messages")
+    needed = ["view_channel"]
+    needed.append(
+        "send_messages_in_threads" if isinstance(channel, discord.Thread) else "send_messages"
+    )
     if embed:
-        needed["embed_links"] = _("Embed Links")
+        needed.append("embed_links")
     if files:
-        needed["attach_files"] = _("Attach Files")
-    return [label for name, label in needed.items() if not getattr(granted, name)]
+        needed.append("attach_files")
+    return [permission_name(name) for name in needed if not getattr(granted, name)]
 
 
 def shared_by(interaction: discord.Interaction) -> str:

@@ -66,17 +66,22 @@ Show = Callable[[Item, Any], Awaitable["Shown"]]
 
 
 # What the bot needs where a game or a tournament is played (docs/discord-setup.md).
-NEEDED = {
-    "view_channel": "View Channels",
-    "send_messages": "Send Messages",
-    "attach_files": "Attach Files",
-    "embed_links": "Embed Links",
-    "read_message_history": "Read Message History",
-}
-NEEDED_FOR_THREADS = {
-    "create_public_threads": "Create Public Threads",
-    "send_messages_in_threads": "Send Messages in Threads",
-}
+NEEDED = ("view_channel", "send_messages", "attach_files", "embed_links", "read_message_history")
+NEEDED_FOR_THREADS = ("create_public_threads", "send_messages_in_threads")
+
+
+def permission_name(permission: str) -> str:
+    """A permission by its name in Discord's settings, in the language spoken (as Discord
+    shows it in that language)."""
+    return {
+        "view_channel": _("View Channels"),
+        "send_messages": _("Send Messages"),
+        "attach_files": _("Attach Files"),
+        "embed_links": _("Embed Links"),
+        "read_message_history": _("Read Message History"),
+        "create_public_threads": _("Create Public Threads"),
+        "send_messages_in_threads": _("Send Messages in Threads"),
+    }[permission]
 
 
 def missing_permissions(
@@ -85,8 +90,8 @@ def missing_permissions(
     """The permissions the bot lacks in `channel` to show games there (by their names in
     Discord's settings)."""
     granted = channel.permissions_for(me)
-    needed = {**NEEDED, **(NEEDED_FOR_THREADS if threads else {})}
-    return [label for name, label in needed.items() if not getattr(granted, name)]
+    needed = NEEDED + (NEEDED_FOR_THREADS if threads else ())
+    return [permission_name(name) for name in needed if not getattr(granted, name)]
 
 
 def is_me(client: discord.Client, user_id: int | None) -> bool:
@@ -241,7 +246,9 @@ class GameTable:
         for player in (game.white, game.black):
             if player.id in sent:
                 continue
-            note = f"(I could not post this in the game's channel.)\n{post.text}"
+            async with self.speaking_to(player.id):
+                apology = _("(I could not post this in the game's channel.)")
+            note = f"{apology}\n{post.text}"
             if await self._direct_message(player.id, note, post) is not None:
                 sent = [*sent, player.id]
                 await self.services.outbox.save_progress(item, dm_sent=sent)
