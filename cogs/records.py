@@ -91,8 +91,8 @@ class RecordsCog(commands.Cog):
         async with acting(interaction):
             target = await find_game(interaction, game)
             record = await self.services.queries.record(target.id)
-            file, note = await self.table.replay_file(target.id, record, interaction.user.id)
             async with wording_for(interaction, public):
+                file, note = await self.table.replay_file(target.id, record, interaction.user.id)
                 plies = len(record.plies)
                 text = ngettext(
                     "Game #{game}, {count} ply. {note}",

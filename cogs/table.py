@@ -47,7 +47,7 @@ from bot.notifications.outbox import (
 from bot.services import Services
 from bot.work.attached_files import FileReader
 from bot.work.fair_slots import FairSlots
-from rendering import THEMES, BoardWords, render_board, render_replay_within
+from rendering import THEMES, BoardWords, ReplayWords, render_board, render_replay_within
 from tak import Move, Position, Result
 from tak.ptn import Game
 
@@ -403,7 +403,8 @@ class GameTable:
         number, or a name for a game from a file), and a note on the plies sampled."""
         theme = await self.theme_for(viewer_id)
         async with self._replays.slot(viewer_id):
-            replay = await asyncio.to_thread(render_replay_within, record, theme=theme)
+            words = replay_words()
+            replay = await asyncio.to_thread(render_replay_within, record, theme=theme, words=words)
         file = discord.File(io.BytesIO(replay.data), filename=f"bredon-{label}.gif")
         return file, replay.note
 
@@ -463,6 +464,19 @@ def board_words() -> BoardWords:
         agreement=_("Draw by agreement"),
         tied=_("Draw: the flat count is tied"),
         aborted=_("The game was aborted"),
+    )
+
+
+def replay_words() -> ReplayWords:
+    """The words of a replay, in the language spoken."""
+    return ReplayWords(
+        board=board_words(),
+        start_and_end=_("Only the start and the end of {plies} plies shown."),
+        start_and_last=_("Only the start and the last {closing} of {plies} plies shown."),
+        every=_("Every {nth} of {plies} plies shown."),
+        every_then_last=_("Every {nth} of {plies} plies shown, then the last {closing}."),
+        ply=_("ply {ply} of {plies}"),
+        skipped=_("{count} skipped"),
     )
 
 

@@ -15,6 +15,7 @@ from rendering.replay import (
     MAX_REPLAY_BYTES,
     REPLAY_SIZE,
     ReplayImage,
+    ReplayWords,
     render_replay,
     render_replay_within,
 )
@@ -31,6 +32,7 @@ __all__ = [
     "BoardWords",
     "PieceColours",
     "ReplayImage",
+    "ReplayWords",
     "Theme",
     "komi_text",
     "layout",

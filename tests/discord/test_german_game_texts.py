@@ -12,8 +12,8 @@ from bot.games.conditions import MAX_LINE_PLIES, Conditions
 from bot.languages import speaking
 from bot.text_safety import MAX_MESSAGE
 from cogs.game_messages import conditions_text, note_text, viewed_game_text
-from cogs.table import board_words
-from rendering import DEFAULT_SIZE, THEMES, layout, render_board
+from cogs.table import board_words, replay_words
+from rendering import DEFAULT_SIZE, THEMES, ReplayImage, layout, render_board
 from rendering.board import banner_text, header_line, move_heading
 from rendering.text import fit
 from tak import Color, Position, Result, ResultKind
@@ -80,4 +80,16 @@ def test_a_german_board_keeps_its_words_inside_their_places(width: int) -> None:
         assert line.text() == text, text  # whole, not cut
     assert banner_text(Result(Color.BLACK, ResultKind.RESIGNATION), ("a", "b"), words) == (
         "b gewinnt durch Aufgabe · 0-1"
+    )
+
+
+def test_a_sampled_replay_is_noted_in_german() -> None:
+    with speaking("de"):
+        words = replay_words()
+    sampled = ReplayImage(b"", 240, 1200, 5, 8, 248, words)
+    assert sampled.note == "Jeder 5. von 1,200 Halbzügen gezeigt, dann die letzten 8."
+    ends = ReplayImage(b"", 240, 30, 40, 0, 2, words)
+    assert ends.note == "Nur Anfang und Ende von 30 Halbzügen gezeigt."
+    assert ReplayImage(b"", 240, 1200, 5, 8, 248).note == (
+        "Every 5th of 1,200 plies shown, then the last 8."
     )
