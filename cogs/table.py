@@ -309,7 +309,9 @@ class GameTable:
         """A DM pointing to a post made in the server (`text` of the post's link), for a player
         who wants one; nothing when the post itself was the DM or went nowhere."""
         if shown.link is not None and shown.in_guild:
-            await self.tell_by_dm(item, player_id, guild_id, text(shown.link), offer=offer)
+            async with self.speaking_to(player_id):  # a DM: in its player's language
+                worded = text(shown.link)
+            await self.tell_by_dm(item, player_id, guild_id, worded, offer=offer)
 
     async def tell_by_dm(
         self, item: Item | None, player_id: int, guild_id: int, text: str, *, offer: bool

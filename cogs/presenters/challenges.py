@@ -39,9 +39,10 @@ async def post_challenge(
     )
     await table.services.challenges.set_message(challenge.id, message.id)
     if challenge.opponent is not None and message.guild is not None:
-        text = notification_messages.challenge_dm_text(
-            message.guild.name, challenge.challenger.name, message.jump_url
-        )
+        async with table.speaking_to(challenge.opponent.id):  # a DM: in the opponent's language
+            text = notification_messages.challenge_dm_text(
+                message.guild.name, challenge.challenger.name, message.jump_url
+            )
         await table.tell_by_dm(None, challenge.opponent.id, challenge.guild_id, text, offer=True)
     return message
 
