@@ -78,3 +78,37 @@ async def test_a_game_in_a_german_server_between_a_german_and_an_english_player(
 
     after = await world.move(bob, thread, "e1")
     assert after.ephemeral and "is over" in after.response.content  # bob's own: English
+
+
+async def test_the_longest_german_challenge_fits_a_message(world: World) -> None:
+    """Every option that adds words to a challenge at once, in a German server."""
+    role = world.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    boss = world.guild.add_member(world.env.create_user("boss"), roles=[role])
+    await boss.slash(world.channel, "bredon config", language="de")
+    tps = "x5/x5/x2,1,x2/x5/x5 2 1"
+    asked = await world.alice.slash(
+        world.channel,
+        "tak challenge",
+        color="random",
+        size=5,
+        komi=2.5,
+        opening="no-swap",
+        stones=20,
+        caps=1,
+        black_stones=19,
+        black_caps=0,
+        games=3,
+        antiquity=True,
+        increment="1d",
+        maximum="10d",
+        tps=tps,
+    )
+    assert asked.ephemeral, asked.response.content
+    challenge = world.last_bot_message(world.channel)
+    text = challenge.content
+    assert "**offene Herausforderung**" in text and "mit ausgelosten Farben" in text
+    assert "Eröffnung ohne Tausch" in text and "der Antiquity-Regel" in text
+    assert "Weiß 20 Steine und 1 Deckstein, Schwarz 19 Steine und 0 Decksteine" in text
+    assert "aus einer vorgegebenen Stellung (Zug 1, Schwarz am Zug)" in text
+    assert "ein Match über 3 Partien" in text
+    assert len(text) <= 2000, text
