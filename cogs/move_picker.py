@@ -143,10 +143,10 @@ def describe(steps: str, position: Position) -> str:
         stack = position.stack(FILES.index(steps[0]), int(steps[1]) - 1)
         if not stack.colors:
             return _("{square}: empty, place a piece", square=square)
-        fields = {"square": square, "height": len(stack.colors)}
+        height = len(stack.colors)
         if stack.colors[-1] == 0:
-            return _("{square}: stack of {height}, white on top", **fields)
-        return _("{square}: stack of {height}, black on top", **fields)
+            return _("{square}: stack of {height}, white on top", square=square, height=height)
+        return _("{square}: stack of {height}, black on top", square=square, height=height)
     direction = _direction_name(Direction(steps[2]))
     if len(steps) >= 5:
         return _(
