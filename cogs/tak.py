@@ -346,8 +346,8 @@ class TakCog(commands.Cog):
         async with acting(interaction):
             target = await find_game(interaction, game)
             position = await self.services.games.position(target.id)
-            file = await self.table.board_file(target, position, viewer_id=interaction.user.id)
-            async with wording_for(interaction, public):
+            async with wording_for(interaction, public):  # the picture's words too
+                file = await self.table.board_file(target, position, viewer_id=interaction.user.id)
                 state = game_messages.game_line(target, None if public else interaction.user.id)
             await answer(interaction, public, state, files=[file])
 

@@ -54,6 +54,12 @@ async def test_a_game_in_a_german_server_between_a_german_and_an_english_player(
     assert listed.title == "Laufende Partien" and "du bist am Zug" in (listed.description or "")
     [listed] = (await bob.slash(world.channel, "tak games")).response.embeds
     assert listed.title == "Games in progress" and "alice to move" in (listed.description or "")
+    # Shown to the channel by bob: the post in the server's language, his link in his.
+    shown = await bob.slash(world.channel, "tak board", game=1, public=True)
+    assert shown.response.content.startswith("Shown in the channel: https://")
+    post = world.last_bot_message(world.channel)
+    assert "**alice** (Weiß) gegen **bob** (Schwarz), Halbzug 2: alice ist am Zug" in post.content
+    assert post.content.endswith("-# Gezeigt von bob")
     # A refusal from the Discord layer (no game named, none in progress): each in theirs.
     refused = await world.carol.slash(world.channel, "tak move", ptn="a2")
     assert refused.response.content.startswith("You have no game in progress here.")
