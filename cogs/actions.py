@@ -6,6 +6,7 @@ what follows in the game's thread. Refusals raised by the services reach the pre
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -20,6 +21,7 @@ from bot.errors import (
 )
 from bot.games.model import ChallengeView, GameView, PlayerRef
 from bot.games.service import position_mark
+from bot.languages import _, speaking
 from bot.notifications.outbox import challenge_stream, game_stream
 from bot.text_safety import typed_move, visible_name
 from cogs import clock_messages, game_messages
@@ -65,8 +67,11 @@ async def post_or_withdraw(
         log.warning("Challenge %s could not be posted (%s); withdrawn.", challenge.id, error)
         await table.services.challenges.cancel(challenge.id, challenge.challenger.id)
         raise Refusal(
-            f"I couldn't post the challenge here (Discord said: {error.text or error.status}), "
-            "so it was withdrawn. Please try again, or in another channel."
+            _(
+                "I couldn't post the challenge here (Discord said: {error}), so it was "
+                "withdrawn. Please try again, or in another channel.",
+                error=error.text or error.status,
+            )
         ) from None
 
 
@@ -82,6 +87,18 @@ async def settle_message(interaction: discord.Interaction, text: str) -> None:
     await interaction.edit_original_response(content=text, view=None)
 
 
+async def settle_offer(interaction: discord.Interaction, word: Callable[[str], str]) -> None:
+    """Settle an offer's message with `word` (given the presser's mention): in the server's
+    language where the offer was posted in a server, for everyone reads it there."""
+    mention = interaction.user.mention
+    if interaction.guild_id is None:
+        await settle_message(interaction, word(mention))
+        return
+    with speaking(await table_of(interaction).server_language(interaction.guild_id)):
+        text = word(mention)
+    await settle_message(interaction, text)
+
+
 def lapses(handler: Handler) -> Handler:
     """An answer to an offer that is gone (a move or an answer came first): the offer's
     message loses its buttons, and the presser is told why."""
@@ -91,7 +108,8 @@ def lapses(handler: Handler) -> Handler:
             await handler(interaction, game_id)
         except (NoDrawOffer, NoUndoRequest, GameOver):
             if interaction.message is not None:
-                lapsed = f"{interaction.message.content}\n*This has lapsed.*"
+                note = _("This has lapsed.")
+                lapsed = f"{interaction.message.content}\n*{note}*"
                 await interaction.edit_original_response(content=lapsed[:2000], view=None)
             raise
 
@@ -126,15 +144,15 @@ async def accept_draw(interaction: discord.Interaction, game_id: int) -> None:
     table = table_of(interaction)
     await table.services.games.accept_draw(game_id, interaction.user.id)
     await _courier(interaction).deliver_stream(game_stream(game_id))
-    await settle_message(interaction, f"{interaction.user.mention} accepted the draw offer.")
+    await settle_offer(interaction, lambda who: _("{player} accepted the draw offer.", player=who))
 
 
 @on_press("draw-no")
 @lapses
 async def decline_draw(interaction: discord.Interaction, game_id: int) -> None:
     await table_of(interaction).services.games.decline_draw(game_id, interaction.user.id)
-    await settle_message(
-        interaction, f"{interaction.user.mention} declined the draw offer; play goes on."
+    await settle_offer(
+        interaction, lambda who: _("{player} declined the draw offer; play goes on.", player=who)
     )
 
 
@@ -143,14 +161,14 @@ async def decline_draw(interaction: discord.Interaction, game_id: int) -> None:
 async def accept_undo(interaction: discord.Interaction, game_id: int) -> None:
     await table_of(interaction).services.games.accept_undo(game_id, interaction.user.id)
     await _courier(interaction).deliver_stream(game_stream(game_id))
-    await settle_message(interaction, f"{interaction.user.mention} allowed the undo.")
+    await settle_offer(interaction, lambda who: _("{player} allowed the undo.", player=who))
 
 
 @on_press("undo-no")
 @lapses
 async def decline_undo(interaction: discord.Interaction, game_id: int) -> None:
     await table_of(interaction).services.games.decline_undo(game_id, interaction.user.id)
-    await settle_message(interaction, f"{interaction.user.mention} refused the undo.")
+    await settle_offer(interaction, lambda who: _("{player} refused the undo.", player=who))
 
 
 @on_press("resign")
@@ -158,7 +176,7 @@ async def resign(interaction: discord.Interaction, game_id: int) -> None:
     table = table_of(interaction)
     await table.services.games.resign(game_id, interaction.user.id)
     await _courier(interaction).deliver_stream(game_stream(game_id))
-    await settle_message(interaction, f"You resigned game #{game_id}.")
+    await settle_message(interaction, _("You resigned game #{game}.", game=game_id))
 
 
 @on_press("rematch")
@@ -167,20 +185,22 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     challenge = await table.services.challenges.rematch(game_id, player_of(interaction.user))
     message = await post_or_withdraw(table, challenge.channel_id, challenge)
     announce_to_me(interaction.client, challenge)
-    await interaction.followup.send(f"Rematch offered: {message.jump_url}", ephemeral=True)
+    await interaction.followup.send(
+        _("Rematch offered: {link}", link=message.jump_url), ephemeral=True
+    )
 
 
 @on_press("pause-yes")
 async def accept_pause(interaction: discord.Interaction, game_id: int) -> None:
     await table_of(interaction).services.clocks.accept_pause(game_id, interaction.user.id)
     await _courier(interaction).deliver_stream(game_stream(game_id))
-    await settle_message(interaction, f"{interaction.user.mention} agreed to pause the game.")
+    await settle_offer(interaction, lambda who: _("{player} agreed to pause the game.", player=who))
 
 
 @on_press("pause-no")
 async def decline_pause(interaction: discord.Interaction, game_id: int) -> None:
     await table_of(interaction).services.clocks.decline_pause(game_id, interaction.user.id)
-    await settle_message(interaction, f"{interaction.user.mention} prefers to keep playing.")
+    await settle_offer(interaction, lambda who: _("{player} prefers to keep playing.", player=who))
 
 
 @on_give_day_press
@@ -192,7 +212,11 @@ async def give_a_day(interaction: discord.Interaction, game_id: int, board_ply: 
     )
     await _courier(interaction).deliver_stream(game_stream(game_id))
     await interaction.followup.send(
-        f"{clock_messages.gave_time_text(game, MORE_TIME_BUTTON)} in game #{game_id}.",
+        _(
+            "{gave} in game #{game}.",
+            gave=clock_messages.gave_time_text(game, MORE_TIME_BUTTON),
+            game=game_id,
+        ),
         ephemeral=True,
     )
 
@@ -271,17 +295,18 @@ class MoveForm(discord.ui.Modal):
     legal moves listed when there are few, or a reminder of how PTN writes moves."""
 
     def __init__(self, game: GameView, legal: list[str]) -> None:
-        super().__init__(title=f"Your move in game #{game.id}"[:45], timeout=15 * 60)
+        title = _("Your move in game #{game}", game=game.id)
+        super().__init__(title=title[:45], timeout=15 * 60)
         self.game_id = game.id
         self.ply = game.ply
         self.mark = position_mark(game.tps)
         hint = (
-            "Legal: " + ", ".join(legal)
+            _("Legal: {moves}", moves=", ".join(legal))
             if len(legal) <= FEW_MOVES
-            else "e.g. c3, Sb2 (wall), Cc3 (capstone), c3> or 3c3+12 (spread)"
+            else _("e.g. c3, Sb2 (wall), Cc3 (capstone), c3> or 3c3+12 (spread)")
         )
         self.move: discord.ui.TextInput[MoveForm] = discord.ui.TextInput(
-            label="Move (PTN)", placeholder=hint[:100], custom_id="move", max_length=32
+            label=_("Move (PTN)"), placeholder=hint[:100], custom_id="move", max_length=32
         )
         self.add_item(self.move)
 

@@ -67,7 +67,8 @@ class Suggesting(app_commands.Transformer, abc.ABC):
         self, interaction: discord.Interaction, value: int | float | str
     ) -> list[app_commands.Choice[int]] | list[app_commands.Choice[str]]:
         try:
-            return (await self.suggest(interaction, str(value)))[:MAX_CHOICES]
+            with speaking(await person_language(interaction)):  # suggestions in their language
+                return (await self.suggest(interaction, str(value)))[:MAX_CHOICES]
         finally:
             bredon(interaction).tree.finished(interaction)
 
@@ -124,8 +125,12 @@ class GameArgument(Suggesting):
         )
         choices = []
         for game in games:
-            turn = "your move" if game.player_to_move.id == user else "waiting"
-            label = f"#{game.id} vs {game.opponent_of(user).name} ({turn})"
+            opponent = game.opponent_of(user).name
+            label = (
+                _("#{game} vs {opponent} (your move)", game=game.id, opponent=opponent)
+                if game.player_to_move.id == user
+                else _("#{game} vs {opponent} (waiting)", game=game.id, opponent=opponent)
+            )
             if typed.strip().lstrip("#") in str(game.id) or typed.lower() in label.lower():
                 choices.append(app_commands.Choice(name=label[:100], value=game.id))
         return choices
@@ -179,10 +184,13 @@ async def find_game(
         for finished in await queries.finished_games(guild_id=guild_id, player_id=user, limit=1):
             return finished
     if not mine:
-        raise Refusal("You have no game in progress here. Start one with `/tak challenge`.")
+        raise Refusal(_("You have no game in progress here. Start one with `/tak challenge`."))
     listed, u = (fitting or pool)[:10], user
-    choices = ", ".join(f"#{g.id} vs {display(g.opponent_of(u).name)}" for g in listed)
-    raise Refusal(f"Which game? Name it with the `game` option: {choices}.")
+    choices = ", ".join(
+        _("#{game} vs {opponent}", game=g.id, opponent=display(g.opponent_of(u).name))
+        for g in listed
+    )
+    raise Refusal(_("Which game? Name it with the `game` option: {choices}.", choices=choices))
 
 
 async def _just_finished(services: Services, here: GameView) -> GameView:

@@ -18,7 +18,7 @@ import discord
 from bot.app import apologise, person_language, refusals
 from bot.games.model import ChallengeView, GameView
 from bot.games.service import position_mark
-from bot.languages import speaking
+from bot.languages import _, speaking
 
 Handler = Callable[[discord.Interaction, int], Awaitable[None]]
 FormOpener = Callable[[discord.Interaction, int, int, str], Awaitable[None]]
@@ -27,24 +27,25 @@ DayGiver = Callable[[discord.Interaction, int, int | None], Awaitable[None]]
 
 @dataclass(frozen=True, slots=True)
 class ButtonKind:
-    label: str
+    label: Callable[[], str]
+    """The button's word in the language spoken (a function: looked up when posted)."""
     style: discord.ButtonStyle
 
 
 KINDS = {
-    "accept": ButtonKind("Accept", discord.ButtonStyle.success),
-    "decline": ButtonKind("Decline", discord.ButtonStyle.secondary),
-    "cancel": ButtonKind("Cancel", discord.ButtonStyle.secondary),
-    "draw-yes": ButtonKind("Accept draw", discord.ButtonStyle.success),
-    "draw-no": ButtonKind("Decline draw", discord.ButtonStyle.secondary),
-    "undo-yes": ButtonKind("Allow undo", discord.ButtonStyle.success),
-    "undo-no": ButtonKind("Refuse undo", discord.ButtonStyle.secondary),
-    "resign": ButtonKind("Resign", discord.ButtonStyle.danger),
-    "rematch": ButtonKind("Rematch", discord.ButtonStyle.primary),
-    "pause-yes": ButtonKind("Agree to pause", discord.ButtonStyle.success),
-    "pause-no": ButtonKind("Keep playing", discord.ButtonStyle.secondary),
-    "moretime": ButtonKind("Give 1 day", discord.ButtonStyle.secondary),
-    "next": ButtonKind("Next game", discord.ButtonStyle.primary),
+    "accept": ButtonKind(lambda: _("Accept"), discord.ButtonStyle.success),
+    "decline": ButtonKind(lambda: _("Decline"), discord.ButtonStyle.secondary),
+    "cancel": ButtonKind(lambda: _("Cancel"), discord.ButtonStyle.secondary),
+    "draw-yes": ButtonKind(lambda: _("Accept draw"), discord.ButtonStyle.success),
+    "draw-no": ButtonKind(lambda: _("Decline draw"), discord.ButtonStyle.secondary),
+    "undo-yes": ButtonKind(lambda: _("Allow undo"), discord.ButtonStyle.success),
+    "undo-no": ButtonKind(lambda: _("Refuse undo"), discord.ButtonStyle.secondary),
+    "resign": ButtonKind(lambda: _("Resign"), discord.ButtonStyle.danger),
+    "rematch": ButtonKind(lambda: _("Rematch"), discord.ButtonStyle.primary),
+    "pause-yes": ButtonKind(lambda: _("Agree to pause"), discord.ButtonStyle.success),
+    "pause-no": ButtonKind(lambda: _("Keep playing"), discord.ButtonStyle.secondary),
+    "moretime": ButtonKind(lambda: _("Give 1 day"), discord.ButtonStyle.secondary),
+    "next": ButtonKind(lambda: _("Next game"), discord.ButtonStyle.primary),
 }
 HANDLERS: dict[str, Handler] = {}
 MOVE_FORMS: list[FormOpener] = []  # the one handler for the Move button: cogs.move_picker
@@ -71,7 +72,7 @@ class ActionButton(
         kind = KINDS[action]
         super().__init__(
             discord.ui.Button(
-                label=kind.label, style=kind.style, custom_id=f"bredon:{action}:{target}"
+                label=kind.label(), style=kind.style, custom_id=f"bredon:{action}:{target}"
             )
         )
         self.action = action
@@ -128,7 +129,7 @@ class MoveButton(
     def __init__(self, game_id: int, ply: int, position: str) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Move",
+                label=_("Move"),
                 style=discord.ButtonStyle.primary,
                 custom_id=f"bredon:move:{game_id}:{ply}:{position}",
             )
@@ -159,7 +160,7 @@ class GiveDayButton(
     def __init__(self, game_id: int, ply: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label=KINDS["moretime"].label,
+                label=KINDS["moretime"].label(),
                 style=KINDS["moretime"].style,
                 custom_id=f"bredon:moretime:{game_id}:{ply}",
             )

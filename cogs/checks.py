@@ -7,9 +7,10 @@ from __future__ import annotations
 import discord
 
 from bot.games.model import GameView
+from bot.languages import _, ngettext
 from cogs.actions import Refusal
 from cogs.sharing import SHAREABLE
-from cogs.table import NEEDED_FOR_THREADS, Place, is_me, missing_permissions
+from cogs.table import NEEDED_FOR_THREADS, Place, is_me, missing_permissions, permission_name
 
 
 async def check_place(interaction: discord.Interaction, use_threads: bool) -> Place:
@@ -18,29 +19,48 @@ async def check_place(interaction: discord.Interaction, use_threads: bool) -> Pl
     channel = interaction.channel
     guild = interaction.guild
     if guild is None or not isinstance(channel, SHAREABLE):
-        raise Refusal("Games can only be played in a server's text channel.")
+        raise Refusal(_("Games can only be played in a server's text channel."))
     threads = use_threads and isinstance(channel, discord.TextChannel)
     missing = missing_permissions(channel, guild.me, threads=threads)
     if missing:
-        several = len(missing) > 1
-        thread_rights = set(missing) & set(NEEDED_FOR_THREADS.values())
-        fix = " (or to turn threads off: `/bredon config threads:False`)" if thread_rights else ""
+        fields = {"channel": channel.mention, "permissions": ", ".join(missing)}
+        if set(missing) & {permission_name(name) for name in NEEDED_FOR_THREADS}:
+            raise Refusal(
+                ngettext(
+                    "I can't run games in {channel}: I'm missing the {permissions} permission. "
+                    "Ask a server manager to grant it (or to turn threads off: "
+                    "`/bredon config threads:False`).",
+                    "I can't run games in {channel}: I'm missing the {permissions} permissions. "
+                    "Ask a server manager to grant them (or to turn threads off: "
+                    "`/bredon config threads:False`).",
+                    len(missing),
+                    **fields,
+                )
+            )
         raise Refusal(
-            f"I can't run games in {channel.mention}: I'm missing the "
-            f"{', '.join(missing)} permission{'s' if several else ''}. "
-            f"Ask a server manager to grant {'them' if several else 'it'}{fix}."
+            ngettext(
+                "I can't run games in {channel}: I'm missing the {permissions} permission. "
+                "Ask a server manager to grant it.",
+                "I can't run games in {channel}: I'm missing the {permissions} permissions. "
+                "Ask a server manager to grant them.",
+                len(missing),
+                **fields,
+            )
         )
     return channel
 
 
-# What the bot says when asked what only a person answers (it answers moves only).
-NOT_ASKING_ME = {
-    "draw": "I don't agree to draws: play on, or resign with `/tak resign`.",
-    "undo": "I don't take moves back: play on, or resign with `/tak resign`.",
-    "pause": "I don't pause games: `/clock vacation start` stops your clocks.",
-    "conditions": "Conditional moves are for games between players: I answer your moves within "
-    "moments anyway.",
-}
+def not_asking_me(what: str) -> str:
+    """What the bot says when asked what only a person answers (it answers moves only)."""
+    return {
+        "draw": _("I don't agree to draws: play on, or resign with `/tak resign`."),
+        "undo": _("I don't take moves back: play on, or resign with `/tak resign`."),
+        "pause": _("I don't pause games: `/clock vacation start` stops your clocks."),
+        "conditions": _(
+            "Conditional moves are for games between players: I answer your moves within "
+            "moments anyway."
+        ),
+    }[what]
 
 
 def refuse_asking_me(interaction: discord.Interaction, game: GameView, what: str) -> None:
@@ -48,4 +68,4 @@ def refuse_asking_me(interaction: discord.Interaction, game: GameView, what: str
     moves) while the asker waited on their own clock."""
     players = (game.white.id, game.black.id)
     if interaction.user.id in players and any(is_me(interaction.client, p) for p in players):
-        raise Refusal(NOT_ASKING_ME[what])
+        raise Refusal(not_asking_me(what))

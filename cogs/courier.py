@@ -31,6 +31,7 @@ from discord.ext import commands
 
 from bot.app import BredonBot
 from bot.errors import StoreBusy
+from bot.languages import _
 from bot.notifications.outbox import Item, Outcome
 from bot.timekeeping.deadlines import DeadlineReport
 from bot.work.waking import Waker
@@ -87,19 +88,29 @@ class StreamReport:
         saved) and what became of its post."""
         outcomes = {s.outcome for s in self.shown}
         if self.given_up:
-            return (
-                f"{late}, but Discord refused the post everywhere (the game's thread, its "
-                "channel and the players' DMs); a server manager should check my permissions."
+            return _(
+                "{late}, but Discord refused the post everywhere (the game's thread, its channel "
+                "and the players' DMs); a server manager should check my permissions.",
+                late=late,
             )
         if self.pending == 0 and Outcome.FALLBACK in outcomes:
             last = self.last_shown
-            where = f": {last.link}" if last is not None and last.in_guild else ", by DM"
-            return f"{done} (the game's thread is gone or closed to me, so elsewhere){where}"
+            if last is not None and last.in_guild:
+                return _(
+                    "{done} (the game's thread is gone or closed to me, so elsewhere): {link}",
+                    done=done,
+                    link=last.link,
+                )
+            return _(
+                "{done} (the game's thread is gone or closed to me, so elsewhere), by DM", done=done
+            )
         if self.pending == 0 and self.last_link is not None:
             return f"{done}: {self.last_link}"
         if self.failures:
-            return f"{late}, but I couldn't post it in the game's thread; I'll keep trying."
-        return f"{late}; the post will follow shortly."
+            return _(
+                "{late}, but I couldn't post it in the game's thread; I'll keep trying.", late=late
+            )
+        return _("{late}; the post will follow shortly.", late=late)
 
 
 class Courier:

@@ -17,15 +17,20 @@ import discord
 
 from bot.games.lookup import GamesPage, Listing
 from bot.games.model import GameView
+from bot.languages import _, ngettext
 from cogs import game_messages
 from cogs.actions import Refusal
 from cogs.buttons import pressed
 from cogs.formatting import display, mention
+from cogs.sharing import wording_for
 
 MAX_NAME = 24  # names are cut in list lines, so that a page fits an embed at any length
 MAX_AWAITING = 15  # game numbers named in "awaiting your move"
 LISTING_CODE = {Listing.ACTIVE: "a", Listing.FINISHED: "f"}
-TITLES = {Listing.ACTIVE: "Games in progress", Listing.FINISHED: "Finished games"}
+
+
+def title(listing: Listing) -> str:
+    return _("Games in progress") if listing is Listing.ACTIVE else _("Finished games")
 
 
 def jump_url(game: GameView) -> str:
@@ -46,7 +51,13 @@ def _name(name: str) -> str:
 def list_line(game: GameView, viewer_id: int | None) -> str:
     """One game: its link, its players (names cut short), whose move and the clock, or its
     result (:func:`cogs.game_messages.game_state`)."""
-    head = f"[#{game.id}]({jump_url(game)}) {_name(game.white.name)} vs {_name(game.black.name)}"
+    head = _(
+        "[#{game}]({link}) {white} vs {black}",
+        game=game.id,
+        link=jump_url(game),
+        white=_name(game.white.name),
+        black=_name(game.black.name),
+    )
     return head + game_messages.game_state(game, viewer_id)
 
 
@@ -54,20 +65,43 @@ def page_embed(
     page: GamesPage, listing: Listing, whose: int, viewer_id: int | None
 ) -> discord.Embed:
     """The page as an embed: whose games, those awaiting their move, the games' lines."""
-    owner = "your" if whose == viewer_id else f"{mention(whose)}'s"
-    head = "Your" if whose == viewer_id else owner
-    lines = [f"{head} games in this server{'.' if page.total else ': none.'}"]
+    yours, player = whose == viewer_id, mention(whose)
+    if page.total:
+        head = (
+            _("Your games in this server.")
+            if yours
+            else _("{player}'s games in this server.", player=player)
+        )
+    else:
+        head = (
+            _("Your games in this server: none.")
+            if yours
+            else _("{player}'s games in this server: none.", player=player)
+        )
+    lines = [head]
     if page.awaiting and listing is Listing.ACTIVE:
         named = ", ".join(f"#{number}" for number in page.awaiting[:MAX_AWAITING])
         more = len(page.awaiting) - MAX_AWAITING
-        lines.append(f"Awaiting {owner} move: {named}{f' and {more} more' if more > 0 else ''}.")
+        if more > 0:
+            named = _("{games} and {count} more", games=named, count=more)
+        lines.append(
+            _("Awaiting your move: {games}.", games=named)
+            if yours
+            else _("Awaiting {player}'s move: {games}.", player=player, games=named)
+        )
     lines.append("")
     lines.extend(list_line(game, viewer_id) for game in page.games)
     embed = discord.Embed(
-        title=TITLES[listing], description="\n".join(lines).rstrip(), timestamp=page.as_of
+        title=title(listing), description="\n".join(lines).rstrip(), timestamp=page.as_of
     )
-    count = f"{page.total} game{'' if page.total == 1 else 's'}"
-    embed.set_footer(text=f"Page {page.number + 1} of {page.pages} · {count} · listed")
+    footer = ngettext(
+        "Page {number} of {pages} · {count} game · listed",
+        "Page {number} of {pages} · {count} games · listed",
+        page.total,
+        number=page.number + 1,
+        pages=page.pages,
+    )
+    embed.set_footer(text=footer)
     return embed
 
 
@@ -121,20 +155,23 @@ class PageButton(
         async def turn() -> None:
             if interaction.user.id != self.caller:
                 raise Refusal(
-                    f"Only {mention(self.caller)} can turn these pages: "
-                    "`/tak games` lists games for you."
+                    _(
+                        "Only {player} can turn these pages: `/tak games` lists games for you.",
+                        player=mention(self.caller),
+                    )
                 )
             message = interaction.message
             ephemeral = message is not None and message.flags.ephemeral
-            embed, view = await listing_page(
-                interaction,
-                caller=self.caller,
-                whose=self.whose,
-                listing=self.listing,
-                as_of=from_moment(self.moment),
-                number=self.page,
-                viewer_id=self.caller if ephemeral else None,
-            )
+            async with wording_for(interaction, not ephemeral):  # a shown list: the server's
+                embed, view = await listing_page(
+                    interaction,
+                    caller=self.caller,
+                    whose=self.whose,
+                    listing=self.listing,
+                    as_of=from_moment(self.moment),
+                    number=self.page,
+                    viewer_id=self.caller if ephemeral else None,
+                )
             await interaction.response.edit_message(embed=embed, view=view)
 
         await pressed(interaction, "the games list", self.whose, turn())
@@ -155,8 +192,8 @@ def page_buttons(caller: int, whose: int, listing: Listing, page: GamesPage) -> 
     if page.pages > 1:
         moment = to_moment(page.as_of)
         for label, number, enabled in (
-            ("Previous", page.number - 1, page.has_previous),
-            ("Next", page.number + 1, page.has_next),
+            (_("Previous"), page.number - 1, page.has_previous),
+            (_("Next"), page.number + 1, page.has_next),
         ):
             button = PageButton(
                 caller, whose, listing, moment, max(number, 0), label=label, disabled=not enabled

@@ -25,7 +25,7 @@ from bot.games.model import (
 )
 from bot.games.outcomes import GameEnding, MoveOutcome
 from bot.guild_settings import GuildSettings
-from bot.languages import _, language_name
+from bot.languages import _, language_name, ngettext
 from bot.notifications.outbox import (
     ConditionsDropped,
     DropReason,
@@ -42,101 +42,185 @@ from tak.ptn import Game, move_number
 
 MAX_THREAD_NAME = 100
 
-HOW_WON = {
-    ResultKind.ROAD: "by road",
-    ResultKind.FLATS: "on flats",
-    ResultKind.RESIGNATION: "by resignation",
-    ResultKind.TIME: "on time",
-}
+
+def colour_name(colour: Color) -> str:
+    """ "white" or "black" in the language spoken."""
+    return _("white") if colour is Color.WHITE else _("black")
 
 
-TIE_RULE = "the antiquity tie rule (a tied flat count goes to black)"
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def tie_rule() -> str:
+    return _("the antiquity tie rule (a tied flat count goes to black)")
+
+
+def result_sentence(result: Result) -> str:
+    """A result for people, e.g. "White wins by road." (the engine's own words are English)."""
+    if result.kind is ResultKind.ABORT:
+        return _("The game was aborted.")
+    if result.winner is None:
+        if result.kind is ResultKind.AGREEMENT:
+            return _("Draw by agreement.")
+        return _("Draw: the flat count is tied.")
+    colour = _capitalised(colour_name(result.winner))
+    return {
+        ResultKind.ROAD: _("{colour} wins by road.", colour=colour),
+        ResultKind.FLATS: _("{colour} wins on flats.", colour=colour),
+        ResultKind.RESIGNATION: _("{colour} wins by resignation.", colour=colour),
+        ResultKind.TIME: _("{colour} wins on time.", colour=colour),
+    }.get(result.kind) or _("{colour} wins.", colour=colour)
 
 
 def reserves_text(setup: GameSetup) -> str:
     """ "21 stones and 1 capstone each", or each colour's when they differ."""
     (white_stones, black_stones), (white_caps, black_caps) = setup.stones, setup.caps
     if (white_stones, white_caps) == (black_stones, black_caps):
-        return f"{pieces(white_stones, white_caps)} each"
-    return f"white {pieces(white_stones, white_caps)}, black {pieces(black_stones, black_caps)}"
+        return _("{pieces} each", pieces=pieces(white_stones, white_caps))
+    return _(
+        "white {white}, black {black}",
+        white=pieces(white_stones, white_caps),
+        black=pieces(black_stones, black_caps),
+    )
 
 
 def pieces(stones: int, caps: int) -> str:
-    return f"{stones} stone{'s' * (stones != 1)} and {caps} capstone{'s' * (caps != 1)}"
+    return _(
+        "{stones} and {caps}",
+        stones=ngettext("{count} stone", "{count} stones", stones),
+        caps=ngettext("{count} capstone", "{count} capstones", caps),
+    )
+
+
+def opening_text(opening: Opening) -> str:
+    return _("swap opening") if opening is Opening.SWAP else _("no-swap opening")
 
 
 def describe_setup(setup: GameSetup, games: int = 1) -> str:
-    komi = f"komi {setup.komi:g}"
+    komi = _("komi {komi}", komi=f"{setup.komi:g}")
     if setup.antiquity:
-        komi = f"komi {setup.base_komi:g} with {TIE_RULE}"
-    parts = [f"{setup.size}x{setup.size}", komi, f"{setup.opening.value} opening"]
+        komi = _("komi {komi} with {rule}", komi=f"{setup.base_komi:g}", rule=tie_rule())
+    parts = [f"{setup.size}x{setup.size}", komi, opening_text(setup.opening)]
     if setup.start_tps is not None:
         parts.insert(1, start_text(setup.start_tps))
     if not setup.standard_reserves:
         parts.append(reserves_text(setup))
     parts.append(describe_clock(setup))
-    parts.append("rated" if setup.rated else "unrated")
+    parts.append(_("rated") if setup.rated else _("unrated"))
     if games > 1:
-        parts.append(f"a match of {games} games")
+        parts.append(ngettext("a match of {count} game", "a match of {count} games", games))
     return ", ".join(parts)
 
 
 def challenge_text(challenge: ChallengeView) -> str:
     who = challenge.challenger
     colour = {
-        "white": "as white (moving first)",
-        "black": "as black",
-        "random": "with colours drawn at random",
+        "white": _("as white (moving first)"),
+        "black": _("as black"),
+        "random": _("with colours drawn at random"),
     }[challenge.colour.value]
     if challenge.ante is not None:
-        colour = (
-            f"for coins: an ante of **{challenge.ante}** each, and sealed bids for the first move"
+        colour = _(
+            "for coins: an ante of **{ante}** each, and sealed bids for the first move",
+            ante=challenge.ante,
         )
+    setup = describe_setup(challenge.setup, challenge.games)
     if challenge.opponent is None:
-        head = f"{mention(who)} offers an **open challenge**: anyone may accept"
+        text = _(
+            "{challenger} offers an **open challenge**: anyone may accept, playing {colour}.\n"
+            "{setup}.",
+            challenger=mention(who),
+            colour=colour,
+            setup=setup,
+        )
     else:
-        head = f"{mention(who)} challenges {mention(challenge.opponent)}"
-    text = f"{head}, playing {colour}.\n{describe_setup(challenge.setup, challenge.games)}."
+        text = _(
+            "{challenger} challenges {opponent}, playing {colour}.\n{setup}.",
+            challenger=mention(who),
+            opponent=mention(challenge.opponent),
+            colour=colour,
+            setup=setup,
+        )
     if challenge.rematch_of is not None:
-        text = f"Rematch of game #{challenge.rematch_of}! " + text
-    status = {
-        ChallengeStatus.OPEN: f"Challenge #{challenge.id}, open until "
-        f"{timestamp(challenge.expires_at)}.",
-        ChallengeStatus.ACCEPTED: f"Accepted by {mention(challenge.accepted_by or 0)}: "
-        + (f"game #{challenge.game_id}." if challenge.game_id else "bidding for the first move."),
-        ChallengeStatus.DECLINED: "Declined.",
-        ChallengeStatus.CANCELLED: "Cancelled by the challenger.",
-        ChallengeStatus.EXPIRED: "Expired: nobody accepted it in time.",
-    }[challenge.status]
-    return f"{text}\n{status}"
+        text = _("Rematch of game #{game}! {text}", game=challenge.rematch_of, text=text)
+    return f"{text}\n{challenge_status(challenge)}"
+
+
+def challenge_status(challenge: ChallengeView) -> str:
+    match challenge.status:
+        case ChallengeStatus.OPEN:
+            return _(
+                "Challenge #{challenge}, open until {time}.",
+                challenge=challenge.id,
+                time=timestamp(challenge.expires_at),
+            )
+        case ChallengeStatus.ACCEPTED:
+            accepter = mention(challenge.accepted_by or 0)
+            if challenge.game_id:
+                return _(
+                    "Accepted by {player}: game #{game}.", player=accepter, game=challenge.game_id
+                )
+            return _("Accepted by {player}: bidding for the first move.", player=accepter)
+        case ChallengeStatus.DECLINED:
+            return _("Declined.")
+        case ChallengeStatus.CANCELLED:
+            return _("Cancelled by the challenger.")
+    return _("Expired: nobody accepted it in time.")
 
 
 def players_line(game: GameView) -> str:
-    return f"**{display(game.white.name)}** (white) vs **{display(game.black.name)}** (black)"
+    return _(
+        "**{white}** (white) vs **{black}** (black)",
+        white=display(game.white.name),
+        black=display(game.black.name),
+    )
 
 
 def thread_name(game: GameView, match_games: int = 1) -> str:
     """ "Game 3: alice vs bob" (the game's number), or in a match "Game 2 of 3: bob vs alice"
     (the game being played in the match's thread)."""
-    players = f"{game.white.name} vs {game.black.name}"
+    players = _("{white} vs {black}", white=game.white.name, black=game.black.name)
     if game.tiebreak is not None:
-        return f"Tiebreak {game.tiebreak}: {players}"[:MAX_THREAD_NAME]
-    if game.match_game and match_games > 1:
-        return f"Game {game.match_game} of {match_games}: {players}"[:MAX_THREAD_NAME]
-    return f"Game {game.id}: {players}"[:MAX_THREAD_NAME]
+        name = _("Tiebreak {number}: {players}", number=game.tiebreak, players=players)
+    elif game.match_game and match_games > 1:
+        name = _(
+            "Game {number} of {total}: {players}",
+            number=game.match_game,
+            total=match_games,
+            players=players,
+        )
+    else:
+        name = _("Game {number}: {players}", number=game.id, players=players)
+    return name[:MAX_THREAD_NAME]
 
 
 def game_start_text(game: GameView, *, match_games: int, with_setup: bool) -> str:
     """The first board's text: which game (of a match of `match_games`), who plays whom, the
     settings only where nothing showed them before (`with_setup`), and the first turn."""
     if game.tiebreak is not None:
-        head = f"Tiebreak game {game.tiebreak} of the match (game #{game.id})"
+        head = _(
+            "Tiebreak game {number} of the match (game #{game})", number=game.tiebreak, game=game.id
+        )
     elif game.match_game and match_games > 1:
-        head = f"Match game {game.match_game} of {match_games} (game #{game.id})"
+        head = _(
+            "Match game {number} of {total} (game #{game})",
+            number=game.match_game,
+            total=match_games,
+            game=game.id,
+        )
     else:
-        head = f"Game #{game.id}"
-    setup = f", {describe_setup(game.setup)}" if with_setup else ""
-    return f"{head} starts: {players_line(game)}{setup}.\n{your_move(game, first=True)}"
+        head = _("Game #{game}", game=game.id)
+    players, turn = players_line(game), your_move(game, first=True)
+    if with_setup:
+        return _(
+            "{head} starts: {players}, {setup}.\n{turn}",
+            head=head,
+            players=players,
+            setup=describe_setup(game.setup),
+            turn=turn,
+        )
+    return _("{head} starts: {players}.\n{turn}", head=head, players=players, turn=turn)
 
 
 def your_move(game: GameView, *, first: bool = False) -> str:
@@ -144,12 +228,19 @@ def your_move(game: GameView, *, first: bool = False) -> str:
     swap opening, what the first placement is."""
     clock = clock_note(game)
     clock = f" · {clock}" if clock else ""
+    player = mention(game.player_to_move)
     if not first:
-        return f"{mention(game.player_to_move)} to move{clock}"
-    text = f"{mention(game.player_to_move)}, your move with `/tak move` or the **Move** button"
+        return _("{player} to move", player=player) + clock
     if game.setup.opening is Opening.SWAP and game.ply < 2:
         other = display(game.opponent_of(game.player_to_move.id).name)
-        text += f": place one of **{other}**'s flats"
+        text = _(
+            "{player}, your move with `/tak move` or the **Move** button: place one of "
+            "**{other}**'s flats",
+            player=player,
+            other=other,
+        )
+    else:
+        text = _("{player}, your move with `/tak move` or the **Move** button", player=player)
     return f"{text}{clock}"
 
 
@@ -173,13 +264,20 @@ def move_text(outcome: MoveOutcome, *, by_condition: bool = False, answered: boo
     if game.setup.opening is Opening.SWAP and position.ply <= 2:
         mover = game.player(position.to_move.other)
         owner = game.player(position.to_move)
-        text += f" — **{display(mover.name)}** placed **{display(owner.name)}**'s first stone"
+        text += " — " + _(
+            "**{mover}** placed **{owner}**'s first stone",
+            mover=display(mover.name),
+            owner=display(owner.name),
+        )
         if position.ply == 1:  # said once: the reply is the same swap
-            text += " (in a swap opening each player's first placement is the opponent's flat)"
+            text += " " + _(
+                "(in a swap opening each player's first placement is the opponent's flat)"
+            )
     if by_condition:
-        text += " — played by condition."
+        text += " — " + _("played by condition.")
     if answered and outcome.ending is None:
-        return f"{text} — **{display(game.player_to_move.name)}** answers by condition:"
+        answers = _("**{player}** answers by condition:", player=display(game.player_to_move.name))
+        return f"{text} — {answers}"
     if outcome.ending is None:
         first = game.plies_played < 2
         text += f"\n{your_move(game, first=True)}" if first else f" {your_move(game)}"
@@ -195,18 +293,27 @@ def you_played(outcome: MoveOutcome) -> tuple[str, str]:
     then = (
         ""
         if answer is None
-        else f"; {display(answer.game.player(answer.position.to_move.other).name)} answered "
-        f"**{answer.move}** by condition"
+        else _(
+            "; {player} answered **{move}** by condition",
+            player=display(answer.game.player(answer.position.to_move.other).name),
+            move=answer.move,
+        )
     )
     return (
-        f"You played **{move}** in game #{game_id}{then}",
-        f"Your move {move} in game #{game_id} was recorded{then}",
+        _("You played **{move}** in game #{game}{then}", move=move, game=game_id, then=then),
+        _(
+            "Your move {move} in game #{game} was recorded{then}",
+            move=move,
+            game=game_id,
+            then=then,
+        ),
     )
 
 
 def taken_back_text(game: GameView, taken_back: str) -> str:
     """A move taken back (the game is back before it), and whose move it is."""
-    return f"**{taken_back}** was taken back in game #{game.id}.\n{your_move(game)}"
+    taken = _("**{move}** was taken back in game #{game}.", move=taken_back, game=game.id)
+    return f"{taken}\n{your_move(game)}"
 
 
 def request_text(game: GameView, request: RequestMade) -> str:
@@ -214,11 +321,20 @@ def request_text(game: GameView, request: RequestMade) -> str:
     asker, opponent = mention(request.asker_id), mention(game.opponent_of(request.asker_id))
     match request.what:
         case "draw":
-            return f"{asker} offers a draw in game #{game.id}. {opponent}, do you accept?"
+            return _(
+                "{asker} offers a draw in game #{game}. {opponent}, do you accept?",
+                asker=asker,
+                game=game.id,
+                opponent=opponent,
+            )
         case "undo":
-            return (
-                f"{asker} asks to take back the last move ({request.last_move}) in game "
-                f"#{game.id}. {opponent}, do you allow it?"
+            return _(
+                "{asker} asks to take back the last move ({move}) in game #{game}. {opponent}, "
+                "do you allow it?",
+                asker=asker,
+                move=request.last_move,
+                game=game.id,
+                opponent=opponent,
             )
     raise ValueError(f"No wording for a request of {request.what!r}")
 
@@ -227,29 +343,44 @@ def ending_preface(ended: GameEnded) -> str | None:
     """What ended the game, above its result (None when the ending says it all: a move's
     ending is prefaced by the move)."""
     who = mention(ended.by or 0)
-    return {
-        EndingCause.RESIGN: f"{who} resigned.",
-        EndingCause.ABORT: f"{who} aborted the game.",
-        EndingCause.DRAW: f"{who} accepted the draw offer.",
-        EndingCause.TIME: "Time is up.",
-        EndingCause.REPORTED: f"{who} reported this game, played elsewhere, with its PTN file: "
-        "its moves are checked and stored here.",
-    }.get(EndingCause(ended.cause))
+    match EndingCause(ended.cause):
+        case EndingCause.RESIGN:
+            return _("{player} resigned.", player=who)
+        case EndingCause.ABORT:
+            return _("{player} aborted the game.", player=who)
+        case EndingCause.DRAW:
+            return _("{player} accepted the draw offer.", player=who)
+        case EndingCause.TIME:
+            return _("Time is up.")
+        case EndingCause.REPORTED:
+            return _(
+                "{player} reported this game, played elsewhere, with its PTN file: its moves are "
+                "checked and stored here.",
+                player=who,
+            )
+    return None
 
 
 def result_text(game: GameView, result: Result) -> str:
     if result.winner is None:
-        return f"{result.describe()} ({result.ptn()})"
-    winner = game.player(result.winner)
-    how = HOW_WON.get(result.kind, "")
-    text = f"**{display(winner.name)}** ({result.winner}) wins {how} ({result.ptn()})."
-    return text.replace("  ", " ")
+        return f"{result_sentence(result)} ({result.ptn()})"
+    winner, colour = display(game.player(result.winner).name), colour_name(result.winner)
+    fields = {"winner": winner, "colour": colour, "result": result.ptn()}
+    return {
+        ResultKind.ROAD: _("**{winner}** ({colour}) wins by road ({result}).", **fields),
+        ResultKind.FLATS: _("**{winner}** ({colour}) wins on flats ({result}).", **fields),
+        ResultKind.RESIGNATION: _(
+            "**{winner}** ({colour}) wins by resignation ({result}).", **fields
+        ),
+        ResultKind.TIME: _("**{winner}** ({colour}) wins on time ({result}).", **fields),
+    }.get(result.kind) or _("**{winner}** ({colour}) wins ({result}).", **fields)
 
 
 def road_text(result: Result) -> str | None:
     if not result.road:
         return None
-    return "Road: " + " - ".join(square_name(file, rank) for file, rank in result.road)
+    squares = " - ".join(square_name(file, rank) for file, rank in result.road)
+    return _("Road: {squares}", squares=squares)
 
 
 def games_won(match: MatchView, games: list[GameView]) -> tuple[float, float]:
@@ -281,34 +412,59 @@ def match_text(match: MatchView, games: list[GameView]) -> str:
     one, two = display(match.player1.name), display(match.player2.name)
     won1, won2 = games_won(match, games)
     score = f"{one} {_games_count(won1)} – {_games_count(won2)} {two}"
-    points = f"points {match.points1} – {match.points2}"
+    points = _("points {one} – {two}", one=match.points1, two=match.points2)
     if match.status is MatchStatus.FINISHED:
         leader = match.leader
         if leader is None:
-            verdict = "The match is drawn"
+            verdict = _("The match is drawn")
         else:
             # Points decide a match: say so when the winner did not win more games.
             ahead = won1 > won2 if leader.id == match.player1.id else won2 > won1
-            on_points = "" if ahead else " on points"
-            verdict = f"{display(leader.name)} wins the match{on_points}"
-        return f"Match over: {score} ({points}). {verdict}!"
+            name = display(leader.name)
+            verdict = (
+                _("{player} wins the match", player=name)
+                if ahead
+                else _("{player} wins the match on points", player=name)
+            )
+        return _(
+            "Match over: {score} ({points}). {verdict}!",
+            score=score,
+            points=points,
+            verdict=verdict,
+        )
     if match.status is MatchStatus.ABORTED:
-        return f"Match abandoned after an aborted game: {score} ({points})."
+        return _(
+            "Match abandoned after an aborted game: {score} ({points}).", score=score, points=points
+        )
     total = max(match.games_total, match.games_played)
-    return f"Match score: {score} (game {match.games_played} of {total}; {points})."
+    return _(
+        "Match score: {score} (game {played} of {total}; {points}).",
+        score=score,
+        played=match.games_played,
+        total=total,
+        points=points,
+    )
 
 
 def ending_text(ending: GameEnding, match_games: list[GameView]) -> str:
     """The result, the road, the points, the match score (`match_games`: its games up to this
     one) and the ratings."""
     game = ending.game
-    lines = [f"Game #{game.id} is over. {result_text(game, ending.result)}"]
+    lines = [
+        _("Game #{game} is over. {result}", game=game.id, result=result_text(game, ending.result))
+    ]
     road = road_text(ending.result)
     if road:
         lines.append(road)
     if ending.result.winner is not None:
         winner = game.player(ending.result.winner)
-        lines.append(f"{display(winner.name)} scores **{ending.points}** points.")
+        lines.append(
+            _(
+                "{player} scores **{points}** points.",
+                player=display(winner.name),
+                points=ending.points,
+            )
+        )
     if ending.match is not None:
         lines.append(match_text(ending.match, match_games))
     if ending.ratings is not None:
@@ -320,45 +476,66 @@ def note_text(game_id: int, note: str | None, *, written: bool) -> str:
     """Your note on a game, as kept (only you see it)."""
     if note is None:
         return (
-            f"Your note on game #{game_id} is deleted."
+            _("Your note on game #{game} is deleted.", game=game_id)
             if written
-            else f"You have no note on game #{game_id}: write one with `/game note text:`."
+            else _(
+                "You have no note on game #{game}: write one with `/game note text:`.", game=game_id
+            )
         )
     quoted = "\n".join(f"> {line}" for line in note.splitlines())
-    heading = "Kept your note" if written else "Your note"
+    heading = (
+        _("Kept your note on game #{game} (only you see it):", game=game_id)
+        if written
+        else _("Your note on game #{game} (only you see it):", game=game_id)
+    )
     # A note of many short lines quotes longer than a message holds: the rest is cut (the
     # whole note is in the player's own /game ptn).
-    return message_text(f"{heading} on game #{game_id} (only you see it):\n{quoted}")
+    return message_text(f"{heading}\n{quoted}")
 
 
 def scratch_text(game_id: int, ply: int, line: str) -> str:
-    return (
-        f"Scratch board of game #{game_id} from ply {ply}: {line}\n"
-        "Only you see it; nothing was played."
+    return _(
+        "Scratch board of game #{game} from ply {ply}: {line}\n"
+        "Only you see it; nothing was played.",
+        game=game_id,
+        ply=ply,
+        line=line,
     )
 
 
 def conditions_text(conditions: Conditions, *, added: bool = False) -> str:
     """A player's conditional moves in a game, each line numbered as PTN (only they see it),
     within one message."""
-    game = f"game #{conditions.game_id}"
+    game = conditions.game_id
     if not conditions.lines:
-        return (
-            f"You have no conditional moves in {game}. While your opponent is to move, enter "
-            "lines with `/game conditions add`: their reply, then your answer, e.g. `c3 d4`."
+        return _(
+            "You have no conditional moves in game #{game}. While your opponent is to move, "
+            "enter lines with `/game conditions add`: their reply, then your answer, e.g. "
+            "`c3 d4`.",
+            game=game,
         )
-    head = (
-        f"Kept. Your conditional moves in {game}" if added else f"Your conditional moves in {game}"
-    )
-    text = (
-        f"{head} (only you see them): when your opponent plays the first move of a line, Bredon "
-        "plays your answer at once and keeps the rest."
-    )
+    if added:
+        text = _(
+            "Kept. Your conditional moves in game #{game} (only you see them): when your "
+            "opponent plays the first move of a line, Bredon plays your answer at once and keeps "
+            "the rest.",
+            game=game,
+        )
+    else:
+        text = _(
+            "Your conditional moves in game #{game} (only you see them): when your opponent "
+            "plays the first move of a line, Bredon plays your answer at once and keeps the rest.",
+            game=game,
+        )
     if conditions.replaced:
-        text += "\nA line that answered one of those replies another way was replaced."
+        text += "\n" + _("A line that answered one of those replies another way was replaced.")
     shown = conditions.numbered()
     for count, line in enumerate(shown):
-        more = f"\n… and {len(shown) - count} more (`/game conditions clear` to start again)"
+        more = "\n" + ngettext(
+            "… and {count} more (`/game conditions clear` to start again)",
+            "… and {count} more (`/game conditions clear` to start again)",
+            len(shown) - count,
+        )
         if len(text) + len(line) + 5 + len(more) > MAX_MESSAGE:
             return text + more
         text += f"\n- `{line}`"
@@ -367,30 +544,49 @@ def conditions_text(conditions: Conditions, *, added: bool = False) -> str:
 
 def conditions_cleared_text(game_id: int, cleared: int) -> str:
     if not cleared:
-        return f"You had no conditional moves in game #{game_id}."
-    lines = "line" if cleared == 1 else "lines"
-    return f"Cleared your conditional moves in game #{game_id} ({cleared} {lines})."
+        return _("You had no conditional moves in game #{game}.", game=game_id)
+    return ngettext(
+        "Cleared your conditional moves in game #{game} ({count} line).",
+        "Cleared your conditional moves in game #{game} ({count} lines).",
+        cleared,
+        game=game_id,
+    )
 
 
 def conditions_dropped_text(dropped: ConditionsDropped) -> str:
     """Told to the owner alone: why Bredon dropped their conditional moves."""
-    game = f"game #{dropped.game_id}"
     if dropped.reason == DropReason.UNDO:
-        return (
-            f"Your conditional moves in {game} were cleared: a move was taken back, so they no "
-            "longer start from the position on the board."
+        return _(
+            "Your conditional moves in game #{game} were cleared: a move was taken back, so they "
+            "no longer start from the position on the board.",
+            game=dropped.game_id,
         )
-    return (
-        f"Your conditional moves in {game} were dropped: your answer **{dropped.move}** could "
-        f"not be played ({dropped.detail}). It is your move."
+    return _(
+        "Your conditional moves in game #{game} were dropped: your answer **{move}** could not "
+        "be played ({reason}). It is your move.",
+        game=dropped.game_id,
+        move=dropped.move,
+        reason=dropped.detail,
     )
 
 
 def next_game_line(game: GameView, waiting: int) -> str:
     """Under a move's confirmation: the next game awaiting the mover, and how many do."""
-    others = f" ({waiting} games await your move)" if waiting > 1 else ""
+    others = (
+        " "
+        + ngettext("({count} game awaits your move)", "({count} games await your move)", waiting)
+        if waiting > 1
+        else ""
+    )
     opponent = display(game.opponent_of(game.player_to_move.id).name)
-    return f"Next: game #{game.id} against {opponent}, ply {game.ply}{clock_state(game)}{others}."
+    return _(
+        "Next: game #{game} against {opponent}, ply {ply}{clock}{others}.",
+        game=game.id,
+        opponent=opponent,
+        ply=game.ply,
+        clock=clock_state(game),
+        others=others,
+    )
 
 
 def game_line(game: GameView, viewer_id: int | None) -> str:
@@ -402,30 +598,42 @@ def game_state(game: GameView, viewer_id: int | None) -> str:
     """ ", ply 4: **your move** (time runs out ...)" (the viewer's move, or whose), or ": 1-0"."""
     if game.is_active:
         if game.player_to_move.id == viewer_id:
-            state = "**your move**"
+            state = _("**your move**")
         else:
-            state = f"{display(game.player_to_move.name)} to move"
-        return f", ply {game.ply}: {state}{clock_state(game)}"
-    result = game.result.ptn() if game.result else game.status.value
-    return f": {result}"
+            state = _("{player} to move", player=display(game.player_to_move.name))
+        return _(", ply {ply}: {state}", ply=game.ply, state=state) + clock_state(game)
+    if game.result:
+        return f": {game.result.ptn()}"
+    status = _("aborted") if game.status is GameStatus.ABORTED else _("finished")
+    return f": {status}"
 
 
 def guild_settings_text(settings: GuildSettings, *, reads_typed_moves: bool, language: str) -> str:
     """`/bredon config`'s answer; `language`: the one the server's posts are in now."""
-    role = mention_role(settings.organizer_role_id) if settings.organizer_role_id else "none"
+    role = mention_role(settings.organizer_role_id) if settings.organizer_role_id else _("none")
     if not settings.typed_moves:
-        typed = "not read"
+        typed = _("not read")
     elif reads_typed_moves:
-        typed = "played"
+        typed = _("played")
     else:
-        typed = "on, but this bot does not read messages (BREDON_TYPED_MOVES is off)"
+        typed = _("on, but this bot does not read messages (BREDON_TYPED_MOVES is off)")
+    komi = _("komi {komi}", komi=f"{settings.komi:g}")
+    if settings.antiquity:
+        komi = _("komi {komi} with {rule}", komi=f"{settings.komi:g}", rule=tie_rule())
     return (
-        f"New challenges default to {settings.size}x{settings.size}, komi {settings.komi:g}"
-        f"{f' with {TIE_RULE}' if settings.antiquity else ''}, "
-        f"{settings.days_per_move} days a move. Threads per game: "
-        f"{'on' if settings.use_threads else 'off'}. Organizer role: {role}. Moves typed in "
-        f"game threads: {typed}. Vacation days a year: "
-        f"{settings.vacation_days or 'none (vacations off)'}.\n"
+        _(
+            "New challenges default to {size}x{size}, {komi}, {days} days a move. Threads per "
+            "game: {threads}. Organizer role: {role}. Moves typed in game threads: {typed}. "
+            "Vacation days a year: {vacation}.",
+            size=settings.size,
+            komi=komi,
+            days=settings.days_per_move,
+            threads=_("on") if settings.use_threads else _("off"),
+            role=role,
+            typed=typed,
+            vacation=settings.vacation_days or _("none (vacations off)"),
+        )
+        + "\n"
         + (
             _("Posts here are in **{language}**.", language=language_name(language))
             if settings.language is not None
@@ -495,38 +703,56 @@ def help_embed() -> discord.Embed:
 def start_text(tps: str) -> str:
     """Where a game set up from a TPS starts, e.g. "from a set position (move 4, black to move)"."""
     board = parse_tps(tps)
-    return f"from a set position (move {board.move_number}, {board.to_move} to move)"
+    return _(
+        "from a set position (move {move}, {colour} to move)",
+        move=board.move_number,
+        colour=colour_name(board.to_move),
+    )
 
 
 def viewed_game_text(record: Game, filename: str) -> str:
     """What `/game view` says of an attached PTN file above its final board."""
     # The file's tags and name are anyone's text, of any length: one short line each.
-    names = [display(one_line(record.tag(f"Player{n}") or f"Player {n}", 60)) for n in (1, 2)]
+    white, black = (
+        display(one_line(record.tag(f"Player{n}") or _("Player {number}", number=n), 60))
+        for n in (1, 2)
+    )
     start = record.start()
-    setup = f"{start.size}x{start.size}, komi {start.komi:g}"
+    setup = _("{size}x{size}, komi {komi}", size=start.size, komi=f"{start.komi:g}")
     tps = record.tag("TPS")
     if tps is not None and tps.strip():
         setup += ", " + start_text(tps)
     plies = len(record.plies)
-    lines = [
-        f"**{display(one_line(filename, 80))}**: **{names[0]}** (white) vs **{names[1]}** "
-        f"(black), {setup}.",
-        f"{plies:,} {'ply' if plies == 1 else 'plies'}; "
-        + (
-            f"{record.result.describe().rstrip('.')} ({record.result.ptn()})."
-            if record.result is not None
-            else "no result: the board below is where the game stands."
-        ),
-    ]
-    return "\n".join(lines)
+    counted = ngettext("{plies} ply", "{plies} plies", plies, plies=f"{plies:,}")
+    if record.result is not None:
+        result = _(
+            "{plies}; {result} ({ptn}).",
+            plies=counted,
+            result=result_sentence(record.result).rstrip("."),
+            ptn=record.result.ptn(),
+        )
+    else:
+        result = _("{plies}; no result: the board below is where the game stands.", plies=counted)
+    heading = _(
+        "**{file}**: **{white}** (white) vs **{black}** (black), {setup}.",
+        file=display(one_line(filename, 80)),
+        white=white,
+        black=black,
+        setup=setup,
+    )
+    return f"{heading}\n{result}"
 
 
 def ply_limit_text(game: GameView, position: Position) -> str:
     """Why a game the ply limit ended was decided on flats, and the count that decided it."""
-    komi = f", komi {position.komi:+g}" if position.komi else ""
-    rule = f", with {TIE_RULE}" if position.ties_to_black else ""
-    return (
-        f"The game reached {game.plies_played:,} plies, the longest a game may be: the flat count "
-        f"decides, as on a full board (White {position.flat_count(Color.WHITE)}, "
-        f"Black {position.flat_count(Color.BLACK)}{komi}{rule})."
+    komi = _(", komi {komi}", komi=f"{position.komi:+g}") if position.komi else ""
+    rule = _(", with {rule}", rule=tie_rule()) if position.ties_to_black else ""
+    return _(
+        "The game reached {plies} plies, the longest a game may be: the flat count decides, as "
+        "on a full board (White {white}, Black {black}{komi}{rule}).",
+        plies=f"{game.plies_played:,}",
+        white=position.flat_count(Color.WHITE),
+        black=position.flat_count(Color.BLACK),
+        komi=komi,
+        rule=rule,
     )

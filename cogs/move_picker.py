@@ -28,6 +28,7 @@ import discord
 from bot.errors import BredonError, IllegalMove, NotYourTurn, PositionChanged
 from bot.games.model import GameView
 from bot.games.service import position_mark, require_active
+from bot.languages import _
 from cogs import game_messages
 from cogs.actions import MoveForm, play_move, table_of
 from cogs.buttons import on_move_press, pressed
@@ -38,13 +39,17 @@ from tak.moves import FILES, Direction, Piece
 MAX_OPTIONS = 25  # Discord's limit on a select's options
 _ORDER = FILES + "12345678" + "FSC" + "+-<>"  # placements before stack moves
 _PIECE_STEPS = {"F": Piece.FLAT, "S": Piece.WALL, "C": Piece.CAP}
-_PIECE_NAMES = {Piece.FLAT: "flat", Piece.WALL: "wall (standing stone)", Piece.CAP: "capstone"}
-_DIRECTION_NAMES = {
-    Direction.UP: "up",
-    Direction.DOWN: "down",
-    Direction.RIGHT: "right",
-    Direction.LEFT: "left",
-}
+
+
+def _direction_name(direction: Direction) -> str:
+    return {
+        Direction.UP: _("up"),
+        Direction.DOWN: _("down"),
+        Direction.RIGHT: _("right"),
+        Direction.LEFT: _("left"),
+    }[direction]
+
+
 _STEPS = r"[a-h1-8FSC+<>\-]{0,12}"
 _PICKER = r"(?P<game>\d+):(?P<ply>\d+):(?P<position>[0-9a-f]{8})"
 
@@ -53,7 +58,9 @@ class StaleChoice(BredonError):
     """A step that leads to no legal move (a forged or outdated component)."""
 
     def __init__(self) -> None:
-        super().__init__("That choice leads to no legal move here: press the board's Move again.")
+        super().__init__(
+            _("That choice leads to no legal move here: press the board's Move again.")
+        )
 
 
 def move_steps(move: Move) -> str:
@@ -111,33 +118,62 @@ def describe(steps: str, position: Position) -> str:
     """The steps in words, for an option's label (at most 100 characters)."""
     move = steps_move(steps)
     if isinstance(move, Placement):
-        return f"{move.ptn()}: place a {_PIECE_NAMES[move.piece]} on {move.square}"
+        fields = {"move": move.ptn(), "square": move.square}
+        return {
+            Piece.FLAT: _("{move}: place a flat on {square}", **fields),
+            Piece.WALL: _("{move}: place a wall (standing stone) on {square}", **fields),
+            Piece.CAP: _("{move}: place a capstone on {square}", **fields),
+        }[move.piece]
     if isinstance(move, Spread):
         landing = ", ".join(
-            f"{drop} on {FILES[file]}{rank + 1}"
+            _("{count} on {square}", count=drop, square=f"{FILES[file]}{rank + 1}")
             for drop, (file, rank) in zip(move.drops, move.path(), strict=True)
         )
-        return f"{move.ptn()}: carry {move.count} {_DIRECTION_NAMES[move.direction]}, {landing}"
+        return _(
+            "{move}: carry {count} {direction}, {landing}",
+            move=move.ptn(),
+            count=move.count,
+            direction=_direction_name(move.direction),
+            landing=landing,
+        )
     if len(steps) == 1:
-        return f"Squares on the {steps} file"
+        return _("Squares on the {file} file", file=steps)
     square = steps[:2]
     if len(steps) == 2:
         stack = position.stack(FILES.index(steps[0]), int(steps[1]) - 1)
         if not stack.colors:
-            return f"{square}: empty, place a piece"
-        top = "white" if stack.colors[-1] == 0 else "black"
-        return f"{square}: stack of {len(stack.colors)}, {top} on top"
-    text = f"{square}: move {_DIRECTION_NAMES[Direction(steps[2])]}"
-    if len(steps) >= 4:
-        text += f", carrying {steps[3]}"
+            return _("{square}: empty, place a piece", square=square)
+        height = len(stack.colors)
+        if stack.colors[-1] == 0:
+            return _("{square}: stack of {height}, white on top", square=square, height=height)
+        return _("{square}: stack of {height}, black on top", square=square, height=height)
+    direction = _direction_name(Direction(steps[2]))
     if len(steps) >= 5:
-        text += ", dropping " + ", ".join(steps[4:]) + ", then more"
-    return text
+        return _(
+            "{square}: move {direction}, carrying {count}, dropping {drops}, then more",
+            square=square,
+            direction=direction,
+            count=steps[3],
+            drops=", ".join(steps[4:]),
+        )
+    if len(steps) == 4:
+        return _(
+            "{square}: move {direction}, carrying {count}",
+            square=square,
+            direction=direction,
+            count=steps[3],
+        )
+    return _("{square}: move {direction}", square=square, direction=direction)
 
 
 def picker_text(game: GameView, chosen: str, position: Position) -> str:
-    so_far = f" So far: {describe(chosen, position)}." if chosen else ""
-    return f"Your move in game #{game.id}: choose it below, step by step.{so_far}"
+    text = _("Your move in game #{game}: choose it below, step by step.", game=game.id)
+    return text + so_far_text(chosen, position)
+
+
+def so_far_text(chosen: str, position: Position) -> str:
+    """The steps chosen so far, after a picker's question (nothing before the first)."""
+    return " " + _("So far: {steps}.", steps=describe(chosen, position)) if chosen else ""
 
 
 def picker_view(game: GameView, chosen: str, position: Position) -> discord.ui.View:
@@ -213,8 +249,12 @@ async def show_step(
     view.add_item(PickerButton("pickok", game.id, game.ply, mark, chosen))
     _add_buttons(view, game, chosen)
     await interaction.edit_original_response(
-        content=f"Play **{move.ptn()}** in game #{game.id}? {describe(chosen, position)}. "
-        "The board after it:",
+        content=_(
+            "Play **{move}** in game #{game}? {steps}. The board after it:",
+            move=move.ptn(),
+            game=game.id,
+            steps=describe(chosen, position),
+        ),
         view=view,
         attachments=[preview],
     )
@@ -263,9 +303,12 @@ class PickerButton(
     def __init__(self, kind: str, game_id: int, ply: int, position: str, steps: str = "") -> None:
         move = steps_move(steps)
         label, style = {
-            "pick0": ("Start over", discord.ButtonStyle.secondary),
-            "pickptn": ("Type PTN", discord.ButtonStyle.secondary),
-            "pickok": (f"Confirm {move.ptn() if move else ''}", discord.ButtonStyle.success),
+            "pick0": (_("Start over"), discord.ButtonStyle.secondary),
+            "pickptn": (_("Type PTN"), discord.ButtonStyle.secondary),
+            "pickok": (
+                _("Confirm {move}", move=move.ptn() if move else ""),
+                discord.ButtonStyle.success,
+            ),
         }[kind]
         tail = f":{steps}" if kind == "pickok" else ""
         super().__init__(_button(label, style, f"{kind}:{game_id}:{ply}:{position}{tail}"))
@@ -328,15 +371,21 @@ def _condition_step(
     if reply or chosen:
         view.add_item(ConditionButton("cpick0", game.id, game.ply, mark))
     opponent = display(game.player_to_move.name)
-    so_far = f" So far: {describe(chosen, position)}." if chosen else ""
     move = steps_move(reply)
     if move is None:
-        text = (
-            f"A conditional move in game #{game.id}: first the reply of **{opponent}** you foresee."
+        text = _(
+            "A conditional move in game #{game}: first the reply of **{opponent}** you foresee.",
+            game=game.id,
+            opponent=opponent,
         )
     else:
-        text = f"If **{opponent}** plays **{move.ptn()}** in game #{game.id}, you answer:"
-    return text + so_far, view
+        text = _(
+            "If **{opponent}** plays **{move}** in game #{game}, you answer:",
+            opponent=opponent,
+            move=move.ptn(),
+            game=game.id,
+        )
+    return text + so_far_text(chosen, position), view
 
 
 async def show_condition_step(
@@ -356,7 +405,7 @@ async def show_condition_step(
     after = position.copy()
     after.play(theirs)
     if after.result is not None:
-        raise IllegalMove(theirs.ptn(), "that reply ends the game: there is nothing to answer")
+        raise IllegalMove(theirs.ptn(), _("that reply ends the game: there is nothing to answer"))
     mine = steps_move(chosen)
     if mine is None or not after.is_legal(mine):
         text, view = _condition_step(game, after, reply, chosen)
@@ -370,8 +419,13 @@ async def show_condition_step(
     view.add_item(ConditionButton("cpick0", game.id, game.ply, mark))
     opponent = display(game.player_to_move.name)
     await interaction.edit_original_response(
-        content=f"If **{opponent}** plays **{theirs.ptn()}**, Bredon plays **{mine.ptn()}** for "
-        "you at once. The board after both:",
+        content=_(
+            "If **{opponent}** plays **{theirs}**, Bredon plays **{mine}** for you at once. "
+            "The board after both:",
+            opponent=opponent,
+            theirs=theirs.ptn(),
+            mine=mine.ptn(),
+        ),
         view=view,
         attachments=[preview],
     )
@@ -448,8 +502,8 @@ class ConditionButton(
         self, kind: str, game_id: int, ply: int, position: str, reply: str = "", answer: str = ""
     ) -> None:
         label, style = {
-            "cpick0": ("Start over", discord.ButtonStyle.secondary),
-            "cpickok": ("Add this conditional move", discord.ButtonStyle.success),
+            "cpick0": (_("Start over"), discord.ButtonStyle.secondary),
+            "cpickok": (_("Add this conditional move"), discord.ButtonStyle.success),
         }[kind]
         tail = f":{reply}:{answer}" if kind == "cpickok" else ""
         super().__init__(_button(label, style, f"{kind}:{game_id}:{ply}:{position}{tail}"))

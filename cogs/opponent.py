@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot.app import BredonBot, acting
 from bot.computer.player import POLL_SECONDS, BotPlayer, Thinker
+from bot.languages import _
 from bot.notifications.outbox import Item, game_stream
 from cogs.actions import player_of, post_or_withdraw
 from cogs.arguments import BoardSize, Colour, Days, Komi
@@ -124,13 +125,17 @@ class OpponentCog(commands.Cog):
             name = LEVELS[level - 1].name
             if accepted.game_id is None:
                 await interaction.followup.send(
-                    f"Challenge #{challenge.id} is up; I'll accept it as soon as I'm ready.",
+                    _(
+                        "Challenge #{challenge} is up; I'll accept it as soon as I'm ready.",
+                        challenge=challenge.id,
+                    ),
                     ephemeral=True,
                 )
                 return
             report = await courier.deliver_stream(game_stream(accepted.game_id))
+            fields = {"game": accepted.game_id, "level": level, "name": name}
             reply = report.reply(
-                f"Game #{accepted.game_id} against me, level {level} ({name}), is on",
-                f"Game #{accepted.game_id} against me, level {level} ({name}), was set up",
+                _("Game #{game} against me, level {level} ({name}), is on", **fields),
+                _("Game #{game} against me, level {level} ({name}), was set up", **fields),
             )
             await interaction.followup.send(reply, ephemeral=True)

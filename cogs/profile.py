@@ -17,7 +17,7 @@ from cogs.arguments import BoardSize, TimeZone
 from cogs.courier import Courier
 from cogs.formatting import display
 from cogs.picture_files import rating_file
-from cogs.sharing import answer, answer_language
+from cogs.sharing import answer, wording_for
 from cogs.table import is_me
 from cogs.translation import language_choices
 from rendering import THEMES
@@ -107,7 +107,7 @@ class ProfileCog(commands.Cog):
                     await self.services.matches.get(here.match_id),
                     await self.services.matches.games(here.match_id),
                 )
-            with speaking(await answer_language(interaction, public)):
+            async with wording_for(interaction, public):
                 lines = [
                     _("Games against me count in their own game and match only: I keep no score.")
                     if is_me(self.bot, whose.id)
@@ -140,6 +140,6 @@ class ProfileCog(commands.Cog):
             guild_id = interaction.guild_id or 0
             chosen = size or (await self.services.guilds.get(guild_id)).size
             board = await self.services.ratings.leaderboard(guild_id, chosen)
-            with speaking(await answer_language(interaction, public)):
+            async with wording_for(interaction, public):
                 embed = player_messages.leaderboard_embed(chosen, board)
             await answer(interaction, public, embed=embed)

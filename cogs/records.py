@@ -16,6 +16,7 @@ from bot.app import BredonBot, acting
 from bot.games.model import GameView
 from bot.games.notes import MAX_NOTE
 from bot.games.scratch import try_line
+from bot.languages import _, ngettext
 from bot.work.attached_files import FileReader, read_game
 from cogs import game_messages
 from cogs.actions import Refusal
@@ -23,7 +24,7 @@ from cogs.arguments import Game, find_game
 from cogs.checks import refuse_asking_me
 from cogs.courier import Courier
 from cogs.move_picker import condition_picker
-from cogs.sharing import answer
+from cogs.sharing import answer, wording_for
 from tak import Position, TakError
 from tak.ptn import Game as PTNGame
 from tak.tinue import with_calls
@@ -48,8 +49,9 @@ class RecordsCog(commands.Cog):
         """A game's position as TPS text"""
         async with acting(interaction):
             target = await find_game(interaction, game)
-            text = f"Game #{target.id}, ply {target.ply}:\n```\n{target.tps}\n```"
-            await answer(interaction, public, text)
+            async with wording_for(interaction, public):
+                head = _("Game #{game}, ply {ply}:", game=target.id, ply=target.ply)
+            await answer(interaction, public, f"{head}\n```\n{target.tps}\n```")
 
     async def ptn(
         self, interaction: discord.Interaction, game: Game | None = None, public: bool = False
@@ -63,18 +65,22 @@ class RecordsCog(commands.Cog):
                 None if public else await self.services.notes.read(target.id, interaction.user.id)
             )
             if note is not None:  # the user's own export only: a note is private
-                record.comments.append(f"Note by {interaction.user.display_name}: {note}")
+                record.comments.append(
+                    _("Note by {player}: {note}", player=interaction.user.display_name, note=note)
+                )
             text = record.ptn()
             url = record.ninja_url()
-            link = (
-                f"[Open game #{target.id} in ptn.ninja]({url})"
-                if len(url) <= MAX_NINJA_LINK
-                else "The game is too long for a link: open the file in ptn.ninja."
-            )
+            async with wording_for(interaction, public):
+                link = (
+                    _("[Open game #{game} in ptn.ninja]({url})", game=target.id, url=url)
+                    if len(url) <= MAX_NINJA_LINK
+                    else _("The game is too long for a link: open the file in ptn.ninja.")
+                )
+                embed = discord.Embed(title=_("Game #{game}", game=target.id), description=link)
             await answer(
                 interaction,
                 public,
-                embed=discord.Embed(title=f"Game #{target.id}", description=link),
+                embed=embed,
                 files=[discord.File(io.BytesIO(text.encode()), filename=f"bredon-{target.id}.ptn")],
             )
 
@@ -85,8 +91,16 @@ class RecordsCog(commands.Cog):
         async with acting(interaction):
             target = await find_game(interaction, game)
             record = await self.services.queries.record(target.id)
-            file, note = await self.table.replay_file(target.id, record, interaction.user.id)
-            text = f"Game #{target.id}, {len(record.plies)} plies. {note}".rstrip()
+            async with wording_for(interaction, public):
+                file, note = await self.table.replay_file(target.id, record, interaction.user.id)
+                plies = len(record.plies)
+                text = ngettext(
+                    "Game #{game}, {count} ply. {note}",
+                    "Game #{game}, {count} plies. {note}",
+                    plies,
+                    game=target.id,
+                    note=note,
+                ).rstrip()
             await answer(interaction, public, text, files=[file])
 
     @app_commands.describe(
@@ -203,7 +217,10 @@ class RecordsCog(commands.Cog):
         async with acting(interaction):
             record, final = await read_attached_game(file, self.table.files, interaction.user.id)
             text = game_messages.viewed_game_text(record, file.filename)
-            players = (record.tag("Player1") or "Player 1", record.tag("Player2") or "Player 2")
+            players = (
+                record.tag("Player1") or _("Player {number}", number=1),
+                record.tag("Player2") or _("Player {number}", number=2),
+            )
             files = [
                 await self.table.position_file(
                     final,
@@ -214,7 +231,7 @@ class RecordsCog(commands.Cog):
                 )
             ]
             if replay and not record.plies:
-                text += "\nThe file has no moves to replay."
+                text += "\n" + _("The file has no moves to replay.")
             elif replay:
                 gif, note = await self.table.replay_file("view", record, interaction.user.id)
                 files.append(gif)
@@ -231,23 +248,29 @@ async def read_attached_game(
     loop."""
     if file.size > MAX_PTN_FILE_BYTES:
         raise Refusal(
-            f"That file is {file.size:,} bytes; a PTN file is at most "
-            f"{MAX_PTN_FILE_BYTES // 1024} KiB here (a whole game takes a few kilobytes)."
+            _(
+                "That file is {size} bytes; a PTN file is at most {most} KiB here (a whole game "
+                "takes a few kilobytes).",
+                size=f"{file.size:,}",
+                most=MAX_PTN_FILE_BYTES // 1024,
+            )
         )
     try:
         data = await file.read()
     except discord.HTTPException as error:
         raise Refusal(
-            f"I couldn't fetch the file (Discord said: {error.text or error.status}). "
-            "Please try again."
+            _(
+                "I couldn't fetch the file (Discord said: {error}). Please try again.",
+                error=error.text or error.status,
+            )
         ) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise Refusal(
-            "That file is not text in UTF-8, so it is not a PTN file: attach a .ptn game record."
+            _("That file is not text in UTF-8, so it is not a PTN file: attach a .ptn game record.")
         ) from None
     try:
         return await reader.run(read_game, text, player_id=player_id)
     except TakError as error:
-        raise Refusal(f"That file is not a game I can read: {error}") from None
+        raise Refusal(_("That file is not a game I can read: {error}", error=error)) from None

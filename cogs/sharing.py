@@ -14,16 +14,18 @@ game stays unknown here (:func:`cogs.arguments.find_game`), so it can never be s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
 import discord
 from discord import Thread
 
-from bot.languages import spoken
+from bot.languages import _, ngettext, speaking
 from cogs.actions import player_of
 from cogs.courier import courier_of
 from cogs.formatting import display
+from cogs.table import permission_name
 
 SILENT = discord.AllowedMentions.none()
 # The channels an answer may be shown in (where a command can be used, and messages sent).
@@ -41,29 +43,31 @@ def missing_to_share(
     """The permissions the bot lacks to post this answer in `channel` (by their names in
     Discord's settings)."""
     granted = channel.permissions_for(me)
-    needed = {"view_channel": "View Channels"}
-    if isinstance(channel, discord.Thread):
-        needed["send_messages_in_threads"] = "Send Messages in Threads"
-    else:
-        needed["send_messages"] = "Send Messages"
+    needed = ["view_channel"]
+    needed.append(
+        "send_messages_in_threads" if isinstance(channel, discord.Thread) else "send_messages"
+    )
     if embed:
-        needed["embed_links"] = "Embed Links"
+        needed.append("embed_links")
     if files:
-        needed["attach_files"] = "Attach Files"
-    return [label for name, label in needed.items() if not getattr(granted, name)]
+        needed.append("attach_files")
+    return [permission_name(name) for name in needed if not getattr(granted, name)]
 
 
 def shared_by(interaction: discord.Interaction) -> str:
     """The small line under a public answer: who asked for it."""
-    return f"-# Shown by {display(player_of(interaction.user).name)}"
+    return "-# " + _("Shown by {player}", player=display(player_of(interaction.user).name))
 
 
-async def answer_language(interaction: discord.Interaction, public: bool) -> str:
-    """The language to word an answer in: the server's when it is shown to the channel (as
-    its posts are), else the asker's own (the one being spoken)."""
-    if public and interaction.guild_id is not None:
-        return await courier_of(interaction.client).table.server_language(interaction.guild_id)
-    return spoken()
+@asynccontextmanager
+async def wording_for(interaction: discord.Interaction, public: bool) -> AsyncIterator[None]:
+    """Word an answer inside for whom it is for: with `public` (in a server), in the server's
+    language, for the channel reads it; else in the caller's (as :func:`bot.app.acting` speaks)."""
+    if not public or interaction.guild_id is None:
+        yield
+        return
+    with speaking(await courier_of(interaction.client).table.server_language(interaction.guild_id)):
+        yield
 
 
 async def answer(
@@ -87,15 +91,21 @@ async def answer(
     if public and guild is not None and isinstance(channel, SHAREABLE):
         missing = missing_to_share(channel, guild.me, embed=embed is not None, files=bool(files))
         if not missing:
-            text = f"{content}\n{shared_by(interaction)}".lstrip()
+            async with wording_for(interaction, public):
+                text = f"{content}\n{shared_by(interaction)}".lstrip()
             posted = await channel.send(text, allowed_mentions=SILENT, **extra)
-            link = f"Shown in the channel: {posted.jump_url}"
+            link = _("Shown in the channel: {link}", link=posted.jump_url)
             await interaction.followup.send(link, ephemeral=True)
             return posted
-        several = len(missing) > 1
-        content = (
-            f"I can't show this in {channel.mention}: I'm missing the {', '.join(missing)} "
-            f"permission{'s' if several else ''} there. Here it is for you only.\n{content}"
-        ).rstrip()
+        refused = ngettext(
+            "I can't show this in {channel}: I'm missing the {permissions} permission there. "
+            "Here it is for you only.",
+            "I can't show this in {channel}: I'm missing the {permissions} permissions there. "
+            "Here it is for you only.",
+            len(missing),
+            channel=channel.mention,
+            permissions=", ".join(missing),
+        )
+        content = f"{refused}\n{content}".rstrip()
     await interaction.followup.send(content, ephemeral=True, **extra)
     return None

@@ -33,7 +33,7 @@ import discord
 
 from bot.errors import UnknownPlayer
 from bot.games.model import GameView
-from bot.languages import catalogue, speaking
+from bot.languages import _, catalogue, speaking
 from bot.notifications.outbox import (
     PAYLOADS,
     BiddingNews,
@@ -47,7 +47,7 @@ from bot.notifications.outbox import (
 from bot.services import Services
 from bot.work.attached_files import FileReader
 from bot.work.fair_slots import FairSlots
-from rendering import THEMES, render_board, render_replay_within
+from rendering import THEMES, BoardWords, ReplayWords, render_board, render_replay_within
 from tak import Move, Position, Result
 from tak.ptn import Game
 
@@ -66,17 +66,22 @@ Show = Callable[[Item, Any], Awaitable["Shown"]]
 
 
 # What the bot needs where a game or a tournament is played (docs/discord-setup.md).
-NEEDED = {
-    "view_channel": "View Channels",
-    "send_messages": "Send Messages",
-    "attach_files": "Attach Files",
-    "embed_links": "Embed Links",
-    "read_message_history": "Read Message History",
-}
-NEEDED_FOR_THREADS = {
-    "create_public_threads": "Create Public Threads",
-    "send_messages_in_threads": "Send Messages in Threads",
-}
+NEEDED = ("view_channel", "send_messages", "attach_files", "embed_links", "read_message_history")
+NEEDED_FOR_THREADS = ("create_public_threads", "send_messages_in_threads")
+
+
+def permission_name(permission: str) -> str:
+    """A permission by its name in Discord's settings, in the language spoken (as Discord
+    shows it in that language)."""
+    return {
+        "view_channel": _("View Channels"),
+        "send_messages": _("Send Messages"),
+        "attach_files": _("Attach Files"),
+        "embed_links": _("Embed Links"),
+        "read_message_history": _("Read Message History"),
+        "create_public_threads": _("Create Public Threads"),
+        "send_messages_in_threads": _("Send Messages in Threads"),
+    }[permission]
 
 
 def missing_permissions(
@@ -85,8 +90,8 @@ def missing_permissions(
     """The permissions the bot lacks in `channel` to show games there (by their names in
     Discord's settings)."""
     granted = channel.permissions_for(me)
-    needed = {**NEEDED, **(NEEDED_FOR_THREADS if threads else {})}
-    return [label for name, label in needed.items() if not getattr(granted, name)]
+    needed = NEEDED + (NEEDED_FOR_THREADS if threads else ())
+    return [permission_name(name) for name in needed if not getattr(granted, name)]
 
 
 def is_me(client: discord.Client, user_id: int | None) -> bool:
@@ -241,7 +246,9 @@ class GameTable:
         for player in (game.white, game.black):
             if player.id in sent:
                 continue
-            note = f"(I could not post this in the game's channel.)\n{post.text}"
+            async with self.speaking_to(player.id):
+                apology = _("(I could not post this in the game's channel.)")
+            note = f"{apology}\n{post.text}"
             if await self._direct_message(player.id, note, post) is not None:
                 sent = [*sent, player.id]
                 await self.services.outbox.save_progress(item, dm_sent=sent)
@@ -302,7 +309,9 @@ class GameTable:
         """A DM pointing to a post made in the server (`text` of the post's link), for a player
         who wants one; nothing when the post itself was the DM or went nowhere."""
         if shown.link is not None and shown.in_guild:
-            await self.tell_by_dm(item, player_id, guild_id, text(shown.link), offer=offer)
+            async with self.speaking_to(player_id):  # a DM: in its player's language
+                worded = text(shown.link)
+            await self.tell_by_dm(item, player_id, guild_id, worded, offer=offer)
 
     async def tell_by_dm(
         self, item: Item | None, player_id: int, guild_id: int, text: str, *, offer: bool
@@ -378,6 +387,7 @@ class GameTable:
                 result=result,
                 show_tak=None if called is None else called[0],
                 tinue=called is not None and called[1],
+                words=board_words(),
             )
 
     async def board_file(
@@ -395,7 +405,8 @@ class GameTable:
         number, or a name for a game from a file), and a note on the plies sampled."""
         theme = await self.theme_for(viewer_id)
         async with self._replays.slot(viewer_id):
-            replay = await asyncio.to_thread(render_replay_within, record, theme=theme)
+            words = replay_words()
+            replay = await asyncio.to_thread(render_replay_within, record, theme=theme, words=words)
         file = discord.File(io.BytesIO(replay.data), filename=f"bredon-{label}.gif")
         return file, replay.note
 
@@ -417,6 +428,7 @@ class GameTable:
             players=players,
             theme=theme,
             result=position.result or result,
+            words=board_words(),
         )
         png = await self.draw(draw, player_id=viewer_id)
         return discord.File(io.BytesIO(png), filename=name)
@@ -437,6 +449,37 @@ class GameTable:
             game, position, viewer_id=viewer_id, last_move=last_move, called=called
         )
         return Post(text, png, _board_name(game, position), view)
+
+
+def board_words() -> BoardWords:
+    """The words drawn on a board, in the language spoken (of whoever sees the picture)."""
+    return BoardWords(
+        move=_("Move {number}"),
+        player=_("Player {number}"),
+        komi=_("Komi {komi}"),
+        flats=_("Flats {count}"),
+        road=_("{name} wins by road"),
+        on_flats=_("{name} wins on flats"),
+        resignation=_("{name} wins by resignation"),
+        time=_("{name} wins on time"),
+        win=_("{name} wins"),
+        agreement=_("Draw by agreement"),
+        tied=_("Draw: the flat count is tied"),
+        aborted=_("The game was aborted"),
+    )
+
+
+def replay_words() -> ReplayWords:
+    """The words of a replay, in the language spoken."""
+    return ReplayWords(
+        board=board_words(),
+        start_and_end=_("Only the start and the end of {plies} plies shown."),
+        start_and_last=_("Only the start and the last {closing} of {plies} plies shown."),
+        every=_("One ply in {stride} of {plies} shown."),
+        every_then_last=_("One ply in {stride} of {plies} shown, then the last {closing}."),
+        ply=_("ply {ply} of {plies}"),
+        skipped=_("{count} skipped"),
+    )
 
 
 def _board_name(game: GameView, position: Position) -> str:

@@ -25,7 +25,7 @@ from bot.errors import BredonError
 from bot.games.lookup import Listing
 from bot.games.model import MAX_MATCH_GAMES, GameView
 from bot.games.service import position_mark, require_active
-from bot.languages import speaking
+from bot.languages import _, speaking
 from bot.notifications.outbox import game_stream
 from bot.text_safety import typed_move
 from bot.timekeeping.control import clock_options
@@ -48,7 +48,7 @@ from cogs.checks import check_place, refuse_asking_me
 from cogs.courier import Courier
 from cogs.formatting import display
 from cogs.game_list import listing_page
-from cogs.sharing import answer
+from cogs.sharing import answer, wording_for
 from tak import PTNError, parse_move
 from tak.tps import MAX_TPS_LENGTH
 
@@ -187,9 +187,9 @@ class TakCog(commands.Cog):
             me = interaction.client.user
             against_me = me is not None and opponent == me
             if opponent is not None and opponent.bot and not against_me:
-                raise Refusal("Bots cannot play Tak here: challenge a person.")
+                raise Refusal(_("Bots cannot play Tak here: challenge a person."))
             if against_me and (stakes or ante is not None):
-                raise Refusal("I don't play for coins: challenge me without stakes.")
+                raise Refusal(_("I don't play for coins: challenge me without stakes."))
             settings = await self.services.guilds.get(interaction.guild_id or 0)
             place = await check_place(interaction, settings.use_threads)
             setup = settings.game_setup(
@@ -235,7 +235,12 @@ class TakCog(commands.Cog):
             message = await post_or_withdraw(self.table, place, challenge)
             announce_to_me(self.bot, challenge)
             await interaction.followup.send(
-                f"Challenge #{challenge.id} is up: {message.jump_url}", ephemeral=True
+                _(
+                    "Challenge #{challenge} is up: {link}",
+                    challenge=challenge.id,
+                    link=message.jump_url,
+                ),
+                ephemeral=True,
             )
 
     # ----------------------------------------------------------------- playing
@@ -282,8 +287,11 @@ class TakCog(commands.Cog):
             require_active(target)
             opponent = target.opponent_of(interaction.user.id)
             await interaction.followup.send(
-                f"Resign game #{target.id} against {display(opponent.name)}? "
-                "This cannot be undone.",
+                _(
+                    "Resign game #{game} against {opponent}? This cannot be undone.",
+                    game=target.id,
+                    opponent=display(opponent.name),
+                ),
                 view=buttons(("resign", target.id)),
                 ephemeral=True,
             )
@@ -312,7 +320,12 @@ class TakCog(commands.Cog):
             ask = {"draw": self.services.games.offer_draw, "undo": self.services.games.request_undo}
             await ask[what](target.id, interaction.user.id)
             report = await self.courier.deliver_stream(game_stream(target.id))
-            text = report.reply("Asked your opponent", f"Your {what} request was recorded")
+            late = (
+                _("Your draw request was recorded")
+                if what == "draw"
+                else _("Your undo request was recorded")
+            )
+            text = report.reply(_("Asked your opponent"), late)
             await interaction.followup.send(text, ephemeral=True)
 
     async def abort(self, interaction: discord.Interaction, game: Game | None = None) -> None:
@@ -321,7 +334,7 @@ class TakCog(commands.Cog):
             target = await find_game(interaction, game, as_player=True)
             await self.services.games.abort(target.id, interaction.user.id)
             report = await self.courier.deliver_stream(game_stream(target.id))
-            done = f"Game #{target.id} is aborted"
+            done = _("Game #{game} is aborted", game=target.id)
             await interaction.followup.send(report.reply(done, done), ephemeral=True)
 
     # ----------------------------------------------------------------- looking
@@ -333,8 +346,9 @@ class TakCog(commands.Cog):
         async with acting(interaction):
             target = await find_game(interaction, game)
             position = await self.services.games.position(target.id)
-            file = await self.table.board_file(target, position, viewer_id=interaction.user.id)
-            state = game_messages.game_line(target, None if public else interaction.user.id)
+            async with wording_for(interaction, public):  # the picture's words too
+                file = await self.table.board_file(target, position, viewer_id=interaction.user.id)
+                state = game_messages.game_line(target, None if public else interaction.user.id)
             await answer(interaction, public, state, files=[file])
 
     @app_commands.describe(
@@ -351,15 +365,16 @@ class TakCog(commands.Cog):
         """Your games (or someone's) with links, a page at a time"""
         async with acting(interaction):
             caller, whose = interaction.user.id, (user or interaction.user).id
-            embed, view = await listing_page(
-                interaction,
-                caller=caller,
-                whose=whose,
-                listing=Listing(show),
-                as_of=self.services.clock.now(),
-                number=0,
-                viewer_id=None if public else caller,
-            )
+            async with wording_for(interaction, public):
+                embed, view = await listing_page(
+                    interaction,
+                    caller=caller,
+                    whose=whose,
+                    listing=Listing(show),
+                    as_of=self.services.clock.now(),
+                    number=0,
+                    viewer_id=None if public else caller,
+                )
             await answer(interaction, public, embed=embed, view=view)
 
     async def help(self, interaction: discord.Interaction) -> None:

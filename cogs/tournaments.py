@@ -26,7 +26,7 @@ from discord.ext import commands
 
 from bot.app import BredonBot, acting
 from bot.games.model import MAX_MATCH_GAMES
-from bot.languages import _, speaking, spoken
+from bot.languages import _, spoken
 from bot.notifications.outbox import game_stream, tournament_stream
 from bot.text_safety import message_text
 from bot.timekeeping.control import clock_options, parse_duration
@@ -50,7 +50,7 @@ from cogs.checks import check_place
 from cogs.courier import Courier
 from cogs.formatting import display
 from cogs.picture_files import pairings_file, tournament_files
-from cogs.sharing import answer
+from cogs.sharing import answer, wording_for
 from tak.ptn import Game as PTNGame
 from tak.tps import MAX_TPS_LENGTH
 
@@ -131,13 +131,6 @@ class TournamentCog(commands.Cog):
         if report.pending:
             return " " + _("I couldn't post the news in its channel yet; I'll keep trying.")
         return ""
-
-    async def answer_language(self, interaction: discord.Interaction, public: bool) -> str:
-        """The language of an answer: the server's when it is shown to the channel, else the
-        person's (the one being spoken)."""
-        if public and interaction.guild_id is not None:
-            return await self.courier.table.server_language(interaction.guild_id)
-        return spoken()
 
     # ----------------------------------------------------------------- organizing
 
@@ -420,7 +413,7 @@ class TournamentCog(commands.Cog):
             shown = await self.services.tournaments.pairings(found.id, round)
             table = self.courier.table
             theme = await table.theme_for(interaction.user.id)
-            with speaking(await self.answer_language(interaction, public)):
+            async with wording_for(interaction, public):
                 picture = await pairings_file(
                     self.services, table.draw, found.id, round, theme=theme
                 )
@@ -440,7 +433,7 @@ class TournamentCog(commands.Cog):
             table = self.courier.table
             theme = await table.theme_for(interaction.user.id)
             replaced = await self.services.entry.replaced(found.id)
-            with speaking(await self.answer_language(interaction, public)):
+            async with wording_for(interaction, public):
                 pictures = await tournament_files(self.services, table.draw, found.id, theme=theme)
                 embed = tournament_messages.standings_embed(found, rows)
                 note = tournament_messages.replacements_text(replaced)

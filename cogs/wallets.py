@@ -20,7 +20,7 @@ from bot.app import BredonBot, acting, apologise
 from bot.coins.service import MAX_COINS, Phase, StakeView
 from bot.errors import InvalidSetting, NotBidding
 from bot.games.model import GameView
-from bot.languages import _, speaking
+from bot.languages import _
 from bot.notifications.outbox import (
     BiddingNews,
     GameEnded,
@@ -38,7 +38,7 @@ from cogs.buttons import pressed
 from cogs.courier import courier_of
 from cogs.formatting import timestamp
 from cogs.server import require_manager
-from cogs.sharing import answer, answer_language
+from cogs.sharing import answer, wording_for
 from cogs.table import GONE, GameTable, Shown
 
 log = logging.getLogger(__name__)
@@ -237,7 +237,7 @@ async def leaderboard(interaction: discord.Interaction, public: bool = False) ->
     """The server's coin leaderboard"""
     async with acting(interaction):
         board = await services_of(interaction).wallets.leaderboard(interaction.guild_id or 0)
-        with speaking(await answer_language(interaction, public)):
+        async with wording_for(interaction, public):
             embed = coin_messages.coin_board_embed(board)
         await answer(interaction, public, embed=embed)
 

@@ -8,13 +8,14 @@ The renderer knows nothing of Discord or the database::
     >>> png = render_board(Position(6), players=("alice", "bob"))
 """
 
-from rendering.board import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, komi_text, layout
+from rendering.board import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, BoardWords, komi_text, layout
 from rendering.render import render_board
 from rendering.replay import (
     CLOSING_PLIES,
     MAX_REPLAY_BYTES,
     REPLAY_SIZE,
     ReplayImage,
+    ReplayWords,
     render_replay,
     render_replay_within,
 )
@@ -28,8 +29,10 @@ __all__ = [
     "MIN_SIZE",
     "REPLAY_SIZE",
     "THEMES",
+    "BoardWords",
     "PieceColours",
     "ReplayImage",
+    "ReplayWords",
     "Theme",
     "komi_text",
     "layout",

@@ -227,6 +227,29 @@ def _fill_square(
 
 
 @dataclass(frozen=True, slots=True)
+class BoardWords:
+    """The words a board is drawn with, as templates for ``str.format``: English unless the
+    caller gives its own (the renderer knows no languages; the bot fills these in the
+    language of whoever sees the picture). TAK and TINUË are the game's own words."""
+
+    move: str = "Move {number}"  # the move number on a board no move has been shown on
+    player: str = "Player {number}"  # a player without a name that can be drawn
+    komi: str = "Komi {komi}"
+    flats: str = "Flats {count}"
+    road: str = "{name} wins by road"
+    on_flats: str = "{name} wins on flats"
+    resignation: str = "{name} wins by resignation"
+    time: str = "{name} wins on time"
+    win: str = "{name} wins"
+    agreement: str = "Draw by agreement"
+    tied: str = "Draw: the flat count is tied"
+    aborted: str = "The game was aborted"
+
+
+ENGLISH = BoardWords()
+
+
+@dataclass(frozen=True, slots=True)
 class Scene:
     """What one image shows, decided from the position and the caller's options."""
 
@@ -245,13 +268,14 @@ class Scene:
     # Rows below the board with the full order of stacks too tall for their square. Off for
     # replays, whose frames all keep one size; there a tall stack shows its topmost layers.
     strips: bool = False
+    words: BoardWords = ENGLISH
 
 
-def move_heading(position: Position, last_move: Move | None) -> str:
+def move_heading(position: Position, last_move: Move | None, words: BoardWords = ENGLISH) -> str:
     """The move just played as the PTN and the posts number it ("5. a5", "5... b5"), so that
     the picture, the post and the record agree; "Move 1" on a board no move has been shown on."""
     if last_move is None or position.ply == 0:
-        return f"Move {position.ply // 2 + 1}"
+        return words.move.format(number=position.ply // 2 + 1)
     return f"{move_number(position.ply - 1)} {last_move.ptn()}"
 
 
@@ -281,7 +305,7 @@ def draw_scene(scene: Scene) -> Image.Image:
         _draw_strip(image, draw, frame, theme, row, file, rank, position.stack(file, rank))
     _draw_header(image, draw, frame, scene)
     if scene.result is not None:
-        _draw_banner(image, frame, theme, scene.result, scene.names)
+        _draw_banner(image, frame, theme, scene.result, scene.names, scene.words)
     elif scene.caption:
         _draw_banner_text(image, frame, scene.caption, theme.muted)
     return image
@@ -577,15 +601,17 @@ def _draw_header(
         _draw_swatch(image, draw, theme, Piece.FLAT, color, (chip_x, chip_top), chip)
         text_x = chip_x + chip + round(12 * u) if on_left else chip_x - round(12 * u)
         room = (x1 - x0) - chip - 2 * inner - round(12 * u)
-        shown = displayable(scene.names[color]) or f"Player {color.number}"
+        shown = displayable(scene.names[color]) or scene.words.player.format(number=color.number)
         name = header_line(shown, name_size, room)
         ink = theme.muted if scene.result is None and position.to_move is not color else theme.text
         draw_line(image, (text_x, name_y), name, ink, "ls" if on_left else "rs")
         _draw_stats(image, draw, frame, scene, color, (x0 + inner, x1 - inner), stat_y, stat_size)
-    number = header_line(move_heading(position, scene.last_move), round(30 * u), 2 * centre_half)
+    heading = move_heading(position, scene.last_move, scene.words)
+    number = header_line(heading, round(30 * u), 2 * centre_half)
     draw_line(image, (middle, top + round(44 * u)), number, theme.muted, "ms")
     if position.komi:
-        komi = fit(f"Komi {komi_text(position.komi)}", round(26 * u), 2 * centre_half)
+        komi_line = scene.words.komi.format(komi=komi_text(position.komi))
+        komi = fit(komi_line, round(26 * u), 2 * centre_half)
         draw_line(image, (middle, top + round(72 * u)), komi, theme.muted, "ms")
     if scene.show_tak:
         tak = Line.of("TINUË" if scene.tinue else "TAK", round(32 * u))
@@ -613,7 +639,7 @@ def _draw_stats(
     """ "Flats 12" and the reserves as icons with counts, on one line of the player's panel (the
     komi is written under the move number)."""
     position, theme, u = scene.position, scene.theme, frame.unit
-    flats = f"Flats {position.flat_count(color)}"
+    flats = scene.words.flats.format(count=position.flat_count(color))
     reserves = position.reserves(color)
     parts: list[tuple[Piece | None, str]] = [(None, flats), (Piece.FLAT, str(reserves.stones))]
     if position.starting_caps[color]:
@@ -674,14 +700,21 @@ def header_line(name: str, size: int, room: float) -> Line:
     return fit(text, smallest, room)
 
 
-def banner_text(result: Result, names: tuple[str, str]) -> str:
+def banner_text(result: Result, names: tuple[str, str], words: BoardWords = ENGLISH) -> str:
     """The result for the banner, naming the winner: "Alice wins by road · R-0"."""
-    sentence = result.describe().removesuffix(".")
     if result.kind is ResultKind.ABORT:
-        return sentence
-    if result.winner is not None:
-        name = displayable(names[result.winner]) or f"Player {result.winner.number}"
-        sentence = name + sentence.removeprefix(str(result.winner).capitalize())
+        return words.aborted
+    if result.winner is None:
+        sentence = words.agreement if result.kind is ResultKind.AGREEMENT else words.tied
+    else:
+        name = displayable(names[result.winner]) or words.player.format(number=result.winner.number)
+        template = {
+            ResultKind.ROAD: words.road,
+            ResultKind.FLATS: words.on_flats,
+            ResultKind.RESIGNATION: words.resignation,
+            ResultKind.TIME: words.time,
+        }.get(result.kind, words.win)
+        sentence = template.format(name=name)
     return f"{sentence} · {result.ptn()}"
 
 
@@ -695,10 +728,15 @@ def _banner_box(frame: Layout) -> tuple[int, int, int, int]:
 
 
 def _draw_banner(
-    image: Image.Image, frame: Layout, theme: Theme, result: Result, names: tuple[str, str]
+    image: Image.Image,
+    frame: Layout,
+    theme: Theme,
+    result: Result,
+    names: tuple[str, str],
+    words: BoardWords,
 ) -> None:
     ImageDraw.Draw(image).rounded_rectangle(_banner_box(frame), round(14 * frame.unit), theme.alert)
-    _draw_banner_text(image, frame, banner_text(result, names), theme.alert_text)
+    _draw_banner_text(image, frame, banner_text(result, names, words), theme.alert_text)
 
 
 def _draw_banner_text(image: Image.Image, frame: Layout, text: str, colour: RGB) -> None:

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from PIL import Image
 
-from rendering.board import DEFAULT_SIZE, Scene, draw_scene
+from rendering.board import DEFAULT_SIZE, ENGLISH, BoardWords, Scene, draw_scene
 from rendering.palette import to_palette
 from rendering.themes import THEMES, Theme
 from tak import Call, Move, Position, Result, tak_call
@@ -38,6 +38,7 @@ def scene(
     show_tak: bool | None,
     result: Result | None,
     tinue: bool = False,
+    words: BoardWords = ENGLISH,
 ) -> Scene:
     """What to draw, with every default decided (see :func:`render_board`)."""
     if len(players) != 2:
@@ -49,7 +50,15 @@ def scene(
     names = (str(players[0]), str(players[1]))
     theme_chosen = resolve_theme(theme)
     return Scene(
-        position, last_move, names, theme_chosen, size, show_tak, result, show_tak and tinue
+        position,
+        last_move,
+        names,
+        theme_chosen,
+        size,
+        show_tak,
+        result,
+        show_tak and tinue,
+        words=words,
     )
 
 
@@ -63,6 +72,7 @@ def render_board(
     show_tak: bool | None = None,
     result: Result | None = None,
     tinue: bool = False,
+    words: BoardWords = ENGLISH,
 ) -> bytes:
     """The position as PNG bytes, `size` px wide.
 
@@ -79,6 +89,7 @@ def render_board(
     - `result`: shown in a banner below the board; by default the board's own result (a road,
       drawn across its squares, or a flat win) when the game ended on the board. Pass a result
       for games ended otherwise (resignation, time, agreement).
+    - `words`: the words drawn (:class:`rendering.board.BoardWords`), English by default.
 
     A stack too tall for its square to show every piece readably on a phone also gets a strip
     below the board with its full order (see :func:`rendering.board.stack_strips`), which makes the
@@ -96,6 +107,7 @@ def render_board(
         show_tak=show_tak,
         result=result,
         tinue=tinue,
+        words=words,
     )
     return png_bytes(to_palette(draw_scene(replace(chosen, strips=True)), chosen.theme))
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from PIL import Image
 
-from rendering.board import MIN_SIZE, draw_scene
+from rendering.board import ENGLISH, MIN_SIZE, BoardWords, draw_scene
 from rendering.gif import GifStream
 from rendering.palette import to_palette
 from rendering.render import resolve_theme, scene
@@ -47,6 +47,24 @@ _NOTE_MS = 2500
 
 
 @dataclass(frozen=True, slots=True)
+class ReplayWords:
+    """The words of a replay, as ``str.format`` templates: the boards' words, and the notes of
+    a sampled replay (English unless the caller gives its own): `stride` is a number, not an
+    ordinal, which languages write each their own way."""
+
+    board: BoardWords = ENGLISH
+    start_and_end: str = "Only the start and the end of {plies} plies shown."
+    start_and_last: str = "Only the start and the last {closing} of {plies} plies shown."
+    every: str = "One ply in {stride} of {plies} shown."
+    every_then_last: str = "One ply in {stride} of {plies} shown, then the last {closing}."
+    ply: str = "ply {ply} of {plies}"
+    skipped: str = "{count} skipped"
+
+
+ENGLISH_REPLAY = ReplayWords()
+
+
+@dataclass(frozen=True, slots=True)
 class ReplayImage:
     """A replay GIF and what it shows, so the caller can say whether plies were skipped."""
 
@@ -56,6 +74,7 @@ class ReplayImage:
     stride: int  # 1: every ply has a frame; n: every nth ply, then the last `closing` plies
     closing: int
     frames: int
+    words: ReplayWords = ENGLISH_REPLAY
 
     @property
     def plies_shown(self) -> int:
@@ -66,7 +85,9 @@ class ReplayImage:
     def note(self) -> str:
         """What was left out, for a reader ("Every 2nd of 1,204 plies shown, then the last 8.");
         empty when every ply is shown."""
-        return _note(self.plies, self.stride, self.closing) if self.frames <= self.plies else ""
+        if self.frames > self.plies:
+            return ""
+        return _note(self.plies, self.stride, self.closing, self.words)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +116,7 @@ def render_replay_within(
     frame_ms: int = 900,
     final_ms: int = 4000,
     max_bytes: int = MAX_REPLAY_BYTES,
+    words: ReplayWords = ENGLISH_REPLAY,
 ) -> ReplayImage:
     """The game as an animated GIF of at most `max_bytes`: the start, then one frame a ply with
     that move tinted, each shown for `frame_ms`; the last frame holds for `final_ms` and shows
@@ -103,11 +125,16 @@ def render_replay_within(
     If every ply does not fit, the frames show every 2nd, 4th... ply and then each of the last
     :data:`CLOSING_PLIES`, on a narrower image for very long games; such frames say under the
     board which ply they show and how many were skipped, and the first one says how the game
-    was sampled. Raises ValueError if not even the start and the end fit in `max_bytes`.
+    was sampled. `words`: the words drawn and noted (:class:`ReplayWords`), English by default.
+    Raises ValueError if not even the start and the end fit in `max_bytes`.
     """
     if players is None:
-        players = (game.tag("Player1") or "Player 1", game.tag("Player2") or "Player 2")
-    film = _Film(game, players, resolve_theme(theme), frame_ms, final_ms)
+        unnamed = words.board.player
+        players = (
+            game.tag("Player1") or unnamed.format(number=1),
+            game.tag("Player2") or unnamed.format(number=2),
+        )
+    film = _Film(game, players, resolve_theme(theme), frame_ms, final_ms, words)
     plies = len(game.plies)
     widths = _widths(size)
     fit = math.inf  # how many frames the budget holds, by the latest estimate
@@ -170,18 +197,17 @@ def _shown(plies: int, stride: int, closing: int) -> list[int]:
     return [*range(0, cut, stride), *range(cut, plies + 1)]
 
 
-def _note(plies: int, stride: int, closing: int) -> str:
+def _note(plies: int, stride: int, closing: int, words: ReplayWords) -> str:
+    fields = {
+        "plies": f"{plies:,}",
+        "closing": closing,
+        "stride": f"{stride:,}",
+    }
     if stride >= plies - closing:  # no ply between the start and the closing ones
-        end = f"the last {closing}" if closing else "the end"
-        return f"Only the start and {end} of {plies:,} plies shown."
-    then = f", then the last {closing}" if closing else ""
-    return f"Every {_ordinal(stride)} of {plies:,} plies shown{then}."
-
-
-def _ordinal(number: int) -> str:
-    if number % 100 in (11, 12, 13):
-        return f"{number:,}th"
-    return f"{number:,}" + {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+        template = words.start_and_last if closing else words.start_and_end
+    else:
+        template = words.every_then_last if closing else words.every
+    return template.format(**fields)
 
 
 class _Film:
@@ -194,6 +220,7 @@ class _Film:
         theme: Theme,
         frame_ms: int,
         final_ms: int,
+        words: ReplayWords,
     ) -> None:
         self.game = game
         self.start = game.start()
@@ -202,6 +229,7 @@ class _Film:
         self.theme = theme
         self.frame_ms = frame_ms
         self.final_ms = final_ms
+        self.words = words
 
     def encode(self, plan: _Plan, max_bytes: int) -> ReplayImage | None:
         """The plan's GIF, or None as soon as it passes `max_bytes`."""
@@ -221,7 +249,13 @@ class _Film:
                 return None
             previous = ply
         return ReplayImage(
-            stream.getvalue(), plan.width, self.plies, plan.stride, plan.closing, len(shown)
+            stream.getvalue(),
+            plan.width,
+            self.plies,
+            plan.stride,
+            plan.closing,
+            len(shown),
+            self.words,
         )
 
     def estimate(self, plan: _Plan) -> float:
@@ -261,10 +295,11 @@ class _Film:
             size=plan.width,
             show_tak=None,
             result=self.game.result if final else None,
+            words=self.words.board,
         )
         parts = [] if ply == 0 else [self.move_text(ply)]
         if sampled:
-            parts.append(_caption(ply, previous, self.plies, plan))
+            parts.append(_caption(ply, previous, self.plies, plan, self.words))
         # Every frame has the strip under the board (for the move), so every frame has one size.
         view = replace(view, banner_room=True, caption=" · ".join(parts))
         return to_palette(draw_scene(view), self.theme)
@@ -287,13 +322,13 @@ class _Film:
             yield position
 
 
-def _caption(ply: int, previous: int, plies: int, plan: _Plan) -> str:
+def _caption(ply: int, previous: int, plies: int, plan: _Plan, words: ReplayWords) -> str:
     """Under a sampled frame: how the game is sampled (the first frame), or which ply it shows
     and how many plies it skips."""
     if ply == 0:
-        return _note(plies, plan.stride, plan.closing).rstrip(".")
+        return _note(plies, plan.stride, plan.closing, words).rstrip(".")
     skipped = ply - previous - 1
-    text = f"ply {ply:,} of {plies:,}"
+    text = words.ply.format(ply=f"{ply:,}", plies=f"{plies:,}")
     if skipped:
-        text += f" · {skipped:,} skipped"
+        text += " · " + words.skipped.format(count=f"{skipped:,}")
     return text

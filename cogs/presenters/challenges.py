@@ -9,6 +9,7 @@ from functools import partial
 import discord
 
 from bot.games.model import ChallengeView
+from bot.languages import _, speaking
 from bot.notifications.outbox import ChallengeSettled, Item, Outcome
 from cogs import game_messages, notification_messages
 from cogs.buttons import challenge_buttons
@@ -22,24 +23,26 @@ async def post_challenge(
 ) -> discord.Message:
     """Post a new challenge with its buttons (the caller learns at once if it failed); one
     from a TPS shows its starting board."""
-    board = None
-    if challenge.setup.start_tps is not None:
-        board = await table.position_file(
-            challenge.setup.start_position(),
-            ("White", "Black"),
-            viewer_id=None,
-            name=f"challenge-{challenge.id}.png",
-        )
-    text = game_messages.challenge_text(challenge)
-    view = challenge_buttons(challenge)
+    with speaking(await table.server_language(challenge.guild_id)):  # a public post
+        board = None
+        if challenge.setup.start_tps is not None:
+            board = await table.position_file(
+                challenge.setup.start_position(),
+                (_("White"), _("Black")),
+                viewer_id=None,
+                name=f"challenge-{challenge.id}.png",
+            )
+        text = game_messages.challenge_text(challenge)
+        view = challenge_buttons(challenge)
     message = await (
         place.send(text, view=view) if board is None else place.send(text, view=view, file=board)
     )
     await table.services.challenges.set_message(challenge.id, message.id)
     if challenge.opponent is not None and message.guild is not None:
-        text = notification_messages.challenge_dm_text(
-            message.guild.name, challenge.challenger.name, message.jump_url
-        )
+        async with table.speaking_to(challenge.opponent.id):  # a DM: in the opponent's language
+            text = notification_messages.challenge_dm_text(
+                message.guild.name, challenge.challenger.name, message.jump_url
+            )
         await table.tell_by_dm(None, challenge.opponent.id, challenge.guild_id, text, offer=True)
     return message
 

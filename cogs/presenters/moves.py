@@ -86,7 +86,8 @@ async def tell_dropped(table: GameTable, item: Item, dropped: ConditionsDropped)
     thread, where their opponent would read it. Unreachable, they see it in
     `/game conditions show` (their lines are gone) and hear of the closed DMs at their next
     command."""
-    text = game_messages.conditions_dropped_text(dropped)
+    async with table.speaking_to(dropped.player_id):
+        text = game_messages.conditions_dropped_text(dropped)
     sent = await table.direct_message(dropped.player_id, text)
     if sent is not None:
         return Shown(sent.jump_url, Outcome.POSTED, in_guild=False)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from functools import partial
 
+from bot.languages import _
 from bot.notifications.outbox import Item, MovePlayed, RequestMade, game_stream
 from cogs import game_messages, notification_messages
 from cogs.buttons import buttons
@@ -39,7 +40,8 @@ async def lapse(table: GameTable, played: MovePlayed) -> None:
             continue  # given up, or sent by DM: no buttons to take away
         try:
             message = await (await table.posted_message(posted["link"])).fetch()
-            lapsed = f"{message.content}\n*This has lapsed: a move came first.*"
+            note = _("This has lapsed: a move came first.")
+            lapsed = f"{message.content}\n*{note}*"
             await message.edit(content=lapsed[:2000], view=None)
         except UNREACHABLE as error:
             log.info("Game %s: a lapsed %s offer keeps its buttons (%s).", stream, what, error)

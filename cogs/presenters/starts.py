@@ -73,10 +73,11 @@ async def _tell_pairing(
     pairing = await table.services.tournaments.pairing_of_match(game.match_id)
     if pairing is None:
         return
-    title = tournament_messages.round_title(tournament, pairing.round)
     for player in (game.white, game.black):
         moves = player.id == game.player_to_move.id
-        text = notification_messages.pairing_dm_text(title, game, moves, link)
+        async with table.speaking_to(player.id):  # a DM: in its player's language
+            title = tournament_messages.round_title(tournament, pairing.round)
+            text = notification_messages.pairing_dm_text(title, game, moves, link)
         await table.tell_by_dm(item, player.id, game.guild_id, text, offer=True)
 
 

@@ -57,7 +57,7 @@ def test_a_1200_ply_game_fits_its_budget_and_keeps_both_ends(long_game: Game) ->
     cut = 1200 - CLOSING_PLIES
     shown = [*range(0, cut, replay.stride), *range(cut, 1201)]
     assert (replay.plies, replay.frames, replay.plies_shown) == (1200, len(shown), len(shown) - 1)
-    assert replay.note == f"Every {replay.stride}th of 1,200 plies shown, then the last 8."
+    assert replay.note == f"One ply in {replay.stride} of 1,200 shown, then the last 8."
 
     shots = list(frames(replay.data))
     assert len(shots) == len(shown)
