@@ -20,7 +20,7 @@ from bot.languages import _, ngettext
 from bot.work.attached_files import FileReader, read_game
 from cogs import game_messages
 from cogs.actions import Refusal
-from cogs.arguments import Game, find_game
+from cogs.arguments import Game, Turn, find_game
 from cogs.checks import refuse_asking_me
 from cogs.courier import Courier
 from cogs.move_picker import condition_picker
@@ -154,8 +154,8 @@ class RecordsCog(commands.Cog):
             )
 
     @app_commands.describe(
-        lines="Your opponent's reply, then your answer, and so on, e.g. c3 d4 c4 d5; several "
-        "lines separated by ; (leave out to pick a reply and an answer on the board)",
+        lines="Their reply, your answer, and so on, e.g. c3 d4 c4 d5; more lines after ; "
+        "(none: pick)",
     )
     async def conditions_add(
         self,
@@ -165,7 +165,8 @@ class RecordsCog(commands.Cog):
     ) -> None:
         """Enter answers Bredon plays for you at once when your opponent makes the reply"""
         async with acting(interaction):
-            target = await self._with_conditions(interaction, game)
+            # Lines go in while the opponent is to move: of several games, the one awaiting them.
+            target = await self._with_conditions(interaction, game, turn="theirs")
             if lines is None:
                 ready = await self.services.conditions.ready(target.id, interaction.user.id)
                 position = await self.services.games.position(target.id)
@@ -198,11 +199,11 @@ class RecordsCog(commands.Cog):
             )
 
     async def _with_conditions(
-        self, interaction: discord.Interaction, game: int | None
+        self, interaction: discord.Interaction, game: int | None, turn: Turn | None = None
     ) -> GameView:
         """The caller's game meant, if it is one between players: Bredon answers its own
         moves within moments, so conditional moves are for games between players."""
-        target = await find_game(interaction, game, as_player=True)
+        target = await find_game(interaction, game, as_player=True, turn=turn)
         refuse_asking_me(interaction, target, "conditions")
         return target
 

@@ -176,3 +176,15 @@ async def test_the_mover_is_told_of_the_answer_by_condition(world: World) -> Non
     assert picker.content.startswith(
         "You played **c3** in game #1; bob answered **d4** by condition: https://"
     )
+
+
+async def test_without_a_game_lines_go_to_the_one_awaiting_the_opponent(world: World) -> None:
+    """Of Bob's two games, one awaits his move and one Alice's: lines typed in the channel go to
+    the one where they can apply, without asking which."""
+    mine = await world.start_game(size=5)
+    await world.move(world.alice, mine, "a1")  # Bob to move here
+    theirs = await world.start_game(size=5)
+    await world.move(world.alice, theirs, "a1")
+    await world.move(world.bob, theirs, "e5")  # Alice to move here
+    kept = await world.bob.slash(world.channel, "game conditions add", lines="c3 d4")
+    assert kept.response.content.startswith("Kept. Your conditional moves in game #2")
