@@ -22,6 +22,7 @@ from tak.search import (
     Limits,
     Player,
     evaluate,
+    forget,
     level_for,
 )
 
@@ -98,6 +99,27 @@ def test_same_seed_same_position_same_limits_same_move() -> None:
             assert first.move == again.move == third.move
             assert first.score == again.score == third.score
             assert first.nodes == again.nodes
+
+
+def test_the_strongest_level_keeps_its_table_from_one_move_to_the_next() -> None:
+    """What the strongest level learnt searching a position makes searching it (or the position
+    a move later) again cheaper; forget() starts it afresh. Capped levels keep nothing."""
+    position = random_game(3, 6, 14)
+    forget()
+    first = Player(MAX_LEVEL).choose(position, Limits(depth=3))
+    again = Player(MAX_LEVEL).choose(position, Limits(depth=3))
+    assert again.nodes < first.nodes
+    assert again.move in position.legal_moves()
+    forget()
+    assert Player(MAX_LEVEL).choose(position, Limits(depth=3)).nodes == first.nodes
+
+
+def test_a_forced_loss_is_scored_alike_with_the_table_kept() -> None:
+    position = Position.from_tps("x5/2,2,2,2,x/1,1,x3/2,2,2,2,x/1,x4 1 8")  # as above
+    forget()
+    for depth in (3, 3, 5):
+        result = Player(MAX_LEVEL).choose(position, Limits(depth=depth))
+        assert result.mate_in == -2
 
 
 def test_the_beginners_noise_depends_on_the_seed() -> None:
