@@ -298,8 +298,11 @@ class _Scan:
             near = geo.grow(road[1 - color]) & walls[color]
             score[color] += _WALL_NEXT_TO_ENEMY * near.bit_count()
         score[Color.BLACK] += round(position.equivalent_komi * FLAT)
-        # As reserves run out the flat count decides: weigh it more.
-        left = min(position.reserves(0).total, position.reserves(1).total)
+        # As the end nears the flat count decides: weigh it more. The game ends when a player
+        # has placed all their pieces or the board is full, whichever comes first (on 5x5 the
+        # board fills before the reserves run out, unless the pieces go into stacks).
+        empty = (geo.full & ~(road[0] | road[1] | walls[0] | walls[1])).bit_count()
+        left = min(position.reserves(0).total, position.reserves(1).total, empty / 2)
         stones, caps = position.starting_stones, position.starting_caps
         start = min(stones[0] + caps[0], stones[1] + caps[1])
         endgame = max(0.0, 1 - 2 * left / max(start, 1))

@@ -229,3 +229,18 @@ def test_evaluation_counts_komi_and_finished_games() -> None:
     finished = Position.from_tps(ROAD_IN_ONE)
     finished.play("e1")
     assert evaluate(finished) < -WIN_ZONE  # Black to move, and White has won
+
+
+def test_a_flat_counts_for_more_as_the_board_fills_though_stones_are_left() -> None:
+    """On 5x5 the board fills before the reserves run out: with one square left (and ten stones
+    each in hand) a flat is nearly a point of the final count, worth far more than early on.
+    The flat compared is on a1, walled off by Black's walls on a2 and b1 on both boards."""
+    full = "1,2,1,2,x/2,1,2,1,2/1,2,1,2,1/2S,1,2,1,2/{a1},2S,1,2,1 1 13"
+    early = "x5/x5/x5/2S,x4/{a1},2S,x3 1 5"
+
+    def worth_of_a1(tps: str) -> int:
+        with_flat, without = (Position.from_tps(tps.format(a1=a1)) for a1 in ("1", "x"))
+        assert with_flat.reserves(Color.WHITE).total >= 10
+        return evaluate(with_flat) - evaluate(without)
+
+    assert worth_of_a1(full) >= worth_of_a1(early) + FLAT * 3 // 4
