@@ -39,7 +39,7 @@ from itertools import repeat
 
 from tak.errors import TakError
 from tak.moves import Color, Move, Piece, Placement, by_fields
-from tak.position import Position
+from tak.position import Geometry, Position
 
 WIN = 1_000_000  # a road or flat win, less the plies to reach it: a quicker win scores higher
 WIN_ZONE = WIN - 10_000  # scores beyond this are wins or losses, not evaluations
@@ -198,13 +198,17 @@ def _centre(rings: tuple[tuple[int, int], ...], bits: int) -> int:
 _TOP_FLAT = FLAT
 _WALL_PIECE = 45
 _CAP_PIECE = 70
-_SUPPORT = 28  # own piece under an own top: a flat that cannot be captured, for later spreads
-_CAPTIVE = 10  # opponent's piece under an own top
+# Stack pieces as taktician weighs them (its "hard" and "soft" flats, scaled to its flat): an own
+# piece under an own top is a flat that cannot be captured, for later spreads; an opponent's
+# piece there is one they get back when the stack spreads.
+_SUPPORT = 60
+_CAPTIVE = -35
 _CAP_SUPPORT = 15  # extra per piece under an own capstone: the capstone stack is the big weapon
 _SPAN = (0, 0, 10, 30, 65, 120, 190, 280, 380)  # a road group by its span
 _OTHER_GROUP = 3  # the second and later groups, per square of span
 _TEMPO = 35
 _WALL_NEXT_TO_ENEMY = 6
+_ROAD_SQUARE = 30  # a free square that completes a road: Tak, the opponent must answer
 
 
 def evaluate(position: Position) -> int:
@@ -212,7 +216,8 @@ def evaluate(position: Position) -> int:
 
     A finished game scores ±WIN (0 for a draw); a side to move with a road in one scores WIN - 1.
     Otherwise: flats on top (with komi), walls and capstones, stack control and captives, road
-    groups by how far they span the board, centre, and the move.
+    groups by how far they span the board, free squares that would complete a road, centre, the
+    move, and the flat count again as the end nears (by reserves or by a filling board).
     """
     result = position.result
     if result is not None:
@@ -290,10 +295,13 @@ class _Scan:
     def value(self, position: Position) -> int:
         geo = self.geo
         road, walls, score, flats = self.road, self.walls, list(self.score), self.flats
+        free = geo.full & ~(road[0] | road[1] | walls[0] | walls[1])
         for color in (0, 1):
-            groups = sorted((geo.span(g) for g in geo.groups(road[color])), reverse=True)
+            found = geo.groups(road[color])
+            groups = sorted((geo.span(g) for g in found), reverse=True)
             if groups:
                 score[color] += _SPAN[groups[0]] + _OTHER_GROUP * sum(groups[1:])
+            score[color] += _ROAD_SQUARE * _road_squares(geo, found, free)
             # A wall next to the opponent's road pieces gets in their way.
             near = geo.grow(road[1 - color]) & walls[color]
             score[color] += _WALL_NEXT_TO_ENEMY * near.bit_count()
@@ -301,14 +309,26 @@ class _Scan:
         # As the end nears the flat count decides: weigh it more. The game ends when a player
         # has placed all their pieces or the board is full, whichever comes first (on 5x5 the
         # board fills before the reserves run out, unless the pieces go into stacks).
-        empty = (geo.full & ~(road[0] | road[1] | walls[0] | walls[1])).bit_count()
-        left = min(position.reserves(0).total, position.reserves(1).total, empty / 2)
+        left = min(position.reserves(0).total, position.reserves(1).total, free.bit_count() / 2)
         stones, caps = position.starting_stones, position.starting_caps
         start = min(stones[0] + caps[0], stones[1] + caps[1])
         endgame = max(0.0, 1 - 2 * left / max(start, 1))
         me = int(position.to_move)
         value = score[me] - score[1 - me] + _TEMPO
         return value + round(endgame * FLAT * (flats[me] - flats[1 - me]))
+
+
+def _road_squares(geo: Geometry, groups: list[int], free: int) -> int:
+    """How many free squares would complete a road if the groups' owner placed there: the
+    threats of a side not to move (the side to move with one has won already)."""
+    near = [0, 0, 0, 0]
+    edges = (geo.files[0], geo.files[-1], geo.ranks[0], geo.ranks[-1])
+    for group in groups:
+        for index, edge in enumerate(edges):
+            if group & edge:
+                near[index] |= group
+    left, right, bottom, top = (geo.grow(near[i]) | edges[i] for i in range(4))
+    return (free & (left & right | bottom & top)).bit_count()
 
 
 # ----------------------------------------------------------------------------- search
@@ -346,7 +366,8 @@ _MEMORIES: dict[tuple[object, ...], _Memory] = {}
 
 
 def _memory_for(position: Position) -> _Memory:
-    """The kept memory of games of this setup (one board hash means one position only there)."""
+    """The kept memory of games of this setup (one board hash means one position only there),
+    that of any other setup dropped."""
     setup = (
         position.size,
         position.equivalent_komi,
@@ -356,6 +377,7 @@ def _memory_for(position: Position) -> _Memory:
     )
     memory = _MEMORIES.get(setup)
     if memory is None:
+        _MEMORIES.clear()  # one game's memory at a time: a process may play many, one by one
         memory = _MEMORIES[setup] = _Memory()
     memory.trim()
     return memory
@@ -412,6 +434,9 @@ class _Search:
         # Passing is allowed while both players have stones to spare (no zugzwang of the
         # flat race yet).
         self.spare = max(3, position.size - 1)
+        # A side that must block a road in one is searched a ply deeper (only its blocks
+        # survive, so it costs little), up to this ply: Tak threats follow each other to Tinuë.
+        self.extend_until = 0
 
     def tick(self) -> None:
         self.nodes += 1
@@ -511,6 +536,8 @@ class _Search:
                     return score
         opponent = me.other
         threats = position.road_threats(opponent) if scan.may_road(opponent) else []
+        if threats and ply < self.extend_until:
+            depth += 1
         if (
             may_pass
             and depth > _NULL_REDUCTION
@@ -688,6 +715,7 @@ class Player:
         scored = []
         alpha = -WIN - 1
         finished = False
+        search.extend_until = 2 * depth
         try:
             for index, move in enumerate(moves):
                 search.push(move)
