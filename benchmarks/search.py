@@ -6,8 +6,10 @@ second (wall-clock: a TEI engine's own figures are wall-clock too).
     python benchmarks/search.py [--movetime 1000] [--tei COMMAND ...]
 
 `--tei` takes an engine's command line as one string, e.g. `--tei /tmp/taktician/tei-bin`; its
-figures are those of its last `info` line (depth, nodes, time). The `tak` imported is measured,
-pure or compiled (README, "A faster engine"): run the script with each to compare the builds.
+figures are those of its last `info` line (depth, nodes, time), and it is told `teinewgame` before
+every position. The `tak` imported is measured, pure or compiled (README, "A faster engine"); to
+set builds side by side in one run give the others as TEI engines, e.g.
+`--tei "env PYTHONPATH=OTHER_CHECKOUT python -m tak tei"`.
 """
 
 from __future__ import annotations
@@ -71,7 +73,6 @@ class TeiEngine:
         )
         self.send("tei")
         self.wait_for("teiok")
-        self.size = 0
 
     def send(self, line: str) -> None:
         assert self.process.stdin is not None
@@ -88,10 +89,7 @@ class TeiEngine:
         raise RuntimeError(f"the engine stopped before saying {word!r}")
 
     def search(self, tps: str, movetime_ms: int) -> Figure:
-        size = Position.from_tps(tps).size
-        if size != self.size:
-            self.send(f"teinewgame {size}")
-            self.size = size
+        self.send(f"teinewgame {Position.from_tps(tps).size}")  # nothing kept from the last
         self.send(f"position tps {tps}")
         started = time.monotonic()
         self.send(f"go movetime {movetime_ms}")

@@ -22,10 +22,10 @@ the read-only bitboards road_pieces, wall_pieces, capstones and tall_stacks with
 player works with any implementation of it.
 
 Determinism: the same seed, position and limits give the same move, as long as the search stops on
-its node or depth limit rather than on the clock (the time limit is a guard). The levels with a cap
-start every call afresh (an empty table), so their answer does not depend on what was searched
-before; the strongest keeps its table from one move to the next in the process (:func:`forget`
-drops it).
+its node or depth limit rather than on the clock (the time limit is a guard): such a search starts
+afresh (an empty table), so its answer does not depend on what was searched before. A search that
+stops on the clock alone (the strongest level's, given a movetime) keeps its table from one move
+to the next in the process (:func:`forget` drops it).
 """
 
 from __future__ import annotations
@@ -342,9 +342,9 @@ _LATE_MOVE = 3  # moves after this many, at depth 3 or more, are searched a ply 
 
 
 class _Memory:
-    """What the strongest level keeps from one search to the next in a game: the transposition
-    table, the evaluations of leaves and the history of moves that refuted others (the levels
-    with caps start afresh every move, so that their moves are reproducible)."""
+    """What a search on the clock keeps for the next one in a game: the transposition table,
+    the evaluations of leaves and the history of moves that refuted others (a search with a
+    node or depth limit starts afresh, so that its move is reproducible)."""
 
     __slots__ = ("history", "leaves", "table")
 
@@ -666,8 +666,10 @@ class Player:
         if movetime is None and node_limit is None and limits.depth is None:
             movetime = DEFAULT_MOVETIME_MS
         deadline = started + movetime / 1000 if movetime is not None else None
-        capped = caps.depth is not None or caps.nodes is not None
-        memory = _Memory() if capped else _memory_for(position)
+        # Only a search that stops on the clock alone keeps what it learns for the next: one
+        # with a node or depth limit must answer the same whatever was searched before.
+        on_the_clock = depth_limit == MAX_DEPTH and node_limit is None
+        memory = _memory_for(position) if on_the_clock else _Memory()
         search = _Search(position.copy(), node_limit, deadline, stop, memory)
         rng = random.Random(f"{self.seed}:{position.tps()}") if self.seed is not None else None
         rng = rng or random.Random()

@@ -21,6 +21,7 @@ from tak.search import (
     GameOverError,
     Limits,
     Player,
+    SearchResult,
     evaluate,
     forget,
     level_for,
@@ -101,24 +102,38 @@ def test_same_seed_same_position_same_limits_same_move() -> None:
             assert first.nodes == again.nodes
 
 
-def test_the_strongest_level_keeps_its_table_from_one_move_to_the_next() -> None:
-    """What the strongest level learnt searching a position makes searching it (or the position
-    a move later) again cheaper; forget() starts it afresh. Capped levels keep nothing."""
+def nodes_to_depth(position: Position, depth: int) -> int:
+    """Positions the strongest level searched, on the clock alone, to complete `depth`."""
+    reached: list[int] = []
+
+    def info(result: SearchResult) -> None:
+        if result.depth == depth:
+            reached.append(result.nodes)
+
+    Player(MAX_LEVEL).choose(
+        position, Limits(movetime_ms=60_000), info=info, stop=lambda: bool(reached)
+    )
+    return reached[0]
+
+
+def test_a_search_on_the_clock_keeps_its_table_for_the_next() -> None:
+    """What the strongest level learnt searching a position on the clock makes searching it
+    again cheaper; forget() starts it afresh. With a node or depth limit nothing is kept."""
     position = random_game(3, 6, 14)
     forget()
-    first = Player(MAX_LEVEL).choose(position, Limits(depth=3))
-    again = Player(MAX_LEVEL).choose(position, Limits(depth=3))
-    assert again.nodes < first.nodes
-    assert again.move in position.legal_moves()
+    first = nodes_to_depth(position, 3)
+    assert nodes_to_depth(position, 3) < first
     forget()
-    assert Player(MAX_LEVEL).choose(position, Limits(depth=3)).nodes == first.nodes
+    assert nodes_to_depth(position, 3) == first
+    capped = Player(MAX_LEVEL).choose(position, Limits(depth=3))
+    assert Player(MAX_LEVEL).choose(position, Limits(depth=3)).nodes == capped.nodes
 
 
 def test_a_forced_loss_is_scored_alike_with_the_table_kept() -> None:
     position = Position.from_tps("x5/2,2,2,2,x/1,1,x3/2,2,2,2,x/1,x4 1 8")  # as above
     forget()
-    for depth in (3, 3, 5):
-        result = Player(MAX_LEVEL).choose(position, Limits(depth=depth))
+    for _ in range(3):  # on the clock: it stops at the forced loss, and keeps its table
+        result = Player(MAX_LEVEL).choose(position, Limits(movetime_ms=60_000))
         assert result.mate_in == -2
 
 
