@@ -1,7 +1,8 @@
 """Search speed and depth: Bredon's strongest level, and any TEI engine beside it in the same run,
 on the same fixed 5x5 and 6x6 positions (from real games, komi 0) at the same time per move.
-Prints, per position and per size, the depth completed, the positions searched and positions per
-second (wall-clock: a TEI engine's own figures are wall-clock too).
+Prints, per position and per size, the depth completed, the positions searched to complete it and
+positions per second (wall-clock, at the last depth completed: what a TEI engine's last `info`
+line says).
 
     python benchmarks/search.py [--movetime 1000] [--tei COMMAND ...]
 
@@ -55,9 +56,12 @@ class Figure:
 
 
 def bredon(tps: str, movetime_ms: int) -> Figure:
+    """The figures at the last depth completed, as a TEI engine's last `info` line gives them."""
     forget()  # every search starts alike: nothing kept from the last position
-    result: SearchResult = Player().choose(Position.from_tps(tps), Limits(movetime_ms=movetime_ms))
-    return Figure(result.depth, result.nodes, result.time_ms)
+    completed: list[SearchResult] = []
+    Player().choose(Position.from_tps(tps), Limits(movetime_ms=movetime_ms), completed.append)
+    last = completed[-1]
+    return Figure(last.depth, last.nodes, last.time_ms)
 
 
 class TeiEngine:
@@ -99,15 +103,19 @@ class TeiEngine:
         for line in lines:
             words = line.split()
             if words[:1] == ["info"]:
-                said = dict(zip(words[1::2], words[2::2], strict=False))
-                figure = Figure(
-                    int(said.get("depth", 0)), int(said.get("nodes", 0)), int(said.get("time", 0))
-                )
+                figure = Figure(*(_after(words, name) for name in ("depth", "nodes", "time")))
         return figure
 
     def close(self) -> None:
         self.send("quit")
         self.process.wait(timeout=5)
+
+
+def _after(words: list[str], name: str) -> int:
+    """The number after `name` in an `info` line (0 if missing): `score cp 35` has three words,
+    so the line is not read in pairs."""
+    place = words.index(name) + 1 if name in words else len(words)
+    return int(words[place]) if place < len(words) else 0
 
 
 def main() -> None:
