@@ -17,9 +17,13 @@ ladder too long for one sitting is played over several; `--report` prints the ta
 record alone. (The L4 v L3 games recorded first were played before each opening was drawn from its
 own key, with openings drawn in sequence from the run's seed: same kind, other positions.)
 
+With `--tei COMMAND` the strongest of `--levels` plays an outside engine over TEI instead (any
+command line, e.g. `--tei /tmp/taktician/tei-bin --komi 0`; `--pairs 4:tei` picks another level),
+and must score 50% against it; its games are recorded with the command.
+
     python benchmarks/ladder.py [--games 40] [--sizes 5 6] [--levels 1 2 3 4 5] [--jobs 2]
                                 [--pairs 4:3 5:4] [--minutes M] [--think-ms MS]
-                                [--record FILE] [--report]
+                                [--record FILE] [--report] [--tei COMMAND]
 
 Exit status 1 when a check fails.
 """
@@ -30,6 +34,7 @@ import argparse
 import asyncio
 import json
 import random
+import shlex
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -43,6 +48,7 @@ from tak.search import LEVELS, MAX_LEVEL, Limits, random_move
 MAX_PLIES = 200
 GRACE_MS = 1_000  # a move may take this much longer than its think time (pipes, a busy machine)
 RANDOM = 0  # the "level" of the random mover
+OUTSIDE = -1  # the "level" of the engine given by --tei
 RECORD = Path(__file__).with_name("ladder-games.jsonl")
 
 
@@ -57,6 +63,7 @@ class GameKey:
     weak: int
     index: int  # the opening's number in its pair and size
     strong_plays: str  # "white" or "black"
+    opponent: str = ""  # the --tei command, in games against it
 
 
 @dataclass
@@ -118,13 +125,15 @@ class Match:
 
     @property
     def needed(self) -> float:
-        return 0.95 if self.weak == RANDOM else 0.70
+        """Level 1 must crush random, each level beat the one below, and the strongest hold
+        its own against an outside engine (issue 29's target)."""
+        return {RANDOM: 0.95, OUTSIDE: 0.50}.get(self.weak, 0.70)
 
     def count(self, score: float) -> int:
         return sum(game.score == score for game in self.games)
 
     def name(self, level: int) -> str:
-        return "random" if level == RANDOM else f"L{level}"
+        return {RANDOM: "random", OUTSIDE: "TEI"}.get(level, f"L{level}")
 
     def moves(self, level: int) -> Moves:
         total = Moves()
@@ -141,6 +150,13 @@ def opening(size: int, komi: float, rng: random.Random) -> Position:
     return position
 
 
+def command(level: int, seed: int, outside: str) -> list[str]:
+    """How to start a player: one of Bredon's levels, or the --tei engine."""
+    if level == OUTSIDE:
+        return shlex.split(outside)
+    return [sys.executable, "-m", "tak", "tei", "--level", str(level), "--seed", str(seed)]
+
+
 async def play_game(key: GameKey, start: Position, seed: int, think_ms: int) -> GameRecord:
     strong_plays = Color.WHITE if key.strong_plays == "white" else Color.BLACK
     engines: dict[int, Engine] = {}
@@ -149,9 +165,7 @@ async def play_game(key: GameKey, start: Position, seed: int, think_ms: int) -> 
     rng = random.Random(seed)
     try:
         for level in moves:
-            engines[level] = await Engine.start(
-                [sys.executable, "-m", "tak", "tei", "--level", str(level), "--seed", str(seed)]
-            )
+            engines[level] = await Engine.start(command(level, seed, key.opponent))
         position = start.copy()
         while position.result is None and position.ply < MAX_PLIES:
             level = key.strong if position.to_move == strong_plays else key.weak
@@ -191,6 +205,8 @@ async def run(args: argparse.Namespace, done: dict[GameKey, GameRecord]) -> list
     levels = sorted(args.levels)
     stop_at = time.monotonic() + args.minutes * 60 if args.minutes else None
     pairs = [(levels[0], RANDOM), *zip(levels[1:], levels[:-1], strict=True)]
+    if args.tei:
+        pairs = [(levels[-1], OUTSIDE)]
     if args.pairs:
         pairs = [_pair(text) for text in args.pairs]
     # The cheap pairs first, both sizes side by side: a run cut short has the most to show.
@@ -201,7 +217,7 @@ async def run(args: argparse.Namespace, done: dict[GameKey, GameRecord]) -> list
         """A recorded game counts unless the strongest played in it at another think time (the
         other levels stop at their caps, whatever the time)."""
         game = done.get(key)
-        capped = max(key.strong, key.weak) < MAX_LEVEL
+        capped = max(key.strong, key.weak) < MAX_LEVEL and OUTSIDE not in (key.strong, key.weak)
         return game is not None and (capped or game.think_ms == args.think_ms)
 
     async def one(match: Match, key: GameKey, start: Position, seed: int) -> None:
@@ -230,7 +246,10 @@ async def run(args: argparse.Namespace, done: dict[GameKey, GameRecord]) -> list
                 start = opening(match.size, args.komi, rng)
                 seed = rng.randrange(1 << 30)
                 for colour in ("white", "black"):
-                    key = GameKey(args.seed, args.komi, match.size, strong, weak, index, colour)
+                    opponent = args.tei if OUTSIDE in (strong, weak) else ""
+                    key = GameKey(
+                        args.seed, args.komi, match.size, strong, weak, index, colour, opponent
+                    )
                     tasks.append(one(match, key, start, seed))
     await asyncio.gather(*tasks)
     return matches
@@ -248,9 +267,10 @@ def summary(match: Match, game: GameRecord) -> str:
 
 
 def _pair(text: str) -> tuple[int, int]:
-    """`4:3` is level 4 against level 3; `1:0` is level 1 against the random mover."""
+    """`4:3` is level 4 against level 3; `1:0` is level 1 against the random mover; `5:tei`
+    level 5 against the --tei engine."""
     strong, weak = text.split(":")
-    return int(strong), int(weak)
+    return int(strong), OUTSIDE if weak == "tei" else int(weak)
 
 
 def report(matches: list[Match], seconds: float, games: int) -> bool:
@@ -296,7 +316,12 @@ def main() -> int:
     parser.add_argument("--think-ms", type=int, default=DEFAULT_BOT_MOVETIME_MS)
     parser.add_argument("--record", type=Path, default=RECORD, help="games played so far")
     parser.add_argument("--report", action="store_true", help="play nothing: the record's table")
+    parser.add_argument(
+        "--tei", default="", help="an outside engine's command: the strongest level plays it"
+    )
     args = parser.parse_args()
+    if any(pair.endswith(":tei") for pair in args.pairs or ()) and not args.tei:
+        parser.error("a pair with tei needs --tei COMMAND")
     started = time.monotonic()
     done = load(args.record)
     matches = asyncio.run(run(args, done))

@@ -7,20 +7,25 @@
     >>> position.is_legal(result.move)
     True
 
-The search is a negamax alpha-beta with iterative deepening, a transposition table keyed by a
-Zobrist-style hash kept alongside the position, and move ordering by road wins, the table's move,
-killer moves and a history table. Roads are looked at before anything else: a side to move with a
-road in one has won (so every leaf sees a pending road, which makes depth 1 enough to take a road
-and to block one).
+The search is a negamax alpha-beta (principal variation search) with iterative deepening, a
+transposition table keyed by a Zobrist-style hash kept alongside the position, null-move pruning
+(a pass searched two plies shallower, while no road threat is pending and both players have stones
+to spare), late-move reductions and move ordering by the table's move (tried before the other moves
+are generated), blocks of the opponent's roads in one, killer moves and a history table. Roads are
+looked at before anything else: a side to move with a road in one has won (so every leaf sees a
+pending road, which makes depth 1 enough to take a road and to block one).
 
-Only the public API of :class:`tak.Position` is used (push/pop, legal_moves, square, reserves,
-has_road_threat, road_threats, result, and the read-only bitboards road_pieces, wall_pieces,
-capstones and tall_stacks with their :class:`tak.Geometry` for road groups and spans), so the
+Only the public API of :class:`tak.Position` is used (push/pop, and ply stepped on and back
+for a pass; legal_moves, is_legal, square, reserves, has_road_threat, road_threats, result, and
+the read-only bitboards road_pieces, wall_pieces, capstones and tall_stacks with their
+:class:`tak.Geometry` for road groups and spans), so the
 player works with any implementation of it.
 
 Determinism: the same seed, position and limits give the same move, as long as the search stops on
-its node or depth limit rather than on the clock (the time limit is a guard). Every call starts
-afresh (an empty table), so the answer does not depend on what was searched before.
+its node or depth limit rather than on the clock (the time limit is a guard): such a search starts
+afresh (an empty table), so its answer does not depend on what was searched before. A search that
+stops on the clock alone (the strongest level's, given a movetime) keeps its table from one move
+to the next in the process (:func:`forget` drops it).
 """
 
 from __future__ import annotations
@@ -28,12 +33,13 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
+from itertools import repeat
 
 from tak.errors import TakError
 from tak.moves import Color, Move, Piece, Placement, by_fields
-from tak.position import Position
+from tak.position import Geometry, Position
 
 WIN = 1_000_000  # a road or flat win, less the plies to reach it: a quicker win scores higher
 WIN_ZONE = WIN - 10_000  # scores beyond this are wins or losses, not evaluations
@@ -192,13 +198,17 @@ def _centre(rings: tuple[tuple[int, int], ...], bits: int) -> int:
 _TOP_FLAT = FLAT
 _WALL_PIECE = 45
 _CAP_PIECE = 70
-_SUPPORT = 28  # own piece under an own top: a flat that cannot be captured, for later spreads
-_CAPTIVE = 10  # opponent's piece under an own top
+# Stack pieces as taktician weighs them (its "hard" and "soft" flats, scaled to its flat): an own
+# piece under an own top is a flat that cannot be captured, for later spreads; an opponent's
+# piece there is one they get back when the stack spreads.
+_SUPPORT = 60
+_CAPTIVE = -35
 _CAP_SUPPORT = 15  # extra per piece under an own capstone: the capstone stack is the big weapon
 _SPAN = (0, 0, 10, 30, 65, 120, 190, 280, 380)  # a road group by its span
 _OTHER_GROUP = 3  # the second and later groups, per square of span
 _TEMPO = 35
 _WALL_NEXT_TO_ENEMY = 6
+_ROAD_SQUARE = 30  # a free square that completes a road: Tak, the opponent must answer
 
 
 def evaluate(position: Position) -> int:
@@ -206,7 +216,8 @@ def evaluate(position: Position) -> int:
 
     A finished game scores ±WIN (0 for a draw); a side to move with a road in one scores WIN - 1.
     Otherwise: flats on top (with komi), walls and capstones, stack control and captives, road
-    groups by how far they span the board, centre, and the move.
+    groups by how far they span the board, free squares that would complete a road, centre, the
+    move, and the flat count again as the end nears (by reserves or by a filling board).
     """
     result = position.result
     if result is not None:
@@ -284,16 +295,21 @@ class _Scan:
     def value(self, position: Position) -> int:
         geo = self.geo
         road, walls, score, flats = self.road, self.walls, list(self.score), self.flats
+        free = geo.full & ~(road[0] | road[1] | walls[0] | walls[1])
         for color in (0, 1):
-            groups = sorted((geo.span(g) for g in geo.groups(road[color])), reverse=True)
+            found = geo.groups(road[color])
+            groups = sorted((geo.span(g) for g in found), reverse=True)
             if groups:
                 score[color] += _SPAN[groups[0]] + _OTHER_GROUP * sum(groups[1:])
+            score[color] += _ROAD_SQUARE * _road_squares(geo, found, free)
             # A wall next to the opponent's road pieces gets in their way.
             near = geo.grow(road[1 - color]) & walls[color]
             score[color] += _WALL_NEXT_TO_ENEMY * near.bit_count()
         score[Color.BLACK] += round(position.equivalent_komi * FLAT)
-        # As reserves run out the flat count decides: weigh it more.
-        left = min(position.reserves(0).total, position.reserves(1).total)
+        # As the end nears the flat count decides: weigh it more. The game ends when a player
+        # has placed all their pieces or the board is full, whichever comes first (on 5x5 the
+        # board fills before the reserves run out, unless the pieces go into stacks).
+        left = min(position.reserves(0).total, position.reserves(1).total, free.bit_count() / 2)
         stones, caps = position.starting_stones, position.starting_caps
         start = min(stones[0] + caps[0], stones[1] + caps[1])
         endgame = max(0.0, 1 - 2 * left / max(start, 1))
@@ -302,29 +318,125 @@ class _Scan:
         return value + round(endgame * FLAT * (flats[me] - flats[1 - me]))
 
 
+def _road_squares(geo: Geometry, groups: list[int], free: int) -> int:
+    """How many free squares would complete a road if the groups' owner placed there: the
+    threats of a side not to move (the side to move with one has won already)."""
+    near = [0, 0, 0, 0]
+    edges = (geo.files[0], geo.files[-1], geo.ranks[0], geo.ranks[-1])
+    for group in groups:
+        for index, edge in enumerate(edges):
+            if group & edge:
+                near[index] |= group
+    left, right, bottom, top = (geo.grow(near[i]) | edges[i] for i in range(4))
+    return (free & (left & right | bottom & top)).bit_count()
+
+
 # ----------------------------------------------------------------------------- search
 
+# A table entry: depth searched, score (wins and losses counted from this node), bound (0 exact,
+# 1 lower: it failed high, 2 upper: it failed low) and the best move found.
+_Entry = tuple[int, int, int, Move | None]
+_TABLE_LIMIT = 400_000  # entries kept per table before it is emptied (some 100 MB)
+_NULL_REDUCTION = 2  # a pass is searched this many plies shallower than a move
+_LATE_MOVE = 3  # moves after this many, at depth 3 or more, are searched a ply shallower first
 
-@dataclass(slots=True)
-class _Entry:
-    depth: int
-    score: int
-    bound: int  # 0 exact, 1 lower (fail high), 2 upper (fail low)
-    move: Move | None
+
+class _Memory:
+    """What a search on the clock keeps for the next one in a game: the transposition table,
+    the evaluations of leaves and the history of moves that refuted others (a search with a
+    node or depth limit starts afresh, so that its move is reproducible)."""
+
+    __slots__ = ("history", "leaves", "table")
+
+    def __init__(self) -> None:
+        self.table: dict[int, _Entry] = {}
+        self.leaves: dict[int, int] = {}
+        self.history: dict[int, int] = {}  # id of a (shared, never copied) move -> bonus
+
+    def trim(self) -> None:
+        if len(self.table) > _TABLE_LIMIT:
+            self.table.clear()
+        if len(self.leaves) > _TABLE_LIMIT:
+            self.leaves.clear()
+        # Old refutations count for less in a new position.
+        self.history = {move: bonus // 4 for move, bonus in self.history.items() if bonus >= 4}
 
 
-@dataclass(slots=True)
+_MEMORIES: dict[tuple[object, ...], _Memory] = {}
+
+
+def _memory_for(position: Position) -> _Memory:
+    """The kept memory of games of this setup (one board hash means one position only there),
+    that of any other setup dropped."""
+    setup = (
+        position.size,
+        position.equivalent_komi,
+        position.starting_stones,
+        position.starting_caps,
+        position.opening,
+    )
+    memory = _MEMORIES.get(setup)
+    if memory is None:
+        _MEMORIES.clear()  # one game's memory at a time: a process may play many, one by one
+        memory = _MEMORIES[setup] = _Memory()
+    memory.trim()
+    return memory
+
+
+def forget() -> None:
+    """Drop what the strongest level kept from earlier searches (a new game, or a benchmark
+    that wants every search to start alike)."""
+    _MEMORIES.clear()
+
+
+def _to_table(score: int, ply: int) -> int:
+    """A win or loss counted from the node instead of the root, so that the entry holds
+    wherever the node is met again."""
+    if score > WIN_ZONE:
+        return score + ply
+    if score < -WIN_ZONE:
+        return score - ply
+    return score
+
+
+def _from_table(score: int, ply: int) -> int:
+    if score > WIN_ZONE:
+        return score - ply
+    if score < -WIN_ZONE:
+        return score + ply
+    return score
+
+
 class _Search:
-    position: Position
-    board: _Board
-    node_limit: int | None
-    deadline: float | None
-    stop: Callable[[], bool] | None = None
-    nodes: int = 0
-    table: dict[int, _Entry] = field(default_factory=dict)
-    leaves: dict[int, int] = field(default_factory=dict)
-    killers: dict[int, list[Move]] = field(default_factory=dict)
-    history: dict[Move, int] = field(default_factory=dict)
+    """One search: the position searched (moved on and back), its mirror board, the limits and
+    the tables. Moves are the position's own shared move objects, compared by identity and
+    keyed by `id` (no dataclass hashing or comparing in the hot path)."""
+
+    def __init__(
+        self,
+        position: Position,
+        node_limit: int | None,
+        deadline: float | None,
+        stop: Callable[[], bool] | None,
+        memory: _Memory,
+    ) -> None:
+        self.position = position
+        self.board = _Board(position)
+        self.node_limit = node_limit
+        self.deadline = deadline
+        self.stop = stop
+        self.nodes = 0
+        self.table = memory.table
+        self.leaves = memory.leaves
+        self.history = memory.history
+        self.killers: dict[int, list[Move]] = {}
+        self.touched: dict[int, tuple[int, ...]] = {}
+        # Passing is allowed while both players have stones to spare (no zugzwang of the
+        # flat race yet).
+        self.spare = max(3, position.size - 1)
+        # A side that must block a road in one is searched a ply deeper (only its blocks
+        # survive, so it costs little), up to this ply: Tak threats follow each other to Tinuë.
+        self.extend_until = 0
 
     def tick(self) -> None:
         self.nodes += 1
@@ -336,16 +448,29 @@ class _Search:
             if self.stop is not None and self.stop():
                 raise _Stop
 
+    def squares_of(self, move: Move) -> tuple[int, ...]:
+        squares = self.touched.get(id(move))
+        if squares is None:
+            squares = self.touched[id(move)] = _touched(move, self.board.size)
+        return squares
+
     def push(self, move: Move) -> None:
         self.position.push(move)
-        self.board.refresh(self.position, _touched(move, self.board.size))
+        self.board.refresh(self.position, self.squares_of(move))
 
     def pop(self) -> None:
         move = self.position.pop()
-        self.board.refresh(self.position, _touched(move, self.board.size))
+        self.board.refresh(self.position, self.squares_of(move))
 
     def key(self) -> int:
         return self.board.key ^ (self.position.ply & 1)
+
+    def static(self, scan: _Scan, key: int) -> int:
+        """The evaluation of a position whose side to move has no road in one."""
+        value = self.leaves.get(key)
+        if value is None:
+            value = self.leaves[key] = scan.value(self.position)
+        return value
 
     def leaf(self, ply: int) -> int:
         position = self.position
@@ -365,79 +490,116 @@ class _Search:
             self.leaves[key] = value
         return value - ply if value == WIN - 1 else value  # the road comes a ply after this one
 
-    def ordered(self, scan: _Scan, ply: int, best: Move | None) -> list[Move]:
-        """The legal moves, likeliest best first: the table's move, blocks of the opponent's
-        roads in one, killers, then by history."""
+    def ordered(self, ply: int, depth: int, first: Move | None, threats: list[Move]) -> list[Move]:
+        """The legal moves but `first` (searched already), likeliest best first: blocks of the
+        opponent's roads in one, killers, then (away from the leaves) by history; ties keep the
+        position's order, placements first."""
         moves = self.position.legal_moves()
-        killers = self.killers.get(ply, ())
-        history = self.history
-        opponent = self.position.to_move.other
-        threats = self.position.road_threats(opponent) if scan.may_road(opponent) else []
-        blocks = {(m.file, m.rank) for m in threats if isinstance(m, Placement)}
+        front: list[Move] = []
+        if threats:
+            blocks = {(m.file, m.rank) for m in threats if isinstance(m, Placement)}
+            front = [m for m in moves if isinstance(m, Placement) and (m.file, m.rank) in blocks]
+        killers = self.killers.get(ply)
+        if killers:
+            present = set(map(id, moves))
+            front += [k for k in killers if id(k) in present and all(k is not m for m in front)]
+        if first is not None:
+            front.append(first)
+        if front:
+            skip = set(map(id, front))
+            moves = [m for m in moves if id(m) not in skip]
+            if first is not None:
+                front.pop()
+        if depth >= 2 and self.history:
+            bonus = list(map(self.history.get, map(id, moves), repeat(0)))
+            order = sorted(range(len(moves)), key=bonus.__getitem__, reverse=True)
+            moves = [moves[i] for i in order]
+        return front + moves if front else moves
 
-        def rank(move: Move) -> int:
-            if move == best:
-                return 10_000_000
-            if move in killers:
-                return 5_000_000
-            base = history.get(move, 0)
-            if isinstance(move, Placement):
-                if (move.file, move.rank) in blocks:
-                    base += 2_000_000
-                base += (30, 0, 20)[move.piece]
-            else:
-                base += 10
-            return base
-
-        return sorted(moves, key=rank, reverse=True)
-
-    def negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+    def negamax(self, depth: int, alpha: int, beta: int, ply: int, may_pass: bool = True) -> int:
         self.tick()
         position = self.position
         if depth <= 0 or position.result is not None:
             return self.leaf(ply)
+        me = position.to_move
         scan = _Scan(position, self.board)
-        if scan.may_road(position.to_move) and position.has_road_threat():
+        if scan.may_road(me) and position.has_road_threat():
             return WIN - ply - 1
         key = self.key()
         entry = self.table.get(key)
-        best_move = None
+        first = None
         if entry is not None:
-            best_move = entry.move
-            if entry.depth >= depth:
-                if entry.bound == 0:
-                    return entry.score
-                if entry.bound == 1 and entry.score >= beta:
-                    return entry.score
-                if entry.bound == 2 and entry.score <= alpha:
-                    return entry.score
+            first = entry[3]
+            if entry[0] >= depth:
+                score, bound = _from_table(entry[1], ply), entry[2]
+                if bound == 0 or (bound == 1 and score >= beta) or (bound == 2 and score <= alpha):
+                    return score
+        opponent = me.other
+        threats = position.road_threats(opponent) if scan.may_road(opponent) else []
+        if threats and ply < self.extend_until:
+            depth += 1
+        if (
+            may_pass
+            and depth > _NULL_REDUCTION
+            and not threats
+            and -WIN_ZONE < beta < WIN_ZONE
+            and min(position.reserves(0).stones, position.reserves(1).stones) > self.spare
+            and self.static(scan, key) >= beta
+        ):
+            # Pass: a position still at least beta when the opponent moves twice is good enough.
+            position.ply += 1
+            try:
+                score = -self.negamax(depth - 1 - _NULL_REDUCTION, -beta, 1 - beta, ply + 1, False)
+            finally:
+                position.ply -= 1
+            if score >= beta:
+                return beta
         start_alpha = alpha
         best = -WIN - 1
-        moves = self.ordered(scan, ply, best_move)
-        for index, move in enumerate(moves):
+        best_move = None
+        moves: list[Move] = []
+        if first is not None and position.is_legal(first):
+            moves.append(first)  # tried before the others are generated: it often cuts
+        else:
+            first = None
+        generated = False
+        index = 0
+        while True:
+            if index == len(moves):
+                if generated:
+                    break
+                moves += self.ordered(ply, depth, first, threats)
+                generated = True
+                continue
+            move = moves[index]
             self.push(move)
             try:
                 if index == 0:
                     score = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
                 else:
-                    score = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
+                    score = alpha + 1
+                    if index > _LATE_MOVE and depth >= 3 and not threats:
+                        score = -self.negamax(depth - 2, -alpha - 1, -alpha, ply + 1)
+                    if score > alpha:
+                        score = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
                     if alpha < score < beta:
                         score = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
             finally:
                 self.pop()
+            index += 1
             if score > best:
                 best, best_move = score, move
             if score > alpha:
                 alpha = score
             if alpha >= beta:
                 killers = self.killers.setdefault(ply, [])
-                if move not in killers:
+                if all(killer is not move for killer in killers):
                     killers.insert(0, move)
                     del killers[2:]
-                self.history[move] = self.history.get(move, 0) + depth * depth
+                self.history[id(move)] = self.history.get(id(move), 0) + depth * depth
                 break
         bound = 1 if best >= beta else 2 if best <= start_alpha else 0
-        self.table[key] = _Entry(depth, best, bound, best_move)
+        self.table[key] = (depth, _to_table(best, ply), bound, best_move)
         return best
 
     def pv(self, first: Move, length: int) -> tuple[Move, ...]:
@@ -446,19 +608,18 @@ class _Search:
         try:
             while len(line) < length:
                 entry = self.table.get(self.key())
-                if entry is None or entry.move is None or self.position.result is not None:
+                if entry is None or entry[3] is None or self.position.result is not None:
                     break
-                if not self.position.is_legal(entry.move):
+                if not self.position.is_legal(entry[3]):
                     break
-                line.append(entry.move)
-                self.push(entry.move)
+                line.append(entry[3])
+                self.push(entry[3])
         finally:
             for _ in line:
                 self.pop()
         return tuple(line)
 
 
-@cache
 def _touched(move: Move, size: int) -> tuple[int, ...]:
     """The squares a move changes: where it is placed, or a spread's origin and drops."""
     origin = move.rank * size + move.file
@@ -505,14 +666,19 @@ class Player:
         if movetime is None and node_limit is None and limits.depth is None:
             movetime = DEFAULT_MOVETIME_MS
         deadline = started + movetime / 1000 if movetime is not None else None
-        search = _Search(position.copy(), _Board(position), node_limit, deadline, stop)
+        # Only a search that stops on the clock alone keeps what it learns for the next: one
+        # with a node or depth limit must answer the same whatever was searched before.
+        on_the_clock = depth_limit == MAX_DEPTH and node_limit is None
+        memory = _memory_for(position) if on_the_clock else _Memory()
+        search = _Search(position.copy(), node_limit, deadline, stop, memory)
         rng = random.Random(f"{self.seed}:{position.tps()}") if self.seed is not None else None
         rng = rng or random.Random()
         winning = search.position.road_threats()
         if winning:
             move = winning[0]
             return SearchResult(move, WIN - 1, 1, 1, (move,), _ms(started))
-        moves = search.ordered(_Scan(search.position, search.board), 0, None)
+        opponent = search.position.to_move.other
+        moves = search.ordered(0, MAX_DEPTH, None, search.position.road_threats(opponent))
         noise = {move: rng.randint(-caps.noise, caps.noise) for move in moves} if caps.noise else {}
         best: tuple[int, Move] | None = None
         completed = 0
@@ -551,6 +717,7 @@ class Player:
         scored = []
         alpha = -WIN - 1
         finished = False
+        search.extend_until = 2 * depth
         try:
             for index, move in enumerate(moves):
                 search.push(move)
@@ -607,6 +774,7 @@ __all__ = [
     "Player",
     "SearchResult",
     "evaluate",
+    "forget",
     "level_for",
     "random_move",
 ]

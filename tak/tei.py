@@ -31,7 +31,16 @@ from typing import TextIO
 from tak.errors import TakError
 from tak.moves import MAX_SIZE, MIN_SIZE
 from tak.position import MAX_KOMI, Position
-from tak.search import MAX_DEPTH, MAX_LEVEL, MIN_LEVEL, WIN_ZONE, Limits, Player, SearchResult
+from tak.search import (
+    MAX_DEPTH,
+    MAX_LEVEL,
+    MIN_LEVEL,
+    WIN_ZONE,
+    Limits,
+    Player,
+    SearchResult,
+    forget,
+)
 
 NAME = "Bredon"
 AUTHOR = "the Bredon contributors"
@@ -175,6 +184,7 @@ class Server:
             raise TEIError(f"The half-komi runs from {-MAX_HALF_KOMI} to {MAX_HALF_KOMI}.")
         self.position = Position(size, komi=half_komi / 2)  # refuses a size Bredon does not play
         self.half_komi, self.size = half_komi, size
+        forget()  # the strongest level's table of the last game is of no more use
 
     def _position(self, arguments: list[str]) -> None:
         self.wait()  # a new position or search waits for the bestmove

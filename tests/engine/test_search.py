@@ -21,7 +21,9 @@ from tak.search import (
     GameOverError,
     Limits,
     Player,
+    SearchResult,
     evaluate,
+    forget,
     level_for,
 )
 
@@ -98,6 +100,41 @@ def test_same_seed_same_position_same_limits_same_move() -> None:
             assert first.move == again.move == third.move
             assert first.score == again.score == third.score
             assert first.nodes == again.nodes
+
+
+def nodes_to_depth(position: Position, depth: int) -> int:
+    """Positions the strongest level searched, on the clock alone, to complete `depth`."""
+    reached: list[int] = []
+
+    def info(result: SearchResult) -> None:
+        if result.depth == depth:
+            reached.append(result.nodes)
+
+    Player(MAX_LEVEL).choose(
+        position, Limits(movetime_ms=60_000), info=info, stop=lambda: bool(reached)
+    )
+    return reached[0]
+
+
+def test_a_search_on_the_clock_keeps_its_table_for_the_next() -> None:
+    """What the strongest level learnt searching a position on the clock makes searching it
+    again cheaper; forget() starts it afresh. With a node or depth limit nothing is kept."""
+    position = random_game(3, 6, 14)
+    forget()
+    first = nodes_to_depth(position, 3)
+    assert nodes_to_depth(position, 3) < first
+    forget()
+    assert nodes_to_depth(position, 3) == first
+    capped = Player(MAX_LEVEL).choose(position, Limits(depth=3))
+    assert Player(MAX_LEVEL).choose(position, Limits(depth=3)).nodes == capped.nodes
+
+
+def test_a_forced_loss_is_scored_alike_with_the_table_kept() -> None:
+    position = Position.from_tps("x5/2,2,2,2,x/1,1,x3/2,2,2,2,x/1,x4 1 8")  # as above
+    forget()
+    for _ in range(3):  # on the clock: it stops at the forced loss, and keeps its table
+        result = Player(MAX_LEVEL).choose(position, Limits(movetime_ms=60_000))
+        assert result.mate_in == -2
 
 
 def test_the_beginners_noise_depends_on_the_seed() -> None:
@@ -207,3 +244,18 @@ def test_evaluation_counts_komi_and_finished_games() -> None:
     finished = Position.from_tps(ROAD_IN_ONE)
     finished.play("e1")
     assert evaluate(finished) < -WIN_ZONE  # Black to move, and White has won
+
+
+def test_a_flat_counts_for_more_as_the_board_fills_though_stones_are_left() -> None:
+    """On 5x5 the board fills before the reserves run out: with one square left (and ten stones
+    each in hand) a flat is nearly a point of the final count, worth far more than early on.
+    The flat compared is on a1, walled off by Black's walls on a2 and b1 on both boards."""
+    full = "1,2,1,2,x/2,1,2,1,2/1,2,1,2,1/2S,1,2,1,2/{a1},2S,1,2,1 1 13"
+    early = "x5/x5/x5/2S,x4/{a1},2S,x3 1 5"
+
+    def worth_of_a1(tps: str) -> int:
+        with_flat, without = (Position.from_tps(tps.format(a1=a1)) for a1 in ("1", "x"))
+        assert with_flat.reserves(Color.WHITE).total >= 10
+        return evaluate(with_flat) - evaluate(without)
+
+    assert worth_of_a1(full) >= worth_of_a1(early) + FLAT * 3 // 4
