@@ -453,10 +453,12 @@ class NotEnoughCoins(BredonError):
 class MustPayOrResign(BredonError):
     def __init__(self, game_id: int, owed: int, balance: int) -> None:
         super().__init__(
-            _(
-                "You owe {owed} coins to the pot of game #{game} for your opponent's Tak, and you "
+            ngettext(
+                "You owe {count} coin to the pot of game #{game} for your opponent's Tak, and you "
                 "have {balance}: you cannot move, you must resign (`/tak resign`).",
-                owed=owed,
+                "You owe {count} coins to the pot of game #{game} for your opponent's Tak, and "
+                "you have {balance}: you cannot move, you must resign (`/tak resign`).",
+                owed,
                 game=game_id,
                 balance=balance,
             )

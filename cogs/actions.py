@@ -108,9 +108,13 @@ def lapses(handler: Handler) -> Handler:
             await handler(interaction, game_id)
         except (NoDrawOffer, NoUndoRequest, GameOver):
             if interaction.message is not None:
-                note = _("This has lapsed.")
-                lapsed = f"{interaction.message.content}\n*{note}*"
-                await interaction.edit_original_response(content=lapsed[:2000], view=None)
+                content = interaction.message.content
+
+                def lapsed(_mention: str) -> str:  # in the server's language: a public post
+                    note = _("This has lapsed.")
+                    return f"{content}\n*{note}*"[:2000]
+
+                await settle_offer(interaction, lapsed)
             raise
 
     return answering

@@ -262,7 +262,7 @@ async def show_step(
 
 def _select(state: str, options: list[discord.SelectOption]) -> discord.ui.Select[Any]:
     """A picker's select, with its `state` (kind, game, ply, mark, steps) in its custom_id."""
-    return discord.ui.Select(custom_id=f"bredon:{state}", placeholder="Choose…", options=options)
+    return discord.ui.Select(custom_id=f"bredon:{state}", placeholder=_("Choose…"), options=options)
 
 
 def _button(label: str, style: discord.ButtonStyle, state: str) -> discord.ui.Button[Any]:

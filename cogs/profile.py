@@ -116,13 +116,13 @@ class ProfileCog(commands.Cog):
                 ]
                 if match_and_games is not None:
                     lines.append(game_messages.match_text(*match_and_games))
-            theme = await self.table.theme_for(interaction.user.id)
-            charts = [
-                await rating_file(
-                    self.services, self.table.draw, guild_id, r.player, r.size, theme=theme
-                )
-                for r in ratings
-            ]
+                theme = await self.table.theme_for(interaction.user.id)
+                charts = [  # their words too
+                    await rating_file(
+                        self.services, self.table.draw, guild_id, r.player, r.size, theme=theme
+                    )
+                    for r in ratings
+                ]
             files = [chart for chart in charts if chart is not None]
             await answer(interaction, public, "\n".join(lines), files=files)
 

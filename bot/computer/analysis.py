@@ -43,7 +43,9 @@ class AnalysisStatus(StrEnum):
 
 class NothingToAnalyse(BredonError):
     def __init__(self, game_id: int) -> None:
-        super().__init__(f"Game #{game_id} ended before any move: there is nothing to analyse.")
+        super().__init__(
+            _("Game #{game} ended before any move: there is nothing to analyse.", game=game_id)
+        )
 
 
 def wait_text(seconds: float) -> str:

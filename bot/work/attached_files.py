@@ -16,6 +16,7 @@ minutes, and a file must be read at once. Both are a :class:`bot.work.processes.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor
@@ -85,7 +86,10 @@ class FileReader:
             if worker is None or failed:
                 worker = self._start()
             try:
-                pool = await asyncio.shield(worker)
+                try:
+                    pool = await asyncio.shield(worker)
+                except ReaderNotStarted:  # said again here, in this caller's language
+                    raise ReaderNotStarted() from None
                 return await _call(pool, work, args, self.timeout)
             except asyncio.CancelledError:
                 if self._closed and not _cancelled_from_outside():
@@ -100,7 +104,11 @@ class FileReader:
             raise FileTooSlow(self.timeout)
 
     def _start(self) -> asyncio.Task[WorkerPool]:
-        self._worker = asyncio.create_task(self._started(), name="bredon-file-reader")
+        # A context of its own: it serves whoever reads next, not only the player whose read
+        # happened to start it (its refusal is said again in each waiter's language).
+        self._worker = asyncio.create_task(
+            self._started(), name="bredon-file-reader", context=contextvars.Context()
+        )
         return self._worker
 
     async def _started(self) -> WorkerPool:

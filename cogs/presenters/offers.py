@@ -22,7 +22,10 @@ async def show_request(table: GameTable, item: Item, request: RequestMade) -> Sh
     text = game_messages.request_text(game, request)
     view = buttons((f"{request.what}-yes", game.id), (f"{request.what}-no", game.id))
     shown = await table.post_for_game(item, game, Post(text, view=view))
-    dm = partial(notification_messages.offer_dm_text, text)
+
+    def dm(link: str) -> str:  # worded by echo_by_dm in the opponent's language
+        return notification_messages.offer_dm_text(game_messages.request_text(game, request), link)
+
     await table.echo_by_dm(item, shown, opponent.id, game.guild_id, dm, offer=True)
     return shown
 
