@@ -186,6 +186,11 @@ def _templates() -> tuple[str, ...]:
         ),
         _("{text} is not a PTN result: use R-0, 0-R, F-0, 0-F, 1-0, 0-1, 1/2-1/2 or 0-0."),
         _("{name} {text} is not a number of pieces."),
+        # a game's setup from a PTN file's tags, which the engine checks when it sets it up
+        _("Komi must be a multiple of 0.5 from -{most} to {most} (e.g. 2 or 2.5)."),
+        _("Stones must be a whole number from 0 to {most} per player."),
+        _("Capstones must be a whole number from 0 to {most} per player."),
+        _("The opening must be 'swap' or 'no-swap', not {text}."),
     )
 
 
