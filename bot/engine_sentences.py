@@ -1,11 +1,12 @@
-"""The rules engine's refusals of a move or of a game's setup in the language being spoken.
+"""The rules engine's refusals of a move, of a game's setup or of a PTN file in the language
+being spoken.
 
 ``tak/`` speaks English only (it imports nothing of the bot), and its refusals are whole
 sentences naming the squares and counts involved. Each sentence it can say to a player about a
-move, the reserves or a start position (TPS) is a message here, its fields where the engine
-fills in a square, a count or a move; a refusal is matched against the English templates and
-said again from the translated one with the same fields. A sentence not listed here (a new one
-in the engine) is shown as the engine wrote it.
+move, the reserves, a start position (TPS) or a PTN file is a message here, its fields where the
+engine fills in a square, a count or a move; a refusal is matched against the English templates
+and said again from the translated one with the same fields. A sentence not listed here (a new
+one in the engine) is shown as the engine wrote it.
 """
 
 from __future__ import annotations
@@ -148,6 +149,48 @@ def _templates() -> tuple[str, ...]:
         _("White wins on flats."),
         _("Black wins on flats."),
         _("Draw: the flat count is tied."),
+        # a PTN file (tags, comments, move numbers, results) and why it cannot be read
+        _("The game's tags don't describe a start position: {error}"),
+        _("Size {size} is not a board size: sizes run from 3 to 8."),
+        _("The Size tag says {size}, but the TPS is {board}x{board}."),
+        _("The game has neither a Size nor a TPS tag."),
+        _("Komi {komi} is not a number of flats like 2 or 2.5."),
+        _("A PTN file is at most {most} characters long; this one has {count}."),
+        _("A PTN file has at most {most} tags."),
+        _(
+            '{text} is not a tag: write tags as [Name "value"], the name in letters, digits '
+            "and _, one tag a line."
+        ),
+        _("Tag {name}: a tag's name is at most {most} characters."),
+        _("Tag {name}: a tag's value is at most {most} characters; this one has {count}."),
+        _("A comment opened with { is never closed with }."),
+        _("A PTN file has at most {most} comments."),
+        _(
+            "The antiquity tie rule's comment comes after the first move number: write it "
+            "before, where it sets up the game."
+        ),
+        _("{token} comes after the result {result}."),
+        _("Move number {token} follows another with no ply between."),
+        _("-- stands only for White's ply before a game that starts with Black to move."),
+        _("The game has more than {most} plies, longer than any real game: it is not read."),
+        _("Move {number} (white) {move}: {error}"),
+        _("Move {number} (black) {move}: {error}"),
+        _("The moves end with {written}, but the Result tag says {tagged}."),
+        _(
+            "The result {result} contradicts the board, where the moves end the game: {board} "
+            "({ptn})"
+        ),
+        _(
+            "{result} says the game ended on the board, but after the last move it goes on: no "
+            "road, the board is not full and both players have pieces left."
+        ),
+        _("{text} is not a PTN result: use R-0, 0-R, F-0, 0-F, 1-0, 0-1, 1/2-1/2 or 0-0."),
+        _("{name} {text} is not a number of pieces."),
+        # a game's setup from a PTN file's tags, which the engine checks when it sets it up
+        _("Komi must be a multiple of 0.5 from -{most} to {most} (e.g. 2 or 2.5)."),
+        _("Stones must be a whole number from 0 to {most} per player."),
+        _("Capstones must be a whole number from 0 to {most} per player."),
+        _("The opening must be 'swap' or 'no-swap', not {text}."),
     )
 
 
@@ -180,5 +223,7 @@ def engine_sentence(text: str) -> str:
         match = pattern.fullmatch(text)
         if match is not None:
             fields = {name: engine_sentence(value) for name, value in match.groupdict().items()}
-            return template.format(**fields)  # a field may be a sentence of the engine's too
+            # a field may be a sentence of the engine's too; a sentence without fields may
+            # name a brace ("A comment opened with { ...")
+            return template.format(**fields) if fields else template
     return text

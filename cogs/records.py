@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot, acting
+from bot.engine_sentences import engine_sentence
 from bot.games.model import GameView
 from bot.games.notes import MAX_NOTE
 from bot.games.scratch import try_line
@@ -274,4 +275,6 @@ async def read_attached_game(
     try:
         return await reader.run(read_game, text, player_id=player_id)
     except TakError as error:
-        raise Refusal(_("That file is not a game I can read: {error}", error=error)) from None
+        raise Refusal(
+            _("That file is not a game I can read: {error}", error=engine_sentence(str(error)))
+        ) from None

@@ -51,6 +51,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 
+from bot.engine_sentences import engine_sentence
 from bot.errors import CorrectionRefused, NotOrganizer, ReportRefused
 from bot.games.matches import set_match_points
 from bot.games.model import GAME_SELECT, GameStatus, GameView, PlayerRef, game_from_row
@@ -827,7 +828,9 @@ def _read_reported_game(text: str) -> PTNGame:
     try:
         record = PTNGame.parse(text)
     except PTNError as error:
-        raise ReportRefused(_("The file is refused: {error}", error=error)) from None
+        raise ReportRefused(
+            _("The file is refused: {error}", error=engine_sentence(str(error)))
+        ) from None
     tps = record.tag("TPS")
     if tps is not None and tps.strip() not in ("", "?"):
         raise ReportRefused(

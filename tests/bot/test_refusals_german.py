@@ -10,8 +10,11 @@ import pytest
 from bot import errors
 from bot.engine_sentences import engine_sentence
 from bot.languages import speaking
-from tak import Position, TakError, playable_reserve_problem, start_position
+from bot.tournaments.corrections import read_reported_game
+from tak import Position, PTNError, TakError, playable_reserve_problem, start_position
 from tak.moves import Direction, Spread
+from tak.ptn import TIE_RULE_COMMENT
+from tak.ptn import Game as PTNGame
 from tests.bot.setups import create_challenge
 
 GUILD, CHANNEL = 11, 22
@@ -228,3 +231,98 @@ def test_the_longest_german_refusals_fit_a_discord_message() -> None:
             *(errors.IllegalMove("x", sentence).message for sentence in engine_refusals()),
         ]
     assert max(len(text) for text in texts) <= DISCORD_MESSAGE
+
+
+def _long_game() -> str:
+    """A game of more plies than a PTN file may hold: two capstones walking to and fro."""
+    plies = ["a1", "h8", "Cb2", "Cg7"] + ["b2>", "g7<", "c2<", "f7>"] * 500
+    return '[Size "8"]\n' + " ".join(plies)
+
+
+# Real PTN files the engine refuses, each for another reason (those naming a move or a start
+# position wrap the engine's sentence about it).
+REFUSED_FILES = [
+    '[Size "5"]\n[TPS "x5/x5 1 1"]\n1. a1',
+    '[Size "9"]\n1. a1',
+    '[Size "6"]\n[TPS "x5/x5/x5/x5/x5 1 1"]\n1. a1',
+    '[Size "5"]\n[Flats "0"]\n[Caps "0"]\n1. a1',
+    "1. a1 e5",
+    '[Size "5"]\n[Komi "lots"]\n1. a1',
+    '[Size "5"]\n[Flats1 "many"]\n1. a1',
+    "x" * 1_000_001,
+    "".join(f'[Tag{n} "x"]\n' for n in range(101)),
+    '[Size "5"]\n[bad tag]\n1. a1',
+    f'[{"N" * 33} "x"]\n',
+    f'[Event "{"x" * 300}"]\n',
+    '[Size "5"]\n1. a1 {open',
+    '[Size "5"]\n' + "{c}" * 10_001,
+    f'[Size "5"]\n1. {{{TIE_RULE_COMMENT}}} a1',
+    '[Size "5"]\n1. a1 e5 R-0 b2',
+    '[Size "5"]\n1. 2. a1',
+    '[Size "5"]\n1. -- a1',
+    _long_game(),
+    '[Size "5"]\n1. f1',
+    '[Size "5"]\n1. a1 a1',
+    '[Size "5"]\n[Result "0-1"]\n1. a1 e5 1-0',
+    '[Size "3"]\n1. c3 a1 2. a2 c2 3. a3 0-1',
+    '[Size "5"]\n1. a1 e5 R-0',
+    '[Size "5"]\n[Result "win"]\n1. a1 e5',
+    '[Size "5"]\n[Komi "9"]\n1. a1',
+    '[Size "5"]\n[Flats "999"]\n1. a1',
+    '[Size "5"]\n[Caps2 "999"]\n1. a1',
+    '[Size "5"]\n[Opening "weird"]\n1. a1',
+]
+
+# What a refusal names, to be named the same in German: quoted text, numbers, squares, results.
+_VALUES = re.compile(r"(?<!\w)'[^']*'(?!\w)|\d(?:[\d,.x/-]*\d)?|\b[a-h][1-8]\b")
+_DECIMAL_COMMA = re.compile(r"(\d),(\d)(?!\d)")  # German 0,5 for 0.5 (not 1,000)
+
+
+def _values(sentence: str) -> list[str]:
+    return sorted(_VALUES.findall(_DECIMAL_COMMA.sub(r"\1.\2", sentence)))
+
+
+def ptn_refusals() -> list[str]:
+    sentences = []
+    for text in REFUSED_FILES:
+        with pytest.raises(PTNError) as refused:
+            PTNGame.parse(text)
+        sentences.append(str(refused.value))
+    return sentences
+
+
+def test_every_refusal_of_a_ptn_file_is_said_in_german() -> None:
+    english = ptn_refusals()
+    assert len(set(english)) == len(english)  # each file refused for another reason
+    with speaking("de"):
+        german = [engine_sentence(sentence) for sentence in english]
+    with speaking("en"):
+        assert [engine_sentence(sentence) for sentence in english] == english
+    for said, original in zip(german, english, strict=True):
+        assert said != original and not re.search(r"\{\w+\}", said), original
+        assert _values(said) == _values(original), (original, said)
+        # the sentences inside (a move's, a start position's, a result's) are German too
+        for english_words in (" is ", " wins ", " the ", "white", "black"):
+            assert english_words not in said, said
+    assert german[
+        english.index(
+            "Move 1 (black) a1: a1 is occupied, and pieces can only be placed on empty squares."
+        )
+    ] == (
+        "Zug 1 (Schwarz) a1: a1 ist besetzt, und Steine können nur auf leere Felder gesetzt werden."
+    )
+
+
+def test_a_reported_file_is_refused_in_the_reporters_language() -> None:
+    with pytest.raises(errors.ReportRefused) as german:
+        read_reported_game('[Size "5"]\n1. f1', "de")
+    with pytest.raises(errors.ReportRefused) as english:
+        read_reported_game('[Size "5"]\n1. f1', "en")
+    assert english.value.message == (
+        "The file is refused: Move 1 (white) f1: f1 is not a square on this 5x5 board, which "
+        "has files a to e and ranks 1 to 5."
+    )
+    assert german.value.message.endswith(
+        "Zug 1 (Weiß) f1: f1 ist kein Feld auf diesem 5x5-Brett, es hat die Linien a bis e und "
+        "die Reihen 1 bis 5."
+    )

@@ -255,6 +255,23 @@ async def test_fair_slots_take_one_job_per_player_at_a_time() -> None:
     assert sorted(order) == ["a1", "a2", "b1", "post"]
 
 
+async def test_a_broken_file_is_refused_in_the_viewers_language(world) -> None:
+    """The engine's reason, a move's refusal inside it, in German for a German-speaking player;
+    in English, as the engine wrote it, for an English-speaking one."""
+    await world.carol.slash(world.channel, "profile settings", language="de")
+    broken = ("broken.ptn", b'[Size "5"]\n1. a1 e5 2. c3 c3\n')
+    german = await world.carol.slash(world.channel, "game view", file=broken)
+    english = await world.bob.slash(world.channel, "game view", file=broken)
+    assert german.ephemeral and german.response.content == (
+        "Diese Datei ist keine Partie, die ich lesen kann: Zug 2 (Schwarz) c3: c3 ist besetzt, "
+        "und Steine können nur auf leere Felder gesetzt werden."
+    )
+    assert english.response.content == (
+        "That file is not a game I can read: Move 2 (black) c3: c3 is occupied, and pieces can "
+        "only be placed on empty squares."
+    )
+
+
 async def test_view_of_a_file_with_the_longest_names_shows_its_board(world) -> None:
     def record(name: str) -> bytes:
         return f'[Size "5"]\n[Player1 "{name}"]\n[Player2 "Bob"]\n1. a1 e5 2. c3 d4\n'.encode()
