@@ -244,16 +244,18 @@ async def acting(interaction: discord.Interaction) -> AsyncIterator[None]:
             yield
 
 
-async def person_language(interaction: discord.Interaction) -> str:
+async def person_language(interaction: discord.Interaction, *, remember: bool = True) -> str:
     """The language to answer someone in: the one they chose (``/profile settings``), else
     their Discord's, where Bredon speaks it (remembered for what reaches them outside a
-    command: DMs, digests)."""
+    command: DMs, digests; not by a button's press, whose answer cannot wait on a write)."""
     locale = interaction.locale.value
     client = interaction.client
     if not isinstance(client, BredonBot) or not hasattr(client, "services"):
         return catalogue().language_for(locale)
     try:
-        return await client.services.players.speaks(interaction.user.id, locale)
+        return await client.services.players.speaks(
+            interaction.user.id, locale, remember=remember
+        )
     except (BredonError, StoreError):  # a store that fails: the command itself will say so
         return catalogue().language_for(locale)
 

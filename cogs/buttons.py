@@ -99,7 +99,7 @@ async def pressed(
 ) -> None:
     """Run a button's action: a refusal reaches the presser privately, anything else is logged
     and apologised for."""
-    with speaking(await person_language(interaction)):
+    with speaking(await person_language(interaction, remember=False)):
         try:
             async with refusals(interaction):
                 await act

@@ -104,7 +104,9 @@ class PlayerService:
             await storage.set_language(tx, player_id, language, self._clock.now())
             return await fetch_player(tx, player_id)
 
-    async def speaks(self, player_id: int, discord_locale: str | None = None) -> str:
+    async def speaks(
+        self, player_id: int, discord_locale: str | None = None, *, remember: bool = True
+    ) -> str:
         """The language to speak to a player: the one they chose, else the Discord language
         their command came in (`discord_locale`, remembered for what reaches them outside a
         command), else the one their last command came in."""
@@ -115,6 +117,8 @@ class PlayerService:
                 return catalogue().language_for(discord_locale)
         if discord_locale is None or discord_locale == profile.discord_locale:
             return profile.speaks
+        if not remember:  # a read only (before a button's answer, which cannot wait)
+            return profile.language or catalogue().language_for(discord_locale)
         async with self._db.transaction() as tx:
             await storage.note_locale(tx, player_id, discord_locale)
         return profile.language or catalogue().language_for(discord_locale)

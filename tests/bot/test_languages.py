@@ -127,6 +127,8 @@ async def test_a_player_is_spoken_to_in_their_choice_else_their_discords(service
     assert await players.speaks(ALICE.id, "de") == "de"  # not a player yet: the command's
     await players.register(ALICE)
     assert await players.speaks(ALICE.id) == "en"  # nothing known
+    assert await players.speaks(ALICE.id, "de", remember=False) == "de"  # a button's press
+    assert (await players.get(ALICE.id)).discord_locale is None  # ... writes nothing
     assert await players.speaks(ALICE.id, "de") == "de"
     assert (await players.get(ALICE.id)).discord_locale == "de"  # remembered, for DMs
     assert await players.speaks(ALICE.id) == "de"
