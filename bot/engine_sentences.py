@@ -191,6 +191,13 @@ def _templates() -> tuple[str, ...]:
         _("Stones must be a whole number from 0 to {most} per player."),
         _("Capstones must be a whole number from 0 to {most} per player."),
         _("The opening must be 'swap' or 'no-swap', not {text}."),
+        # an analysis's notes on a ply (tak.analysis), in its summary of the biggest swings
+        _("Missed a road in one: {moves}."),
+        _("Missed Tinuë: {moves}."),
+        _("Allows a road in one: {moves}."),
+        _("Allows Tinuë: {moves}."),
+        _("Tinuë: the only move here that gives one."),
+        _("{moves} and {count} more"),
     )
 
 
@@ -213,6 +220,20 @@ def _pattern(template: str) -> re.Pattern[str]:
         at = field.end()
     parts.append(re.escape(template[at:]))
     return re.compile("".join(parts), re.DOTALL)
+
+
+_SWING = re.compile(r"(?P<ply>.*?) \((?P<notes>.*)\)(?P<scores> \S+ → \S+)")
+_SENTENCE_END = re.compile(r"(?<=\.) ")
+
+
+def swing_line(line: str) -> str:
+    """A line of an analysis's summary (`12... c4?? (Allows a road in one: d3.) +2.3 → -10.0`)
+    with its notes in the language spoken."""
+    match = _SWING.fullmatch(line)
+    if match is None:
+        return line
+    notes = " ".join(engine_sentence(note) for note in _SENTENCE_END.split(match["notes"]))
+    return f"{match['ply']} ({notes}){match['scores']}"
 
 
 def engine_sentence(text: str) -> str:

@@ -23,6 +23,7 @@ from bot.app import BredonBot, acting
 from bot.computer.analysis import Findings, Queued, wait_text
 from bot.computer.analyst import Analyst
 from bot.computer.player import Thinker
+from bot.engine_sentences import swing_line
 from bot.games.model import GameView
 from bot.languages import _
 from bot.notifications.outbox import AnalysisReady, Item
@@ -82,7 +83,7 @@ def analysis_text(game: GameView, findings: Findings) -> str:
     ]
     if findings.summary:
         lines.append(_("Biggest swings (flats, + is White ahead):"))
-        lines += [f"- {line}" for line in findings.summary]
+        lines += [f"- {swing_line(line)}" for line in findings.summary]
     lines.append(_("The annotated game is attached: open it in ptn.ninja to step through it."))
     return "\n".join(lines)[:MAX_MESSAGE]
 

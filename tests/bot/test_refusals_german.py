@@ -8,10 +8,11 @@ import re
 import pytest
 
 from bot import errors
-from bot.engine_sentences import engine_sentence
+from bot.engine_sentences import engine_sentence, swing_line
 from bot.languages import speaking
 from bot.tournaments.corrections import read_reported_game
 from tak import Position, PTNError, TakError, playable_reserve_problem, start_position
+from tak.analysis import analyse, describe
 from tak.moves import Direction, Spread
 from tak.ptn import TIE_RULE_COMMENT
 from tak.ptn import Game as PTNGame
@@ -326,3 +327,26 @@ def test_a_reported_file_is_refused_in_the_reporters_language() -> None:
         "Zug 1 (Weiß) f1: f1 ist kein Feld auf diesem 5x5-Brett, es hat die Linien a bis e und "
         "die Reihen 1 bis 5."
     )
+
+
+def test_an_analysis_summary_names_its_notes_in_german() -> None:
+    """The engine's notes on a ply, as the analysis post lists the biggest swings: each note
+    said again in German, the ply, its marks and the scores as they are."""
+    game = PTNGame.parse('[TPS "x3/1,x2/1,1,x 1 3"]\n\n3. a1+')
+    [note] = analyse(game, nodes=150).notes
+    line = describe(note, game.start())
+    assert "(Missed a road in one: a3, c1.)" in line
+    with speaking("de"):
+        german = swing_line(line)
+        several = swing_line(
+            "12... c4?? (Allows a road in one: a1, b2, c3 and 2 more. Missed Tinuë: d4.) "
+            "+2.3 → -10.0"
+        )
+    assert german == line.replace(
+        "Missed a road in one: a3, c1.", "Straße in einem Zug verpasst: a3, c1."
+    )
+    assert several == (
+        "12... c4?? (Erlaubt eine Straße in einem Zug: a1, b2, c3 und 2 weitere. "
+        "Tinuë verpasst: d4.) +2.3 → -10.0"
+    )
+    assert swing_line(line) == line  # in English, as the engine wrote it
