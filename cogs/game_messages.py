@@ -11,6 +11,8 @@ their answers into words; :mod:`cogs.presenters` posts them.
 
 from __future__ import annotations
 
+import io
+
 import discord
 
 from bot.games.conditions import Conditions
@@ -532,14 +534,25 @@ def conditions_text(conditions: Conditions, *, added: bool = False) -> str:
     shown = conditions.numbered()
     for count, line in enumerate(shown):
         more = "\n" + ngettext(
-            "… and {count} more (`/game conditions clear` to start again)",
-            "… and {count} more (`/game conditions clear` to start again)",
+            "… and {count} more: all of them are in the attached file.",
+            "… and {count} more: all of them are in the attached file.",
             len(shown) - count,
         )
         if len(text) + len(line) + 5 + len(more) > MAX_MESSAGE:
             return text + more
         text += f"\n- `{line}`"
     return text
+
+
+def conditions_file(conditions: Conditions, text: str) -> discord.File | None:
+    """Every line, numbered as PTN, as a text file, when `text` (:func:`conditions_text`)
+    could not hold them all; else None."""
+    shown = conditions.numbered()
+    if text.count("\n- `") >= len(shown):
+        return None
+    text = "\n".join(shown) + "\n"
+    name = f"conditions-game-{conditions.game_id}.txt"
+    return discord.File(io.BytesIO(text.encode()), filename=name)
 
 
 def conditions_cleared_text(game_id: int, cleared: int) -> str:

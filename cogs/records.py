@@ -175,8 +175,9 @@ class RecordsCog(commands.Cog):
                 await interaction.followup.send(text, view=view, ephemeral=True)
                 return
             kept = await self.services.conditions.add(target.id, interaction.user.id, lines)
+            text = game_messages.conditions_text(kept, added=True)
             await interaction.followup.send(
-                game_messages.conditions_text(kept, added=True), ephemeral=True
+                text, files=_attached(game_messages.conditions_file(kept, text)), ephemeral=True
             )
 
     async def conditions_show(
@@ -186,7 +187,10 @@ class RecordsCog(commands.Cog):
         async with acting(interaction):
             target = await self._with_conditions(interaction, game)
             shown = await self.services.conditions.show(target.id, interaction.user.id)
-            await interaction.followup.send(game_messages.conditions_text(shown), ephemeral=True)
+            text = game_messages.conditions_text(shown)
+            await interaction.followup.send(
+                text, files=_attached(game_messages.conditions_file(shown, text)), ephemeral=True
+            )
 
     async def conditions_clear(
         self, interaction: discord.Interaction, game: Game | None = None
@@ -278,3 +282,7 @@ async def read_attached_game(
         raise Refusal(
             _("That file is not a game I can read: {error}", error=engine_sentence(str(error)))
         ) from None
+
+
+def _attached(file: discord.File | None) -> list[discord.File]:
+    return [] if file is None else [file]

@@ -11,7 +11,7 @@ from PIL import Image
 from bot.games.conditions import MAX_LINE_PLIES, Conditions
 from bot.languages import speaking
 from bot.text_safety import MAX_MESSAGE
-from cogs.game_messages import conditions_text, note_text, viewed_game_text
+from cogs.game_messages import conditions_file, conditions_text, note_text, viewed_game_text
 from cogs.table import board_words, replay_words
 from rendering import DEFAULT_SIZE, THEMES, ReplayImage, layout, render_board
 from rendering.board import banner_text, header_line, move_heading
@@ -27,9 +27,14 @@ def test_the_longest_german_list_of_conditional_moves_fits_a_message() -> None:
         german = conditions_text(conditions, added=True)
     english = conditions_text(conditions, added=True)
     assert german.startswith("Gespeichert. Deine bedingten Züge in Partie #999999")
-    assert "`/partie bedingt löschen`" in german.splitlines()[-1]
+    assert "in der angehängten Datei" in german.splitlines()[-1]
     assert english.startswith("Kept. Your conditional moves in game #999999")
     assert len(german) <= MAX_MESSAGE and len(english) <= MAX_MESSAGE
+    attached = conditions_file(conditions, german)  # every line, those not shown too
+    assert attached is not None
+    assert attached.fp.read().decode().count("\n") == 200
+    few = Conditions(game_id=1, ply=3, lines=(("c3", "d4"),), replaced=False)
+    assert conditions_file(few, conditions_text(few)) is None
 
 
 def test_a_long_german_note_is_cut_to_a_message() -> None:
