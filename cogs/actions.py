@@ -257,7 +257,8 @@ async def with_next_game(
     interaction: discord.Interaction, just_played: int, text: str
 ) -> Confirmation:
     """`text`, and then the next game in this server awaiting the user's move (the soonest
-    deadline first), with a Next game button; `text` alone if there is none."""
+    deadline first, the one just played last), with a Next game button; `text` alone if there
+    is none."""
     services = _courier(interaction).table.services
     try:
         games = await services.queries.games_for_player(
@@ -265,9 +266,10 @@ async def with_next_game(
         )
     except BredonError:  # the move is in: a failed look for the next game must not hide it
         return Confirmation(text)
-    waiting = [
-        g for g in games if g.id != just_played and g.player_to_move.id == interaction.user.id
-    ]
+    # The game just played counts when it awaits the user again (a conditional move answered
+    # it), but another comes first.
+    waiting = [g for g in games if g.player_to_move.id == interaction.user.id and g.is_active]
+    waiting.sort(key=lambda g: g.id == just_played)
     if not waiting:
         return Confirmation(text)
     line = game_messages.next_game_line(waiting[0], len(waiting))

@@ -188,3 +188,15 @@ async def test_without_a_game_lines_go_to_the_one_awaiting_the_opponent(world: W
     await world.move(world.bob, theirs, "e5")  # Alice to move here
     kept = await world.bob.slash(world.channel, "game conditions add", lines="c3 d4")
     assert kept.response.content.startswith("Kept. Your conditional moves in game #2")
+
+
+async def test_a_game_answered_by_condition_counts_among_those_awaiting_the_mover(
+    world: World,
+) -> None:
+    """Alice's move is answered at once: that game awaits her again, after the other one."""
+    other = await world.start_game(size=5)  # game #1: Alice to move
+    thread, _ = await bob_waits_with(world, "c3 d4")  # game #2
+    played = await world.move(world.alice, thread, "c3")
+    text = played.response.content
+    assert "Next: game #1 against bob" in text and "(2 games await your move)" in text
+    assert other.id != thread.id
