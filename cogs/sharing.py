@@ -61,9 +61,18 @@ def shared_by(interaction: discord.Interaction) -> str:
 
 @asynccontextmanager
 async def wording_for(interaction: discord.Interaction, public: bool) -> AsyncIterator[None]:
-    """Word an answer inside for whom it is for: with `public` (in a server), in the server's
-    language, for the channel reads it; else in the caller's (as :func:`bot.app.acting` speaks)."""
-    if not public or interaction.guild_id is None:
+    """Word an answer inside for whom it is for: with `public` (in a server, in a channel the
+    bot may post in), in the server's language, for the channel reads it; else in the
+    caller's (as :func:`bot.app.acting` speaks)."""
+    channel, guild = interaction.channel, interaction.guild
+    shown = (
+        public
+        and guild is not None
+        and isinstance(channel, SHAREABLE)
+        # where the bot cannot post at all, the answer comes to the caller alone (`answer`)
+        and not missing_to_share(channel, guild.me, embed=False, files=False)
+    )
+    if not shown or interaction.guild_id is None:
         yield
         return
     with speaking(await courier_of(interaction.client).table.server_language(interaction.guild_id)):

@@ -70,3 +70,20 @@ async def test_announcements_are_worded_for_whom_they_are_for(world: World) -> N
     await world.alice.slash(world.channel, "profile settings", language="de")
     digest = DigestDue(player_id=world.alice.id, guild_id=world.guild.id, due_at="")
     assert await table.audience_language(digest) == "de"
+
+
+async def test_a_public_answer_the_bot_cannot_post_is_worded_for_its_caller(world: World) -> None:
+    """In a German server, an English caller's `public:True` answer that the channel refuses
+    comes to the caller alone, so in the caller's language."""
+    role = world.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    boss = world.guild.add_member(world.env.create_user("boss"), roles=[role])
+    await boss.slash(world.channel, "bredon config", language="de")
+    me = world.guild.me
+    assert me is not None
+    closed = world.guild.create_text_channel(
+        "closed", overwrites={me: discord.PermissionOverwrite(send_messages=False)}
+    )
+    shown = await world.carol.slash(closed, "profile scores", public=True)
+    assert shown.ephemeral
+    assert shown.response.content.startswith(f"I can't show this in <#{closed.id}>")
+    assert "carol has no finished games in this server yet." in shown.response.content
