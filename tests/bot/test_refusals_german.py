@@ -9,6 +9,7 @@ import pytest
 
 from bot import errors
 from bot.engine_sentences import engine_sentence, swing_line
+from bot.games.model import check_komi
 from bot.languages import speaking
 from bot.tournaments.corrections import read_reported_game
 from tak import Position, PTNError, TakError, playable_reserve_problem, start_position
@@ -355,3 +356,12 @@ def test_an_analysis_summary_names_its_notes_in_german() -> None:
         "Tinuë verpasst: d4.) +2,3 → -10,0"
     )
     assert swing_line(line) == line  # in English, as the engine wrote it
+
+
+def test_a_komi_out_of_range_is_refused_with_german_numbers() -> None:
+    with speaking("de"), pytest.raises(errors.InvalidSetting) as german:
+        check_komi(5)
+    with pytest.raises(errors.InvalidSetting) as english:
+        check_komi(5)
+    assert "zwischen -4,5 und 4,5" in german.value.message
+    assert "from -4.5 to 4.5" in english.value.message
