@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from bot.languages import SOURCE_LANGUAGE, _, speaking, spoken
+from bot.languages import SOURCE_LANGUAGE, _, numeral, speaking, spoken
 
 _FIELD = re.compile(r"\{(\w+)\}")
 
@@ -222,18 +222,30 @@ def _pattern(template: str) -> re.Pattern[str]:
     return re.compile("".join(parts), re.DOTALL)
 
 
-_SWING = re.compile(r"(?P<ply>.*?) \((?P<notes>.*)\)(?P<scores> \S+ → \S+)")
+_SCORE = r"[+-]\d+\.\d"
+_SWING = re.compile(
+    rf"(?P<ply>.*?)(?: \((?P<notes>.*)\))? (?P<before>{_SCORE}) → (?P<after>{_SCORE})"
+)
 _SENTENCE_END = re.compile(r"(?<=\.) ")
 
 
 def swing_line(line: str) -> str:
     """A line of an analysis's summary (`12... c4?? (Allows a road in one: d3.) +2.3 → -10.0`)
-    with its notes in the language spoken."""
+    with its notes and scores in the language spoken (German `+2,3 → -10,0`)."""
     match = _SWING.fullmatch(line)
     if match is None:
         return line
+    scores = " → ".join(_score(match[side]) for side in ("before", "after"))
+    if match["notes"] is None:
+        return f"{match['ply']} {scores}"
     notes = " ".join(engine_sentence(note) for note in _SENTENCE_END.split(match["notes"]))
-    return f"{match['ply']} ({notes}){match['scores']}"
+    return f"{match['ply']} ({notes}) {scores}"
+
+
+def _score(score: str) -> str:
+    """An engine score as :func:`tak.analysis.describe` writes it (`+2.3`), in the language
+    spoken."""
+    return numeral(float(score), digits=1, sign=True, grouped=False)
 
 
 def engine_sentence(text: str) -> str:

@@ -9,7 +9,7 @@ import discord
 from bot.coins.rules import TAK_PAYMENT
 from bot.coins.service import LedgerRow, StakeView, Wallet, WalletSettings
 from bot.games.model import GameView, PlayerRef
-from bot.languages import _, ngettext
+from bot.languages import _, ngettext, numeral
 from cogs.formatting import display, mention, timestamp
 
 
@@ -34,7 +34,7 @@ def coins(amount: int) -> str:
 
 def ledger_line(row: LedgerRow) -> str:
     fields = {
-        "amount": f"{row.amount:+d}",
+        "amount": numeral(row.amount, sign=True),
         "reason": reason_text(row.reason),
         "when": timestamp(row.created_at),
     }

@@ -27,7 +27,7 @@ from bot.games.model import (
 )
 from bot.games.outcomes import GameEnding, MoveOutcome
 from bot.guild_settings import GuildSettings
-from bot.languages import _, language_name, ngettext
+from bot.languages import _, language_name, ngettext, numeral
 from bot.notifications.outbox import (
     ConditionsDropped,
     DropReason,
@@ -100,9 +100,9 @@ def opening_text(opening: Opening) -> str:
 
 
 def describe_setup(setup: GameSetup, games: int = 1) -> str:
-    komi = _("komi {komi}", komi=f"{setup.komi:g}")
+    komi = _("komi {komi}", komi=numeral(setup.komi))
     if setup.antiquity:
-        komi = _("komi {komi} with {rule}", komi=f"{setup.base_komi:g}", rule=tie_rule())
+        komi = _("komi {komi} with {rule}", komi=numeral(setup.base_komi), rule=tie_rule())
     parts = [f"{setup.size}x{setup.size}", komi, opening_text(setup.opening)]
     if setup.start_tps is not None:
         parts.insert(1, start_text(setup.start_tps))
@@ -630,9 +630,9 @@ def guild_settings_text(settings: GuildSettings, *, reads_typed_moves: bool, lan
         typed = _("played")
     else:
         typed = _("on, but this bot does not read messages (BREDON_TYPED_MOVES is off)")
-    komi = _("komi {komi}", komi=f"{settings.komi:g}")
+    komi = _("komi {komi}", komi=numeral(settings.komi))
     if settings.antiquity:
-        komi = _("komi {komi} with {rule}", komi=f"{settings.komi:g}", rule=tie_rule())
+        komi = _("komi {komi} with {rule}", komi=numeral(settings.komi), rule=tie_rule())
     return (
         _(
             "New challenges default to {size}x{size}, {komi}, {days} days a move. Threads per "
@@ -731,12 +731,12 @@ def viewed_game_text(record: Game, filename: str) -> str:
         for n in (1, 2)
     )
     start = record.start()
-    setup = _("{size}x{size}, komi {komi}", size=start.size, komi=f"{start.komi:g}")
+    setup = _("{size}x{size}, komi {komi}", size=start.size, komi=numeral(start.komi))
     tps = record.tag("TPS")
     if tps is not None and tps.strip():
         setup += ", " + start_text(tps)
     plies = len(record.plies)
-    counted = ngettext("{plies} ply", "{plies} plies", plies, plies=f"{plies:,}")
+    counted = ngettext("{plies} ply", "{plies} plies", plies, plies=numeral(plies))
     if record.result is not None:
         result = _(
             "{plies}; {result} ({ptn}).",
@@ -758,12 +758,12 @@ def viewed_game_text(record: Game, filename: str) -> str:
 
 def ply_limit_text(game: GameView, position: Position) -> str:
     """Why a game the ply limit ended was decided on flats, and the count that decided it."""
-    komi = _(", komi {komi}", komi=f"{position.komi:+g}") if position.komi else ""
+    komi = _(", komi {komi}", komi=numeral(position.komi, sign=True)) if position.komi else ""
     rule = _(", with {rule}", rule=tie_rule()) if position.ties_to_black else ""
     return _(
         "The game reached {plies} plies, the longest a game may be: the flat count decides, as "
         "on a full board (White {white}, Black {black}{komi}{rule}).",
-        plies=f"{game.plies_played:,}",
+        plies=numeral(game.plies_played),
         white=position.flat_count(Color.WHITE),
         black=position.flat_count(Color.BLACK),
         komi=komi,

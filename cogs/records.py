@@ -17,7 +17,7 @@ from bot.engine_sentences import engine_sentence
 from bot.games.model import GameView
 from bot.games.notes import MAX_NOTE
 from bot.games.scratch import try_line
-from bot.languages import _, ngettext
+from bot.languages import _, ngettext, numeral
 from bot.work.attached_files import FileReader, read_game
 from cogs import game_messages
 from cogs.actions import Refusal
@@ -257,7 +257,7 @@ async def read_attached_game(
             _(
                 "That file is {size} bytes; a PTN file is at most {most} KiB here (a whole game "
                 "takes a few kilobytes).",
-                size=f"{file.size:,}",
+                size=numeral(file.size),
                 most=MAX_PTN_FILE_BYTES // 1024,
             )
         )

@@ -12,7 +12,7 @@ from datetime import datetime
 import discord
 
 from bot.games.model import PlayerRef
-from bot.languages import _, ngettext
+from bot.languages import _, ngettext, numeral
 from bot.notifications.outbox import Headline
 from bot.tournaments import ScoringSystem, group_name
 from bot.tournaments.entry import EntryState
@@ -101,8 +101,8 @@ def settings_text(tournament: TournamentView) -> str:
         ranking = _(
             "{ranking} ({win} a win, {draw} a draw)",
             ranking=ranking,
-            win=f"{scoring.match_win:g}",
-            draw=f"{scoring.match_draw:g}",
+            win=numeral(scoring.match_win),
+            draw=numeral(scoring.match_draw),
         )
     lines = [
         ngettext(
@@ -137,7 +137,7 @@ def settings_text(tournament: TournamentView) -> str:
 def requested_bye_worth(tournament: TournamentView) -> str:
     """What a Swiss requested bye scores: "1 point, as a draw", "0 points"."""
     points = tournament.scoring.requested_bye_points()
-    shown = f"{points:g}"
+    shown = numeral(points)
     if tournament.scoring.system is ScoringSystem.MATCH_POINTS and points:
         if points == 1:
             return _("{points} point, as a draw", points=shown)
@@ -247,7 +247,7 @@ def match_anchor_text(tournament: TournamentView, pairing: PairingView, game_id:
 
 
 def _score(value: float) -> str:
-    return f"{value:g}"
+    return numeral(value)
 
 
 def standings_table(tournament: TournamentView, rows: list[StandingRow]) -> str:

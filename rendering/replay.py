@@ -50,7 +50,8 @@ _NOTE_MS = 2500
 class ReplayWords:
     """The words of a replay, as ``str.format`` templates: the boards' words, and the notes of
     a sampled replay (English unless the caller gives its own): `stride` is a number, not an
-    ordinal, which languages write each their own way."""
+    ordinal, which languages write each their own way. `thousands` separates a count's
+    thousands, as the language writes them ("1,200"; German "1.200")."""
 
     board: BoardWords = ENGLISH
     start_and_end: str = "Only the start and the end of {plies} plies shown."
@@ -59,6 +60,7 @@ class ReplayWords:
     every_then_last: str = "One ply in {stride} of {plies} shown, then the last {closing}."
     ply: str = "ply {ply} of {plies}"
     skipped: str = "{count} skipped"
+    thousands: str = ","
 
 
 ENGLISH_REPLAY = ReplayWords()
@@ -199,9 +201,9 @@ def _shown(plies: int, stride: int, closing: int) -> list[int]:
 
 def _note(plies: int, stride: int, closing: int, words: ReplayWords) -> str:
     fields = {
-        "plies": f"{plies:,}",
+        "plies": _count(plies, words),
         "closing": closing,
-        "stride": f"{stride:,}",
+        "stride": _count(stride, words),
     }
     if stride >= plies - closing:  # no ply between the start and the closing ones
         template = words.start_and_last if closing else words.start_and_end
@@ -328,7 +330,12 @@ def _caption(ply: int, previous: int, plies: int, plan: _Plan, words: ReplayWord
     if ply == 0:
         return _note(plies, plan.stride, plan.closing, words).rstrip(".")
     skipped = ply - previous - 1
-    text = words.ply.format(ply=f"{ply:,}", plies=f"{plies:,}")
+    text = words.ply.format(ply=_count(ply, words), plies=_count(plies, words))
     if skipped:
-        text += " · " + words.skipped.format(count=f"{skipped:,}")
+        text += " · " + words.skipped.format(count=_count(skipped, words))
     return text
+
+
+def _count(count: int, words: ReplayWords) -> str:
+    """`count` with its thousands separated as the words' language does."""
+    return f"{count:,}".replace(",", words.thousands)

@@ -23,7 +23,7 @@ from enum import StrEnum
 from bot.errors import BredonError, GameNotOver, UnknownGame
 from bot.games.lookup import QueryService
 from bot.games.model import GAME_SELECT, GameView, game_from_row
-from bot.languages import _, ngettext
+from bot.languages import _, ngettext, numeral
 from bot.notifications.outbox import AnalysisReady, enqueue
 from bot.store import Database, Transaction, to_db
 from bot.timekeeping.clock import Clock
@@ -303,8 +303,8 @@ def _check_length(game: GameView, per_ply: float, fair_use: FairUse) -> None:
                 "Game #{game} has {plies} plies: a game record holds at most {most} (games now "
                 "end there), so it cannot be analysed.",
                 game=game.id,
-                plies=f"{plies:,}",
-                most=f"{MAX_PLIES:,}",
+                plies=numeral(plies),
+                most=numeral(MAX_PLIES),
             )
         )
     limit = fair_use.analysis_max_minutes * 60
@@ -314,9 +314,9 @@ def _check_length(game: GameView, per_ply: float, fair_use: FairUse) -> None:
                 "Game #{game} has {plies} plies: its analysis would take {wait}, more than the "
                 "{minutes} min this bot gives one game (games of up to {most} plies).",
                 game=game.id,
-                plies=f"{plies:,}",
+                plies=numeral(plies),
                 wait=wait_text(plies * per_ply),
                 minutes=fair_use.analysis_max_minutes,
-                most=f"{int(limit / per_ply):,}",
+                most=numeral(int(limit / per_ply)),
             )
         )

@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from bot.engine_sentences import engine_sentence
 from bot.errors import InvalidSetting, NotInGame
-from bot.languages import _
+from bot.languages import _, numeral
 from bot.players.glicko2 import Rating
 from bot.store import Row, from_db
 from bot.text_safety import one_line
@@ -276,7 +276,7 @@ def check_komi(komi: float) -> None:
         raise InvalidSetting(
             _(
                 "Komi must be a multiple of 0.5 from -{most} to {most} (e.g. 2 or 2.5).",
-                most=MAX_KOMI,
+                most=numeral(MAX_KOMI),
             )
         )
 

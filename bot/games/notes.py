@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.errors import InvalidSetting
 from bot.games.storage import fetch_game
-from bot.languages import _
+from bot.languages import _, numeral
 from bot.store import Database, to_db
 from bot.text_safety import strip_unsafe
 from bot.timekeeping.clock import Clock
@@ -26,8 +26,8 @@ class NoteService:
             raise InvalidSetting(
                 _(
                     "A note holds at most {most} characters; this one has {count}.",
-                    most=f"{MAX_NOTE:,}",
-                    count=f"{len(note):,}",
+                    most=numeral(MAX_NOTE),
+                    count=numeral(len(note)),
                 )
             )
         async with self._db.transaction() as tx:

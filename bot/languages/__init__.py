@@ -26,6 +26,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
+from babel.numbers import format_decimal
 from babel.support import Translations
 
 LANGUAGES_DIR = Path(__file__).resolve().parent
@@ -206,6 +207,21 @@ def ngettext(singular: str, plural: str, count: int, /, **fields: object) -> str
     """The form of a message for `count` (a field of it, ``{count}``) in the language spoken."""
     text = catalogue().plural(_spoken.get(), singular, plural, count)
     return text.format(count=count, **fields)
+
+
+def numeral(
+    value: float, digits: int | None = None, *, sign: bool = False, grouped: bool = True
+) -> str:
+    """`value` written for people in the language being spoken: "1,200" and "2.5" in English,
+    "1.200" and "2,5" in German. `digits` fixes the fraction digits (``:.1f``), else they are
+    as many as the value has (``:g``); `sign` shows "+" before a positive value (``:+g``);
+    `grouped=False` leaves out the thousands' separator (``:.1f``'s "10000.0").
+    Numbers that are data (PTN, TPS, custom ids, files) stay ``str``/f-strings."""
+    fraction = "#" * 6 if digits is None else "0" * digits
+    pattern = ("#,##0" if grouped else "0") + (f".{fraction}" if fraction else "")
+    if sign:
+        pattern = f"+{pattern};-{pattern}"
+    return format_decimal(value, format=pattern, locale=_spoken.get())
 
 
 def N_(message: str, /) -> str:

@@ -63,7 +63,7 @@ from bot.games.storage import (
     record_reported_move,
     set_colours,
 )
-from bot.languages import N_, SOURCE_LANGUAGE, _, speaking
+from bot.languages import N_, SOURCE_LANGUAGE, _, numeral, speaking
 from bot.notifications.outbox import EndingCause, GameEnded, GameStart, Headline, TournamentNews
 from bot.notifications.outbox import enqueue as enqueue_news
 from bot.players.ratings import rerate_from
@@ -874,8 +874,8 @@ def _check_setup(record: PTNGame, game: GameView) -> None:
         raise ReportRefused(
             _(
                 "The file's komi is {file}; this tournament plays komi {komi}.",
-                file=f"{start.komi:g}",
-                komi=f"{setup.base_komi:g}",
+                file=numeral(start.komi),
+                komi=numeral(setup.base_komi),
             )
         )
     pieces = (tuple(start.starting_stones), tuple(start.starting_caps))

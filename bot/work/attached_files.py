@@ -23,7 +23,7 @@ from concurrent.futures import BrokenExecutor
 from typing import Any, TypeVar
 
 from bot.errors import BredonError, StoreClosed
-from bot.languages import _
+from bot.languages import _, numeral
 from bot.work.fair_slots import FairSlots
 from bot.work.processes import WorkerPool
 from tak import Position
@@ -45,7 +45,7 @@ class FileTooSlow(BredonError):
             _(
                 "That file took over {seconds} s to read, far longer than any real game record: "
                 "I stopped reading it.",
-                seconds=f"{seconds:g}",
+                seconds=numeral(seconds),
             )
         )
 

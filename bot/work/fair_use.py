@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.languages import _
+from bot.languages import _, numeral
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,4 +32,4 @@ def listed(names: list[str], most: int = 5) -> str:
     shown = ", ".join(names[:most])
     if len(names) <= most:
         return shown
-    return _("{shown} and {count} more", shown=shown, count=f"{len(names) - most:,}")
+    return _("{shown} and {count} more", shown=shown, count=numeral(len(names) - most))

@@ -14,7 +14,16 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot.errors import InvalidSetting
-from bot.languages import LANGUAGES_DIR, Catalogue, catalogue_path, write_catalogues
+from bot.games.notes import MAX_NOTE
+from bot.languages import (
+    LANGUAGES_DIR,
+    Catalogue,
+    _,
+    catalogue_path,
+    numeral,
+    speaking,
+    write_catalogues,
+)
 from tests.bot.conftest import ALICE, GUILD
 
 GERMAN = """msgid ""
@@ -149,3 +158,33 @@ async def test_a_server_chooses_the_language_of_its_posts(services) -> None:
     with pytest.raises(InvalidSetting, match="Bredon speaks"):
         await guilds.save(replace(settings, language="xx"))
     assert (await guilds.get(GUILD)).language == "de"
+
+
+@pytest.mark.parametrize(
+    ("language", "komi", "counts", "signed"),
+    [
+        ("en", "komi 2.5", "at most 1,500 characters; this one has 1,200.", "+2.5 / -4.5"),
+        ("de", "Komi 2,5", "höchstens 1.500 Zeichen; diese hat 1.200.", "+2,5 / -4,5"),
+    ],
+)
+def test_numbers_in_texts_are_written_as_the_language_writes_them(
+    language: str, komi: str, counts: str, signed: str
+) -> None:
+    with speaking(language):
+        assert _("komi {komi}", komi=numeral(2.5)) == komi
+        note = _(
+            "A note holds at most {most} characters; this one has {count}.",
+            most=numeral(MAX_NOTE),
+            count=numeral(1200),
+        )
+        assert note.endswith(counts)
+        assert f"{numeral(2.5, sign=True)} / {numeral(-4.5, sign=True)}" == signed
+        assert numeral(7.25, digits=1) == ("7.2" if language == "en" else "7,2")
+        assert numeral(3.0) == "3"
+
+
+def test_english_numbers_read_as_python_formats_them() -> None:
+    for value in (0, 2, 2.5, -4.5, 0.125, 1200, 1_234_567):
+        assert numeral(value) == (f"{value:,}" if isinstance(value, int) else f"{value:g}")
+        assert numeral(value, sign=True) == f"{value:+,}"
+    assert numeral(2.25, digits=1) == f"{2.25:.1f}"

@@ -9,6 +9,7 @@ import pytest
 
 from bot import errors
 from bot.engine_sentences import engine_sentence, swing_line
+from bot.games.model import check_komi
 from bot.languages import speaking
 from bot.tournaments.corrections import read_reported_game
 from tak import Position, PTNError, TakError, playable_reserve_problem, start_position
@@ -331,7 +332,8 @@ def test_a_reported_file_is_refused_in_the_reporters_language() -> None:
 
 def test_an_analysis_summary_names_its_notes_in_german() -> None:
     """The engine's notes on a ply, as the analysis post lists the biggest swings: each note
-    said again in German, the ply, its marks and the scores as they are."""
+    said again in German, the ply and its marks as they are, the scores as German writes
+    them (2,3 for 2.3)."""
     game = PTNGame.parse('[TPS "x3/1,x2/1,1,x 1 3"]\n\n3. a1+')
     [note] = analyse(game, nodes=150).notes
     line = describe(note, game.start())
@@ -342,11 +344,24 @@ def test_an_analysis_summary_names_its_notes_in_german() -> None:
             "12... c4?? (Allows a road in one: a1, b2, c3 and 2 more. Missed Tinuë: d4.) "
             "+2.3 → -10.0"
         )
+        unnoted = swing_line("3. a1? +0.4 → -1.2")
+    assert unnoted == "3. a1? +0,4 → -1,2"
+    scores = re.search(r"([+-]\d+)\.(\d) → ([+-]\d+)\.(\d)$", line)
+    assert scores is not None, line
     assert german == line.replace(
         "Missed a road in one: a3, c1.", "Straße in einem Zug verpasst: a3, c1."
-    )
+    ).replace(scores[0], "{},{} → {},{}".format(*scores.groups()))
     assert several == (
         "12... c4?? (Erlaubt eine Straße in einem Zug: a1, b2, c3 und 2 weitere. "
-        "Tinuë verpasst: d4.) +2.3 → -10.0"
+        "Tinuë verpasst: d4.) +2,3 → -10,0"
     )
     assert swing_line(line) == line  # in English, as the engine wrote it
+
+
+def test_a_komi_out_of_range_is_refused_with_german_numbers() -> None:
+    with speaking("de"), pytest.raises(errors.InvalidSetting) as german:
+        check_komi(5)
+    with pytest.raises(errors.InvalidSetting) as english:
+        check_komi(5)
+    assert "zwischen -4,5 und 4,5" in german.value.message
+    assert "from -4.5 to 4.5" in english.value.message

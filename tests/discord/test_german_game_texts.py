@@ -92,7 +92,7 @@ def test_a_sampled_replay_is_noted_in_german() -> None:
     with speaking("de"):
         words = replay_words()
     sampled = ReplayImage(b"", 240, 1200, 5, 8, 248, words)
-    assert sampled.note == "Ein Halbzug von je 5 der 1,200 gezeigt, dann die letzten 8."
+    assert sampled.note == "Ein Halbzug von je 5 der 1.200 gezeigt, dann die letzten 8."
     ends = ReplayImage(b"", 240, 30, 40, 0, 2, words)
     assert ends.note == "Nur Anfang und Ende von 30 Halbzügen gezeigt."
     assert ReplayImage(b"", 240, 1200, 5, 8, 248).note == (
