@@ -30,11 +30,10 @@ from typing import Any
 
 import aiohttp
 import discord
-from babel.numbers import get_group_symbol
 
 from bot.errors import UnknownPlayer
 from bot.games.model import GameView
-from bot.languages import _, catalogue, speaking, spoken
+from bot.languages import _, catalogue, speaking, thousands_separator
 from bot.notifications.outbox import (
     PAYLOADS,
     BiddingNews,
@@ -480,7 +479,7 @@ def replay_words() -> ReplayWords:
         every_then_last=_("One ply in {stride} of {plies} shown, then the last {closing}."),
         ply=_("ply {ply} of {plies}"),
         skipped=_("{count} skipped"),
-        thousands=get_group_symbol(spoken()),
+        thousands=thousands_separator(),
     )
 
 

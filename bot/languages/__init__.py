@@ -26,7 +26,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, get_group_symbol
 from babel.support import Translations
 
 LANGUAGES_DIR = Path(__file__).resolve().parent
@@ -222,6 +222,12 @@ def numeral(
     if sign:
         pattern = f"+{pattern};-{pattern}"
     return format_decimal(value, format=pattern, locale=_spoken.get())
+
+
+def thousands_separator() -> str:
+    """The separator of thousands in the language being spoken ("," in English, "." in
+    German), for words that format their own numbers (a replay's notes, in ``rendering``)."""
+    return get_group_symbol(_spoken.get())
 
 
 def N_(message: str, /) -> str:
