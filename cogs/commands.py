@@ -36,7 +36,7 @@ import discord
 from discord import app_commands
 
 from bot.app import BredonBot
-from bot.languages import Catalogue
+from bot.languages import catalogue
 from cogs import server, wallets
 from cogs.analysis import AnalysisCog
 from cogs.arguments import SHARED_OPTIONS
@@ -248,7 +248,7 @@ async def setup(bot: BredonBot) -> None:
     for made in build_tree(cogs):
         bot.tree.add_command(made)
     bot.tree.moved = MOVED
-    await bot.tree.set_translator(CommandTranslator(Catalogue.load()))
+    await bot.tree.set_translator(CommandTranslator(catalogue()))
 
 
 async def teardown(bot: BredonBot) -> None:

@@ -618,20 +618,7 @@ class TournamentCog(commands.Cog):
         tournament: Tournament | None = None,
     ) -> None:
         """Sit out a later round: a Swiss bye, or a round robin's match forfeited"""
-        async with acting(interaction):
-            found = await find_tournament(interaction, tournament)
-            await self.services.entry.request_bye(
-                found.id,
-                interaction.user.id,
-                round,
-                actor_id=interaction.user.id,
-                is_organizer=False,
-                withdraw=withdraw,
-            )
-            await interaction.followup.send(
-                tournament_messages.bye_request_text(found, None, round, withdrawn=withdraw),
-                ephemeral=True,
-            )
+        await self.ask_bye(interaction, None, round, tournament, withdraw=withdraw)
 
     @app_commands.describe(
         player="The player who sits the round out",
@@ -647,16 +634,30 @@ class TournamentCog(commands.Cog):
         tournament: Tournament | None = None,
     ) -> None:
         """Let a player sit out a later round (a Swiss bye; a round robin's forfeit)"""
+        await self.ask_bye(interaction, player, round, tournament, withdraw=withdraw)
+
+    async def ask_bye(
+        self,
+        interaction: discord.Interaction,
+        player: discord.User | None,
+        round: int,
+        tournament: str | None,
+        *,
+        withdraw: bool,
+    ) -> None:
+        """A bye asked for (or taken back) by the caller for themselves (`player` None), or by
+        an organizer for `player`."""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
+            if player is None:
+                player_id, who = interaction.user.id, None
+                asker: dict[str, Any] = {"actor_id": interaction.user.id, "is_organizer": False}
+            else:
+                player_id, who = player.id, display(player.display_name)
+                asker = await self.organizer_check(interaction)
             await self.services.entry.request_bye(
-                found.id,
-                player.id,
-                round,
-                withdraw=withdraw,
-                **await self.organizer_check(interaction),
+                found.id, player_id, round, withdraw=withdraw, **asker
             )
-            who = display(player.display_name)
             await interaction.followup.send(
                 tournament_messages.bye_request_text(found, who, round, withdrawn=withdraw),
                 ephemeral=True,
