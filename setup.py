@@ -8,7 +8,14 @@ from setuptools import setup
 
 # The modules that make, unmake and generate moves, and the search (1.3x faster compiled than with
 # only the others compiled); the rest gains little from compiling.
-COMPILED = ["tak/moves.py", "tak/position.py", "tak/results.py", "tak/search.py", "tak/tps.py"]
+COMPILED = [
+    "tak/evaluation.py",
+    "tak/moves.py",
+    "tak/position.py",
+    "tak/results.py",
+    "tak/search.py",
+    "tak/tps.py",
+]
 
 
 def extensions() -> list:

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tak import Color, Piece, Placement, Position, ResultKind
+from tak.evaluation import FLAT, evaluate
 from tak.search import (
-    FLAT,
     LEVELS,
     MAX_LEVEL,
     WIN_ZONE,
@@ -22,7 +22,6 @@ from tak.search import (
     Limits,
     Player,
     SearchResult,
-    evaluate,
     forget,
     level_for,
 )
