@@ -37,11 +37,13 @@ def say(line: str) -> None:
     print(f"bredon-bot: {line}", file=sys.stderr, flush=True)
 
 
+def compiler() -> str:
+    """The C compiler's program: $CC, else the one Python was built with."""
+    return (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
+
+
 def missing_compiler() -> str | None:
-    """Why no C compiler can be run, or None when the one Python was built with is there."""
-    compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
-    program = compiler.split()[0]
-    return None if shutil.which(program) else f"no C compiler ({program}) was found"
+    return None if shutil.which(compiler()) else f"no C compiler ({compiler()}) was found"
 
 
 def source_hashes() -> dict[str, str]:
@@ -88,7 +90,8 @@ class BuildExt(build_ext):
         except Exception as error:  # the compiler's failures have no common class
             for extension in self.extensions:
                 Path(self.get_ext_fullpath(extension.name)).unlink(missing_ok=True)
-            because = f"the C compiler failed ({error})"
+            # Its command and output are long: `pip install -v` shows them.
+            because = f"the C compiler ({compiler()}) failed ({type(error).__name__})"
             record(package, {"pure": because})
             say(f"{because}; the engine is pure Python")
             return
@@ -110,7 +113,8 @@ def extensions() -> tuple[list, str | None]:
     try:
         return mypycify(COMPILED, opt_level="3", group_name=GROUP), None
     except (Exception, SystemExit) as error:  # mypy exits on a type error
-        return [], f"mypyc could not compile the engine ({error})"
+        # mypy prints the errors, which `pip install -v` shows.
+        return [], f"mypyc could not compile the engine ({type(error).__name__})"
 
 
 EXTENSIONS, PURE_BECAUSE = extensions()
