@@ -1,6 +1,7 @@
 """Tak rules engine: positions, moves, PTN and TPS, results, roads, Tak threats and Tinuë.
 
-Pure Python with no dependencies and no I/O::
+Python with no dependencies and no I/O, its hot modules compiled with mypyc where the install
+could (`tak.BUILD` says which build runs, `python -m tak build` prints it)::
 
     >>> from tak import Position
     >>> position = Position(6, komi=2)
@@ -8,6 +9,8 @@ Pure Python with no dependencies and no I/O::
     Placement(file=0, rank=0, piece=<Piece.FLAT: 0>)
 """
 
+# First, before any module that may be compiled: which build runs (tak/compiled.py).
+from tak.compiled import BUILD
 from tak.errors import IllegalMoveError, PTNError, SetupError, TakError, TPSError
 from tak.moves import (
     Color,
@@ -39,6 +42,7 @@ from tak.tinue import call as tak_call
 from tak.tps import Board, Stack, format_tps, parse_tps
 
 __all__ = [
+    "BUILD",
     "MAX_KOMI",
     "STANDARD_RESERVES",
     "Board",

@@ -1,5 +1,6 @@
-"""Command line: `python -m tak moves|perft|play|tinue "<TPS>" ...`, `python -m tak tei`, and
-`python -m tak analyse GAME.ptn` (the game annotated: `?`/`!` marks and comments).
+"""Command line: `python -m tak moves|perft|play|tinue "<TPS>" ...`, `python -m tak tei`,
+`python -m tak analyse GAME.ptn` (the game annotated: `?`/`!` marks and comments), and
+`python -m tak build` (which build of the engine runs: compiled or pure Python, and why).
 
 Options for the position (komi, opening, reserves) come before the TPS. Illegal input prints the
 reason on stderr and exits with code 1.
@@ -11,6 +12,7 @@ import argparse
 import sys
 
 from tak.analysis import DEFAULT_NODES
+from tak.compiled import BUILD
 from tak.errors import TakError
 from tak.position import Position, perft
 from tak.search import MAX_LEVEL
@@ -87,6 +89,10 @@ def _analyse(args: argparse.Namespace) -> None:
     print(analyse(Game.parse(text), nodes=args.nodes).ptn(), end="")
 
 
+def _build(args: argparse.Namespace) -> None:
+    print(BUILD.describe())
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m tak", description=__doc__)
     common = argparse.ArgumentParser(add_help=False)
@@ -120,6 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
     study.add_argument("file", help="a PTN file")
     study.add_argument("--nodes", type=int, default=DEFAULT_NODES, help="searched per position")
     study.set_defaults(run=_analyse)
+    build = commands.add_parser("build", help="say whether the engine runs compiled, and why not")
+    build.set_defaults(run=_build)
     return parser
 
 
