@@ -34,7 +34,6 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import repeat
 
 from tak.errors import TakError
 from tak.evaluation import WIN, WIN_ZONE, Board, Scan
@@ -234,6 +233,7 @@ class _Search:
     ) -> None:
         self.position = position
         self.board = Board(position)
+        self.geometry = position.geometry
         self.node_limit = node_limit
         self.deadline = deadline
         self.stop = stop
@@ -277,12 +277,36 @@ class _Search:
     def key(self) -> int:
         return self.board.key ^ (self.position.ply & 1)
 
-    def static(self, scan: Scan, key: int) -> int:
+    def static(self, key: int) -> int:
         """The evaluation of a position whose side to move has no road in one."""
         value = self.leaves.get(key)
         if value is None:
-            value = self.leaves[key] = scan.value(self.position)
+            value = self.leaves[key] = Scan(self.position, self.board).value(self.position)
         return value
+
+    def road_in_one(self, color: int) -> bool:
+        """Whether `color` could complete a road with one move. The full check is skipped when
+        no single move can cover the files or the ranks its road pieces miss: a placement adds
+        one file and one rank, a spread as many as it carries along its line (as
+        :meth:`Scan.may_road`, without the rest of a scan)."""
+        position = self.position
+        bits = position.road_pieces(color)
+        geo = self.geometry
+        missing_files = sum(1 for mask in geo.files if not bits & mask)
+        missing_ranks = sum(1 for mask in geo.ranks if not bits & mask)
+        fewest = min(missing_files, missing_ranks)
+        if fewest > 1:
+            # Only a spread covers more than one: as many as the tallest stack it tops carries.
+            cells = self.board.cells
+            tall = position.tall_stacks & (bits | position.wall_pieces(color))
+            reach = 1
+            while tall and reach < fewest:
+                low = tall & -tall
+                tall ^= low
+                reach = max(reach, len(cells[low.bit_length() - 1][0]))
+            if fewest > reach:
+                return False
+        return position.has_road_threat(color)
 
     def leaf(self, ply: int) -> int:
         position = self.position
@@ -311,21 +335,30 @@ class _Search:
         if threats:
             blocks = {(m.file, m.rank) for m in threats if isinstance(m, Placement)}
             front = [m for m in moves if isinstance(m, Placement) and (m.file, m.rank) in blocks]
-        killers = self.killers.get(ply)
-        if killers:
-            present = set(map(id, moves))
-            front += [k for k in killers if id(k) in present and all(k is not m for m in front)]
-        if first is not None:
-            front.append(first)
-        if front:
-            skip = set(map(id, front))
-            moves = [m for m in moves if id(m) not in skip]
+        for killer in self.killers.get(ply, ()):
+            if not _among(killer, front) and _among(killer, moves):
+                front.append(killer)
+        if front or first is not None:
+            if first is not None:
+                front.append(first)
+            moves = [m for m in moves if not _among(m, front)]
             if first is not None:
                 front.pop()
         if depth >= 2 and self.history:
-            bonus = list(map(self.history.get, map(id, moves), repeat(0)))
-            order = sorted(range(len(moves)), key=bonus.__getitem__, reverse=True)
-            moves = [moves[i] for i in order]
+            # A stable sort by history, of the few moves that have one: the others keep their
+            # order, after them.
+            history = self.history
+            scored = []
+            rest = []
+            for index, move in enumerate(moves):
+                bonus = history.get(id(move), 0)
+                if bonus:
+                    scored.append((-bonus, index))
+                else:
+                    rest.append(move)
+            if scored:
+                scored.sort()
+                moves = [moves[index] for _bonus, index in scored] + rest
         return front + moves if front else moves
 
     def negamax(self, depth: int, alpha: int, beta: int, ply: int, may_pass: bool = True) -> int:
@@ -333,9 +366,8 @@ class _Search:
         position = self.position
         if depth <= 0 or position.result is not None:
             return self.leaf(ply)
-        me = position.to_move
-        scan = Scan(position, self.board)
-        if scan.may_road(me) and position.has_road_threat():
+        me = position.ply & 1
+        if self.road_in_one(me):
             return WIN - ply - 1
         key = self.key()
         entry = self.table.get(key)
@@ -346,8 +378,8 @@ class _Search:
                 score, bound = _from_table(entry[1], ply), entry[2]
                 if bound == 0 or (bound == 1 and score >= beta) or (bound == 2 and score <= alpha):
                     return score
-        opponent = me.other
-        threats = position.road_threats(opponent) if scan.may_road(opponent) else []
+        opponent = 1 - me
+        threats = position.road_threats(opponent) if self.road_in_one(opponent) else []
         if threats and ply < self.extend_until:
             depth += 1
         if (
@@ -355,8 +387,8 @@ class _Search:
             and depth > _NULL_REDUCTION
             and not threats
             and -WIN_ZONE < beta < WIN_ZONE
-            and min(position.reserves(0).stones, position.reserves(1).stones) > self.spare
-            and self.static(scan, key) >= beta
+            and min(position.stones_left(0), position.stones_left(1)) > self.spare
+            and self.static(key) >= beta
         ):
             # Pass: a position still at least beta when the opponent moves twice is good enough.
             position.ply += 1
@@ -430,6 +462,11 @@ class _Search:
             for _ in line:
                 self.pop()
         return tuple(line)
+
+
+def _among(move: Move, moves: list[Move]) -> bool:
+    """Whether `move` is one of `moves`: the same shared object (no dataclass comparison)."""
+    return any(other is move for other in moves)
 
 
 def _touched(move: Move, size: int) -> tuple[int, ...]:
