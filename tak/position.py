@@ -1244,22 +1244,32 @@ class Position:
             total += _LINE_MOVE_COUNTS[carry * 2 * _CARRY_KEYS + reach * 2 + bool(walls & first)]
         return total
 
-    def _line_keys(self, mover: int, squares: int = -1) -> list[int]:
+    def _line_keys(
+        self, mover: int, squares: int = -1, zones: tuple[int, int, int, int] | None = None
+    ) -> list[int]:
         """A key for every stack `mover` controls (on `squares`, if given) and every direction it
-        can move in (see
-        :meth:`_Geometry.spreads`): the stack's square and carry limit, the direction, how many
-        free squares lie that way before a wall, capstone or the edge (`reach`), and whether a
-        capstone on top could flatten the wall right after them."""
+        can move in (see :meth:`_Geometry.spreads`): the stack's square and carry limit, the
+        direction, how many free squares lie that way before a wall, capstone or the edge
+        (`reach`), and whether a capstone on top could flatten the wall right after them.
+
+        Given the :meth:`_road_zones`, only the lines along which the stack could reach both
+        zones of a pair are kept (a first cut, before the blockers are looked at)."""
         tops = self._tops
         walls = self._walls
         blockers = walls | self._caps
         geo = self._geo
-        ray_masks, reaches = geo.ray_masks, geo.reaches
+        ray_masks, reaches, paths = geo.ray_masks, geo.reaches, geo.paths
+        left, right, bottom, top = zones or (0, 0, 0, 0)
         keys: list[int] = []
         for sq, carry in self._own_stacks(mover, (self._road[mover] | walls) & squares):
             base = carry * 2 * _CARRY_KEYS
             is_cap = tops[sq] == CAP
             for line in range(sq * 4, sq * 4 + 4):
+                if zones is not None:
+                    path = paths[line]
+                    best = path[min(carry, len(path) - 1)]
+                    if not ((best & left and best & right) or (best & bottom and best & top)):
+                        continue
                 offset, first, reach = reaches[line][blockers & ray_masks[line]]
                 if is_cap and walls & first:
                     keys.append(base + offset + 1)
@@ -1283,7 +1293,8 @@ class Position:
         if self._result is not None or self.ply < 2:
             return False
         me = self.ply & 1 if color is None else int(color)
-        left, right, bottom, top = self._road_zones(me)
+        zones = self._road_zones(me)
+        left, right, bottom, top = zones
         if self._stones[me] or self._capstones[me]:
             free = self._geo.full & ~(self._road[0] | self._road[1] | self._walls)
             if free & (left & right | bottom & top):
@@ -1307,7 +1318,7 @@ class Position:
         # A lone wall leaves a wall: no road. Tall stacks and capstones, line by line.
         stacks, steps = self._stacks, geo.steps
         others = tall | caps
-        for key, line in self._spread_lines(me, left, right, bottom, top, others):
+        for key, line in self._spread_lines(me, zones, others):
             sq = line >> 2
             step = steps[line & 3]
             stack = stacks[sq]
@@ -1348,14 +1359,15 @@ class Position:
         )
 
     def _spread_lines(
-        self, me: int, left: int, right: int, bottom: int, top: int, squares: int = -1
+        self, me: int, zones: tuple[int, int, int, int], squares: int = -1
     ) -> list[tuple[int, int]]:
         """The line keys (with their lines) of `me`'s stacks on `squares` whose spreads may
         complete a road: if the best case does, the origin and every square it can drop on
         becoming mine (they form a line, joined to the groups next to it)."""
         paths = self._geo.paths
+        left, right, bottom, top = zones
         found = []
-        for key in self._line_keys(me, squares):
+        for key in self._line_keys(me, squares, zones):
             line, low = divmod(key, _LINE_KEYS)
             best = paths[line][_LONGEST_DROPS[low]]
             if (best & left and best & right) or (best & bottom and best & top):
@@ -1372,14 +1384,15 @@ class Position:
         me = self.ply & 1 if color is None else int(color)
         geo = self._geo
         mine = self._road[me]
-        left, right, bottom, top = self._road_zones(me)
+        zones = self._road_zones(me)
+        left, right, bottom, top = zones
         kinds = (1 if self._stones[me] else 0) + (2 if self._capstones[me] else 0)
         if kinds:
             free = geo.full & ~(self._road[0] | self._road[1] | self._walls)
             placements = geo.placements
             for sq in _squares(free & (left & right | bottom & top)):
                 yield from (placements[sq][piece] for piece in _ROAD_PIECES[kinds])
-        for key, _line in self._spread_lines(me, left, right, bottom, top):
+        for key, _line in self._spread_lines(me, zones):
             for move in geo.spreads(key):
                 after = self._road_after_spread(move, me)
                 if geo.road_through(after, after & ~mine):
