@@ -149,7 +149,10 @@ class _Stop(Exception):
 _Entry = tuple[int, int, int, Move | None]
 _TABLE_LIMIT = 400_000  # entries kept per table before it is emptied (some 100 MB)
 _NULL_REDUCTION = 2  # a pass is searched this many plies shallower than a move
-_LATE_MOVE = 3  # moves after this many, at depth 3 or more, are searched a ply shallower first
+# Moves after the first _LATE_MOVE are searched a ply shallower first (at depth 2, that is a
+# look at the position after them alone), those after _LATER_MOVE at depth 4 or more two plies.
+_LATE_MOVE = 3
+_LATER_MOVE = 12
 
 
 class _Memory:
@@ -242,6 +245,7 @@ class _Search:
         self.leaves = memory.leaves
         self.history = memory.history
         self.killers: dict[int, list[Move]] = {}
+        self.replies: dict[int, Move] = {}  # id of a move -> the last reply that refuted it
         self.touched: dict[int, tuple[int, ...]] = {}
         # Passing is allowed while both players have stones to spare (no zugzwang of the
         # flat race yet).
@@ -328,8 +332,8 @@ class _Search:
 
     def ordered(self, ply: int, depth: int, first: Move | None, threats: list[Move]) -> list[Move]:
         """The legal moves but `first` (searched already), likeliest best first: blocks of the
-        opponent's roads in one, killers, then (away from the leaves) by history; ties keep the
-        position's order, placements first."""
+        opponent's roads in one, killers, the last refutation of the move before, then (away
+        from the leaves) by history; ties keep the position's order, placements first."""
         moves = self.position.legal_moves()
         front: list[Move] = []
         if threats:
@@ -338,6 +342,9 @@ class _Search:
         for killer in self.killers.get(ply, ()):
             if not _among(killer, front) and _among(killer, moves):
                 front.append(killer)
+        reply = self.replies.get(id(self.position.last_move))
+        if reply is not None and not _among(reply, front) and _among(reply, moves):
+            front.append(reply)
         if front or first is not None:
             if first is not None:
                 front.append(first)
@@ -422,8 +429,9 @@ class _Search:
                     score = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
                 else:
                     score = alpha + 1
-                    if index > _LATE_MOVE and depth >= 3 and not threats:
-                        score = -self.negamax(depth - 2, -alpha - 1, -alpha, ply + 1)
+                    if index > _LATE_MOVE and depth >= 2 and not threats:
+                        reduced = depth - 2 if index <= _LATER_MOVE or depth < 4 else depth - 3
+                        score = -self.negamax(reduced, -alpha - 1, -alpha, ply + 1)
                     if score > alpha:
                         score = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
                     if alpha < score < beta:
@@ -441,6 +449,7 @@ class _Search:
                     killers.insert(0, move)
                     del killers[2:]
                 self.history[id(move)] = self.history.get(id(move), 0) + depth * depth
+                self.replies[id(position.last_move)] = move
                 break
         bound = 1 if best >= beta else 2 if best <= start_alpha else 0
         self.table[key] = (depth, _to_table(best, ply), bound, best_move)
