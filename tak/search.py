@@ -10,13 +10,14 @@
 The search is a negamax alpha-beta (principal variation search) with iterative deepening, a
 transposition table keyed by a Zobrist-style hash kept alongside the position, null-move pruning
 (a pass searched two plies shallower, while no road threat is pending and both players have stones
-to spare), late-move reductions and move ordering by the table's move (tried before the other moves
-are generated), blocks of the opponent's roads in one, killer moves and a history table. Roads are
+to spare), late-move reductions (one ply, two for the latest moves) and move ordering by the
+table's move (tried before the other moves are generated), blocks of the opponent's roads in one,
+killer moves, the last refutation of the previous move and a history table. Roads are
 looked at before anything else: a side to move with a road in one has won (so every leaf sees a
 pending road, which makes depth 1 enough to take a road and to block one).
 
 Only the public API of :class:`tak.Position` is used (push/pop, and ply stepped on and back
-for a pass; legal_moves, is_legal, square, reserves, has_road_threat, road_threats, result, and
+for a pass; legal_moves, is_legal, square, stones_left, has_road_threat, road_threats, result, and
 the read-only bitboards road_pieces, wall_pieces, capstones and tall_stacks with their
 :class:`tak.Geometry` for road groups and spans), so the
 player works with any implementation of it.
