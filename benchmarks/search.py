@@ -10,7 +10,9 @@ line says).
 figures are those of its last `info` line (depth, nodes, time), and it is told `teinewgame` before
 every position. The `tak` imported is measured, pure or compiled (README, "A faster engine"); to
 set builds side by side in one run give the others as TEI engines, e.g.
-`--tei "env PYTHONPATH=OTHER_CHECKOUT python -m tak tei"`.
+`--tei "env PYTHONPATH=OTHER_CHECKOUT python -P -m tak tei"` (without `-P`, `python -m` puts the
+current directory first on its path, and from a checkout would run that checkout's `tak`, not
+OTHER_CHECKOUT's).
 """
 
 from __future__ import annotations

@@ -513,6 +513,41 @@ def _flattening_count(carry: int, reach: int) -> int:
     return sum(comb(count - 2, reach - 1) for count in range(reach + 1, carry + 1))
 
 
+# A spread's shape: how many squares it drops on (above _SHAPE_BITS), and which squares of its
+# line, the origin first, show the mover's road piece after it (below).
+_SHAPE_BITS = 10
+_SHAPE_MASK = (1 << _SHAPE_BITS) - 1
+_SHAPES: dict[int, tuple[int, ...]] = {}
+
+
+def _spread_shapes(colors: int, seen: int, carry: int, rest: int, wall: int) -> tuple[int, ...]:
+    """The distinct shapes of the spreads of a line key (`carry`, and `rest`: its reach and
+    whether it flattens) from a stack whose top `seen` pieces are `colors` (bit i set: the i-th
+    from the top is the mover's), topped by a wall if `wall`."""
+    cache_key = ((((colors << 4 | seen) << 4 | carry) * 2 * _CARRY_KEYS + rest) << 1) | wall
+    shapes = _SHAPES.get(cache_key)
+    if shapes is None:
+        reach, flattens = divmod(rest, 2)
+        sequences = drop_sequences(carry, reach)
+        if flattens:
+            sequences += flattening_sequences(carry, reach)
+        found: set[int] = set()
+        for drops in sequences:
+            count = sum(drops)
+            # The origin keeps the piece under the carried ones, or nothing.
+            pattern = 1 if seen > count and colors >> count & 1 else 0
+            dropped = 0
+            for index, drop in enumerate(drops):
+                dropped += drop
+                if colors >> (count - dropped) & 1:
+                    pattern |= 1 << (index + 1)
+            if wall:
+                pattern &= ~(1 << len(drops))  # a wall is no road piece
+            found.add(len(drops) << _SHAPE_BITS | pattern)
+        shapes = _SHAPES[cache_key] = tuple(sorted(found))
+    return shapes
+
+
 # How many squares a line key's spreads can drop on at most.
 _LONGEST_DROPS = [
     min(carry, reach + flattens)
@@ -765,6 +800,10 @@ class Position:
 
     def reserves(self, color: int) -> Reserves:
         return Reserves(self._stones[color], self._capstones[color])
+
+    def stones_left(self, color: int) -> int:
+        """`reserves(color).stones`, without building :class:`Reserves`: a search asks often."""
+        return self._stones[color]
 
     def flat_count(self, color: int) -> int:
         """Flats on top of stacks: what a flat win counts (walls and capstones don't)."""
@@ -1205,21 +1244,32 @@ class Position:
             total += _LINE_MOVE_COUNTS[carry * 2 * _CARRY_KEYS + reach * 2 + bool(walls & first)]
         return total
 
-    def _line_keys(self, mover: int) -> list[int]:
-        """A key for every stack `mover` controls and every direction it can move in (see
-        :meth:`_Geometry.spreads`): the stack's square and carry limit, the direction, how many
-        free squares lie that way before a wall, capstone or the edge (`reach`), and whether a
-        capstone on top could flatten the wall right after them."""
+    def _line_keys(
+        self, mover: int, squares: int = -1, zones: tuple[int, int, int, int] | None = None
+    ) -> list[int]:
+        """A key for every stack `mover` controls (on `squares`, if given) and every direction it
+        can move in (see :meth:`_Geometry.spreads`): the stack's square and carry limit, the
+        direction, how many free squares lie that way before a wall, capstone or the edge
+        (`reach`), and whether a capstone on top could flatten the wall right after them.
+
+        Given the :meth:`_road_zones`, only the lines along which the stack could reach both
+        zones of a pair are kept (a first cut, before the blockers are looked at)."""
         tops = self._tops
         walls = self._walls
         blockers = walls | self._caps
         geo = self._geo
-        ray_masks, reaches = geo.ray_masks, geo.reaches
+        ray_masks, reaches, paths = geo.ray_masks, geo.reaches, geo.paths
+        left, right, bottom, top = zones or (0, 0, 0, 0)
         keys: list[int] = []
-        for sq, carry in self._own_stacks(mover, self._road[mover] | walls):
+        for sq, carry in self._own_stacks(mover, (self._road[mover] | walls) & squares):
             base = carry * 2 * _CARRY_KEYS
             is_cap = tops[sq] == CAP
             for line in range(sq * 4, sq * 4 + 4):
+                if zones is not None:
+                    path = paths[line]
+                    best = path[min(carry, len(path) - 1)]
+                    if not ((best & left and best & right) or (best & bottom and best & top)):
+                        continue
                 offset, first, reach = reaches[line][blockers & ray_masks[line]]
                 if is_cap and walls & first:
                     keys.append(base + offset + 1)
@@ -1238,8 +1288,91 @@ class Position:
         return list(self._threats(color))
 
     def has_road_threat(self, color: int | None = None) -> bool:
-        """Whether :meth:`road_threats` is non-empty, stopping at the first threat."""
-        return next(self._threats(color), None) is not None
+        """Whether :meth:`road_threats` is non-empty; the spreads of a stack one way that would
+        leave the player the same squares are tried as one (a search asks at every node)."""
+        if self._result is not None or self.ply < 2:
+            return False
+        me = self.ply & 1 if color is None else int(color)
+        zones = self._road_zones(me)
+        left, right, bottom, top = zones
+        if self._stones[me] or self._capstones[me]:
+            free = self._geo.full & ~(self._road[0] | self._road[1] | self._walls)
+            if free & (left & right | bottom & top):
+                return True
+        geo = self._geo
+        mine = self._road[me]
+        walls, caps, tall = self._walls, self._caps, self._tall
+        # A lone flat moves onto one neighbour, empty or flat, and leaves its square empty: the
+        # road must pass through that neighbour, so it lies where a placement would win.
+        lone = mine & ~caps & ~tall
+        targets = (left & right | bottom & top) & geo.grow(lone) & ~(mine | walls | caps)
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            origins = geo.grow(low) & lone
+            while origins:
+                origin = origins & -origins
+                origins ^= origin
+                if geo.road_through(mine & ~origin | low, low):
+                    return True
+        # A lone wall leaves a wall: no road. Tall stacks and capstones, line by line.
+        stacks, steps = self._stacks, geo.steps
+        others = tall | caps
+        for key, line in self._spread_lines(me, zones, others):
+            sq = line >> 2
+            step = steps[line & 3]
+            stack = stacks[sq]
+            carry, rest = divmod(key % _LINE_KEYS, 2 * _CARRY_KEYS)
+            # The pieces that may be carried and the one under them, top first: 1 if mine.
+            height = len(stack)
+            seen = min(height, carry + 1)
+            colors = 0
+            for index in range(seen):
+                if stack[height - 1 - index] == me:
+                    colors |= 1 << index
+            shapes = _spread_shapes(colors, seen, carry, rest, walls >> sq & 1)
+            for shape in shapes:
+                drops, pattern = shape >> _SHAPE_BITS, shape & _SHAPE_MASK
+                owned = 0
+                target = sq
+                while pattern:
+                    if pattern & 1:
+                        owned |= 1 << target
+                    pattern >>= 1
+                    target += step
+                gained = owned & ~mine
+                if gained and geo.road_through(mine & ~geo.paths[line][drops] | owned, gained):
+                    return True
+        return False
+
+    def _road_zones(self, me: int) -> tuple[int, int, int, int]:
+        """For each edge (left, right, bottom, top), the squares on it or next to a group of
+        `me`'s road pieces that touches it."""
+        geo = self._geo
+        mine = self._road[me]
+        left, right, bottom, top = geo.edges
+        return (
+            geo.grow(geo.group(mine, mine & left)) | left,
+            geo.grow(geo.group(mine, mine & right)) | right,
+            geo.grow(geo.group(mine, mine & bottom)) | bottom,
+            geo.grow(geo.group(mine, mine & top)) | top,
+        )
+
+    def _spread_lines(
+        self, me: int, zones: tuple[int, int, int, int], squares: int = -1
+    ) -> list[tuple[int, int]]:
+        """The line keys (with their lines) of `me`'s stacks on `squares` whose spreads may
+        complete a road: if the best case does, the origin and every square it can drop on
+        becoming mine (they form a line, joined to the groups next to it)."""
+        paths = self._geo.paths
+        left, right, bottom, top = zones
+        found = []
+        for key in self._line_keys(me, squares, zones):
+            line, low = divmod(key, _LINE_KEYS)
+            best = paths[line][_LONGEST_DROPS[low]]
+            if (best & left and best & right) or (best & bottom and best & top):
+                found.append((key, line))
+        return found
 
     def _threats(self, color: int | None) -> Iterator[Move]:
         # While the game goes on, neither player has a road: a threat's road must pass through
@@ -1251,23 +1384,15 @@ class Position:
         me = self.ply & 1 if color is None else int(color)
         geo = self._geo
         mine = self._road[me]
-        left, right, bottom, top = (
-            geo.grow(geo.group(mine, mine & edge)) | edge for edge in geo.edges
-        )
+        zones = self._road_zones(me)
+        left, right, bottom, top = zones
         kinds = (1 if self._stones[me] else 0) + (2 if self._capstones[me] else 0)
         if kinds:
             free = geo.full & ~(self._road[0] | self._road[1] | self._walls)
             placements = geo.placements
             for sq in _squares(free & (left & right | bottom & top)):
                 yield from (placements[sq][piece] for piece in _ROAD_PIECES[kinds])
-        # A spread can only complete a road if the best case does: its origin and every square
-        # it can drop on becoming mine (they form a line, joined to the groups next to it).
-        paths = geo.paths
-        for key in self._line_keys(me):
-            line, low = divmod(key, _LINE_KEYS)
-            best = paths[line][_LONGEST_DROPS[low]]
-            if not ((best & left and best & right) or (best & bottom and best & top)):
-                continue
+        for key, _line in self._spread_lines(me, zones):
             for move in geo.spreads(key):
                 after = self._road_after_spread(move, me)
                 if geo.road_through(after, after & ~mine):

@@ -10,13 +10,14 @@
 The search is a negamax alpha-beta (principal variation search) with iterative deepening, a
 transposition table keyed by a Zobrist-style hash kept alongside the position, null-move pruning
 (a pass searched two plies shallower, while no road threat is pending and both players have stones
-to spare), late-move reductions and move ordering by the table's move (tried before the other moves
-are generated), blocks of the opponent's roads in one, killer moves and a history table. Roads are
+to spare), late-move reductions (one ply, two for the latest moves) and move ordering by the
+table's move (tried before the other moves are generated), blocks of the opponent's roads in one,
+killer moves, the last refutation of the previous move and a history table. Roads are
 looked at before anything else: a side to move with a road in one has won (so every leaf sees a
 pending road, which makes depth 1 enough to take a road and to block one).
 
 Only the public API of :class:`tak.Position` is used (push/pop, and ply stepped on and back
-for a pass; legal_moves, is_legal, square, reserves, has_road_threat, road_threats, result, and
+for a pass; legal_moves, is_legal, square, stones_left, has_road_threat, road_threats, result, and
 the read-only bitboards road_pieces, wall_pieces, capstones and tall_stacks with their
 :class:`tak.Geometry` for road groups and spans), so the
 player works with any implementation of it.
@@ -34,7 +35,6 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import repeat
 
 from tak.errors import TakError
 from tak.evaluation import WIN, WIN_ZONE, Board, Scan
@@ -150,7 +150,10 @@ class _Stop(Exception):
 _Entry = tuple[int, int, int, Move | None]
 _TABLE_LIMIT = 400_000  # entries kept per table before it is emptied (some 100 MB)
 _NULL_REDUCTION = 2  # a pass is searched this many plies shallower than a move
-_LATE_MOVE = 3  # moves after this many, at depth 3 or more, are searched a ply shallower first
+# Moves after the first _LATE_MOVE are searched a ply shallower first (at depth 2, that is a
+# look at the position after them alone), those after _LATER_MOVE at depth 4 or more two plies.
+_LATE_MOVE = 3
+_LATER_MOVE = 12
 
 
 class _Memory:
@@ -234,6 +237,7 @@ class _Search:
     ) -> None:
         self.position = position
         self.board = Board(position)
+        self.geometry = position.geometry
         self.node_limit = node_limit
         self.deadline = deadline
         self.stop = stop
@@ -242,6 +246,7 @@ class _Search:
         self.leaves = memory.leaves
         self.history = memory.history
         self.killers: dict[int, list[Move]] = {}
+        self.replies: dict[int, Move] = {}  # id of a move -> the last reply that refuted it
         self.touched: dict[int, tuple[int, ...]] = {}
         # Passing is allowed while both players have stones to spare (no zugzwang of the
         # flat race yet).
@@ -277,12 +282,36 @@ class _Search:
     def key(self) -> int:
         return self.board.key ^ (self.position.ply & 1)
 
-    def static(self, scan: Scan, key: int) -> int:
+    def static(self, key: int) -> int:
         """The evaluation of a position whose side to move has no road in one."""
         value = self.leaves.get(key)
         if value is None:
-            value = self.leaves[key] = scan.value(self.position)
+            value = self.leaves[key] = Scan(self.position, self.board).value(self.position)
         return value
+
+    def road_in_one(self, color: int) -> bool:
+        """Whether `color` could complete a road with one move. The full check is skipped when
+        no single move can cover the files or the ranks its road pieces miss: a placement adds
+        one file and one rank, a spread as many as it carries along its line (as
+        :meth:`Scan.may_road`, without the rest of a scan)."""
+        position = self.position
+        bits = position.road_pieces(color)
+        geo = self.geometry
+        missing_files = sum(1 for mask in geo.files if not bits & mask)
+        missing_ranks = sum(1 for mask in geo.ranks if not bits & mask)
+        fewest = min(missing_files, missing_ranks)
+        if fewest > 1:
+            # Only a spread covers more than one: as many as the tallest stack it tops carries.
+            cells = self.board.cells
+            tall = position.tall_stacks & (bits | position.wall_pieces(color))
+            reach = 1
+            while tall and reach < fewest:
+                low = tall & -tall
+                tall ^= low
+                reach = max(reach, len(cells[low.bit_length() - 1][0]))
+            if fewest > reach:
+                return False
+        return position.has_road_threat(color)
 
     def leaf(self, ply: int) -> int:
         position = self.position
@@ -304,28 +333,40 @@ class _Search:
 
     def ordered(self, ply: int, depth: int, first: Move | None, threats: list[Move]) -> list[Move]:
         """The legal moves but `first` (searched already), likeliest best first: blocks of the
-        opponent's roads in one, killers, then (away from the leaves) by history; ties keep the
-        position's order, placements first."""
+        opponent's roads in one, killers, the last refutation of the move before, then (away
+        from the leaves) by history; ties keep the position's order, placements first."""
         moves = self.position.legal_moves()
         front: list[Move] = []
         if threats:
             blocks = {(m.file, m.rank) for m in threats if isinstance(m, Placement)}
             front = [m for m in moves if isinstance(m, Placement) and (m.file, m.rank) in blocks]
-        killers = self.killers.get(ply)
-        if killers:
-            present = set(map(id, moves))
-            front += [k for k in killers if id(k) in present and all(k is not m for m in front)]
-        if first is not None:
-            front.append(first)
-        if front:
-            skip = set(map(id, front))
-            moves = [m for m in moves if id(m) not in skip]
+        for killer in self.killers.get(ply, ()):
+            if not _among(killer, front) and _among(killer, moves):
+                front.append(killer)
+        reply = self.replies.get(id(self.position.last_move))
+        if reply is not None and not _among(reply, front) and _among(reply, moves):
+            front.append(reply)
+        if front or first is not None:
+            if first is not None:
+                front.append(first)
+            moves = [m for m in moves if not _among(m, front)]
             if first is not None:
                 front.pop()
         if depth >= 2 and self.history:
-            bonus = list(map(self.history.get, map(id, moves), repeat(0)))
-            order = sorted(range(len(moves)), key=bonus.__getitem__, reverse=True)
-            moves = [moves[i] for i in order]
+            # A stable sort by history, of the few moves that have one: the others keep their
+            # order, after them.
+            history = self.history
+            scored = []
+            rest = []
+            for index, move in enumerate(moves):
+                bonus = history.get(id(move), 0)
+                if bonus:
+                    scored.append((-bonus, index))
+                else:
+                    rest.append(move)
+            if scored:
+                scored.sort()
+                moves = [moves[index] for _bonus, index in scored] + rest
         return front + moves if front else moves
 
     def negamax(self, depth: int, alpha: int, beta: int, ply: int, may_pass: bool = True) -> int:
@@ -333,9 +374,8 @@ class _Search:
         position = self.position
         if depth <= 0 or position.result is not None:
             return self.leaf(ply)
-        me = position.to_move
-        scan = Scan(position, self.board)
-        if scan.may_road(me) and position.has_road_threat():
+        me = position.ply & 1
+        if self.road_in_one(me):
             return WIN - ply - 1
         key = self.key()
         entry = self.table.get(key)
@@ -346,8 +386,8 @@ class _Search:
                 score, bound = _from_table(entry[1], ply), entry[2]
                 if bound == 0 or (bound == 1 and score >= beta) or (bound == 2 and score <= alpha):
                     return score
-        opponent = me.other
-        threats = position.road_threats(opponent) if scan.may_road(opponent) else []
+        opponent = 1 - me
+        threats = position.road_threats(opponent) if self.road_in_one(opponent) else []
         if threats and ply < self.extend_until:
             depth += 1
         if (
@@ -355,8 +395,8 @@ class _Search:
             and depth > _NULL_REDUCTION
             and not threats
             and -WIN_ZONE < beta < WIN_ZONE
-            and min(position.reserves(0).stones, position.reserves(1).stones) > self.spare
-            and self.static(scan, key) >= beta
+            and min(position.stones_left(0), position.stones_left(1)) > self.spare
+            and self.static(key) >= beta
         ):
             # Pass: a position still at least beta when the opponent moves twice is good enough.
             position.ply += 1
@@ -390,8 +430,9 @@ class _Search:
                     score = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
                 else:
                     score = alpha + 1
-                    if index > _LATE_MOVE and depth >= 3 and not threats:
-                        score = -self.negamax(depth - 2, -alpha - 1, -alpha, ply + 1)
+                    if index > _LATE_MOVE and depth >= 2 and not threats:
+                        reduced = depth - 2 if index <= _LATER_MOVE or depth < 4 else depth - 3
+                        score = -self.negamax(reduced, -alpha - 1, -alpha, ply + 1)
                     if score > alpha:
                         score = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
                     if alpha < score < beta:
@@ -409,6 +450,7 @@ class _Search:
                     killers.insert(0, move)
                     del killers[2:]
                 self.history[id(move)] = self.history.get(id(move), 0) + depth * depth
+                self.replies[id(position.last_move)] = move
                 break
         bound = 1 if best >= beta else 2 if best <= start_alpha else 0
         self.table[key] = (depth, _to_table(best, ply), bound, best_move)
@@ -430,6 +472,11 @@ class _Search:
             for _ in line:
                 self.pop()
         return tuple(line)
+
+
+def _among(move: Move, moves: list[Move]) -> bool:
+    """Whether `move` is one of `moves`: the same shared object (no dataclass comparison)."""
+    return any(other is move for other in moves)
 
 
 def _touched(move: Move, size: int) -> tuple[int, ...]:

@@ -75,6 +75,26 @@ def test_every_level_blocks_a_road_in_one(number: int) -> None:
     assert not road_in_one(position), result.move
 
 
+# Black's a2-b2 and its c2 stack: only a spread of the stack (2c2>11 or 3c2>12) covers d2 and e2,
+# two files no placement covers at once; a flat on d2 or e2 would be covered too.
+SPREAD_THREAT = "x2,1,x,1/1,1,x3/x5/2,2,222,x2/x5 1 6"
+
+
+@pytest.mark.parametrize("number", [level.number for level in LEVELS[:-1]])
+def test_every_level_blocks_a_road_only_a_stack_spread_completes(number: int) -> None:
+    threat = Position.from_tps(SPREAD_THREAT.replace(" 1 6", " 2 6"))
+    assert road_in_one(threat)
+    assert not any(
+        wins_by_road(threat, move, Color.BLACK)
+        for move in threat.legal_moves()
+        if isinstance(move, Placement)
+    )
+    position = Position.from_tps(SPREAD_THREAT)
+    result = Player(number, seed=1).choose(position, QUICK)
+    position.push(result.move)
+    assert not road_in_one(position), result.move
+
+
 def test_an_unstoppable_double_threat_is_scored_as_lost_in_two_plies() -> None:
     # Black's a2-d2 and a4-d4 each lack only their e-square: White cannot block both.
     position = Position.from_tps("x5/2,2,2,2,x/1,1,x3/2,2,2,2,x/1,x4 1 8")
