@@ -17,7 +17,6 @@ from tak.evaluation import (
     KOMI,
     RACE,
     RESERVES,
-    TEMPO,
     WIN_ZONE,
     Board,
     Scan,
@@ -38,7 +37,7 @@ def mirror_colours(position: Position) -> Position:
     return Position.from_tps(f"{swapped} {3 - int(player)} {number}")
 
 
-def features(position: Position) -> list[float]:
+def features(position: Position) -> list[int]:
     return Scan(position, Board(position)).counts(position)[0]
 
 
@@ -71,7 +70,7 @@ def test_komi_counts_as_flats_and_more_as_the_end_nears() -> None:
     assert early == 2 * FLAT  # the komi's weight is a flat a point, not fitted
     assert near_end > early  # and the race counts it again, as it counts the flats
     komi = features(Position.from_tps(EARLY, komi=2))[KOMI]
-    assert komi == -2  # White to move: the komi is against it
+    assert komi == -4  # in half-flats; White to move: the komi is against it
 
 
 def test_a_finished_game_scores_its_result() -> None:
@@ -86,31 +85,32 @@ def test_the_race_is_the_count_when_only_placements_are_left() -> None:
     position = Position.from_tps(NEAR_END.format(a5="x"))
     values = features(position)
     assert values[FLATS] == position.flat_count(0) - position.flat_count(1)
-    assert values[RACE] == values[FLATS] + 1  # the last placement is White's
+    assert values[RACE] == 2 * (values[FLATS] + 1)  # in half-flats; the last placement is White's
 
 
 def test_a_won_flat_race_scores_as_winning() -> None:
     """Level on flats, one square left, White to move: White places there, the board is full and
-    White wins by a flat, though Black has the tall stacks and the walls. With komi 2 to Black
-    the same count loses."""
-    stacked = "x,2S,1,2,1/2,1,2,1,2/2,1222,1,2,1/2S,1,2,1,2/1,2,1,222,1 1 13"
-    position = Position.from_tps(stacked)
+    White wins by a flat: scored as at least a flat; with komi 2 to Black the same count loses by
+    a flat."""
+    level = "x,2,1,2,1/2,1,2,1,2/1,2,1,2,1/2,1,2,1,2/1,2,1,2,1 1 13"
+    position = Position.from_tps(level)
     assert position.flat_count(0) == position.flat_count(1)
     position.play("a5")
     assert position.result is not None and position.result.winner == 0
-    assert evaluate(Position.from_tps(stacked)) > 0
-    assert evaluate(Position.from_tps(stacked, komi=2)) < 0
+    assert evaluate(Position.from_tps(level)) >= FLAT
+    assert evaluate(Position.from_tps(level, komi=2)) <= -FLAT
 
 
 def test_reserves_are_counted_as_the_end_nears() -> None:
-    """The same board with fewer stones in White's hand than Black's: White can end the game by
-    placing its last ones, so Black's extra stones never reach the board."""
-    tps = NEAR_END.format(a5="x")
-    few = Position.from_tps(tps, stones=(13, 19), caps=0)
-    many = Position.from_tps(tps, stones=(19, 19), caps=0)
+    """Three squares left, White to move and ahead on flats: with one stone left in hand White
+    places it and the game ends, won on the count; with seven the game goes on."""
+    tps = "x,2S,1,2,1/2,1,2,1,2/1,2,1,2,1/2S,1,2,1,2/1,2,1,x,x 1 13"
+    few = Position.from_tps(tps, stones=(12, 19), caps=0)
+    many = Position.from_tps(tps, stones=(18, 19), caps=0)
+    assert few.reserves(0).total == 1 and many.reserves(0).total == 7
     assert features(few)[RESERVES] < features(many)[RESERVES]
-    assert features(few)[TEMPO] == features(many)[TEMPO]
-    assert evaluate(few) != evaluate(many)
+    assert features(few)[FLATS] == features(many)[FLATS] > 0
+    assert evaluate(few) > evaluate(many)
 
 
 def test_a_flat_counts_for_more_as_the_board_fills_though_stones_are_left() -> None:
