@@ -86,11 +86,11 @@ ENDGAME = FEATURES  # a feature's weight in the middle game is at its index, at 
 # The weights the fit leaves as they are: the komi's, and the race and reserves in the middle game.
 UNFITTED = (KOMI, RACE, RESERVES, ENDGAME + KOMI)
 
-# Set by hand and by the ladder (benchmarks/ladder.py), the middle game's as before the fit; at
-# the end the same plus the race (a flat a flat, with komi and the last placement) and the stones
-# in hand, as benchmarks/tune.py fits them. Its fit of the rest predicts results better but plays
-# worse (it weighs walls above flats on 5x5; it lost 1-5 on 5x5, 0-4 on 6x6 to the evaluation
-# before it, at 1 s a move): see the README.
+# The middle game's weights are the ones found by hand and by the ladder (benchmarks/ladder.py);
+# the end's are the same plus the race (a flat a flat) and the stones in hand, weighed as
+# benchmarks/tune.py fits them (these beat the evaluation before 8-2 on 5x5, 6-4 on 6x6). The
+# fit of the rest predicts results better but plays worse (it weighs walls above flats on 5x5,
+# and lost 1-5 on 5x5, 0-4 on 6x6 to the evaluation before): see the README.
 # fmt: off
 _WEIGHTS: dict[int, tuple[int, ...]] = {
     5: (
