@@ -88,7 +88,7 @@ UNFITTED = (KOMI, RACE, RESERVES, ENDGAME + KOMI)
 
 # The middle game's weights are the ones found by hand and by the ladder (benchmarks/ladder.py);
 # the end's are the same plus the race (a flat a flat) and the stones in hand, weighed as
-# benchmarks/tune.py fits them (these beat the evaluation before 8-2 on 5x5, 6-4 on 6x6). The
+# benchmarks/tune.py fits them (these beat the evaluation before 12-8 on 5x5, 6-4 on 6x6). The
 # fit of the rest predicts results better but plays worse (it weighs walls above flats on 5x5,
 # and lost 1-5 on 5x5, 0-4 on 6x6 to the evaluation before): see the README.
 # fmt: off
