@@ -1,0 +1,266 @@
+"""Fit the evaluation's weights (tak/evaluation.py) to game results: a logistic ("texel") fit.
+
+Reads quiet positions (no road in one for either side, past the opening) from real games, the
+PTN files under /work/shared/real_games/taktician and the PlayTak games-history rows under
+/work/shared/real_games, plus `--self-play N` games a size that Bredon's level 3 plays against
+itself from random openings (reproducible: the same N give the same games). For each board size
+it fits the weights so that sigmoid(evaluation / K) predicts the game's result for the side to
+move (1 a win, 0 a loss, 1/2 a draw), K being the scale that fits the current weights best: a
+ridge-regularised logistic regression (Newton's method) pulled towards the current weights, the
+komi's weight held (a flat a flat), the race and reserves counted at the end only. Every fifth
+game is held out: the log-loss and the share of results predicted right, on the held-out games,
+before and after the fit, show whether the new weights generalise. Prints the weights ready to
+paste into tak/evaluation.py.
+
+    python benchmarks/tune.py [--self-play 60] [--sizes 5 6] [--ridge 0.02]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from tak import Position
+from tak.evaluation import UNFITTED, Board, Scan, weights_for
+from tak.ptn import Game
+from tak.search import Player
+
+REAL_GAMES = Path("/work/shared/real_games")
+OPENING_PLIES = 4  # positions before this ply say more about the opening book than the eval
+CACHE = Path("/tmp/bredon-tune-self-play.jsonl")
+HELD_OUT = 5  # every HELD_OUT-th game is kept out of the fit, to measure it
+
+
+@dataclass
+class Record:
+    """A finished game: its start, moves (PTN) and the score of White (1, 1/2 or 0)."""
+
+    name: str
+    start: Position
+    moves: list[str]
+    white_score: float
+
+
+def ptn_games(root: Path) -> Iterator[Record]:
+    for path in sorted(root.glob("taktician/**/*.ptn")):
+        game = Game.parse(path.read_text())
+        if game.result is None or game.tag("TPS") is not None:
+            continue  # puzzles and unfinished openings
+        winner = game.result.winner
+        score = 0.5 if winner is None else 1.0 - int(winner)
+        yield Record(str(path), game.start(), [ply.move.ptn() for ply in game.plies], score)
+
+
+def playtak_games(root: Path) -> Iterator[Record]:
+    for path in sorted(root.glob("*/*.json")):
+        for row in json.loads(path.read_text())["items"]:
+            white, _, black = row["result"].partition("-")
+            if white == black:  # 1/2-1/2; 0-0 is an aborted game
+                if white != "1/2":
+                    continue
+                score = 0.5
+            else:
+                score = 1.0 if white != "0" else 0.0
+            start = Position(
+                row["size"], komi=row["komi"] / 2, stones=row["pieces"], caps=row["capstones"]
+            )
+            moves = [server_move(text) for text in row["notation"].split(",") if text.strip()]
+            yield Record(f"{path.name}#{row['id']}", start, moves, score)
+
+
+def server_move(text: str) -> str:
+    """PlayTak's server notation ("P A1 C", "M A2 A5 2 1") as PTN ("Ca1", "3a2+21")."""
+    parts = text.split()
+    if parts[0] == "P":
+        piece = {"": "", "W": "S", "C": "C"}[parts[2] if len(parts) > 2 else ""]
+        return piece + parts[1].lower()
+    origin, goal, drops = parts[1].lower(), parts[2].lower(), parts[3:]
+    if origin[0] != goal[0]:
+        direction = ">" if goal[0] > origin[0] else "<"
+    else:
+        direction = "+" if goal[1] > origin[1] else "-"
+    count = sum(int(d) for d in drops)
+    return f"{count}{origin}{direction}{''.join(drops)}"
+
+
+def self_play(size: int, games: int, cache: Path) -> Iterator[Record]:
+    """Level 3 against itself (two plies, no noise) from openings of 2 to 4 random plies. The
+    games are kept in `cache` (a JSON line each), so that a later fit, after the evaluation has
+    changed, reads the same games instead of playing them again."""
+    known: dict[tuple[int, int], dict[str, object]] = {}
+    if cache.exists():
+        for line in cache.read_text().splitlines():
+            row = json.loads(line)
+            known[row["size"], row["index"]] = row
+    for index in range(games):
+        row = known.get((size, index))
+        if row is None:
+            row = play_self(size, index)
+            with cache.open("a") as out:
+                out.write(json.dumps(row) + "\n")
+        if row["white_score"] is not None:
+            moves = [str(move) for move in row["moves"]]  # type: ignore[attr-defined]
+            name = f"self-play {size}x{size} #{index}"
+            yield Record(name, Position(size), moves, float(row["white_score"]))  # type: ignore[arg-type]
+
+
+def play_self(size: int, index: int) -> dict[str, object]:
+    rng = random.Random(f"tune-{size}-{index}")
+    position = Position(size)
+    for _ in range(rng.randint(2, 4)):
+        position.push(rng.choice(position.legal_moves()))
+    player = Player(3, seed=index)
+    while position.result is None and position.ply < 200:
+        position.push(player.choose(position).move)
+    score = None
+    if position.result is not None:
+        winner = position.result.winner
+        score = 0.5 if winner is None else 1.0 - int(winner)
+    moves = [move.ptn() for move in position.moves]
+    return {"size": size, "index": index, "moves": moves, "white_score": score}
+
+
+def samples(record: Record) -> Iterator[tuple[list[float], float]]:
+    """The features and the result for the side to move of each quiet position of a game."""
+    position = record.start
+    for move in record.moves:
+        position.play(move)
+        if position.result is not None or position.ply < OPENING_PLIES:
+            continue
+        if position.has_road_threat(0) or position.has_road_threat(1):
+            continue
+        score = record.white_score if int(position.to_move) == 0 else 1 - record.white_score
+        yield Scan(position, Board(position)).features(position), score
+
+
+def sigmoid(x: float) -> float:
+    return 1 / (1 + math.exp(-max(-50.0, min(50.0, x))))
+
+
+def dot(a: list[float], b: list[float] | tuple[float, ...]) -> float:
+    return sum(x * y for x, y in zip(a, b, strict=True))
+
+
+def log_loss(data: list[tuple[list[float], float]], weights: list[float], scale: float) -> float:
+    total = 0.0
+    for features, result in data:
+        p = min(max(sigmoid(dot(features, weights) / scale), 1e-9), 1 - 1e-9)
+        total -= result * math.log(p) + (1 - result) * math.log(1 - p)
+    return total / len(data)
+
+
+def right_share(data: list[tuple[list[float], float]], weights: list[float]) -> float:
+    """The share of decided games whose winner the evaluation's sign picks."""
+    decided = [(f, r) for f, r in data if r != 0.5]
+    return sum((dot(f, weights) > 0) == (r == 1) for f, r in decided) / max(len(decided), 1)
+
+
+def best_scale(data: list[tuple[list[float], float]], weights: list[float]) -> float:
+    """K (centi-flats) minimising the log-loss of the current weights: golden-section search."""
+    low, high = math.log(20.0), math.log(5000.0)
+    ratio = (math.sqrt(5) - 1) / 2
+    for _ in range(40):
+        a, b = high - ratio * (high - low), low + ratio * (high - low)
+        if log_loss(data, weights, math.exp(a)) < log_loss(data, weights, math.exp(b)):
+            high = b
+        else:
+            low = a
+    return math.exp((low + high) / 2)
+
+
+def fit(
+    data: list[tuple[list[float], float]], prior: list[float], scale: float, ridge: float
+) -> list[float]:
+    """Newton's method on the log-loss plus ridge * variance * (w - prior)^2 per feature, in
+    logits; the weights in UNFITTED stay as they are. Returns the weights in centi-flats."""
+    count = len(prior)
+    fitted = [i for i in range(count) if i not in UNFITTED]
+    n = len(data)
+    mean = [sum(f[i] for f, _ in data) / n for i in range(count)]
+    spread = [max(sum((f[i] - mean[i]) ** 2 for f, _ in data) / n, 1e-6) for i in range(count)]
+    beta = [w / scale for w in prior]
+    target = list(beta)
+    for _ in range(30):
+        gradient = [0.0] * len(fitted)
+        hessian = [[0.0] * len(fitted) for _ in fitted]
+        for features, result in data:
+            p = sigmoid(dot(features, beta))
+            xs = [features[i] for i in fitted]
+            g, h = p - result, p * (1 - p)
+            for a, xa in enumerate(xs):
+                if xa:
+                    gradient[a] += g * xa
+                    row = hessian[a]
+                    for b, xb in enumerate(xs):
+                        row[b] += h * xa * xb
+        for a, i in enumerate(fitted):
+            gradient[a] = gradient[a] / n + 2 * ridge * spread[i] * (beta[i] - target[i])
+            for b in range(len(fitted)):
+                hessian[a][b] /= n
+            hessian[a][a] += 2 * ridge * spread[i]
+        step = solve(hessian, gradient)
+        for a, i in enumerate(fitted):
+            beta[i] -= step[a]
+        if max(abs(s) for s in step) < 1e-7:
+            break
+    return [b * scale for b in beta]
+
+
+def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """x with matrix @ x = vector (Gaussian elimination with partial pivoting)."""
+    size = len(vector)
+    rows = [[*matrix[r], vector[r]] for r in range(size)]
+    for col in range(size):
+        pivot = max(range(col, size), key=lambda r: abs(rows[r][col]))
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        for r in range(size):
+            if r != col and rows[col][col]:
+                factor = rows[r][col] / rows[col][col]
+                rows[r] = [x - factor * y for x, y in zip(rows[r], rows[col], strict=True)]
+    return [rows[r][size] / rows[r][r] if rows[r][r] else 0.0 for r in range(size)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[5, 6])
+    parser.add_argument("--self-play", type=int, default=60, help="games a size (level 3)")
+    parser.add_argument("--ridge", type=float, default=0.02, help="pull towards current weights")
+    parser.add_argument("--real-games", type=Path, default=REAL_GAMES)
+    parser.add_argument("--cache", type=Path, default=CACHE, help="the self-play games, kept")
+    args = parser.parse_args()
+    real = [*ptn_games(args.real_games), *playtak_games(args.real_games)]
+    for size in args.sizes:
+        games = [r for r in real if r.start.size == size]
+        real_count = len(games)
+        games += self_play(size, args.self_play, args.cache)
+        train: list[tuple[list[float], float]] = []
+        test: list[tuple[list[float], float]] = []
+        for index, record in enumerate(games):
+            (test if index % HELD_OUT == 0 else train).extend(samples(record))
+        prior = list(weights_for(size))
+        scale = best_scale(train, prior)
+        weights = fit(train, prior, scale, args.ridge)
+        print(
+            f"{size}x{size}: {real_count} real games + {len(games) - real_count} self-play, "
+            f"{len(train)} positions to fit, {len(test)} held out; K = {scale:.0f}"
+        )
+        for name, w in (("before", prior), ("after", weights)):
+            print(
+                f"  {name:6} held-out log-loss {log_loss(test, w, scale):.4f}"
+                f" (fit {log_loss(train, w, scale):.4f}),"
+                f" winner right {right_share(test, w):.1%}"
+            )
+        half = len(weights) // 2
+        print(f"  {size}: (")
+        for part in (weights[:half], weights[half:]):
+            print(f"      {', '.join(str(round(w)) for w in part)},")
+        print("  ),")
+
+
+if __name__ == "__main__":
+    main()
