@@ -19,7 +19,10 @@ own key, with openings drawn in sequence from the run's seed: same kind, other p
 
 With `--tei COMMAND` the strongest of `--levels` plays an outside engine over TEI instead (any
 command line, e.g. `--tei /tmp/taktician/tei-bin --komi 0`; `--pairs 4:tei` picks another level),
-and must score 50% against it; its games are recorded with the command.
+and must score 50% against it; its games are recorded with the command. Another checkout's Bredon
+is such an engine too, to measure a change: `--tei "env -C OTHER PYTHONPATH=OTHER python -P -m tak
+tei"` (`-P` and `-C`: `python -m` puts the working directory first on the path, so without them the
+"other" engine would be this checkout's).
 
     python benchmarks/ladder.py [--games 40] [--sizes 5 6] [--levels 1 2 3 4 5] [--jobs 2]
                                 [--pairs 4:3 5:4] [--minutes M] [--think-ms MS]
