@@ -11,7 +11,8 @@ engine (README, "A faster engine") the games are the same for levels 1 to 4, onl
 strongest searches more positions in the same time.
 
 Every finished game is appended to the record (`--record`, a JSON line a game, keyed by the run's
-seed and komi, the size, the pair, the opening's number and the colours). A run skips the games its
+seed and komi, the size, the pair, the opening's number and the colours, with the opening's TPS
+and the moves played, which benchmarks/tune.py fits the evaluation on). A run skips the games its
 record already holds and counts them (the strongest level's only at the same think time), so a
 ladder too long for one sitting is played over several; `--report` prints the table from the
 record alone. (The L4 v L3 games recorded first were played before each opening was drawn from its
@@ -97,6 +98,10 @@ class GameRecord:
     score: float  # for the stronger level: 1, 0.5 or 0
     late_moves: int
     moves: dict[int, Moves]
+    # The game itself, for benchmarks/tune.py: the opening's TPS and every move after it (PTN).
+    # Records older than these fields have neither.
+    start: str = ""
+    played: list[str] = field(default_factory=list)
 
     def line(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
@@ -112,6 +117,8 @@ class GameRecord:
             score=data["score"],
             late_moves=data["late_moves"],
             moves={int(level): Moves(**moves) for level, moves in data["moves"].items()},
+            start=data.get("start", ""),
+            played=data.get("played", []),
         )
 
 
@@ -166,6 +173,7 @@ async def play_game(key: GameKey, start: Position, seed: int, think_ms: int) -> 
     moves = {level: Moves() for level in (key.strong, key.weak) if level != RANDOM}
     late = 0
     rng = random.Random(seed)
+    played: list[str] = []
     try:
         for level in moves:
             engines[level] = await Engine.start(command(level, seed, key.opponent))
@@ -181,6 +189,7 @@ async def play_game(key: GameKey, start: Position, seed: int, think_ms: int) -> 
                 moves[level].add(took)
                 late += took > think_ms + GRACE_MS
             position.play(move)  # checks legality once more
+            played.append(move.ptn())
     finally:
         for engine in engines.values():
             await engine.quit()
@@ -193,6 +202,8 @@ async def play_game(key: GameKey, start: Position, seed: int, think_ms: int) -> 
         score=0.5 if winner is None else float(winner == strong_plays),
         late_moves=late,
         moves=moves,
+        start=start.tps(),
+        played=played,
     )
 
 

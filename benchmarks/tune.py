@@ -1,16 +1,17 @@
 """Fit the evaluation's weights (tak/evaluation.py) to game results: a logistic ("texel") fit.
 
-Reads quiet positions (no road in one for either side, past the opening) from real games, the
-PTN files under /work/shared/real_games/taktician and the PlayTak games-history rows under
-/work/shared/real_games, plus `--self-play N` games a size that Bredon's level 3 plays against
-itself from random openings (reproducible: the same N give the same games). For each board size
-it fits the weights so that sigmoid(evaluation / K) predicts the game's result for the side to
-move (1 a win, 0 a loss, 1/2 a draw), K being the scale that fits the current weights best: a
-ridge-regularised logistic regression (Newton's method) pulled towards the current weights, the
-komi's weight held (a flat a flat), the race and reserves counted at the end only. Every fifth
-game is held out: the log-loss and the share of results predicted right, on the held-out games,
-before and after the fit, show whether the new weights generalise. Prints the weights ready to
-paste into tak/evaluation.py.
+Reads quiet positions (no road in one for either side, past the opening) from real games, the PTN
+files under /work/shared/real_games/taktician and the PlayTak games-history rows under
+/work/shared/real_games, the games of benchmarks/ladder.py's records that keep their moves
+(`--ladder FILE ...`; e.g. those against taktician), plus `--self-play N` games a size that
+Bredon's level 3 plays against itself from random openings (reproducible: the same N give the same
+games). For each board size it fits the weights so that sigmoid(evaluation / K) predicts the game's
+result for the side to move (1 a win, 0 a loss, 1/2 a draw), K being the scale that fits the
+current weights best: a ridge-regularised logistic regression (Newton's method) pulled towards the
+current weights, the komi's weight held (a flat a flat), the race and reserves counted at the end
+only. Every fifth game is held out: the log-loss and the share of results predicted right, on the
+held-out games, before and after the fit, show whether the new weights generalise. Prints the
+weights ready to paste into tak/evaluation.py.
 
     python benchmarks/tune.py [--self-play 60] [--sizes 5 6] [--ridge 0.02]
 """
@@ -33,6 +34,7 @@ from tak.search import Player
 REAL_GAMES = Path("/work/shared/real_games")
 OPENING_PLIES = 4  # positions before this ply say more about the opening book than the eval
 CACHE = Path("/tmp/bredon-tune-self-play.jsonl")
+LADDER = Path(__file__).with_name("ladder-games.jsonl")
 HELD_OUT = 5  # every HELD_OUT-th game is kept out of the fit, to measure it
 
 
@@ -71,6 +73,20 @@ def playtak_games(root: Path) -> Iterator[Record]:
             )
             moves = [server_move(text) for text in row["notation"].split(",") if text.strip()]
             yield Record(f"{path.name}#{row['id']}", start, moves, score)
+
+
+def ladder_games(path: Path) -> Iterator[Record]:
+    """The finished games of a benchmarks/ladder.py record that keep their opening and moves."""
+    if not path.exists():
+        return
+    for number, line in enumerate(path.read_text().splitlines()):
+        row = json.loads(line)
+        if not row.get("played") or row["result"] == "unfinished":
+            continue
+        strong_is_white = row["key"]["strong_plays"] == "white"
+        white_score = row["score"] if strong_is_white else 1.0 - row["score"]
+        start = Position.from_tps(row["start"], komi=row["key"]["komi"])
+        yield Record(f"{path.name}:{number + 1}", start, row["played"], white_score)
 
 
 def server_move(text: str) -> str:
@@ -232,8 +248,12 @@ def main() -> None:
     parser.add_argument("--ridge", type=float, default=0.02, help="pull towards current weights")
     parser.add_argument("--real-games", type=Path, default=REAL_GAMES)
     parser.add_argument("--cache", type=Path, default=CACHE, help="the self-play games, kept")
+    parser.add_argument(
+        "--ladder", type=Path, nargs="*", default=[LADDER], help="benchmarks/ladder.py records"
+    )
     args = parser.parse_args()
     real = [*ptn_games(args.real_games), *playtak_games(args.real_games)]
+    real += [game for path in args.ladder for game in ladder_games(path)]
     for size in args.sizes:
         games = [r for r in real if r.start.size == size]
         real_count = len(games)
@@ -246,7 +266,8 @@ def main() -> None:
         scale = best_scale(train, prior)
         weights = fit(train, prior, scale, args.ridge)
         print(
-            f"{size}x{size}: {real_count} real games + {len(games) - real_count} self-play, "
+            f"{size}x{size}: {real_count} real and ladder games"
+            f" + {len(games) - real_count} self-play, "
             f"{len(train)} positions to fit, {len(test)} held out; K = {scale:.0f}"
         )
         for name, w in (("before", prior), ("after", weights)):
