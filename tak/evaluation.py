@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from tak.moves import Color, Piece
+from tak.moves import Piece
 from tak.position import Geometry, Position
 
 WIN = 1_000_000  # a road or flat win, less the plies to reach it: a quicker win scores higher
@@ -125,17 +125,40 @@ def evaluate(position: Position) -> int:
         if result.winner is None:
             return 0
         return WIN if result.winner == position.to_move else -WIN
-    scan = Scan(position, Board(position))
-    if scan.may_road(position.to_move) and position.has_road_threat():
+    board = Board(position)
+    if road_in_one(position, board, position.to_move):
         return WIN - 1
-    return scan.value(position)
+    return Scan(position, board).value(position)
+
+
+def road_in_one(position: Position, board: Board, color: int) -> bool:
+    """Whether `color` could complete a road with one move. The full check is skipped when no
+    single move can cover the files or the ranks its road pieces miss: a placement adds one file
+    and one rank, a spread as many as it carries along its line."""
+    bits = position.road_pieces(color)
+    geo = position.geometry
+    missing_files = sum(1 for mask in geo.files if not bits & mask)
+    missing_ranks = sum(1 for mask in geo.ranks if not bits & mask)
+    fewest = min(missing_files, missing_ranks)
+    if fewest > 1:
+        # Only a spread covers more than one: as many as the tallest stack it tops carries.
+        cells = board.cells
+        tall = position.tall_stacks & (bits | position.wall_pieces(color))
+        reach = 1
+        while tall and reach < fewest:
+            low = tall & -tall
+            tall ^= low
+            reach = max(reach, len(cells[low.bit_length() - 1][0]))
+        if fewest > reach:
+            return False
+    return position.has_road_threat(color)
 
 
 class Scan:
     """What the evaluation reads off the position's bitboards (road pieces, walls, top flats)
-    and off the tall stacks (stack control, captives, the tallest carry), per colour."""
+    and off the tall stacks (stack control, captives), per colour."""
 
-    __slots__ = ("carry", "centre", "flats", "geo", "road", "stacks", "walls")
+    __slots__ = ("centre", "flats", "geo", "road", "stacks", "walls")
 
     def __init__(self, position: Position, board: Board) -> None:
         n = board.size
@@ -146,13 +169,11 @@ class Scan:
         walls = [position.wall_pieces(0), position.wall_pieces(1)]
         flats = [0, 0]
         centre = [0, 0]
-        carry = [0, 0]
         stacks = [[0, 0, 0], [0, 0, 0]]  # per colour: HARD, SOFT, CAP_STACK
         for owner in (0, 1):
             mine = road[owner] | walls[owner]
             flats[owner] = (road[owner] & ~caps).bit_count()
             centre[owner] = _centre(rings, mine) + _centre(rings, road[owner] & caps)
-            carry[owner] = 1 if mine else 0
         tall = position.tall_stacks
         cells = board.cells
         while tall:
@@ -168,25 +189,8 @@ class Scan:
             counts[1] += len(below) - own
             if top == _CAP:
                 counts[2] += len(below)
-            if height > carry[owner]:
-                carry[owner] = height if height < n else n
-        self.road, self.walls, self.flats, self.carry = road, walls, flats, carry
+        self.road, self.walls, self.flats = road, walls, flats
         self.centre, self.stacks = centre, stacks
-
-    def may_road(self, color: Color) -> bool:
-        """False when no single move can give `color` a road (so the costly check is skipped).
-
-        A placement adds one file and one rank to the road pieces; a spread along a rank adds at
-        most as many files as it carries and no rank (its origin's rank is covered already), and
-        the other way round. A road covers every file or every rank.
-        """
-        geo = self.geo
-        bits = self.road[color]
-        reach = max(1, self.carry[color])
-        missing_files = sum(1 for mask in geo.files if not bits & mask)
-        if missing_files <= reach:
-            return True
-        return sum(1 for mask in geo.ranks if not bits & mask) <= reach
 
     def counts(self, position: Position) -> tuple[list[int], float]:
         """The features (see FEATURES), the side to move's less the opponent's, and how near the
@@ -281,5 +285,6 @@ __all__ = [
     "Board",
     "Scan",
     "evaluate",
+    "road_in_one",
     "weights_for",
 ]

@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tak.errors import TakError
-from tak.evaluation import WIN, WIN_ZONE, Board, Scan
+from tak.evaluation import WIN, WIN_ZONE, Board, Scan, road_in_one
 from tak.moves import Move, Placement, by_fields
 from tak.position import Position
 
@@ -237,7 +237,6 @@ class _Search:
     ) -> None:
         self.position = position
         self.board = Board(position)
-        self.geometry = position.geometry
         self.node_limit = node_limit
         self.deadline = deadline
         self.stop = stop
@@ -289,30 +288,6 @@ class _Search:
             value = self.leaves[key] = Scan(self.position, self.board).value(self.position)
         return value
 
-    def road_in_one(self, color: int) -> bool:
-        """Whether `color` could complete a road with one move. The full check is skipped when
-        no single move can cover the files or the ranks its road pieces miss: a placement adds
-        one file and one rank, a spread as many as it carries along its line (as
-        :meth:`Scan.may_road`, without the rest of a scan)."""
-        position = self.position
-        bits = position.road_pieces(color)
-        geo = self.geometry
-        missing_files = sum(1 for mask in geo.files if not bits & mask)
-        missing_ranks = sum(1 for mask in geo.ranks if not bits & mask)
-        fewest = min(missing_files, missing_ranks)
-        if fewest > 1:
-            # Only a spread covers more than one: as many as the tallest stack it tops carries.
-            cells = self.board.cells
-            tall = position.tall_stacks & (bits | position.wall_pieces(color))
-            reach = 1
-            while tall and reach < fewest:
-                low = tall & -tall
-                tall ^= low
-                reach = max(reach, len(cells[low.bit_length() - 1][0]))
-            if fewest > reach:
-                return False
-        return position.has_road_threat(color)
-
     def leaf(self, ply: int) -> int:
         position = self.position
         result = position.result
@@ -323,11 +298,10 @@ class _Search:
         key = self.key()
         value = self.leaves.get(key)
         if value is None:
-            scan = Scan(position, self.board)
-            if scan.may_road(position.to_move) and position.has_road_threat():
+            if road_in_one(position, self.board, position.ply & 1):
                 value = WIN - 1
             else:
-                value = scan.value(position)
+                value = Scan(position, self.board).value(position)
             self.leaves[key] = value
         return value - ply if value == WIN - 1 else value  # the road comes a ply after this one
 
@@ -375,7 +349,7 @@ class _Search:
         if depth <= 0 or position.result is not None:
             return self.leaf(ply)
         me = position.ply & 1
-        if self.road_in_one(me):
+        if road_in_one(position, self.board, me):
             return WIN - ply - 1
         key = self.key()
         entry = self.table.get(key)
@@ -387,7 +361,9 @@ class _Search:
                 if bound == 0 or (bound == 1 and score >= beta) or (bound == 2 and score <= alpha):
                     return score
         opponent = 1 - me
-        threats = position.road_threats(opponent) if self.road_in_one(opponent) else []
+        threats = (
+            position.road_threats(opponent) if road_in_one(position, self.board, opponent) else []
+        )
         if threats and ply < self.extend_until:
             depth += 1
         if (
