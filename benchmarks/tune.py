@@ -13,28 +13,54 @@ only. Every fifth game is held out: the log-loss and the share of results predic
 held-out games, before and after the fit, show whether the new weights generalise. Prints the
 weights ready to paste into tak/evaluation.py.
 
+With `--teacher COMMAND` (a TEI engine, e.g. taktician) it fits to that engine's judgement
+instead: the engine scores each position of the same games (`go movetime --teacher-ms`, scores
+kept in `--teacher-cache`, so a refit asks only for new positions), and a ridge least-squares fit
+of the features to those scores, rescaled so that a flat on top is 100, gives one set of weights
+for the middle game and the end alike (the end keeps its race and stones in hand, which a teacher
+without komi or a flat race cannot teach). Positions where the side to move has a road in one are
+left out (a win, not an evaluation); those where the opponent has one are kept (how bad a threat
+is). It prints the share of the teacher's scores the weights explain (R², held-out games),
+before (the current weights, best scaled) and after.
+
     python benchmarks/tune.py [--self-play 60] [--sizes 5 6] [--ridge 0.02]
+    python benchmarks/tune.py --teacher /tmp/taktician/tei-bin [--teacher-ms 25] [--jobs 2]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import math
 import random
+import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from tak import Position
-from tak.evaluation import UNFITTED, Board, Scan, weights_for
+from tak.engine import Engine
+from tak.evaluation import (
+    FEATURES,
+    FLATS,
+    UNFITTED,
+    WIN_ZONE,
+    Board,
+    Scan,
+    weights_for,
+)
 from tak.ptn import Game
-from tak.search import Player
+from tak.search import Limits, Player
 
 REAL_GAMES = Path("/work/shared/real_games")
 OPENING_PLIES = 4  # positions before this ply say more about the opening book than the eval
 CACHE = Path("/tmp/bredon-tune-self-play.jsonl")
+TEACHER_CACHE = Path("/tmp/bredon-tune-teacher.jsonl")
 LADDER = Path(__file__).with_name("ladder-games.jsonl")
+# Games at 300 ms to 1 s a move between builds of Bredon's strongest level and taktician (and one
+# build against another), in benchmarks/ladder.py's record format: positions for the teacher.
+TEACHER_GAMES = Path(__file__).with_name("teacher-games.jsonl")
 HELD_OUT = 5  # every HELD_OUT-th game is kept out of the fit, to measure it
 
 
@@ -241,16 +267,137 @@ def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     return [rows[r][size] / rows[r][r] if rows[r][r] else 0.0 for r in range(size)]
 
 
+def teacher_positions(record: Record) -> Iterator[Position]:
+    """The positions of a game a teacher scores: past the opening, not over, no road in one
+    for the side to move; komi 0 (a TEI teacher may not take komi, and its score has none)."""
+    position = record.start
+    for move in record.moves:
+        position.play(move)
+        if position.result is not None or position.ply < OPENING_PLIES:
+            continue
+        if not position.has_road_threat(position.to_move):
+            yield Position.from_tps(position.tps())
+
+
+async def teacher_scores(
+    command: str, movetime_ms: int, positions: list[Position], cache: Path, jobs: int
+) -> dict[str, int]:
+    """The teacher's score (centi-flats in its own units, for the side to move) of each
+    position by TPS: from the cache, or asked of `jobs` engines at once and added to it."""
+    known: dict[str, int] = {}
+    if cache.exists():
+        for line in cache.read_text().splitlines():
+            row = json.loads(line)
+            if row["teacher"] == command and row["ms"] == movetime_ms:
+                known[row["tps"]] = row["score"]
+    waiting = list({p.tps(): p for p in positions if p.tps() not in known}.values())
+
+    async def ask() -> None:
+        async with await Engine.start(shlex.split(command)) as engine:
+            while waiting:
+                position = waiting.pop()
+                lines = await engine.analyse(position, Limits(movetime_ms=movetime_ms))
+                if lines and lines[0].score is not None:
+                    known[position.tps()] = lines[0].score
+                    row = {"teacher": command, "ms": movetime_ms, "tps": position.tps()}
+                    with cache.open("a") as out:
+                        out.write(json.dumps({**row, "score": lines[0].score}) + "\n")
+
+    if waiting:
+        print(f"  asking {command} about {len(waiting)} positions, {movetime_ms} ms each")
+        await asyncio.gather(*(ask() for _ in range(jobs)))
+    return known
+
+
+def least_squares(data: list[tuple[list[float], float]], ridge: float) -> list[float]:
+    """Weights w minimising the squared error of w . features, plus ridge * n * |w|^2 (the
+    weights in UNFITTED stay 0: the teacher counts no komi, race or stones in hand)."""
+    fitted = [i for i in range(FEATURES) if i not in UNFITTED]
+    matrix = [[0.0] * len(fitted) for _ in fitted]
+    vector = [0.0] * len(fitted)
+    for features, target in data:
+        xs = [features[i] for i in fitted]
+        for a, xa in enumerate(xs):
+            if xa:
+                vector[a] += xa * target
+                row = matrix[a]
+                for b, xb in enumerate(xs):
+                    if xb:
+                        row[b] += xa * xb
+    for a in range(len(fitted)):
+        matrix[a][a] += ridge * len(data)
+    weights = [0.0] * FEATURES
+    for a, value in enumerate(solve(matrix, vector)):
+        weights[fitted[a]] = value
+    return weights
+
+
+def explained(data: list[tuple[list[float], float]], weights: list[float]) -> float:
+    """R²: the share of the targets' variance the weights explain."""
+    mean = sum(t for _, t in data) / len(data)
+    total = sum((t - mean) ** 2 for _, t in data)
+    error = sum((dot(f, weights) - t) ** 2 for f, t in data)
+    return 1 - error / total
+
+
+def teach(args: argparse.Namespace, size: int, games: list[Record]) -> None:
+    """Fit the weights of one size to the teacher's scores and print them."""
+    held: list[list[Position]] = [[], []]
+    for index, record in enumerate(games):
+        held[index % HELD_OUT == 0].extend(teacher_positions(record))
+    scores = asyncio.run(
+        teacher_scores(
+            args.teacher, args.teacher_ms, held[0] + held[1], args.teacher_cache, args.jobs
+        )
+    )
+    train, test = (
+        [
+            ([float(v) for v in Scan(p, Board(p)).counts(p)[0]], float(scores[p.tps()]))
+            for p in part
+            if p.tps() in scores and abs(scores[p.tps()]) < WIN_ZONE
+        ]
+        for part in held
+    )
+    prior = [float(w) for w in weights_for(size)]
+    middle = prior[:FEATURES]
+    scale = sum(dot(f, middle) * t for f, t in train) / sum(dot(f, middle) ** 2 for f, _ in train)
+    fitted = least_squares(train, args.ridge)
+    print(
+        f"{size}x{size}: {len(games)} games, {len(train)} positions to fit, {len(test)} held out;"
+        f" R² held out: before {explained(test, [w * scale for w in middle]):.3f},"
+        f" after {explained(test, fitted):.3f} (fit {explained(train, fitted):.3f})"
+    )
+    per_flat = fitted[FLATS] / 100  # the teacher's units in a flat
+    weights = [
+        prior[part * FEATURES + i] if i in UNFITTED else fitted[i] / per_flat
+        for part in (0, 1)
+        for i in range(FEATURES)
+    ]
+    print(f"  {size}: (")
+    for part in (weights[:FEATURES], weights[FEATURES:]):
+        print(f"      {', '.join(str(round(w)) for w in part)},")
+    print("  ),")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[5, 6])
     parser.add_argument("--self-play", type=int, default=60, help="games a size (level 3)")
-    parser.add_argument("--ridge", type=float, default=0.02, help="pull towards current weights")
+    parser.add_argument(
+        "--ridge",
+        type=float,
+        default=0.02,
+        help="pull to the current weights (to 0 with --teacher)",
+    )
     parser.add_argument("--real-games", type=Path, default=REAL_GAMES)
     parser.add_argument("--cache", type=Path, default=CACHE, help="the self-play games, kept")
     parser.add_argument(
-        "--ladder", type=Path, nargs="*", default=[LADDER], help="benchmarks/ladder.py records"
+        "--ladder", type=Path, nargs="*", default=[LADDER, TEACHER_GAMES], help="ladder.py records"
     )
+    parser.add_argument("--teacher", help="fit to this TEI engine's scores, not to results")
+    parser.add_argument("--teacher-ms", type=int, default=25, help="the teacher's time a position")
+    parser.add_argument("--teacher-cache", type=Path, default=TEACHER_CACHE)
+    parser.add_argument("--jobs", type=int, default=2, help="teacher engines at once")
     args = parser.parse_args()
     real = [*ptn_games(args.real_games), *playtak_games(args.real_games)]
     real += [game for path in args.ladder for game in ladder_games(path)]
@@ -258,11 +405,14 @@ def main() -> None:
         games = [r for r in real if r.start.size == size]
         real_count = len(games)
         games += self_play(size, args.self_play, args.cache)
+        if args.teacher:
+            teach(args, size, games)
+            continue
         train: list[tuple[list[float], float]] = []
         test: list[tuple[list[float], float]] = []
         for index, record in enumerate(games):
             (test if index % HELD_OUT == 0 else train).extend(samples(record))
-        prior = list(weights_for(size))
+        prior = [float(w) for w in weights_for(size)]
         scale = best_scale(train, prior)
         weights = fit(train, prior, scale, args.ridge)
         print(

@@ -86,16 +86,23 @@ ENDGAME = FEATURES  # a feature's weight in the middle game is at its index, at 
 # The weights the fit leaves as they are: the komi's, and the race and reserves in the middle game.
 UNFITTED = (KOMI, RACE, RESERVES, ENDGAME + KOMI)
 
-# The middle game's weights are the ones found by hand and by the ladder (benchmarks/ladder.py);
-# the end's are the same plus the race (a flat a flat) and the stones in hand, weighed as
-# benchmarks/tune.py fits them (these beat the evaluation before 12-8 on 5x5, 6-4 on 6x6). The
-# fit of the rest predicts results better but plays worse (it weighs walls above flats on 5x5,
-# and lost 1-5 on 5x5, 0-4 on 6x6 to the evaluation before): see the README.
+# The weights are benchmarks/tune.py's teacher fit (`--teacher`): least squares on taktician's
+# scores of some 32,000 positions from games at 300 ms to 1 s a move, one set for the middle game
+# and the end alike, rescaled so that a flat on top is 100. The end adds the race (a flat a flat
+# more) and the stones in hand, from the logistic fit to results (these beat the evaluation
+# before 12-8 on 5x5, 6-4 on 6x6). How they play against taktician: README, "Strength".
+# A size without its own weights takes the nearest size's (7x7 and 8x8 the 6x6 ones, whose spans
+# of 6 and 7 files, a road on 6x6, go on as 4 and 5 do: 20 more a file); a span that is a road on
+# every size that uses the weights weighs 0 (it is never evaluated).
 # fmt: off
 _WEIGHTS: dict[int, tuple[int, ...]] = {
     5: (
-        35, 100, 45, 70, 1, 60, -35, 15, 10, 30, 65, 120, 190, 280, 380, 3, 30, 6, 50, 0, 0,
-        35, 100, 45, 70, 1, 60, -35, 15, 10, 30, 65, 120, 190, 280, 380, 3, 30, 6, 50, 50, -25,
+        75, 100, 58, 95, 1, 78, -40, 33, 1, 9, 18, 0, 0, 0, 0, -18, 25, 8, 50, 0, 0,
+        75, 100, 58, 95, 1, 78, -40, 33, 1, 9, 18, 0, 0, 0, 0, -18, 25, 8, 50, 50, -25,
+    ),
+    6: (
+        94, 100, 54, 87, 1, 100, -50, 18, -3, 6, 27, 47, 67, 87, 0, -10, 12, 2, 50, 0, 0,
+        94, 100, 54, 87, 1, 100, -50, 18, -3, 6, 27, 47, 67, 87, 0, -10, 12, 2, 50, 50, -25,
     ),
 }
 # fmt: on
