@@ -90,7 +90,7 @@ UNFITTED = (KOMI, RACE, RESERVES, ENDGAME + KOMI)
 # scores of some 32,000 positions from games at 300 ms to 1 s a move, one set for the middle game
 # and the end alike, rescaled so that a flat on top is 100. The end adds the race (a flat a flat
 # more) and the stones in hand, from the logistic fit to results (these beat the evaluation
-# before 12-8 on 5x5, 6-4 on 6x6). How they play against taktician: README, "Strength".
+# before 12-8 on 5x5, 6-4 on 6x6). How they play against taktician: the README, on the ladder.
 # A size without its own weights takes the nearest size's (7x7 and 8x8 the 6x6 ones, whose spans
 # of 6 and 7 files, a road on 6x6, go on as 4 and 5 do: 20 more a file); a span that is a road on
 # every size that uses the weights weighs 0 (it is never evaluated).
