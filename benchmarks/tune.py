@@ -39,6 +39,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.ladder import GameRecord
 from tak import Position
 from tak.engine import Engine
 from tak.evaluation import (
@@ -106,13 +107,12 @@ def ladder_games(path: Path) -> Iterator[Record]:
     if not path.exists():
         return
     for number, line in enumerate(path.read_text().splitlines()):
-        row = json.loads(line)
-        if not row.get("played") or row["result"] == "unfinished":
+        game = GameRecord.parse(line)
+        if not game.played or game.result == "unfinished":
             continue
-        strong_is_white = row["key"]["strong_plays"] == "white"
-        white_score = row["score"] if strong_is_white else 1.0 - row["score"]
-        start = Position.from_tps(row["start"], komi=row["key"]["komi"])
-        yield Record(f"{path.name}:{number + 1}", start, row["played"], white_score)
+        white_score = game.score if game.key.strong_plays == "white" else 1.0 - game.score
+        start = Position.from_tps(game.start, komi=game.key.komi)
+        yield Record(f"{path.name}:{number + 1}", start, game.played, white_score)
 
 
 def server_move(text: str) -> str:
