@@ -14,17 +14,24 @@ held-out games, before and after the fit, show whether the new weights generalis
 weights ready to paste into tak/evaluation.py.
 
 With `--teacher COMMAND` (a TEI engine, e.g. taktician) it fits to that engine's judgement
-instead: the engine scores each position of the same games (`go movetime --teacher-ms`, scores
-kept in `--teacher-cache`, so a refit asks only for new positions), and a ridge least-squares fit
-of the features to those scores, rescaled so that a flat on top is 100, gives one set of weights
-for the middle game and the end alike (the end keeps its race and stones in hand, which a teacher
-without komi or a flat race cannot teach). Positions where the side to move has a road in one are
-left out (a win, not an evaluation); those where the opponent has one are kept (how bad a threat
-is). It prints the share of the teacher's scores the weights explain (R², held-out games),
-before (the current weights, best scaled) and after.
+instead: a ridge least-squares fit of the features to the engine's scores (`go movetime
+--teacher-ms`) of the positions in `--teacher-scores`, rescaled so that a flat on top is 100, gives
+one set of weights for the middle game and the end alike (the end keeps its race and stones in
+hand, which a teacher without komi or a flat race cannot teach; features the positions never show,
+such as a span that is already a road, keep theirs too). The scores file is the data set: it is
+committed (benchmarks/teacher-scores.jsonl, taktician's scores behind the weights in
+tak/evaluation.py), so the fit needs no engine and gives the same weights every time. `--ask` first
+scores the positions of the games above (real, ladder, self-play) the file lacks, with `--jobs`
+engines, and appends them: a new data set, to be measured before its weights replace the old.
+Positions where the side to move has a road in one, and scores of a win found, are left out (not
+evaluations); those where the opponent has a road in one are kept (how bad a threat is). A fifth of
+the positions, drawn at random with a fixed seed, is held out: the share of the teacher's scores
+the weights explain there (R²), before (the current weights, best scaled) and after, shows whether
+the fit generalises; the weights printed are those of the other four fifths.
 
     python benchmarks/tune.py [--self-play 60] [--sizes 5 6] [--ridge 0.02]
-    python benchmarks/tune.py --teacher /tmp/taktician/tei-bin [--teacher-ms 25] [--jobs 2]
+    python benchmarks/tune.py --teacher /tmp/taktician/tei-bin [--teacher-ms 25] [--ridge 100]
+                              [--ask [--jobs 2]]
 """
 
 from __future__ import annotations
@@ -46,7 +53,6 @@ from tak.evaluation import (
     FEATURES,
     FLATS,
     UNFITTED,
-    WIN_ZONE,
     Board,
     Scan,
     weights_for,
@@ -57,12 +63,16 @@ from tak.search import Limits, Player
 REAL_GAMES = Path("/work/shared/real_games")
 OPENING_PLIES = 4  # positions before this ply say more about the opening book than the eval
 CACHE = Path("/tmp/bredon-tune-self-play.jsonl")
-TEACHER_CACHE = Path("/tmp/bredon-tune-teacher.jsonl")
+TEACHER_SCORES = Path(__file__).with_name("teacher-scores.jsonl")
 LADDER = Path(__file__).with_name("ladder-games.jsonl")
 # Games at 300 ms to 1 s a move between builds of Bredon's strongest level and taktician (and one
 # build against another), in benchmarks/ladder.py's record format: positions for the teacher.
 TEACHER_GAMES = Path(__file__).with_name("teacher-games.jsonl")
-HELD_OUT = 5  # every HELD_OUT-th game is kept out of the fit, to measure it
+HELD_OUT = 5  # every HELD_OUT-th game (teacher: position) is kept out of the fit, to measure it
+SPLIT_SEED = 3  # draws the teacher's held-out positions
+# A teacher's score beyond this is a win or loss it found, not a judgement (taktician's are near
+# 2^30 then, Bredon's near WIN); an evaluation stays well below (20 flats in taktician's units).
+TEACHER_DECIDED = 20_000
 
 
 @dataclass
@@ -282,14 +292,10 @@ def teacher_positions(record: Record) -> Iterator[Position]:
 async def teacher_scores(
     command: str, movetime_ms: int, positions: list[Position], cache: Path, jobs: int
 ) -> dict[str, int]:
-    """The teacher's score (centi-flats in its own units, for the side to move) of each
-    position by TPS: from the cache, or asked of `jobs` engines at once and added to it."""
-    known: dict[str, int] = {}
-    if cache.exists():
-        for line in cache.read_text().splitlines():
-            row = json.loads(line)
-            if row["teacher"] == command and row["ms"] == movetime_ms:
-                known[row["tps"]] = row["score"]
+    """The teacher's score (in its own units, for the side to move) of each position by TPS,
+    in the order the scores file first holds them: from the file, or asked of `jobs` engines at
+    once and appended to it."""
+    known = scored(command, movetime_ms, cache)
     waiting = list({p.tps(): p for p in positions if p.tps() not in known}.values())
 
     async def ask() -> None:
@@ -309,9 +315,20 @@ async def teacher_scores(
     return known
 
 
+def scored(command: str, movetime_ms: int, path: Path) -> dict[str, int]:
+    """What the scores file holds from this teacher at this time a position, by TPS, in order."""
+    known: dict[str, int] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            row = json.loads(line)
+            if row["teacher"] == command and row["ms"] == movetime_ms:
+                known[row["tps"]] = row["score"]
+    return known
+
+
 def least_squares(data: list[tuple[list[float], float]], ridge: float) -> list[float]:
-    """Weights w minimising the squared error of w . features, plus ridge * n * |w|^2 (the
-    weights in UNFITTED stay 0: the teacher counts no komi, race or stones in hand)."""
+    """Weights w minimising the squared error of w . features, plus ridge * |w|^2 (the weights
+    in UNFITTED stay 0: the teacher counts no komi, race or stones in hand)."""
     fitted = [i for i in range(FEATURES) if i not in UNFITTED]
     matrix = [[0.0] * len(fitted) for _ in fitted]
     vector = [0.0] * len(fitted)
@@ -325,7 +342,7 @@ def least_squares(data: list[tuple[list[float], float]], ridge: float) -> list[f
                     if xb:
                         row[b] += xa * xb
     for a in range(len(fitted)):
-        matrix[a][a] += ridge * len(data)
+        matrix[a][a] += ridge
     weights = [0.0] * FEATURES
     for a, value in enumerate(solve(matrix, vector)):
         weights[fitted[a]] = value
@@ -340,43 +357,49 @@ def explained(data: list[tuple[list[float], float]], weights: list[float]) -> fl
     return 1 - error / total
 
 
-def teach(args: argparse.Namespace, size: int, games: list[Record]) -> None:
-    """Fit the weights of one size to the teacher's scores and print them."""
-    held: list[list[Position]] = [[], []]
-    for index, record in enumerate(games):
-        held[index % HELD_OUT == 0].extend(teacher_positions(record))
-    scores = asyncio.run(
-        teacher_scores(
-            args.teacher, args.teacher_ms, held[0] + held[1], args.teacher_cache, args.jobs
-        )
-    )
-    train, test = (
-        [
-            ([float(v) for v in Scan(p, Board(p)).counts(p)[0]], float(scores[p.tps()]))
-            for p in part
-            if p.tps() in scores and abs(scores[p.tps()]) < WIN_ZONE
-        ]
-        for part in held
-    )
+def teacher_fit(scores: dict[str, int], size: int, ridge: float) -> tuple[list[float], str]:
+    """The weights of one size fitted to the teacher's scores, and how well they explain them."""
+    data = []
+    for tps, score in scores.items():
+        position = Position.from_tps(tps)
+        if position.size != size or position.result is not None or abs(score) > TEACHER_DECIDED:
+            continue
+        if not position.has_road_threat(position.to_move):
+            counts = Scan(position, Board(position)).counts(position)[0]
+            data.append(([float(v) for v in counts], float(score)))
+    random.Random(SPLIT_SEED).shuffle(data)
+    test, train = data[: len(data) // HELD_OUT], data[len(data) // HELD_OUT :]
     prior = [float(w) for w in weights_for(size)]
     middle = prior[:FEATURES]
     scale = sum(dot(f, middle) * t for f, t in train) / sum(dot(f, middle) ** 2 for f, _ in train)
-    fitted = least_squares(train, args.ridge)
-    print(
-        f"{size}x{size}: {len(games)} games, {len(train)} positions to fit, {len(test)} held out;"
+    fitted = least_squares(train, ridge)
+    report = (
+        f"{size}x{size}: {len(train)} positions to fit, {len(test)} held out;"
         f" R² held out: before {explained(test, [w * scale for w in middle]):.3f},"
         f" after {explained(test, fitted):.3f} (fit {explained(train, fitted):.3f})"
     )
     per_flat = fitted[FLATS] / 100  # the teacher's units in a flat
+    unseen = {i for i in range(FEATURES) if not any(f[i] for f, _ in train)}
     weights = [
-        prior[part * FEATURES + i] if i in UNFITTED else fitted[i] / per_flat
+        prior[part * FEATURES + i] if i in UNFITTED or i in unseen else fitted[i] / per_flat
         for part in (0, 1)
         for i in range(FEATURES)
     ]
+    return weights, report
+
+
+def print_weights(size: int, weights: list[float]) -> None:
+    """The weights as tak/evaluation.py writes them: the middle game's, then the end's."""
     print(f"  {size}: (")
     for part in (weights[:FEATURES], weights[FEATURES:]):
         print(f"      {', '.join(str(round(w)) for w in part)},")
     print("  ),")
+
+
+def games_of(args: argparse.Namespace, size: int, real: list[Record]) -> list[Record]:
+    """The real and ladder games of a size, then its self-play games."""
+    games = [record for record in real if record.start.size == size]
+    return games + list(self_play(size, args.self_play, args.cache))
 
 
 def main() -> None:
@@ -386,8 +409,9 @@ def main() -> None:
     parser.add_argument(
         "--ridge",
         type=float,
-        default=0.02,
-        help="pull to the current weights (to 0 with --teacher)",
+        default=None,
+        help="results: pull to the current weights (a share of the variance); --teacher: added"
+        " to each feature's sum of squares, pulling to 0 (default 100)",
     )
     parser.add_argument("--real-games", type=Path, default=REAL_GAMES)
     parser.add_argument("--cache", type=Path, default=CACHE, help="the self-play games, kept")
@@ -396,18 +420,38 @@ def main() -> None:
     )
     parser.add_argument("--teacher", help="fit to this TEI engine's scores, not to results")
     parser.add_argument("--teacher-ms", type=int, default=25, help="the teacher's time a position")
-    parser.add_argument("--teacher-cache", type=Path, default=TEACHER_CACHE)
-    parser.add_argument("--jobs", type=int, default=2, help="teacher engines at once")
+    parser.add_argument("--teacher-scores", type=Path, default=TEACHER_SCORES)
+    parser.add_argument("--ask", action="store_true", help="score the games' new positions first")
+    parser.add_argument("--jobs", type=int, default=2, help="teacher engines at once (--ask)")
     args = parser.parse_args()
+    if args.ridge is None:
+        args.ridge = 100.0 if args.teacher else 0.02
     real = [*ptn_games(args.real_games), *playtak_games(args.real_games)]
     real += [game for path in args.ladder for game in ladder_games(path)]
+    if args.teacher:
+        if args.ask:
+            positions = [
+                position
+                for size in args.sizes
+                for record in games_of(args, size, real)
+                for position in teacher_positions(record)
+            ]
+            asyncio.run(
+                teacher_scores(
+                    args.teacher, args.teacher_ms, positions, args.teacher_scores, args.jobs
+                )
+            )
+        scores = scored(args.teacher, args.teacher_ms, args.teacher_scores)
+        if not scores:
+            parser.error(f"{args.teacher_scores} has no scores of {args.teacher!r}: add --ask")
+        for size in args.sizes:
+            weights, report = teacher_fit(scores, size, args.ridge)
+            print(report)
+            print_weights(size, weights)
+        return
     for size in args.sizes:
-        games = [r for r in real if r.start.size == size]
-        real_count = len(games)
-        games += self_play(size, args.self_play, args.cache)
-        if args.teacher:
-            teach(args, size, games)
-            continue
+        games = games_of(args, size, real)
+        real_count = sum(record.start.size == size for record in real)
         train: list[tuple[list[float], float]] = []
         test: list[tuple[list[float], float]] = []
         for index, record in enumerate(games):
@@ -426,11 +470,7 @@ def main() -> None:
                 f" (fit {log_loss(train, w, scale):.4f}),"
                 f" winner right {right_share(test, w):.1%}"
             )
-        half = len(weights) // 2
-        print(f"  {size}: (")
-        for part in (weights[:half], weights[half:]):
-            print(f"      {', '.join(str(round(w)) for w in part)},")
-        print("  ),")
+        print_weights(size, weights)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""benchmarks/tune.py's teacher fit: it reproduces a teacher that is linear in the features, and
-it asks a real TEI engine (Bredon's own, as a subprocess) for each position once."""
+"""benchmarks/tune.py's teacher fit: it reproduces a teacher that is linear in the features, it
+gives the evaluation's weights from the committed scores, and it asks a real TEI engine (Bredon's
+own, as a subprocess) for each position once."""
 
 from __future__ import annotations
 
@@ -8,11 +9,16 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 from benchmarks.tune import (
     TEACHER_GAMES,
+    TEACHER_SCORES,
     explained,
     ladder_games,
     least_squares,
+    scored,
+    teacher_fit,
     teacher_positions,
     teacher_scores,
 )
@@ -40,6 +46,18 @@ def test_the_fit_reproduces_a_linear_teacher() -> None:
     fitted = least_squares(data, ridge=0.0)
     assert explained(data, fitted) > 0.999_999
     assert all(fitted[i] == 0 for i in UNFITTED if i < FEATURES)
+
+
+@pytest.mark.parametrize("size", [5, 6])
+def test_the_weights_are_the_fit_of_the_committed_scores(size: int) -> None:
+    """tak/evaluation.py's weights are what `tune.py --teacher /tmp/taktician/tei-bin` prints
+    from benchmarks/teacher-scores.jsonl: the fit is reproducible without taktician."""
+    scores = scored("/tmp/taktician/tei-bin", 25, TEACHER_SCORES)
+    assert len(scores) > 16_000
+    weights, report = teacher_fit(scores, size, ridge=100.0)
+    assert [round(w) for w in weights] == list(weights_for(size))
+    held_out = float(report.split("after ")[1].split()[0])
+    assert held_out > 0.8
 
 
 def test_the_teacher_is_asked_once_per_position(tmp_path: Path) -> None:
