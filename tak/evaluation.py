@@ -10,15 +10,19 @@ and "what is this position worth?" from one pass over the board.
 from __future__ import annotations
 
 from functools import cache
+from typing import Final
 
 from tak.moves import Piece
 from tak.position import Geometry, Position
 
-WIN = 1_000_000  # a road or flat win, less the plies to reach it: a quicker win scores higher
-WIN_ZONE = WIN - 10_000  # scores beyond this are wins or losses, not evaluations
-FLAT = 100  # evaluation unit: one flat on top, in centi-flats
+# A road or flat win, less the plies to reach it: a quicker win scores higher.
+WIN: Final = 1_000_000
+WIN_ZONE: Final = WIN - 10_000  # scores beyond this are wins or losses, not evaluations
+FLAT: Final = 100  # evaluation unit: one flat on top, in centi-flats
 
-_FLAT, _WALL, _CAP = Piece.FLAT.value, Piece.WALL.value, Piece.CAP.value
+_FLAT: Final = Piece.FLAT.value
+_WALL: Final = Piece.WALL.value
+_CAP: Final = Piece.CAP.value
 
 
 class Board:
@@ -43,8 +47,13 @@ class Board:
             self._load(position, sq)
 
 
+# Keys fit in 61 bits: a compiled build keeps such ints unboxed (a full 64-bit hash made every
+# XOR of a key allocate).
+_KEY_BITS: Final = (1 << 61) - 1
+
+
 def _square_key(sq: int, cell: tuple[tuple[int, ...], int]) -> int:
-    return hash((sq, cell)) if cell[0] else 0
+    return hash((sq, cell)) & _KEY_BITS if cell[0] else 0
 
 
 @cache
@@ -66,23 +75,23 @@ def _centre(rings: tuple[tuple[int, int], ...], bits: int) -> int:
 # The evaluation is a weighted sum of features, each the side to move's count less the
 # opponent's, weighed one way in the middle game and another at the end (`Scan.features`, which
 # the fit in benchmarks/tune.py reads); the weights are per board size, in centi-flats per unit.
-TEMPO = 0  # 1: the side to move places next
-FLATS = 1  # flats on top
-WALLS = 2
-CAPS = 3
-CENTRE = 4  # pieces on top by how near the centre they stand (capstones twice), in eighths
-HARD = 5  # own pieces under an own top, within its carry: flats that cannot be captured
-SOFT = 6  # the opponent's pieces there: theirs again when the stack spreads
-CAP_STACK = 7  # pieces under an own capstone, within its carry: the capstone stack is the weapon
-SPAN = 8  # SPAN + k - 2, k = 2..8: the largest road group spans k files or ranks (else 0)
-OTHER_GROUPS = 15  # the span of the second and later road groups, summed
-ROAD_SQUARES = 16  # free squares that would complete a road: Tak, the opponent must answer
-WALL_BLOCKS = 17  # walls next to the opponent's road pieces, in their way
-KOMI = 18  # komi for the side to move (negative for White), in half-flats: weighed, not fitted
-RACE = 19  # the final count if both only placed from now on, with komi, in half-flats (at the end)
-RESERVES = 20  # stones and capstones in hand (weighed at the end only)
-FEATURES = 21
-ENDGAME = FEATURES  # a feature's weight in the middle game is at its index, at the end here
+TEMPO: Final = 0  # 1: the side to move places next
+FLATS: Final = 1  # flats on top
+WALLS: Final = 2
+CAPS: Final = 3
+CENTRE: Final = 4  # pieces on top by how near the centre they stand (capstones twice), in eighths
+HARD: Final = 5  # own pieces under an own top, within its carry: flats that cannot be captured
+SOFT: Final = 6  # the opponent's pieces there: theirs again when the stack spreads
+CAP_STACK: Final = 7  # pieces under an own capstone, within its carry: the capstone stack hits
+SPAN: Final = 8  # SPAN + k - 2, k = 2..8: the largest road group spans k files or ranks (else 0)
+OTHER_GROUPS: Final = 15  # the span of the second and later road groups, summed
+ROAD_SQUARES: Final = 16  # free squares that would complete a road: Tak, the opponent must answer
+WALL_BLOCKS: Final = 17  # walls next to the opponent's road pieces, in their way
+KOMI: Final = 18  # komi for the side to move (negative for White), in half-flats: not fitted
+RACE: Final = 19  # the final count if both only placed from now on, with komi, in half-flats
+RESERVES: Final = 20  # stones and capstones in hand (weighed at the end only)
+FEATURES: Final = 21
+ENDGAME: Final = FEATURES  # a feature's weight in the middle game is at its index, at the end here
 # The weights the fit leaves as they are: the komi's, and the race and reserves in the middle game.
 UNFITTED = (KOMI, RACE, RESERVES, ENDGAME + KOMI)
 
@@ -226,11 +235,15 @@ class Scan:
             values[SOFT] += sign * stacks[color][1]
             values[CAP_STACK] += sign * stacks[color][2]
             found = geo.groups(road[color])
-            spans = sorted([geo.span(g) for g in found], reverse=True)
-            if spans:
-                if spans[0] >= 2:
-                    values[SPAN + spans[0] - 2] += sign
-                values[OTHER_GROUPS] += sign * (sum(spans) - spans[0])
+            if found:
+                longest = total = 0
+                for group in found:
+                    span = geo.span(group)
+                    total += span
+                    longest = max(longest, span)
+                if longest >= 2:
+                    values[SPAN + longest - 2] += sign
+                values[OTHER_GROUPS] += sign * (total - longest)
             values[ROAD_SQUARES] += sign * road_squares(geo, found, free)
             near = geo.grow(road[1 - color]) & walls[color]
             values[WALL_BLOCKS] += sign * near.bit_count()
@@ -241,7 +254,7 @@ class Scan:
         # into stacks): as it nears, the count decides. If both only placed from now on, the side
         # to move would place one more than the opponent when the placements left are odd.
         empty = free.bit_count()
-        in_hand = [position.reserves(0).total, position.reserves(1).total]
+        in_hand = [position.pieces_left(0), position.pieces_left(1)]
         placements = min(2 * in_hand[me] - 1, 2 * in_hand[1 - me], empty)
         stones, caps = position.starting_stones, position.starting_caps
         start = min(stones[0] + caps[0], stones[1] + caps[1])
@@ -274,13 +287,22 @@ class Scan:
 def road_squares(geo: Geometry, groups: list[int], free: int) -> int:
     """How many free squares would complete a road if the groups' owner placed there: the
     threats of a side not to move (the side to move with one has won already)."""
-    near = [0, 0, 0, 0]
-    edges = (geo.files[0], geo.files[-1], geo.ranks[0], geo.ranks[-1])
+    files, ranks = geo.files, geo.ranks
+    first_file, last_file, first_rank, last_rank = files[0], files[-1], ranks[0], ranks[-1]
+    left = right = bottom = top = 0  # the groups touching each edge (plain ints: a hot path)
     for group in groups:
-        for index, edge in enumerate(edges):
-            if group & edge:
-                near[index] |= group
-    left, right, bottom, top = (geo.grow(near[i]) | edges[i] for i in range(4))
+        if group & first_file:
+            left |= group
+        if group & last_file:
+            right |= group
+        if group & first_rank:
+            bottom |= group
+        if group & last_rank:
+            top |= group
+    left = geo.grow(left) | first_file
+    right = geo.grow(right) | last_file
+    bottom = geo.grow(bottom) | first_rank
+    top = geo.grow(top) | last_rank
     return (free & (left & right | bottom & top)).bit_count()
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 from math import comb
+from typing import Final
 
 from tak.errors import IllegalMoveError, PTNError, SetupError, quoted
 from tak.moves import (
@@ -44,8 +45,10 @@ STANDARD_RESERVES: dict[int, tuple[int, int]] = {
 MAX_KOMI = 4.5
 MAX_RESERVE = 200  # stones, or capstones, per player
 
-FLAT, WALL, CAP = Piece.FLAT.value, Piece.WALL.value, Piece.CAP.value
-_COLORS = (Color.WHITE, Color.BLACK)  # by value: Color(c) without the enum lookup
+FLAT: Final = Piece.FLAT.value
+WALL: Final = Piece.WALL.value
+CAP: Final = Piece.CAP.value
+_COLORS: Final = (Color.WHITE, Color.BLACK)  # by value: Color(c) without the enum lookup
 _DIRECTIONS = (Direction.UP, Direction.DOWN, Direction.RIGHT, Direction.LEFT)
 _DIGITS = ("1", "2")  # TPS writes White's pieces as 1 and Black's as 2
 _LETTERS = tuple(piece.letter for piece in Piece)
@@ -59,11 +62,13 @@ class Opening(Enum):
 
 
 # Members as module constants: the hot paths compare with `is` rather than look them up each time.
-_SWAP = Opening.SWAP
-_FLAT_PIECE, _WALL_PIECE, _CAP_PIECE = Piece.FLAT, Piece.WALL, Piece.CAP
+_SWAP: Final = Opening.SWAP
+_FLAT_PIECE: Final = Piece.FLAT
+_WALL_PIECE: Final = Piece.WALL
+_CAP_PIECE: Final = Piece.CAP
 # The road pieces a player can place, by (1 if stones) + (2 if capstones), as indices into
 # `_Geometry.placements[square]`.
-_ROAD_PIECES = ((), (FLAT,), (CAP,), (FLAT, CAP))
+_ROAD_PIECES: Final = ((), (FLAT,), (CAP,), (FLAT, CAP))
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,11 +410,11 @@ class _Geometry(Geometry):
 
 # A line key packs (line, carry, reach, flattens) into one int, so that a stack's moves are one
 # dict lookup: ((line * _CARRY_KEYS + carry) * _CARRY_KEYS + reach) * 2 + flattens.
-_CARRY_KEYS = 9
-_LINE_KEYS = 2 * _CARRY_KEYS * _CARRY_KEYS
+_CARRY_KEYS: Final = 9
+_LINE_KEYS: Final = 2 * _CARRY_KEYS * _CARRY_KEYS
 # Which pieces a player can place: by index, the opening's flat; stones; stones and a capstone;
 # only a capstone.
-_PIECE_SETS = ((FLAT,), (FLAT, WALL), (FLAT, WALL, CAP), (CAP,))
+_PIECE_SETS: Final = ((FLAT,), (FLAT, WALL), (FLAT, WALL, CAP), (CAP,))
 
 
 def _line_count(blockers: int, place: int, n: int, carry: int) -> int:
@@ -515,8 +520,8 @@ def _flattening_count(carry: int, reach: int) -> int:
 
 # A spread's shape: how many squares it drops on (above _SHAPE_BITS), and which squares of its
 # line, the origin first, show the mover's road piece after it (below).
-_SHAPE_BITS = 10
-_SHAPE_MASK = (1 << _SHAPE_BITS) - 1
+_SHAPE_BITS: Final = 10
+_SHAPE_MASK: Final = (1 << _SHAPE_BITS) - 1
 _SHAPES: dict[int, tuple[int, ...]] = {}
 
 
@@ -804,6 +809,10 @@ class Position:
     def stones_left(self, color: int) -> int:
         """`reserves(color).stones`, without building :class:`Reserves`: a search asks often."""
         return self._stones[color]
+
+    def pieces_left(self, color: int) -> int:
+        """`reserves(color).total`, without building :class:`Reserves`: an evaluation asks."""
+        return self._stones[color] + self._capstones[color]
 
     def flat_count(self, color: int) -> int:
         """Flats on top of stacks: what a flat win counts (walls and capstones don't)."""

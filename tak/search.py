@@ -35,6 +35,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from tak.errors import TakError
 from tak.evaluation import WIN, WIN_ZONE, Board, Scan, road_in_one
@@ -148,12 +149,12 @@ class _Stop(Exception):
 # A table entry: depth searched, score (wins and losses counted from this node), bound (0 exact,
 # 1 lower: it failed high, 2 upper: it failed low) and the best move found.
 _Entry = tuple[int, int, int, Move | None]
-_TABLE_LIMIT = 400_000  # entries kept per table before it is emptied (some 100 MB)
-_NULL_REDUCTION = 2  # a pass is searched this many plies shallower than a move
+_TABLE_LIMIT: Final = 400_000  # entries kept per table before it is emptied (some 100 MB)
+_NULL_REDUCTION: Final = 2  # a pass is searched this many plies shallower than a move
 # Moves after the first _LATE_MOVE are searched a ply shallower first (at depth 2, that is a
 # look at the position after them alone), those after _LATER_MOVE at depth 4 or more two plies.
-_LATE_MOVE = 3
-_LATER_MOVE = 12
+_LATE_MOVE: Final = 3
+_LATER_MOVE: Final = 12
 
 
 class _Memory:
