@@ -34,6 +34,8 @@ class Board:
         self.size = n
         self.cells: list[tuple[tuple[int, ...], int]] = [((), _FLAT)] * (n * n)
         self.key = 0
+        # What change() replaced, for restore(): the key, the squares and their cells.
+        self._saved: list[tuple[int, tuple[int, ...], list[tuple[tuple[int, ...], int]]]] = []
         for sq in range(n * n):
             self._load(position, sq)
 
@@ -42,9 +44,21 @@ class Board:
         self.key ^= _square_key(sq, self.cells[sq]) ^ _square_key(sq, cell)
         self.cells[sq] = cell
 
-    def refresh(self, position: Position, squares: tuple[int, ...]) -> None:
+    def change(self, position: Position, squares: tuple[int, ...]) -> None:
+        """Follow a move the position has made on these squares; restore() takes it back."""
+        cells = self.cells
+        self._saved.append((self.key, squares, [cells[sq] for sq in squares]))
         for sq in squares:
             self._load(position, sq)
+
+    def restore(self) -> None:
+        """Back to the board before the last change() (the position has taken its move back):
+        the saved cells and key, not a hash of each square again."""
+        key, squares, saved = self._saved.pop()
+        cells = self.cells
+        for index, sq in enumerate(squares):
+            cells[sq] = saved[index]
+        self.key = key
 
 
 # Keys fit in 61 bits: a compiled build keeps such ints unboxed (a full 64-bit hash made every
@@ -69,7 +83,10 @@ def _centre_rings(size: int) -> tuple[tuple[int, int], ...]:
 
 
 def _centre(rings: tuple[tuple[int, int], ...], bits: int) -> int:
-    return sum(bonus * (bits & squares).bit_count() for bonus, squares in rings)
+    total = 0
+    for bonus, squares in rings:
+        total += bonus * (bits & squares).bit_count()
+    return total
 
 
 # The evaluation is a weighted sum of features, each the side to move's count less the
@@ -221,19 +238,23 @@ class Scan:
             self.stacks,
             self.centre,
         )
-        me = int(position.to_move)
+        me = position.ply & 1
+        other = 1 - me
+        cap_tops = position.capstones
         free = geo.full & ~(road[0] | road[1] | walls[0] | walls[1])
         values = [0] * FEATURES
+        # Each feature set once, from plain ints: a compiled build adds them unboxed.
         values[TEMPO] = 1
-        for color in (0, 1):
+        values[FLATS] = flats[me] - flats[other]
+        values[WALLS] = walls[me].bit_count() - walls[other].bit_count()
+        values[CAPS] = (road[me] & cap_tops).bit_count() - (road[other] & cap_tops).bit_count()
+        values[CENTRE] = centre[me] - centre[other]
+        values[HARD] = stacks[me][0] - stacks[other][0]
+        values[SOFT] = stacks[me][1] - stacks[other][1]
+        values[CAP_STACK] = stacks[me][2] - stacks[other][2]
+        other_groups = road_threats = blocks = 0
+        for color in (me, other):
             sign = 1 if color == me else -1
-            values[FLATS] += sign * flats[color]
-            values[WALLS] += sign * walls[color].bit_count()
-            values[CAPS] += sign * (road[color] & position.capstones).bit_count()
-            values[CENTRE] += sign * centre[color]
-            values[HARD] += sign * stacks[color][0]
-            values[SOFT] += sign * stacks[color][1]
-            values[CAP_STACK] += sign * stacks[color][2]
             found = geo.groups(road[color])
             if found:
                 longest = total = 0
@@ -243,10 +264,12 @@ class Scan:
                     longest = max(longest, span)
                 if longest >= 2:
                     values[SPAN + longest - 2] += sign
-                values[OTHER_GROUPS] += sign * (total - longest)
-            values[ROAD_SQUARES] += sign * road_squares(geo, found, free)
-            near = geo.grow(road[1 - color]) & walls[color]
-            values[WALL_BLOCKS] += sign * near.bit_count()
+                other_groups += sign * (total - longest)
+            road_threats += sign * road_squares(geo, found, free)
+            blocks += sign * (geo.grow(road[1 - color]) & walls[color]).bit_count()
+        values[OTHER_GROUPS] = other_groups
+        values[ROAD_SQUARES] = road_threats
+        values[WALL_BLOCKS] = blocks
         komi = round(position.equivalent_komi * 2) * (1 if me else -1)
         values[KOMI] = komi
         # The game ends when a player has placed all their pieces or the board is full, whichever
@@ -254,13 +277,13 @@ class Scan:
         # into stacks): as it nears, the count decides. If both only placed from now on, the side
         # to move would place one more than the opponent when the placements left are odd.
         empty = free.bit_count()
-        in_hand = [position.pieces_left(0), position.pieces_left(1)]
-        placements = min(2 * in_hand[me] - 1, 2 * in_hand[1 - me], empty)
+        mine, theirs = position.pieces_left(me), position.pieces_left(other)
+        placements = min(2 * mine - 1, 2 * theirs, empty)
         stones, caps = position.starting_stones, position.starting_caps
         start = min(stones[0] + caps[0], stones[1] + caps[1])
         endgame = max(0.0, 1 - (placements - 1) / max(start, 1))  # 1: the next placement ends it
         values[RACE] = 2 * (values[FLATS] + placements % 2) + komi
-        values[RESERVES] = in_hand[me] - in_hand[1 - me]
+        values[RESERVES] = mine - theirs
         return values, endgame
 
     def features(self, position: Position) -> list[float]:

@@ -273,11 +273,11 @@ class _Search:
 
     def push(self, move: Move) -> None:
         self.position.push(move)
-        self.board.refresh(self.position, self.squares_of(move))
+        self.board.change(self.position, self.squares_of(move))
 
     def pop(self) -> None:
-        move = self.position.pop()
-        self.board.refresh(self.position, self.squares_of(move))
+        self.position.pop()
+        self.board.restore()
 
     def key(self) -> int:
         return self.board.key ^ (self.position.ply & 1)
