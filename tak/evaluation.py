@@ -34,6 +34,7 @@ class Board:
         self.size = n
         self.cells: list[tuple[tuple[int, ...], int]] = [((), _FLAT)] * (n * n)
         self.key = 0
+        self.rings = _centre_rings(n)
         # What change() replaced, for restore(): the key, the squares and their cells.
         self._saved: list[tuple[int, tuple[int, ...], list[tuple[tuple[int, ...], int]]]] = []
         for sq in range(n * n):
@@ -198,7 +199,7 @@ class Scan:
     def __init__(self, position: Position, board: Board) -> None:
         n = board.size
         self.geo = position.geometry
-        rings = _centre_rings(n)
+        rings = board.rings
         caps = position.capstones
         road = [position.road_pieces(0), position.road_pieces(1)]
         walls = [position.wall_pieces(0), position.wall_pieces(1)]
@@ -218,12 +219,13 @@ class Scan:
             owner = colors[-1]
             height = len(colors)
             below = colors[-n - 1 : -1] if height > n else colors[:-1]  # what it can carry
-            own = sum(1 for c in below if c == owner)
+            own = below.count(owner)
+            carried = len(below)
             counts = stacks[owner]
             counts[0] += own
-            counts[1] += len(below) - own
+            counts[1] += carried - own
             if top == _CAP:
-                counts[2] += len(below)
+                counts[2] += carried
         self.road, self.walls, self.flats = road, walls, flats
         self.centre, self.stacks = centre, stacks
 
