@@ -253,9 +253,7 @@ async def person_language(interaction: discord.Interaction, *, remember: bool = 
     if not isinstance(client, BredonBot) or not hasattr(client, "services"):
         return catalogue().language_for(locale)
     try:
-        return await client.services.players.speaks(
-            interaction.user.id, locale, remember=remember
-        )
+        return await client.services.players.speaks(interaction.user.id, locale, remember=remember)
     except (BredonError, StoreError):  # a store that fails: the command itself will say so
         return catalogue().language_for(locale)
 

@@ -79,9 +79,7 @@ async def test_a_move_announced_before_tinue_existed_still_reads(services, new_g
         "sqlite": "json_remove(payload, '$.tinue')",
         "postgresql": "(payload::jsonb - 'tinue')::text",
     }[services.db.engine]
-    await services.db.write_one(
-        f"UPDATE outbox SET payload = {without_tinue} WHERE kind = 'move'"
-    )
+    await services.db.write_one(f"UPDATE outbox SET payload = {without_tinue} WHERE kind = 'move'")
     items = await services.outbox.due(stream=game_stream(game.id), limit=10)
     while items and not isinstance(items[0].payload, MovePlayed):
         await services.outbox.delivered(items[0], Outcome.POSTED)

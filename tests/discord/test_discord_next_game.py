@@ -49,4 +49,3 @@ async def test_a_move_from_elsewhere_says_it_was_played_then_what_is_next(world:
     lines = played.response.content.splitlines()
     assert lines[0].startswith("You played **a1** in game #1"), lines
     assert lines[1].startswith("Next: game #2 against carol"), lines
-
