@@ -357,27 +357,51 @@ def explained(data: list[tuple[list[float], float]], weights: list[float]) -> fl
     return 1 - error / total
 
 
-def teacher_fit(scores: dict[str, int], size: int, ridge: float) -> tuple[list[float], str]:
-    """The weights of one size fitted to the teacher's scores, and how well they explain them."""
-    data = []
+def teacher_samples(scores: dict[str, int]) -> dict[int, list[tuple[list[float], float]]]:
+    """The features and the teacher's score of each position it judged, by board size, in the
+    scores' order: positions over, with a road in one for the side to move, or scored as a win
+    found are left out."""
+    by_size: dict[int, list[tuple[list[float], float]]] = {}
     for tps, score in scores.items():
         position = Position.from_tps(tps)
-        if position.size != size or position.result is not None or abs(score) > TEACHER_DECIDED:
+        if position.result is not None or abs(score) > TEACHER_DECIDED:
             continue
         if not position.has_road_threat(position.to_move):
             counts = Scan(position, Board(position)).counts(position)[0]
-            data.append(([float(v) for v in counts], float(score)))
+            by_size.setdefault(position.size, []).append(([float(v) for v in counts], score))
+    return by_size
+
+
+@dataclass
+class TeacherFit:
+    """One size's weights fitted to a teacher, and the share of its scores (R²) explained."""
+
+    size: int
+    weights: list[float]
+    fitted: int  # positions fitted
+    held_out: int  # positions held out to measure the fit
+    before: float  # R² held out, the current weights best scaled
+    after: float  # R² held out, the fitted weights
+    on_fit: float  # R² on the positions fitted
+
+    def report(self) -> str:
+        return (
+            f"{self.size}x{self.size}: {self.fitted} positions to fit, {self.held_out} held out;"
+            f" R² held out: before {self.before:.3f}, after {self.after:.3f}"
+            f" (fit {self.on_fit:.3f})"
+        )
+
+
+def teacher_fit(data: list[tuple[list[float], float]], size: int, ridge: float) -> TeacherFit:
+    """The weights of one size fitted to the teacher's scores of its positions (teacher_samples):
+    a fifth, drawn with a fixed seed, held out."""
+    data = list(data)
     random.Random(SPLIT_SEED).shuffle(data)
     test, train = data[: len(data) // HELD_OUT], data[len(data) // HELD_OUT :]
     prior = [float(w) for w in weights_for(size)]
     middle = prior[:FEATURES]
     scale = sum(dot(f, middle) * t for f, t in train) / sum(dot(f, middle) ** 2 for f, _ in train)
     fitted = least_squares(train, ridge)
-    report = (
-        f"{size}x{size}: {len(train)} positions to fit, {len(test)} held out;"
-        f" R² held out: before {explained(test, [w * scale for w in middle]):.3f},"
-        f" after {explained(test, fitted):.3f} (fit {explained(train, fitted):.3f})"
-    )
     per_flat = fitted[FLATS] / 100  # the teacher's units in a flat
     unseen = {i for i in range(FEATURES) if not any(f[i] for f, _ in train)}
     weights = [
@@ -385,7 +409,16 @@ def teacher_fit(scores: dict[str, int], size: int, ridge: float) -> tuple[list[f
         for part in (0, 1)
         for i in range(FEATURES)
     ]
-    return weights, report
+    before = explained(test, [w * scale for w in middle])
+    return TeacherFit(
+        size,
+        weights,
+        len(train),
+        len(test),
+        before,
+        explained(test, fitted),
+        explained(train, fitted),
+    )
 
 
 def print_weights(size: int, weights: list[float]) -> None:
@@ -444,10 +477,13 @@ def main() -> None:
         scores = scored(args.teacher, args.teacher_ms, args.teacher_scores)
         if not scores:
             parser.error(f"{args.teacher_scores} has no scores of {args.teacher!r}: add --ask")
+        by_size = teacher_samples(scores)
         for size in args.sizes:
-            weights, report = teacher_fit(scores, size, args.ridge)
-            print(report)
-            print_weights(size, weights)
+            if len(by_size.get(size, [])) < HELD_OUT:
+                parser.error(f"{args.teacher_scores} has too few {size}x{size} positions: --ask")
+            result = teacher_fit(by_size[size], size, args.ridge)
+            print(result.report())
+            print_weights(size, result.weights)
         return
     for size in args.sizes:
         games = games_of(args, size, real)

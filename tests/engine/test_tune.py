@@ -20,6 +20,7 @@ from benchmarks.tune import (
     scored,
     teacher_fit,
     teacher_positions,
+    teacher_samples,
     teacher_scores,
 )
 from tak import Position
@@ -54,10 +55,9 @@ def test_the_weights_are_the_fit_of_the_committed_scores(size: int) -> None:
     from benchmarks/teacher-scores.jsonl: the fit is reproducible without taktician."""
     scores = scored("/tmp/taktician/tei-bin", 25, TEACHER_SCORES)
     assert len(scores) > 16_000
-    weights, report = teacher_fit(scores, size, ridge=100.0)
-    assert [round(w) for w in weights] == list(weights_for(size))
-    held_out = float(report.split("after ")[1].split()[0])
-    assert held_out > 0.8
+    fit = teacher_fit(teacher_samples(scores)[size], size, ridge=100.0)
+    assert [round(w) for w in fit.weights] == list(weights_for(size))
+    assert fit.after > 0.8
 
 
 def test_the_teacher_is_asked_once_per_position(tmp_path: Path) -> None:
