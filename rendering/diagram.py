@@ -20,6 +20,7 @@ from PIL import Image, ImageDraw
 
 from rendering.board import _sprite
 from rendering.colour import RGB
+from rendering.palette import palette as theme_palette
 from rendering.palette import to_palette
 from rendering.render import png_bytes
 from rendering.text import Line, displayable, draw_line, fit, line_width
@@ -244,5 +245,28 @@ def paint(picture: Picture) -> Image.Image:
 
 
 def encode(picture: Picture) -> bytes:
-    """The picture as PNG bytes, mapped to its theme's palette (small files, exact colours)."""
-    return png_bytes(to_palette(paint(picture), picture.theme))
+    """The picture as PNG bytes, mapped to its theme's palette (small files, exact colours);
+    a shape's colour the theme lacks (a graph's marks) takes one of the palette's last places."""
+    image = paint(picture)
+    palette = theme_palette(picture.theme)
+    colours = palette.getpalette()
+    assert colours is not None  # a palette image has one
+    known = {tuple(colours[i : i + 3]) for i in range(0, len(colours), 3)}
+    extra = [c for c in dict.fromkeys(_shape_colours(picture)) if c not in known]
+    if not extra:
+        return png_bytes(to_palette(image, picture.theme))
+    own = Image.new("P", (1, 1))
+    own.putpalette(colours[: 3 * (256 - len(extra))] + [v for c in extra for v in c])
+    return png_bytes(image.quantize(palette=own, dither=Image.Dither.NONE))
+
+
+def _shape_colours(picture: Picture) -> list[RGB]:
+    colours: list[RGB] = []
+    for shape in picture.shapes:
+        if isinstance(shape, Rect):
+            colours += [c for c in (shape.fill, shape.outline) if c is not None]
+        elif isinstance(shape, Polyline):
+            colours.append(shape.colour)
+        elif isinstance(shape, Dot):
+            colours.append(shape.fill)
+    return colours

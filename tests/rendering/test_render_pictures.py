@@ -23,9 +23,14 @@ from rendering.chart import (
     nice_ticks,
     render_rating_history,
 )
-from rendering.colour import contrast
+from rendering.colour import VISIONS, contrast, distance, simulate
 from rendering.diagram import MAX_WIDTH, MIN_PHONE_TEXT, Box, Label, Picture, name_text, paint
-from rendering.evaluation import EvaluationGraph, graph_layout, render_evaluation_graph
+from rendering.evaluation import (
+    EvaluationGraph,
+    graph_layout,
+    mark_colour,
+    render_evaluation_graph,
+)
 from rendering.pairings import PairingRow, RoundPairings, pairings_layout, render_pairings
 from rendering.palette import to_palette
 from rendering.standings import (
@@ -38,7 +43,7 @@ from rendering.standings import (
     standings_layout,
 )
 from rendering.text import ELLIPSIS, draw_line
-from rendering.themes import MIN_TEXT_CONTRAST
+from rendering.themes import MIN_GRAPHIC_CONTRAST, MIN_MARK_DISTANCE, MIN_TEXT_CONTRAST
 
 NAMES = (
     "Alice Ångström", "Дмитрий", "王小明", "محمد علي", "Bob 🐢", "Zoë", "שלום",
@@ -532,7 +537,7 @@ def test_the_evaluation_graph_plots_each_position_and_marks_the_blunder(theme: s
     image = decoded(render_evaluation_graph(EVALUATIONS, theme))
     assert image.size == (picture.width, picture.height)
     x, y = layout.points[40]
-    assert image.getpixel((round(x), round(y))) == picture.theme.alert  # the ?? dot
+    assert image.getpixel((round(x), round(y))) == mark_colour("??", picture.theme)
     x, y = layout.points[10]
     assert image.getpixel((round(x), round(y))) == picture.theme.road  # the line
     for role in ("title", "subtitle", "y-tick:10", "y-tick:-10", "y-tick:0", "x-tick:60"):
@@ -543,12 +548,12 @@ def test_the_evaluation_graph_plots_each_position_and_marks_the_blunder(theme: s
     axis = assert_drawn(image, picture, "y-axis")
     assert axis.text == "Flats ahead: ▲ Alice (White) · ▼ Bob (Black)"
     assert axis.box()[3] <= top
-    for mark, meaning, colour in (("??", "blunder", "alert"), ("?", "mistake", "text")):
+    for mark, meaning in (("??", "blunder"), ("?", "mistake")):
         entry = assert_drawn(image, picture, f"legend:{mark}")
         assert entry.text == f"{mark} {meaning}" and entry.box()[1] > bottom
         x0, y0, _, y1 = entry.box()
         dot = image.crop((x0 - 20, y0, x0, y1)).getcolors(1 << 16)
-        assert getattr(picture.theme, colour) in {c for _, c in dot}
+        assert mark_colour(mark, picture.theme) in {c for _, c in dot}
     assert "legend:!" not in {label.role for label in picture.labels}  # no Tinuë found here
     check_legible(picture)
 
@@ -681,3 +686,31 @@ def test_a_requested_bye_is_marked_apart_from_the_odd_players_bye(theme: str) ->
     check_legible(layout.picture)
     with pytest.raises(ValueError, match="whether it was requested"):
         RoundPairings("Round 2", round_.pairings, ("Zoë",), requested=(False, True))
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_every_mark_on_the_evaluation_graph_stands_out_from_the_background_and_the_line(
+    theme: str,
+) -> None:
+    """Issue 38: the "!" dot had the line's colour, the "??" dot 1.88:1 on the default
+    background. Each mark's dot, as painted in the PNG, is at least 3:1 against the background
+    and a clearly different colour from the line, for every colour vision."""
+    marks = tuple({10: "??", 20: "?", 30: "!"}.get(i, "") for i in range(40))
+    graph = EvaluationGraph("Alice vs Bob", tuple(i / 8 for i in range(41)), marks)
+    layout = graph_layout(graph, theme)
+    chosen = layout.picture.theme
+    image = decoded(render_evaluation_graph(graph, theme))
+    for ply, mark in enumerate(marks):
+        if not mark:
+            continue
+        x, y = layout.points[ply + 1]
+        dot = image.getpixel((round(x), round(y)))
+        assert contrast(dot, chosen.background) >= MIN_GRAPHIC_CONTRAST, (mark, dot)
+        for vision in VISIONS:
+            seen = distance(simulate(dot, vision), simulate(chosen.road, vision))
+            assert seen >= MIN_MARK_DISTANCE, (mark, vision, dot)
+        # A ring in the background colour parts the dot from the line running through it.
+        assert image.getpixel((round(x) + 8, round(y))) == chosen.background
+        entry = layout.picture.labelled(f"legend:{mark}").box()
+        legend_dot = image.crop((entry[0] - 20, entry[1], entry[0], entry[3])).getcolors(1 << 16)
+        assert dot in {c for _, c in legend_dot}  # the legend shows the same colour
