@@ -82,6 +82,7 @@ class BracketWords:
     winner_of: str = "winner of {tag}"  # a slot waiting for a play-in's winner
     bye: str = "bye"
     play_in: str = "Play-in (round 1): the winners join the bracket"
+    locale: str = "en"  # how scores are written (Babel's locale)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +215,12 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
     connector = _CONNECTORS[0] if count <= 3 else _CONNECTORS[1]
     seeds = [str(e.seed) for e in entrants if e.seed is not None]
     seed_room = max((text_width(seed, SMALL) for seed in seeds), default=-6.0) + 6
-    scores = [number_text(s) for r in bracket.rounds for m in r for s in (m.scores or ())]
+    scores = [
+        number_text(s, bracket.words.locale)
+        for r in bracket.rounds
+        for m in r
+        for s in (m.scores or ())
+    ]
     score_room = max((text_width(s, SMALL) for s in scores), default=-8.0) + 8
     names = [name_text(e.name, "?") for e in entrants]
     if play_in:  # a slot waiting for a play-in's winner says so, as wide as a name
@@ -440,7 +446,7 @@ def _draw_match(
             )
         if match.scores is not None:
             picture.text(
-                number_text(match.scores[side]),
+                number_text(match.scores[side], words.locale),
                 (right - 10, centre),
                 size=SMALL,
                 colour=ink,

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from math import floor
 
+from babel.numbers import format_decimal
 from PIL import Image, ImageDraw
 
 from rendering.board import _sprite
@@ -139,19 +140,19 @@ class Picture:
         return label
 
     def headline(self, title: str, subtitle: str = "") -> int:
-        """The title, and the subtitle under it in muted text; returns the last baseline."""
+        """The title, and the subtitle under it in muted text, wrapped between words on up to
+        three lines; returns the last baseline."""
         inner = self.width - 2 * MARGIN
         y = MARGIN + TITLE
         self.text(title, (MARGIN, y), size=TITLE, max_width=inner, role="title")
-        if subtitle:
-            y += round(SMALL * 1.5)
+        for index, line in enumerate(wrap(subtitle, SMALL, inner, 3) if subtitle else ()):
+            y += round(SMALL * 1.5 if index == 0 else SMALL * 1.3)
             self.text(
-                subtitle,
+                line.text(),
                 (MARGIN, y),
                 size=SMALL,
                 colour=self.theme.muted,
-                max_width=inner,
-                role="subtitle",
+                role="subtitle" + "+" * index,
             )
         return y
 
@@ -204,16 +205,17 @@ def text_width(text: str, size: int) -> float:
     return Line.of(text, size).width()
 
 
-def number_text(value: float) -> str:
-    """12 -> "12", 2.5 -> "2½", 0.5 -> "½", 3.25 -> "3.25", -1.5 -> "−1½"."""
+def number_text(value: float, locale: str = "en") -> str:
+    """A score or tie-break as the reader writes numbers (Babel's `locale`): 12 -> "12",
+    2.5 -> "2½", 0.5 -> "½", -1.5 -> "−1½"; 3.3 -> "3.30" in English, "3,30" in German;
+    1200 -> "1,200" in English, "1.200" in German."""
     sign = "−" if value < 0 else ""
     value = abs(value)
     whole, rest = divmod(round(value * 4), 4)
-    if rest == 0:
-        return f"{sign}{whole}"
-    if rest == 2:
-        return f"{sign}{whole or ''}½"
-    return f"{sign}{value:.2f}"
+    if rest in (0, 2):
+        digits = format_decimal(whole, format="#,##0", locale=locale) if whole or not rest else ""
+        return f"{sign}{digits}{'½' if rest else ''}"
+    return sign + format_decimal(value, format="#,##0.00", locale=locale)
 
 
 def paint(picture: Picture) -> Image.Image:

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.games.model import check_size
-from bot.languages import _, ngettext
+from bot.languages import _, ngettext, spoken
 from bot.store import Database, from_db
 from bot.tournaments import ScoringSystem, TieBreak, bracket_slots, group_name
 from bot.tournaments.rounds import pairings_by_place
@@ -108,6 +108,7 @@ def standings_words() -> StandingsWords:
         lost=_("L"),
         cross_legend=_("Points scored against each opponent (columns: row numbers)"),
         counts_legend=_("Matches won, drawn, lost"),
+        locale=spoken(),
     )
 
 
@@ -122,6 +123,7 @@ def bracket_words() -> BracketWords:
         winner_of=_("winner of {tag}", tag="{tag}"),
         bye=_("bye"),
         play_in=_("Play-in (round 1): the winners join the bracket"),
+        locale=spoken(),
     )
 
 

@@ -42,7 +42,7 @@ from rendering.standings import (
     render_standings,
     standings_layout,
 )
-from rendering.text import ELLIPSIS, draw_line
+from rendering.text import ELLIPSIS, draw_line, font_index
 from rendering.themes import MIN_GRAPHIC_CONTRAST, MIN_MARK_DISTANCE, MIN_TEXT_CONTRAST
 
 NAMES = (
@@ -714,3 +714,18 @@ def test_every_mark_on_the_evaluation_graph_stands_out_from_the_background_and_t
         entry = layout.picture.labelled(f"legend:{mark}").box()
         legend_dot = image.crop((entry[0] - 20, entry[1], entry[0], entry[3])).getcolors(1 << 16)
         assert dot in {c for _, c in legend_dot}  # the legend shows the same colour
+
+
+def test_a_letter_the_fonts_lack_is_drawn_as_its_plain_form() -> None:
+    """Issue 38: "Ⓒapstone" was drawn as "apstone" (no bundled font has Ⓒ): a character the
+    fonts lack is drawn as its compatibility form (NFKC: Ⓒ is C, 𝐁 is B, ﬁ is fi)."""
+    assert font_index("Ⓒ") is None
+    for name, shown in (("Ⓒapstone", "Capstone"), ("𝐁𝐨𝐛", "Bob"), ("ﬁsh", "fish")):
+        assert name_text(name, "?") == shown
+    table = standings(4, True)
+    table = replace(table, rows=(replace(table.rows[0], name="Ⓒapstone"), *table.rows[1:]))
+    picture = standings_layout(table).picture
+    image = decoded(render_standings(table))
+    assert assert_drawn(image, picture, "name:0").text == "Capstone"
+    for label in picture.labels:  # every character of every label has a glyph
+        assert all(font_index(char) is not None for char in label.text), label.text
