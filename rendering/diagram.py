@@ -179,17 +179,25 @@ class Picture:
 
 
 def wrap(text: str, size: int, max_width: float, lines: int = 2) -> list[Line]:
-    """`text` on at most `lines` lines no wider than `max_width`, broken between words (a word
-    too long for a line is broken inside it); what still does not fit is cut with an ellipsis
-    on the last line."""
+    """`text` on at most `lines` lines no wider than `max_width`, broken between words (at a
+    space, or after a hyphen), never inside one: a word too long for a line is cut with an
+    ellipsis ("Hannelo…", not "Hannel" and "ore"), and so is what does not fit on the last
+    line."""
     out: list[Line] = []
     rest = text
     while len(out) < lines - 1 and Line.of(rest, size).width() > max_width:
-        breaks = [i for i, char in enumerate(rest) if char == " "] or [len(rest)]
-        fitting = [i for i in breaks if Line.of(rest[:i], size).width() <= max_width]
-        cut = fitting[-1] if fitting else max(1, len(fit(rest, size, max_width).text()) - 1)
-        out.append(Line.of(rest[:cut].rstrip(), size))
+        ends = [i for i, char in enumerate(rest) if char == " "]
+        ends += [i + 1 for i, char in enumerate(rest[:-1]) if char == "-"]
+        fitting = [i for i in ends if Line.of(rest[:i].rstrip(), size).width() <= max_width]
+        if fitting:
+            cut = max(fitting)
+            out.append(Line.of(rest[:cut].rstrip(), size))
+        else:  # the first word alone is too long: cut it and go on with the next
+            cut = min(ends, default=len(rest))
+            out.append(fit(rest[:cut].rstrip(), size, max_width))
         rest = rest[cut:].lstrip()
+        if not rest:
+            return out
     out.append(fit(rest, size, max_width))
     return out
 

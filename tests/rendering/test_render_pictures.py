@@ -24,7 +24,17 @@ from rendering.chart import (
     render_rating_history,
 )
 from rendering.colour import VISIONS, contrast, distance, simulate
-from rendering.diagram import MAX_WIDTH, MIN_PHONE_TEXT, Box, Label, Picture, name_text, paint
+from rendering.diagram import (
+    MAX_WIDTH,
+    MIN_PHONE_TEXT,
+    SMALL,
+    Box,
+    Label,
+    Picture,
+    name_text,
+    paint,
+    wrap,
+)
 from rendering.evaluation import (
     EvaluationGraph,
     graph_layout,
@@ -729,3 +739,53 @@ def test_a_letter_the_fonts_lack_is_drawn_as_its_plain_form() -> None:
     assert assert_drawn(image, picture, "name:0").text == "Capstone"
     for label in picture.labels:  # every character of every label has a glyph
         assert all(font_index(char) is not None for char in label.text), label.text
+
+
+GERMAN_NAMES = ("Hannelore Grünwald", "GrünwaldSchäfer", "Karl-Heinz Oberhauser", "Ute", "Spieler")
+
+
+def bracket_of(count: int, played: int) -> Bracket:
+    """`count` entrants (long German names, and "Spieler n"), seeds in order, the top entrant
+    winning the first `played` rounds."""
+    current: list[Entrant | None] = [
+        Entrant(GERMAN_NAMES[i % 5] if i % 5 < 4 else f"Spieler {i + 1}", i + 1)
+        for i in range(count)
+    ]
+    rounds = []
+    for _ in range(played):
+        pairs = [(current[i], current[i + 1]) for i in range(0, len(current), 2)]
+        rounds.append(tuple(BracketMatch(pair, (2, 1), 0) for pair in pairs))
+        current = [a for a, _ in pairs]
+    first = (tuple(BracketMatch((a, b)) for a, b in zip(current[::2], current[1::2], strict=True)),)
+    return Bracket("Herbstturnier", tuple(rounds) or first)
+
+
+def word_runs(name: str) -> set[str]:
+    """Every run of `name`'s whole words: from one break to another (a space, or after a
+    hyphen)."""
+    ends = [0, len(name)] + [i for i, c in enumerate(name) if c == " "]
+    ends += [i + 1 for i, c in enumerate(name) if c == "-"]
+    return {name[a:b].strip() for a in ends for b in ends if a < b}
+
+
+def broken_mid_word(lines: list[str], names: set[str]) -> list[str]:
+    """The lines that end inside a word without an ellipsis to say so."""
+    runs = set().union(*(word_runs(name) for name in names))
+    return [line for line in lines if not line.endswith(ELLIPSIS) and line not in runs]
+
+
+@pytest.mark.parametrize("count", [16, 64])
+def test_no_bracket_name_is_broken_inside_a_word(count: int) -> None:
+    """Issue 38: "Hannel/ore" and "Grünwa/ldSchäfer" in the 64-player bracket. A name too long
+    for its lines breaks between words, and a word too long for a line is cut with an
+    ellipsis."""
+    bracket = bracket_of(count, 2)
+    names = {e.name for m in bracket.rounds[0] for e in m.entrants if e is not None}
+    picture = bracket_layout(bracket).picture
+    shown = [label.text for label in picture.labels if label.role.startswith("slot:")]
+    assert len(shown) >= count
+    assert broken_mid_word(shown, names) == []
+    for width in (40, 60, 90, 140, 200):  # the wrapping itself, in every room
+        for name in names:
+            lines = [line.text() for line in wrap(name, SMALL, width)]
+            assert broken_mid_word(lines, {name}) == [], (name, width, lines)
