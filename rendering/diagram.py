@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from math import floor
 
-from babel.numbers import format_decimal
 from PIL import Image, ImageDraw
 
 from rendering.board import _sprite
@@ -213,17 +212,26 @@ def text_width(text: str, size: int) -> float:
     return Line.of(text, size).width()
 
 
-def number_text(value: float, locale: str = "en") -> str:
-    """A score or tie-break as the reader writes numbers (Babel's `locale`): 12 -> "12",
-    2.5 -> "2½", 0.5 -> "½", -1.5 -> "−1½"; 3.3 -> "3.30" in English, "3,30" in German;
-    1200 -> "1,200" in English, "1.200" in German."""
+@dataclass(frozen=True, slots=True)
+class NumberSymbols:
+    """How the reader's language writes numbers (the caller's Babel gives them: "," and "."
+    in German)."""
+
+    decimal: str = "."
+    group: str = ","
+
+
+def number_text(value: float, symbols: NumberSymbols = NumberSymbols()) -> str:
+    """A score or tie-break as the reader writes numbers: 12 -> "12", 2.5 -> "2½", 0.5 -> "½",
+    -1.5 -> "−1½"; 3.3 -> "3.30" in English, "3,30" in German; 1200 -> "1,200" in English,
+    "1.200" in German."""
     sign = "−" if value < 0 else ""
     value = abs(value)
     whole, rest = divmod(round(value * 4), 4)
-    if rest in (0, 2):
-        digits = format_decimal(whole, format="#,##0", locale=locale) if whole or not rest else ""
-        return f"{sign}{digits}{'½' if rest else ''}"
-    return sign + format_decimal(value, format="#,##0.00", locale=locale)
+    written = f"{whole:,}" if rest in (0, 2) else f"{value:,.2f}"
+    if rest == 2:
+        written = f"{written if whole else ''}½"
+    return sign + written.translate({ord(","): symbols.group, ord("."): symbols.decimal})
 
 
 def paint(picture: Picture) -> Image.Image:

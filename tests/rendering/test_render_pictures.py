@@ -15,7 +15,14 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from rendering import THEMES
-from rendering.bracket import Bracket, BracketMatch, Entrant, bracket_layout, render_bracket
+from rendering.bracket import (
+    Bracket,
+    BracketMatch,
+    Entrant,
+    bracket_layout,
+    bracket_pictures,
+    render_bracket,
+)
 from rendering.chart import (
     RatingHistory,
     RatingPoint,
@@ -27,6 +34,7 @@ from rendering.colour import VISIONS, contrast, distance, simulate
 from rendering.diagram import (
     MAX_WIDTH,
     MIN_PHONE_TEXT,
+    PHONE_WIDTH,
     SMALL,
     Box,
     Label,
@@ -745,19 +753,29 @@ GERMAN_NAMES = ("Hannelore Grünwald", "GrünwaldSchäfer", "Karl-Heinz Oberhaus
 
 
 def bracket_of(count: int, played: int) -> Bracket:
-    """`count` entrants (long German names, and "Spieler n"), seeds in order, the top entrant
-    winning the first `played` rounds."""
-    current: list[Entrant | None] = [
-        Entrant(GERMAN_NAMES[i % 5] if i % 5 < 4 else f"Spieler {i + 1}", i + 1)
-        for i in range(count)
+    """`count` entrants (long German names, and "Spieler n") in the usual seeding (byes to the
+    top seeds), the better seed winning the first `played` rounds."""
+    size = 1 << (count - 1).bit_length()
+    order = [1]
+    while len(order) < size:
+        order = [x for s in order for x in (s, 2 * len(order) + 1 - s)]
+    seeded = [
+        Entrant(GERMAN_NAMES[s % 5] if s % 5 < 4 else f"Spieler {s}", s) if s <= count else None
+        for s in order
     ]
+    pairs = [(seeded[i], seeded[i + 1]) for i in range(0, size, 2)]
     rounds = []
     for _ in range(played):
-        pairs = [(current[i], current[i + 1]) for i in range(0, len(current), 2)]
-        rounds.append(tuple(BracketMatch(pair, (2, 1), 0) for pair in pairs))
-        current = [a for a, _ in pairs]
-    first = (tuple(BracketMatch((a, b)) for a, b in zip(current[::2], current[1::2], strict=True)),)
-    return Bracket("Herbstturnier", tuple(rounds) or first)
+        matches = [
+            BracketMatch(pair, (2, 1), 0) if None not in pair else BracketMatch(pair)
+            for pair in pairs
+        ]
+        rounds.append(tuple(matches))
+        winners = [a for a, _ in pairs]
+        if len(winners) == 1:
+            break
+        pairs = [(winners[i], winners[i + 1]) for i in range(0, len(winners), 2)]
+    return Bracket("Herbstturnier", tuple(rounds) or (tuple(BracketMatch(p) for p in pairs),))
 
 
 def word_runs(name: str) -> set[str]:
@@ -789,3 +807,61 @@ def test_no_bracket_name_is_broken_inside_a_word(count: int) -> None:
         for name in names:
             lines = [line.text() for line in wrap(name, SMALL, width)]
             assert broken_mid_word(lines, {name}) == [], (name, width, lines)
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+@pytest.mark.parametrize(("count", "played"), [(64, 2), (64, 6), (32, 5), (40, 1)])
+def test_a_big_bracket_comes_in_sections_a_phone_can_follow(
+    count: int, played: int, theme: str
+) -> None:
+    """Issue 38: 64 players made one picture 880x5251 (400x2387 on a phone), with "Spieler 64"
+    on two lines. Beyond 16 players each section of 16 is a picture of its own, then one of the
+    last rounds: each a screen or two on a phone, every name short enough on one line."""
+    bracket = bracket_of(count, played)
+    parts = bracket_pictures(bracket)
+    sections = max(2, 1 << ((count - 1).bit_length() - 4)) if count != 40 else 2
+    assert len(parts) == sections + 1
+    seeds: set[str] = set()
+    for number, part in enumerate(parts, 1):
+        layout = bracket_layout(part, theme)
+        picture = layout.picture
+        check_legible(picture)
+        # On a phone 400 px wide, at most 900 px tall (with a play-in above), not 2,387.
+        assert picture.height * PHONE_WIDTH / picture.width <= 900
+        assert layout.play_in or picture.height * PHONE_WIDTH / picture.width <= 700
+        subtitle = " ".join(
+            label.text for label in picture.labels if label.role.startswith("subtitle")
+        )
+        if number <= sections:
+            assert subtitle == f"Section {number} of {sections}"
+            seeds |= {label.text for label in picture.labels if label.role.startswith("seed:")}
+        else:
+            assert subtitle == "The last rounds: the winners of the sections"
+        names = [label.text for label in picture.labels if label.text.startswith("Spieler")]
+        assert all(len(text.split()) == 2 for text in names)  # "Spieler 64" on one line
+        shown = [label.text for label in picture.labels if label.role.startswith("slot:")]
+        waiting = {f"winner of {tag}" for tag in (*part.feeders, *(f"P{n}" for n in range(9)))}
+        allowed = {e.name for e in entrants(bracket)} | {"bye"} | waiting
+        assert broken_mid_word(shown, allowed) == []
+    # Every entrant in one section; the last rounds as the whole bracket has them.
+    assert seeds == {str(seed) for seed in range(1, count + 1)}
+    whole = bracket_layout(bracket, theme).picture
+    final = bracket_layout(parts[-1], theme).picture
+    champion = " ".join(label.text for label in whole.labels if label.role.startswith("champion"))
+    last = " ".join(label.text for label in final.labels if label.role.startswith("champion"))
+    assert last == champion or champion.startswith(last.removesuffix(ELLIPSIS))
+    assert (played >= (count - 1).bit_length()) == bool(champion)
+    if played < 5:  # the last rounds wait for the sections' winners
+        waiting = [label.text for label in final.labels if label.role.startswith("slot:0:0:0")]
+        assert " ".join(waiting) == "winner of section 1"
+    assert final.labelled("heading:0").text in ("Semis", "Final", "SF")
+
+
+def entrants(bracket: Bracket) -> list[Entrant]:
+    return [e for m in bracket.rounds[0] for e in m.entrants if e is not None]
+
+
+def test_a_bracket_of_sixteen_or_fewer_stays_one_picture() -> None:
+    for count in (2, 5, 8, 16):
+        bracket = bracket_of(count, 1)
+        assert bracket_pictures(bracket) == (bracket,)
