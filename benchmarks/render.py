@@ -9,11 +9,14 @@ stays within MAX_REPLAY_BYTES (8 MiB) in bounded memory; before, every frame was
 same game took 12.6 s, 33.6 MiB and a peak of 1,084 MiB. The peak is the most resident memory of
 a fresh process that plays the game out and renders it. Issue 13: a 32-player standings table, a
 32-player bracket (every match played) and a group-stage round's pairings of 32 players in 4
-labelled groups, median time and PNG size.
+labelled groups, median time and PNG size. Issue 38: a 64-player bracket (two rounds played,
+long German names), every picture it is posted as (one before; four sections and the last
+rounds after), median time, sizes and total PNG size.
 """
 
 from __future__ import annotations
 
+import io
 import random
 import statistics
 import subprocess
@@ -21,8 +24,10 @@ import sys
 import time
 from pathlib import Path
 
+from PIL import Image
+
 from rendering import DEFAULT_SIZE, MAX_REPLAY_BYTES, render_board, render_replay_within
-from rendering.bracket import Bracket, BracketMatch, Entrant, render_bracket
+from rendering.bracket import Bracket, BracketMatch, Entrant, bracket_pictures, render_bracket
 from rendering.pairings import PairingRow, RoundPairings, render_pairings
 from rendering.standings import StandingsRow, StandingsTable, TieBreakColumn, render_standings
 from tak import Position, Spread, parse_move
@@ -78,6 +83,7 @@ def main() -> None:
     time_picture("32-player standings", lambda: render_standings(standings_32()))
     time_picture("32-player bracket", lambda: render_bracket(bracket_32()))
     time_picture("32-player pairings in 4 groups", lambda: render_pairings(pairings_32()))
+    time_pictures("64-player bracket", bracket_64())
     time_replay(playout(6, 60, seed=6), "target <= 3 s")
     time_replay(playout(8, 150, seed=8), "GIF limit 10 MiB")
     # In a process of its own, so that the peak memory is this replay's.
@@ -104,6 +110,34 @@ def bracket_32() -> Bracket:
         rounds.append(tuple(BracketMatch(pair, (2, 1), 0) for pair in pairs))
         current = [a for a, _ in pairs]
     return Bracket("Spring Knockout", tuple(rounds))
+
+
+def bracket_64() -> Bracket:
+    """64 entrants with long German names, two rounds played, the top entrant winning."""
+    names = ("Hannelore Grünwald", "GrünwaldSchäfer", "Karl-Heinz Oberhauser", "Ute")
+    current = [Entrant(f"{names[i % 4]} {i + 1}", i + 1) for i in range(64)]
+    rounds = []
+    for _ in range(2):
+        pairs = [(current[i], current[i + 1]) for i in range(0, len(current), 2)]
+        rounds.append(tuple(BracketMatch(pair, (2, 1), 0) for pair in pairs))
+        current = [a for a, _ in pairs]
+    return Bracket("Herbstturnier", tuple(rounds))
+
+
+def time_pictures(what: str, bracket: Bracket) -> None:
+    """Every picture the bracket is posted as."""
+    parts = bracket_pictures(bracket)
+
+    def render() -> list[bytes]:
+        return [render_bracket(part) for part in parts]
+
+    pngs = render()
+    sizes = ", ".join(f"{Image.open(io.BytesIO(png)).size}" for png in pngs)
+    total = sum(len(png) for png in pngs) / 1024
+    print(
+        f"{what}: median {median_ms(render, 10):.1f} ms for {len(pngs)} pictures {sizes}, "
+        f"{total:.1f} KB PNG"
+    )
 
 
 def pairings_32() -> RoundPairings:

@@ -199,7 +199,8 @@ def thread_name(game: GameView, match_games: int = 1) -> str:
 
 def game_start_text(game: GameView, *, match_games: int, with_setup: bool) -> str:
     """The first board's text: which game (of a match of `match_games`), who plays whom, the
-    settings only where nothing showed them before (`with_setup`), and the first turn."""
+    settings only where nothing showed them before (`with_setup`), and the first turn. A
+    tiebreak game always names its clock: the match's settings did not show its own."""
     if game.tiebreak is not None:
         head = _(
             "Tiebreak game {number} of the match (game #{game})", number=game.tiebreak, game=game.id
@@ -214,12 +215,12 @@ def game_start_text(game: GameView, *, match_games: int, with_setup: bool) -> st
     else:
         head = _("Game #{game}", game=game.id)
     players, turn = players_line(game), your_move(game, first=True)
-    if with_setup:
+    if with_setup or game.tiebreak is not None:
         return _(
             "{head} starts: {players}, {setup}.\n{turn}",
             head=head,
             players=players,
-            setup=describe_setup(game.setup),
+            setup=describe_setup(game.setup) if with_setup else describe_clock(game.setup),
             turn=turn,
         )
     return _("{head} starts: {players}.\n{turn}", head=head, players=players, turn=turn)

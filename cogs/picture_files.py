@@ -13,7 +13,7 @@ import discord
 
 from bot.games.model import PlayerRef
 from bot.services import Services
-from rendering.bracket import render_bracket
+from rendering.bracket import bracket_pictures, render_bracket
 from rendering.chart import render_rating_history
 from rendering.pairings import render_pairings
 from rendering.standings import render_standings
@@ -23,6 +23,7 @@ Draw = Callable[..., Awaitable[bytes]]
 STANDINGS_FILE = "standings.png"
 BRACKET_FILE = "bracket.png"
 PAIRINGS_FILE = "pairings.png"
+MAX_FILES = 10  # Discord's most attachments on one message
 
 
 def _file(png: bytes, filename: str) -> discord.File:
@@ -35,19 +36,30 @@ async def tournament_files(
     """A knockout's bracket, then the standings table (unless `bracket_only` and there is a
     bracket); none before two players have joined. A groups -> knockout event shows each group's
     table (standings-a.png ...), then its bracket once the groups are over (the bracket alone
-    with `bracket_only`)."""
+    with `bracket_only`). A bracket of more than 16 players comes as one picture per section
+    and one of the last rounds (bracket-1.png ...), or whole where those and the tables would
+    be more files than a message holds."""
     shown = await services.pictures.tournament(tournament_id)
     files = []
+    tables = (
+        shown.groups if shown.groups and not (bracket_only and shown.bracket is not None) else []
+    )
+    standings = None if bracket_only and shown.bracket is not None else shown.standings
     if shown.bracket is not None:
-        files.append(_file(await draw(render_bracket, shown.bracket, theme), BRACKET_FILE))
-    if shown.groups and not (bracket_only and files):
-        tables = [
+        parts = bracket_pictures(shown.bracket)
+        if len(parts) + len(tables) + (standings is not None) > MAX_FILES:
+            parts = (shown.bracket,)
+        for number, part in enumerate(parts, 1):
+            name = BRACKET_FILE if len(parts) == 1 else f"bracket-{number}.png"
+            files.append(_file(await draw(render_bracket, part, theme), name))
+    if tables:
+        drawn = [
             _file(await draw(render_standings, table, theme), f"standings-{letter}.png")
-            for letter, table in zip("abcdefgh", shown.groups, strict=False)
+            for letter, table in zip("abcdefgh", tables, strict=False)
         ]
-        files = tables + files
-    if shown.standings is not None and not (bracket_only and files):
-        files.append(_file(await draw(render_standings, shown.standings, theme), STANDINGS_FILE))
+        files = drawn + files
+    if standings is not None:
+        files.append(_file(await draw(render_standings, standings, theme), STANDINGS_FILE))
     return files
 
 

@@ -12,12 +12,20 @@ drawn as empty slots, so a bracket in progress shows what is still to be played.
 A first round that is mostly byes is a play-in: only its played matches are drawn, above the
 bracket, tagged P1, P2...; the bracket starts at round 2, where a slot waiting for a play-in's
 winner says so (33 players: one play-in feeding a bracket of 32, not 64 slots and 31 byes). Seeds
-and game points are always shown; a name too long for its line takes two.
+and game points are always shown; a name too long for its line takes two, broken between words
+(a word too long for a line is cut with an ellipsis).
+
+A phone shows a picture 400 px wide, so one of 64 players (5,000 px tall) shrinks to a strip no
+one can follow. :func:`bracket_pictures` splits a bracket of more than :data:`SECTION` players in
+its main first round into sections of 16, each a picture of its own as tall as a 16-player
+bracket (its four rounds, up to the player who comes through it), and one picture more for the
+last rounds, between the sections' winners. Sections rather than two halves side by side: side
+by side, each round's column would get half the room and names would be cut to a few letters.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from rendering.diagram import (
     BODY,
@@ -25,6 +33,7 @@ from rendering.diagram import (
     MAX_WIDTH,
     SMALL,
     Box,
+    NumberSymbols,
     Picture,
     Polyline,
     Rect,
@@ -46,6 +55,7 @@ _WINNER_SHARE = 0.9  # of a column, for the winner's column beside the final
 _CHAMPION_LINE = 34  # the same in the winner's box, in bigger text
 _MAX_COLUMN = 320
 _MIN_WIDTH = 520
+SECTION = 16  # the most players of a bracket's main first round one picture shows
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,14 +92,26 @@ class BracketWords:
     winner_of: str = "winner of {tag}"  # a slot waiting for a play-in's winner
     bye: str = "bye"
     play_in: str = "Play-in (round 1): the winners join the bracket"
+    section: str = "Section {number} of {count}"  # one picture of a big bracket
+    section_tag: str = "section {number}"  # in "winner of section 2"
+    last_rounds: str = "The last rounds: the winners of the sections"
+    next_round: str = "Next round: {round}"  # above a section's winner
+    numbers: NumberSymbols = field(default_factory=NumberSymbols)  # how numbers are written
 
 
 @dataclass(frozen=True, slots=True)
 class Bracket:
+    """A bracket, or one picture of a big one (:func:`bracket_pictures`): a section has
+    `rounds_after` rounds still to come, the last rounds `rounds_before` already drawn, and
+    `feeders`, what fills each empty first-round slot ("section 1"), instead of a bye."""
+
     title: str
     rounds: tuple[tuple[BracketMatch, ...], ...]
     subtitle: str = ""
     words: BracketWords = BracketWords()
+    rounds_before: int = 0
+    rounds_after: int = 0
+    feeders: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.rounds or not self.rounds[0]:
@@ -97,6 +119,8 @@ class Bracket:
         first = len(self.rounds[0])
         if first & (first - 1):
             raise ValueError(f"A first round has a power of two matches, not {first}.")
+        if self.feeders and len(self.feeders) != 2 * first:
+            raise ValueError(f"Name what fills each of the {2 * first} first-round slots.")
         for number, matches in enumerate(self.rounds[1:], 2):
             expected = first >> (number - 1)
             if len(matches) != expected:
@@ -137,7 +161,11 @@ def _played(bracket: Bracket) -> list[list[_Played]]:
                 for side in (0, 1):
                     if entrants[side] is None:
                         entrants[side] = feeders[side].advancing()
-            bye = number == 0 and (entrants[0] is None) != (entrants[1] is None)
+            bye = (
+                number == 0
+                and not bracket.feeders
+                and (entrants[0] is None) != (entrants[1] is None)
+            )
             winner = match.winner
             if bye:
                 winner = 0 if entrants[0] is not None else 1
@@ -149,13 +177,65 @@ def _played(bracket: Bracket) -> list[list[_Played]]:
     return rounds
 
 
-def _heading(number: int, count: int, room: float, words: BracketWords) -> str:
-    """ "Final", "Semis", "Quarters" for the last three rounds, else "Round n"; where that is
-    wider than `room`, "SF", "QF", "R3"."""
+def _round_name(number: int, count: int, words: BracketWords) -> tuple[str, str]:
+    """Round `number` (from 0) of `count`: "Final", "Semis", "Quarters" for the last three
+    rounds, else "Round n"; each with its short form ("SF", "QF", "R3")."""
     from_end = count - 1 - number
     forms = {0: words.final, 1: words.semis, 2: words.quarters}.get(from_end, words.round)
     full, short = (form.format(number=number + 1) for form in forms)
+    return full, short
+
+
+def _heading(number: int, count: int, room: float, words: BracketWords) -> str:
+    """Round `number`'s name, short where the full one is wider than `room`."""
+    full, short = _round_name(number, count, words)
     return full if text_width(full, SMALL) <= room else short
+
+
+def bracket_pictures(bracket: Bracket) -> tuple[Bracket, ...]:
+    """The bracket as a phone can follow it: itself, up to :data:`SECTION` players in its main
+    first round (after a play-in); else one picture per section of that many players, from
+    round 1 to the player it sends on, then one of the last rounds between the sections'
+    winners."""
+    rounds = _played(bracket)
+    main = 1 if _is_play_in(rounds[0]) else 0
+    per_section = SECTION // 2  # matches of a section in the main first round
+    sections = len(rounds[main]) // per_section
+    if sections <= 1:
+        return (bracket,)
+    words = bracket.words
+    last = main + (SECTION.bit_length() - 1)  # the first of the last rounds
+
+    def subtitle(what: str) -> str:
+        return f"{what} · {bracket.subtitle}" if bracket.subtitle else what
+
+    pictures = []
+    for section in range(sections):
+        cut = []
+        for number, matches in enumerate(bracket.rounds[:last]):
+            size = (
+                per_section << (main - number) if number < main else per_section >> (number - main)
+            )
+            cut.append(matches[section * size : (section + 1) * size])
+        pictures.append(
+            replace(
+                bracket,
+                rounds=tuple(cut),
+                subtitle=subtitle(words.section.format(number=section + 1, count=sections)),
+                rounds_after=len(rounds) - last,
+            )
+        )
+    first = tuple(BracketMatch(m.entrants, m.scores, m.winner) for m in rounds[last])
+    pictures.append(
+        replace(
+            bracket,
+            rounds=(first, *bracket.rounds[last + 1 :]),
+            subtitle=subtitle(words.last_rounds),
+            rounds_before=last,
+            feeders=tuple(words.section_tag.format(number=n + 1) for n in range(sections)),
+        )
+    )
+    return tuple(pictures)
 
 
 def _is_play_in(first: list[_Played]) -> bool:
@@ -214,11 +294,17 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
     connector = _CONNECTORS[0] if count <= 3 else _CONNECTORS[1]
     seeds = [str(e.seed) for e in entrants if e.seed is not None]
     seed_room = max((text_width(seed, SMALL) for seed in seeds), default=-6.0) + 6
-    scores = [number_text(s) for r in bracket.rounds for m in r for s in (m.scores or ())]
+    scores = [
+        number_text(s, bracket.words.numbers)
+        for r in bracket.rounds
+        for m in r
+        for s in (m.scores or ())
+    ]
     score_room = max((text_width(s, SMALL) for s in scores), default=-8.0) + 8
     names = [name_text(e.name, "?") for e in entrants]
     if play_in:  # a slot waiting for a play-in's winner says so, as wide as a name
         names.append(_waiting_for(_tag(sum(not m.bye for m in rounds[0])), bracket.words))
+    names += [_waiting_for(feeder, bracket.words) for feeder in bracket.feeders]
     widest = max((text_width(name, SMALL) for name in names), default=100.0)
     natural = min(_MAX_COLUMN, 24 + seed_room + widest + score_room)  # 4 px for rounding
     # The winner's own column is narrower: one name, which may take two lines.
@@ -233,6 +319,11 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
     picture = Picture(width, 0, chosen)
     words = bracket.words
     y = picture.headline(bracket.title or words.title, bracket.subtitle)
+    total = bracket.rounds_before + len(rounds) + bracket.rounds_after
+    winner_heading = words.winner
+    if bracket.rounds_after:  # a section: its winner goes on to the next round
+        next_name = _round_name(total - bracket.rounds_after, total, words)[0]
+        winner_heading = words.next_round.format(round=next_name)
 
     def column_left(number: int) -> float:
         if beside or number <= 1:
@@ -281,7 +372,7 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
     if not beside:  # the winner's box, above the last two rounds
         left = champion_left
         picture.text(
-            words.winner,
+            winner_heading,
             (left, y + round(SMALL * 1.9)),
             size=SMALL,
             colour=chosen.muted,
@@ -298,9 +389,9 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
             column_left(number + 1) - column_left(number) - 4 if number < columns - 1 else column
         )
         text = (
-            words.winner
+            winner_heading
             if number == count
-            else _heading(number + first_main, len(rounds), room_for, words)
+            else _heading(number + first_main + bracket.rounds_before, total, room_for, words)
         )
         picture.text(
             text,
@@ -327,6 +418,8 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
             waiting = (
                 (tags.get((index, 0), ""), tags.get((index, 1), "")) if number == 1 else ("", "")
             )
+            if number == 0 and bracket.feeders:
+                waiting = bracket.feeders[2 * index], bracket.feeders[2 * index + 1]
             _draw_match(picture, match, box, room, words, f"{number}:{index}", waiting)
             for side, feeder in enumerate(drawn[2 * index : 2 * index + 2]):
                 assert feeder is not None
@@ -440,7 +533,7 @@ def _draw_match(
             )
         if match.scores is not None:
             picture.text(
-                number_text(match.scores[side]),
+                number_text(match.scores[side], words.numbers),
                 (right - 10, centre),
                 size=SMALL,
                 colour=ink,
@@ -457,3 +550,8 @@ def render_bracket(bracket: Bracket, theme: str | Theme = "default") -> bytes:
     later round of the wrong size, or a winner who is not in their match.
     """
     return encode(bracket_layout(bracket, theme).picture)
+
+
+def render_bracket_pictures(bracket: Bracket, theme: str | Theme = "default") -> list[bytes]:
+    """The pictures of :func:`bracket_pictures` as PNG bytes, in order."""
+    return [render_bracket(part, theme) for part in bracket_pictures(bracket)]

@@ -20,6 +20,7 @@ from PIL import Image, ImageDraw
 
 from rendering.board import _sprite
 from rendering.colour import RGB
+from rendering.palette import palette as theme_palette
 from rendering.palette import to_palette
 from rendering.render import png_bytes
 from rendering.text import Line, displayable, draw_line, fit, line_width
@@ -138,19 +139,19 @@ class Picture:
         return label
 
     def headline(self, title: str, subtitle: str = "") -> int:
-        """The title, and the subtitle under it in muted text; returns the last baseline."""
+        """The title, and the subtitle under it in muted text, wrapped between words on up to
+        three lines; returns the last baseline."""
         inner = self.width - 2 * MARGIN
         y = MARGIN + TITLE
         self.text(title, (MARGIN, y), size=TITLE, max_width=inner, role="title")
-        if subtitle:
-            y += round(SMALL * 1.5)
+        for index, line in enumerate(wrap(subtitle, SMALL, inner, 3) if subtitle else ()):
+            y += round(SMALL * 1.5 if index == 0 else SMALL * 1.3)
             self.text(
-                subtitle,
+                line.text(),
                 (MARGIN, y),
                 size=SMALL,
                 colour=self.theme.muted,
-                max_width=inner,
-                role="subtitle",
+                role="subtitle" + "+" * index,
             )
         return y
 
@@ -177,17 +178,25 @@ class Picture:
 
 
 def wrap(text: str, size: int, max_width: float, lines: int = 2) -> list[Line]:
-    """`text` on at most `lines` lines no wider than `max_width`, broken between words (a word
-    too long for a line is broken inside it); what still does not fit is cut with an ellipsis
-    on the last line."""
+    """`text` on at most `lines` lines no wider than `max_width`, broken between words (at a
+    space, or after a hyphen), never inside one: a word too long for a line is cut with an
+    ellipsis ("Hannelo…", not "Hannel" and "ore"), and so is what does not fit on the last
+    line."""
     out: list[Line] = []
     rest = text
     while len(out) < lines - 1 and Line.of(rest, size).width() > max_width:
-        breaks = [i for i, char in enumerate(rest) if char == " "] or [len(rest)]
-        fitting = [i for i in breaks if Line.of(rest[:i], size).width() <= max_width]
-        cut = fitting[-1] if fitting else max(1, len(fit(rest, size, max_width).text()) - 1)
-        out.append(Line.of(rest[:cut].rstrip(), size))
+        ends = [i for i, char in enumerate(rest) if char == " "]
+        ends += [i + 1 for i, char in enumerate(rest[:-1]) if char == "-"]
+        fitting = [i for i in ends if Line.of(rest[:i].rstrip(), size).width() <= max_width]
+        if fitting:
+            cut = max(fitting)
+            out.append(Line.of(rest[:cut].rstrip(), size))
+        else:  # the first word alone is too long: cut it and go on with the next
+            cut = min(ends, default=len(rest))
+            out.append(fit(rest[:cut].rstrip(), size, max_width))
         rest = rest[cut:].lstrip()
+        if not rest:
+            return out
     out.append(fit(rest, size, max_width))
     return out
 
@@ -203,16 +212,26 @@ def text_width(text: str, size: int) -> float:
     return Line.of(text, size).width()
 
 
-def number_text(value: float) -> str:
-    """12 -> "12", 2.5 -> "2½", 0.5 -> "½", 3.25 -> "3.25", -1.5 -> "−1½"."""
+@dataclass(frozen=True, slots=True)
+class NumberSymbols:
+    """How the reader's language writes numbers (the caller's Babel gives them: "," and "."
+    in German)."""
+
+    decimal: str = "."
+    group: str = ","
+
+
+def number_text(value: float, symbols: NumberSymbols = NumberSymbols()) -> str:
+    """A score or tie-break as the reader writes numbers: 12 -> "12", 2.5 -> "2½", 0.5 -> "½",
+    -1.5 -> "−1½"; 3.3 -> "3.30" in English, "3,30" in German; 1200 -> "1,200" in English,
+    "1.200" in German."""
     sign = "−" if value < 0 else ""
     value = abs(value)
     whole, rest = divmod(round(value * 4), 4)
-    if rest == 0:
-        return f"{sign}{whole}"
+    written = f"{whole:,}" if rest in (0, 2) else f"{value:,.2f}"
     if rest == 2:
-        return f"{sign}{whole or ''}½"
-    return f"{sign}{value:.2f}"
+        written = f"{written if whole else ''}½"
+    return sign + written.translate({ord(","): symbols.group, ord("."): symbols.decimal})
 
 
 def paint(picture: Picture) -> Image.Image:
@@ -244,5 +263,28 @@ def paint(picture: Picture) -> Image.Image:
 
 
 def encode(picture: Picture) -> bytes:
-    """The picture as PNG bytes, mapped to its theme's palette (small files, exact colours)."""
-    return png_bytes(to_palette(paint(picture), picture.theme))
+    """The picture as PNG bytes, mapped to its theme's palette (small files, exact colours);
+    a shape's colour the theme lacks (a graph's marks) takes one of the palette's last places."""
+    image = paint(picture)
+    palette = theme_palette(picture.theme)
+    colours = palette.getpalette()
+    assert colours is not None  # a palette image has one
+    known = {tuple(colours[i : i + 3]) for i in range(0, len(colours), 3)}
+    extra = [c for c in dict.fromkeys(_shape_colours(picture)) if c not in known]
+    if not extra:
+        return png_bytes(to_palette(image, picture.theme))
+    own = Image.new("P", (1, 1))
+    own.putpalette(colours[: 3 * (256 - len(extra))] + [v for c in extra for v in c])
+    return png_bytes(image.quantize(palette=own, dither=Image.Dither.NONE))
+
+
+def _shape_colours(picture: Picture) -> list[RGB]:
+    colours: list[RGB] = []
+    for shape in picture.shapes:
+        if isinstance(shape, Rect):
+            colours += [c for c in (shape.fill, shape.outline) if c is not None]
+        elif isinstance(shape, Polyline):
+            colours.append(shape.colour)
+        elif isinstance(shape, Dot):
+            colours.append(shape.fill)
+    return colours

@@ -1,7 +1,10 @@
 """A game's evaluation graph: who was ahead (up: White, down: Black) after each ply, in flats.
 
 Drawn with the rating chart's painting (:mod:`rendering.chart`): the same grid, ticks and line,
-with the marked plies as dots (blunders in the theme's alert colour) and a line across at zero.
+with the marked plies as dots and a line across at zero. Each mark's dot stands out from the
+background (3:1, as WCAG asks of graphics) and from the line (the theme's road colour, magenta
+or amber): a blunder in red, a mistake in the text colour, a Tinuë found in green, each made
+lighter or darker until it reaches 3:1, and ringed in the background colour on the line.
 The scale is fixed, ±:data:`EDGE` flats, where a forced result is drawn, so graphs compare. The
 line above the plot names the players and the unit (ticks read ▲ for White ahead, ▼ for
 Black); a legend under it says what each mark's dot means.
@@ -12,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rendering.chart import HEIGHT, WIDTH, y_axis
-from rendering.colour import RGB
+from rendering.colour import RGB, blend, contrast, luminance, on_grid
 from rendering.diagram import (
     MARGIN,
     SMALL,
@@ -25,10 +28,14 @@ from rendering.diagram import (
     text_width,
 )
 from rendering.render import resolve_theme
-from rendering.themes import Theme
+from rendering.themes import MIN_GRAPHIC_CONTRAST, Theme
 
 EDGE = 10.0  # flats: a forced win or loss sits on the edge
 _TICKS = [-EDGE, -EDGE / 2, 0.0, EDGE / 2, EDGE]
+# Apart from every theme's line (magenta, amber) for every colour vision (rendering.colour).
+_BLUNDER = (230, 70, 50)  # red
+_FOUND = (46, 194, 126)  # green
+_DOT, _RING = 7, 10  # a mark's radius, and its ring's in the background colour
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +77,21 @@ def _side_text(value: float) -> str:
     return f"{'▲' if value > 0 else '▼'}{abs(value):g}"
 
 
-def _mark_colour(mark: str, theme: Theme) -> RGB:
-    return theme.alert if mark == "??" else theme.text if mark == "?" else theme.road
+def mark_colour(mark: str, theme: Theme) -> RGB:
+    """The dot of a mark ("??", "?", "!"), at least 3:1 against the background."""
+    wanted = _BLUNDER if mark == "??" else theme.text if mark == "?" else _FOUND
+    return standing_out(wanted, theme.background)
+
+
+def standing_out(colour: RGB, background: RGB) -> RGB:
+    """`colour`, made lighter (on a dark background) or darker (on a light one) just enough to
+    reach 3:1 against `background`."""
+    toward = (255, 255, 255) if luminance(background) < 0.18 else (0, 0, 0)
+    shifted, amount = on_grid(colour), 0.0
+    while contrast(shifted, background) < MIN_GRAPHIC_CONTRAST and amount < 1:
+        amount += 0.05
+        shifted = on_grid(blend(colour, toward, amount))
+    return shifted
 
 
 def graph_layout(graph: EvaluationGraph, theme: str | Theme = "default") -> GraphLayout:
@@ -134,13 +154,14 @@ def graph_layout(graph: EvaluationGraph, theme: str | Theme = "default") -> Grap
         picture.shapes.append(Polyline(points, chosen.road, 4))
     for ply, mark in enumerate(graph.marks):
         if mark:
-            picture.shapes.append(Dot(points[ply + 1], 7, _mark_colour(mark, chosen)))
+            picture.shapes.append(Dot(points[ply + 1], _RING, chosen.background))
+            picture.shapes.append(Dot(points[ply + 1], _DOT, mark_colour(mark, chosen)))
     x = float(left)
     for mark, meaning in words.marks:
         if mark not in graph.marks:
             continue
         picture.shapes.append(
-            Dot((x + 7, HEIGHT - MARGIN - 0.36 * SMALL), 7, _mark_colour(mark, chosen))
+            Dot((x + _DOT, HEIGHT - MARGIN - 0.36 * SMALL), _DOT, mark_colour(mark, chosen))
         )
         label = picture.text(
             f"{mark} {meaning}",

@@ -7,7 +7,7 @@ table would leave too little room for names, shows won / drawn / lost counts ins
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from rendering.diagram import (
@@ -16,6 +16,7 @@ from rendering.diagram import (
     MAX_WIDTH,
     SMALL,
     Box,
+    NumberSymbols,
     Picture,
     Rect,
     encode,
@@ -86,6 +87,7 @@ class StandingsWords:
     lost: str = "L"
     cross_legend: str = "Points scored against each opponent (columns: row numbers)"
     counts_legend: str = "Matches won, drawn, lost"
+    numbers: NumberSymbols = field(default_factory=NumberSymbols)  # how numbers are written
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,8 +135,8 @@ def _place_texts(rows: tuple[StandingsRow, ...]) -> list[str]:
     return [f"{row.place}{'=' if counts[row.place] > 1 else ''}" for row in rows]
 
 
-def _cross_text(cell: CrossCell | None) -> str:
-    return "" if cell is None else number_text(cell.points)
+def _cross_text(cell: CrossCell | None, numbers: NumberSymbols) -> str:
+    return "" if cell is None else number_text(cell.points, numbers)
 
 
 def _width_of(heading: str, values: list[str], size: int = BODY) -> float:
@@ -157,16 +159,16 @@ def standings_layout(table: StandingsTable, theme: str | Theme = "default") -> S
     tail = [
         _Column(
             table.points_heading,
-            _width_of(table.points_heading, [number_text(r.points) for r in rows]),
+            _width_of(table.points_heading, [number_text(r.points, words.numbers) for r in rows]),
             "r",
         )
     ]
     for index, tie_break in enumerate(table.tie_breaks):
-        texts = [number_text(r.tie_breaks[index]) for r in rows]
+        texts = [number_text(r.tie_breaks[index], words.numbers) for r in rows]
         tail.append(_Column(tie_break.short, _width_of(tie_break.short, texts, SMALL), "r", SMALL))
     fixed = 2 * MARGIN + place_width + _GAP + sum(c.width + _GAP for c in tail)
 
-    cross_cells = [[_cross_text(c) for c in (r.cross or ())] for r in rows]
+    cross_cells = [[_cross_text(c, words.numbers) for c in (r.cross or ())] for r in rows]
     cell_width = 10 + max(
         text_width(t, SMALL)
         for t in [str(count), _DIAGONAL, *(t for cells in cross_cells for t in cells)]
@@ -258,8 +260,11 @@ def standings_layout(table: StandingsTable, theme: str | Theme = "default") -> S
                 (str(row.drawn), f"drawn:{index}"),
                 (str(row.lost), f"lost:{index}"),
             ]
-        values.append((number_text(row.points), f"points:{index}"))
-        values += [(number_text(v), f"tiebreak:{index}:{k}") for k, v in enumerate(row.tie_breaks)]
+        values.append((number_text(row.points, words.numbers), f"points:{index}"))
+        values += [
+            (number_text(v, words.numbers), f"tiebreak:{index}:{k}")
+            for k, v in enumerate(row.tie_breaks)
+        ]
         for (left, column), (text, role) in zip(spans, values, strict=True):
             if not text:
                 continue

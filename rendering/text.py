@@ -3,8 +3,10 @@ into a width with an ellipsis.
 
 Names come from Discord and may be in any script. Each character is drawn with the first bundled
 font that has it (DejaVu Sans Bold for Latin, Greek, Cyrillic, Hebrew, Arabic...; Noto Sans CJK
-Bold for Chinese, Japanese and Korean). A symbol neither font has (emoji, mostly) is left out,
-and any other missing character is shown as "?", so nothing comes out as an empty box.
+Bold for Chinese, Japanese and Korean). A character neither font has is drawn as its
+compatibility form where the fonts have that (Unicode's NFKC: "Ⓒ" as "C", "𝐁" as "B", "ﬁ" as
+"fi"); else a symbol (emoji, mostly) is left out, and any other character is shown as "?", so
+nothing comes out as an empty box.
 """
 
 from __future__ import annotations
@@ -84,10 +86,21 @@ def displayable(text: str) -> str:
             continue
         elif font_index(char) is not None:
             out.append(char)
+        elif (plain := _plain_form(char)) is not None:
+            out.append(plain)
         elif category[0] not in "SM":
             out.append(REPLACEMENT)
     shown = " ".join("".join(out).split())
     return shown + rest if shown else ""
+
+
+@lru_cache(maxsize=1024)
+def _plain_form(char: str) -> str | None:
+    """`char`'s compatibility form (NFKC) when it differs and the fonts draw all of it."""
+    plain = unicodedata.normalize("NFKC", char)
+    if plain == char or not all(font_index(c) is not None for c in plain):
+        return None
+    return plain
 
 
 @dataclass(frozen=True, slots=True)

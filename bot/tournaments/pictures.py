@@ -19,8 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from babel.numbers import get_decimal_symbol
+
 from bot.games.model import check_size
-from bot.languages import _, ngettext
+from bot.languages import _, ngettext, spoken, thousands_separator
 from bot.store import Database, from_db
 from bot.tournaments import ScoringSystem, TieBreak, bracket_slots, group_name
 from bot.tournaments.rounds import pairings_by_place
@@ -43,6 +45,7 @@ from bot.tournaments.tournament import (
 from rendering.bracket import Bracket, BracketMatch, BracketWords
 from rendering.bracket import Entrant as BracketEntrant
 from rendering.chart import ChartWords, RatingHistory, RatingPoint
+from rendering.diagram import NumberSymbols
 from rendering.pairings import PairingRow, PairingsWords, RoundPairings
 from rendering.standings import (
     CrossCell,
@@ -98,6 +101,11 @@ def stage(tournament: TournamentView) -> str:
     return _("round {round}", round=tournament.current_round)
 
 
+def number_symbols() -> NumberSymbols:
+    """How the language spoken writes numbers, for the pictures ("13,30" in German)."""
+    return NumberSymbols(get_decimal_symbol(spoken()), thousands_separator())
+
+
 def standings_words() -> StandingsWords:
     return StandingsWords(
         title=_("Standings"),
@@ -108,6 +116,7 @@ def standings_words() -> StandingsWords:
         lost=_("L"),
         cross_legend=_("Points scored against each opponent (columns: row numbers)"),
         counts_legend=_("Matches won, drawn, lost"),
+        numbers=number_symbols(),
     )
 
 
@@ -122,6 +131,11 @@ def bracket_words() -> BracketWords:
         winner_of=_("winner of {tag}", tag="{tag}"),
         bye=_("bye"),
         play_in=_("Play-in (round 1): the winners join the bracket"),
+        section=_("Section {number} of {count}", number="{number}", count="{count}"),
+        section_tag=_("section {number}", number="{number}"),
+        last_rounds=_("The last rounds: the winners of the sections"),
+        next_round=_("Next round: {round}", round="{round}"),
+        numbers=number_symbols(),
     )
 
 

@@ -10,7 +10,7 @@ from itertools import combinations
 
 import pytest
 
-from bot.languages import speaking
+from bot.languages import _, speaking
 from bot.tournaments import TieBreak
 from bot.tournaments.pictures import (
     bracket_words,
@@ -197,3 +197,48 @@ def test_the_pictures_words_are_english_outside_a_language() -> None:
     assert bracket_words().winner_of == "winner of {tag}"
     assert pairings_words().requested == "bye (requested)"
     assert chart_words(2).summary[0] == "peak {peak} · 2 rated games"
+
+
+@pytest.mark.parametrize(
+    ("language", "points", "tie_break"), [("en", "12", "13.30"), ("de", "12", "13,30")]
+)
+def test_standings_numbers_are_written_in_the_readers_language(
+    language: str, points: str, tie_break: str
+) -> None:
+    """Issue 38: a German table wrote "13.30" (and 1,200 as "1200")."""
+    with speaking(language):
+        words = standings_words()
+        breaks = german_tie_breaks()
+    rows = tuple(
+        replace(row, points=12, tie_breaks=(13.3, 1200, 2.5)) for row in standings(4, True).rows
+    )
+    table = StandingsTable("Cup", rows, breaks, words=words)
+    picture = standings_layout(table).picture
+    image = decoded(render_standings(table))
+    assert picture.labelled("points:0").text == points
+    assert assert_drawn(image, picture, "tiebreak:0:0").text == tie_break
+    assert picture.labelled("tiebreak:0:1").text == ("1.200" if language == "de" else "1,200")
+    assert picture.labelled("tiebreak:0:2").text == "2½"
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_long_subtitle_is_wrapped_whole(language: str, theme: str) -> None:
+    """Issue 38: the subtitle was cut at 520 px ("ranked by m…", "gewertet n…")."""
+    with speaking(language):
+        words = standings_words()
+        subtitle = _(
+            "Standings, {stage} · {size} · ranked by match points",
+            stage=_("round {round}", round=7),
+            size="6x6",
+        )
+    table = replace(standings(4, True), subtitle=subtitle, words=words)
+    picture = standings_layout(table, theme).picture
+    check_legible(picture)
+    image = decoded(render_standings(table, theme))
+    lines = [label for label in picture.labels if label.role.startswith("subtitle")]
+    assert len(lines) > 1
+    assert " ".join(label.text for label in lines) == subtitle
+    for label in lines:
+        assert_drawn(image, picture, label.role)
+        assert label.box()[3] < picture.labelled("heading:0").box()[1]

@@ -80,7 +80,11 @@ async def test_groups_then_a_knockout_final_settled_by_a_tiebreak_game(club: Clu
     assert tiebreak.setup.clock.kind is ClockKind.BANK
     assert tiebreak.setup.clock.bank == timedelta(days=1)
     posted = [m.content for m in club.world.bot_messages(club.thread(tiebreak.thread_id))]
-    assert any(f"Tiebreak game 1 of the match (game #{tiebreak.id}) starts" in t for t in posted)
+    [start] = [
+        t for t in posted if f"Tiebreak game 1 of the match (game #{tiebreak.id}) starts" in t
+    ]
+    # Its clock is not the match's: the start says it (issue 38: it said only the deadline).
+    assert "2d per move + 1d bank" in start.split("\n")[0]
 
     await club.win(tiebreak, bob.id)
     assert await club.active_games() == []

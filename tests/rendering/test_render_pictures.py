@@ -15,7 +15,14 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from rendering import THEMES
-from rendering.bracket import Bracket, BracketMatch, Entrant, bracket_layout, render_bracket
+from rendering.bracket import (
+    Bracket,
+    BracketMatch,
+    Entrant,
+    bracket_layout,
+    bracket_pictures,
+    render_bracket,
+)
 from rendering.chart import (
     RatingHistory,
     RatingPoint,
@@ -23,9 +30,25 @@ from rendering.chart import (
     nice_ticks,
     render_rating_history,
 )
-from rendering.colour import contrast
-from rendering.diagram import MAX_WIDTH, MIN_PHONE_TEXT, Box, Label, Picture, name_text, paint
-from rendering.evaluation import EvaluationGraph, graph_layout, render_evaluation_graph
+from rendering.colour import VISIONS, contrast, distance, simulate
+from rendering.diagram import (
+    MAX_WIDTH,
+    MIN_PHONE_TEXT,
+    PHONE_WIDTH,
+    SMALL,
+    Box,
+    Label,
+    Picture,
+    name_text,
+    paint,
+    wrap,
+)
+from rendering.evaluation import (
+    EvaluationGraph,
+    graph_layout,
+    mark_colour,
+    render_evaluation_graph,
+)
 from rendering.pairings import PairingRow, RoundPairings, pairings_layout, render_pairings
 from rendering.palette import to_palette
 from rendering.standings import (
@@ -37,8 +60,8 @@ from rendering.standings import (
     render_standings,
     standings_layout,
 )
-from rendering.text import ELLIPSIS, draw_line
-from rendering.themes import MIN_TEXT_CONTRAST
+from rendering.text import ELLIPSIS, draw_line, font_index
+from rendering.themes import MIN_GRAPHIC_CONTRAST, MIN_MARK_DISTANCE, MIN_TEXT_CONTRAST
 
 NAMES = (
     "Alice Ångström", "Дмитрий", "王小明", "محمد علي", "Bob 🐢", "Zoë", "שלום",
@@ -532,7 +555,7 @@ def test_the_evaluation_graph_plots_each_position_and_marks_the_blunder(theme: s
     image = decoded(render_evaluation_graph(EVALUATIONS, theme))
     assert image.size == (picture.width, picture.height)
     x, y = layout.points[40]
-    assert image.getpixel((round(x), round(y))) == picture.theme.alert  # the ?? dot
+    assert image.getpixel((round(x), round(y))) == mark_colour("??", picture.theme)
     x, y = layout.points[10]
     assert image.getpixel((round(x), round(y))) == picture.theme.road  # the line
     for role in ("title", "subtitle", "y-tick:10", "y-tick:-10", "y-tick:0", "x-tick:60"):
@@ -543,12 +566,12 @@ def test_the_evaluation_graph_plots_each_position_and_marks_the_blunder(theme: s
     axis = assert_drawn(image, picture, "y-axis")
     assert axis.text == "Flats ahead: ▲ Alice (White) · ▼ Bob (Black)"
     assert axis.box()[3] <= top
-    for mark, meaning, colour in (("??", "blunder", "alert"), ("?", "mistake", "text")):
+    for mark, meaning in (("??", "blunder"), ("?", "mistake")):
         entry = assert_drawn(image, picture, f"legend:{mark}")
         assert entry.text == f"{mark} {meaning}" and entry.box()[1] > bottom
         x0, y0, _, y1 = entry.box()
         dot = image.crop((x0 - 20, y0, x0, y1)).getcolors(1 << 16)
-        assert getattr(picture.theme, colour) in {c for _, c in dot}
+        assert mark_colour(mark, picture.theme) in {c for _, c in dot}
     assert "legend:!" not in {label.role for label in picture.labels}  # no Tinuë found here
     check_legible(picture)
 
@@ -681,3 +704,164 @@ def test_a_requested_bye_is_marked_apart_from_the_odd_players_bye(theme: str) ->
     check_legible(layout.picture)
     with pytest.raises(ValueError, match="whether it was requested"):
         RoundPairings("Round 2", round_.pairings, ("Zoë",), requested=(False, True))
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_every_mark_on_the_evaluation_graph_stands_out_from_the_background_and_the_line(
+    theme: str,
+) -> None:
+    """Issue 38: the "!" dot had the line's colour, the "??" dot 1.88:1 on the default
+    background. Each mark's dot, as painted in the PNG, is at least 3:1 against the background
+    and a clearly different colour from the line, for every colour vision."""
+    marks = tuple({10: "??", 20: "?", 30: "!"}.get(i, "") for i in range(40))
+    graph = EvaluationGraph("Alice vs Bob", tuple(i / 8 for i in range(41)), marks)
+    layout = graph_layout(graph, theme)
+    chosen = layout.picture.theme
+    image = decoded(render_evaluation_graph(graph, theme))
+    for ply, mark in enumerate(marks):
+        if not mark:
+            continue
+        x, y = layout.points[ply + 1]
+        dot = image.getpixel((round(x), round(y)))
+        assert contrast(dot, chosen.background) >= MIN_GRAPHIC_CONTRAST, (mark, dot)
+        for vision in VISIONS:
+            seen = distance(simulate(dot, vision), simulate(chosen.road, vision))
+            assert seen >= MIN_MARK_DISTANCE, (mark, vision, dot)
+        # A ring in the background colour parts the dot from the line running through it.
+        assert image.getpixel((round(x) + 8, round(y))) == chosen.background
+        entry = layout.picture.labelled(f"legend:{mark}").box()
+        legend_dot = image.crop((entry[0] - 20, entry[1], entry[0], entry[3])).getcolors(1 << 16)
+        assert dot in {c for _, c in legend_dot}  # the legend shows the same colour
+
+
+def test_a_letter_the_fonts_lack_is_drawn_as_its_plain_form() -> None:
+    """Issue 38: "Ⓒapstone" was drawn as "apstone" (no bundled font has Ⓒ): a character the
+    fonts lack is drawn as its compatibility form (NFKC: Ⓒ is C, 𝐁 is B, ﬁ is fi)."""
+    assert font_index("Ⓒ") is None
+    for name, shown in (("Ⓒapstone", "Capstone"), ("𝐁𝐨𝐛", "Bob"), ("ﬁsh", "fish")):
+        assert name_text(name, "?") == shown
+    table = standings(4, True)
+    table = replace(table, rows=(replace(table.rows[0], name="Ⓒapstone"), *table.rows[1:]))
+    picture = standings_layout(table).picture
+    image = decoded(render_standings(table))
+    assert assert_drawn(image, picture, "name:0").text == "Capstone"
+    for label in picture.labels:  # every character of every label has a glyph
+        assert all(font_index(char) is not None for char in label.text), label.text
+
+
+GERMAN_NAMES = ("Hannelore Grünwald", "GrünwaldSchäfer", "Karl-Heinz Oberhauser", "Ute", "Spieler")
+
+
+def bracket_of(count: int, played: int) -> Bracket:
+    """`count` entrants (long German names, and "Spieler n") in the usual seeding (byes to the
+    top seeds), the better seed winning the first `played` rounds."""
+    size = 1 << (count - 1).bit_length()
+    order = [1]
+    while len(order) < size:
+        order = [x for s in order for x in (s, 2 * len(order) + 1 - s)]
+    seeded = [
+        Entrant(GERMAN_NAMES[s % 5] if s % 5 < 4 else f"Spieler {s}", s) if s <= count else None
+        for s in order
+    ]
+    pairs = [(seeded[i], seeded[i + 1]) for i in range(0, size, 2)]
+    rounds = []
+    for _ in range(played):
+        matches = [
+            BracketMatch(pair, (2, 1), 0) if None not in pair else BracketMatch(pair)
+            for pair in pairs
+        ]
+        rounds.append(tuple(matches))
+        winners = [a for a, _ in pairs]
+        if len(winners) == 1:
+            break
+        pairs = [(winners[i], winners[i + 1]) for i in range(0, len(winners), 2)]
+    return Bracket("Herbstturnier", tuple(rounds) or (tuple(BracketMatch(p) for p in pairs),))
+
+
+def word_runs(name: str) -> set[str]:
+    """Every run of `name`'s whole words: from one break to another (a space, or after a
+    hyphen)."""
+    ends = [0, len(name)] + [i for i, c in enumerate(name) if c == " "]
+    ends += [i + 1 for i, c in enumerate(name) if c == "-"]
+    return {name[a:b].strip() for a in ends for b in ends if a < b}
+
+
+def broken_mid_word(lines: list[str], names: set[str]) -> list[str]:
+    """The lines that end inside a word without an ellipsis to say so."""
+    runs = set().union(*(word_runs(name) for name in names))
+    return [line for line in lines if not line.endswith(ELLIPSIS) and line not in runs]
+
+
+@pytest.mark.parametrize("count", [16, 64])
+def test_no_bracket_name_is_broken_inside_a_word(count: int) -> None:
+    """Issue 38: "Hannel/ore" and "Grünwa/ldSchäfer" in the 64-player bracket. A name too long
+    for its lines breaks between words, and a word too long for a line is cut with an
+    ellipsis."""
+    bracket = bracket_of(count, 2)
+    names = {e.name for m in bracket.rounds[0] for e in m.entrants if e is not None}
+    picture = bracket_layout(bracket).picture
+    shown = [label.text for label in picture.labels if label.role.startswith("slot:")]
+    assert len(shown) >= count
+    assert broken_mid_word(shown, names) == []
+    for width in (40, 60, 90, 140, 200):  # the wrapping itself, in every room
+        for name in names:
+            lines = [line.text() for line in wrap(name, SMALL, width)]
+            assert broken_mid_word(lines, {name}) == [], (name, width, lines)
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+@pytest.mark.parametrize(("count", "played"), [(64, 2), (64, 6), (32, 5), (40, 1)])
+def test_a_big_bracket_comes_in_sections_a_phone_can_follow(
+    count: int, played: int, theme: str
+) -> None:
+    """Issue 38: 64 players made one picture 880x5251 (400x2387 on a phone), with "Spieler 64"
+    on two lines. Beyond 16 players each section of 16 is a picture of its own, then one of the
+    last rounds: each a screen or two on a phone, every name short enough on one line."""
+    bracket = bracket_of(count, played)
+    parts = bracket_pictures(bracket)
+    sections = max(2, 1 << ((count - 1).bit_length() - 4)) if count != 40 else 2
+    assert len(parts) == sections + 1
+    seeds: set[str] = set()
+    for number, part in enumerate(parts, 1):
+        layout = bracket_layout(part, theme)
+        picture = layout.picture
+        check_legible(picture)
+        # On a phone 400 px wide, at most 900 px tall (with a play-in above), not 2,387.
+        assert picture.height * PHONE_WIDTH / picture.width <= 900
+        assert layout.play_in or picture.height * PHONE_WIDTH / picture.width <= 700
+        subtitle = " ".join(
+            label.text for label in picture.labels if label.role.startswith("subtitle")
+        )
+        if number <= sections:
+            assert subtitle == f"Section {number} of {sections}"
+            seeds |= {label.text for label in picture.labels if label.role.startswith("seed:")}
+        else:
+            assert subtitle == "The last rounds: the winners of the sections"
+        names = [label.text for label in picture.labels if label.text.startswith("Spieler")]
+        assert all(len(text.split()) == 2 for text in names)  # "Spieler 64" on one line
+        shown = [label.text for label in picture.labels if label.role.startswith("slot:")]
+        waiting = {f"winner of {tag}" for tag in (*part.feeders, *(f"P{n}" for n in range(9)))}
+        allowed = {e.name for e in entrants(bracket)} | {"bye"} | waiting
+        assert broken_mid_word(shown, allowed) == []
+    # Every entrant in one section; the last rounds as the whole bracket has them.
+    assert seeds == {str(seed) for seed in range(1, count + 1)}
+    whole = bracket_layout(bracket, theme).picture
+    final = bracket_layout(parts[-1], theme).picture
+    champion = " ".join(label.text for label in whole.labels if label.role.startswith("champion"))
+    last = " ".join(label.text for label in final.labels if label.role.startswith("champion"))
+    assert last == champion or champion.startswith(last.removesuffix(ELLIPSIS))
+    assert (played >= (count - 1).bit_length()) == bool(champion)
+    if played < 5:  # the last rounds wait for the sections' winners
+        waiting = [label.text for label in final.labels if label.role.startswith("slot:0:0:0")]
+        assert " ".join(waiting) == "winner of section 1"
+    assert final.labelled("heading:0").text in ("Semis", "Final", "SF")
+
+
+def entrants(bracket: Bracket) -> list[Entrant]:
+    return [e for m in bracket.rounds[0] for e in m.entrants if e is not None]
+
+
+def test_a_bracket_of_sixteen_or_fewer_stays_one_picture() -> None:
+    for count in (2, 5, 8, 16):
+        bracket = bracket_of(count, 1)
+        assert bracket_pictures(bracket) == (bracket,)
