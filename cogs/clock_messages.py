@@ -104,6 +104,15 @@ def clock_news_text(game: GameView, news: ClockNews) -> str:
     if event is ClockEvent.AUTO_VACATION:
         until = from_db(news.until)
         assert until is not None
+        if news.days_left == 0:  # no day follows this one: the game is lost when it ends
+            return _(
+                "{player} was out of time in game #{game}; an automatic vacation day was taken, "
+                "the last one left this year: unless they move, the game is lost on time "
+                "{until}.",
+                player=who,
+                game=game.id,
+                until=timestamp(until),
+            )
         return _(
             "{player} was out of time in game #{game}; an automatic vacation day was taken: "
             "its clock stands still until {until}. Moves still go in. Vacation days left this "
