@@ -316,10 +316,13 @@ async def _out_of_time_on_return(tx: Transaction, vacation: Vacation) -> list[Ga
     return overdue
 
 
-async def _day_to_take(tx: Transaction, game: GameView, at: datetime) -> VacationStatus | None:
+async def _day_to_take(
+    tx: Transaction, game: GameView, at: datetime, *, foreseen: bool = False
+) -> VacationStatus | None:
     """The vacation status of `game`'s player to move if their time running out at `at` takes a
     vacation day instead of the loss: they opted in, the game allows vacations, they are not on
-    vacation at `at` already and have a day left in `at`'s year. None when it does not."""
+    vacation already and have a day left in `at`'s year. None when it does not. `foreseen`:
+    asked ahead (a reminder), when a vacation that ends by `at` will have ended."""
     player_id = game.player_to_move.id
     if not (await fetch_player(tx, player_id)).auto_vacation:
         return None
@@ -329,7 +332,8 @@ async def _day_to_take(tx: Transaction, game: GameView, at: datetime) -> Vacatio
     if allowed is None or not allowed[0]:
         return None
     status = await _status(tx, game.guild_id, player_id, at)
-    if (status.current is not None and status.current.ends_at > at) or status.days_left < 1:
+    on_vacation = status.current is not None and not (foreseen and status.current.ends_at <= at)
+    if on_vacation or status.days_left < 1:
         return None
     return status
 
@@ -518,7 +522,7 @@ class ClockService:
         automatic vacation day in this game instead of losing on time (what a reminder says)."""
         async with self._db.snapshot() as tx:
             game = await fetch_game(tx, game_id)
-            return await _day_to_take(tx, game, deadline) is not None
+            return await _day_to_take(tx, game, deadline, foreseen=True) is not None
 
     # ----------------------------------------------------------------- more time
 

@@ -129,6 +129,10 @@ async def test_the_last_day_reminds_before_the_loss_and_says_the_game_is_lost_th
         "last one left this year: unless they move, the game is lost on time <t:"
     )
     assert "stands still" not in news
+    listed = (await alice.slash(world.channel, "tak games")).response
+    assert "time ran out: a move is due before the vacation ends" in str(
+        [listed.content, *(embed.description for embed in listed.embeds)]
+    )
     before_loss = len(world.bot_messages(thread))
     await advance(env, timedelta(hours=21, minutes=59))  # T + 1d - 2h - 1 min: nothing yet
     assert len(world.bot_messages(thread)) == before_loss
