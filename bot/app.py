@@ -232,6 +232,10 @@ def invoked_name(interaction: discord.Interaction) -> str:
     return " ".join(names)
 
 
+# Interaction.extras key: person_language found no player to note the person's Discord language on.
+_NOT_A_PLAYER = "bredon_not_a_player"
+
+
 @asynccontextmanager
 async def acting(interaction: discord.Interaction) -> AsyncIterator[None]:
     """The one way a slash command (or a form) acknowledges and refuses: acknowledged at once,
@@ -242,6 +246,8 @@ async def acting(interaction: discord.Interaction) -> AsyncIterator[None]:
     with speaking(await person_language(interaction)):
         async with refusals(interaction):
             yield
+    if interaction.extras.get(_NOT_A_PLAYER):  # their first command may have made them one
+        await person_language(interaction)
 
 
 async def person_language(interaction: discord.Interaction, *, remember: bool = True) -> str:
@@ -252,10 +258,13 @@ async def person_language(interaction: discord.Interaction, *, remember: bool = 
     client = interaction.client
     if not isinstance(client, BredonBot) or not hasattr(client, "services"):
         return catalogue().language_for(locale)
+    players = client.services.players
     try:
-        return await client.services.players.speaks(interaction.user.id, locale, remember=remember)
+        language, known = await players.speaks_known(interaction.user.id, locale, remember=remember)
     except (BredonError, StoreError):  # a store that fails: the command itself will say so
         return catalogue().language_for(locale)
+    interaction.extras[_NOT_A_PLAYER] = not known
+    return language
 
 
 def intents_for(settings: Settings) -> discord.Intents:

@@ -15,6 +15,7 @@ from bot.store import from_db
 from bot.timekeeping.control import ClockKind, describe_duration
 from bot.timekeeping.deadlines import Reminder
 from bot.timekeeping.holds import VacationReport, VacationStatus
+from bot.timekeeping.turns import out_of_time_held
 from cogs.formatting import display, mention, timestamp
 
 
@@ -57,6 +58,8 @@ def clock_note(game: GameView) -> str:
                 remaining=remaining,
                 bank=bank,
             )
+        if out_of_time_held(game):  # no time is left after it: the loss, or the next day
+            return _("time ran out: a move is due before the vacation ends")
         return _(
             "the clock stands still: a player is on vacation; {remaining} left{bank}",
             remaining=remaining,
@@ -104,6 +107,15 @@ def clock_news_text(game: GameView, news: ClockNews) -> str:
     if event is ClockEvent.AUTO_VACATION:
         until = from_db(news.until)
         assert until is not None
+        if news.days_left == 0:  # no day follows this one: the game is lost when it ends
+            return _(
+                "{player} was out of time in game #{game}; an automatic vacation day was taken, "
+                "the last one left this year: unless they move, the game is lost on time "
+                "{until}.",
+                player=who,
+                game=game.id,
+                until=timestamp(until),
+            )
         return _(
             "{player} was out of time in game #{game}; an automatic vacation day was taken: "
             "its clock stands still until {until}. Moves still go in. Vacation days left this "

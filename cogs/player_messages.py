@@ -10,7 +10,7 @@ import discord
 
 from bot.games.matches import PlayerTotals
 from bot.games.model import RatingChange
-from bot.languages import _, language_name, ngettext
+from bot.languages import _, language_name, ngettext, spoken
 from bot.players.glicko2 import Rating, is_provisional
 from bot.players.ratings import PlayerRating
 from bot.players.service import PlayerProfile
@@ -79,7 +79,8 @@ def totals_text(totals: PlayerTotals | None, name: str) -> str:
 
 
 def settings_text(profile: PlayerProfile) -> str:
-    """`/profile settings`' answer: the theme, automatic vacation and the language."""
+    """`/profile settings`' answer: the theme, automatic vacation and the language (spoken in
+    the player's: with none chosen, their Discord's)."""
     if profile.auto_vacation:
         auto = _(
             "**on**: when your time runs out and vacation days are left, one is taken instead "
@@ -88,7 +89,7 @@ def settings_text(profile: PlayerProfile) -> str:
     else:
         auto = _("**off**")
     if profile.language is None:
-        language = _("as your Discord (**{language}** now)", language=language_name(profile.speaks))
+        language = _("as your Discord (**{language}** now)", language=language_name(spoken()))
     else:
         language = f"**{language_name(profile.language)}**"
     return "\n".join(

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import BredonBot, acting
+from bot.app import BredonBot, acting, person_language
 from bot.languages import _, speaking
 from cogs import game_messages, notification_messages, player_messages
 from cogs.actions import player_of
@@ -77,7 +77,9 @@ class ProfileCog(commands.Cog):
             if language is not None:
                 chosen = None if language == FOLLOW_DISCORD else language
                 profile = await players.set_language(interaction.user.id, chosen)
-            with speaking(profile.speaks):  # a language just chosen answers already
+            # The rule every command speaks by (a language just chosen answers already), not
+            # what is stored: a player new with this command has no Discord language noted yet.
+            with speaking(await person_language(interaction)):
                 text = player_messages.settings_text(profile)
                 text += "\n" + notification_messages.prefs_text(prefs)
             await interaction.followup.send(text, ephemeral=True)

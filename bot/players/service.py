@@ -110,15 +110,23 @@ class PlayerService:
         """The language to speak to a player: the one they chose, else the Discord language
         their command came in (`discord_locale`, remembered for what reaches them outside a
         command), else the one their last command came in."""
+        language, _known = await self.speaks_known(player_id, discord_locale, remember=remember)
+        return language
+
+    async def speaks_known(
+        self, player_id: int, discord_locale: str | None = None, *, remember: bool = True
+    ) -> tuple[str, bool]:
+        """:meth:`speaks`, and whether they are a player yet (else nothing is remembered: their
+        first command may make them one, and note `discord_locale` after)."""
         async with self._db.snapshot() as tx:
             try:
                 profile = await fetch_player(tx, player_id)
             except UnknownPlayer:
-                return catalogue().language_for(discord_locale)
+                return catalogue().language_for(discord_locale), False
         if discord_locale is None or discord_locale == profile.discord_locale:
-            return profile.speaks
-        if not remember:  # a read only (before a button's answer, which cannot wait)
-            return profile.language or catalogue().language_for(discord_locale)
-        async with self._db.transaction() as tx:
-            await storage.note_locale(tx, player_id, discord_locale)
-        return profile.language or catalogue().language_for(discord_locale)
+            return profile.speaks, True
+        language = profile.language or catalogue().language_for(discord_locale)
+        if remember:  # not before a button's answer, which cannot wait on a write
+            async with self._db.transaction() as tx:
+                await storage.note_locale(tx, player_id, discord_locale)
+        return language, True

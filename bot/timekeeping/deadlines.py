@@ -26,6 +26,8 @@ holds (:attr:`~bot.store.Database.skip_locked`): that process is settling it, or
 Reminders are
 claimed when they are handed out (the claim moves ``reminder_at`` to the next chosen time still
 ahead): each at most once, even across a crash, and one only for reminder times missed together.
+A clock that stands still has no reminder due, except where the player to move is out of time on
+an automatic vacation day: their turn ends with that day, and its reminders come before.
 """
 
 from __future__ import annotations
@@ -60,11 +62,17 @@ from bot.timekeeping.clock import Clock
 from bot.timekeeping.holds import (
     VacationReport,
     end_due_vacations,
+    end_of_turn_out_of_time,
     hold_games_begun_on_vacation,
     next_vacation_end,
     take_vacation_day,
 )
-from bot.timekeeping.turns import next_reminder, reminder_offsets
+from bot.timekeeping.turns import (
+    OUT_OF_TIME_HELD,
+    next_reminder,
+    out_of_time_held,
+    reminder_offsets,
+)
 from bot.tournaments.storage import in_tournament
 from tak import Result, ResultKind
 
@@ -135,8 +143,8 @@ class DeadlineService:
             "AND o.delivered_at IS NULL)) "
             "ELSE deadline_at END) AS t FROM games g WHERE status = 'active' "
             "AND frozen_at IS NULL "
-            "UNION ALL SELECT MIN(reminder_at) FROM games WHERE status = 'active' "
-            "AND frozen_at IS NULL "
+            "UNION ALL SELECT MIN(reminder_at) FROM games g WHERE status = 'active' "
+            f"AND (frozen_at IS NULL OR {OUT_OF_TIME_HELD}) "
             "UNION ALL SELECT MIN(expires_at) FROM challenges WHERE status = 'open' "
             f"UNION ALL {NEXT_BIDDING_DUE}) AS due",
             (soon,),
@@ -159,7 +167,8 @@ class DeadlineService:
             )
             reminders = await tx.fetchall(
                 GAME_SELECT + " WHERE g.status = 'active' AND g.reminder_at <= ? "
-                "AND g.deadline_at > ? AND g.frozen_at IS NULL ORDER BY g.reminder_at, g.id",
+                f"AND ((g.deadline_at > ? AND g.frozen_at IS NULL) OR {OUT_OF_TIME_HELD}) "
+                "ORDER BY g.reminder_at, g.id",
                 (moment, moment),
             )
             challenges = await tx.fetchall(
@@ -264,20 +273,24 @@ class DeadlineService:
             if not await self._held(tx, "games", game_id):
                 return None
             game = await fetch_game(tx, game_id)
-            if (
-                not game.is_active
-                or game.reminder_at is None
-                or game.reminder_at > moment
-                or game.deadline_at is None
-                or game.frozen_at is not None
-            ):
+            if not game.is_active or game.reminder_at is None or game.reminder_at > moment:
+                return None
+            deadline = game.deadline_at
+            if out_of_time_held(game):  # the turn ends with the player's vacation day
+                deadline = await end_of_turn_out_of_time(tx, game)
+                if deadline is None or deadline <= moment:  # what else holds the clock decides
+                    await set_reminder(tx, game.id, None)
+                    return None
+            elif game.frozen_at is not None:
+                return None
+            if deadline is None:
                 return None
             # The next of the player's reminder times, if one is left before the deadline.
             offsets = await reminder_offsets(tx, game.guild_id, game.player_to_move.id)
             later = None
             if offsets is not None:
-                later = next_reminder(offsets, moment, game.deadline_at, moment)
+                later = next_reminder(offsets, moment, deadline, moment)
             await set_reminder(tx, game.id, later)
-            notice = ReminderDue(game.id, game.player_to_move.id, to_db(game.deadline_at), game.ply)
+            notice = ReminderDue(game.id, game.player_to_move.id, to_db(deadline), game.ply)
             await enqueue(tx, notice, moment)
-            return Reminder(game, game.player_to_move, game.deadline_at)
+            return Reminder(game, game.player_to_move, deadline)

@@ -20,7 +20,9 @@ with vacation days left takes one day from the deadline instead of losing on tim
 (:func:`take_vacation_day`, called by the deadline service): like a vacation taken by hand it
 stops the clocks of all their games in the server, so several games due at once cost one day.
 When the day ends with no move, the deadline is due again and the next day is taken, until
-none are left.
+none are left. While the player is out of time their turn ends when their vacation does: the
+reminders they chose come before that end (:func:`remind_before_return`), and the last day's
+reminder and notice say the game is lost then.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ from bot.timekeeping.turns import (
     clock_held,
     encode_offsets,
     next_reminder,
+    out_of_time_held,
     reminder_offsets,
 )
 
@@ -132,7 +135,8 @@ async def settle_clock(
 ) -> GameView:
     """Stop or restart the game's clock as what holds it at `at` says. A clock that stops
     stands still from `stopped_since` (default `at`); one that runs again moves its deadline and
-    next reminder on by the time it stood still, up to `at`."""
+    next reminder on by the time it stood still, up to `at` (a turn out of time keeps its
+    reminder: that one is a moment in real time, :func:`remind_before_return`)."""
     game = await fetch_game(tx, game_id)
     if not game.is_active:
         return game
@@ -142,7 +146,9 @@ async def settle_clock(
     elif not held and game.frozen_at is not None:
         stood = max(at - game.frozen_at, timedelta(0))
         deadline = None if game.deadline_at is None else game.deadline_at + stood
-        reminder = None if game.reminder_at is None else game.reminder_at + stood
+        reminder = game.reminder_at
+        if reminder is not None and not out_of_time_held(game):
+            reminder += stood
         await storage.restart_clock(tx, game.id, deadline, reminder)
     return await fetch_game(tx, game.id)
 
@@ -154,6 +160,25 @@ async def _rearm_reminder(tx: Transaction, game: GameView, now: datetime) -> Non
     offsets = await reminder_offsets(tx, game.guild_id, game.player_to_move.id)
     reminder = next_reminder(offsets, start, game.deadline_at, start)
     await storage.set_reminder(tx, game.id, reminder)
+
+
+async def remind_before_return(tx: Transaction, vacation: Vacation, now: datetime) -> None:
+    """The games `vacation`'s player is out of time in end when it does (the next automatic
+    day, or the loss): their reminders come at the player's chosen times before that end."""
+    offsets = await reminder_offsets(tx, vacation.guild_id, vacation.player_id)
+    reminder = next_reminder(offsets, vacation.started_at, vacation.ends_at, now)
+    for game in await _out_of_time_on_return(tx, vacation):
+        await storage.set_reminder(tx, game.id, reminder)
+
+
+async def end_of_turn_out_of_time(tx: Transaction, game: GameView) -> datetime | None:
+    """When the turn of `game`'s player to move, out of time on a vacation day, ends: when their
+    vacation does (None when they are not on vacation)."""
+    row = await tx.fetchone(
+        "SELECT ends_at FROM vacations WHERE guild_id = ? AND player_id = ? AND ended_at IS NULL",
+        (game.guild_id, game.player_to_move.id),
+    )
+    return None if row is None else from_db(row[0])
 
 
 async def _active_games(tx: Transaction, guild_id: int, player_id: int) -> list[GameView]:
@@ -291,10 +316,13 @@ async def _out_of_time_on_return(tx: Transaction, vacation: Vacation) -> list[Ga
     return overdue
 
 
-async def _day_to_take(tx: Transaction, game: GameView, at: datetime) -> VacationStatus | None:
+async def _day_to_take(
+    tx: Transaction, game: GameView, at: datetime, *, foreseen: bool = False
+) -> VacationStatus | None:
     """The vacation status of `game`'s player to move if their time running out at `at` takes a
     vacation day instead of the loss: they opted in, the game allows vacations, they are not on
-    vacation already and have a day left in `at`'s year. None when it does not."""
+    vacation already and have a day left in `at`'s year. None when it does not. `foreseen`:
+    asked ahead (a reminder), when a vacation that ends by `at` will have ended."""
     player_id = game.player_to_move.id
     if not (await fetch_player(tx, player_id)).auto_vacation:
         return None
@@ -304,7 +332,8 @@ async def _day_to_take(tx: Transaction, game: GameView, at: datetime) -> Vacatio
     if allowed is None or not allowed[0]:
         return None
     status = await _status(tx, game.guild_id, player_id, at)
-    if status.current is not None or status.days_left < 1:
+    on_vacation = status.current is not None and not (foreseen and status.current.ends_at <= at)
+    if on_vacation or status.days_left < 1:
         return None
     return status
 
@@ -356,6 +385,7 @@ async def take_vacation_day(
         else:
             news = ClockNews(settled.id, ClockEvent.VACATION.value, player_id, until=to_db(ends))
         await enqueue(tx, news, now)
+    await remind_before_return(tx, vacation, now)
     return VacationReport(vacation, held, not_held, days_left)
 
 
@@ -455,6 +485,8 @@ class ClockService:
                 held.append(settled)
                 news = ClockNews(game.id, ClockEvent.VACATION.value, player.id, until=to_db(ends))
                 await enqueue(tx, news, now)
+            if current is not None:
+                await remind_before_return(tx, vacation, now)
             return VacationReport(vacation, held, not_held, status.days_left - days)
 
     async def end_vacation(self, guild_id: int, player_id: int) -> VacationReport:
@@ -490,7 +522,7 @@ class ClockService:
         automatic vacation day in this game instead of losing on time (what a reminder says)."""
         async with self._db.snapshot() as tx:
             game = await fetch_game(tx, game_id)
-            return await _day_to_take(tx, game, deadline) is not None
+            return await _day_to_take(tx, game, deadline, foreseen=True) is not None
 
     # ----------------------------------------------------------------- more time
 

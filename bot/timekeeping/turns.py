@@ -32,6 +32,19 @@ VACATION_HOLDS = (
     "AND v.player_id IN (g.white_id, g.black_id) AND v.started_at <= ? "
     f"AND COALESCE(v.ended_at, v.ends_at) > ?) AND {VACATION_ALLOWED}"
 )
+# SQL: game g's clock stopped with its turn's time run out (see :func:`out_of_time_held`).
+OUT_OF_TIME_HELD = "(g.frozen_at IS NOT NULL AND g.deadline_at <= g.frozen_at)"
+
+
+def out_of_time_held(game: GameView) -> bool:
+    """Whether the game's clock stopped with its player's time run out (an automatic vacation
+    day before their move): the turn then ends when what holds the clock lets go, so its
+    reminder is a moment in real time, not one that moves on with the clock."""
+    return (
+        game.frozen_at is not None
+        and game.deadline_at is not None
+        and game.deadline_at <= game.frozen_at
+    )
 
 
 async def clock_held(tx: Transaction, game_id: int, at: datetime) -> bool:

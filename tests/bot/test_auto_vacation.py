@@ -7,12 +7,13 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
 from bot import errors
 from bot.errors import StoreBusy
+from bot.games.model import GameView
 from bot.notifications.outbox import ClockEvent
 from bot.services import Services
 from bot.store import to_db
@@ -74,7 +75,8 @@ async def test_a_day_is_taken_from_the_deadline_and_the_game_goes_on(services, c
         ALICE.id,
         13,
     )
-    assert await services.deadlines.next_due_at() == deadline + DAY
+    # The default reminder comes at 80% of the day, which ends the turn of a player out of time.
+    assert await services.deadlines.next_due_at() == deadline + DAY * 0.8
     clock.advance(hours=20)
     await play(services, game.id, "b1")  # Alice moves during her vacation day
     clock.set(deadline + DAY)
@@ -86,14 +88,21 @@ async def test_a_day_is_taken_from_the_deadline_and_the_game_goes_on(services, c
     assert (await services.games.get(game.id)).deadline_at == deadline + DAY + 2 * DAY
 
 
-async def test_day_after_day_until_none_are_left_then_the_loss(services, clock) -> None:
+async def opted_in_with_days(services: Services, days: int) -> tuple[GameView, datetime]:
+    """A one-day game (after `a1 e5`, Alice to move) in a server allowing `days` vacation days,
+    Alice opted in: the game and Alice's deadline."""
     settings = await services.guilds.get(GUILD)
-    await services.guilds.save(replace(settings, vacation_days=2))
+    await services.guilds.save(replace(settings, vacation_days=days))
     game = await game_between(services, ALICE, BOB, days_per_move=1)
     await play(services, game.id, "a1 e5")
     await opt_in(services, ALICE)
     deadline = (await services.games.get(game.id)).deadline_at
     assert deadline is not None
+    return game, deadline
+
+
+async def test_day_after_day_until_none_are_left_then_the_loss(services, clock) -> None:
+    game, deadline = await opted_in_with_days(services, 2)
     clock.set(deadline)
     assert [r.days_left for r in (await services.deadlines.run_due()).vacations_taken] == [1]
     clock.set(deadline + DAY)  # the day ends with no move: the deadline is due again
@@ -349,3 +358,73 @@ async def test_other_games_hear_of_no_return_between_two_days(services, clock) -
     assert [e.game.id for e in report.endings] == [game.id]
     last = (await clock_news(services, other.id))[-1]
     assert last["event"] == "vacation_end" and last["deadline"] is not None
+
+
+async def test_the_last_day_is_reminded_before_its_end_and_the_reminder_promises_no_day(
+    services, clock
+) -> None:
+    """One day left, reminded 2 h before each deadline: the day's end is the turn's real end,
+    so the reminder comes 2 h before it (with the clock standing still), says the game is lost
+    then, and comes once."""
+    await services.clocks.set_reminders(GUILD, ALICE, [timedelta(hours=2)])
+    game, deadline = await opted_in_with_days(services, 1)
+    clock.set(deadline - timedelta(hours=2))
+    [before] = (await services.deadlines.run_due()).reminders
+    assert before.deadline == deadline
+    assert await services.clocks.takes_vacation_day(game.id, deadline)
+    clock.set(deadline)
+    [taken] = (await services.deadlines.run_due()).vacations_taken
+    assert taken.days_left == 0
+    real_end = deadline + DAY
+    assert await services.deadlines.next_due_at() == real_end - timedelta(hours=2)
+    clock.set(real_end - timedelta(hours=2, minutes=1))
+    assert not await services.deadlines.run_due()
+    clock.advance(minutes=1)
+    [last] = (await services.deadlines.run_due()).reminders
+    assert (last.game.id, last.player, last.deadline) == (game.id, ALICE, real_end)
+    assert not await services.clocks.takes_vacation_day(game.id, real_end)  # the loss follows
+    assert (await services.deadlines.run_due()).reminders == []
+    assert await services.deadlines.next_due_at() == real_end
+    clock.set(real_end)
+    [ending] = (await services.deadlines.run_due()).endings
+    assert (ending.game.id, ending.result.kind, ending.game.winner) == (
+        game.id,
+        ResultKind.TIME,
+        BOB,
+    )
+
+
+async def test_each_day_is_reminded_again_and_promises_the_next_while_one_is_left(
+    services, clock
+) -> None:
+    """Two days left, the default reminder (at 80% of the turn): each automatic day is a turn of
+    its own, reminded at 80% of it, and the reminder says what its end brings."""
+    game, deadline = await opted_in_with_days(services, 2)
+    clock.set(deadline)
+    await services.deadlines.run_due()
+    assert (await services.games.get(game.id)).reminder_at == deadline + DAY * 0.8
+    clock.set(deadline + DAY * 0.8)
+    [first] = (await services.deadlines.run_due()).reminders
+    assert first.deadline == deadline + DAY
+    assert await services.clocks.takes_vacation_day(game.id, first.deadline)  # one more left
+    clock.set(deadline + DAY)
+    assert len((await services.deadlines.run_due()).vacations_taken) == 1
+    clock.set(deadline + DAY * 1.8)
+    [second] = (await services.deadlines.run_due()).reminders
+    assert second.deadline == deadline + 2 * DAY
+    assert not await services.clocks.takes_vacation_day(game.id, second.deadline)
+
+
+async def test_an_extended_day_is_reminded_before_its_new_end(services, clock) -> None:
+    """Staying away longer on an automatic day moves the reminders with the day's end."""
+    await services.clocks.set_reminders(GUILD, ALICE, [timedelta(hours=2)])
+    game, _, deadline = await on_an_automatic_day(services, clock)
+    assert (await services.games.get(game.id)).reminder_at == deadline + DAY - timedelta(hours=2)
+    await services.clocks.start_vacation(GUILD, ALICE, 2)
+    new_end = deadline + 3 * DAY
+    assert (await services.games.get(game.id)).reminder_at == new_end - timedelta(hours=2)
+    clock.set(deadline + DAY - timedelta(hours=2))
+    assert (await services.deadlines.run_due()).reminders == []
+    clock.set(new_end - timedelta(hours=2))
+    [reminder] = (await services.deadlines.run_due()).reminders
+    assert (reminder.game.id, reminder.deadline) == (game.id, new_end)

@@ -4,9 +4,13 @@ going on; with no day left, the loss on time as without it."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from datetime import timedelta
 
+from bot.languages import speaking
+from bot.notifications.outbox import ClockNews
+from cogs.clock_messages import clock_news_text
 from tests.discord.conftest import advance
 from tests.discord.test_discord_clocks import opened
 from tests.discord.test_discord_notifications import dms, replies
@@ -63,7 +67,7 @@ async def test_with_no_day_left_the_game_is_lost_on_time(world) -> None:
     env = world.env
     thread = await opted_in(world, vacation_days=1)
     await advance(env, timedelta(days=1, minutes=1))
-    assert "Vacation days left this year: 0." in world.last_bot_message(thread).content
+    assert "the last one left this year" in world.last_bot_message(thread).content
     await advance(env, timedelta(days=1))  # the day ends without a move, and none is left
     assert "wins on time" in world.last_bot_message(thread).content
     assert not (await env.bot.services.games.get(1)).is_active
@@ -104,3 +108,56 @@ async def test_one_dm_for_a_day_that_stops_several_games(world) -> None:
     [dm] = [m for m in dms(alice)[told_before:] if "was out of time" in m.content]
     assert dm.content.startswith(news)
     assert "The clocks of your games here stand still until then: #1, #2." in dm.content
+
+
+async def test_the_last_day_reminds_before_the_loss_and_says_the_game_is_lost_then(world) -> None:
+    """One day left and a reminder 2 h before each deadline: the day's notice says the game is
+    lost when it ends unless the player moves, and 2 h before that end the reminder comes."""
+    env, alice = world.env, world.alice
+    await alice.slash(world.channel, "clock reminders", times="2h")
+    thread = await opted_in(world, vacation_days=1)
+
+    await advance(env, timedelta(hours=22))  # T - 2h
+    assert (
+        "an automatic vacation day is taken if you have one"
+        in world.last_bot_message(thread).content
+    )
+    await advance(env, timedelta(hours=2))  # T: the last day is taken
+    news = world.last_bot_message(thread).content
+    assert news.startswith(
+        f"{alice.mention} was out of time in game #1; an automatic vacation day was taken, the "
+        "last one left this year: unless they move, the game is lost on time <t:"
+    )
+    assert "stands still" not in news
+    listed = (await alice.slash(world.channel, "tak games")).response
+    assert "time ran out: a move is due before the vacation ends" in str(
+        [listed.content, *(embed.description for embed in listed.embeds)]
+    )
+    before_loss = len(world.bot_messages(thread))
+    await advance(env, timedelta(hours=21, minutes=59))  # T + 1d - 2h - 1 min: nothing yet
+    assert len(world.bot_messages(thread)) == before_loss
+    await advance(env, timedelta(minutes=2))  # T + 1d - 2h
+    reminder = world.last_bot_message(thread).content
+    assert reminder.startswith(f"{alice.mention}, reminder: it is your move in game #1.")
+    assert reminder.endswith("then the game is lost on time.")
+    await advance(env, timedelta(hours=2))  # T + 1d: the loss
+    assert "wins on time" in world.last_bot_message(thread).content
+
+
+async def test_the_last_days_notice_in_german(world) -> None:
+    """The words of the last day's notice as German players read them."""
+    thread = await opted_in(world, vacation_days=1)
+    await advance(world.env, timedelta(days=1))
+    news = await world.env.bot.services.db.fetchone(
+        "SELECT payload FROM outbox WHERE kind = 'clock' ORDER BY id DESC"
+    )
+    assert news is not None
+    game = await world.env.bot.services.games.get(1)
+    with speaking("de"):
+        german = clock_news_text(game, ClockNews(**json.loads(news["payload"])))
+    assert german.startswith(
+        f"{world.alice.mention} hatte in Partie #1 keine Zeit mehr; ein automatischer Urlaubstag "
+        "wurde genommen, der letzte in diesem Jahr: Ohne Zug ist die Partie <t:"
+    )
+    assert german.endswith(" auf Zeit verloren.")
+    assert german.split("<t:")[1].split(":")[0] in world.last_bot_message(thread).content

@@ -151,7 +151,7 @@ async def test_an_apology_is_in_the_askers_language_even_when_the_store_fails(
     english = await world.bob.slash(thread, "game ptn", game=1)
     assert english.response.content.startswith("Sorry, something went wrong on my side.")
     # The players' languages cannot be read either: their Discord's (English here) answers.
-    monkeypatch.setattr(world.env.bot.services.players, "speaks", broken)
+    monkeypatch.setattr(world.env.bot.services.players, "speaks_known", broken)
     blind = await world.alice.slash(thread, "game ptn", game=1)
     assert blind.response.content.startswith("Sorry, something went wrong on my side.")
     assert_error(world.env, RuntimeError, contains="disk on fire")
