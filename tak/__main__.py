@@ -3,22 +3,27 @@
 `python -m tak build` (which build of the engine runs: compiled or pure Python, and why).
 
 Options for the position (komi, opening, reserves) come before the TPS. Illegal input prints the
-reason on stderr and exits with code 1.
+reason on stderr and exits with code 1. Each command imports the parts of the engine it uses, so
+that `tei` answers its handshake before the rules and the search are loaded.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from tak.compiled import BUILD
 from tak.errors import TakError
-from tak.position import Position, perft
 from tak.tei import LEVELS
-from tak.tinue import judge
+
+if TYPE_CHECKING:
+    from tak.position import Position
 
 
 def _position(args: argparse.Namespace) -> Position:
+    from tak.position import Position
+
     return Position.from_tps(
         args.tps,
         komi=args.komi,
@@ -34,6 +39,8 @@ def _moves(args: argparse.Namespace) -> None:
 
 
 def _perft(args: argparse.Namespace) -> None:
+    from tak.position import perft
+
     if args.depth < 0:
         raise TakError("The depth must be 0 or more.")
     print(perft(_position(args), args.depth))
@@ -52,6 +59,8 @@ def _play(args: argparse.Namespace) -> None:
 
 def _tinue(args: argparse.Namespace) -> None:
     """Judge the player who has just moved: the side not to move in the TPS."""
+    from tak.tinue import judge
+
     position = _position(args)
     verdict = judge(position)
     mover = position.to_move.other

@@ -39,17 +39,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 from tak.errors import TakError
-from tak.moves import MAX_SIZE, MIN_SIZE
-from tak.position import MAX_KOMI, MAX_RESERVE, STANDARD_RESERVES, Position, reserve_problem
-from tak.tps import parse_tps
+from tak.standard import MAX_KOMI, MAX_RESERVE, STANDARD_RESERVES
 
 if TYPE_CHECKING:
+    from tak.position import Position
     from tak.search import Limits, Player, SearchResult
 
 NAME = "Bredon"
 AUTHOR = "the Bredon contributors"
 MAX_HALF_KOMI = int(MAX_KOMI * 2)
-SIZES = tuple(range(MIN_SIZE, MAX_SIZE + 1))
+SIZES = tuple(sorted(STANDARD_RESERVES))
 # The numbers of tak.search's levels, written here so that the handshake can declare them without
 # importing the search (tests/engine/test_tei.py checks that the two agree).
 LEVELS = range(1, 6)
@@ -166,7 +165,7 @@ class Server:
         self.size = 6
         # Per player: the reserves of the game, the size's standard unless set since teinewgame.
         self.stones, self.caps = _standard_reserves(self.size)
-        self.position = Position(self.size)
+        self.position: Position | None = None  # the game's start until `position` says
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thinker: threading.Thread | None = None
@@ -274,6 +273,8 @@ class Server:
             stones = (counts[0], counts[1])
         else:
             caps = (counts[0], counts[1])
+        from tak.position import reserve_problem
+
         problem = reserve_problem(self.size, stones, caps)
         if problem is not None:
             raise TEIError(f"{name} {value}: {problem}")
@@ -300,7 +301,11 @@ class Server:
         if not -MAX_HALF_KOMI <= half_komi <= MAX_HALF_KOMI:
             raise TEIError(f"The half-komi runs from {-MAX_HALF_KOMI} to {MAX_HALF_KOMI}.")
         size = _whole(size_text, "The size")
-        self.position = Position(size, komi=half_komi / 2)  # refuses a size Bredon does not play
+        if size not in SIZES:
+            raise TEIError(
+                f"Bredon plays no {size}x{size}: sizes run from {SIZES[0]} to {SIZES[-1]}."
+            )
+        self.position = None
         self.half_komi, self.size = half_komi, size
         self.stones, self.caps = _standard_reserves(size)
         from tak.search import forget
@@ -309,13 +314,15 @@ class Server:
 
     def _position(self, arguments: list[str]) -> None:
         self.wait()  # a new position or search waits for the bestmove
+        from tak.position import Position
+        from tak.tps import parse_tps
+
         usage = "Write position startpos [moves ...] or position tps <TPS> [moves ...]."
         if not arguments:
             raise TEIError(usage)
         komi = self.half_komi / 2
         if arguments[0] == "startpos":
-            position = Position(self.size, komi=komi, stones=self.stones, caps=self.caps)
-            rest = arguments[1:]
+            position, rest = self._start(), arguments[1:]
         elif arguments[0] == "tps" and len(arguments) >= 4:
             tps = " ".join(arguments[1:4])
             # The game's reserves are for its size; a TPS of another size has that size's own.
@@ -335,13 +342,21 @@ class Server:
                 raise TEIError(f"{text}: {error}") from None
         self.position = position
 
+    def _start(self) -> Position:
+        """The start of the game: its size, komi and reserves."""
+        from tak.position import Position
+
+        return Position(self.size, komi=self.half_komi / 2, stones=self.stones, caps=self.caps)
+
     def _go(self, arguments: list[str]) -> None:
         """Always answered with a bestmove, whatever the parameters (tei.md)."""
         self.wait()  # a new position or search waits for the bestmove
         from tak.search import Player
 
+        if self.position is None:
+            self.position = self._start()
         go = GoCommand.read(arguments)
-        limits, notes = self._limits(go, bare=not arguments)
+        limits, notes = self._limits(go, self.position.ply % 2 == 0, bare=not arguments)
         for note in (*go.ignored, *notes):
             self.tell(f"ignored: {note}")
         if self.position.result is not None:
@@ -356,7 +371,7 @@ class Server:
         )
         self._thinker.start()
 
-    def _limits(self, go: GoCommand, bare: bool) -> tuple[Limits, list[str]]:
+    def _limits(self, go: GoCommand, white: bool, bare: bool) -> tuple[Limits, list[str]]:
         """The search's limits, and the clock's numbers that could not be used (with why).
 
         `go infinite`, or a bare `go` (tei.md), searches until `stop` (or the level's cap); a `go`
@@ -367,7 +382,6 @@ class Server:
             return Limits(depth=MAX_DEPTH), []
         numbers = go.numbers
         movetime = numbers.get("movetime")
-        white = self.position.ply % 2 == 0
         mine, theirs = ("wtime", "btime") if white else ("btime", "wtime")
         notes = []
         if mine in numbers:

@@ -4,13 +4,16 @@ client against engines that crash, stall or cheat (tests/engine/fake_tei_engine.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
+import tak
 from tak import Position
 from tak.engine import (
     Choice,
@@ -442,21 +445,35 @@ def test_a_road_in_one_ends_with_a_final_info() -> None:
 
 
 def test_the_handshake_does_not_load_the_search() -> None:
-    """teiok comes before the search and evaluation are imported (they load at isready)."""
+    """teiok comes before the rules, the search and the evaluation are imported (the search loads
+    at isready)."""
+    heavy = "{'tak.position', 'tak.tinue', 'tak.analysis', 'tak.search', 'tak.evaluation'}"
     script = (
         "import io, sys\n"
         "from tak.__main__ import main\n"
         "sys.stdin = io.StringIO('tei\\n')\n"
         "main(['tei'])\n"
-        "loaded = sorted({'tak.search', 'tak.evaluation', 'tak.analysis'} & set(sys.modules))\n"
-        "print('loaded', *loaded)\n"
+        f"print('loaded', *sorted({heavy} & set(sys.modules)))\n"
         "sys.stdin = io.StringIO('isready\\n')\n"
         "main(['tei'])\n"
-        "print('loaded', *sorted({'tak.search', 'tak.evaluation'} & set(sys.modules)))\n"
+        f"print('loaded', *sorted({heavy} & set(sys.modules)))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
     )
     lines = done.stdout.splitlines()
     assert lines[lines.index("teiok") + 1] == "loaded"
-    assert lines[-2:] == ["readyok", "loaded tak.evaluation tak.search"]
+    assert lines[-2:] == ["readyok", "loaded tak.evaluation tak.position tak.search"]
+
+
+def test_every_name_of_the_package_is_its_modules() -> None:
+    """`import tak` loads each name when first used: every name of its API resolves, to the
+    object its module defines."""
+    for name in tak.__all__:
+        value = getattr(tak, name)
+        assert value is not None and not isinstance(value, ModuleType), name
+    assert tak.Position is importlib.import_module("tak.position").Position
+    assert tak.tak_call is importlib.import_module("tak.tinue").call
+    assert tak.search is importlib.import_module("tak.search")  # a submodule, on first use
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        _ = tak.nothing

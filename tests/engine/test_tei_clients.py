@@ -41,7 +41,7 @@ from collections.abc import Callable
 from types import TracebackType
 
 from tak import Position
-from tak.position import STANDARD_RESERVES
+from tak.standard import STANDARD_RESERVES
 
 WAIT_SECONDS = 120  # generous: the machine may be busy; nothing here is timed
 
