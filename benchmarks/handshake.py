@@ -7,6 +7,11 @@ Target (issue 38): `teiok` within 100 ms of `tei` (taktician, a Go binary: about
 
     python benchmarks/handshake.py [--runs 30] [--tei COMMAND ...]
 
+Where Python writes no bytecode (PYTHONDONTWRITEBYTECODE, as on the project's shared machine),
+every start compiles the sources again, which an install does not: the script says which it
+measured; `PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=/tmp/pycache python benchmarks/handshake.py`
+measures with the bytecode cached (outside the checkout), as installed.
+
 Without `--tei` the engine is this checkout's `python -m tak tei`. `--tei` takes a command line as
 one string; to compare two checkouts in one sitting give both, e.g.
 `--tei "env PYTHONPATH=OLD_CHECKOUT python -P -m tak tei" --tei "python -m tak tei"` (`-P`: so
@@ -74,7 +79,8 @@ def main() -> None:
         floors.append(start_and_exit_ms(floor))
         for command, times in zip(commands, figures, strict=True):
             times.append(handshake_ms(command))
-    print(f"tei -> teiok of a fresh process, {args.runs} runs each:")
+    bytecode = "compiled at every start" if sys.flags.dont_write_bytecode else "cached"
+    print(f"tei -> teiok of a fresh process, {args.runs} runs each (bytecode {bytecode}):")
     report("python -c pass (start and exit: the floor)", floors)
     for command, times in zip(commands, figures, strict=True):
         report(shlex.join(command)[-60:], times)
