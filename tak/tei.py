@@ -21,12 +21,13 @@ TEI is UCI for Tak, as tiltak and the racetrack match runner speak it, with TEI 
     > go nodes 2000 | go depth 3 | go infinite (or a bare go), then stop
     > quit
 
-The handshake imports nothing that the package has not: `teiok` comes at once, and the search
-loads at the first `isready` (or whatever needs it first), as tei.md asks. The search runs in a
-thread, so `stop`, `isready` and `quit` are answered while it thinks (a new `position`, `go` or
-`teinewgame` waits for its bestmove). Every `go` gets a bestmove (`bestmove --` when there is no
-move to search), just after a final `info` line. A line that cannot be understood gets a reason on
-stderr and as `info string error: ...`, and changes nothing; in a `go`, a parameter that cannot be
+The handshake is answered from constants (tak/standard.py): `teiok` comes before the rules are
+imported, and the search loads at the first `isready` (or whatever needs it first), as tei.md
+asks; `benchmarks/handshake.py` times it. The search runs in a thread, so `stop`, `isready` and
+`quit` are answered while it thinks (a new `position`, `go` or `teinewgame` waits for its
+bestmove). Every `go` gets a bestmove (`bestmove --` when there is no move to search), just after
+a final `info` line. A line that cannot be understood gets a reason on stderr and as
+`info string error: ...`, and changes nothing; in a `go` or a `teinewgame`, words that cannot be
 used is reported as `info string ignored: ...` and the search runs on the others.
 """
 
