@@ -28,7 +28,7 @@ asks; `benchmarks/handshake.py` times it. The search runs in a thread, so `stop`
 bestmove). Every `go` gets a bestmove (`bestmove --` when there is no move to search), just after
 a final `info` line. A line that cannot be understood gets a reason on stderr and as
 `info string error: ...`, and changes nothing; in a `go` or a `teinewgame`, words that cannot be
-used is reported as `info string ignored: ...` and the search runs on the others.
+used are reported as `info string ignored: ...` and the rest is carried out.
 """
 
 from __future__ import annotations
