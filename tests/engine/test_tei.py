@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import io
 import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -26,8 +28,9 @@ from tak.engine import (
     FallbackPlayer,
     read_info,
 )
+from tak.moves import parse_move
 from tak.search import LEVELS as SEARCH_LEVELS
-from tak.search import WIN, Limits
+from tak.search import WIN, Limits, SearchResult
 from tak.tei import LEVELS, Clock, Server
 
 BREDON = [sys.executable, "-m", "tak", "tei", "--seed", "7"]
@@ -477,3 +480,30 @@ def test_every_name_of_the_package_is_its_modules() -> None:
     assert tak.search is importlib.import_module("tak.search")  # a submodule, on first use
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         _ = tak.nothing
+
+
+def test_a_best_move_found_in_an_unfinished_depth_gets_its_own_final_info(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The issue's case: depth 1 reported Cc3, the clock stopped depth 2 after c3 beat it; the
+    bestmove c3 must come with an info whose pv starts with c3."""
+
+    class Interrupted:
+        def __init__(self, level: int, seed: int | None) -> None:
+            pass
+
+        def choose(self, position: Position, limits: Limits, **callbacks: Any) -> SearchResult:
+            first = SearchResult(parse_move("Cc3"), 30, 1, 40, (parse_move("Cc3"),), 5)
+            callbacks["info"](first)
+            return SearchResult(parse_move("c3"), 45, 1, 90, (parse_move("c3"),), 9)
+
+    monkeypatch.setattr("tak.search.Player", Interrupted)
+    output = io.StringIO()
+    server = Server(output, io.StringIO())
+    for line in ("teinewgame 5", "position startpos moves a1 e5", "go wtime 900 btime 900"):
+        server.handle(line)
+    server.wait()
+    lines = output.getvalue().splitlines()
+    assert lines[-3].endswith("pv Cc3")
+    assert lines[-2] == "info depth 1 score cp 45 nodes 90 time 9 nps 10000 pv c3"
+    assert lines[-1] == "bestmove c3"
