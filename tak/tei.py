@@ -133,7 +133,8 @@ class GoCommand:
                 flags.add(word)
                 index += 1
             elif word in GO_NUMBERS:
-                text = words[index + 1] if index + 1 < len(words) else ""
+                following = words[index + 1] if index + 1 < len(words) else ""
+                text = "" if following in known else following  # its number, if it has one
                 smallest = GO_NUMBERS[word]
                 if text.isascii() and text.isdigit() and int(text) >= smallest:
                     numbers[word] = int(text)
@@ -142,7 +143,7 @@ class GoCommand:
                         f"{word} {text}".rstrip() + f" ({word} takes a whole number from "
                         f"{smallest})"
                     )
-                index += 1 if text in known or not text else 2
+                index += 2 if text else 1
             else:  # an unknown word, with the words after it up to the next known parameter
                 end = index + 1
                 while end < len(words) and words[end] not in known:

@@ -415,9 +415,10 @@ def test_every_go_parameter_of_the_protocol_is_taken_and_an_unknown_one_reported
         "go depth 1 ponder",
         "go searchmoves a2 depth 1",
         "go depth 1 wtime soon",
+        "go nodes depth 1",
     ]
     done = tei(lines, "--level", "3")
-    assert len(bestmoves(done.stdout)) == 5  # every go answered
+    assert len(bestmoves(done.stdout)) == 6  # every go answered
     position = Position(5)
     position.play("a1")
     assert all(position.is_legal(move) for move in bestmoves(done.stdout))
@@ -426,6 +427,7 @@ def test_every_go_parameter_of_the_protocol_is_taken_and_an_unknown_one_reported
         "info string ignored: ponder (not a go parameter of TEI)",
         "info string ignored: searchmoves a2 (not a go parameter of TEI)",
         "info string ignored: wtime soon (wtime takes a whole number from 0)",
+        "info string ignored: nodes (nodes takes a whole number from 1)",
     ]
 
 
