@@ -3,23 +3,27 @@
 `python -m tak build` (which build of the engine runs: compiled or pure Python, and why).
 
 Options for the position (komi, opening, reserves) come before the TPS. Illegal input prints the
-reason on stderr and exits with code 1.
+reason on stderr and exits with code 1. Each command imports the parts of the engine it uses, so
+that `tei` answers its handshake before the rules and the search are loaded.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
-from tak.analysis import DEFAULT_NODES
 from tak.compiled import BUILD
 from tak.errors import TakError
-from tak.position import Position, perft
-from tak.search import MAX_LEVEL
-from tak.tinue import judge
+from tak.tei import LEVELS
+
+if TYPE_CHECKING:
+    from tak.position import Position
 
 
 def _position(args: argparse.Namespace) -> Position:
+    from tak.position import Position
+
     return Position.from_tps(
         args.tps,
         komi=args.komi,
@@ -35,6 +39,8 @@ def _moves(args: argparse.Namespace) -> None:
 
 
 def _perft(args: argparse.Namespace) -> None:
+    from tak.position import perft
+
     if args.depth < 0:
         raise TakError("The depth must be 0 or more.")
     print(perft(_position(args), args.depth))
@@ -53,6 +59,8 @@ def _play(args: argparse.Namespace) -> None:
 
 def _tinue(args: argparse.Namespace) -> None:
     """Judge the player who has just moved: the side not to move in the TPS."""
+    from tak.tinue import judge
+
     position = _position(args)
     verdict = judge(position)
     mover = position.to_move.other
@@ -68,25 +76,25 @@ def _tinue(args: argparse.Namespace) -> None:
 
 
 def _tei(args: argparse.Namespace) -> None:
-    from tak.search import level_for
+    """The search is imported after the handshake, by the server (`teiok` comes at once)."""
     from tak.tei import main as serve
 
-    level_for(args.level)  # a bad level is refused before serving
-    serve(args.level, args.seed)
+    serve(args.level, args.seed)  # a bad level is refused before serving
 
 
 def _analyse(args: argparse.Namespace) -> None:
-    from tak.analysis import analyse
+    from tak.analysis import DEFAULT_NODES, analyse
     from tak.ptn import Game
 
-    if args.nodes < 1:
+    nodes = DEFAULT_NODES if args.nodes is None else args.nodes
+    if nodes < 1:
         raise TakError("The nodes per position must be 1 or more.")
     try:
         with open(args.file, encoding="utf-8") as file:
             text = file.read()
     except (OSError, UnicodeDecodeError) as error:
         raise TakError(f"Cannot read {args.file}: {error}") from error
-    print(analyse(Game.parse(text), nodes=args.nodes).ptn(), end="")
+    print(analyse(Game.parse(text), nodes=nodes).ptn(), end="")
 
 
 def _build(args: argparse.Namespace) -> None:
@@ -116,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     tinue.set_defaults(run=_tinue)
     tei = commands.add_parser("tei", help="serve Bredon's player over TEI on stdin/stdout")
     tei.add_argument(
-        "--level", type=int, default=MAX_LEVEL, help=f"1 (beginner) to {MAX_LEVEL} (strongest)"
+        "--level", type=int, default=LEVELS[-1], help=f"1 (beginner) to {LEVELS[-1]} (strongest)"
     )
     tei.add_argument("--seed", type=int, default=None, help="for reproducible play")
     tei.set_defaults(run=_tei)
@@ -124,7 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
         "analyse", help="print a PTN game annotated: ?/?? for swings, ! for Tinue, comments"
     )
     study.add_argument("file", help="a PTN file")
-    study.add_argument("--nodes", type=int, default=DEFAULT_NODES, help="searched per position")
+    study.add_argument(
+        "--nodes", type=int, default=None, help="searched per position (default: as the bot's)"
+    )
     study.set_defaults(run=_analyse)
     build = commands.add_parser("build", help="say whether the engine runs compiled, and why not")
     build.set_defaults(run=_build)

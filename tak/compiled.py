@@ -12,10 +12,7 @@ the source file)."""
 
 from __future__ import annotations
 
-import hashlib
-import importlib.abc
 import importlib.machinery
-import importlib.util
 import json
 import os
 import sys
@@ -59,6 +56,8 @@ def extension_modules(package: Path) -> list[str]:
 
 
 def source_hash(package: Path, module: str) -> str | None:
+    import hashlib  # here: only a compiled install needs it, and `python -m tak` starts faster
+
     try:
         return hashlib.sha256((package / f"{module}.py").read_bytes()).hexdigest()
     except OSError:
@@ -95,8 +94,10 @@ def rebuild_command(package: Path) -> str:
     return f"{sys.executable} -m pip install --force-reinstall --no-deps bredon-bot"
 
 
-class PureSources(importlib.abc.MetaPathFinder):
-    """Finds `tak.<module>` in its .py file for the given modules, ahead of their extensions."""
+class PureSources:
+    """Finds `tak.<module>` in its .py file for the given modules, ahead of their extensions: a
+    meta path finder (an object with `find_spec`; importlib.abc's base class would cost every
+    start of `python -m tak` the import of importlib.resources)."""
 
     def __init__(self, package: Path, modules: Sequence[str]) -> None:
         self.package = package
@@ -111,6 +112,8 @@ class PureSources(importlib.abc.MetaPathFinder):
         module = self.names.get(fullname)
         if module is None:
             return None
+        import importlib.util  # here: only a stale compiled install needs it
+
         return importlib.util.spec_from_file_location(fullname, self.package / f"{module}.py")
 
 

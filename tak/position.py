@@ -29,21 +29,8 @@ from tak.moves import (
     square_name,
 )
 from tak.results import Result, ResultKind
+from tak.standard import MAX_KOMI, MAX_RESERVE, STANDARD_RESERVES
 from tak.tps import Board, Stack, parse_tps, row_text
-
-# Stones and capstones per player for each board size: the community standard.
-STANDARD_RESERVES: dict[int, tuple[int, int]] = {
-    3: (10, 0),
-    4: (15, 0),
-    5: (21, 1),
-    6: (30, 1),
-    7: (40, 2),
-    8: (50, 2),
-}
-# PTN Ninja and PlayTak stop at 4.5 (9 half-flats): a game with more komi could not be exported,
-# so no position is set up with it. The bot checks challenges against the same number.
-MAX_KOMI = 4.5
-MAX_RESERVE = 200  # stones, or capstones, per player
 
 FLAT: Final = Piece.FLAT.value
 WALL: Final = Piece.WALL.value

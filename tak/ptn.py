@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from tak.errors import PTNError, TakError, quoted
 from tak.lzstring import compress_to_encoded_uri_component
 from tak.moves import Color, Move, Spread, parse_move_with_marks
-from tak.position import STANDARD_RESERVES, Position
+from tak.position import Position
 from tak.results import Result, ResultKind, parse_result
+from tak.standard import STANDARD_RESERVES
 from tak.tps import parse_tps
 
 NINJA_URL = "https://ptn.ninja/"

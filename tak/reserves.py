@@ -10,7 +10,8 @@ without the swap opening after one ply too.
 
 from __future__ import annotations
 
-from tak.position import STANDARD_RESERVES, Opening, PerPlayer, reserve_problem
+from tak.position import Opening, PerPlayer, reserve_problem
+from tak.standard import STANDARD_RESERVES
 
 
 def playable_reserve_problem(

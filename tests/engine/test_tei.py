@@ -4,13 +4,18 @@ client against engines that crash, stall or cheat (tests/engine/fake_tei_engine.
 from __future__ import annotations
 
 import asyncio
+import importlib
+import io
 import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 
+import tak
 from tak import Position
 from tak.engine import (
     Choice,
@@ -23,8 +28,10 @@ from tak.engine import (
     FallbackPlayer,
     read_info,
 )
-from tak.search import WIN, Limits
-from tak.tei import Clock, Server
+from tak.moves import parse_move
+from tak.search import LEVELS as SEARCH_LEVELS
+from tak.search import WIN, Limits, SearchResult
+from tak.tei import LEVELS, Clock, Server
 
 BREDON = [sys.executable, "-m", "tak", "tei", "--seed", "7"]
 FAKE = [sys.executable, str(Path(__file__).with_name("fake_tei_engine.py"))]
@@ -134,17 +141,16 @@ def test_go_infinite_then_stop() -> None:
         ("position startpos moves a1 a1", "a1: a1 is occupied"),
         ("position tps x5/x5 1 1", "The TPS has 2 rows"),
         ("position startpos a1", "Expected 'moves'"),
-        ("go movetime soon", "go movetime takes a whole number"),
-        ("go wtime 1000", "go needs both wtime and btime"),
-        ("go ponder", "Write go movetime"),
-        ("go nodes 0", "The nodes limit must be a positive whole number"),
+        ("setoption name Flats value 0", "at least one stone"),
+        ("setoption name Caps2 value 201", "from 0 to 200"),
+        ("teinewgame halfkomi 4", "Write teinewgame size <size> [halfkomi <half-komi>]"),
     ],
 )
 def test_bad_input_is_refused_and_the_server_carries_on(line: str, reason: str) -> None:
     done = tei(["teinewgame 5", "position startpos moves a1", line, "go depth 1", "isready"])
     assert done.returncode == 0
     assert reason in done.stderr
-    assert f"info string error: {done.stderr.splitlines()[0]}" in done.stdout
+    assert f"info string {done.stderr.splitlines()[0]}" in done.stdout
     # The bad line changed nothing: the search is of the position before it.
     move = bestmoves(done.stdout)[0]
     position = Position(5)
@@ -153,10 +159,10 @@ def test_bad_input_is_refused_and_the_server_carries_on(line: str, reason: str) 
     assert "readyok" in done.stdout.splitlines()
 
 
-def test_a_finished_game_is_refused() -> None:
+def test_a_finished_game_is_refused_with_no_move() -> None:
     done = tei(["position tps x3/x3/1,1,1 2 3", "go depth 1"])
     assert "The game is over (R-0)" in done.stderr
-    assert bestmoves(done.stdout) == []
+    assert bestmoves(done.stdout) == ["--"]  # tei.md: a bestmove for every go
 
 
 def test_options_reach_the_position_and_the_clock_is_shared_sensibly() -> None:
@@ -354,15 +360,18 @@ def test_the_server_declares_its_games_and_takes_tei_v1_new_games() -> None:
             "position startpos",
             "go nodes 50",
             "teinewgame size 5 halfkomi 40",
-            "teinewgame size 5 komi 4",
+            "teinewgame size 4 komi 4",  # tei.md: unknown words are ignored
+            "position startpos",
+            "go depth 1",
         ]
     )
     declared = [line for line in done.stdout.splitlines() if line.startswith("size ")]
     assert declared == [f"size 3 4 5 6 7 8 halfkomi {' '.join(map(str, range(-9, 10)))}"]
     assert "id version 1" in done.stdout.splitlines()
-    assert len(bestmoves(done.stdout)) == 1
+    assert len(bestmoves(done.stdout)) == 2
+    assert Position(4).is_legal(bestmoves(done.stdout)[1])
     assert "half-komi runs from -9 to 9" in done.stderr
-    assert "Write teinewgame size <size> halfkomi <half-komi>" in done.stderr
+    assert "info string ignored: komi 4 (not a teinewgame parameter)" in done.stdout
 
 
 async def test_the_client_and_the_server_speak_tei_v1_together() -> None:
@@ -370,3 +379,133 @@ async def test_the_client_and_the_server_speak_tei_v1_together() -> None:
         assert engine.id.tei_version == 1 and engine.id.plays(8, -9)
         position = Position(5, komi=2)
         assert position.is_legal(await engine.play(position, QUICK))
+
+
+# ----------------------------------------------------------------------------- issue 38
+
+
+def final_info(output: str) -> str:
+    """The line just before the (only) bestmove."""
+    lines = output.splitlines()
+    return lines[[line.startswith("bestmove") for line in lines].index(True) - 1]
+
+
+def test_teinewgame_size_without_halfkomi_starts_that_game() -> None:
+    done = tei(
+        [
+            "teinewgame size 6 halfkomi 4",
+            "teinewgame size 5",  # TEI v1: the half-komi is optional, 0 when left out
+            "position startpos moves a1 f6",  # no f6 on 5x5
+            "position startpos moves a1 e5",
+            "go depth 1",
+        ]
+    )
+    assert "f6" in done.stderr and len(done.stderr.splitlines()) == 1
+    position = Position(5)
+    position.play("a1")
+    position.play("e5")
+    assert position.is_legal(bestmoves(done.stdout)[0])
+
+
+def test_every_go_parameter_of_the_protocol_is_taken_and_an_unknown_one_reported() -> None:
+    lines = ["teinewgame 5", "position startpos moves a1"]
+    lines += [
+        "go wtime 60000 btime 60000 winc 0 binc 0 movestogo 20 depth 1",
+        "go movetime 200 mate 3 nodes 300",
+        "go depth 1 ponder",
+        "go searchmoves a2 depth 1",
+        "go depth 1 wtime soon",
+        "go nodes depth 1",
+    ]
+    done = tei(lines, "--level", "3")
+    assert len(bestmoves(done.stdout)) == 6  # every go answered
+    position = Position(5)
+    position.play("a1")
+    assert all(position.is_legal(move) for move in bestmoves(done.stdout))
+    reported = [line for line in done.stdout.splitlines() if line.startswith("info string")]
+    assert reported == [
+        "info string ignored: ponder (not a go parameter of TEI)",
+        "info string ignored: searchmoves a2 (not a go parameter of TEI)",
+        "info string ignored: wtime soon (wtime takes a whole number from 0)",
+        "info string ignored: nodes (nodes takes a whole number from 1)",
+    ]
+
+
+def test_only_the_other_sides_clock_is_reported_and_the_search_runs() -> None:
+    done = tei(["teinewgame 4", "position startpos moves a1", "go wtime 1000 depth 1"])
+    assert "ignored: wtime 1000 (no btime: the clock of the side to move)" in done.stderr
+    assert len(bestmoves(done.stdout)) == 1
+
+
+def test_the_handshake_declares_the_levels_of_the_search() -> None:
+    assert [level.number for level in SEARCH_LEVELS] == list(LEVELS)
+
+
+def test_a_road_in_one_ends_with_a_final_info() -> None:
+    done = tei(["position tps x5/x5/x5/2,2,2,x2/1,1,1,1,x 1 5", "go movetime 500"])
+    assert bestmoves(done.stdout) == ["e1"]
+    words = final_info(done.stdout).split()
+    assert words[:2] == ["info", "depth"] and "mate 1" in " ".join(words)
+    assert words[words.index("pv") + 1] == "e1"
+
+
+def test_the_handshake_does_not_load_the_search() -> None:
+    """teiok comes before the rules, the search and the evaluation are imported (the search loads
+    at isready)."""
+    heavy = "{'tak.position', 'tak.tinue', 'tak.analysis', 'tak.search', 'tak.evaluation'}"
+    script = (
+        "import io, sys\n"
+        "from tak.__main__ import main\n"
+        "sys.stdin = io.StringIO('tei\\n')\n"
+        "main(['tei'])\n"
+        f"print('loaded', *sorted({heavy} & set(sys.modules)))\n"
+        "sys.stdin = io.StringIO('isready\\n')\n"
+        "main(['tei'])\n"
+        f"print('loaded', *sorted({heavy} & set(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    lines = done.stdout.splitlines()
+    assert lines[lines.index("teiok") + 1] == "loaded"
+    assert lines[-2:] == ["readyok", "loaded tak.evaluation tak.position tak.search"]
+
+
+def test_every_name_of_the_package_is_its_modules() -> None:
+    """`import tak` loads each name when first used: every name of its API resolves, to the
+    object its module defines."""
+    for name in tak.__all__:
+        value = getattr(tak, name)
+        assert value is not None and not isinstance(value, ModuleType), name
+    assert tak.Position is importlib.import_module("tak.position").Position
+    assert tak.tak_call is importlib.import_module("tak.tinue").call
+    assert tak.search is importlib.import_module("tak.search")  # a submodule, on first use
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        _ = tak.nothing
+
+
+def test_a_best_move_found_in_an_unfinished_depth_gets_its_own_final_info(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The issue's case: depth 1 reported Cc3, the clock stopped depth 2 after c3 beat it; the
+    bestmove c3 must come with an info whose pv starts with c3."""
+
+    class Interrupted:
+        def __init__(self, level: int, seed: int | None) -> None:
+            pass
+
+        def choose(self, position: Position, limits: Limits, **callbacks: Any) -> SearchResult:
+            first = SearchResult(parse_move("Cc3"), 30, 1, 40, (parse_move("Cc3"),), 5)
+            callbacks["info"](first)
+            return SearchResult(parse_move("c3"), 45, 1, 90, (parse_move("c3"),), 9)
+
+    monkeypatch.setattr("tak.search.Player", Interrupted)
+    output = io.StringIO()
+    server = Server(output, io.StringIO())
+    for line in ("teinewgame 5", "position startpos moves a1 e5", "go wtime 900 btime 900"):
+        server.handle(line)
+    server.wait()
+    lines = output.getvalue().splitlines()
+    assert lines[-3].endswith("pv Cc3")
+    assert lines[-2] == "info depth 1 score cp 45 nodes 90 time 9 nps 10000 pv c3"
+    assert lines[-1] == "bestmove c3"
