@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from math import ceil
+from math import ceil, floor
 
 from PIL import Image, ImageDraw
 
@@ -28,6 +28,12 @@ _SUPERSAMPLE = 4
 # MIN_PHONE_LAYER px thick there.
 PHONE_WIDTH = 400
 MIN_PHONE_LAYER = 2
+# A stack's height tag is at least this tall there, and keeps this far from every piece.
+MIN_PHONE_TAG = 12
+TAG_CLEARANCE = 2
+# A tall stack's top piece shrinks to make room for the layers that can move, never below this
+# share of its size.
+MIN_TOP_SHARE = 0.55
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,16 +216,16 @@ def _empty_board(theme: Theme, frame: Layout) -> Image.Image:
     return image
 
 
-def _gap(frame: Layout) -> int:
-    """Width of the line between squares."""
-    return max(1, round(frame.square * 0.025))
+def _gap(square: int) -> int:
+    """Width of the line between squares of side `square`."""
+    return max(1, round(square * 0.025))
 
 
 def _fill_square(
     draw: ImageDraw.ImageDraw, frame: Layout, file: int, rank: int, colour: RGB
 ) -> None:
     left, top, right, bottom = frame.square_box(file, rank)
-    half = _gap(frame) / 2
+    half = _gap(frame.square) / 2
     draw.rectangle((left + half, top + half, right - 1 - half, bottom - 1 - half), colour)
 
 
@@ -370,15 +376,6 @@ class Profile:
     def margin(self) -> int:
         return max(1, round(0.03 * self.square))
 
-    def room(self, top: Piece) -> int:
-        """The height left for the layers under a top piece drawn at full size."""
-        return self.square - 2 * self.margin - _PieceSizes(self.square).top(top)
-
-    def fits(self, stack: Stack) -> bool:
-        """Whether every layer fits at the thinnest (the carry break counted in any case, so
-        that a stack's place does not depend on whose turn it is)."""
-        return self.layers_height(len(stack.colors) - 1, self.fill, True) <= self.room(stack.top)
-
     def layers_height(self, count: int, fill: int, carry_break: bool) -> int:
         """The height of `count` layers `fill` thick, framed by the layer line."""
         if count == 0:
@@ -391,13 +388,120 @@ class Profile:
 def stack_strips(position: Position, width: int) -> list[tuple[int, int]]:
     """The squares (file, rank) whose stacks are too tall for their square at `width`: each gets
     a strip below the board with its full order. Listed top row first, then by file."""
-    profile = Profile(width, layout(width, position.size).square)
+    n = position.size
     return [
         (file, rank)
-        for rank in reversed(range(position.size))
-        for file in range(position.size)
-        if position.stack(file, rank).height >= 2 and not profile.fits(position.stack(file, rank))
+        for rank in reversed(range(n))
+        for file in range(n)
+        if _stack_plan(
+            width, n, position.stack(file, rank).top, position.stack(file, rank).height
+        ).hidden
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class _StackPlan:
+    """Where a stack's parts go in its square, in px from the square's top left corner."""
+
+    top_size: int  # the top piece's side
+    top_corner: tuple[int, int]
+    layers: tuple[int, int, int, int]  # the box of the layers drawn (and the dots under them)
+    shown: int  # buried pieces drawn as layers, the topmost ones
+    fill: int  # a layer's thickness
+    hidden: bool  # pieces further down are left out: a row of dots, and a strip below the board
+
+
+@lru_cache(maxsize=64)
+def _tag(width: int, square: int, height: int) -> tuple[Line, tuple[int, int, int, int]]:
+    """The height tag's digits and its box in the square's top right corner, in px from the
+    square's top left corner: at least :data:`MIN_PHONE_TAG` px tall on a phone."""
+    size = max(ceil(MIN_PHONE_TAG / 0.96 * width / PHONE_WIDTH), round(square * 0.18))
+    line = Line.of(str(height), size)
+    inset = max(1, round(square * 0.04)) + _gap(square)
+    right = square - inset
+    box = (right - ceil(line_width(line) + 0.36 * size), inset, right, inset + round(0.96 * size))
+    return line, box
+
+
+@lru_cache(maxsize=4096)
+def _stack_plan(width: int, n: int, top: Piece, height: int) -> _StackPlan:
+    """How a stack of `height` pieces is drawn in a square of an `n`x`n` board `width` px wide.
+
+    In order of preference: every buried piece under the top piece at full size, layers as thick
+    as the design wants where there is room; every buried piece under a smaller top piece; the
+    most buried pieces that fit under the top piece at full size over a row of dots; the carry
+    limit's worth (the pieces that can move this turn) under a top piece made as small as it
+    must, down to :data:`MIN_TOP_SHARE` of its size. Nothing comes within a few px of the
+    height tag."""
+    square = layout(width, n).square
+    sizes, profile = _PieceSizes(square), Profile(width, square)
+    full = sizes.top(top)
+    buried = height - 1
+    if not buried:
+        corner = ((square - full) // 2, (square - full) // 2)
+        return _StackPlan(full, corner, (0, 0, 0, 0), 0, profile.fill, False)
+    fixed = max(0, height - n)
+    smallest = max(1, round(MIN_TOP_SHARE * full))
+    wanted = max(profile.fill, round(0.1 * square) - profile.line)
+
+    def plan(size: int, shown: int, fill: int) -> _StackPlan | None:
+        hidden = shown < buried
+        broken = 0 < fixed - (buried - shown) < shown
+        tall = profile.layers_height(shown, fill, broken)
+        if hidden:
+            tall += profile.carry_gap + fill
+        layer_width = round(sizes.flat * size / full)  # as wide as a flat beside the top piece
+        return _place(width, square, height, size, layer_width, tall, shown, fill, hidden)
+
+    candidates = [(full, buried, fill) for fill in range(wanted, profile.fill - 1, -1)]
+    candidates += [(size, buried, profile.fill) for size in range(full - 1, smallest - 1, -1)]
+    candidates += [(full, shown, profile.fill) for shown in range(buried - 1, n - 2, -1)]
+    movable = min(buried - 1, n - 1)
+    candidates += [(size, movable, profile.fill) for size in range(full - 1, smallest - 1, -1)]
+    candidates += [(smallest, shown, profile.fill) for shown in range(movable - 1, -1, -1)]
+    for size, shown, fill in candidates:
+        found = plan(size, shown, fill)
+        if found is not None:
+            return found
+    raise ValueError(f"A stack cannot be drawn in a square of {square} px.")
+
+
+def _place(
+    width: int,
+    square: int,
+    height: int,
+    size: int,
+    layer_width: int,
+    tall: int,
+    shown: int,
+    fill: int,
+    hidden: bool,
+) -> _StackPlan | None:
+    """The top piece (`size` px) over `tall` px of layers `layer_width` wide, put where they
+    keep clear of the height tag and inside the square's margin; None if there is no such
+    place. Centred a little left of the middle, or as far left as the tag needs; then both
+    again below the tag."""
+    margin = Profile(width, square).margin
+    inside = square - _gap(square)  # the square's own colour, less the line between squares
+    column = size + tall
+    if column > inside - 2 * margin:
+        return None
+    _, (tag_left, _, _, tag_bottom) = _tag(width, square, height)
+    clearance = max(1, round(TAG_CLEARANCE * width / PHONE_WIDTH))
+    limit = tag_left - clearance  # no part above the tag's bottom reaches past this
+    for top in ((inside - column) // 2, tag_bottom + clearance):
+        if top + column > inside - margin:
+            continue
+        in_band = [
+            w for y, w in ((top, size), (top + size, layer_width)) if y < tag_bottom + clearance
+        ]
+        centre = min([square / 2 - round(0.1 * square)] + [limit - w / 2 for w in in_band])
+        piece_left = floor(centre - size / 2)
+        layers_left = floor(centre - layer_width / 2)
+        if min(piece_left, layers_left) >= margin:
+            layers = (layers_left, top + size, layers_left + layer_width, top + column)
+            return _StackPlan(size, (piece_left, top), layers, shown, fill, hidden)
+    return None
 
 
 def _layer_colours(theme: Theme, stack: Stack, n: int, under: RGB) -> list[RGB]:
@@ -460,57 +564,39 @@ def _draw_stack(
     under: RGB,
     on_road: bool,
 ) -> None:
-    """The stack's profile (buried pieces as layers, bottom to top) under its top piece drawn at
-    full size, and the height in the corner for stacks of two or more. A stack too tall for its
-    square shows its topmost layers over a row of dots (in the muted text colour, never a
-    player's); its strip below the board shows them all
-    (see :func:`stack_strips`)."""
-    left, top, right, _ = frame.square_box(file, rank)
-    square = frame.square
-    sizes, profile = _PieceSizes(square), Profile(frame.width, square)
-    top_size = sizes.top(stack.top)
+    """The stack's profile (buried pieces as layers, bottom to top) under its top piece, and the
+    height on a tag in the corner for stacks of two or more (see :func:`_stack_plan`). A stack
+    too tall for its square shows its topmost layers over a row of dots (in the muted text
+    colour, never a player's); its strip below the board shows them all (see
+    :func:`stack_strips`)."""
+    left, top, _, _ = frame.square_box(file, rank)
+    plan = _stack_plan(frame.width, frame.n, stack.top, stack.height)
+    profile = Profile(frame.width, frame.square)
     colours = _layer_colours(theme, stack, frame.n, under)
-    fixed = max(0, stack.height - frame.n)
-    room = profile.room(stack.top)
-    fill, line = profile.fill, profile.line
-    dots = 0
-    if not profile.fits(stack):
-        # Keep the topmost layers that fit above a row of dots saying there are more.
-        dots = 2 * fill
-        spare = room - dots - line - profile.carry_gap - line
-        shown = max(0, spare // (fill + line))
-        colours, fixed = colours[len(colours) - shown :], max(0, fixed - (len(colours) - shown))
-    else:
-        # Layers as thick as the design wants where the square has the room.
-        wanted = max(fill, round(0.1 * square) - line)
-        while fill < wanted and profile.layers_height(len(colours), fill + 1, fixed > 0) <= room:
-            fill += 1
-    layers = profile.layers_height(len(colours), fill, 0 < fixed < len(colours))
-    column = top_size + layers + dots
-    column_top = top + (square - column) // 2
-    # Stacks stand a little left of centre, leaving the top right corner to the height tag.
-    centre_x = (left + right) / 2 - (round(0.1 * square) if stack.height >= 2 else 0)
-    half = sizes.flat // 2
-    x0 = round(centre_x) - half
-    if colours:
-        box = (x0, column_top + top_size, x0 + 2 * half, column_top + top_size + layers)
-        _draw_layers(draw, theme, colours, fixed, box, fill, line, profile.carry_gap, True)
-    if dots:
-        y = column_top + top_size + layers + dots // 2
+    fixed = max(0, stack.height - frame.n) - (len(colours) - plan.shown)
+    colours = colours[len(colours) - plan.shown :]
+    x0, y0, x1, y1 = plan.layers
+    fill, line = plan.fill, profile.line
+    if plan.hidden:
+        y = top + y1 - fill // 2 - 1
         half_dot = fill // 2
         for step in (-1, 0, 1):
-            x = round(centre_x) + step * 2 * fill
+            x = left + round((x0 + x1) / 2) + step * 2 * fill
             draw.rectangle((x - half_dot, y - half_dot, x + half_dot, y + half_dot), theme.muted)
+        y1 -= profile.carry_gap + fill
+    if colours:
+        box = (left + x0, top + y0, left + x1, top + y1)
+        _draw_layers(draw, theme, colours, max(0, fixed), box, fill, line, profile.carry_gap, True)
     piece = theme.players[stack.colors[-1]]
-    x = round(centre_x - top_size / 2)
+    corner = (left + plan.top_corner[0], top + plan.top_corner[1])
     if on_road:
-        sprite = _sprite(stack.top, piece.fill, piece.edge, top_size)
-        image.paste(sprite, (x, column_top), sprite)
+        sprite = _sprite(stack.top, piece.fill, piece.edge, plan.top_size)
+        image.paste(sprite, corner, sprite)
     else:
         # Nothing else is drawn under the top piece's box: paste it ready-made on its square.
-        image.paste(_sprite_on(stack.top, piece.fill, piece.edge, top_size, under), (x, column_top))
+        image.paste(_sprite_on(stack.top, piece.fill, piece.edge, plan.top_size, under), corner)
     if stack.height >= 2:
-        _draw_height(image, frame, theme, (right, top), stack.height)
+        _draw_height(image, frame, theme, (left, top), stack.height)
 
 
 def _draw_strip(
@@ -553,16 +639,12 @@ def _draw_strip(
 def _draw_height(
     image: Image.Image, frame: Layout, theme: Theme, corner: tuple[int, int], height: int
 ) -> None:
-    """The stack height on a small tag in the square's top right corner."""
-    size = max(9, round(frame.square * 0.18))
-    line = Line.of(str(height), size)
-    width = line_width(line)
-    inset = max(1, round(frame.square * 0.04))
-    pad_x, pad_y = size * 0.18, size * 0.12
-    right, top = corner[0] - inset - _gap(frame), corner[1] + inset + _gap(frame)
-    box = (right - width - 2 * pad_x, top, right, top + size * 0.72 + 2 * pad_y)
-    ImageDraw.Draw(image).rounded_rectangle(box, radius=size * 0.25, fill=theme.background)
-    draw_line(image, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), line, theme.text, "mm")
+    """The stack height on a small tag in the top right corner of the square at `corner`."""
+    line, (x0, y0, x1, y1) = _tag(frame.width, frame.square, height)
+    left, top = corner
+    box = (left + x0, top + y0, left + x1 - 1, top + y1 - 1)
+    ImageDraw.Draw(image).rounded_rectangle(box, radius=line.size * 0.25, fill=theme.background)
+    draw_line(image, ((box[0] + box[2] + 1) / 2, (box[1] + box[3] + 1) / 2), line, theme.text, "mm")
 
 
 # ----------------------------------------------------------------------------- header and banner
