@@ -297,7 +297,7 @@ def draw_scene(scene: Scene) -> Image.Image:
         _fill_square(draw, frame, file, rank, theme.tinted_squares[(file + rank) % 2])
     road = scene.result.road if scene.result is not None else ()
     if road:
-        _draw_road(draw, frame, road, theme.road)
+        _draw_road(draw, frame, road, theme.road, theme.road_edge)
     tinted = set(_moved_squares(scene.last_move, position.size))
     for rank in range(position.size):
         for file in range(position.size):
@@ -332,9 +332,14 @@ def _moved_squares(move: Move | None, n: int) -> list[tuple[int, int]]:
 
 
 def _draw_road(
-    draw: ImageDraw.ImageDraw, frame: Layout, road: tuple[tuple[int, int], ...], colour: RGB
+    draw: ImageDraw.ImageDraw,
+    frame: Layout,
+    road: tuple[tuple[int, int], ...],
+    colour: RGB,
+    edge_colour: RGB,
 ) -> None:
-    """A band through the road's squares, run out to the two edges it joins."""
+    """A band through the road's squares, run out to the two edges it joins, edged either side
+    in `edge_colour` so that it stands out from the squares in lightness too."""
     points = [frame.square_centre(f, r) for f, r in road]
     n = frame.n
     (f0, r0), (f1, r1) = road[0], road[-1]
@@ -346,6 +351,8 @@ def _draw_road(
         points.insert(0, (points[0][0], points[0][1] + (reach if r0 == 0 else -reach)))
         points.append((points[-1][0], points[-1][1] + (reach if r1 == 0 else -reach)))
     width = max(3, round(frame.square * 0.3))
+    edge = max(1, round(frame.square * 0.04))
+    draw.line(points, fill=edge_colour, width=width + 2 * edge, joint="curve")
     draw.line(points, fill=colour, width=width, joint="curve")
 
 
@@ -671,18 +678,23 @@ def _draw_header(
     name_size, stat_size = round(42 * u), round(32 * u)
     name_y, stat_y = top + round(54 * u), top + round(110 * u)
     inner = round(16 * u)
-    chip = round(36 * u)
+    chip = round(32 * u)
+    ring = _swatch_ring(chip)
     for color in Color:
         on_left = color is Color.WHITE
         x0 = frame.pad if on_left else round(middle + centre_half)
         x1 = round(middle - centre_half) if on_left else frame.width - frame.pad
         if scene.result is None and position.to_move is color:
-            draw.rounded_rectangle((x0, top, x1 - 1, bottom), round(14 * u), theme.panel)
-        chip_x = x0 + inner if on_left else x1 - inner - chip
+            # Framed in the theme's turn colour: whose turn it is, at 3:1 or more.
+            mark = max(2, round(7 * u))
+            panel = (x0, top, x1 - 1, bottom)
+            draw.rounded_rectangle(panel, round(14 * u), theme.panel, theme.turn, mark)
+        chip_x = x0 + inner + ring if on_left else x1 - inner - ring - chip
         chip_top = name_y - round(13 * u) - chip // 2
         _draw_swatch(image, draw, theme, Piece.FLAT, color, (chip_x, chip_top), chip)
-        text_x = chip_x + chip + round(12 * u) if on_left else chip_x - round(12 * u)
-        room = (x1 - x0) - chip - 2 * inner - round(12 * u)
+        beside = ring + round(10 * u)
+        text_x = chip_x + chip + beside if on_left else chip_x - beside
+        room = (x1 - x0) - chip - 2 * inner - ring - beside
         shown = displayable(scene.names[color]) or scene.words.player.format(number=color.number)
         name = header_line(shown, name_size, room)
         ink = theme.muted if scene.result is None and position.to_move is not color else theme.text
@@ -719,29 +731,43 @@ def _draw_stats(
     size: int,
 ) -> None:
     """ "Flats 12" and the reserves as icons with counts, on one line of the player's panel (the
-    komi is written under the move number)."""
+    komi is written under the move number), a little smaller where the words are long."""
     position, theme, u = scene.position, scene.theme, frame.unit
     flats = scene.words.flats.format(count=position.flat_count(color))
     reserves = position.reserves(color)
     parts: list[tuple[Piece | None, str]] = [(None, flats), (Piece.FLAT, str(reserves.stones))]
     if position.starting_caps[color]:
         parts.append((Piece.CAP, str(reserves.caps)))
-    icon = round(size * 0.8)
-    gap, spacing = round(8 * u), round(26 * u)
-    widths = [
-        (0 if kind is None else icon + gap) + line_width(Line.of(text, size))
-        for kind, text in parts
-    ]
-    total = sum(widths) + spacing * (len(parts) - 1)
+    # The whole line at `size` if it fits the panel, else a size smaller (longer words, as in
+    # German, down to 80% of it).
+    for shrunk in range(size, ceil(0.8 * size) - 1, -1):
+        icon = round(shrunk * 0.7)
+        ring = _swatch_ring(icon)
+        gap, spacing = round(6 * u), round(18 * u)
+        # An icon takes its light patch either side, then a gap before its count.
+        taken = 2 * ring + icon + gap
+        widths = [
+            (0 if kind is None else taken) + line_width(Line.of(text, shrunk))
+            for kind, text in parts
+        ]
+        total = sum(widths) + spacing * (len(parts) - 1)
+        if total <= span[1] - span[0]:
+            break
+    size = shrunk
     x = span[0] if color is Color.WHITE else span[1] - total
     for (kind, text), width in zip(parts, widths, strict=True):
         if kind is not None:
-            corner = (round(x), baseline - round(size * 0.36) - icon // 2)
+            corner = (round(x) + ring, baseline - round(size * 0.36) - icon // 2)
             _draw_swatch(image, draw, theme, kind, color, corner, icon)
-            x += icon + gap
+            x += taken
         colour = theme.text if kind is None else theme.muted
         draw_line(image, (x, baseline), Line.of(text, size), colour, "ls")
-        x += width - (0 if kind is None else icon + gap) + spacing
+        x += width - (0 if kind is None else taken) + spacing
+
+
+def _swatch_ring(side: int) -> int:
+    """How far the light patch under a header piece `side` px wide shows round it."""
+    return max(3, round(side * 0.4))
 
 
 def _draw_swatch(
@@ -754,11 +780,12 @@ def _draw_swatch(
     side: int,
 ) -> None:
     """A piece in the header, standing on a patch of the light square as on the board, so that
-    a dark piece does not vanish into a dark background."""
-    ring = max(1, round(side * 0.12))
+    a dark piece does not vanish into a dark background (nor reads as a hole in a light frame:
+    the patch shows wide all round it)."""
+    ring = _swatch_ring(side)
     left, top = corner
     patch = (left - ring, top - ring, left + side + ring - 1, top + side + ring - 1)
-    draw.rounded_rectangle(patch, 2 * ring, theme.squares[0])
+    draw.rounded_rectangle(patch, ring // 2, theme.squares[0])
     piece = theme.players[color]
     sprite = _sprite(kind, piece.fill, piece.edge, side)
     image.paste(sprite, corner, sprite)
