@@ -8,7 +8,8 @@ python=${PYTHON:-.venv/bin/python}
 # test data, MIT: tests/engine/real_games/COPYING).
 "$python" -m rendering tests/engine/real_games/70709.ptn -o docs/board.png
 
-# Two stacks too tall for their squares (27 and 12 pieces), each in full in a strip below.
+# Tall stacks: 12 pieces whole in their square (under a smaller top piece), 27 pieces showing
+# the top layers in the square over dots, and in full in a strip below.
 "$python" -m rendering \
     "x,2,x3,1/1,12,x,2S,x,1/x,1,121211221212121112221212122,x,1C,x/2,x,12,x,1,x/x,2C,1,1,212121122121,2/x6 2 39" \
     --last-move "2e2<11" --players "Alexandria Worthington" "Björn" -o docs/tall-stacks.png

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from math import ceil
+from math import ceil, floor
 
 from PIL import Image, ImageDraw
 
@@ -28,6 +28,12 @@ _SUPERSAMPLE = 4
 # MIN_PHONE_LAYER px thick there.
 PHONE_WIDTH = 400
 MIN_PHONE_LAYER = 2
+# A stack's height tag is at least this tall there, and keeps this far from every piece.
+MIN_PHONE_TAG = 12
+TAG_CLEARANCE = 2
+# A tall stack's top piece shrinks to make room for the layers that can move, never below this
+# share of its size.
+MIN_TOP_SHARE = 0.55
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,16 +216,16 @@ def _empty_board(theme: Theme, frame: Layout) -> Image.Image:
     return image
 
 
-def _gap(frame: Layout) -> int:
-    """Width of the line between squares."""
-    return max(1, round(frame.square * 0.025))
+def _gap(square: int) -> int:
+    """Width of the line between squares of side `square`."""
+    return max(1, round(square * 0.025))
 
 
 def _fill_square(
     draw: ImageDraw.ImageDraw, frame: Layout, file: int, rank: int, colour: RGB
 ) -> None:
     left, top, right, bottom = frame.square_box(file, rank)
-    half = _gap(frame) / 2
+    half = _gap(frame.square) / 2
     draw.rectangle((left + half, top + half, right - 1 - half, bottom - 1 - half), colour)
 
 
@@ -291,7 +297,7 @@ def draw_scene(scene: Scene) -> Image.Image:
         _fill_square(draw, frame, file, rank, theme.tinted_squares[(file + rank) % 2])
     road = scene.result.road if scene.result is not None else ()
     if road:
-        _draw_road(draw, frame, road, theme.road)
+        _draw_road(draw, frame, road, theme.road, theme.road_edge)
     tinted = set(_moved_squares(scene.last_move, position.size))
     for rank in range(position.size):
         for file in range(position.size):
@@ -326,9 +332,14 @@ def _moved_squares(move: Move | None, n: int) -> list[tuple[int, int]]:
 
 
 def _draw_road(
-    draw: ImageDraw.ImageDraw, frame: Layout, road: tuple[tuple[int, int], ...], colour: RGB
+    draw: ImageDraw.ImageDraw,
+    frame: Layout,
+    road: tuple[tuple[int, int], ...],
+    colour: RGB,
+    edge_colour: RGB,
 ) -> None:
-    """A band through the road's squares, run out to the two edges it joins."""
+    """A band through the road's squares, run out to the two edges it joins, edged either side
+    in `edge_colour` so that it stands out from the squares in lightness too."""
     points = [frame.square_centre(f, r) for f, r in road]
     n = frame.n
     (f0, r0), (f1, r1) = road[0], road[-1]
@@ -340,6 +351,8 @@ def _draw_road(
         points.insert(0, (points[0][0], points[0][1] + (reach if r0 == 0 else -reach)))
         points.append((points[-1][0], points[-1][1] + (reach if r1 == 0 else -reach)))
     width = max(3, round(frame.square * 0.3))
+    edge = max(1, round(frame.square * 0.04))
+    draw.line(points, fill=edge_colour, width=width + 2 * edge, joint="curve")
     draw.line(points, fill=colour, width=width, joint="curve")
 
 
@@ -370,15 +383,6 @@ class Profile:
     def margin(self) -> int:
         return max(1, round(0.03 * self.square))
 
-    def room(self, top: Piece) -> int:
-        """The height left for the layers under a top piece drawn at full size."""
-        return self.square - 2 * self.margin - _PieceSizes(self.square).top(top)
-
-    def fits(self, stack: Stack) -> bool:
-        """Whether every layer fits at the thinnest (the carry break counted in any case, so
-        that a stack's place does not depend on whose turn it is)."""
-        return self.layers_height(len(stack.colors) - 1, self.fill, True) <= self.room(stack.top)
-
     def layers_height(self, count: int, fill: int, carry_break: bool) -> int:
         """The height of `count` layers `fill` thick, framed by the layer line."""
         if count == 0:
@@ -391,13 +395,120 @@ class Profile:
 def stack_strips(position: Position, width: int) -> list[tuple[int, int]]:
     """The squares (file, rank) whose stacks are too tall for their square at `width`: each gets
     a strip below the board with its full order. Listed top row first, then by file."""
-    profile = Profile(width, layout(width, position.size).square)
+    n = position.size
     return [
         (file, rank)
-        for rank in reversed(range(position.size))
-        for file in range(position.size)
-        if position.stack(file, rank).height >= 2 and not profile.fits(position.stack(file, rank))
+        for rank in reversed(range(n))
+        for file in range(n)
+        if _stack_plan(
+            width, n, position.stack(file, rank).top, position.stack(file, rank).height
+        ).hidden
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class _StackPlan:
+    """Where a stack's parts go in its square, in px from the square's top left corner."""
+
+    top_size: int  # the top piece's side
+    top_corner: tuple[int, int]
+    layers: tuple[int, int, int, int]  # the box of the layers drawn (and the dots under them)
+    shown: int  # buried pieces drawn as layers, the topmost ones
+    fill: int  # a layer's thickness
+    hidden: bool  # pieces further down are left out: a row of dots, and a strip below the board
+
+
+@lru_cache(maxsize=64)
+def _tag(width: int, square: int, height: int) -> tuple[Line, tuple[int, int, int, int]]:
+    """The height tag's digits and its box in the square's top right corner, in px from the
+    square's top left corner: at least :data:`MIN_PHONE_TAG` px tall on a phone."""
+    size = max(ceil(MIN_PHONE_TAG / 0.96 * width / PHONE_WIDTH), round(square * 0.18))
+    line = Line.of(str(height), size)
+    inset = max(1, round(square * 0.04)) + _gap(square)
+    right = square - inset
+    box = (right - ceil(line_width(line) + 0.36 * size), inset, right, inset + round(0.96 * size))
+    return line, box
+
+
+@lru_cache(maxsize=4096)
+def _stack_plan(width: int, n: int, top: Piece, height: int) -> _StackPlan:
+    """How a stack of `height` pieces is drawn in a square of an `n`x`n` board `width` px wide.
+
+    In order of preference: every buried piece under the top piece at full size, layers as thick
+    as the design wants where there is room; every buried piece under a smaller top piece; the
+    most buried pieces that fit under the top piece at full size over a row of dots; the carry
+    limit's worth (the pieces that can move this turn) under a top piece made as small as it
+    must, down to :data:`MIN_TOP_SHARE` of its size. Nothing comes within a few px of the
+    height tag."""
+    square = layout(width, n).square
+    sizes, profile = _PieceSizes(square), Profile(width, square)
+    full = sizes.top(top)
+    buried = height - 1
+    if not buried:
+        corner = ((square - full) // 2, (square - full) // 2)
+        return _StackPlan(full, corner, (0, 0, 0, 0), 0, profile.fill, False)
+    fixed = max(0, height - n)
+    smallest = max(1, round(MIN_TOP_SHARE * full))
+    wanted = max(profile.fill, round(0.1 * square) - profile.line)
+
+    def plan(size: int, shown: int, fill: int) -> _StackPlan | None:
+        hidden = shown < buried
+        broken = 0 < fixed - (buried - shown) < shown
+        tall = profile.layers_height(shown, fill, broken)
+        if hidden:
+            tall += profile.carry_gap + fill
+        layer_width = round(sizes.flat * size / full)  # as wide as a flat beside the top piece
+        return _place(width, square, height, size, layer_width, tall, shown, fill, hidden)
+
+    candidates = [(full, buried, fill) for fill in range(wanted, profile.fill - 1, -1)]
+    candidates += [(size, buried, profile.fill) for size in range(full - 1, smallest - 1, -1)]
+    candidates += [(full, shown, profile.fill) for shown in range(buried - 1, n - 2, -1)]
+    movable = min(buried - 1, n - 1)
+    candidates += [(size, movable, profile.fill) for size in range(full - 1, smallest - 1, -1)]
+    candidates += [(smallest, shown, profile.fill) for shown in range(movable - 1, -1, -1)]
+    for size, shown, fill in candidates:
+        found = plan(size, shown, fill)
+        if found is not None:
+            return found
+    raise ValueError(f"A stack cannot be drawn in a square of {square} px.")
+
+
+def _place(
+    width: int,
+    square: int,
+    height: int,
+    size: int,
+    layer_width: int,
+    tall: int,
+    shown: int,
+    fill: int,
+    hidden: bool,
+) -> _StackPlan | None:
+    """The top piece (`size` px) over `tall` px of layers `layer_width` wide, put where they
+    keep clear of the height tag and inside the square's margin; None if there is no such
+    place. Centred a little left of the middle, or as far left as the tag needs; then both
+    again below the tag."""
+    margin = Profile(width, square).margin
+    inside = square - _gap(square)  # the square's own colour, less the line between squares
+    column = size + tall
+    if column > inside - 2 * margin:
+        return None
+    _, (tag_left, _, _, tag_bottom) = _tag(width, square, height)
+    clearance = max(1, round(TAG_CLEARANCE * width / PHONE_WIDTH))
+    limit = tag_left - clearance  # no part above the tag's bottom reaches past this
+    for top in ((inside - column) // 2, tag_bottom + clearance):
+        if top + column > inside - margin:
+            continue
+        in_band = [
+            w for y, w in ((top, size), (top + size, layer_width)) if y < tag_bottom + clearance
+        ]
+        centre = min([square / 2 - round(0.1 * square)] + [limit - w / 2 for w in in_band])
+        piece_left = floor(centre - size / 2)
+        layers_left = floor(centre - layer_width / 2)
+        if min(piece_left, layers_left) >= margin:
+            layers = (layers_left, top + size, layers_left + layer_width, top + column)
+            return _StackPlan(size, (piece_left, top), layers, shown, fill, hidden)
+    return None
 
 
 def _layer_colours(theme: Theme, stack: Stack, n: int, under: RGB) -> list[RGB]:
@@ -460,57 +571,39 @@ def _draw_stack(
     under: RGB,
     on_road: bool,
 ) -> None:
-    """The stack's profile (buried pieces as layers, bottom to top) under its top piece drawn at
-    full size, and the height in the corner for stacks of two or more. A stack too tall for its
-    square shows its topmost layers over a row of dots (in the muted text colour, never a
-    player's); its strip below the board shows them all
-    (see :func:`stack_strips`)."""
-    left, top, right, _ = frame.square_box(file, rank)
-    square = frame.square
-    sizes, profile = _PieceSizes(square), Profile(frame.width, square)
-    top_size = sizes.top(stack.top)
+    """The stack's profile (buried pieces as layers, bottom to top) under its top piece, and the
+    height on a tag in the corner for stacks of two or more (see :func:`_stack_plan`). A stack
+    too tall for its square shows its topmost layers over a row of dots (in the muted text
+    colour, never a player's); its strip below the board shows them all (see
+    :func:`stack_strips`)."""
+    left, top, _, _ = frame.square_box(file, rank)
+    plan = _stack_plan(frame.width, frame.n, stack.top, stack.height)
+    profile = Profile(frame.width, frame.square)
     colours = _layer_colours(theme, stack, frame.n, under)
-    fixed = max(0, stack.height - frame.n)
-    room = profile.room(stack.top)
-    fill, line = profile.fill, profile.line
-    dots = 0
-    if not profile.fits(stack):
-        # Keep the topmost layers that fit above a row of dots saying there are more.
-        dots = 2 * fill
-        spare = room - dots - line - profile.carry_gap - line
-        shown = max(0, spare // (fill + line))
-        colours, fixed = colours[len(colours) - shown :], max(0, fixed - (len(colours) - shown))
-    else:
-        # Layers as thick as the design wants where the square has the room.
-        wanted = max(fill, round(0.1 * square) - line)
-        while fill < wanted and profile.layers_height(len(colours), fill + 1, fixed > 0) <= room:
-            fill += 1
-    layers = profile.layers_height(len(colours), fill, 0 < fixed < len(colours))
-    column = top_size + layers + dots
-    column_top = top + (square - column) // 2
-    # Stacks stand a little left of centre, leaving the top right corner to the height tag.
-    centre_x = (left + right) / 2 - (round(0.1 * square) if stack.height >= 2 else 0)
-    half = sizes.flat // 2
-    x0 = round(centre_x) - half
-    if colours:
-        box = (x0, column_top + top_size, x0 + 2 * half, column_top + top_size + layers)
-        _draw_layers(draw, theme, colours, fixed, box, fill, line, profile.carry_gap, True)
-    if dots:
-        y = column_top + top_size + layers + dots // 2
+    fixed = max(0, stack.height - frame.n) - (len(colours) - plan.shown)
+    colours = colours[len(colours) - plan.shown :]
+    x0, y0, x1, y1 = plan.layers
+    fill, line = plan.fill, profile.line
+    if plan.hidden:
+        y = top + y1 - fill // 2 - 1
         half_dot = fill // 2
         for step in (-1, 0, 1):
-            x = round(centre_x) + step * 2 * fill
+            x = left + round((x0 + x1) / 2) + step * 2 * fill
             draw.rectangle((x - half_dot, y - half_dot, x + half_dot, y + half_dot), theme.muted)
+        y1 -= profile.carry_gap + fill
+    if colours:
+        box = (left + x0, top + y0, left + x1, top + y1)
+        _draw_layers(draw, theme, colours, max(0, fixed), box, fill, line, profile.carry_gap, True)
     piece = theme.players[stack.colors[-1]]
-    x = round(centre_x - top_size / 2)
+    corner = (left + plan.top_corner[0], top + plan.top_corner[1])
     if on_road:
-        sprite = _sprite(stack.top, piece.fill, piece.edge, top_size)
-        image.paste(sprite, (x, column_top), sprite)
+        sprite = _sprite(stack.top, piece.fill, piece.edge, plan.top_size)
+        image.paste(sprite, corner, sprite)
     else:
         # Nothing else is drawn under the top piece's box: paste it ready-made on its square.
-        image.paste(_sprite_on(stack.top, piece.fill, piece.edge, top_size, under), (x, column_top))
+        image.paste(_sprite_on(stack.top, piece.fill, piece.edge, plan.top_size, under), corner)
     if stack.height >= 2:
-        _draw_height(image, frame, theme, (right, top), stack.height)
+        _draw_height(image, frame, theme, (left, top), stack.height)
 
 
 def _draw_strip(
@@ -553,16 +646,12 @@ def _draw_strip(
 def _draw_height(
     image: Image.Image, frame: Layout, theme: Theme, corner: tuple[int, int], height: int
 ) -> None:
-    """The stack height on a small tag in the square's top right corner."""
-    size = max(9, round(frame.square * 0.18))
-    line = Line.of(str(height), size)
-    width = line_width(line)
-    inset = max(1, round(frame.square * 0.04))
-    pad_x, pad_y = size * 0.18, size * 0.12
-    right, top = corner[0] - inset - _gap(frame), corner[1] + inset + _gap(frame)
-    box = (right - width - 2 * pad_x, top, right, top + size * 0.72 + 2 * pad_y)
-    ImageDraw.Draw(image).rounded_rectangle(box, radius=size * 0.25, fill=theme.background)
-    draw_line(image, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), line, theme.text, "mm")
+    """The stack height on a small tag in the top right corner of the square at `corner`."""
+    line, (x0, y0, x1, y1) = _tag(frame.width, frame.square, height)
+    left, top = corner
+    box = (left + x0, top + y0, left + x1 - 1, top + y1 - 1)
+    ImageDraw.Draw(image).rounded_rectangle(box, radius=line.size * 0.25, fill=theme.background)
+    draw_line(image, ((box[0] + box[2] + 1) / 2, (box[1] + box[3] + 1) / 2), line, theme.text, "mm")
 
 
 # ----------------------------------------------------------------------------- header and banner
@@ -589,18 +678,23 @@ def _draw_header(
     name_size, stat_size = round(42 * u), round(32 * u)
     name_y, stat_y = top + round(54 * u), top + round(110 * u)
     inner = round(16 * u)
-    chip = round(36 * u)
+    chip = round(32 * u)
+    ring = _swatch_ring(chip)
     for color in Color:
         on_left = color is Color.WHITE
         x0 = frame.pad if on_left else round(middle + centre_half)
         x1 = round(middle - centre_half) if on_left else frame.width - frame.pad
         if scene.result is None and position.to_move is color:
-            draw.rounded_rectangle((x0, top, x1 - 1, bottom), round(14 * u), theme.panel)
-        chip_x = x0 + inner if on_left else x1 - inner - chip
+            # Framed in the theme's turn colour: whose turn it is, at 3:1 or more.
+            mark = max(2, round(7 * u))
+            panel = (x0, top, x1 - 1, bottom)
+            draw.rounded_rectangle(panel, round(14 * u), theme.panel, theme.turn, mark)
+        chip_x = x0 + inner + ring if on_left else x1 - inner - ring - chip
         chip_top = name_y - round(13 * u) - chip // 2
         _draw_swatch(image, draw, theme, Piece.FLAT, color, (chip_x, chip_top), chip)
-        text_x = chip_x + chip + round(12 * u) if on_left else chip_x - round(12 * u)
-        room = (x1 - x0) - chip - 2 * inner - round(12 * u)
+        beside = ring + round(10 * u)
+        text_x = chip_x + chip + beside if on_left else chip_x - beside
+        room = (x1 - x0) - chip - 2 * inner - ring - beside
         shown = displayable(scene.names[color]) or scene.words.player.format(number=color.number)
         name = header_line(shown, name_size, room)
         ink = theme.muted if scene.result is None and position.to_move is not color else theme.text
@@ -637,29 +731,43 @@ def _draw_stats(
     size: int,
 ) -> None:
     """ "Flats 12" and the reserves as icons with counts, on one line of the player's panel (the
-    komi is written under the move number)."""
+    komi is written under the move number), a little smaller where the words are long."""
     position, theme, u = scene.position, scene.theme, frame.unit
     flats = scene.words.flats.format(count=position.flat_count(color))
     reserves = position.reserves(color)
     parts: list[tuple[Piece | None, str]] = [(None, flats), (Piece.FLAT, str(reserves.stones))]
     if position.starting_caps[color]:
         parts.append((Piece.CAP, str(reserves.caps)))
-    icon = round(size * 0.8)
-    gap, spacing = round(8 * u), round(26 * u)
-    widths = [
-        (0 if kind is None else icon + gap) + line_width(Line.of(text, size))
-        for kind, text in parts
-    ]
-    total = sum(widths) + spacing * (len(parts) - 1)
+    # The whole line at `size` if it fits the panel, else a size smaller (longer words, as in
+    # German, down to 80% of it).
+    for shrunk in range(size, ceil(0.8 * size) - 1, -1):
+        icon = round(shrunk * 0.7)
+        ring = _swatch_ring(icon)
+        gap, spacing = round(6 * u), round(18 * u)
+        # An icon takes its light patch either side, then a gap before its count.
+        taken = 2 * ring + icon + gap
+        widths = [
+            (0 if kind is None else taken) + line_width(Line.of(text, shrunk))
+            for kind, text in parts
+        ]
+        total = sum(widths) + spacing * (len(parts) - 1)
+        if total <= span[1] - span[0]:
+            break
+    size = shrunk
     x = span[0] if color is Color.WHITE else span[1] - total
     for (kind, text), width in zip(parts, widths, strict=True):
         if kind is not None:
-            corner = (round(x), baseline - round(size * 0.36) - icon // 2)
+            corner = (round(x) + ring, baseline - round(size * 0.36) - icon // 2)
             _draw_swatch(image, draw, theme, kind, color, corner, icon)
-            x += icon + gap
+            x += taken
         colour = theme.text if kind is None else theme.muted
         draw_line(image, (x, baseline), Line.of(text, size), colour, "ls")
-        x += width - (0 if kind is None else icon + gap) + spacing
+        x += width - (0 if kind is None else taken) + spacing
+
+
+def _swatch_ring(side: int) -> int:
+    """How far the light patch under a header piece `side` px wide shows round it."""
+    return max(3, round(side * 0.4))
 
 
 def _draw_swatch(
@@ -672,11 +780,12 @@ def _draw_swatch(
     side: int,
 ) -> None:
     """A piece in the header, standing on a patch of the light square as on the board, so that
-    a dark piece does not vanish into a dark background."""
-    ring = max(1, round(side * 0.12))
+    a dark piece does not vanish into a dark background (nor reads as a hole in a light frame:
+    the patch shows wide all round it)."""
+    ring = _swatch_ring(side)
     left, top = corner
     patch = (left - ring, top - ring, left + side + ring - 1, top + side + ring - 1)
-    draw.rounded_rectangle(patch, 2 * ring, theme.squares[0])
+    draw.rounded_rectangle(patch, ring // 2, theme.squares[0])
     piece = theme.players[color]
     sprite = _sprite(kind, piece.fill, piece.edge, side)
     image.paste(sprite, corner, sprite)

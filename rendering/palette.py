@@ -30,7 +30,8 @@ def theme_colours(theme: Theme) -> list[RGB]:
     """Every colour a theme paints as a flat area, without repeats."""
     plain = [
         theme.background, theme.board, *theme.squares, *theme.tinted_squares, theme.text,
-        theme.muted, theme.panel, theme.road, theme.alert, theme.alert_text, theme.layer_line,
+        theme.muted, theme.panel, theme.turn, theme.road, theme.road_edge, theme.alert,
+        theme.alert_text, theme.layer_line,
     ]  # fmt: skip
     for piece in theme.players:
         plain += [piece.fill, piece.edge]

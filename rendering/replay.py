@@ -7,9 +7,9 @@ by measuring: a few frame pairs spread over the game give the bytes of a frame a
 width; the chosen plan is then encoded frame by frame and given up the moment it passes the
 budget, for the next plan. So the budget is a guarantee, and memory holds two frames, not all.
 
-Under each frame's board is the move that led to it, numbered as in the PTN ("5. a5", "5... c5"),
-and in a sampled replay which ply it is and how many were skipped; the last frame of a finished
-game shows the result instead.
+Each frame's heading is the move that led to it, numbered as in the PTN ("5. a5", "5... c5"), as
+on a posted board; under the board, a sampled replay says which ply it is and how many were
+skipped; the last frame of a finished game shows the result there instead.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from rendering.palette import to_palette
 from rendering.render import resolve_theme, scene
 from rendering.themes import Theme
 from tak import Position
-from tak.ptn import Game, move_number
+from tak.ptn import Game
 
 # Replays are watched inline: smaller frames keep a long game's GIF small and quick to make.
 REPLAY_SIZE = 600
@@ -225,7 +225,6 @@ class _Film:
         words: ReplayWords,
     ) -> None:
         self.game = game
-        self.start = game.start()
         self.plies = len(game.plies)
         self.players = players
         self.theme = theme
@@ -299,18 +298,11 @@ class _Film:
             result=self.game.result if final else None,
             words=self.words.board,
         )
-        parts = [] if ply == 0 else [self.move_text(ply)]
-        if sampled:
-            parts.append(_caption(ply, previous, self.plies, plan, self.words))
-        # Every frame has the strip under the board (for the move), so every frame has one size.
-        view = replace(view, banner_room=True, caption=" · ".join(parts))
+        # The heading names the move; under the board, only what sampling left out. Every frame
+        # keeps room for that strip, so every frame has one size.
+        caption = _caption(ply, previous, self.plies, plan, self.words) if sampled else ""
+        view = replace(view, banner_room=True, caption=caption)
         return to_palette(draw_scene(view), self.theme)
-
-    def move_text(self, ply: int) -> str:
-        """The move that made the position after `ply` plies, numbered as in the PTN:
-        "5. a5" for White's, "5... a5" for Black's."""
-        absolute = self.start.ply + ply - 1
-        return f"{move_number(absolute)} {self.game.plies[ply - 1].move.ptn()}"
 
     def _positions(self, plies: list[int]) -> Iterator[Position]:
         """The positions after each of `plies` (ascending), playing the game once through: one

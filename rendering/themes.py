@@ -42,10 +42,12 @@ class Theme:
     text: RGB
     muted: RGB  # secondary text: coordinates, labels
     panel: RGB  # behind the header of the player to move
+    turn: RGB  # the frame round that panel: the mark of whose turn it is
     players: tuple[PieceColours, PieceColours]  # white (player 1), black (player 2)
     tint: RGB  # laid over the squares of the last move
     tint_amount: float
     road: RGB
+    road_edge: RGB  # either side of the road's band: an edge in lightness, not only in hue
     alert: RGB  # the Tak marker and the result banner
     alert_text: RGB
     # Between the layers of a stack profile: a mid tone, unlike either player's pieces, so that
@@ -94,10 +96,12 @@ THEMES: dict[str, Theme] = {
             text="#eef1f4",
             muted="#a9b3be",
             panel="#39414c",
+            turn="#5cc8ff",
             players=(("#f6f1e7", "#3b3f46"), ("#1c1f24", "#000000")),
             tint="#ffc83d",
             tint_amount=0.55,
             road="#e81ee8",
+            road_edge="#1e2228",
             alert="#902030",
             alert_text="#ffffff",
             layer_line="#808d9c",
@@ -111,10 +115,12 @@ THEMES: dict[str, Theme] = {
             text="#2b2218",
             muted="#6b5a44",
             panel="#e6dcc6",
+            turn="#1f5f99",
             players=(("#fffdf8", "#5e4f39"), ("#2e2823", "#120f0c")),
             tint="#5ba3d6",
             tint_amount=0.5,
             road="#b000d0",
+            road_edge="#2b2218",
             alert="#b42318",
             alert_text="#ffffff",
             layer_line="#9a8866",
@@ -129,12 +135,14 @@ THEMES: dict[str, Theme] = {
             text="#ffffff",
             muted="#e0e0e0",
             panel="#333333",
+            turn="#00e0ff",
             # Both outlined in one dark grey: an outline in the other player's colour would read
             # as a layer of theirs under a stack's top piece.
             players=(("#ffffff", "#505050"), ("#000000", "#505050")),
             tint="#1f6fff",
             tint_amount=0.6,
             road="#ffb000",
+            road_edge="#000000",
             alert="#c00000",
             alert_text="#ffffff",
             layer_line="#808080",
@@ -147,6 +155,9 @@ def theme_problems(theme: Theme) -> list[str]:
     """Every way the theme fails the measured checks; empty when it passes.
 
     - text on the background, and on the player-to-move panel, at 4.5:1;
+    - the to-move frame against the background and the panel, at 3:1;
+    - the road's edges against every square, tinted or not, at 3:1 (the band may differ from
+      the squares in hue alone);
     - each player's pieces (face or outline) against every square, tinted or not, at 3:1;
     - the two players' faces a clearly different colour, and at 3:1, for typical vision and
       simulated protanopia, deuteranopia and tritanopia;
@@ -168,7 +179,15 @@ def theme_problems(theme: Theme) -> list[str]:
             ratio = contrast(ink, back)
             if ratio < MIN_TEXT_CONTRAST:
                 problems.append(f"{label} on the {what}: contrast {ratio:.2f}")
+    for what, back in (("background", theme.background), ("panel", theme.panel)):
+        ratio = contrast(theme.turn, back)
+        if ratio < MIN_GRAPHIC_CONTRAST:
+            problems.append(f"the to-move frame on the {what}: contrast {ratio:.2f}")
     squares = theme.squares + theme.tinted_squares
+    for square in squares:
+        ratio = contrast(theme.road_edge, square)
+        if ratio < MIN_GRAPHIC_CONTRAST:
+            problems.append(f"the road's edge on square {square}: contrast {ratio:.2f}")
     for number, piece in enumerate(theme.players, 1):
         for square in squares:
             ratio = max(contrast(piece.fill, square), contrast(piece.edge, square))

@@ -68,7 +68,7 @@ def header_centre(image: Image.Image, width: int) -> Image.Image:
 def test_a_german_board_keeps_its_words_inside_their_places(width: int) -> None:
     with speaking("de"):
         words = board_words()
-    assert words.flats == "Steine {count}" and words.move == "Zug {number}"
+    assert words.flats == "Liegende {count}" and words.move == "Zug {number}"
     # Many flats each, both reserves with two digits, komi: the longest stats line.
     position = Position.from_tps("1,2,1,2,1,2/2,1,2,1,2,1/x6/x6/x6/x6 1 7", komi=2.5)
     theme = THEMES["default"]

@@ -8,12 +8,17 @@ import pytest
 from PIL import Image
 
 from rendering import DEFAULT_SIZE, THEMES, komi_text, layout, render_board
-from rendering.board import banner_text, header_line, move_heading
+from rendering.board import PHONE_WIDTH, banner_text, header_line, move_heading
 from rendering.colour import contrast
 from rendering.text import Line, line_width
+from rendering.themes import MIN_GRAPHIC_CONTRAST
 from tak import Call, Color, Position, Result, ResultKind, parse_move, tak_call
 
 WIDTH = 600
+# Whose turn: the to-move mark against what it replaces, WCAG's 3:1 for graphics.
+MIN_TURN_CONTRAST = 3.0
+# The light patch round a header piece on a phone, px (2 px read as a frame round a hole).
+MIN_PATCH = 4
 
 
 def pixels(png: bytes) -> Image.Image:
@@ -294,3 +299,87 @@ def test_the_heading_numbers_the_move_shown_as_the_ptn_does() -> None:
     white = parse_move("d4")
     position.push(white)
     assert move_heading(position, white) == "3. d4"
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_whose_turn_is_marked_at_3_to_1_in_every_theme(theme: str) -> None:
+    """At a phone's width, the header of the player to move differs from the same header when
+    it is the other player's turn by a mark at 3:1 or more (a frame, not a shade)."""
+    frame = layout(PHONE_WIDTH, 6)
+    white, black = (
+        pixels(
+            render_board(
+                Position.from_tps(f"x6/x6/x6/x6/x6/x6 {turn} 2"), theme=theme, size=PHONE_WIDTH
+            )
+        )
+        for turn in (1, 2)
+    )
+    header = frame.board_y - frame.gutter
+
+    def marked(left: int, right: int) -> int:
+        """Pixels of the header between `left` and `right` at 3:1 between the two turns."""
+        return sum(
+            1
+            for x in range(left, right)
+            for y in range(header)
+            if contrast(white.getpixel((x, y)), black.getpixel((x, y))) >= MIN_TURN_CONTRAST
+        )
+
+    # A frame 2 px wide round a panel about 150 x 60 px.
+    assert marked(0, PHONE_WIDTH // 2) >= 400
+    assert marked(PHONE_WIDTH // 2, PHONE_WIDTH) >= 400
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_player_2s_chip_is_a_dark_piece_on_a_light_patch(theme: str) -> None:
+    """At a phone's width, player 2's header chip shows the light patch at least MIN_PATCH px
+    wide on every side of the piece, so it reads as a dark piece, not as a hole in a frame."""
+    chosen = THEMES[theme]
+    image = pixels(render_board(Position(6), theme=theme, size=PHONE_WIDTH))
+    frame = layout(PHONE_WIDTH, 6)
+    light = chosen.squares[0]
+    # The chip stands at the right end of the name's row in player 2's header: its patch's
+    # right edge is the rightmost light pixel there.
+    patch_pixels = [
+        (x, y)
+        for x in range(PHONE_WIDTH // 2, PHONE_WIDTH)
+        for y in range(frame.pad, frame.pad + round(0.4 * frame.header_height))
+        if image.getpixel((x, y)) == light
+    ]
+    right = max(x for x, _ in patch_pixels)
+    rows = sorted(y for x, y in patch_pixels if x == right)
+    y = rows[len(rows) // 2]
+    x = right
+    while image.getpixel((x, y)) == light:
+        x -= 1
+    x -= 2  # into the piece
+    assert image.getpixel((x, y)) != light
+
+    def patch(dx: int, dy: int) -> int:
+        """How far the light patch runs from the piece's edge in the direction (dx, dy)."""
+        px, py = x, y
+        while image.getpixel((px, py)) != light:
+            px, py = px + dx, py + dy
+        run = 0
+        while image.getpixel((px, py)) == light:
+            px, py, run = px + dx, py + dy, run + 1
+        return run
+
+    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        assert patch(dx, dy) >= MIN_PATCH, f"the patch {patch(dx, dy)} px wide"
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_the_road_band_has_an_edge_in_lightness(theme: str) -> None:
+    """Across the road where it runs out to the board's edge: the first colour after the
+    square's own stands 3:1 from it, so the band shows in greyscale too."""
+    chosen = THEMES[theme]
+    position = Position.from_tps("x5/x5/1,1,1,1,1/x5/2,2,2,2,x 2 6")
+    image = pixels(render_board(position, theme=theme, size=PHONE_WIDTH))
+    frame = layout(PHONE_WIDTH, 5, banner=True)
+    left, top, _, bottom = frame.square_box(0, 2)
+    under = chosen.squares[0]
+    column = [image.getpixel((left + 3, y)) for y in range(top + 2, bottom - 2)]
+    first = column.index(under)
+    after = next(c for c in column[first:] if c != under)
+    assert contrast(after, under) >= MIN_GRAPHIC_CONTRAST, f"{after} on {under}"

@@ -19,7 +19,7 @@ from rendering import (
     render_board,
     render_replay_within,
 )
-from rendering.board import draw_scene
+from rendering.board import draw_scene, move_heading
 from rendering.palette import to_palette
 from rendering.render import scene
 from tak.ptn import Game
@@ -65,8 +65,8 @@ def test_a_1200_ply_game_fits_its_budget_and_keeps_both_ends(long_game: Game) ->
     for index in (0, 1, len(shown) - CLOSING_PLIES - 1, len(shown) - 1):
         expected = board(long_game, shown[index], replay.width)
         assert above_caption(shots[index], 8) == above_caption(expected, 8), shown[index]
-    # Under the board, a skipping frame says so ("8... b4 · ply 16 of 1,200 · 7 skipped"), which
-    # takes more room than a closing frame's "600. a1 · ply 1,199 of 1,200".
+    # Under the board, a skipping frame says so ("ply 16 of 1,200 · 7 skipped"), which takes more
+    # room than a closing frame's "ply 1,199 of 1,200" (the move is in the heading only).
     skipping, closing = caption_ink(shots[2], 8), caption_ink(shots[-2], 8)
     assert skipping is not None and closing is not None
     assert skipping[2] - skipping[0] > closing[2] - closing[0]
@@ -100,20 +100,24 @@ def captioned(game: Game, ply: int, width: int, caption: str) -> Image.Image:
     return to_palette(image, THEMES["default"]).convert("RGB")
 
 
-def test_a_short_game_has_every_ply_each_under_its_move_in_ptn() -> None:
+def test_a_short_game_has_every_ply_each_with_its_move_in_ptn_once() -> None:
+    """Each frame is the posted board of its position, headed by its move as the PTN numbers it
+    ("30... c4"); nothing is written under the board, so the move is not said twice."""
     game = playout(6, 60, seed=6)
     replay = render_replay_within(game, size=300)
     assert (replay.width, replay.stride, replay.frames, replay.plies_shown) == (300, 1, 61, 60)
     assert replay.note == ""
-    for ply, shot in enumerate(frames(replay.data)):
+    for (ply, shot), position in zip(enumerate(frames(replay.data)), game.replay(), strict=True):
         assert shot.size == (300, layout(300, 6, banner=True).height)
         assert above_caption(shot, 6) == above_caption(board(game, ply, 300), 6), ply
+        assert caption_ink(shot, 6) is None, f"ply {ply}: words under the board"
+        assert shot.tobytes() == captioned(game, ply, 300, "").tobytes(), ply
+        assert shot.info["duration"] == (4000 if ply == 60 else 900)
         number, black = divmod(ply - 1, 2)
         move = f"{number + 1}{'...' if black else '.'} {game.plies[ply - 1].move.ptn()}"
-        caption = move if ply else ""
-        assert shot.tobytes() == captioned(game, ply, 300, caption).tobytes(), caption
-        assert shot.info["duration"] == (4000 if ply == 60 else 900)
-    assert caption.startswith("30... ")  # the last frame shows Black's 30th move
+        if ply:
+            assert move_heading(position, game.plies[ply - 1].move) == move
+    assert move.startswith("30... ")  # the last frame shows Black's 30th move
 
 
 def test_a_tiny_budget_still_gives_the_start_and_the_end() -> None:

@@ -65,9 +65,9 @@ def test_the_checks_catch_a_red_green_theme() -> None:
     base = THEMES["default"]
     fields = {
         "background": "#1e2228", "board": "#2c323b", "squares": ("#808d9c", "#788594"),
-        "text": "#eef1f4", "muted": "#a9b3be", "panel": "#39414c", "tint": "#ffc83d",
-        "tint_amount": 0.55, "road": "#e81ee8", "alert": "#902030", "alert_text": "#ffffff",
-        "layer_line": "#808d9c",
+        "text": "#eef1f4", "muted": "#a9b3be", "panel": "#39414c", "turn": "#5cc8ff",
+        "tint": "#ffc83d", "tint_amount": 0.55, "road": "#e81ee8", "road_edge": "#1e2228",
+        "alert": "#902030", "alert_text": "#ffffff", "layer_line": "#808d9c",
     }  # fmt: skip
     red_green = make_theme(
         "red-green", players=(("#d03030", "#000000"), ("#30a030", "#000000")), **fields
