@@ -69,6 +69,7 @@ from bot.store import (
 )
 from bot.store.copying import CopyError, copy_database
 from bot.store.pg_backup import ToolMissing, dump_postgres
+from bot.store.postgres import bredon_connections
 from bot.store.shard_leases import ShardClaimed, ShardLease
 
 log = logging.getLogger("bot")
@@ -449,6 +450,13 @@ def run_migrate(database: Path | str) -> int:
     if before.version == before.known:
         say(f"{before.location} is at this Bredon's schema, {before.version}: nothing to do.")
         return 0
+    if isinstance(database, str) and (running := on_the_store(bredon_connections(database))):
+        print(
+            f"Not migrated: Bredon processes still have {running} connection(s) open to "
+            f'{before.location}: stop every one first (docs/operations.md, "Upgrading").',
+            file=sys.stderr,
+        )
+        return EXIT_DATABASE
 
     async def upgrade() -> str | None:
         db = await Database.open(database)

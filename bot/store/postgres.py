@@ -199,6 +199,26 @@ class PostgresTransaction(Transaction):
         return list(await self._connection.fetch(statement.sql, *statement.arguments(params)))
 
 
+async def bredon_connections(url: str) -> int:
+    """How many connections Bredon processes have open to the database at `url` (by their
+    ``application_name``): `python -m bot migrate` runs with none."""
+    try:
+        connection = await asyncpg.connect(url, timeout=30)
+    except (*_UNREACHABLE, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
+        raise StoreError(
+            f"Cannot connect to PostgreSQL at {shown_location(url)}: {error}."
+        ) from None
+    try:
+        return int(
+            await connection.fetchval(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND application_name IN ('bredon', 'bredon-listener')"
+            )
+        )
+    finally:
+        await connection.close()
+
+
 class PostgresDatabase(Database):
     """A pool of connections to one PostgreSQL database."""
 

@@ -289,6 +289,19 @@ def test_several_processes_upgrade_postgresql_in_order(tmp_path: Path, postgres:
     assert f"has schema version {old}, older than this Bredon's {known}" in line
     assert "`python -m bot migrate`" in line
 
+    async def migrate_beside_a_process() -> subprocess.CompletedProcess[str]:
+        """`migrate` while a process of the old release is still connected: refused."""
+        old_process = await asyncpg.connect(
+            postgres, server_settings={"application_name": "bredon"}
+        )
+        try:
+            return await asyncio.to_thread(bredon, tmp_path, "migrate", postgres)
+        finally:
+            await old_process.close()
+
+    done = asyncio.run(migrate_beside_a_process())
+    assert done.returncode == entry.EXIT_DATABASE
+    assert done.stderr.startswith("Not migrated: Bredon processes still have 1 connection(s) open")
     done = bredon(tmp_path, "migrate", postgres)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[:2] == [
