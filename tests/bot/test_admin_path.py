@@ -121,6 +121,16 @@ def old_release_file(path: Path) -> None:
     asyncio.run(old_release(path, load_migrations()[:19]))
 
 
+@contextmanager
+def shell_umask() -> Iterator[None]:
+    """The umask a shell outside systemd usually has (022), where copies were world-readable."""
+    umask = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(umask)
+
+
 def private(path: Path) -> bool:
     return stat.S_IMODE(path.stat().st_mode) == 0o600
 
@@ -178,8 +188,8 @@ def test_an_older_file_is_refused_at_start_and_migrated_offline(tmp_path: Path) 
     )
     assert database.read_bytes() == before and not list(tmp_path.glob("*backup*"))
 
-    os.umask(0o022)  # what a shell outside systemd usually has: copies would be world-readable
-    done = bredon(tmp_path, "migrate")
+    with shell_umask():
+        done = bredon(tmp_path, "migrate")
     assert done.returncode == 0, done.stderr
     kept = tmp_path / "bredon.v19-backup.sqlite3"
     assert done.stdout.splitlines()[:2] == [
@@ -192,7 +202,8 @@ def test_an_older_file_is_refused_at_start_and_migrated_offline(tmp_path: Path) 
 
     with running(tmp_path):
         pass
-    backup = bredon(tmp_path, "backup", "taken.sqlite3")
+    with shell_umask():
+        backup = bredon(tmp_path, "backup", "taken.sqlite3")
     assert backup.returncode == 0, backup.stderr
     assert private(tmp_path / "taken.sqlite3")
 
