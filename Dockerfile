@@ -3,7 +3,8 @@
 # commands here are the README's. The install compiles the engine (README, "A faster engine") in
 # a first stage that has a C compiler; the image takes only the installed /app from it, and
 # .ci/build-image checks that its engine is compiled (`python -m tak build`).
-FROM python:3.12-slim AS build
+# Python 3.11, the version CI tests (.ci/run runs on it).
+FROM python:3.11-slim AS build
 RUN apt-get update && apt-get install --yes --no-install-recommends gcc libc6-dev \
     && rm -rf /var/lib/apt/lists/*
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -16,12 +17,15 @@ COPY bot ./bot
 COPY cogs ./cogs
 RUN python3 -m venv .venv && .venv/bin/pip install -e .
 
-FROM python:3.12-slim
+FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    # The database on the volume: created (`python -m bot init`) by the entry point at the
+    # container's first start, and only for this path (deploy/container_entry.py).
+    BREDON_DATABASE=/data/bredon.sqlite3 \
     # The health endpoint, inside the container only (publish it with BREDON_HEALTH_HOST=0.0.0.0).
     BREDON_HEALTH_PORT=8080 \
     BREDON_HEALTH_HOST=127.0.0.1
@@ -34,8 +38,8 @@ WORKDIR /app
 COPY --from=build /app /app
 COPY deploy/container_entry.py ./
 
-# The working directory is the volume: bredon.sqlite3 (the default BREDON_DATABASE), the copies
-# kept before migrations and any `backup` land there, and a .env there is read.
+# The working directory is the volume: bredon.sqlite3 (BREDON_DATABASE above), the copies kept
+# before migrations and any `backup` land there, and a .env there is read.
 WORKDIR /data
 VOLUME /data
 USER bredon
@@ -43,7 +47,8 @@ USER bredon
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
     CMD ["/app/.venv/bin/python", "-m", "bot", "health"]
 
-# `docker run IMAGE` runs the bot; `docker run IMAGE sync`, `check`, `backup FILE` the others.
+# `docker run IMAGE` runs the bot; `docker run IMAGE sync`, `check`, `migrate`, `backup FILE` the
+# others.
 # container_entry.py runs `python -m bot` with them: after an exit that needs a person (2, 3, 4)
 # the bot is not restarted by the restart policy, the container waits to be stopped (see there).
 # It passes SIGTERM (`docker stop`) on: a clean stop, exit 0, within Docker's 10 s; the bot

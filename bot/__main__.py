@@ -3,7 +3,13 @@
 online backup, or pg_dump for PostgreSQL);
 `python -m bot check [DATABASE]` reports a database's schema version, integrity and contents;
 `python -m bot copy SOURCE TARGET` moves an installation from a SQLite file into PostgreSQL or back;
+`python -m bot init [DATABASE]` creates a new, empty database (the only way one is created);
+`python -m bot migrate [DATABASE]` upgrades a database's schema offline, keeping a copy first;
 `python -m bot health` asks the running bot's ``/healthz`` (for Docker's health check).
+
+The bot starts only on a database of this version's schema: a missing one names ``init``, an
+older one ``migrate`` (or ``BREDON_MIGRATE_ON_START=1``), and the start-up log names the database,
+its schema version and what it holds. A misspelled ``BREDON_*`` variable stops it at once.
 
 Settings come from `.env` in the working directory and the environment (see `.env.example`).
 Every foreseeable failure (no token, a rejected token, a malformed setting, an unusable database
@@ -18,10 +24,12 @@ new commands are turned away, those under way finish, the worker processes end, 
 connection and the store close, and the exit status is 0.
 
 Exit statuses: 0 done (also stopped by SIGTERM or SIGINT); 1 unhealthy (``health``);
-2 configuration (also ``copy`` between two SQLite files, ``backup`` without pg_dump); 3 Discord
-rejected the token; 4 the database cannot be used (also a ``check``, ``backup`` or ``copy`` that
-failed); 5 Discord cannot be reached. Only 5 (and 1) are worth retrying without a
-person: deploy/bredon.service says so.
+2 configuration (an unknown setting, no database where BREDON_DATABASE points, a shard another
+process runs; also ``copy`` between two SQLite files, ``backup`` without pg_dump); 3 Discord
+rejected the token; 4 the database cannot be used (an older schema to migrate; also a ``check``,
+``backup``, ``copy``, ``init`` or ``migrate`` that failed); 5 Discord cannot be reached; 6 the
+database's schema is newer than this code (another process upgraded it: upgrade this one). Only
+5, 6 (and 1) are worth retrying without a person: deploy/bredon.service says so.
 """
 
 from __future__ import annotations
@@ -36,8 +44,9 @@ import sqlite3
 import sys
 import urllib.error
 import urllib.request
-from collections.abc import Mapping, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import aiohttp
 import discord
@@ -45,13 +54,23 @@ import discord
 from bot.app import BredonBot, create_bot, sync_commands
 from bot.errors import StoreBusy, StoreUnwritable
 from bot.health import PortUnavailable
-from bot.inspection import NotInspectable, inspect_database
+from bot.inspection import COUNTS, NotInspectable, inspect_database
 from bot.release import bredon_version, shipped
 from bot.services import Services
 from bot.settings import Settings, SettingsError, is_snowflake, load_settings
-from bot.store import StoreError, backup_file, is_postgres, shown_location
+from bot.store import (
+    Database,
+    NewerSchema,
+    NotSetUp,
+    StoreError,
+    backup_file,
+    is_postgres,
+    shown_location,
+)
 from bot.store.copying import CopyError, copy_database
 from bot.store.pg_backup import ToolMissing, dump_postgres
+from bot.store.postgres import bredon_connections
+from bot.store.shard_leases import ShardClaimed, ShardLease
 
 log = logging.getLogger("bot")
 
@@ -60,12 +79,17 @@ EXIT_CONFIG = 2
 EXIT_LOGIN = 3
 EXIT_DATABASE = 4
 EXIT_NETWORK = 5  # worth retrying by itself, unlike the others
+EXIT_UPGRADED = 6  # the code is older than the database: retried until it is upgraded too
 
+TOKEN_FROM = (
+    "(Discord Developer Portal -> your application -> Bot -> Reset Token), or set DISCORD_TOKEN "
+    f"in the environment. See {shipped('docs/discord-setup.md')}."
+)
 NO_TOKEN = (
     f"DISCORD_TOKEN is not set. Copy {shipped('.env.example')} to .env and put your bot's token "
-    "in it (Discord Developer Portal -> your application -> Bot -> Reset Token), "
-    f"or set DISCORD_TOKEN in the environment. See {shipped('docs/discord-setup.md')}."
+    f"in it {TOKEN_FROM}"
 )
+EMPTY_TOKEN = "DISCORD_TOKEN is empty in {env_file}: put your bot's token there " + TOKEN_FROM
 NO_INTENT = (
     "BREDON_TYPED_MOVES=1 needs the Message Content Intent: switch it on in the Developer Portal "
     "(your application -> Bot -> Privileged Gateway Intents), or set BREDON_TYPED_MOVES=0."
@@ -79,6 +103,7 @@ NO_GATEWAY = (
     "firewall, and try again."
 )
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+Done = TypeVar("Done")
 
 
 class CommandLineError(Exception):
@@ -121,6 +146,18 @@ def parse_args(argv: Sequence[str], prog: str = "python -m bot") -> argparse.Nam
     )
     copy.add_argument("source", help="the database to copy: a SQLite file or a postgresql:// URL")
     copy.add_argument("target", help="the empty database to fill: the other kind")
+    init = actions.add_parser("init", help="create a new, empty database (the bot creates none)")
+    migrate = actions.add_parser(
+        "migrate",
+        help="upgrade a database to this version's schema, with every Bredon process stopped: "
+        "keeps a copy first, then checks",
+    )
+    for action in (init, migrate):
+        action.add_argument(
+            "database",
+            nargs="?",
+            help="a SQLite file or a postgresql:// URL (default: BREDON_DATABASE)",
+        )
     actions.add_parser("health", help="ask the running bot's /healthz (needs BREDON_HEALTH_PORT)")
     return parser.parse_args(argv)
 
@@ -145,9 +182,34 @@ def sync_target(argument: str | None, settings: Settings) -> int | None:
 
 
 async def open_bot(settings: Settings) -> BredonBot:
-    """The bot on its store, opened (checked and migrated) first, so that a file Bredon cannot
-    use is reported before Discord is contacted, and checked only once."""
-    return create_bot(settings, services=await Services.open(settings.database))
+    """The bot on its store, opened (checked, and migrated only if asked to) first, so that a
+    database Bredon cannot use is reported before Discord is contacted, and checked only once."""
+    services = await Services.open(settings.database, upgrade=settings.migrate_on_start)
+    try:
+        log.info("%s", await described(services.db))
+    except BaseException:
+        await services.close()
+        raise
+    return create_bot(settings, services=services)
+
+
+async def described(db: Database) -> str:
+    """The start-up line: which database (a URL without its password), its schema version and
+    what it holds, so that an operator sees at once whether it is the one they meant."""
+    counts = [
+        f"{label} {(await db.fetchone(query) or [0])[0]:,}"
+        for label, table, query in COUNTS
+        if await db.fetchone(_HAS_TABLE[db.engine], (table,))
+    ]
+    return f"Database {db.location}: schema version {await db.schema_version()}; " + (
+        ", ".join(counts) + "."
+    )
+
+
+_HAS_TABLE = {
+    "sqlite": "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
+    "postgresql": "SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?",
+}
 
 
 class GatewayUnreachable(Exception):
@@ -178,12 +240,20 @@ async def run_bot(settings: Settings, token: str) -> None:
         bot = await open_bot(settings)
         logging.getLogger("discord.client").addFilter(UntilConnected(bot))
         async with bot:
-            for number in STOP_SIGNALS:
-                name = signal.Signals(number).name
-                loop.add_signal_handler(number, bot.stop_soon, name)
             if received:  # while the store opened: Discord is not contacted at all
                 bot.stop_soon(received[0])
                 return
+            sharding = settings.sharding
+            shards = ShardKeeper(
+                bot,
+                await ShardLease.claim(
+                    bot.services.db, sharding.ids if sharding is not None else None
+                ),
+            )
+            for number in STOP_SIGNALS:
+                loop.add_signal_handler(number, shards.stop, signal.Signals(number).name)
+            if received:  # while the shards were claimed
+                shards.stop(received[0])
             try:
                 await bot.start(token)
             except Exception as error:
@@ -199,6 +269,39 @@ async def run_bot(settings: Settings, token: str) -> None:
             loop.remove_signal_handler(number)
     if bot.fatal is not None:
         raise bot.fatal
+
+
+class ShardKeeper:
+    """This process's shards while the bot runs: the lease's heartbeat (a shard taken over stops
+    the bot), and a stop that gives them back before the store closes, for the next process to
+    claim at once (one that fails to give them back only makes the next claim wait)."""
+
+    def __init__(self, bot: BredonBot, lease: ShardLease) -> None:
+        self._bot = bot
+        self._lease = lease
+        self._beating = asyncio.create_task(self._keep(), name="bredon-shards")
+        self._stopping: asyncio.Task[None] | None = None
+
+    async def _keep(self) -> None:
+        try:
+            await self._lease.keep()
+        except StoreError as error:  # taken over, or the store failed
+            log.critical("%s", error)
+            self._bot.fatal = error
+            await self._bot.close()
+
+    def stop(self, why: str) -> None:
+        """SIGTERM, SIGINT: give the shards back, then the bot's clean stop."""
+        if self._stopping is None:
+            self._beating.cancel()
+            self._stopping = asyncio.create_task(self._give_back(why), name="bredon-give-back")
+
+    async def _give_back(self, why: str) -> None:
+        try:
+            await self._lease.release()
+        except (StoreError, StoreBusy, StoreUnwritable):
+            log.warning("Could not give the shards back; the next start waits to claim them.")
+        self._bot.stop_soon(why)
 
 
 async def run_sync(settings: Settings, token: str, guild_id: int | None) -> None:
@@ -224,6 +327,13 @@ def tell(lines: Sequence[str], remarks: Sequence[str]) -> None:
     say("\n".join(lines))
     for remark in remarks:
         print(remark, file=sys.stderr)
+
+
+def no_folder(database: Path) -> str:
+    return (
+        f"The folder {database.parent} for the database does not exist: create it, or "
+        "set BREDON_DATABASE to a file in a folder that does."
+    )
 
 
 def located(argument: str, cwd: Path) -> Path | str:
@@ -284,6 +394,95 @@ def run_check(database: Path | str) -> int:
     return EXIT_DATABASE if report.problems else 0
 
 
+def on_the_store(step: Coroutine[object, object, Done]) -> Done:
+    """Run a command's `step` on the store; what the store refuses ends the command with its
+    sentence and exit status 4 (:class:`CommandLineError`)."""
+    try:
+        return asyncio.run(step)
+    except StoreUnwritable as error:
+        raise CommandLineError(error.problem, EXIT_DATABASE) from None
+    except (StoreError, StoreBusy) as error:
+        raise CommandLineError(str(error), EXIT_DATABASE) from None
+
+
+def run_init(database: Path | str) -> int:
+    """`python -m bot init [DATABASE]`: a new, empty database at this version's schema; never
+    over one that holds a Bredon database (that is `migrate`'s)."""
+    if isinstance(database, str) or database.exists():
+        try:
+            version = inspect_database(database).version
+        except NotInspectable as error:
+            print(error, file=sys.stderr)
+            return EXIT_DATABASE
+        if version > 0:
+            print(
+                f"{shown_location(database)} already holds a Bredon database (schema version "
+                f"{version}): init makes new ones only (`python -m bot migrate` upgrades one).",
+                file=sys.stderr,
+            )
+            return EXIT_DATABASE
+
+    async def create() -> str:
+        db = await Database.open(database)
+        try:
+            return await described(db)
+        finally:
+            await db.close()
+
+    say(f"Created a new, empty Bredon database. {on_the_store(create())}")
+    return 0
+
+
+def run_migrate(database: Path | str) -> int:
+    """`python -m bot migrate [DATABASE]`: the offline upgrade, with every Bredon process on the
+    database stopped. Keeps a copy first (SQLite: a file beside it, readable by its owner only;
+    PostgreSQL: every table copied into a schema ``bredon_backup_vNN``), migrates, then checks
+    the result as `check` does and that it holds what the database held."""
+    try:
+        before = inspect_database(database)
+    except NotInspectable as error:
+        print(error, file=sys.stderr)
+        return EXIT_DATABASE
+    if before.problems or before.version == 0:
+        problems = before.problems or [str(NotSetUp(database)).rstrip(".")]
+        tell([], [f"Not migrated: {problem}." for problem in problems])
+        return EXIT_DATABASE
+    if before.version == before.known:
+        say(f"{before.location} is at this Bredon's schema, {before.version}: nothing to do.")
+        return 0
+    if isinstance(database, str) and (running := on_the_store(bredon_connections(database))):
+        print(
+            f"Not migrated: Bredon processes still have {running} connection(s) open to "
+            f'{before.location}: stop every one first (docs/operations.md, "Upgrading").',
+            file=sys.stderr,
+        )
+        return EXIT_DATABASE
+
+    async def upgrade() -> str | None:
+        db = await Database.open(database)
+        await db.close()
+        return db.kept_copy
+
+    kept = on_the_store(upgrade())
+    after = inspect_database(database)
+    where = "" if isinstance(database, Path) else " (a schema of the same database)"
+    changed = [
+        f"{label} were {count:,}, now {after.counts.get(label, 0):,}"
+        for label, count in before.counts.items()
+        if after.counts.get(label) != count
+    ]
+    tell(
+        [
+            f"Kept a copy of {before.location} as {kept}{where}.",
+            f"Migrated it from schema version {before.version} to {after.version}; every count "
+            f"{'kept' if not changed else 'NOT kept'}.",
+            *after.lines(),
+        ],
+        [f"Problem: {problem}." for problem in [*after.problems, *changed]],
+    )
+    return EXIT_DATABASE if after.problems or changed else 0
+
+
 def run_health(settings: Settings) -> int:
     """`python -m bot health`: 0 when the bot's /healthz says healthy, else 1 with why."""
     if settings.health_port is None:
@@ -321,18 +520,22 @@ def main(
             return run_check(located(args.database, cwd) if args.database else database)
         if args.action == "copy":
             return run_copy(located(args.source, cwd), located(args.target, cwd))
+        if args.action in ("init", "migrate"):
+            named = located(args.database, cwd) if args.database else database
+            if isinstance(named, Path) and not named.parent.is_dir():
+                raise CommandLineError(no_folder(named), EXIT_CONFIG)
+            return (run_init if args.action == "init" else run_migrate)(named)
         if args.action == "health":
             return run_health(settings)
         if settings.token is None:
+            read = settings.env_file
+            if read is not None and read.found:
+                raise CommandLineError(EMPTY_TOKEN.format(env_file=read.path), EXIT_CONFIG)
             raise CommandLineError(NO_TOKEN, EXIT_CONFIG)
         token = settings.token
         guild_id = sync_target(args.guild, settings) if args.action == "sync" else None
         if isinstance(database, Path) and not database.parent.is_dir():
-            raise CommandLineError(
-                f"The folder {database.parent} for the database does not exist: create it, or "
-                "set BREDON_DATABASE to a file in a folder that does.",
-                EXIT_CONFIG,
-            )
+            raise CommandLineError(no_folder(database), EXIT_CONFIG)
     except CommandLineError as error:
         print(error, file=sys.stderr)
         return error.status
@@ -345,6 +548,12 @@ def main(
             asyncio.run(run_sync(settings, token, guild_id))
         else:
             asyncio.run(run_bot(settings, token))
+    except NewerSchema as error:
+        print(error, file=sys.stderr)
+        return EXIT_UPGRADED
+    except (NotSetUp, ShardClaimed) as error:
+        print(error, file=sys.stderr)
+        return EXIT_CONFIG
     except (StoreError, StoreBusy) as error:
         print(error, file=sys.stderr)
         return EXIT_DATABASE

@@ -75,14 +75,11 @@ class DatabaseReport:
         if self.version == self.known:
             schema = f"schema version {self.version} (this Bredon's)"
         elif self.version == 0:
-            schema = (
-                "schema version 0: not set up (this Bredon creates its tables at its next start)"
-            )
+            schema = "schema version 0: not set up (`python -m bot init` creates Bredon's tables)"
         elif self.version < self.known:
-            kept = "" if self.postgres else " (keeping a copy of the file as it was)"
             schema = (
-                f"schema version {self.version}; this Bredon will upgrade it to {self.known} "
-                f"at its next start{kept}"
+                f"schema version {self.version}; `python -m bot migrate` upgrades it to "
+                f"{self.known}, keeping a copy first"
             )
         else:
             schema = f"schema version {self.version}; this Bredon knows up to {self.known}"

@@ -66,9 +66,11 @@ class Services:
         *,
         clock: Clock | None = None,
         rng: random.Random | None = None,
+        upgrade: bool = True,
     ) -> Services:
-        """Open the database (migrating it) and the services on it."""
-        db = await Database.open(path)
+        """Open the database (creating or migrating it unless not to `upgrade`: see
+        :meth:`Database.open`) and the services on it."""
+        db = await Database.open(path, upgrade=upgrade)
         clock = clock or SystemClock()
         tournaments = TournamentService(db, clock)
         challenges = ChallengeService(db, clock, rng)

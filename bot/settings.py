@@ -9,12 +9,13 @@ must not end up in a log. A variable set in the real environment wins over the f
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import io
 import logging
 import re
 import shlex
 from collections import ChainMap
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +40,27 @@ FAIR_USE_VARIABLES = (  # FairUse's fields, in order
     "BREDON_BOT_GAMES_PER_SERVER",
     "BREDON_ANALYSIS_MAX_MINUTES",
 )
+# Every variable Bredon reads: a BREDON_* name not here is a misspelling, refused at start
+# rather than silently ignored (a BREDON_DATABSE would otherwise leave the default database).
+SETTING_NAMES = (
+    TOKEN_VARIABLE,
+    "BREDON_DATABASE",
+    "BREDON_MIGRATE_ON_START",
+    "BREDON_DEV_GUILD",
+    "BREDON_LOG_LEVEL",
+    "BREDON_TYPED_MOVES",
+    "BREDON_HEALTH_PORT",
+    "BREDON_HEALTH_HOST",
+    "BREDON_SHARDS",
+    "BREDON_SHARD_IDS",
+    "BREDON_ENGINE",
+    "BREDON_BOT_WORKERS",
+    "BREDON_BOT_MOVETIME_MS",
+    "BREDON_ANALYSIS_NODES",
+    *FAIR_USE_VARIABLES,
+)
+# Read by the build and the tests, not by the bot: known, so not refused.
+TOOL_VARIABLES = ("BREDON_COMPILE", "BREDON_TEST_POSTGRES", "BREDON_UPDATE_CATALOGUES")
 _ENV_KEY_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TOKEN_RE = re.compile(r"[A-Za-z0-9._\-]+")  # what Discord's tokens are made of
 SNOWFLAKE_DIGITS = 20  # a Discord id is a 64-bit number
@@ -90,6 +112,7 @@ class Settings:
     bot_movetime_ms: int = DEFAULT_BOT_MOVETIME_MS
     analysis_nodes: int = 1_000  # searched per position by a post-game analysis
     fair_use: FairUse = DEFAULT_FAIR_USE  # how much one player or server may have waiting
+    migrate_on_start: bool = False  # upgrade an older schema at start instead of refusing
     env_file: EnvFile | None = field(default=None, compare=False)  # what load_settings read
 
     @classmethod
@@ -117,15 +140,13 @@ class Settings:
         level = values.get("BREDON_LOG_LEVEL", "").strip().upper() or "INFO"
         if level not in LOG_LEVELS:
             raise SettingsError(f"BREDON_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}.")
-        typed = values.get("BREDON_TYPED_MOVES", "").strip().lower() or "0"
-        if typed not in SWITCHES:
-            raise SettingsError("BREDON_TYPED_MOVES must be 1 (on) or 0 (off).")
         return cls(
             token=token,
             database=database,
+            migrate_on_start=_switch(values, "BREDON_MIGRATE_ON_START"),
             dev_guild=dev_guild,
             log_level=level,
-            typed_moves=SWITCHES[typed],
+            typed_moves=_switch(values, "BREDON_TYPED_MOVES"),
             health_port=_health_port(values.get("BREDON_HEALTH_PORT", "").strip()),
             health_host=values.get("BREDON_HEALTH_HOST", "").strip() or "127.0.0.1",
             sharding=_sharding(
@@ -156,6 +177,40 @@ def is_snowflake(text: str) -> bool:
     """Whether `text` can be a Discord id: ASCII digits, short enough for a 64-bit number
     (and for Python's int conversion, which refuses over 4,300 digits)."""
     return text.isascii() and text.isdigit() and len(text) <= SNOWFLAKE_DIGITS
+
+
+def _switch(values: Mapping[str, str], name: str) -> bool:
+    text = values.get(name, "").strip().lower() or "0"
+    if text not in SWITCHES:
+        raise SettingsError(f"{name} must be 1 (on) or 0 (off).")
+    return SWITCHES[text]
+
+
+def refuse_unknown(names: Iterable[str], where: str, *, file: bool) -> None:
+    """Raise :class:`SettingsError` for the first name that looks meant for Bredon but is none of
+    its variables, with the closest known name: ignored, a misspelled setting would silently
+    leave its default. Meant for Bredon: a ``BREDON_`` prefix (in any case), and in `.env`
+    (Bredon's file) also a near miss of ``DISCORD_TOKEN``."""
+    for name in names:
+        if name in SETTING_NAMES or name in TOOL_VARIABLES:
+            continue
+        close = _closest(name)
+        near_token = file and close == TOKEN_VARIABLE
+        if not (name.upper().startswith("BREDON_") or near_token):
+            continue
+        guess = f"did you mean {close}?" if close else "see .env.example for the settings."
+        raise SettingsError(
+            f"{name} ({where}) is not a setting of Bredon: {guess} A misspelled setting would be "
+            "ignored, so Bredon does not start until it is corrected or removed."
+        )
+
+
+def _closest(name: str) -> str | None:
+    """The known name `name` is most likely a misspelling of, compared without the prefix that
+    all but the token share."""
+    bare = {known.removeprefix("BREDON_"): known for known in SETTING_NAMES}
+    found = difflib.get_close_matches(name.upper().removeprefix("BREDON_"), bare, n=1, cutoff=0.7)
+    return bare[found[0]] if found else None
 
 
 def _number(text: str) -> int | None:
@@ -341,5 +396,12 @@ def read_env_file(path: Path, environ: Mapping[str, str]) -> tuple[dict[str, str
 def load_settings(env_file: Path, environ: Mapping[str, str]) -> Settings:
     """The `.env` file (if it exists) overlaid with the real environment."""
     values, read = read_env_file(env_file, environ)
+    # Empty values count as unset: only a name given a value would be silently ignored.
+    refuse_unknown(
+        [name for name, got in values.items() if got.strip()], f"in {env_file}", file=True
+    )
+    refuse_unknown(
+        [name for name, got in environ.items() if got.strip()], "in the environment", file=False
+    )
     values.update({key: value for key, value in environ.items() if value.strip()})
     return dataclasses.replace(Settings.from_mapping(values), env_file=read)

@@ -7,22 +7,31 @@ the bot back after a reboot) would run a bot with a bad token once a minute for 
 `on-failure` would as well, since these exits are failures. So, when running the bot (no
 arguments), this waits after such an exit, until the container is stopped, and then exits with
 the bot's status; the bot's sentence saying what to do stays the last thing in the log, and the
-health check shows the container unhealthy. Every other exit (0, a crash, a lost network: 5) is
-passed on at once for the restart policy, and the actions (`sync`, `check`, `backup`, `health`)
-run exactly as `python -m bot` does. SIGTERM and SIGINT go to the bot, which stops cleanly.
+health check shows the container unhealthy. Every other exit (0, a crash, a lost network: 5, a
+database another process upgraded: 6) is passed on at once for the restart policy, and the
+actions (`sync`, `check`, `init`, `migrate`, `backup`, `health`) run exactly as `python -m bot`
+does. SIGTERM and SIGINT go to the bot, which stops cleanly.
+
+The bot creates no database (`python -m bot init` does): at the container's first start, when
+the database is the image's own (:data:`IMAGE_DATABASE`, BREDON_DATABASE as the Dockerfile and
+compose.yaml set it) and is not there yet, this runs `init` first and says so. Any other database
+is created only when asked for: `docker compose run --rm bredon init`.
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 # bot/__main__.py's EXIT_CONFIG, EXIT_LOGIN, EXIT_DATABASE; deploy/bredon.service's
 # RestartPreventExitStatus (tests/bot/test_deployment.py checks that the three agree).
 NEEDS_A_PERSON = frozenset({2, 3, 4})
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+IMAGE_DATABASE = "/data/bredon.sqlite3"  # the Dockerfile's BREDON_DATABASE, on the volume
 
 WAITING = (
     "Bredon stopped with exit status {status}, which needs a person (the line above says what "
@@ -55,6 +64,17 @@ def run(command: Sequence[str], hold: bool) -> int:
     return status
 
 
+def first_start(arguments: Sequence[str], database: str | None) -> bool:
+    """Whether to create the image's database before running the bot."""
+    return not arguments and database == IMAGE_DATABASE and not Path(database).exists()
+
+
 if __name__ == "__main__":
     arguments = sys.argv[1:]
-    sys.exit(run([sys.executable, "-m", "bot", *arguments], hold=not arguments))
+    bot = [sys.executable, "-m", "bot"]
+    if first_start(arguments, os.environ.get("BREDON_DATABASE")):
+        print(f"First start: creating the database {IMAGE_DATABASE}.", file=sys.stderr, flush=True)
+        created = run([*bot, "init"], hold=True)
+        if created:
+            sys.exit(created)
+    sys.exit(run([*bot, *arguments], hold=not arguments))

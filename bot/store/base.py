@@ -13,6 +13,7 @@ order on both engines, so deadlines compare with plain ``<=`` in SQL.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import re
 from abc import ABC, abstractmethod
@@ -73,6 +74,14 @@ def shown_location(location: str | Path) -> str:
     return re.sub(r"^(postgres(?:ql)?://[^:/@]*):[^@/]*@", r"\1:***@", text)
 
 
+def private_new_file(target: Path) -> None:
+    """Create `target`, empty and readable by its owner only (0600); refused if it exists."""
+    try:
+        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        raise StoreError(f"{target} already exists: name a new file for the backup.") from None
+
+
 def to_db(moment: datetime) -> str:
     """An aware datetime as the store's UTC text."""
     if moment.tzinfo is None:
@@ -131,6 +140,32 @@ class NewerSchema(StoreError):
         self.known = known
 
 
+class NotSetUp(StoreError):
+    """No Bredon database where the settings point: created only when asked for, never because a
+    path or a name was mistyped."""
+
+    def __init__(self, location: str | Path) -> None:
+        super().__init__(
+            f"There is no Bredon database at {shown_location(location)}: if BREDON_DATABASE names "
+            "your database, check it; to start with a new, empty one, run `python -m bot init` "
+            "(docs/operations.md)."
+        )
+
+
+class OlderSchema(StoreError):
+    """A database of an older Bredon: migrated only when asked for, after a copy is taken."""
+
+    def __init__(self, location: str | Path, version: int, known: int) -> None:
+        super().__init__(
+            f"{shown_location(location)} has schema version {version}, older than this Bredon's "
+            f"{known}: stop every Bredon process using it, then run `python -m bot migrate` once "
+            "(it keeps a copy first), or set BREDON_MIGRATE_ON_START=1 (docs/operations.md, "
+            '"Upgrading").'
+        )
+        self.version = version
+        self.known = known
+
+
 class Transaction(ABC):
     """Statements run inside one open transaction; only :meth:`Database.transaction` (or
     :meth:`Database.snapshot`) makes one."""
@@ -163,6 +198,8 @@ class Database(ABC):
     or else a SQLite file's path."""
 
     location: str  # for messages: a path, or a URL without its password
+    # Where the copy taken before this opening's migrations is (a file, or PostgreSQL's schema).
+    kept_copy: str | None = None
 
     @classmethod
     async def open(
@@ -171,19 +208,22 @@ class Database(ABC):
         *,
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
         migrations: list[Migration] | None = None,
+        upgrade: bool = True,
     ) -> Database:
-        """Open (creating if needed) the database, check it and bring its schema up to date.
+        """Open the database, check it and bring its schema up to date, first keeping a copy of
+        an older one; with `upgrade` also create it. Without `upgrade` (`python -m bot`), a
+        missing or empty database raises :class:`NotSetUp` and an older one :class:`OlderSchema`.
         Raises a :class:`StoreError` for a database Bredon must not use."""
         if is_postgres(location):
             from bot.store.postgres import PostgresDatabase
 
             return await PostgresDatabase.connect(
-                str(location), busy_timeout=busy_timeout, migrations=migrations
+                str(location), busy_timeout=busy_timeout, migrations=migrations, upgrade=upgrade
             )
         from bot.store.sqlite import SqliteDatabase
 
         return await SqliteDatabase.connect(
-            Path(location), busy_timeout=busy_timeout, migrations=migrations
+            Path(location), busy_timeout=busy_timeout, migrations=migrations, upgrade=upgrade
         )
 
     @property

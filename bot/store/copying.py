@@ -5,7 +5,7 @@ server or back, every row of every table with its ids, checked before it is comm
   what it writes after the snapshot began is not copied (stop the bot first to move everything).
   Nothing is written to the source.
 - The target is created (or migrated from nothing) to the source's schema version, which must
-  be this Bredon's: an older source is upgraded first by starting Bredon on it. A target that
+  be this Bredon's: an older source is upgraded first with ``python -m bot migrate``. A target that
   has another version, or holds any row, is refused as it is.
 - One transaction on the target: a copy that fails leaves it empty. Tables go in an order where
   each comes after the tables it refers to, rows in key order (the outbox refers to its own
@@ -23,6 +23,9 @@ server or back, every row of every table with its ids, checked before it is comm
   copied, so new rows get new ids (SQLite continues after the highest rowid by itself).
 - Before committing, each table's row count and the consistency checks
   (:mod:`bot.store.consistency`) are compared between the source and the target.
+
+Also here, as the other writer of tables named at run time: the copy of every table a PostgreSQL
+database keeps in a schema of its own before its migrations (:func:`keep_postgres_copy`).
 """
 
 from __future__ import annotations
@@ -337,7 +340,7 @@ def _check_source_version(source: Side, version: int) -> None:
     if version < newest:
         raise CopyError(
             f"{source.location} has schema version {version}, older than this Bredon's "
-            f"({newest}): upgrade it first by starting this Bredon on it once, then copy."
+            f"({newest}): upgrade it first with `python -m bot migrate`, then copy."
         )
     if version > newest:
         raise CopyError(
@@ -352,7 +355,7 @@ async def _check_target(target: Side, version: int) -> None:
     if found not in (0, version):
         raise CopyError(
             f"{target.location} has schema version {found} and the source {version}: upgrade "
-            "the older one by starting this Bredon on it first, then copy."
+            "the older one first with `python -m bot migrate`, then copy."
         )
     tables = await target.tables()
     if found == 0 and tables:
@@ -501,3 +504,35 @@ def _verify(
             f"The copy was undone: its consistency checks differ from the source's ({found}). "
             "Report this to Bredon's maintainers."
         )
+
+
+async def keep_postgres_copy(connection: asyncpg.pool.PoolConnectionProxy, version: int) -> str:
+    """Copy every table of Bredon's schema, rows, defaults, checks and indexes, into a new schema
+    ``bredon_backup_vNN`` of the same database (in the migrations' transaction: kept if they are
+    applied), so that an upgrade can be gone back on without pg_dump on the machine; its name.
+    Foreign keys are not copied (they would name the live tables); docs/operations.md says how
+    to go back to it."""
+    taken = set(
+        await connection.fetchval(
+            "SELECT array_agg(nspname) FROM pg_namespace WHERE nspname LIKE 'bredon_backup_v%'"
+        )
+        or ()
+    )
+    schema = next(
+        name
+        for number in range(1, 1000)
+        if (name := f"bredon_backup_v{version}" + ("" if number == 1 else f"_{number}"))
+        not in taken
+    )
+    tables = await connection.fetch(
+        "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename"
+    )
+    await connection.execute(f'CREATE SCHEMA "{schema}"')
+    for (table,) in tables:
+        copy = f'"{schema}"."{table}"'
+        await connection.execute(f'CREATE TABLE {copy} (LIKE "{table}" INCLUDING ALL)')
+        await connection.execute(
+            f'INSERT INTO {copy} OVERRIDING SYSTEM VALUE SELECT * FROM "{table}"'
+        )
+    await connection.execute(f'REVOKE ALL ON SCHEMA "{schema}" FROM PUBLIC')
+    return schema

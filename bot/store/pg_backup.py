@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from bot.store.base import StoreError, shown_location
+from bot.store.base import StoreError, private_new_file, shown_location
 
 DUMP_TIMEOUT = 3600.0  # seconds: a large database on a slow disk
 
@@ -66,6 +66,7 @@ def dump_postgres(url: str, target: Path) -> int:
             "apt install postgresql-client, of the server's major version or newer)."
         )
     address, environment = _without_password(url)
+    private_new_file(target)  # pg_dump writes into it, keeping its mode: the owner's only
     try:
         _run([pg_dump, "--format=custom", f"--file={target}", f"--dbname={address}"], environment)
         contents = _run([pg_restore, "--list", str(target)], environment)

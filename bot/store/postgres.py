@@ -54,6 +54,8 @@ from bot.store.base import (
     Listener,
     Migration,
     NewerSchema,
+    NotSetUp,
+    OlderSchema,
     Params,
     Row,
     StoreError,
@@ -197,6 +199,26 @@ class PostgresTransaction(Transaction):
         return list(await self._connection.fetch(statement.sql, *statement.arguments(params)))
 
 
+async def bredon_connections(url: str) -> int:
+    """How many connections Bredon processes have open to the database at `url` (by their
+    ``application_name``): `python -m bot migrate` runs with none."""
+    try:
+        connection = await asyncpg.connect(url, timeout=30)
+    except (*_UNREACHABLE, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
+        raise StoreError(
+            f"Cannot connect to PostgreSQL at {shown_location(url)}: {error}."
+        ) from None
+    try:
+        return int(
+            await connection.fetchval(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND application_name IN ('bredon', 'bredon-listener')"
+            )
+        )
+    finally:
+        await connection.close()
+
+
 class PostgresDatabase(Database):
     """A pool of connections to one PostgreSQL database."""
 
@@ -223,6 +245,7 @@ class PostgresDatabase(Database):
         *,
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
         migrations: list[Migration] | None = None,
+        upgrade: bool = True,
     ) -> PostgresDatabase:
         """See :meth:`Database.open`."""
         migrations = postgres_migrations() if migrations is None else migrations
@@ -254,6 +277,10 @@ class PostgresDatabase(Database):
             current = await database.schema_version()
             if current > database._known:
                 raise NewerSchema(database.location, current, database._known)
+            if not upgrade and current == 0:
+                raise NotSetUp(database.location)
+            if not upgrade and current < database._known:
+                raise OlderSchema(database.location, current, database._known)
             await database.migrate(migrations)
         except asyncpg.PostgresError as error:  # e.g. no right to create Bredon's tables
             await pool.close()
@@ -430,6 +457,18 @@ class PostgresDatabase(Database):
             if current is None:
                 await connection.execute("INSERT INTO bredon_schema (version) VALUES (0)")
                 current = 0
+            if 0 < current < (migrations[-1].version if migrations else 0):
+                from bot.store.copying import keep_postgres_copy  # which imports this module
+
+                self.kept_copy = await keep_postgres_copy(connection, current)
+                log.info(
+                    "Upgrading %s from schema %d to %d; saved a copy of every table in the "
+                    "schema %s.",
+                    self.location,
+                    current,
+                    migrations[-1].version,
+                    self.kept_copy,
+                )
             for migration in migrations:
                 if migration.version <= current:
                     continue

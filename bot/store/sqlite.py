@@ -49,11 +49,14 @@ from bot.store.base import (
     Database,
     Migration,
     NewerSchema,
+    NotSetUp,
+    OlderSchema,
     Params,
     Row,
     StoreError,
     Transaction,
     load_migrations,
+    private_new_file,
 )
 
 log = logging.getLogger(__name__)
@@ -143,25 +146,33 @@ class SqliteDatabase(Database):
         *,
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
         migrations: list[Migration] | None = None,
+        upgrade: bool = True,
     ) -> SqliteDatabase:
         """See :meth:`Database.open`."""
         migrations = load_migrations() if migrations is None else migrations
+        if not upgrade and not path.exists():
+            raise NotSetUp(path)
         connection = await aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout)
         try:
             connection.row_factory = sqlite3.Row
             database = cls(connection, path)
             # Checked before anything is written, so a refused file is left as it was.
             await database._check_integrity()
-            await database._refuse_newer(migrations[-1].version if migrations else 0)
+            newest = migrations[-1].version if migrations else 0
+            await database._refuse_newer(newest)
+            current = await database.schema_version()
+            if not upgrade and current == 0:
+                raise NotSetUp(path)
+            if not upgrade and current < newest:
+                raise OlderSchema(path, current, newest)
             async with database._turn(write=True):
                 # These pragmas answer with a row: fetch it, or its open statement blocks COMMIT.
                 await connection.execute_fetchall("PRAGMA journal_mode = WAL")
                 await connection.execute("PRAGMA synchronous = FULL")
                 await connection.execute("PRAGMA foreign_keys = ON")
-            current = await database.schema_version()
-            newest = migrations[-1].version if migrations else 0
             if 0 < current < newest:  # an upgrade: keep the file as it was first
                 kept = await asyncio.to_thread(_backup_before_upgrade, path, current)
+                database.kept_copy = str(kept)
                 log.info(
                     "Upgrading %s from schema %d to %d; saved a copy as %s.",
                     path,
@@ -345,11 +356,11 @@ def backup_file(source: Path, target: Path, *, check: bool = True) -> int:
     """Copy the database at `source` to the new file `target` with SQLite's online backup (a
     consistent copy, also while the bot is writing), check the copy (unless the caller has just
     checked the source), and return its schema version. Raises :class:`StoreError` with what to
-    do; a copy that failed is never left behind to pass for a backup."""
-    if target.exists():
-        raise StoreError(f"{target} already exists: name a new file for the backup.")
+    do; a copy that failed is never left behind to pass for a backup. The copy is readable by
+    its owner only (it holds what the database holds), whatever the umask."""
     if not source.is_file():
         raise StoreError(f"There is no database at {source}: check BREDON_DATABASE.")
+    private_new_file(target)
     try:
         with (
             closing(sqlite3.connect(source, timeout=DEFAULT_BUSY_TIMEOUT)) as live,

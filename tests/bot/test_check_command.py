@@ -158,8 +158,9 @@ async def test_an_older_file_is_reported_and_left_as_it_is(tmp_path: Path) -> No
     before = old.read_bytes()
     done = check(tmp_path, "old.sqlite3")
     assert done.returncode == 0, done.stderr
-    assert f"schema version 3; this Bredon will upgrade it to {len(load_migrations())}" in (
-        done.stdout
+    assert (
+        f"schema version 3; `python -m bot migrate` upgrades it to {len(load_migrations())}"
+        in done.stdout
     )
     assert "undelivered announcements" not in done.stdout  # no outbox before migration 4
     assert old.read_bytes() == before and not list(tmp_path.glob("*backup*"))

@@ -277,11 +277,11 @@ async def test_schema_versions_must_match(tmp_path: Path, postgres: str) -> None
     older = tmp_path / "older.sqlite3"
     await (await Database.open(older, migrations=load_migrations()[:3])).close()
     before = older.read_bytes()
-    with pytest.raises(CopyError, match="upgrade it first by starting this Bredon on it once"):
+    with pytest.raises(CopyError, match="upgrade it first with `python -m bot migrate`"):
         await copy_database(older, postgres)
     await (await Database.open(tmp_path / "new.sqlite3")).close()
     await copy_database(tmp_path / "new.sqlite3", postgres)  # an empty installation copies too
-    with pytest.raises(CopyError, match="upgrade the older one by starting this Bredon on it"):
+    with pytest.raises(CopyError, match="upgrade the older one first with `python -m bot migrate`"):
         await copy_database(postgres, older)
     assert older.read_bytes() == before
     with pytest.raises(CopyError, match="Copy from a SQLite file to a PostgreSQL URL, or back"):

@@ -76,7 +76,10 @@ def in_directory(command: str, directory: PurePosixPath) -> list[str]:
 
 
 def test_the_dockerfile_installs_and_runs_as_the_readme_says() -> None:
-    *install, run = readme_install_and_run()
+    """The install as the README's; the README's `init` the entry point runs at a first start
+    (below), then the bot."""
+    *install, init, run = readme_install_and_run()
+    assert f"{run} init" == init
     instructions = dockerfile()
     workdir = PurePosixPath("/")
     installed_in = None
@@ -163,7 +166,7 @@ def test_the_systemd_unit_runs_the_readme_command_and_restarts_wisely() -> None:
     kept = {int(s) for s in service["RestartPreventExitStatus"].split()}
     assert kept == {entry.EXIT_CONFIG, entry.EXIT_LOGIN, entry.EXIT_DATABASE}
     assert kept == container_entry().NEEDS_A_PERSON  # the container's entry point holds these
-    assert entry.EXIT_NETWORK not in kept
+    assert entry.EXIT_NETWORK not in kept and entry.EXIT_UPGRADED not in kept
     assert service["WorkingDirectory"] == "/var/lib/" + service["StateDirectory"]
 
 
@@ -252,6 +255,22 @@ async def test_the_container_waits_after_an_exit_that_needs_a_person(tmp_path: P
     assert await asyncio.wait_for(process.wait(), 10) == entry.EXIT_CONFIG
 
 
+async def test_the_container_creates_its_own_database_at_its_first_start_only(
+    tmp_path: Path,
+) -> None:
+    """The image's database, missing: `init` first, said; any other, or one there: never."""
+    first_start = container_entry().first_start
+    image_database = container_entry().IMAGE_DATABASE
+    assert image_database == dict(
+        line.split("=", 1) for _, a in dockerfile() if _ == "ENV" for line in a.split()
+    ).get("BREDON_DATABASE")
+    assert "BREDON_DATABASE: /data/bredon.sqlite3" in (REPO / "compose.yaml").read_text()
+    assert first_start([], image_database) == (not Path(image_database).exists())
+    assert not first_start(["check"], image_database)
+    assert not first_start([], str(tmp_path / "typo.sqlite3"))
+    assert not first_start([], None)
+
+
 def running(bot: str) -> tuple[str, str]:
     """The arguments for Python to run container_entry.run(holding) on the program `bot`."""
     command = [sys.executable, "-c", bot]
@@ -314,7 +333,7 @@ exit 0
             "info",
             "",
             0,
-            "skipped: the base image python:3.12-slim is not here and cannot be pulled: dial tcp",
+            "skipped: the base image python:3.11-slim is not here and cannot be pulled: dial tcp",
         ),
         ("info pull", "", 1, ""),  # pulled, then the build fails
         ("info inspect", "", 1, ""),  # the build fails
@@ -350,9 +369,9 @@ def test_ci_builds_the_image_where_it_can(
     assert any(call.startswith("build ") for call in ran) == base_image_here
     checked = [call for call in ran if call.endswith(" check")]
     assert len(checked) == (status == 0 and "build" in fake)
-    if checked:  # on the volume the database was made in, by the image's Python
+    if checked:  # on the volume the database was made in, by the image's `init`
         [volume] = re.findall(r"--volume (bredon-ci-\d+:/data) ", checked[0])
-        assert any(f"{volume} --entrypoint /app/.venv/bin/python" in call for call in ran)
+        assert any(re.search(f"--volume {volume} bredon-bot:ci-\\d+ init$", c) for c in ran), ran
 
 
 def files_messages_name() -> set[str]:

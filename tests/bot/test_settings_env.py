@@ -263,3 +263,41 @@ def test_the_example_file_loads_and_names_only_settings_the_bot_reads() -> None:
     assert example_settings.health_port == 8080
     for key in parse_env_file(uncommented):
         assert f'"{key}"' in source, key
+
+
+@pytest.mark.parametrize(
+    ("where", "name", "closest"),
+    [
+        ("environment", "BREDON_DATABSE", "BREDON_DATABASE"),
+        ("environment", "bredon_shard_ids", "BREDON_SHARD_IDS"),
+        ("environment", "BREDON_HEALTHPORT", "BREDON_HEALTH_PORT"),
+        (".env", "BREDON_MIGRATE_ON_STRAT", "BREDON_MIGRATE_ON_START"),
+        (".env", "DISCORD_TOKN", "DISCORD_TOKEN"),  # Bredon's file: a near miss of the token too
+        ("environment", "BREDON_COLOUR", None),
+    ],
+)
+def test_an_unknown_setting_is_refused_with_the_closest_name(
+    tmp_path: Path, where: str, name: str, closest: str | None
+) -> None:
+    env_file = tmp_path / ".env"
+    environ = {name: "1"} if where == "environment" else {}
+    if where == ".env":
+        env_file.write_text(f"DISCORD_TOKEN=abc\n{name}=1\n")
+    with pytest.raises(SettingsError) as refused:
+        load_settings(env_file, environ)
+    named = "in the environment" if where == "environment" else f"in {env_file}"
+    guess = f"did you mean {closest}?" if closest else "see .env.example for the settings."
+    assert str(refused.value).startswith(f"{name} ({named}) is not a setting of Bredon: {guess}")
+
+
+def test_what_is_not_a_misspelled_setting_passes(tmp_path: Path) -> None:
+    """Empty values count as unset; the build's and the tests' variables are known; other
+    programs' variables in the environment are theirs, even one like the token's name."""
+    environ = {
+        "BREDON_DATABSE": "",
+        "BREDON_COMPILE": "0",
+        "BREDON_TEST_POSTGRES": "postgresql://x@y/z",
+        "DISCORD_TOKEN_2": "another bot's",
+        "PATH": "/usr/bin",
+    }
+    assert load_settings(tmp_path / "missing.env", environ).token is None

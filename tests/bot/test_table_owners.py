@@ -49,6 +49,7 @@ OWNERS = {
     "conditional_moves": "bot/games/conditions.py",
     # PostgreSQL's schema version (SQLite keeps it in the file's header).
     "bredon_schema": "bot/store/postgres.py",
+    "shard_leases": "bot/store/shard_leases.py",
 }
 
 # Moving an installation (`python -m bot copy`) writes every table, whole, into an empty database:

@@ -89,6 +89,7 @@ def main() -> None:
     discord.Client.wait_until_ready = ready  # type: ignore[method-assign]
     if os.environ.get("STAND_IN_GATEWAY") != "real":
         discord.Client.connect = connect  # type: ignore[method-assign]
+        discord.AutoShardedClient.connect = connect  # type: ignore[method-assign]
         discord.Client.is_ready = lambda self: True  # type: ignore[method-assign]
     sys.argv = ["bot", *sys.argv[1:]]
     runpy.run_module("bot", run_name="__main__", alter_sys=True)

@@ -285,6 +285,7 @@ def test_a_health_port_in_use_is_named_as_such(tmp_path: Path) -> None:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
+        assert run_module(tmp_path, "init").returncode == 0
         done = run_module(tmp_path, module="tests.discord.stand_in", BREDON_HEALTH_PORT=str(port))
     line = one_sentence(done, entry.EXIT_CONFIG)
     assert line.startswith(f"The health endpoint cannot listen on 127.0.0.1 port {port}")
@@ -294,6 +295,7 @@ def test_a_health_port_in_use_is_named_as_such(tmp_path: Path) -> None:
 def test_an_unreachable_gateway_is_a_network_failure(tmp_path: Path) -> None:
     """Logging in works (the API answers) but the gateway cannot be reached: the machine running
     the tests has no route to Discord's gateway, like a firewall that lets only the API by."""
+    assert run_module(tmp_path, "init").returncode == 0
     done = run_module(tmp_path, module="tests.discord.stand_in", STAND_IN_GATEWAY="real")
     assert one_sentence(done, entry.EXIT_NETWORK) == entry.NO_GATEWAY
     assert "Attempting a reconnect" not in done.stderr
