@@ -407,17 +407,26 @@ def on_the_store(step: Coroutine[object, object, Done]) -> Done:
 
 def run_init(database: Path | str) -> int:
     """`python -m bot init [DATABASE]`: a new, empty database at this version's schema; never
-    over one that holds a Bredon database (that is `migrate`'s)."""
+    over one that holds a Bredon database (upgrading one is `migrate`'s). On a database that
+    is already this version's it changes nothing and succeeds, so that the README's command
+    to install and run the bot can be run again."""
     if isinstance(database, str) or database.exists():
         try:
-            version = inspect_database(database).version
+            report = inspect_database(database)
         except NotInspectable as error:
             print(error, file=sys.stderr)
             return EXIT_DATABASE
-        if version > 0:
+        if report.version == report.known:
+            say(
+                f"{shown_location(database)} already holds a Bredon database of this version "
+                f"(schema version {report.version}): nothing to create."
+            )
+            return 0
+        if report.version > 0:
             print(
                 f"{shown_location(database)} already holds a Bredon database (schema version "
-                f"{version}): init makes new ones only (`python -m bot migrate` upgrades one).",
+                f"{report.version}): init makes new ones only (`python -m bot migrate` upgrades "
+                "one).",
                 file=sys.stderr,
             )
             return EXIT_DATABASE

@@ -167,9 +167,13 @@ def test_a_database_is_created_by_init_only_and_the_start_names_it(tmp_path: Pat
         f"Created a new, empty Bredon database. Database {database}: schema version {known}; "
         "active games 0, "
     )
+    # Again (the README's install-and-run command run a second time): nothing is made anew.
     again = bredon(tmp_path, "init")
-    assert again.returncode == entry.EXIT_DATABASE
-    assert f"{database} already holds a Bredon database (schema version {known})" in again.stderr
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith(
+        f"{database} already holds a Bredon database of this version (schema version {known}): "
+        "nothing to create."
+    )
 
     with running(tmp_path) as bot:
         pass
@@ -187,6 +191,13 @@ def test_an_older_file_is_refused_at_start_and_migrated_offline(tmp_path: Path) 
         "stop every Bredon process using it, then run `python -m bot migrate` once"
     )
     assert database.read_bytes() == before and not list(tmp_path.glob("*backup*"))
+    older = bredon(tmp_path, "init")
+    assert older.returncode == entry.EXIT_DATABASE
+    assert (
+        f"{database} already holds a Bredon database (schema version 19): init makes new ones "
+        "only (`python -m bot migrate` upgrades one)."
+    ) in older.stderr
+    assert database.read_bytes() == before
 
     with shell_umask():
         done = bredon(tmp_path, "migrate")
