@@ -408,6 +408,14 @@ def test_teinewgame_size_without_halfkomi_starts_that_game() -> None:
     position.play("a1")
     position.play("e5")
     assert position.is_legal(bestmoves(done.stdout)[0])
+    server = Server(io.StringIO(), io.StringIO())
+    for line in (
+        "setoption name HalfKomi value 3",
+        "teinewgame size 6 halfkomi 4",
+        "teinewgame size 5",
+    ):
+        server.handle(line)
+    assert (server.size, server.half_komi) == (5, 0)  # not the last game's, nor the option's
 
 
 def test_every_go_parameter_of_the_protocol_is_taken_and_an_unknown_one_reported() -> None:
