@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import tak
-from tak import Position
+from tak import Position, Reserves
 from tak.engine import (
     Choice,
     Engine,
@@ -416,6 +416,20 @@ def test_teinewgame_size_without_halfkomi_starts_that_game() -> None:
     ):
         server.handle(line)
     assert (server.size, server.half_komi) == (5, 0)  # not the last game's, nor the option's
+
+
+def test_teinewgame_restores_the_standard_piece_counts() -> None:
+    """A game with PTN Ninja's piece counts, then a new game: it has its size's standard ones (the
+    subprocess test in test_tei_clients.py cannot tell, as its move is legal either way)."""
+    server = Server(io.StringIO(), io.StringIO())
+    lines = ["teinewgame size 5", "setoption name Flats value 3", "setoption name Caps2 value 0"]
+    for line in [*lines, "position startpos"]:
+        server.handle(line)
+    assert server.position is not None
+    assert [server.position.reserves(c) for c in (0, 1)] == [Reserves(3, 1), Reserves(3, 0)]
+    for line in ("teinewgame size 5", "position startpos"):
+        server.handle(line)
+    assert [server.position.reserves(c) for c in (0, 1)] == [Reserves(21, 1), Reserves(21, 1)]
 
 
 def test_every_go_parameter_of_the_protocol_is_taken_and_an_unknown_one_reported() -> None:
