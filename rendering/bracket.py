@@ -570,8 +570,3 @@ def render_bracket(bracket: Bracket, theme: str | Theme = "default") -> bytes:
     later round of the wrong size, or a winner who is not in their match.
     """
     return encode(bracket_layout(bracket, theme).picture)
-
-
-def render_bracket_pictures(bracket: Bracket, theme: str | Theme = "default") -> list[bytes]:
-    """The pictures of :func:`bracket_pictures` as PNG bytes, in order."""
-    return [render_bracket(part, theme) for part in bracket_pictures(bracket)]
