@@ -370,12 +370,14 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
         champion_left = round(column_left(count - 2) + 3 * column / 4 + 6)
     else:
         champion_left = round(column_left(count if beside else max(0, count - 2)))
+    # A section's box is narrower: its name in the small text of the match it comes from.
+    name_size, name_line = (SMALL, _LINE) if section else (BODY, _CHAMPION_LINE)
     champion_lines = (
         []
         if winner is None
-        else wrap(name_text(winner.name, "?"), BODY, width - MARGIN - 24 - champion_left)
+        else wrap(name_text(winner.name, "?"), name_size, width - MARGIN - 24 - champion_left)
     )
-    champion_height = max(_SLOT + 8, 16 + _CHAMPION_LINE * len(champion_lines))
+    champion_height = max(_SLOT + 8, 16 + name_line * len(champion_lines))
     if not beside and not section:  # the winner's box, above the last two rounds
         left = champion_left
         picture.text(
@@ -473,11 +475,12 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
     else:
         picture.shapes.append(Rect(champion_box, chosen.panel, chosen.alert, 8, 3))
         lines = champion_lines
-        centre = (champion_box[1] + champion_box[3]) / 2 - (len(lines) - 1) * _CHAMPION_LINE / 2
+        centre = (champion_box[1] + champion_box[3]) / 2 - (len(lines) - 1) * name_line / 2
         for index, line in enumerate(lines):
             picture.text(
                 line.text(),
-                (champion_box[0] + 12, centre + index * _CHAMPION_LINE),
+                (champion_box[0] + 12, centre + index * name_line),
+                size=name_size,
                 colour=chosen.text,
                 on=chosen.panel,
                 anchor="lm",
