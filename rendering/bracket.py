@@ -18,9 +18,10 @@ and game points are always shown; a name too long for its line takes two, broken
 A phone shows a picture 400 px wide, so one of 64 players (5,000 px tall) shrinks to a strip no
 one can follow. :func:`bracket_pictures` splits a bracket of more than :data:`SECTION` players in
 its main first round into sections of 16, each a picture of its own as tall as a 16-player
-bracket (its four rounds, up to the player who comes through it), and one picture more for the
-last rounds, between the sections' winners. Sections rather than two halves side by side: side
-by side, each round's column would get half the room and names would be cut to a few letters.
+bracket (its four rounds, up to the player who comes through it, whose box is just below the
+section's last match), and one picture more for the last rounds, between the sections' winners.
+Sections rather than two halves side by side: side by side, each round's column would get half
+the room and names would be cut to a few letters.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ _SLOT = 38  # height of one entrant's line
 _MATCH_GAP = 14  # between two first-round matches
 _STAGGERED_GAP = 28  # the same in a big bracket, where later rounds' boxes fit between them
 _CONNECTORS = (26, 16)  # between two rounds' columns: small brackets, big ones
-_LINE = 26  # between the lines of a name too long for one
+_LINE = 26  # between the lines of a name too long for one (or of a small heading)
 _WINNER_SHARE = 0.9  # of a column, for the winner's column beside the final
 _CHAMPION_LINE = 34  # the same in the winner's box, in bigger text
 _MAX_COLUMN = 320
@@ -95,7 +96,7 @@ class BracketWords:
     section: str = "Section {number} of {count}"  # one picture of a big bracket
     section_tag: str = "section {number}"  # in "winner of section 2"
     last_rounds: str = "The last rounds: the winners of the sections"
-    next_round: str = "Next round: {round}"  # above a section's winner
+    next_round: str = "Next round: {round}"  # above a section's winner, below its last match
     numbers: NumberSymbols = field(default_factory=NumberSymbols)  # how numbers are written
 
 
@@ -287,8 +288,11 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
     count = len(rounds) - first_main  # the bracket's columns of rounds
     # Up to 8 players the winner has a column of their own. Beyond, every column counts: from
     # the third round on, each round is half a column right of the one before, its boxes in the
-    # gaps between their feeders' boxes, and the winner goes above the last two rounds.
+    # gaps between their feeders' boxes, and the winner goes above the last two rounds; a
+    # section's, who goes on to the next round, below its last match (right of the line that
+    # comes up to it from below).
     beside = count <= 3
+    section = bool(bracket.rounds_after) and not beside
     columns = count + 1 if beside else count
     entrants = [e for m in rounds[0] for e in m.entrants if e is not None]
     connector = _CONNECTORS[0] if count <= 3 else _CONNECTORS[1]
@@ -362,14 +366,19 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
         y += pitch * -(-len(played) // per_row)
 
     winner = rounds[-1][0].advancing()
-    champion_left = round(column_left(count if beside else max(0, count - 2)))
+    if section:  # right of the line from the lower feeder (drawn 3/4 into its column)
+        champion_left = round(column_left(count - 2) + 3 * column / 4 + 6)
+    else:
+        champion_left = round(column_left(count if beside else max(0, count - 2)))
+    # A section's box is narrower: its name in the small text of the match it comes from.
+    name_size, name_line = (SMALL, _LINE) if section else (BODY, _CHAMPION_LINE)
     champion_lines = (
         []
         if winner is None
-        else wrap(name_text(winner.name, "?"), BODY, width - MARGIN - 24 - champion_left)
+        else wrap(name_text(winner.name, "?"), name_size, width - MARGIN - 24 - champion_left)
     )
-    champion_height = max(_SLOT + 8, 16 + _CHAMPION_LINE * len(champion_lines))
-    if not beside:  # the winner's box, above the last two rounds
+    champion_height = max(_SLOT + 8, 16 + name_line * len(champion_lines))
+    if not beside and not section:  # the winner's box, above the last two rounds
         left = champion_left
         picture.text(
             winner_heading,
@@ -448,22 +457,36 @@ def bracket_layout(bracket: Bracket, theme: str | Theme = "default") -> BracketL
         half = champion_height / 2
         champion_box = (left, round(middle - half), width - MARGIN, round(middle + half))
         picture.shapes.append(Polyline(((final[2], middle), (left, middle)), chosen.muted, 3))
+    elif section:  # below the last match, its heading between the two
+        heading = wrap(winner_heading, SMALL, width - MARGIN - champion_left)
+        heading_y = final[3] + round(SMALL * 1.9)
+        for index, line in enumerate(heading):
+            picture.text(
+                line.text(),
+                (champion_left, heading_y + index * _LINE),
+                size=SMALL,
+                colour=chosen.muted,
+                role="winner-heading" + "+" * index,
+            )
+        top_of_box = heading_y + (len(heading) - 1) * _LINE + 8
+        champion_box = (champion_left, top_of_box, width - MARGIN, top_of_box + champion_height)
     if winner is None:
         picture.shapes.append(Rect(champion_box, None, chosen.muted, 8, 2))
     else:
         picture.shapes.append(Rect(champion_box, chosen.panel, chosen.alert, 8, 3))
         lines = champion_lines
-        centre = (champion_box[1] + champion_box[3]) / 2 - (len(lines) - 1) * _CHAMPION_LINE / 2
+        centre = (champion_box[1] + champion_box[3]) / 2 - (len(lines) - 1) * name_line / 2
         for index, line in enumerate(lines):
             picture.text(
                 line.text(),
-                (champion_box[0] + 12, centre + index * _CHAMPION_LINE),
+                (champion_box[0] + 12, centre + index * name_line),
+                size=name_size,
                 colour=chosen.text,
                 on=chosen.panel,
                 anchor="lm",
                 role="champion" + "+" * index,
             )
-    picture.height = round(top + pitch * len(main[0]) - _MATCH_GAP + MARGIN)
+    picture.height = round(max(top + pitch * len(main[0]) - _MATCH_GAP, champion_box[3]) + MARGIN)
     return BracketLayout(picture, tuple(boxes), champion_box, play_in)
 
 
@@ -550,8 +573,3 @@ def render_bracket(bracket: Bracket, theme: str | Theme = "default") -> bytes:
     later round of the wrong size, or a winner who is not in their match.
     """
     return encode(bracket_layout(bracket, theme).picture)
-
-
-def render_bracket_pictures(bracket: Bracket, theme: str | Theme = "default") -> list[bytes]:
-    """The pictures of :func:`bracket_pictures` as PNG bytes, in order."""
-    return [render_bracket(part, theme) for part in bracket_pictures(bracket)]

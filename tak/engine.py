@@ -343,7 +343,7 @@ class Engine:
         self, position: Position, limits: Limits, *, timeout: float | None = None
     ) -> int | None:
         """The last score the engine reported for its best line while searching `position`, in
-        centi-flats for the side to move (`score mate N` as ±(WIN - plies); from `wdl` alone
+        centi-flats for the side to move (a forced result as ±(WIN - plies); from `wdl` alone
         when it gave no score), or None if it reported none."""
         _move, lines = await self._search(position, limits, timeout)
         return lines[0].score if lines else None
@@ -401,9 +401,9 @@ _INFO_KEYS = frozenset(
 def read_info(words: list[str], lines: dict[int, EngineLine]) -> EngineLine | None:
     """What an `info` line says of one line of play, merged with what was said of it before
     (an engine may give its score and its pv on separate lines), or None if it says nothing
-    of a line (`info string ...`). Scores: `score cp 35`, `score mate -3`; `wdl 520 310 170`
-    (thousandths) alone gives a score by the logistic curve, 100 centi-flats per factor e of
-    the odds."""
+    of a line (`info string ...`). Scores: `score cp 35`, `score solved win 5` (plies, TEI),
+    `score mate -3` (moves, UCI); `wdl 520 310 170` (thousandths) alone gives a score by the
+    logistic curve, 100 centi-flats per factor e of the odds."""
     fields: dict[str, list[str]] = {}
     key = ""
     for word in words[1:]:
@@ -437,6 +437,10 @@ def read_info(words: list[str], lines: dict[int, EngineLine]) -> EngineLine | No
 
 
 def _score(words: list[str]) -> int | None:
+    """`cp <centi-flats>`, TEI's `solved win|loss|draw <plies>`, or UCI's `mate <moves>`."""
+    if words[:1] == ["solved"] and len(words) >= 3:
+        outcome, plies = words[1], int(words[2])
+        return {"win": WIN - plies, "loss": plies - WIN, "draw": 0}.get(outcome)
     if len(words) < 2:
         return None
     kind, value = words[0], int(words[1])

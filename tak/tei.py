@@ -16,7 +16,8 @@ TEI is UCI for Tak, as tiltak and the racetrack match runner speak it, with TEI 
                                               standard ones again)
     > position startpos moves a1 f6          (or: position tps <TPS> [moves ...])
     > go movetime 500                        < info depth 1 score cp 35 nodes 80 ... / ... /
-                                               info (the final one) / bestmove c3
+                                               info (the final one) / bestmove c3; a forced
+                                               result: score solved win|loss <plies>
     > go wtime 60000 btime 60000 winc 1000 binc 1000 [movestogo 20]
     > go nodes 2000 | go depth 3 | go infinite (or a bare go), then stop
     > quit
@@ -418,9 +419,9 @@ class Server:
     def _info(self, result: SearchResult) -> None:
         from tak.search import WIN_ZONE
 
-        if result.mate_in is not None:
-            moves = (abs(result.mate_in) + 1) // 2
-            score = f"mate {moves if result.mate_in > 0 else -moves}"
+        if result.mate_in is not None:  # tei.md's forced result, in plies (not UCI's mate)
+            outcome = "win" if result.mate_in > 0 else "loss"
+            score = f"solved {outcome} {abs(result.mate_in)}"
         else:
             score = f"cp {max(-WIN_ZONE, min(WIN_ZONE, result.score))}"
         nps = result.nodes * 1000 // max(1, result.time_ms)

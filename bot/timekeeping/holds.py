@@ -301,9 +301,7 @@ async def _out_of_time_on_return(tx: Transaction, vacation: Vacation) -> list[Ga
     for game in await _active_games(tx, vacation.guild_id, vacation.player_id):
         if (
             game.player_to_move.id != vacation.player_id
-            or game.frozen_at is None
-            or game.deadline_at is None
-            or game.deadline_at > game.frozen_at
+            or not out_of_time_held(game)
             or game.paused_at is not None
         ):
             continue

@@ -157,7 +157,7 @@ async def test_the_last_days_notice_in_german(world) -> None:
         german = clock_news_text(game, ClockNews(**json.loads(news["payload"])))
     assert german.startswith(
         f"{world.alice.mention} hatte in Partie #1 keine Zeit mehr; ein automatischer Urlaubstag "
-        "wurde genommen, der letzte in diesem Jahr: Ohne Zug ist die Partie <t:"
+        "wurde genommen, der letzte in diesem Jahr: Kommt kein Zug, ist die Partie <t:"
     )
     assert german.endswith(" auf Zeit verloren.")
     assert german.split("<t:")[1].split(":")[0] in world.last_bot_message(thread).content

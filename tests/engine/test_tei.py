@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import tak
-from tak import Position
+from tak import Position, Reserves
 from tak.engine import (
     Choice,
     Engine,
@@ -333,6 +333,9 @@ async def test_the_fallback_plays_itself_a_game_the_engine_does_not_play(tmp_pat
     [
         ("info depth 3 score cp 20 nodes 9 pv a1 b2", EngineLine(1, 3, 20, None, ("a1", "b2"))),
         ("info multipv 2 depth 1 score mate 2", EngineLine(2, 1, WIN - 3, None, ())),
+        ("info depth 5 score solved win 3 pv a1", EngineLine(1, 5, WIN - 3, None, ("a1",))),
+        ("info depth 5 score solved loss 4", EngineLine(1, 5, 4 - WIN, None, ())),
+        ("info depth 5 score solved draw 6", EngineLine(1, 5, 0, None, ())),
         ("info depth 4 wdl 500 0 500", EngineLine(1, 4, 0, (500, 0, 500), ())),
         ("info depth 4 wdl 731 0 269", EngineLine(1, 4, 100, (731, 0, 269), ())),
         ("info string depth 9 score cp 1", None),
@@ -405,6 +408,28 @@ def test_teinewgame_size_without_halfkomi_starts_that_game() -> None:
     position.play("a1")
     position.play("e5")
     assert position.is_legal(bestmoves(done.stdout)[0])
+    server = Server(io.StringIO(), io.StringIO())
+    for line in (
+        "setoption name HalfKomi value 3",
+        "teinewgame size 6 halfkomi 4",
+        "teinewgame size 5",
+    ):
+        server.handle(line)
+    assert (server.size, server.half_komi) == (5, 0)  # not the last game's, nor the option's
+
+
+def test_teinewgame_restores_the_standard_piece_counts() -> None:
+    """A game with PTN Ninja's piece counts, then a new game: it has its size's standard ones (the
+    subprocess test in test_tei_clients.py cannot tell, as its move is legal either way)."""
+    server = Server(io.StringIO(), io.StringIO())
+    lines = ["teinewgame size 5", "setoption name Flats value 3", "setoption name Caps2 value 0"]
+    for line in [*lines, "position startpos"]:
+        server.handle(line)
+    assert server.position is not None
+    assert [server.position.reserves(c) for c in (0, 1)] == [Reserves(3, 1), Reserves(3, 0)]
+    for line in ("teinewgame size 5", "position startpos"):
+        server.handle(line)
+    assert [server.position.reserves(c) for c in (0, 1)] == [Reserves(21, 1), Reserves(21, 1)]
 
 
 def test_every_go_parameter_of_the_protocol_is_taken_and_an_unknown_one_reported() -> None:
@@ -445,8 +470,15 @@ def test_a_road_in_one_ends_with_a_final_info() -> None:
     done = tei(["position tps x5/x5/x5/2,2,2,x2/1,1,1,1,x 1 5", "go movetime 500"])
     assert bestmoves(done.stdout) == ["e1"]
     words = final_info(done.stdout).split()
-    assert words[:2] == ["info", "depth"] and "mate 1" in " ".join(words)
+    # tei.md's forced result, in plies, as PTN Ninja reads it ("W1"); not UCI's `mate` in moves
+    assert words[:2] == ["info", "depth"] and "score solved win 1" in " ".join(words)
     assert words[words.index("pv") + 1] == "e1"
+
+
+def test_a_forced_loss_is_reported_in_plies() -> None:
+    """Two road threats of player 2's: player 1 blocks one, the other is a road two plies on."""
+    done = tei(["position tps x5/2,2,2,2,x/1,x4/2,2,2,2,x/1,x,1,x,1 1 6", "go movetime 500"])
+    assert "score solved loss 2" in final_info(done.stdout)
 
 
 def test_the_handshake_does_not_load_the_search() -> None:

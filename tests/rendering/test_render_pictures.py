@@ -32,6 +32,7 @@ from rendering.chart import (
 )
 from rendering.colour import VISIONS, contrast, distance, simulate
 from rendering.diagram import (
+    MARGIN,
     MAX_WIDTH,
     MIN_PHONE_TEXT,
     PHONE_WIDTH,
@@ -39,6 +40,7 @@ from rendering.diagram import (
     Box,
     Label,
     Picture,
+    Polyline,
     name_text,
     paint,
     wrap,
@@ -855,6 +857,37 @@ def test_a_big_bracket_comes_in_sections_a_phone_can_follow(
         waiting = [label.text for label in final.labels if label.role.startswith("slot:0:0:0")]
         assert " ".join(waiting) == "winner of section 1"
     assert final.labelled("heading:0").text in ("Semis", "Final", "SF")
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+@pytest.mark.parametrize("played", [2, 4])
+def test_a_sections_next_round_box_follows_its_last_match(theme: str, played: int) -> None:
+    """The box of the player a section sends on sits just below the section's last match, its
+    heading between the two, clear of every line (it was at the top right, detached from it)."""
+    for part in bracket_pictures(bracket_of(64, played))[:-1]:
+        layout = bracket_layout(part, theme)
+        picture = layout.picture
+        last, box = layout.matches[-1][0], layout.champion
+        assert last is not None
+        assert box[0] < last[2] and last[0] < box[2]  # under it
+        assert 0 < box[1] - last[3] <= 4 * SMALL  # room for a heading on two lines
+        heading = [label for label in picture.labels if label.role.startswith("winner-heading")]
+        assert " ".join(label.text for label in heading) == "Next round: Semis"  # whole
+        assert all(last[3] <= label.box()[1] and label.box()[3] <= box[1] for label in heading)
+        assert box[2] <= picture.width - MARGIN and box[3] <= picture.height - MARGIN
+        clear = [box, *(label.box() for label in heading)]
+        clear += [b for r in layout.matches for b in r if b]  # no overlap with a match
+        lines = [shape.points for shape in picture.shapes if isinstance(shape, Polyline)]
+        for area in clear[: 1 + len(heading)]:
+            for points in lines:
+                for (x1, y1), (x2, y2) in itertools.pairwise(points):
+                    left, right, top, bottom = min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)
+                    hits = left < area[2] and area[0] < right  # a line across it
+                    assert not (hits and top < area[3] and area[1] < bottom), (area, points)
+        for other in clear[1 + len(heading) :]:
+            assert (
+                other[2] <= box[0] or box[2] <= other[0] or other[3] <= box[1] or box[3] <= other[1]
+            )
 
 
 def entrants(bracket: Bracket) -> list[Entrant]:
