@@ -12,6 +12,10 @@ one it last thought for longest ago first, not the game waiting longest); so ano
 reply waits for a worker to finish the job in progress (a move, or an analysis: the pool takes
 work in the order given), never behind one player's many games.
 
+A store that cannot answer (:func:`bot.work.waking.store_outage`) is waited out: a move it
+failed is tried again after a short pause that doubles while the outage lasts (not at the next
+poll, minutes away), and nothing is logged as a bug.
+
 The strongest level asks the server's TEI engine (``BREDON_ENGINE``) through
 :class:`tak.engine.FallbackPlayer`, which falls back to Bredon's own player when the engine is
 missing, crashes, stalls or answers nonsense, so a broken engine never loses or stalls a game.
@@ -32,7 +36,7 @@ from bot.games.model import PlayerRef
 from bot.settings import DEFAULT_BOT_MOVETIME_MS
 from bot.work.fair_use import DEFAULT_FAIR_USE, FairUse
 from bot.work.processes import WorkerPool
-from bot.work.waking import Waker
+from bot.work.waking import Waker, store_outage
 from tak import Opening
 from tak.engine import BUILTIN, Choice, FallbackPlayer, builtin_choose
 from tak.search import MAX_LEVEL, Limits
@@ -42,7 +46,8 @@ log = logging.getLogger(__name__)
 DEFAULT_WORKERS = 2
 T = TypeVar("T")
 POLL_SECONDS = 600.0  # look at the database at least this often (other processes, retries)
-MAX_PLAYERS_LOOKED_AT = 1_000  # players with a game waiting, taken in turn, at each look
+MAX_PLAYERS_LOOKED_AT = 1_000
+LOOP_NAME = "bredon-opponent"  # players with a game waiting, taken in turn, at each look
 
 
 class Thinker:
@@ -137,6 +142,7 @@ class BotPlayer:
         self._served: dict[int, int] = {}  # player -> when the bot last began thinking for them
         self._turns = itertools.count()
         self._task: asyncio.Task[None] | None = None
+        self._retry: asyncio.TimerHandle | None = None  # a move the store failed, tried again
 
     def start(self, before: Callable[[], Awaitable[object]] | None = None) -> None:
         run = self._waker.run(
@@ -144,11 +150,14 @@ class BotPlayer:
             before,
             failure="The bot's look at its games failed; looking again later.",
             retry_after=self._poll_seconds,
+            name=LOOP_NAME,
         )
-        self._task = asyncio.create_task(run, name="bredon-opponent")
+        self._task = asyncio.create_task(run, name=LOOP_NAME)
 
     async def stop(self) -> None:
         self._waker.stop()
+        if self._retry is not None:
+            self._retry.cancel()
         tasks = [*self._thinking.values(), *([self._task] if self._task else [])]
         for task in tasks:
             task.cancel()
@@ -193,14 +202,25 @@ class BotPlayer:
             if turn is not None:
                 choice = await self._thinker.choose(turn)
                 played = await self._service.play(turn, self.me.id, choice.move.ptn()) is not None
-        except Exception:  # the next poll tries again; never a tight loop on a bug
-            log.exception("The bot could not move in game %s.", game_id)
+        except Exception as error:
+            if store_outage(error):
+                self._try_again_soon(error)
+            else:  # the next poll tries again; never a tight loop on a bug
+                log.exception("The bot could not move in game %s.", game_id)
+        else:
+            self._waker.outage.ended(LOOP_NAME)
         finally:
             del self._thinking[game_id]
             self._thinking_for.discard(player_id)
         if played:
             self._on_change()
             self.kick()  # a free worker, and maybe a game waiting for it
+
+    def _try_again_soon(self, error: BaseException) -> None:
+        """The store failed a move: look again after the outage's next pause."""
+        pause = self._waker.outage.failed(LOOP_NAME, error)
+        if self._retry is None or self._retry.when() <= asyncio.get_running_loop().time():
+            self._retry = asyncio.get_running_loop().call_later(pause, self.kick)
 
     async def _look(self) -> float:
         await self.look()
