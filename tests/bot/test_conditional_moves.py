@@ -11,8 +11,7 @@ import pytest
 from tournament_helpers import ANN, BEN, EVE, ORGANIZER, active_game, new_tournament, start
 
 from bot import errors
-from bot.games import service
-from bot.games import conditions
+from bot.games import conditions, service
 from bot.games.conditions import MAX_LINES, MAX_TEXT
 from bot.notifications.outbox import ConditionsDropped, GameEnded, MovePlayed, _decode
 from bot.services import Services
