@@ -105,7 +105,9 @@ class Analyst:
         try:
             ptn = await self._service.record(game_id)
             scores, evaluator = await self._engine_scores(Game.parse(ptn))
-            findings = await self._thinker.run(analyse_ptn, ptn, self.nodes, scores, evaluator)
+            findings = await self._thinker.run(
+                analyse_ptn, ptn, self.nodes, scores, evaluator, long=True
+            )
         except (asyncio.CancelledError, OSError):
             raise  # stopped: still queued for the next start
         except Exception as error:
