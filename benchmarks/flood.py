@@ -16,6 +16,13 @@ Measured, from Alice's side, in real time with the real worker processes, analys
   after 90 s);
 - what the flood got: Mallory's analyses and games taken and refused.
 
+Issue 39's flood, one player's strongest games against another's beginner replies::
+
+    PYTHONPATH=. .venv/bin/python benchmarks/flood.py --level 5 --games 3 --alice-level 1
+
+(Mallory's three level-5 games think for ``BREDON_BOT_MOVETIME_MS``, 20 s; target: Alice's
+level-1 reply p99 under 2 s).
+
 Only the services' public methods are used, so the same file measures the code before the
 limits: run it against a checkout of the old code for the "before" figure::
 
@@ -40,6 +47,7 @@ from bot.errors import BredonError
 from bot.games.model import PlayerRef
 from bot.guild_settings import GuildSettings
 from bot.services import Services
+from bot.settings import DEFAULT_BOT_MOVETIME_MS
 from bot.timekeeping.clock import SystemClock
 from tak import Move, Position
 from tak.engine import builtin_choose
@@ -49,7 +57,7 @@ GUILD, CHANNEL = 1, 2
 BREDON = PlayerRef(999, "Bredon")
 MALLORY, ALICE, CAROL = PlayerRef(1, "mallory"), PlayerRef(2, "alice"), PlayerRef(3, "carol")
 SIZE = 5
-FLOOD_ANALYSES, FLOOD_GAMES, ALICE_LEVEL = 100, 50, 3
+FLOOD_ANALYSES = 100
 PLIES_TO_ANALYSE = 16
 POLL = 0.01  # seconds between looks at the database while waiting
 
@@ -134,9 +142,11 @@ async def active_games(services: Services, player: PlayerRef) -> list[int]:
 class Flood:
     """Mallory: her analyses asked for (again and again), her games answered at once."""
 
-    def __init__(self, services: Services, player: BotPlayer, analyst: Analyst, level: int) -> None:
+    def __init__(
+        self, services: Services, player: BotPlayer, analyst: Analyst, level: int, games: int
+    ) -> None:
         self.services, self.player, self.analyst = services, player, analyst
-        self.level = level
+        self.level, self.games = level, games
         self.rng = random.Random(1)
         self.to_analyse: list[int] = []
         self.analyses_taken = self.analyses_refused = 0
@@ -178,20 +188,20 @@ class Flood:
                     self.player.kick()
             if time.monotonic() - last_ask > 1.0:  # ask again for what was refused or ended
                 await self.ask_analyses()
-                await self.challenge(FLOOD_GAMES - len(games))
+                await self.challenge(self.games - len(games))
                 last_ask = time.monotonic()
             await asyncio.sleep(POLL)
 
 
 async def alice_replies(
-    services: Services, player: BotPlayer, moves: int, rng: random.Random
+    services: Services, player: BotPlayer, moves: int, level: int, rng: random.Random
 ) -> list[float]:
     """Alice plays the bot: the seconds from each of her moves to the bot's answer."""
     latencies: list[float] = []
     game_id = None
     while len(latencies) < moves:
         if game_id is None or not (await services.games.get(game_id)).is_active:
-            challenge_id = await challenge_bot(services, ALICE, ALICE_LEVEL)
+            challenge_id = await challenge_bot(services, ALICE, level)
             player.kick()
             while (game_id := (await services.challenges.get(challenge_id)).game_id) is None:
                 await asyncio.sleep(POLL)
@@ -241,7 +251,7 @@ async def main(args: argparse.Namespace) -> None:
             await finished_game(services, MALLORY, CAROL, rng) for _ in range(FLOOD_ANALYSES)
         ]
         alices = await finished_game(services, ALICE, CAROL, rng)
-        thinker = Thinker(workers=args.workers)
+        thinker = Thinker(workers=args.workers, movetime_ms=args.movetime_ms)
         # Start every worker process (spawned on first use) before the clock does: at once, so
         # that each takes one.
         warm_up = Limits(movetime_ms=300)
@@ -251,19 +261,21 @@ async def main(args: argparse.Namespace) -> None:
                 for n in range(args.workers)
             )
         )
-        player = BotPlayer(services.opponent, thinker, BREDON, lambda: None, workers=args.workers)
+        player = BotPlayer(services.opponent, thinker, BREDON, lambda: None)
         analyst = Analyst(services.analysis, thinker, lambda: None)
         player.start()
         analyst.start()
-        flood = Flood(services, player, analyst, args.level)
+        flood = Flood(services, player, analyst, args.level, args.games)
         flood.to_analyse = list(mallorys)
         await flood.ask_analyses()
-        await flood.challenge(FLOOD_GAMES)
+        await flood.challenge(args.games)
         stop = asyncio.Event()
         flooding = asyncio.create_task(flood.run(stop))
         await asyncio.sleep(args.warm_up)  # the flood under way
         analysis = asyncio.create_task(alice_analysis(services, analyst, alices, args.give_up))
-        latencies = await alice_replies(services, player, args.moves, random.Random(3))
+        latencies = await alice_replies(
+            services, player, args.moves, args.alice_level, random.Random(3)
+        )
         ahead, analysed = await analysis
         stop.set()
         await flooding
@@ -279,9 +291,10 @@ async def main(args: argparse.Namespace) -> None:
     for refusal in sorted(flood.refusals):
         print(f"  refused: {refusal}...")
     print(
-        f"Alice's replies from the bot ({len(latencies)} moves, level {ALICE_LEVEL}; Mallory's "
-        f"games at level {args.level}): p50 {statistics.median(latencies):.2f} s, "
-        f"p99 {percentile(latencies, 0.99):.2f} s, max {max(latencies):.2f} s "
+        f"Alice's replies from the bot ({len(latencies)} moves, level {args.alice_level}; "
+        f"Mallory's {args.games} games at level {args.level}): "
+        f"p50 {statistics.median(latencies):.2f} s, p99 {percentile(latencies, 0.99):.2f} s, "
+        f"max {max(latencies):.2f} s "
         "(target: p99 < 2 s)."
     )
     print("  each, in s: " + " ".join(f"{latency:.2f}" for latency in latencies))
@@ -296,6 +309,11 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--moves", type=int, default=20, help="Alice's moves measured")
     parser.add_argument("--level", type=int, default=4, help="of the flooder's games")
+    parser.add_argument("--games", type=int, default=50, help="the flooder's games at once")
+    parser.add_argument("--alice-level", type=int, default=3, help="of Alice's game")
+    parser.add_argument(
+        "--movetime-ms", type=int, default=DEFAULT_BOT_MOVETIME_MS, help="BREDON_BOT_MOVETIME_MS"
+    )
     parser.add_argument("--workers", type=int, default=2, help="BREDON_BOT_WORKERS")
     parser.add_argument("--warm-up", type=float, default=5.0, help="seconds of flood first")
     parser.add_argument("--give-up", type=float, default=90.0, help="on Alice's analysis")

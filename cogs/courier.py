@@ -10,8 +10,11 @@ late.
 What a failure does:
 - Discord refused the place for good (403/404) and every fallback too
   (:class:`cogs.table.Undeliverable`): logged as an error with the game, settled as given up.
-- Discord failed for now (5xx, 429, the network) or the store was busy: retried with backoff, for
-  as long as it takes; a game waiting for its announcement cannot lose on time meanwhile.
+- Discord failed for now (5xx, 429, the network): retried with backoff, for as long as it takes;
+  a game waiting for its announcement cannot lose on time meanwhile.
+- The store could not answer (busy, unwritable, unreachable: :func:`bot.work.waking.store_outage`)
+  while an item was being shown: its claim is given back, no attempt counted, and the whole loop
+  waits for the store (:class:`bot.work.waking.Waker`), then delivers it.
 - Anything else (another 4xx, a bug of ours): logged with the traceback, retried with backoff,
   and given up after :data:`MAX_ATTEMPTS_AFTER_A_BUG` such failures, so it cannot hold its
   game's stream for ever.
@@ -30,11 +33,10 @@ import discord
 from discord.ext import commands
 
 from bot.app import BredonBot
-from bot.errors import StoreBusy
 from bot.languages import _
 from bot.notifications.outbox import Item, Outcome
 from bot.timekeeping.deadlines import DeadlineReport
-from bot.work.waking import Waker
+from bot.work.waking import Waker, store_outage
 from cogs.presenters import register_all
 from cogs.table import GameTable, Shown, Undeliverable
 
@@ -45,10 +47,10 @@ IDLE_LOOK = timedelta(minutes=10)  # look at the outbox at least this often (oth
 
 
 def transient(error: BaseException) -> bool:
-    """A failure that time cures: Discord's 5xx and rate limits, the network, a busy store."""
+    """A failure of Discord that time cures: its 5xx and rate limits, the network."""
     if isinstance(error, discord.HTTPException):
         return error.status >= 500 or error.status == 429
-    return isinstance(error, aiohttp.ClientError | OSError | asyncio.TimeoutError | StoreBusy)
+    return isinstance(error, aiohttp.ClientError | OSError | asyncio.TimeoutError)
 
 
 @dataclass
@@ -186,6 +188,9 @@ class Courier:
             await self._settle(item, Outcome.GIVEN_UP, str(error))
             return Shown(None, Outcome.GIVEN_UP), str(error)
         except Exception as error:
+            if store_outage(error):  # not Discord's failure, nor a bug: the loop waits
+                await self._outbox.release(item)
+                raise
             if transient(error):
                 retry_at = await self._outbox.failed(item, f"{type(error).__name__}: {error}")
                 log.warning("Discord failed %s: %s; retrying at %s.", where, error, retry_at)

@@ -55,7 +55,6 @@ class OpponentCog(commands.Cog):
             self.thinker,
             player_of(self.bot.user),
             self.courier.kick,
-            workers=self.bot.settings.bot_workers,
             fair_use=self.bot.settings.fair_use,
             poll_seconds=self.bot.idle_look(timedelta(seconds=POLL_SECONDS)).total_seconds(),
         )

@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.app import BredonBot, acting
 from bot.engine_sentences import engine_sentence
+from bot.games.conditions import MAX_TEXT
 from bot.games.model import GameView
 from bot.games.notes import MAX_NOTE
 from bot.games.scratch import try_line
@@ -161,7 +162,7 @@ class RecordsCog(commands.Cog):
     async def conditions_add(
         self,
         interaction: discord.Interaction,
-        lines: app_commands.Range[str, 1, 1000] | None = None,
+        lines: app_commands.Range[str, 1, MAX_TEXT] | None = None,
         game: Game | None = None,
     ) -> None:
         """Enter answers Bredon plays for you at once when your opponent makes the reply"""

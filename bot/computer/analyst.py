@@ -9,6 +9,9 @@ With ``BREDON_ENGINE`` set, the positions are evaluated by the TEI engine when i
 (``info ... score cp``); an engine that is missing, fails or reports none leaves the whole game to
 Bredon's own player, so that one graph never mixes two scales. The exact checks (roads in one,
 Tinuë) are always Bredon's own.
+
+A store that cannot answer (:func:`bot.work.waking.store_outage`) fails no analysis: the game
+stays queued and the loop looks again when the store is back; only a bug marks one failed.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from bot.computer.analysis import AnalysisService, Findings
 from bot.computer.player import Thinker
-from bot.work.waking import Waker
+from bot.work.waking import Waker, store_outage
 from tak.analysis import DEFAULT_NODES, analyse, describe, evaluate_position, white_score
 from tak.engine import BUILTIN, Engine, EngineError, EngineUnsupportedGame
 from tak.ptn import Game
@@ -97,14 +100,19 @@ class Analyst:
         return self._poll_seconds
 
     async def analyse(self, game_id: int) -> None:
-        """Analyse one queued game and store the result (a bug marks it failed, never loops)."""
+        """Analyse one queued game and store the result (a bug marks it failed, never loops; a
+        store that cannot answer raises, the game still queued)."""
         try:
             ptn = await self._service.record(game_id)
             scores, evaluator = await self._engine_scores(Game.parse(ptn))
-            findings = await self._thinker.run(analyse_ptn, ptn, self.nodes, scores, evaluator)
+            findings = await self._thinker.run(
+                analyse_ptn, ptn, self.nodes, scores, evaluator, long=True
+            )
         except (asyncio.CancelledError, OSError):
             raise  # stopped: still queued for the next start
         except Exception as error:
+            if store_outage(error):
+                raise  # still queued: the loop tries again when the store answers
             log.exception("Could not analyse game %s.", game_id)
             await self._service.fail(game_id, repr(error))
             return

@@ -1,16 +1,22 @@
 """Bredon at the board: chooses the bot's moves in worker processes and plays them.
 
 The search never runs on the event loop: :class:`Thinker` runs it on a process pool of a few
-workers, and :class:`BotPlayer` thinks about at most that many games at once. The others wait in
-the database, not in memory: every look (when kicked after a change, and at least every
-`poll_seconds`) accepts the challenges addressed to the bot and finds the games where it is to
-move, so a restart, another process or a crash mid-search loses nothing; a move computed twice is
-refused by the ply check (:meth:`bot.computer.opponent.OpponentService.play`).
+workers, and :class:`BotPlayer` thinks about one game of each player waiting, the searches
+taking the workers in turn. The games are kept in the database, not in memory: every look (when
+kicked after a change, and at least every `poll_seconds`) accepts the challenges addressed to
+the bot and finds the games where it is to move, so a restart, another process or a crash
+mid-search loses nothing; a move computed twice is refused by the ply check
+(:meth:`bot.computer.opponent.OpponentService.play`).
 
 Fair use: the bot thinks about one game of a player at a time and takes the players in turn (the
-one it last thought for longest ago first, not the game waiting longest); so another player's
-reply waits for a worker to finish the job in progress (a move, or an analysis: the pool takes
-work in the order given), never behind one player's many games.
+one it last thought for longest ago first, not the game waiting longest), so another player's
+reply never waits behind one player's many games. Long work (the strongest level's searches,
+analyses) holds at most all workers but one (:class:`bot.work.fair_slots.WorkerShares`), so a
+reply at a lower level waits for a short search at most, never for a long one.
+
+A store that cannot answer (:func:`bot.work.waking.store_outage`) is waited out: a move it
+failed is tried again after a short pause that doubles while the outage lasts (not at the next
+poll, minutes away), and nothing is logged as a bug.
 
 The strongest level asks the server's TEI engine (``BREDON_ENGINE``) through
 :class:`tak.engine.FallbackPlayer`, which falls back to Bredon's own player when the engine is
@@ -30,9 +36,10 @@ from typing import Any, TypeVar
 from bot.computer.opponent import BotTurn, OpponentService
 from bot.games.model import PlayerRef
 from bot.settings import DEFAULT_BOT_MOVETIME_MS
+from bot.work.fair_slots import WorkerShares
 from bot.work.fair_use import DEFAULT_FAIR_USE, FairUse
 from bot.work.processes import WorkerPool
-from bot.work.waking import Waker
+from bot.work.waking import Waker, store_outage
 from tak import Opening
 from tak.engine import BUILTIN, Choice, FallbackPlayer, builtin_choose
 from tak.search import MAX_LEVEL, Limits
@@ -42,7 +49,8 @@ log = logging.getLogger(__name__)
 DEFAULT_WORKERS = 2
 T = TypeVar("T")
 POLL_SECONDS = 600.0  # look at the database at least this often (other processes, retries)
-MAX_PLAYERS_LOOKED_AT = 1_000  # players with a game waiting, taken in turn, at each look
+MAX_PLAYERS_LOOKED_AT = 1_000
+LOOP_NAME = "bredon-opponent"  # players with a game waiting, taken in turn, at each look
 
 
 class Thinker:
@@ -63,6 +71,7 @@ class Thinker:
     ) -> None:
         self._workers = workers
         self._executor = WorkerPool(workers)
+        self._shares = WorkerShares(workers)
         self._closed = False
         self.limits = Limits(movetime_ms=movetime_ms)
         self._strongest = FallbackPlayer(engine, level=MAX_LEVEL, executor=self._executor)
@@ -86,22 +95,27 @@ class Thinker:
 
     async def choose(self, turn: BotTurn) -> Choice:
         setup = turn.game.setup
+        long = turn.level == MAX_LEVEL  # searches for the whole movetime
         # TEI cannot tell an engine of custom reserves or the no-swap opening: our own player
         # plays those games (at the same level).
-        if turn.level == MAX_LEVEL and setup.standard_reserves and setup.opening is Opening.SWAP:
+        if long and setup.standard_reserves and setup.opening is Opening.SWAP:
             position = turn.position
-            return await self._on_workers(
-                lambda: self._strongest.choose(position.copy(), self.limits)
-            )
+            async with self._shares.share(long=True):
+                return await self._on_workers(
+                    lambda: self._strongest.choose(position.copy(), self.limits)
+                )
         # Seeded by the game and ply: the same position asked again gets the same move.
         seed = turn.game.id * 1_000 + turn.game.ply
-        result = await self.run(builtin_choose, turn.level, seed, turn.position.copy(), self.limits)
+        position = turn.position.copy()
+        result = await self.run(builtin_choose, turn.level, seed, position, self.limits, long=long)
         return Choice(result.move, BUILTIN)
 
-    async def run(self, work: Callable[..., T], *args: Any) -> T:
-        """Other work for the worker processes (a game's analysis), within the same bound."""
+    async def run(self, work: Callable[..., T], *args: Any, long: bool = False) -> T:
+        """Other work for the worker processes (a game's analysis: `long`), within the same
+        bound."""
         loop = asyncio.get_running_loop()
-        return await self._on_workers(lambda: loop.run_in_executor(self._executor, work, *args))
+        async with self._shares.share(long=long):
+            return await self._on_workers(lambda: loop.run_in_executor(self._executor, work, *args))
 
     async def close(self) -> None:
         """End the engine and the worker processes, also in the middle of a search."""
@@ -111,7 +125,7 @@ class Thinker:
 
 
 class BotPlayer:
-    """Plays the bot's side of every game against it, `workers` games at a time."""
+    """Plays the bot's side of every game against it, one game of a player at a time."""
 
     def __init__(
         self,
@@ -120,7 +134,6 @@ class BotPlayer:
         me: PlayerRef,
         on_change: Callable[[], None],
         *,
-        workers: int = DEFAULT_WORKERS,
         poll_seconds: float = POLL_SECONDS,
         fair_use: FairUse = DEFAULT_FAIR_USE,
     ) -> None:
@@ -128,7 +141,6 @@ class BotPlayer:
         self._thinker = thinker
         self.me = me
         self._on_change = on_change  # something was written for the players to see
-        self._workers = workers
         self._poll_seconds = poll_seconds
         self._fair_use = fair_use
         self._waker = Waker()
@@ -137,6 +149,7 @@ class BotPlayer:
         self._served: dict[int, int] = {}  # player -> when the bot last began thinking for them
         self._turns = itertools.count()
         self._task: asyncio.Task[None] | None = None
+        self._retry: asyncio.TimerHandle | None = None  # a move the store failed, tried again
 
     def start(self, before: Callable[[], Awaitable[object]] | None = None) -> None:
         run = self._waker.run(
@@ -144,11 +157,14 @@ class BotPlayer:
             before,
             failure="The bot's look at its games failed; looking again later.",
             retry_after=self._poll_seconds,
+            name=LOOP_NAME,
         )
-        self._task = asyncio.create_task(run, name="bredon-opponent")
+        self._task = asyncio.create_task(run, name=LOOP_NAME)
 
     async def stop(self) -> None:
         self._waker.stop()
+        if self._retry is not None:
+            self._retry.cancel()
         tasks = [*self._thinking.values(), *([self._task] if self._task else [])]
         for task in tasks:
             task.cancel()
@@ -166,17 +182,15 @@ class BotPlayer:
             self._on_change()
 
     async def look(self) -> list[asyncio.Task[None]]:
-        """Accept the challenges waiting, and start thinking in the games waiting, as many as
-        there are free workers, for the players in turn; returns the moves started."""
+        """Accept the challenges waiting, and start thinking in a game of each player waiting
+        whose game is not thought about already, the players in turn (their searches take the
+        workers in that order); returns the moves started."""
         await self.accept_challenges()
-        free = self._workers - len(self._thinking)
-        if free <= 0:
-            return []
         waiting = await self._service.games_to_move(self.me.id, MAX_PLAYERS_LOOKED_AT)
         waiting = [game for game in waiting if game.player_id not in self._thinking_for]
         waiting.sort(key=lambda game: self._served.get(game.player_id, -1))  # stable: by wait
         started = []
-        for game_id, player_id in waiting[:free]:
+        for game_id, player_id in waiting:
             self._served[player_id] = next(self._turns)
             self._thinking_for.add(player_id)
             task = asyncio.create_task(
@@ -193,14 +207,25 @@ class BotPlayer:
             if turn is not None:
                 choice = await self._thinker.choose(turn)
                 played = await self._service.play(turn, self.me.id, choice.move.ptn()) is not None
-        except Exception:  # the next poll tries again; never a tight loop on a bug
-            log.exception("The bot could not move in game %s.", game_id)
+        except Exception as error:
+            if store_outage(error):
+                self._try_again_soon(error)
+            else:  # the next poll tries again; never a tight loop on a bug
+                log.exception("The bot could not move in game %s.", game_id)
+        else:
+            self._waker.outage.ended(LOOP_NAME)
         finally:
             del self._thinking[game_id]
             self._thinking_for.discard(player_id)
         if played:
             self._on_change()
             self.kick()  # a free worker, and maybe a game waiting for it
+
+    def _try_again_soon(self, error: BaseException) -> None:
+        """The store failed a move: look again after the outage's next pause."""
+        pause = self._waker.outage.failed(LOOP_NAME, error)
+        if self._retry is None or self._retry.when() <= asyncio.get_running_loop().time():
+            self._retry = asyncio.get_running_loop().call_later(pause, self.kick)
 
     async def _look(self) -> float:
         await self.look()

@@ -35,7 +35,7 @@ from bot.games.condition_tree import ConditionTree, decode, encode
 from bot.games.model import GameView
 from bot.games.scratch import numbered, played
 from bot.games.storage import fetch_game_version
-from bot.languages import _
+from bot.languages import _, numeral
 from bot.notifications.outbox import ConditionsDropped, DropReason, enqueue
 from bot.store import Database, Transaction, to_db
 from bot.timekeeping.clock import Clock
@@ -43,6 +43,7 @@ from tak import Position
 
 MAX_LINES = 20  # a player's lines in one game: a plan, not an opening book
 MAX_LINE_PLIES = 20  # plies in one line, the opponent's included
+MAX_TEXT = 1000  # characters of lines entered at once (/game conditions add's own cap)
 _LINE_SEPARATORS = re.compile(r"[;\n|]")
 
 
@@ -202,9 +203,26 @@ class ConditionService:
         """Merge the lines of `text` (separated by `;`, `|` or new lines) into the player's
         lines in the game, each checked from the current position (the one at `expected_ply`
         only, if given: lines picked on a board)."""
+        # The size as sent, before any line is read: each costs a position played through.
+        if len(text) > MAX_TEXT:
+            raise InvalidSetting(
+                _(
+                    "Lines entered at once hold at most {most} characters; these have {count}.",
+                    most=numeral(MAX_TEXT),
+                    count=numeral(len(text)),
+                )
+            )
         texts = [part for part in _LINE_SEPARATORS.split(text) if part.strip()]
         if not texts:
             raise InvalidSetting(_("Write a line, e.g. `c3 d4`: your opponent's move, then yours."))
+        if len(texts) > MAX_LINES:
+            raise InvalidSetting(
+                _(
+                    "You may enter at most {most} lines at once; these are {count}.",
+                    most=MAX_LINES,
+                    count=len(texts),
+                )
+            )
         now = self._clock.now()
         async with self._db.transaction() as tx:
             game, version = await self._open_game(tx, game_id, player_id)

@@ -21,15 +21,15 @@ class NoteService:
     async def write(self, game_id: int, player_id: int, text: str) -> str | None:
         """Keep `text` as the player's note on the game (an empty text deletes it); returns
         the note as kept. Only the game's players have notes on it."""
-        note = strip_unsafe(text)
-        if len(note) > MAX_NOTE:
+        if len(text) > MAX_NOTE:  # as typed: cleaning only shortens it, but costs its length
             raise InvalidSetting(
                 _(
                     "A note holds at most {most} characters; this one has {count}.",
                     most=numeral(MAX_NOTE),
-                    count=numeral(len(note)),
+                    count=numeral(len(text)),
                 )
             )
+        note = strip_unsafe(text)
         async with self._db.transaction() as tx:
             (await fetch_game(tx, game_id)).color_of(player_id)  # refuses anyone else
             if not note:

@@ -514,16 +514,16 @@ class OutboxService:
                 async with self._db.transaction() as tx:
                     await _give_time_back(tx, item, now)
             except StoreBusy:
-                await self._release_quietly(item)
+                await self.release(item)
                 return None
             except BaseException:  # not held for CLAIM_FOR by a failure: ready at the next look
-                await self._release_quietly(item)
+                await self.release(item)
                 raise
         return item
 
-    async def _release_quietly(self, item: Item) -> None:
-        """:meth:`_release`, on a path already failing: if the store cannot do even that, the
-        claim runs out by itself (CLAIM_FOR)."""
+    async def release(self, item: Item) -> None:
+        """Give the claim back, no attempt counted (on a path already failing: if the store
+        cannot do even that, the claim runs out by itself, CLAIM_FOR)."""
         with contextlib.suppress(BredonError):
             await self._release(item)
 

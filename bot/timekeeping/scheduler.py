@@ -13,7 +13,8 @@ what is due; ``on_duty`` is told when one did something (to wake the courier). :
 makes the loop look again at once (e.g. a digest was just set for the next few minutes); with
 PostgreSQL, another process's wake-up reaches this one too (:data:`SCHEDULE_CHANNEL`, wired in
 :mod:`bot.app`). A look refused as busy (another process settling the same thing) is tried
-again after :data:`BUSY_RETRY`, not logged as a failure.
+again after :data:`BUSY_RETRY`, not logged as a failure; a store that cannot answer is waited out
+(:class:`~bot.work.waking.Waker`: looked at again within seconds of its return).
 """
 
 from __future__ import annotations
@@ -124,4 +125,5 @@ class DeadlineScheduler:
             before,
             failure=f"The deadline scheduler failed; retrying in {RETRY_AFTER}.",
             retry_after=RETRY_AFTER.total_seconds(),
+            name="bredon-deadlines",
         )

@@ -33,7 +33,9 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 READ_SECONDS = 0.75  # a real file takes milliseconds (a game of 2,000 plies: 50 ms)
-START_SECONDS = 15.0  # for a worker to start (a process, its imports)
+# For a worker to start (a process, its imports: a second or two on a quiet machine). Only a
+# start that hangs meets it: one that fails (an import) is reported at once.
+START_SECONDS = 60.0
 WORKER_NICENESS = 10  # the worker's priority, below the bot's
 
 

@@ -34,3 +34,25 @@ class FairSlots:
             self._asked[player_id] -= 1
             if not self._asked[player_id]:
                 del self._asked[player_id], self._turns[player_id]
+
+
+class WorkerShares:
+    """`size` worker processes shared between short jobs (the bot's moves below the strongest
+    level: a fraction of a second) and long ones (the strongest level's search, an analysis:
+    many seconds). Long jobs hold at most `size - 1` workers at once (all of them when there is
+    only one), so a short job waits for another short job at most, never for a long one: a
+    flood of long searches delays a beginner's reply by no more than a short search. Each kind
+    is served in the order it asked."""
+
+    def __init__(self, size: int) -> None:
+        self._workers = asyncio.Semaphore(size)
+        self._long = asyncio.Semaphore(max(1, size - 1))
+
+    @contextlib.asynccontextmanager
+    async def share(self, *, long: bool) -> AsyncIterator[None]:
+        if not long:
+            async with self._workers:
+                yield
+            return
+        async with self._long, self._workers:
+            yield

@@ -80,13 +80,14 @@ def end_processes(processes: Iterable[BaseProcess]) -> None:
 
 
 def _begin(report: Connection, niceness: int, preload: tuple[str, ...]) -> None:
-    """First thing in each new worker: ignore SIGINT, tell the pool who it is, yield the CPU to
-    the bot's own process (work done for a user must not slow the event loop), and import what
-    its work needs."""
+    """First thing in each new worker: ignore SIGINT, tell the pool who it is, import what its
+    work needs, then yield the CPU to the bot's own process (work done for a user must not slow
+    the event loop). Starting is done at the bot's priority: a worker lowered before its imports
+    took over 15 s to start on a machine kept busy by other processes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     report.send(os.getpid())  # one small write to a pipe: whole, whatever else writes to it
+    for module in preload:
+        importlib.import_module(module)
     if niceness:
         with contextlib.suppress(OSError):
             os.nice(niceness)
-    for module in preload:
-        importlib.import_module(module)

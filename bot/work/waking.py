@@ -1,6 +1,13 @@
-"""A background loop (the courier's, the bot player's): look, sleep, look again; a kick cuts the
-sleep short, and a kick that came during a look skips the next sleep, so no change is left waiting
-a whole nap. A look that fails is logged and tried again after a pause.
+"""A background loop (the courier's, the scheduler's, the analyst's, the bot player's): look,
+sleep, look again; a kick cuts the sleep short, and a kick that came during a look skips the next
+sleep, so no change is left waiting a whole nap.
+
+A look that fails because the store cannot answer (:func:`store_outage`: busy, unwritable,
+unreachable, restarting) is no bug: one line is logged when the outage begins and one when it
+ends (at INFO: the store itself reports the outage), and meanwhile the loop looks again after a
+pause that doubles from :data:`OUTAGE_FIRST_PAUSE` to :data:`OUTAGE_MAX_PAUSE`, so it wakes
+within seconds of the store's return whatever its usual nap. Any other failure is logged with
+its traceback and tried again after the loop's own pause.
 """
 
 from __future__ import annotations
@@ -8,9 +15,48 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
+from bot.errors import StoreBusy, StoreClosed, StoreUnwritable
+from bot.store import StoreError
+
 log = logging.getLogger(__name__)
+
+OUTAGE_FIRST_PAUSE = 0.5  # seconds
+OUTAGE_MAX_PAUSE = 15.0
+
+
+def store_outage(error: BaseException) -> bool:
+    """A failure of the store that time cures, not of the work: busy, unwritable, unreachable,
+    restarting. Work that met one is tried again later, never counted as failed."""
+    return isinstance(error, StoreBusy | StoreClosed | StoreUnwritable | StoreError)
+
+
+class Outage:
+    """The pauses between looks while the store is out: doubling, capped; and how long it has
+    lasted, for the line logged when it ends."""
+
+    def __init__(self) -> None:
+        self.began: float | None = None  # time.monotonic() of its first failure
+        self._pause = OUTAGE_FIRST_PAUSE
+
+    def failed(self, who: str, error: BaseException) -> float:
+        """The store failed `who` again (logged once per outage); the seconds to wait."""
+        if self.began is None:
+            self.began = time.monotonic()
+            self._pause = OUTAGE_FIRST_PAUSE
+            log.info("%s waits for the store (%r), looking again every few seconds.", who, error)
+        pause, self._pause = self._pause, min(2 * self._pause, OUTAGE_MAX_PAUSE)
+        return pause
+
+    def ended(self, who: str) -> None:
+        """The store answered `who`: the outage, if any, is over."""
+        if self.began is not None:
+            log.info(
+                "%s: the store answered again after %.1f s.", who, time.monotonic() - self.began
+            )
+            self.began = None
 
 
 class Waker:
@@ -18,6 +64,7 @@ class Waker:
         self._kicked = False
         self._nap: asyncio.Task[None] | None = None
         self._task: asyncio.Task[None] | None = None
+        self.outage = Outage()
 
     def start(
         self,
@@ -29,7 +76,7 @@ class Waker:
         name: str,
     ) -> None:
         """:meth:`run` as a task of its own, until :meth:`halt`."""
-        run = self.run(look, before, failure=failure, retry_after=retry_after)
+        run = self.run(look, before, failure=failure, retry_after=retry_after, name=name)
         self._task = asyncio.create_task(run, name=name)
 
     async def halt(self) -> None:
@@ -48,18 +95,25 @@ class Waker:
         *,
         failure: str,
         retry_after: float,
+        name: str = "A background loop",
     ) -> None:
         """`look` for ever, sleeping the seconds it returns after each (`retry_after` after a
-        failure, logged with `failure`); `before` is awaited first (e.g. until the bot is ready)."""
+        failure, logged with `failure`; less while the store is out); `before` is awaited first
+        (e.g. until the bot is ready)."""
         if before is not None:
             await before()
         while True:
             self._kicked = False  # the look sees what happened so far
             try:
                 pause = await look()
-            except Exception:
-                log.exception(failure)
-                pause = retry_after
+            except Exception as error:
+                if store_outage(error):
+                    pause = min(self.outage.failed(name, error), retry_after)
+                else:
+                    log.exception(failure)
+                    pause = retry_after
+            else:
+                self.outage.ended(name)
             await self.sleep(pause)
 
     def kick(self) -> None:

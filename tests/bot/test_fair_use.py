@@ -5,7 +5,9 @@ that reaches it to the exported, viewed and analysed record."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import threading
 
 import pytest
 
@@ -18,10 +20,12 @@ from bot.errors import GameOver
 from bot.games.model import PlayerRef
 from bot.services import Services
 from bot.settings import Settings, SettingsError
+from bot.work.fair_slots import WorkerShares
 from bot.work.fair_use import DEFAULT_FAIR_USE, FairUse, listed
 from tak import Color, Result, ResultKind
 from tak.engine import BUILTIN
 from tak.ptn import MAX_PLIES, Game
+from tak.search import MAX_LEVEL
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, play, start_game
 from tests.bot.setups import create_bot_challenge, create_challenge
 
@@ -218,11 +222,12 @@ async def test_the_bot_takes_the_players_in_turn_not_the_longest_waiting_game(
     await bot_to_move_everywhere(services, [ALICE, ALICE, ALICE, BOB])
     thinker = Thinker(workers=1, movetime_ms=500)
     try:
-        player = BotPlayer(services.opponent, thinker, BREDON, lambda: None, workers=1)
-        assert await started_games(player) == [1]  # the longest waiting
-        # Alice's second game waits longer than Bob's, but Alice was served last.
-        assert await started_games(player) == [4]
+        player = BotPlayer(services.opponent, thinker, BREDON, lambda: None)
+        # Alice's second game waits longer than Bob's, but Bob's comes first: one game of a
+        # player at a time, the longest waiting of each.
+        assert await started_games(player) == [1, 4]
         assert await started_games(player) == [2]
+        assert await started_games(player) == [3]
     finally:
         await thinker.close()
 
@@ -277,3 +282,66 @@ def test_a_refusal_names_a_few_games_however_high_the_limit() -> None:
     games = [f"#{number}" for number in range(1, 10_001)]  # the highest limit a server may set
     assert listed(games[:5]) == "#1, #2, #3, #4, #5"
     assert listed(games) == "#1, #2, #3, #4, #5 and 9,995 more"
+
+
+async def test_long_jobs_leave_a_worker_to_short_ones_in_the_order_asked() -> None:
+    shares = WorkerShares(2)
+    order: list[str] = []
+    release = {name: asyncio.Event() for name in ("long1", "long2", "short1", "short2")}
+
+    async def job(name: str, *, long: bool) -> None:
+        async with shares.share(long=long):
+            order.append(name)
+            await release[name].wait()
+
+    tasks = [asyncio.create_task(job("long1", long=True))]
+    await asyncio.sleep(0)
+    tasks.append(asyncio.create_task(job("long2", long=True)))  # waits: one long at a time
+    tasks.append(asyncio.create_task(job("short1", long=False)))  # takes the other worker
+    tasks.append(asyncio.create_task(job("short2", long=False)))  # waits for a worker
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert order == ["long1", "short1"]
+    release["short1"].set()
+    await tasks[2]
+    assert order == ["long1", "short1", "short2"]  # not long2: the other worker is long1's
+    release["short2"].set()
+    release["long1"].set()
+    await asyncio.gather(tasks[0], tasks[3])
+    assert order[-1] == "long2"
+    release["long2"].set()
+    await tasks[1]
+
+
+async def test_one_worker_takes_long_jobs_too() -> None:
+    shares = WorkerShares(1)
+    async with asyncio.timeout(60):
+        async with shares.share(long=True):
+            pass
+        async with shares.share(long=False):
+            pass
+
+
+def think_forever() -> None:
+    """A long job that never ends (a worker's work: pickled by name)."""
+    threading.Event().wait()
+
+
+async def test_a_beginner_move_is_chosen_while_long_searches_hold_their_share(
+    services: Services,
+) -> None:
+    """Two long jobs (the strongest level's searches, analyses) never hold both workers: a
+    level-1 move is chosen while they run and wait."""
+    await bot_to_move_everywhere(services, [ALICE])
+    thinker = Thinker(workers=2, movetime_ms=500)
+    try:
+        stuck = [asyncio.create_task(thinker.run(think_forever, long=True)) for _ in range(2)]
+        turn = await services.opponent.turn(1, BREDON.id)
+        assert turn is not None and turn.level < MAX_LEVEL
+        async with asyncio.timeout(120):  # generous: only a worker held by them never answers
+            choice = await thinker.choose(turn)
+        assert turn.position.is_legal(choice.move)
+        assert not any(task.done() for task in stuck)
+    finally:
+        await thinker.close()
+    await asyncio.gather(*stuck, return_exceptions=True)

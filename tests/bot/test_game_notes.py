@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot import errors
+from bot.games import notes
 from bot.games.notes import MAX_NOTE
 from bot.games.scratch import MAX_SCRATCH_PLIES, try_line
 from tak import Position
@@ -64,3 +65,24 @@ def test_nothing_is_tried_past_the_end_of_the_game() -> None:
     start = Position(3)
     with pytest.raises(errors.IllegalMove, match="game is over"):
         try_line(start, "a1 c1 c2 a2 c3 b2")  # white's road c1-c3 ends it at ply 5
+
+
+async def test_a_note_past_the_limit_is_refused_before_it_is_cleaned(
+    services, new_game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 2 MB note took seconds to clean before its length was checked: its length as sent is
+    refused first (cleaning counted, not timed)."""
+    game = await new_game()
+    cleaned: list[int] = []
+    strip_unsafe = notes.strip_unsafe
+
+    def counted(text: str) -> str:
+        cleaned.append(len(text))
+        return strip_unsafe(text)
+
+    monkeypatch.setattr(notes, "strip_unsafe", counted)
+    with pytest.raises(errors.InvalidSetting, match="this one has 2,000,000"):
+        await services.notes.write(game.id, ALICE.id, "x\u200b" * 1_000_000)
+    assert cleaned == []
+    assert await services.notes.write(game.id, ALICE.id, "x" * MAX_NOTE) == "x" * MAX_NOTE
+    assert cleaned == [MAX_NOTE]

@@ -138,14 +138,14 @@ async def test_a_restart_picks_up_the_bots_turn(
         await after.close()
 
 
-async def test_workers_bound_the_games_thought_about_at_once(
+async def test_a_game_of_each_player_is_thought_about_the_searches_in_turn(
     services: Services, thinker: Thinker
 ) -> None:
-    for challenger in (ALICE, BOB, CAROL):  # one game of a player is thought about at a time
+    for challenger in (ALICE, BOB, CAROL, ALICE):  # one game of a player at a time
         await challenge_bot(services, level=1, colour="black", player=challenger)
     player = bot_player(services, thinker, [])
     started = await player.look()
-    assert len(started) == 2  # the default two workers; the third game waits in the database
+    assert len(started) == 3  # on one worker, in turn; Alice's second game waits
     for task in started:
         await task
     assert len(await services.opponent.games_to_move(BREDON.id, 10)) == 1

@@ -13,6 +13,7 @@ from multiprocessing.process import BaseProcess
 
 from bot.computer.player import Thinker
 from bot.work.processes import SPAWN, WorkerPool
+from tests.bot import niceness_probe
 
 
 def stubborn_search(seconds: float) -> None:
@@ -106,3 +107,16 @@ def test_a_worker_ignores_an_interrupt_and_finishes_its_work() -> None:
         assert pool.submit(os.getpid).result(timeout=10) == worker
     finally:
         pool.end()
+
+
+async def test_a_worker_starts_at_the_bots_priority_and_works_below_it() -> None:
+    """Its imports at the bot's priority (lowered first, a worker took over 15 s to start on a
+    busy machine), its work below the bot's."""
+    pool = WorkerPool(1, niceness=5, preload=("tests.bot.niceness_probe",))
+    try:
+        loop = asyncio.get_running_loop()
+        at_import, working = await loop.run_in_executor(pool, niceness_probe.priorities)
+    finally:
+        await asyncio.to_thread(pool.end)
+    assert at_import == os.nice(0)
+    assert working == min(os.nice(0) + 5, 19)
