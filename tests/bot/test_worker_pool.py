@@ -44,7 +44,8 @@ async def test_closing_ends_the_workers_mid_task() -> None:
     assert len(workers) == 2
     started = time.monotonic()
     await thinker.close()
-    assert time.monotonic() - started < 5  # not the minute the work would take
+    # Not the minute the work would take (half of it, so that a busy machine cannot fail it).
+    assert time.monotonic() - started < 30
     assert not any(worker.is_alive() for worker in workers)
     await stopped(tasks)
 
@@ -55,7 +56,7 @@ async def test_a_broken_pool_is_replaced_and_its_other_workers_ended() -> None:
         tasks, workers = await busy(thinker, 2)
         killed, other = sorted(workers, key=lambda worker: worker.pid or 0)
         os.kill(killed.pid or 0, signal.SIGKILL)  # as the out-of-memory killer does
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 45  # generous: waiting is the point
         while other.is_alive() and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
         assert not other.is_alive()
