@@ -124,26 +124,31 @@ class Availability:
     """Whether the database answers, as the store's own calls find it. An outage begins at the
     first call that cannot reach or write the database and ends at the first that succeeds; it
     is logged once as it begins and once, with how long it lasted, as it ends (no traceback:
-    the users were told each time). :attr:`changes` counts them, for whoever keeps an answer
-    that must not outlive one (the health endpoint)."""
+    the users were told each time). For whoever keeps an answer that these calls may contradict
+    (the health endpoint)."""
 
     def __init__(self, location: str) -> None:
         self.location = location
         self.problem: str | None = None  # why the database cannot be used now; None: it can
-        self.changes = 0
+        self.answers = 0  # calls that succeeded
         self._began = 0.0  # time.monotonic() of the outage's first failure
+        self._shut = False  # closed by Bredon
 
     def failed(self, problem: str) -> None:
         if self.problem is None:
             self._began = time.monotonic()
-            self.changes += 1
             log.error("%s", problem)
         self.problem = problem
 
+    def closed(self, problem: str) -> None:
+        """Bredon closed the store: not an outage (nothing logged), but nothing answers now."""
+        self.problem = problem
+        self._shut = True
+
     def succeeded(self) -> None:
-        if self.problem is not None:
+        self.answers += 1
+        if self.problem is not None and not self._shut:
             self.problem = None
-            self.changes += 1
             log.warning(
                 "The database at %s answers again, after an outage of %.1f s.",
                 self.location,

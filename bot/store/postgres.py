@@ -316,6 +316,7 @@ class PostgresDatabase(Database):
         if self._closed:
             return
         self._closed = True
+        self.availability.closed(StoreClosed().message)
         if self._reconnecting is not None:
             self._reconnecting.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -184,6 +184,7 @@ class SqliteDatabase(Database):
             if self._closed:
                 return
             self._closed = True
+            self.availability.closed(StoreClosed().message)
             try:
                 await self.check_in_place()
             except DatabaseGone:
