@@ -266,7 +266,9 @@ class PostgresDatabase(Database):
         try:
             pool = await asyncpg.create_pool(
                 url,
-                min_size=1,
+                # No floor of idle connections: asyncpg would log a traceback each time it
+                # fails to restore it while the server is down.
+                min_size=0,
                 max_size=POOL_SIZE,
                 init=_set_up,
                 server_settings=settings,
@@ -563,9 +565,15 @@ class PostgresDatabase(Database):
 
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[asyncpg.pool.PoolConnectionProxy]:
-        """A pooled connection, waited for (all in use, or being made) at most the time-out."""
-        async with self._pool.acquire(timeout=self._timeout) as connection:
+        """A pooled connection, waited for (all in use, or being made) at most the time-out.
+        Giving it back resets it on the server; if that fails the pool drops the connection, and
+        the work done on it stands: a commit that was answered must not be reported as failed."""
+        connection = await self._pool.acquire(timeout=self._timeout)
+        try:
             yield connection
+        finally:
+            with contextlib.suppress(*_UNREACHABLE, asyncpg.InterfaceError, asyncpg.PostgresError):
+                await self._pool.release(connection)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:  # type: ignore[override]
