@@ -246,11 +246,13 @@ async def take_back_move(
     tx: Transaction, game: GameView, position: Position, turn: Turn, now: datetime
 ) -> tuple[GameView, int]:
     """Mark the game's last move undone in the log (never deleted) and rewind the game to
-    `position`, the one before it, with `turn`: the game after it and its new version."""
+    `position`, the one before it, with `turn`: the game after it and its new version. The
+    request that made the move is forgotten: made again, it plays the move again."""
     await tx.execute(
         "UPDATE moves SET undone_at = ? WHERE game_id = ? AND ply = ? AND undone_at IS NULL",
         (to_db(now), game.id, game.ply),
     )
+    await tx.execute("DELETE FROM move_requests WHERE game_id = ? AND ply = ?", (game.id, game.ply))
     previous = await tx.fetchone(
         "SELECT ptn, player_id, played_at FROM moves WHERE game_id = ? AND ply = ? "
         "AND undone_at IS NULL",

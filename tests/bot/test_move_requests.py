@@ -134,3 +134,18 @@ async def test_a_store_that_cannot_say_yet_is_told_and_the_retry_is_recognised(
     outcome = await services.games.move(game.id, ALICE.id, "a1", expected_ply=0, key=key)
     assert (outcome.ply, outcome.move) == (1, "a1")
     assert await live_moves(services, game.id) == [(1, "a1")]
+
+
+async def test_a_move_taken_back_can_be_made_again_by_the_same_request(
+    services: Services, new_game
+) -> None:
+    """After an undo the position is the one the request was made in: the same choice plays the
+    move again rather than answering with the move taken back."""
+    game = await new_game()
+    key = request_key(ALICE.id, game.id, 0, "mark", "a1")
+    await services.games.move(game.id, ALICE.id, "a1", expected_ply=0, key=key)
+    await services.games.request_undo(game.id, ALICE.id)
+    await services.games.accept_undo(game.id, BOB.id)
+    assert await live_moves(services, game.id) == []
+    again = await services.games.move(game.id, ALICE.id, "a1", expected_ply=0, key=key)
+    assert again.ply == 1 and await live_moves(services, game.id) == [(1, "a1")]
