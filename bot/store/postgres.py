@@ -275,6 +275,12 @@ class PostgresDatabase(Database):
                 timeout=timeout,
                 command_timeout=timeout,
             )
+            try:
+                async with pool.acquire(timeout=timeout):  # connects: the server answers, or not
+                    pass
+            except BaseException:
+                pool.terminate()
+                raise
         except _UNREACHABLE as error:
             raise StoreError(
                 f"Cannot connect to PostgreSQL at {shown_location(url)} ({error}): check that "
