@@ -47,6 +47,9 @@ log = logging.getLogger(__name__)
 # declares the whole command tree (cogs/commands.py).
 EXTENSIONS = ("cogs.commands",)
 DATABASE_CHECK_EVERY = timedelta(minutes=10)
+# Seconds between the watchdog's checks while the database cannot be used: doubling, up to the max.
+WATCHDOG_RETRY_FIRST = 1.0
+WATCHDOG_RETRY_MAX = 60.0
 # Seconds the commands under way get to finish when the bot is told to stop; with the rest of
 # the stop (a second or two) it stays within Docker's 10 s before SIGKILL.
 STOP_GRACE = 5.0
@@ -498,10 +501,14 @@ class BredonBot(commands.Bot):
             )
 
     async def _watch_database(self) -> None:
-        """Stop the bot, rather than write into a lost file, when the database file is deleted
-        or replaced under it (each write checks too; this catches a quiet bot)."""
+        """Stop the bot, rather than write into a lost file or under a newer schema, when the
+        database is no longer the one it opened (each write checks too; this catches a quiet
+        bot). A database that cannot be used now (unreachable, busy) passes: it is checked again
+        soon, then less and less often (:data:`WATCHDOG_RETRY_FIRST`, doubling), so that the
+        end of the outage is seen even when nobody plays; the store logs the outage."""
+        delay = DATABASE_CHECK_EVERY.total_seconds()
         while True:
-            await asyncio.sleep(DATABASE_CHECK_EVERY.total_seconds())
+            await asyncio.sleep(delay)
             try:
                 await self.services.db.check_in_place()
             except StoreError as error:
@@ -509,6 +516,16 @@ class BredonBot(commands.Bot):
                 self.fatal = error
                 await self.close()
                 return
+            except StoreClosed:  # the bot is stopping
+                return
+            except BredonError:  # the store has logged it
+                failing = delay < DATABASE_CHECK_EVERY.total_seconds()
+                delay = min(delay * 2, WATCHDOG_RETRY_MAX) if failing else WATCHDOG_RETRY_FIRST
+            except Exception:  # a bug: logged, and the watch goes on
+                log.exception("The database check failed.")
+                delay = WATCHDOG_RETRY_MAX
+            else:
+                delay = DATABASE_CHECK_EVERY.total_seconds()
 
     async def on_app_command_completion(
         self, interaction: discord.Interaction, command: object

@@ -374,6 +374,26 @@ class StoreUnwritable(BredonError):
         self.problem = problem
 
 
+class CommitUnknown(StoreUnwritable):
+    """The database stopped answering while a transaction committed: it may or may not have
+    been saved. The services that can tell (a move, by its request key) look and say which."""
+
+
+class MoveUnconfirmed(BredonError):
+    """A move's commit got no answer, and the store still cannot say whether it was saved."""
+
+    def __init__(self, game_id: int, move: str) -> None:
+        super().__init__(
+            _(
+                "The game store stopped answering while saving your move {move} in game #{game}, "
+                "so it may or may not be saved: look at the board before you play again.",
+                move=one_line(move),
+                game=game_id,
+            )
+        )
+        self.game_id = game_id
+
+
 class NotYourMoveToTakeBack(BredonError):
     def __init__(self, game_id: int) -> None:
         super().__init__(

@@ -6,9 +6,12 @@ by default: nothing is exposed beyond the machine unless asked). aiohttp comes w
 
 ``/healthz`` answers 200 only when the gateway is connected and the database takes a real write
 (a committed transaction, so a full disk, a lost file or another process holding the write lock
-shows); otherwise 503, with what is wrong in the JSON. The write is committed at most once every
-:data:`PROBE_EVERY` seconds: requests meanwhile share its answer (those that come while it runs
-wait for it), so a flood of requests costs no more than one. The database figures are read from
+shows); otherwise 503, with what is wrong in the JSON. The write is committed, and the backlog
+read, at most once every :data:`PROBE_EVERY` seconds: requests meanwhile share its answer (those
+that come while it runs wait for it), so a flood of requests costs no more than one and does not
+slow the moves. An answer is dropped sooner when the store's own calls contradict it (an outage
+began, or a call succeeded after a failed probe: :class:`~bot.store.base.Availability`), so an
+outage and a recovery show at once. The database figures are read from
 the file itself, so they hold for every process sharing it and survive restarts. While the bot
 stops (its store closing or closed) both answer 503 with a sentence.
 """
@@ -130,46 +133,81 @@ class PortUnavailable(Exception):
     """The endpoint cannot listen where the settings say; the message says what to do."""
 
 
+@dataclass(frozen=True, slots=True)
+class StoreHealth:
+    """What ``/healthz`` says of the database: why it cannot be written, or how many
+    announcements wait to be delivered."""
+
+    problem: str | None
+    backlog: int = 0
+
+
+async def store_health(db: Database) -> StoreHealth:
+    problem = await database_problem(db)
+    if problem is not None:
+        return StoreHealth(problem)
+    try:
+        return StoreHealth(None, (await store_figures(db)).backlog)
+    except StoreUnwritable as error:  # lost since the probe
+        return StoreHealth(error.problem)
+    except (StoreError, BredonError) as error:  # closed since the probe
+        return StoreHealth(str(error))
+
+
 class SharedProbe:
-    """:func:`database_problem`, committed at most once every `every` seconds: a request within
-    that time of the last good probe gets its answer, and requests that come while one runs wait
-    for it, instead of each committing a write of its own. A probe that found a problem (which
-    commits nothing) is not reused, so that a recovery shows at once."""
+    """:func:`store_health`, at most once every `every` seconds: a request within that time of
+    the last probe gets its answer, and requests that come while one runs wait for it, instead
+    of each committing a write of its own. The answer is dropped sooner when the store's calls
+    since contradict it (see the module's docstring); an unforeseen failure is not kept."""
 
     def __init__(self, db: Database, every: float = PROBE_EVERY) -> None:
         self._db = db
         self._every = every
-        self._probe: asyncio.Task[str | None] | None = None
+        self._probe: asyncio.Task[StoreHealth] | None = None
         self._started = -math.inf  # loop time the last probe began
+        self._answers = 0  # the store's successful calls when it ended (Availability.answers)
 
-    async def problem(self) -> str | None:
-        loop = asyncio.get_running_loop()
-        probe = self._probe
-        stale = probe is None or (
-            probe.done()
-            and (
-                probe.cancelled()
-                or probe.exception() is not None  # an unforeseen failure is not kept either
-                or probe.result() is not None
-                or loop.time() - self._started >= self._every
-            )
-        )
-        if stale:
-            self._started = loop.time()
-            self._probe = asyncio.create_task(database_problem(self._db), name="bredon-probe")
-        assert self._probe is not None
+    def _kept(self, probe: asyncio.Task[StoreHealth]) -> bool:
+        if not probe.done():
+            return True
+        if probe.cancelled() or probe.exception() is not None:
+            return False
+        availability = self._db.availability
+        if asyncio.get_running_loop().time() - self._started >= self._every:
+            return False
+        if probe.result().problem is None:
+            return availability.problem is None
+        return availability.answers == self._answers
+
+    async def _run(self) -> StoreHealth:
+        try:
+            return await store_health(self._db)
+        finally:
+            self._answers = self._db.availability.answers
+
+    async def health(self) -> StoreHealth:
+        if self._probe is None or not self._kept(self._probe):
+            self._started = asyncio.get_running_loop().time()
+            self._probe = asyncio.create_task(self._run(), name="bredon-probe")
         # Shielded: a client that hangs up must not cancel the others' answer.
         return await asyncio.shield(self._probe)
+
+    async def problem(self) -> str | None:
+        return (await self.health()).problem
 
 
 class HealthEndpoint:
     """The aiohttp application and its server; :meth:`start` and :meth:`stop` around the bot."""
 
     def __init__(
-        self, db: Database, gateway: Callable[[], Gateway], timings: CommandTimings
+        self,
+        db: Database,
+        gateway: Callable[[], Gateway],
+        timings: CommandTimings,
+        every: float = PROBE_EVERY,
     ) -> None:
         self._db = db
-        self._probe = SharedProbe(db)
+        self._probe = SharedProbe(db, every)
         self._gateway = gateway
         self._timings = timings
         self.app = web.Application()
@@ -203,14 +241,8 @@ class HealthEndpoint:
 
     async def healthz(self, request: web.Request) -> web.Response:
         gateway = self._gateway()
-        problem = await self._probe.problem()
-        if problem is None:
-            try:
-                backlog = (await store_figures(self._db)).backlog
-            except StoreUnwritable as error:  # lost since the probe (kept a few seconds)
-                problem = error.problem
-            except (StoreError, BredonError) as error:  # closed since the probe
-                problem = str(error)
+        health = await self._probe.health()
+        problem = health.problem
         body: dict[str, object] = {
             "version": bredon_version(),
             "gateway_connected": gateway.connected,
@@ -219,7 +251,7 @@ class HealthEndpoint:
         if problem is not None:
             body["database_problem"] = problem
         else:
-            body["undelivered_announcements"] = backlog
+            body["undelivered_announcements"] = health.backlog
         healthy = gateway.connected and problem is None
         body["status"] = "ok" if healthy else "unhealthy"
         return web.Response(

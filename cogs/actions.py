@@ -20,7 +20,7 @@ from bot.errors import (
     NoUndoRequest,
 )
 from bot.games.model import ChallengeView, GameView, PlayerRef
-from bot.games.service import position_mark
+from bot.games.service import position_mark, request_key
 from bot.languages import _, speaking
 from bot.notifications.outbox import challenge_stream, game_stream
 from bot.text_safety import typed_move, visible_name
@@ -246,7 +246,12 @@ async def play_move(
     :func:`~bot.games.service.position_mark`), post what follows, and return what to tell them."""
     courier = _courier(interaction)
     outcome = await courier.table.services.games.move(
-        game_id, interaction.user.id, text, expected_ply=ply, expected_mark=mark
+        game_id,
+        interaction.user.id,
+        text,
+        expected_ply=ply,
+        expected_mark=mark,
+        key=request_key(interaction.user.id, game_id, ply, mark, text),
     )
     report = await courier.deliver_stream(game_stream(game_id))
     played = report.reply(*game_messages.you_played(outcome))

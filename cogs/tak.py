@@ -24,7 +24,7 @@ from bot.computer.opponent import DEFAULT_LEVEL
 from bot.errors import BredonError
 from bot.games.lookup import Listing
 from bot.games.model import MAX_MATCH_GAMES, GameView
-from bot.games.service import position_mark, require_active
+from bot.games.service import position_mark, request_key, require_active
 from bot.languages import _, speaking
 from bot.notifications.outbox import game_stream
 from bot.text_safety import typed_move
@@ -265,6 +265,11 @@ class TakCog(commands.Cog):
                 text,
                 expected_ply=chosen.ply if chosen else None,
                 expected_mark=chosen.position if chosen else None,
+                key=(
+                    request_key(interaction.user.id, target.id, chosen.ply, chosen.position, text)
+                    if chosen
+                    else f"interaction:{interaction.id}"
+                ),
             )
             report = await self.courier.deliver_stream(game_stream(target.id))
             played = (
@@ -403,7 +408,9 @@ class TakCog(commands.Cog):
         if not (await self.services.guilds.get(message.guild.id)).typed_moves:
             return
         try:
-            await self.services.games.move(game.id, message.author.id, text, expected_ply=game.ply)
+            await self.services.games.move(
+                game.id, message.author.id, text, expected_ply=game.ply, key=f"message:{message.id}"
+            )
         except BredonError:
             return  # not a legal move here: just chat
         await self.courier.deliver_stream(game_stream(game.id))

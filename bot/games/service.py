@@ -67,9 +67,11 @@ from bot.coins.service import (
 )
 from bot.errors import (
     BredonError,
+    CommitUnknown,
     DrawAlreadyOffered,
     GameOver,
     IllegalMove,
+    MoveUnconfirmed,
     MustPayOrResign,
     NoDrawOffer,
     NothingToUndo,
@@ -78,6 +80,8 @@ from bot.errors import (
     NoUndoRequest,
     OwnRequest,
     PositionChanged,
+    StoreBusy,
+    StoreUnwritable,
     TooLateToAbort,
     TournamentGameAbort,
     UndoAlreadyRequested,
@@ -92,10 +96,12 @@ from bot.games.model import (
 from bot.games.outcomes import GameEnding, MoveOutcome
 from bot.games.storage import (
     MoveWrite,
+    claim_request,
     end_game,
     fetch_game,
     fetch_game_version,
     forget_thread,
+    move_made_by,
     record_move,
     record_move_as_seen,
     set_draw_offer,
@@ -378,6 +384,26 @@ class _HasLines(Exception):
     """A player has conditional moves in the game: the quick path steps aside."""
 
 
+class _AlreadyMade(Exception):
+    """The move's request made a move already: its transaction rolls back."""
+
+
+class _Unclaimed(Exception):
+    """No move was made by a request: the look's claim of its key rolls back."""
+
+
+# After a commit whose answer was lost: how often the move is looked for while the store comes
+# back, and the seconds between two looks.
+LOST_COMMIT_LOOKS = 3
+LOOK_AGAIN_AFTER = 0.5
+
+
+def request_key(player_id: int, game_id: int, ply: int, mark: str, move: str) -> str:
+    """The request key of a move chosen in a position the player saw (a suggestion, the Move
+    button's Confirm): the same choice made again is the same request, whatever carried it."""
+    return f"seen:{player_id}:{game_id}:{ply}:{mark[:16]}:{move[:40]}"  # short: a PTN move
+
+
 def require_active(game: GameView) -> None:
     if not game.is_active:
         raise GameOver(game.id, game.result.ptn() if game.result else game.status.value)
@@ -452,12 +478,18 @@ class GameService:
         *,
         expected_ply: int | None = None,
         expected_mark: str | None = None,
+        key: str | None = None,
     ) -> MoveOutcome:
         """Play `text` (PTN) for `player_id`.
 
         `expected_ply` and `expected_mark` (:func:`position_mark`) say which position the player
         saw when they chose the move (the Discord layer passes them); if the game stands
         elsewhere now, even at the same ply after an undo, :class:`PositionChanged` is raised.
+
+        `key` names the request (a Discord interaction, or :func:`request_key`) and is stored
+        with the move: the same request made again is answered with the move it made, never
+        played twice nor refused; after a commit whose answer was lost, the move is looked up
+        and the player told the truth (played, not saved, or :class:`MoveUnconfirmed`).
         """
         try:
             move = _parsed(text.strip())
@@ -470,17 +502,83 @@ class GameService:
 
         async def attempt() -> MoveOutcome:
             known: dict[str, Call] = {}  # calls the quick path worked out, by TPS
-            outcome = await self._quick_move(game_id, player_id, move, seen, known)
+            outcome = await self._quick_move(game_id, player_id, move, seen, known, key)
             if outcome is None:
-                outcome = await self._checked_move(game_id, player_id, move, text, seen, known)
+                outcome = await self._checked_move(game_id, player_id, move, text, seen, known, key)
             return outcome
 
         # Tried again after a conflict, it is checked afresh: a move another process made in
         # the meantime makes it PositionChanged, not a second move.
-        return await retried_on_conflict(attempt)
+        try:
+            return await retried_on_conflict(attempt)
+        except _AlreadyMade:
+            assert key is not None
+            made = await self._made_by(key, player_id)
+        except CommitUnknown as error:
+            if key is None:
+                raise
+            made = await self._after_lost_commit(key, game_id, player_id, text, error)
+        except (GameOver, NotYourTurn, PositionChanged, IllegalMove):
+            # Refused in the game as it stands: because this very request made its move?
+            made = None if key is None else await self._made_by(key, player_id)
+            if made is None:
+                raise
+        assert made is not None
+        return made
+
+    async def _made_by(self, key: str, player_id: int) -> MoveOutcome | None:
+        """The move request `key` of `player_id` made, in the game as it stands now, or None."""
+        async with self._db.snapshot() as tx:
+            row = await move_made_by(tx, key)
+            if row is None or row["player_id"] != player_id:
+                return None
+            game = await fetch_game(tx, row["game_id"])
+            position = await logged_position(tx, game, row["ply"])
+        move = position.last_move
+        assert move is not None
+        tak, tinue = _flags(await call_after(position.copy()))
+        return MoveOutcome(game, move.ptn(), position.ply, position, tak, None, tinue)
+
+    async def _after_lost_commit(
+        self, key: str, game_id: int, player_id: int, text: str, error: CommitUnknown
+    ) -> MoveOutcome:
+        """A move whose commit got no answer, looked for (again, while the store comes back)
+        and reported as it is: played, not saved (`error`, the store's refusal), or, when the
+        store cannot say, :class:`MoveUnconfirmed`."""
+        for look in range(LOST_COMMIT_LOOKS):
+            if look:
+                await asyncio.sleep(LOOK_AGAIN_AFTER)
+            try:
+                was_made = await self._was_made(key, game_id, player_id)
+                made = await self._made_by(key, player_id) if was_made else None
+            except (StoreBusy, StoreUnwritable):  # not answering yet: look again
+                continue
+            if not was_made:
+                raise StoreUnwritable(error.problem) from error
+            if made is not None:
+                return made
+        raise MoveUnconfirmed(game_id, text) from error
+
+    async def _was_made(self, key: str, game_id: int, player_id: int) -> bool:
+        """Whether request `key` made a move, for certain: claiming the key waits for a
+        transaction that may still hold it (a server that has not yet seen its connection
+        end), and the claim is rolled back either way."""
+        try:
+            async with self._db.transaction() as tx:
+                if await claim_request(tx, key, game_id, 1, player_id, self._clock.now()):
+                    raise _Unclaimed
+        except _Unclaimed:
+            return False
+        return True
 
     async def _quick_move(
-        self, game_id: int, player_id: int, move: Move, seen: _Seen, known: dict[str, Call]
+        self,
+        game_id: int,
+        player_id: int,
+        move: Move,
+        seen: _Seen,
+        known: dict[str, Call],
+        key: str | None,
     ) -> MoveOutcome | None:
         """The move applied by one conditional update (with its announcement), or None to take
         the checked path (the call it worked out then put in `known`, not to search it again)."""
@@ -504,7 +602,7 @@ class GameService:
         call = await call_after(position)
         now = self._clock.now()
         try:
-            return await self._quick_write(game, version, position, player_id, call, now)
+            return await self._quick_write(game, version, position, player_id, call, now, key)
         except _HasLines:  # rolled back: the checked path foresees the answer's call
             known[position.tps()] = call
             position.pop()
@@ -519,6 +617,7 @@ class GameService:
         player_id: int,
         call: Call,
         now: datetime,
+        key: str | None,
     ) -> MoveOutcome | None:
         """The quick path's transaction: the move (already on `position`) written as seen, or
         None if the stored game is not the cached one any more; :class:`_HasLines` rolls it
@@ -534,6 +633,7 @@ class GameService:
                 return None
             if row["has_lines"]:
                 raise _HasLines
+            await self._claim(tx, key, game.id, position.ply, player_id, now)
             await changed_here(tx, game.id)
             ptn = move.ptn()
             tak, tinue = _flags(call)
@@ -578,6 +678,7 @@ class GameService:
         text: str,
         seen: _Seen,
         known: dict[str, Call],
+        key: str | None,
     ) -> MoveOutcome:
         foreseen = await self._foreseen_calls(game_id, move, known)
         now = self._clock.now()
@@ -603,6 +704,7 @@ class GameService:
                 tx, MoveWrite(game, version, position, tps, player_id, now, turn)
             ):
                 raise PositionChanged(game.id, game.ply, position.ply)
+            await self._claim(tx, key, game.id, position.ply, player_id, now)
             await changed_here(tx, game.id)
             moved = advanced(game, position, tps, now, turn)
             ending = answer = None
@@ -631,6 +733,14 @@ class GameService:
                 )
         outcome = MoveOutcome(moved, move.ptn(), position.ply, position.copy(), tak, ending, tinue)
         return self._cached(outcome, version + 1, position, answer)
+
+    @staticmethod
+    async def _claim(
+        tx: Transaction, key: str | None, game_id: int, ply: int, player_id: int, now: datetime
+    ) -> None:
+        """Store the move's request key with it; :class:`_AlreadyMade` if it made one."""
+        if key is not None and not await claim_request(tx, key, game_id, ply, player_id, now):
+            raise _AlreadyMade
 
     def _cached(
         self,

@@ -197,6 +197,27 @@ async def record_move_as_seen(tx: Transaction, move: MoveWrite) -> Row | None:
     return rows[0] if rows else None
 
 
+async def claim_request(
+    tx: Transaction, key: str, game_id: int, ply: int, player_id: int, now: datetime
+) -> bool:
+    """Store `key` as the request that made the move at `ply`; False (nothing stored) if a
+    move was made by that request already. On PostgreSQL it waits for a transaction still
+    claiming the same key, so that a False or True is final once that one has ended."""
+    changed = await tx.execute(
+        "INSERT INTO move_requests (request_key, game_id, ply, player_id, made_at) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (request_key) DO NOTHING",
+        (key, game_id, ply, player_id, to_db(now)),
+    )
+    return changed == 1
+
+
+async def move_made_by(tx: Transaction, key: str) -> Row | None:
+    """The move request `key` made (``game_id``, ``ply``, ``player_id``), or None."""
+    return await tx.fetchone(
+        "SELECT game_id, ply, player_id FROM move_requests WHERE request_key = ?", (key,)
+    )
+
+
 async def record_reported_move(
     tx: Transaction, game_id: int, position: Position, player_id: int, now: datetime
 ) -> bool:
@@ -225,11 +246,13 @@ async def take_back_move(
     tx: Transaction, game: GameView, position: Position, turn: Turn, now: datetime
 ) -> tuple[GameView, int]:
     """Mark the game's last move undone in the log (never deleted) and rewind the game to
-    `position`, the one before it, with `turn`: the game after it and its new version."""
+    `position`, the one before it, with `turn`: the game after it and its new version. The
+    request that made the move is forgotten: made again, it plays the move again."""
     await tx.execute(
         "UPDATE moves SET undone_at = ? WHERE game_id = ? AND ply = ? AND undone_at IS NULL",
         (to_db(now), game.id, game.ply),
     )
+    await tx.execute("DELETE FROM move_requests WHERE game_id = ? AND ply = ?", (game.id, game.ply))
     previous = await tx.fetchone(
         "SELECT ptn, player_id, played_at FROM moves WHERE game_id = ? AND ply = ? "
         "AND undone_at IS NULL",

@@ -13,9 +13,11 @@ order on both engines, so deadlines compare with plain ``<=`` in SQL.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import random
 import re
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -25,6 +27,8 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from bot.errors import StoreConflict
+
+log = logging.getLogger(__name__)
 
 MIGRATIONS_DIR = Path(__file__).parent.parent / "migrations"
 DEFAULT_PATH = Path("bredon.sqlite3")
@@ -125,6 +129,42 @@ def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
     return migrations
 
 
+class Availability:
+    """Whether the database answers, as the store's own calls find it. An outage begins at the
+    first call that cannot reach or write the database and ends at the first that succeeds; it
+    is logged once as it begins and once, with how long it lasted, as it ends (no traceback:
+    the users were told each time). For whoever keeps an answer that these calls may contradict
+    (the health endpoint)."""
+
+    def __init__(self, location: str) -> None:
+        self.location = location
+        self.problem: str | None = None  # why the database cannot be used now; None: it can
+        self.answers = 0  # calls that succeeded
+        self._began = 0.0  # time.monotonic() of the outage's first failure
+        self._shut = False  # closed by Bredon
+
+    def failed(self, problem: str) -> None:
+        if self.problem is None:
+            self._began = time.monotonic()
+            log.error("%s", problem)
+        self.problem = problem
+
+    def closed(self, problem: str) -> None:
+        """Bredon closed the store: not an outage (nothing logged), but nothing answers now."""
+        self.problem = problem
+        self._shut = True
+
+    def succeeded(self) -> None:
+        self.answers += 1
+        if self.problem is not None and not self._shut:
+            self.problem = None
+            log.warning(
+                "The database at %s answers again, after an outage of %.1f s.",
+                self.location,
+                time.monotonic() - self._began,
+            )
+
+
 class StoreError(Exception):
     """The database cannot be used as it is: not a refusal to show a user, but a sentence
     for the operator, who has to fix it before Bredon can go on."""
@@ -200,6 +240,7 @@ class Database(ABC):
     location: str  # for messages: a path, or a URL without its password
     # Where the copy taken before this opening's migrations is (a file, or PostgreSQL's schema).
     kept_copy: str | None = None
+    availability: Availability  # kept up to date by every call
 
     @classmethod
     async def open(
@@ -258,7 +299,9 @@ class Database(ABC):
     @abstractmethod
     async def check_in_place(self) -> None:
         """Raise :class:`StoreError` if the database can no longer be used safely (a SQLite
-        file deleted or replaced under the bot). The bot awaits it every minute or so."""
+        file deleted or replaced under the bot), or a :class:`~bot.errors.BredonError` refusal
+        if it cannot be reached now (which passes). The bot's watchdog awaits it every few
+        seconds."""
 
     @abstractmethod
     async def schema_version(self) -> int: ...
@@ -271,7 +314,11 @@ class Database(ABC):
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
         """A write transaction: committed if the block ends normally, rolled back if it raises.
         Transactions behave as if run one after another; when another writer makes that
-        impossible the block raises :class:`~bot.errors.StoreBusy` and nothing is written."""
+        impossible the block raises :class:`~bot.errors.StoreBusy` and nothing is written.
+        Every statement is bounded in time: a database that does not answer makes the block
+        raise :class:`~bot.errors.StoreUnwritable` within seconds, or
+        :class:`~bot.errors.CommitUnknown` when it stopped answering during the commit itself
+        (the transaction may have been saved)."""
 
     @abstractmethod
     def snapshot(self) -> AbstractAsyncContextManager[Transaction]:

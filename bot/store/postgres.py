@@ -10,12 +10,26 @@ come back as SQLite gives them (a ``SUM`` of integers is an int, not a Decimal).
 
 Concurrency: write transactions run at ``SERIALIZABLE``, so they behave as if run one after
 another, whichever process runs them: everything that is correct on SQLite's single writer stays
-correct. When PostgreSQL cannot keep that promise for a transaction (another process changed what
-it read, a deadlock, or a row lock held for longer than the busy timeout) the transaction is
-rolled back and the caller gets :class:`~bot.errors.StoreBusy`, the "busy, try again" refusal
-SQLite gives behind another process's write lock. Within one process, writes still take turns
-(an ``asyncio.Lock``), as on SQLite, so two clicks in one process never conflict; reads run side
-by side on the connection pool.
+correct. When PostgreSQL cannot keep that promise for a transaction (another transaction changed
+what it read, a deadlock, or a row lock held for longer than the busy timeout) the transaction is
+rolled back and the caller gets :class:`~bot.errors.StoreConflict` or
+:class:`~bot.errors.StoreBusy`, the "busy, try again" refusal SQLite gives behind another
+process's write lock; a move is tried again at once (:func:`~bot.store.retried_on_conflict`), and
+so is a single statement (:meth:`PostgresDatabase.write_one`). Within one process, writes take
+turns (an ``asyncio.Lock``), as on SQLite, so that its own transactions never refuse each other
+(without it, ten games played at once in one process conflict past any few retries); reads run
+side by side on the connection pool. The turn is bounded as everything else: it is waited for at
+most the time-out, and while the server does not answer, writers behind the one waiting for it
+are refused at once instead of queueing.
+
+Time: every call is bounded. A connection must be made, and a statement answered, within
+:data:`COMMAND_TIMEOUT` beyond the busy timeout (asyncpg's ``timeout`` and ``command_timeout``;
+the server's ``statement_timeout`` ends a statement running longer), so a server that stops
+answering (stopped, frozen, unreachable) gives a refusal within seconds,
+:class:`~bot.errors.StoreUnwritable`, rather than freezing the bot; driver errors are turned
+into Bredon's refusals here, once, for every call (:meth:`PostgresDatabase._turn`), and recorded
+in :attr:`~bot.store.Database.availability`. A commit that got no answer may have been saved:
+it raises :class:`~bot.errors.CommitUnknown`, for the caller to look.
 
 Between processes: a row being claimed is taken with ``FOR UPDATE SKIP LOCKED``
 (:attr:`Database.skip_locked`), so two processes never wait for or fight over the same outbox
@@ -46,10 +60,11 @@ from typing import Any
 
 import asyncpg
 
-from bot.errors import StoreBusy, StoreClosed, StoreConflict, StoreUnwritable
+from bot.errors import CommitUnknown, StoreBusy, StoreClosed, StoreConflict, StoreUnwritable
 from bot.store.base import (
     DEFAULT_BUSY_TIMEOUT,
     MIGRATIONS_DIR,
+    Availability,
     Database,
     Listener,
     Migration,
@@ -61,6 +76,7 @@ from bot.store.base import (
     StoreError,
     Transaction,
     load_migrations,
+    retried_on_conflict,
     shown_location,
 )
 
@@ -68,7 +84,11 @@ log = logging.getLogger(__name__)
 
 POSTGRES_MIGRATIONS_DIR = MIGRATIONS_DIR / "postgresql"
 POOL_SIZE = 10
-UNREACHABLE_LOG_EVERY = 60.0  # seconds between two log lines about an unreachable server
+# Seconds beyond the busy timeout (a row lock waited for) that a statement may run on the server,
+# and then that the client waits for any answer, a connection or a free pooled one.
+STATEMENT_GRACE = 1.0
+COMMAND_TIMEOUT = 2.0
+MIGRATION_TIMEOUT = 3600.0  # seconds a schema migration may take (a big table's new index)
 LISTEN_RETRY_FIRST = 1.0  # seconds before making the listening connection again, doubling
 LISTEN_RETRY_MAX = 30.0
 LISTEN_CHECK_TIMEOUT = 10.0  # seconds the listening connection has to answer a check
@@ -89,6 +109,8 @@ _UNREACHABLE = (
     # A pooled connection the server ended while idle, used before asyncpg saw it close
     # ("cannot switch to state 15", MagicStack/asyncpg#784): the next one reconnects.
     asyncpg.InternalClientError,
+    # No answer within the command timeout (the server stopped or frozen).
+    TimeoutError,
 )
 _TOKEN = re.compile(
     r"'(?:[^']|'')*'|\"[^\"]*\"|\?\d*|\b(?:MAX|MIN)\(|\bCOLLATE\s+BINARY\b", re.IGNORECASE
@@ -222,14 +244,15 @@ async def bredon_connections(url: str) -> int:
 class PostgresDatabase(Database):
     """A pool of connections to one PostgreSQL database."""
 
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str, timeout: float) -> None:
         self._pool = pool
         self.location = shown_location(url)
+        self.availability = Availability(self.location)
+        self._timeout = timeout  # seconds any answer from the server is waited for
         self._write_lock = asyncio.Lock()
+        self._busy_at = -math.inf  # when a write was last refused for a lock held too long
         self._closed = False
         self._known = 0  # the newest schema version this Bredon knows
-        self._told_at: dict[str, float] = {}
-        self._busy_at = -math.inf  # when a write was last refused for a lock held too long
         self._url = url
         # Each notification starts with its sender's origin, so that a process is not woken by
         # its own (it acts on its changes itself).
@@ -252,15 +275,35 @@ class PostgresDatabase(Database):
         # lock_timeout: a write waits for another process's row lock at most the busy timeout,
         # then is refused as busy, as on SQLite. Cheap random reads (the data is mostly cached)
         # make the planner use indexes, so SERIALIZABLE locks rows rather than whole tables.
+        # statement_timeout: a statement (a lock waited for included) that runs longer is ended
+        # by the server; the client waits a little longer than that for any answer.
+        timeout = busy_timeout + STATEMENT_GRACE + COMMAND_TIMEOUT
         settings = {
             "lock_timeout": f"{int(busy_timeout * 1000)}ms",
+            "statement_timeout": f"{int((busy_timeout + STATEMENT_GRACE) * 1000)}ms",
+            # A transaction left open by a client that went away holds no lock for long.
+            "idle_in_transaction_session_timeout": f"{int(timeout * 4 * 1000)}ms",
             "random_page_cost": "1.1",
             "application_name": "bredon",
         }
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=POOL_SIZE, init=_set_up, server_settings=settings
+                url,
+                # No floor of idle connections: asyncpg would log a traceback each time it
+                # fails to restore it while the server is down.
+                min_size=0,
+                max_size=POOL_SIZE,
+                init=_set_up,
+                server_settings=settings,
+                timeout=timeout,
+                command_timeout=timeout,
             )
+            try:
+                async with pool.acquire(timeout=timeout):  # connects: the server answers, or not
+                    pass
+            except BaseException:
+                pool.terminate()
+                raise
         except _UNREACHABLE as error:
             raise StoreError(
                 f"Cannot connect to PostgreSQL at {shown_location(url)} ({error}): check that "
@@ -271,7 +314,7 @@ class PostgresDatabase(Database):
                 f"PostgreSQL at {shown_location(url)} refused Bredon ({error}): check the user, "
                 "password and database name in BREDON_DATABASE."
             ) from error
-        database = cls(pool, url)
+        database = cls(pool, url, timeout)
         try:
             database._known = migrations[-1].version if migrations else 0
             current = await database.schema_version()
@@ -303,25 +346,30 @@ class PostgresDatabase(Database):
         return " FOR UPDATE SKIP LOCKED"
 
     async def close(self) -> None:
-        async with self._write_lock:
-            if self._closed:
-                return
-            self._closed = True
-            if self._reconnecting is not None:
-                self._reconnecting.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await self._reconnecting
-            connection, self._listen_connection = self._listen_connection, None
-            if connection is not None:
-                connection.remove_termination_listener(self._listener_lost)
-                connection.terminate()
-            await self._pool.close()
+        """Transactions under way end on their own (each statement is bounded): the pool's
+        closing waits for their connections to come back."""
+        if self._closed:
+            return
+        self._closed = True
+        self.availability.closed(StoreClosed().message)
+        if self._reconnecting is not None:
+            self._reconnecting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reconnecting
+        connection, self._listen_connection = self._listen_connection, None
+        if connection is not None:
+            connection.remove_termination_listener(self._listener_lost)
+            connection.terminate()
+        try:
+            await asyncio.wait_for(self._pool.close(), self._timeout * 2)
+        except TimeoutError:  # a server that does not answer: its connections are dropped
+            self._pool.terminate()
 
     # ----------------------------------------------------------------- LISTEN/NOTIFY
 
     async def notify(self, channel: str, payload: str = "") -> None:
-        async with self._turn(write=False):
-            await self._pool.execute(
+        async with self._turn(), self._connection() as connection:
+            await connection.execute(
                 "SELECT pg_notify($1, $2)", channel, f"{self._origin} {payload}"
             )
 
@@ -357,10 +405,13 @@ class PostgresDatabase(Database):
         have been missed meanwhile."""
         try:
             connection = await asyncpg.connect(
-                self._url, server_settings={"application_name": "bredon-listener"}
+                self._url,
+                server_settings={"application_name": "bredon-listener"},
+                timeout=self._timeout,
+                command_timeout=self._timeout,
             )
         except (*_UNREACHABLE, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-            self._tell_operator(
+            self.availability.failed(
                 f"Cannot listen for other processes' changes on PostgreSQL at {self.location} "
                 f"({error}); polling meanwhile."
             )
@@ -438,16 +489,22 @@ class PostgresDatabase(Database):
         """Apply the migrations above the database's version; returns the versions applied.
         All of them in one transaction, under an advisory lock: processes starting together
         wait for the first to finish, then find nothing to do. An up-to-date database is only
-        read, so a role that may only read and write rows can run Bredon on it."""
+        read, so a role that may only read and write rows can run Bredon on it. Unlike every
+        other call, it may take long (a big table's new index, another process migrating)."""
         if migrations and await self.schema_version() >= migrations[-1].version:
             return []
         applied = []
         async with (
-            self._turn(write=True),
-            self._pool.acquire() as connection,
+            self._writing(),
+            self._turn(),
+            self._connection() as connection,
             connection.transaction(),
         ):
-            await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            for setting in ("statement_timeout", "lock_timeout"):
+                await connection.execute(f"SET LOCAL {setting} = 0")
+            await connection.execute(
+                "SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK, timeout=MIGRATION_TIMEOUT
+            )
             await connection.execute(
                 "CREATE TABLE IF NOT EXISTS bredon_schema ("
                 "version INTEGER NOT NULL, "
@@ -472,7 +529,7 @@ class PostgresDatabase(Database):
             for migration in migrations:
                 if migration.version <= current:
                     continue
-                await connection.execute(migration.script)
+                await connection.execute(migration.script, timeout=MIGRATION_TIMEOUT)
                 applied.append(migration.version)
             if applied:
                 await connection.execute("UPDATE bredon_schema SET version = $1", applied[-1])
@@ -482,81 +539,130 @@ class PostgresDatabase(Database):
         async with self.transaction() as tx:
             await tx.execute("UPDATE bredon_schema SET version = version")
 
-    def _tell_operator(self, problem: str) -> None:
-        now = time.monotonic()
-        if now - self._told_at.get(problem, -math.inf) >= UNREACHABLE_LOG_EVERY:
-            self._told_at[problem] = now
-            log.error("%s", problem)
-
     @asynccontextmanager
-    async def _turn(self, *, write: bool) -> AsyncIterator[None]:
-        """Writes of this process one at a time; PostgreSQL's refusals turned into Bredon's.
-
-        A writer that waited behind one refused for a lock held past the busy timeout is refused
-        at once, as on SQLite: behind another process's lock each caller waits one busy timeout
-        at most, not one per writer ahead of it."""
+    async def _turn(self) -> AsyncIterator[None]:
+        """PostgreSQL's refusals and the driver's errors turned into Bredon's, once for every
+        call, and the outcome recorded in :attr:`availability`."""
         if self._closed:
             raise StoreClosed()
-        asked = time.monotonic()
         try:
-            if write:
-                async with self._write_lock:
-                    if self._closed:
-                        raise StoreClosed()
-                    if asked <= self._busy_at:
-                        raise StoreBusy()
-                    yield
-            else:
-                yield
+            yield
         except _CONFLICTS as error:
             raise StoreConflict() from error
-        except asyncpg.LockNotAvailableError as error:  # held past the busy timeout
+        except asyncpg.LockNotAvailableError as error:  # a row lock held past the busy timeout
             self._busy_at = time.monotonic()
             raise StoreBusy() from error
+        except asyncpg.QueryCanceledError as error:  # a statement past its time-out
+            raise StoreBusy() from error
+        except CommitUnknown as error:
+            self.availability.failed(error.problem)
+            raise
+        except (*_UNREACHABLE, asyncpg.InterfaceError) as error:
+            raise self._lost(error) from error
         except asyncpg.DiskFullError as error:
             problem = f"The disk of the PostgreSQL server at {self.location} is full: {error}"
-            self._tell_operator(problem)
+            self.availability.failed(problem)
             raise StoreUnwritable(problem) from error
         except asyncpg.ReadOnlySQLTransactionError as error:
             problem = (
                 f"PostgreSQL at {self.location} is read-only (a standby?): point BREDON_DATABASE "
                 "at the primary server."
             )
-            self._tell_operator(problem)
+            self.availability.failed(problem)
             raise StoreUnwritable(problem) from error
-        except _UNREACHABLE as error:
+        self.availability.succeeded()
+
+    def _lost(self, error: BaseException) -> StoreClosed | StoreUnwritable:
+        """The refusal for a server that cannot be reached (or a connection lost on the way),
+        recorded as an outage; :class:`StoreClosed` when Bredon itself is closing the pool."""
+        if self._closed or self._pool.is_closing():
+            return StoreClosed()
+        if isinstance(error, TimeoutError):
+            problem = f"PostgreSQL at {self.location} did not answer within {self._timeout:g} s."
+        else:
             problem = f"PostgreSQL at {self.location} cannot be reached: {error}"
-            self._tell_operator(problem)
-            raise StoreUnwritable(problem) from error
-        except asyncpg.InterfaceError as error:
-            if self._pool.is_closing():
-                raise StoreClosed() from error
-            raise
+        self.availability.failed(problem)
+        return StoreUnwritable(problem)
+
+    @asynccontextmanager
+    async def _writing(self) -> AsyncIterator[None]:
+        """This process's turn to write (see the module's docstring). A writer that waited
+        behind one refused for a row lock held past the busy timeout is refused at once, as on
+        SQLite: behind another process's lock each caller waits one busy timeout at most."""
+        asked = time.monotonic()
+        problem = self.availability.problem
+        if problem is not None and self._write_lock.locked():
+            raise StoreUnwritable(problem)
+        try:
+            async with asyncio.timeout(self._timeout):
+                await self._write_lock.acquire()
+        except TimeoutError:
+            problem = self.availability.problem
+            raise (StoreBusy() if problem is None else StoreUnwritable(problem)) from None
+        try:
+            if self._closed:
+                raise StoreClosed()
+            if asked <= self._busy_at:
+                raise StoreBusy()
+            yield
+        finally:
+            self._write_lock.release()
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[asyncpg.pool.PoolConnectionProxy]:
+        """A pooled connection, waited for (all in use, or being made) at most the time-out.
+        Giving it back resets it on the server; if that fails the pool drops the connection, and
+        the work done on it stands: a commit that was answered must not be reported as failed."""
+        connection = await self._pool.acquire(timeout=self._timeout)
+        try:
+            yield connection
+        finally:
+            with contextlib.suppress(*_UNREACHABLE, asyncpg.InterfaceError, asyncpg.PostgresError):
+                await self._pool.release(connection)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:  # type: ignore[override]
-        async with (
-            self._turn(write=True),
-            self._pool.acquire() as connection,
-            connection.transaction(isolation="serializable"),
-        ):
-            yield PostgresTransaction(connection, self._origin)
+        async with self._writing(), self._turn(), self._connection() as connection:
+            transaction = connection.transaction(isolation="serializable")
+            await transaction.start()
+            try:
+                yield PostgresTransaction(connection, self._origin)
+            except BaseException:
+                # A connection lost on the way cannot roll back: the server has (the pool
+                # drops the connection); the caller's error is the one that matters.
+                with contextlib.suppress(Exception):
+                    await transaction.rollback()
+                raise
+            try:
+                await transaction.commit()
+            except (*_UNREACHABLE, asyncpg.InterfaceError) as error:
+                if self._closed or self._pool.is_closing():
+                    raise StoreClosed() from error
+                problem = (
+                    f"PostgreSQL at {self.location} stopped answering while a change was "
+                    f"committed: {error or 'no answer in time'}"
+                )
+                raise CommitUnknown(problem) from error
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[Transaction]:  # type: ignore[override]
         async with (
-            self._turn(write=False),
-            self._pool.acquire() as connection,
+            self._turn(),
+            self._connection() as connection,
             connection.transaction(isolation="repeatable_read", readonly=True),
         ):
             yield PostgresTransaction(connection, self._origin)
 
     async def write_one(self, sql: str, params: Params = ()) -> list[Row]:
-        async with self._turn(write=True):
-            statement = to_postgres(sql)
-            return list(await self._pool.fetch(statement.sql, *statement.arguments(params)))
+        """Tried again after a conflict: the statement is its whole transaction."""
+
+        async def attempt() -> list[Row]:
+            async with self._writing():
+                return await self.fetchall(sql, params)
+
+        return await retried_on_conflict(attempt)
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
-        async with self._turn(write=False):
-            statement = to_postgres(sql)
-            return list(await self._pool.fetch(statement.sql, *statement.arguments(params)))
+        statement = to_postgres(sql)
+        async with self._turn(), self._connection() as connection:
+            return list(await connection.fetch(statement.sql, *statement.arguments(params)))

@@ -46,6 +46,7 @@ import aiosqlite
 from bot.errors import StoreBusy, StoreClosed, StoreUnwritable
 from bot.store.base import (
     DEFAULT_BUSY_TIMEOUT,
+    Availability,
     Database,
     Migration,
     NewerSchema,
@@ -61,7 +62,6 @@ from bot.store.base import (
 
 log = logging.getLogger(__name__)
 
-UNWRITABLE_LOG_EVERY = 60.0  # seconds between two log lines about a disk full or read-only
 # What SQLite's refusals to write mean for the operator.
 _UNWRITABLE = {
     sqlite3.SQLITE_FULL: "The disk holding {path} is full: free some space (Bredon saves again "
@@ -131,13 +131,13 @@ class SqliteDatabase(Database):
         self._lock = asyncio.Lock()
         self.path = path
         self.location = str(path)
+        self.availability = Availability(self.location)
         # Absolute, so a later change of working directory cannot make the file look gone.
         self._file = path.absolute()
         self._identity = _identity(self._file)
         self._busy_at = -math.inf  # when a write was last refused as busy (time.monotonic)
         self._closed = False
         self._opened = False  # set once open() has checked and migrated the file
-        self._told_at: dict[str, float] = {}  # when each problem was last logged (monotonic)
 
     @classmethod
     async def connect(
@@ -195,6 +195,7 @@ class SqliteDatabase(Database):
             if self._closed:
                 return
             self._closed = True
+            self.availability.closed(StoreClosed().message)
             try:
                 await self.check_in_place()
             except DatabaseGone:
@@ -205,14 +206,6 @@ class SqliteDatabase(Database):
     @property
     def engine(self) -> str:
         return "sqlite"
-
-    def _tell_operator(self, problem: str) -> None:
-        """Log a refused write, each problem at most once a minute (the users are told each
-        time). While the file is being opened nothing is logged: whoever opens it reports it."""
-        now = time.monotonic()
-        if self._opened and now - self._told_at.get(problem, -math.inf) >= UNWRITABLE_LOG_EVERY:
-            self._told_at[problem] = now
-            log.error("%s", problem)
 
     async def check_in_place(self) -> None:
         """Raise :class:`DatabaseGone` if the path no longer names the file that was opened.
@@ -288,9 +281,11 @@ class SqliteDatabase(Database):
                     raise CorruptDatabase(self.path, str(error)) from error
                 if code in _UNWRITABLE:
                     problem = _UNWRITABLE[code].format(path=self.path)
-                    self._tell_operator(problem)
+                    if self._opened:  # while opening, whoever opens it reports it
+                        self.availability.failed(problem)
                     raise StoreUnwritable(problem) from error
                 raise
+            self.availability.succeeded()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:  # type: ignore[override]

@@ -18,7 +18,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.errors import StoreBusy, StoreClosed, StoreUnwritable
+from bot.errors import MoveUnconfirmed, StoreBusy, StoreClosed, StoreUnwritable
 from bot.store import StoreError
 
 log = logging.getLogger(__name__)
@@ -29,8 +29,11 @@ OUTAGE_MAX_PAUSE = 15.0
 
 def store_outage(error: BaseException) -> bool:
     """A failure of the store that time cures, not of the work: busy, unwritable, unreachable,
-    restarting. Work that met one is tried again later, never counted as failed."""
-    return isinstance(error, StoreBusy | StoreClosed | StoreUnwritable | StoreError)
+    restarting, or still unable to say whether a move's commit went through. Work that met one
+    is tried again later, never counted as failed."""
+    return isinstance(
+        error, StoreBusy | StoreClosed | StoreUnwritable | StoreError | MoveUnconfirmed
+    )
 
 
 class Outage:

@@ -65,7 +65,7 @@ async def test_healthy_when_connected_and_the_database_takes_a_write(
 
 @pytest.mark.sqlite_only
 async def test_unhealthy_while_another_process_holds_the_write_lock(
-    served: Served, db_path: Path
+    served: Served, db_path: Path, services: Services
 ) -> None:
     _, base, _ = served
     with closing(sqlite3.connect(db_path, isolation_level=None)) as other:
@@ -74,12 +74,14 @@ async def test_unhealthy_while_another_process_holds_the_write_lock(
         other.execute("ROLLBACK")
     assert status == 503
     assert '"database_writable": false' in body and "write lock" in body
+    assert (await get(base + "/healthz"))[0] == 503  # the answer is kept a few seconds ...
+    await services.db.probe_write()  # ... unless the store writes meanwhile
     assert (await get(base + "/healthz"))[0] == 200  # and healthy again once it is released
 
 
 @pytest.mark.postgres_only
 async def test_unhealthy_when_the_postgresql_database_is_gone(
-    served: Served, db_path: str, caplog: pytest.LogCaptureFixture
+    served: Served, db_path: str, services: Services, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The server ends the store's connections and takes no new ones to its database (as when
     it is stopped, or the database is dropped): /healthz says so in a sentence, as long as it
@@ -100,13 +102,14 @@ async def test_unhealthy_when_the_postgresql_database_is_gone(
             await server.close()
 
     await allow_connections(False)  # before any probe: the first request probes
-    for _ in range(2):  # a problem is not kept: each request probes again
+    for _ in range(2):  # kept a few seconds (or until the store answers again)
         status, _, body = await get(base + "/healthz")
         assert status == 503
         report = json.loads(body)
         assert report["database_writable"] is False and report["status"] == "unhealthy"
         assert report["database_problem"].startswith(f"PostgreSQL at {db_path} cannot be reached: ")
     await allow_connections(True)
+    await services.db.fetchall("SELECT 1")  # the store's own calls find it back
     assert (await get(base + "/healthz"))[0] == 200
     assert not [r for r in caplog.records if r.exc_info and r.name != "asyncpg.pool"]
 

@@ -273,8 +273,12 @@ async def test_a_full_disk_or_a_read_only_file_is_a_sentence_and_changes_nothing
         assert read_only.value.problem.startswith(f"{db_path} cannot be written (the file or")
     finally:
         await db.close()
-    logged = [r for r in caplog.records if r.name == "bot.store.sqlite"]
-    assert [r.getMessage() for r in logged] == [full.value.problem, read_only.value.problem]
+    # One line as each outage begins, one as it ends (the PRAGMAs between were written).
+    logged = [r for r in caplog.records if r.name == "bot.store.base"]
+    lines = [r.getMessage() for r in logged]
+    assert lines[0] == full.value.problem and lines[2] == read_only.value.problem
+    assert lines[1].startswith(f"The database at {db_path} answers again, after an outage")
+    assert len(lines) == 3
     assert not any(r.exc_info for r in logged)
 
 

@@ -23,6 +23,7 @@ OWNERS = {
     "players": "bot/players/storage.py",
     "games": "bot/games/storage.py",
     "moves": "bot/games/storage.py",
+    "move_requests": "bot/games/storage.py",
     "challenges": "bot/games/challenge_storage.py",
     "matches": "bot/games/matches.py",
     "tournaments": "bot/tournaments/storage.py",

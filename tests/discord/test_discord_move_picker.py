@@ -133,3 +133,24 @@ async def test_a_picker_opened_before_a_restart_still_plays(world: World, new_bo
     await world.alice.select(picker, ["c3+11"])
     played = await world.alice.click(picker, label="Confirm c3+")
     assert "You played **c3+** in game #1" in played.response.content
+
+
+async def test_the_same_choice_confirmed_twice_is_one_move(world: World) -> None:
+    """Confirm pressed again for the same move in the same position (a second picker, a press
+    Discord delivered twice, a retry after the store failed to answer) is the same request: it
+    is told the move was played, not that the position changed, and the move is made once."""
+    thread = await world.start_game(size=6, tps=TALL_6X6)
+    board = world.last_bot_message(thread)
+    first = (await world.alice.click(board, label="Move")).response
+    second = (await world.alice.click(board, label="Move")).response
+    for picker in (first, second):
+        await world.alice.select(picker, ["a"])
+        await world.alice.select(picker, ["a1F"])
+    played = await world.alice.click(first, label="Confirm a1")
+    assert "You played **a1** in game #1" in played.response.content
+    again = await world.alice.click(second, label="Confirm a1")
+    told = [again.response.content, *(f.content for f in again.followups)]
+    # Told as done (its post was made by the first press).
+    assert told == ["Your move a1 in game #1 was recorded; the post will follow shortly."]
+    game = await world.env.bot.services.games.get(1)
+    assert game.ply == Position.from_tps(TALL_6X6).ply + 1 and game.last_move == "a1"
