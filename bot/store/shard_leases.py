@@ -12,6 +12,7 @@ clock is compared between machines: only whether a counter moved.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import secrets
 import socket
@@ -23,6 +24,8 @@ from bot.store.base import Database, Row, StoreError, Transaction, to_db
 ALL_SHARDS = -1  # the row of a process that runs every shard (no BREDON_SHARD_IDS)
 BEAT_EVERY = 20.0  # seconds between two heartbeats
 TAKEOVER_AFTER = 2.5 * BEAT_EVERY  # a heartbeat still for this long: its holder is gone
+
+log = logging.getLogger(__name__)
 
 
 class ShardClaimed(StoreError):
@@ -39,15 +42,22 @@ def _process_runs(pid: int) -> bool:
     return True
 
 
-def _claimed(shard: int, row: Row) -> str:
+def _holder(shard: int, row: Row) -> str:
+    """Who holds `shard` (its row: `row`), for the refusal and for the wait."""
     what = "Every shard is" if shard == ALL_SHARDS else f"Shard {shard} is"
     if row["shard"] == ALL_SHARDS and shard == ALL_SHARDS:
         what = "This database is"
     return (
         f"{what} already run by another Bredon process on this database (process {row['pid']} "
-        f"on {row['host']}, since {row['claimed_at'][:19].replace('T', ' ')} UTC): two "
-        "processes must not run the same shard. Stop that one first, or give each process "
-        "shards of its own with BREDON_SHARDS and BREDON_SHARD_IDS (docs/scaling.md)."
+        f"on {row['host']}, since {row['claimed_at'][:19].replace('T', ' ')} UTC)"
+    )
+
+
+def _claimed(shard: int, row: Row) -> str:
+    return (
+        f"{_holder(shard, row)}: two processes must not run the same shard. Stop that one "
+        "first, or give each process shards of its own with BREDON_SHARDS and BREDON_SHARD_IDS "
+        "(docs/scaling.md)."
     )
 
 
@@ -79,6 +89,12 @@ class ShardLease:
             if row["host"] == lease.host and row["pid"] != lease.pid and _process_runs(row["pid"]):
                 raise ShardClaimed(_claimed(lease._first_overlap(row), row))
         if remote:
+            log.warning(
+                "%s: waiting %g s to see whether its heartbeat moves (a process stopped cleanly "
+                "gives its shards back; one that crashed leaves them to be taken over).",
+                _holder(lease._first_overlap(remote[0]), remote[0]),
+                TAKEOVER_AFTER,
+            )
             await wait(TAKEOVER_AFTER)
         seen = {(row["shard"], row["holder"], row["beat"]) for row in rivals}
         async with db.transaction() as tx:
@@ -88,11 +104,16 @@ class ShardLease:
                 await tx.execute("DELETE FROM shard_leases WHERE shard = ?", (row["shard"],))
             now = to_db(datetime.now(UTC))
             for shard in lease.shards:
-                await tx.execute(
+                # A process claiming at the same moment (PostgreSQL: its row committed while
+                # this transaction ran) keeps its row, and this claim is refused.
+                if not await tx.execute(
                     "INSERT INTO shard_leases (shard, holder, host, pid, beat, claimed_at) "
-                    "VALUES (?, ?, ?, ?, 0, ?)",
+                    "VALUES (?, ?, ?, ?, 0, ?) ON CONFLICT (shard) DO NOTHING",
                     (shard, lease.holder, lease.host, lease.pid, now),
-                )
+                ):
+                    met = await tx.fetchone("SELECT * FROM shard_leases WHERE shard = ?", (shard,))
+                    assert met is not None  # the row the insert met, committed
+                    raise ShardClaimed(_claimed(shard, met))
         return lease
 
     def _first_overlap(self, row: Row) -> int:

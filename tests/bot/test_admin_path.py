@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import sqlite3
 import stat
 import subprocess
@@ -247,7 +248,7 @@ def test_two_processes_never_run_the_same_shards(tmp_path: Path) -> None:
 
 
 async def test_a_lease_of_another_machine_is_taken_over_only_once_its_heartbeat_stops(
-    tmp_path: Path,
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     db = await Database.open(tmp_path / "bredon.sqlite3")
     try:
@@ -264,6 +265,13 @@ async def test_a_lease_of_another_machine_is_taken_over_only_once_its_heartbeat_
         with pytest.raises(ShardClaimed, match="process 1 on another-machine"):
             await ShardLease.claim(db, (1, 2), wait=still_beating)
         assert waited == [TAKEOVER_AFTER]
+        # The wait is said, so that a start that seems to hang tells why.
+        assert caplog.messages == [
+            "Shard 2 is already run by another Bredon process on this database (process 1 on "
+            "another-machine, since 2026-01-01 00:00:00 UTC): waiting 50 s to see whether its "
+            "heartbeat moves (a process stopped cleanly gives its shards back; one that crashed "
+            "leaves them to be taken over)."
+        ]
 
         async def gone(seconds: float) -> None:
             waited.append(seconds)
@@ -276,6 +284,33 @@ async def test_a_lease_of_another_machine_is_taken_over_only_once_its_heartbeat_
         assert await db.fetchall("SELECT * FROM shard_leases") == []
         with pytest.raises(ShardClaimed, match="took over this process's shards"):
             await lease.beat()
+    finally:
+        await db.close()
+
+
+async def test_a_lease_left_by_a_crash_on_this_machine_is_taken_back_at_once(
+    tmp_path: Path,
+) -> None:
+    """A process killed (SIGKILL, a power cut) keeps its rows; restarted on the same machine, the
+    bot sees that process gone and claims its shards without waiting."""
+    crashed = subprocess.Popen([sys.executable, "-c", "pass"])
+    crashed.wait()
+    db = await Database.open(tmp_path / "bredon.sqlite3")
+    try:
+        await db.write_one(
+            "INSERT INTO shard_leases (shard, holder, host, pid, beat, claimed_at) "
+            "VALUES (-1, 'crashed', ?, ?, 7, '2026-01-01T00:00:00')",
+            (socket.gethostname(), crashed.pid),
+        )
+        waited: list[float] = []
+
+        async def wait(seconds: float) -> None:
+            waited.append(seconds)
+
+        lease = await ShardLease.claim(db, (0, 1), wait=wait)
+        assert waited == []
+        rows = await db.fetchall("SELECT shard, holder FROM shard_leases ORDER BY shard")
+        assert [tuple(row) for row in rows] == [(0, lease.holder), (1, lease.holder)]
     finally:
         await db.close()
 
