@@ -19,7 +19,14 @@ import socket
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 
-from bot.store.base import Database, Row, StoreError, Transaction, to_db
+from bot.store.base import (
+    Database,
+    Row,
+    StoreError,
+    Transaction,
+    retried_on_conflict,
+    to_db,
+)
 
 ALL_SHARDS = -1  # the row of a process that runs every shard (no BREDON_SHARD_IDS)
 BEAT_EVERY = 20.0  # seconds between two heartbeats
@@ -81,8 +88,13 @@ class ShardLease:
     ) -> ShardLease:
         """Claim `shards` (None: all) for this process, or raise :class:`ShardClaimed`. Waits
         up to :data:`TAKEOVER_AFTER` seconds when another machine's process held one of them,
-        to see whether it still runs."""
+        to see whether it still runs. Two processes claiming at the same moment on PostgreSQL
+        conflict: the claim is made again, and then sees the other's row."""
         lease = cls(db, shards)
+        return await retried_on_conflict(lambda: lease._claim(wait))
+
+    async def _claim(self, wait: Callable[[float], Awaitable[object]]) -> ShardLease:
+        lease, db = self, self._db
         rivals = await lease._rivals()
         remote = [row for row in rivals if row["host"] != lease.host]
         for row in rivals:
@@ -104,16 +116,14 @@ class ShardLease:
                 await tx.execute("DELETE FROM shard_leases WHERE shard = ?", (row["shard"],))
             now = to_db(datetime.now(UTC))
             for shard in lease.shards:
-                # A process claiming at the same moment (PostgreSQL: its row committed while
-                # this transaction ran) keeps its row, and this claim is refused.
-                if not await tx.execute(
+                # A row another claim committed meanwhile (PostgreSQL): DO NOTHING makes that a
+                # serialization conflict, which claim() answers by claiming again, rather than a
+                # unique-key error.
+                await tx.execute(
                     "INSERT INTO shard_leases (shard, holder, host, pid, beat, claimed_at) "
                     "VALUES (?, ?, ?, ?, 0, ?) ON CONFLICT (shard) DO NOTHING",
                     (shard, lease.holder, lease.host, lease.pid, now),
-                ):
-                    met = await tx.fetchone("SELECT * FROM shard_leases WHERE shard = ?", (shard,))
-                    assert met is not None  # the row the insert met, committed
-                    raise ShardClaimed(_claimed(shard, met))
+                )
         return lease
 
     def _first_overlap(self, row: Row) -> int:

@@ -334,6 +334,39 @@ async def postgres_scalar(url: str, sql: str) -> int:
 
 
 @pytest.mark.postgres_only
+async def test_two_processes_claiming_a_shard_at_once_on_postgresql(postgres: str) -> None:
+    """Both find the shard free; the one whose row commits first keeps it, the other is
+    refused with the sentence (not PostgreSQL's conflict, "the game store is busy")."""
+    db = await Database.open(postgres)
+    first = await asyncpg.connect(postgres)
+    try:
+        other = first.transaction()
+        await other.start()
+        await first.execute(
+            "INSERT INTO shard_leases (shard, holder, host, pid, beat, claimed_at) "
+            "VALUES (1, 'first', $1, $2, 0, '2026-01-01T00:00:00')",
+            socket.gethostname(),
+            os.getppid(),  # a process that runs, on this machine
+        )
+        claim = asyncio.create_task(ShardLease.claim(db, (0, 1)))
+        while not await postgres_scalar(  # until the claim waits for the first one's row
+            postgres, "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+        ):
+            assert not claim.done(), claim.exception()
+            await asyncio.sleep(0.05)
+        await other.commit()
+        with pytest.raises(
+            ShardClaimed, match=rf"Shard 1 is already run .*\(process {os.getppid()} on "
+        ):
+            await claim
+        rows = await db.fetchall("SELECT shard, holder FROM shard_leases ORDER BY shard")
+        assert [tuple(row) for row in rows] == [(1, "first")]
+    finally:
+        await first.close()
+        await db.close()
+
+
+@pytest.mark.postgres_only
 def test_several_processes_upgrade_postgresql_in_order(tmp_path: Path, postgres: str) -> None:
     """The documented order: every old process stopped, `migrate` once (a copy of every table
     kept in the database first), then the new processes, each on shards of its own; a process
