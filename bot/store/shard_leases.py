@@ -19,6 +19,7 @@ import socket
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 
+from bot.errors import StoreBusy, StoreUnwritable
 from bot.store.base import (
     Database,
     Row,
@@ -158,10 +159,19 @@ class ShardLease:
             )
 
     async def keep(self) -> None:
-        """Beat every :data:`BEAT_EVERY` seconds until cancelled or taken over."""
+        """Beat every :data:`BEAT_EVERY` seconds until cancelled or taken over. A beat the
+        store refuses for a moment (busy, a full disk) is tried again at the next: stopping to
+        beat would let another machine's process take these shards while this one runs them."""
         while True:
             await asyncio.sleep(BEAT_EVERY)
-            await self.beat()
+            try:
+                await self.beat()
+            except (StoreBusy, StoreUnwritable) as error:
+                log.warning(
+                    "The shards' heartbeat could not be written (%s); trying again in %g s.",
+                    getattr(error, "problem", error),
+                    BEAT_EVERY,
+                )
 
     async def release(self) -> None:
         """Give the shards back (a clean stop), for the next process to claim at once."""

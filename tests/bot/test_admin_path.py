@@ -23,7 +23,9 @@ import asyncpg
 import pytest
 
 from bot import __main__ as entry
-from bot.store import Database, Migration, load_migrations, to_db
+from bot.errors import StoreBusy
+from bot.store import Database, Migration, load_migrations, shard_leases, to_db
+from bot.store.base import Params, Row
 from bot.store.postgres import postgres_migrations
 from bot.store.shard_leases import TAKEOVER_AFTER, ShardClaimed, ShardLease
 from tests.databases import POSTGRES, create_postgres_database, drop_postgres_database
@@ -284,6 +286,36 @@ async def test_a_lease_of_another_machine_is_taken_over_only_once_its_heartbeat_
         assert await db.fetchall("SELECT * FROM shard_leases") == []
         with pytest.raises(ShardClaimed, match="took over this process's shards"):
             await lease.beat()
+    finally:
+        await db.close()
+
+
+async def test_a_heartbeat_the_store_refuses_for_a_moment_beats_again_next_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A heartbeat refused as busy (another process held SQLite's write lock past its 2 s) must
+    not stop the beating: a running bot whose heartbeat stopped would have its shards taken over
+    by another machine's process while it still runs them."""
+    db = await Database.open(tmp_path / "bredon.sqlite3")
+    try:
+        lease = await ShardLease.claim(db, None)
+        write_one = db.write_one
+        refused: list[str] = []
+
+        async def busy_once(sql: str, params: Params = ()) -> list[Row]:
+            if not refused:
+                refused.append(sql)
+                raise StoreBusy()
+            return await write_one(sql, params)
+
+        monkeypatch.setattr(db, "write_one", busy_once)
+        monkeypatch.setattr(shard_leases, "BEAT_EVERY", 0.01)
+        beating = asyncio.create_task(lease.keep())
+        while not await db.fetchone("SELECT 1 FROM shard_leases WHERE beat > 0"):
+            assert not beating.done(), beating.exception()
+            await asyncio.sleep(0.01)
+        assert refused
+        beating.cancel()
     finally:
         await db.close()
 
