@@ -249,6 +249,16 @@ def test_two_processes_never_run_the_same_shards(tmp_path: Path) -> None:
         pass
 
 
+@pytest.mark.sqlite_only
+def test_a_start_that_fails_after_claiming_gives_the_shards_back(tmp_path: Path) -> None:
+    """Discord unreachable (exit 5, which systemd and Docker retry): the shards are given back as
+    at a clean stop, so that a retry in a new container (another host name) need not wait."""
+    assert bredon(tmp_path, "init").returncode == 0
+    refused(tmp_path, entry.EXIT_NETWORK, STAND_IN_GATEWAY="real")
+    with closing(sqlite3.connect(tmp_path / "bredon.sqlite3")) as db:
+        assert db.execute("SELECT * FROM shard_leases").fetchall() == []
+
+
 async def test_a_lease_of_another_machine_is_taken_over_only_once_its_heartbeat_stops(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
