@@ -52,7 +52,7 @@ import aiohttp
 import discord
 
 from bot.app import BredonBot, create_bot, sync_commands
-from bot.errors import StoreBusy, StoreUnwritable
+from bot.errors import StoreBusy, StoreClosed, StoreUnwritable
 from bot.health import PortUnavailable
 from bot.inspection import COUNTS, NotInspectable, inspect_database
 from bot.release import bredon_version, shipped
@@ -255,7 +255,10 @@ async def run_bot(settings: Settings, token: str) -> None:
             if received:  # while the shards were claimed
                 shards.stop(received[0])
             try:
-                await bot.start(token)
+                try:
+                    await bot.start(token)
+                finally:
+                    await shards.give_back()  # a start that failed too (Discord unreachable)
             except Exception as error:
                 if bot.stop_requested:
                     pass  # cut short by the stop (logging in, connecting): stopped as asked
@@ -281,6 +284,7 @@ class ShardKeeper:
         self._lease = lease
         self._beating = asyncio.create_task(self._keep(), name="bredon-shards")
         self._stopping: asyncio.Task[None] | None = None
+        self._given_back = False
 
     async def _keep(self) -> None:
         try:
@@ -293,15 +297,24 @@ class ShardKeeper:
     def stop(self, why: str) -> None:
         """SIGTERM, SIGINT: give the shards back, then the bot's clean stop."""
         if self._stopping is None:
-            self._beating.cancel()
-            self._stopping = asyncio.create_task(self._give_back(why), name="bredon-give-back")
+            self._stopping = asyncio.create_task(self._stop(why), name="bredon-give-back")
 
-    async def _give_back(self, why: str) -> None:
+    async def _stop(self, why: str) -> None:
+        await self.give_back()
+        self._bot.stop_soon(why)
+
+    async def give_back(self) -> None:
+        """Stop beating and give the shards back, once, if the store is still open (a bot that
+        stopped itself for the store has closed it: the next start on this machine takes them
+        back at once all the same, one elsewhere waits)."""
+        if self._given_back:
+            return
+        self._given_back = True
+        self._beating.cancel()
         try:
             await self._lease.release()
-        except (StoreError, StoreBusy, StoreUnwritable):
+        except (StoreError, StoreBusy, StoreUnwritable, StoreClosed):
             log.warning("Could not give the shards back; the next start waits to claim them.")
-        self._bot.stop_soon(why)
 
 
 async def run_sync(settings: Settings, token: str, guild_id: int | None) -> None:

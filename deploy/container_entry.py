@@ -14,7 +14,8 @@ does. SIGTERM and SIGINT go to the bot, which stops cleanly.
 
 The bot creates no database (`python -m bot init` does): at the container's first start, when
 the database is the image's own (:data:`IMAGE_DATABASE`, BREDON_DATABASE as the Dockerfile and
-compose.yaml set it) and is not there yet, this runs `init` first and says so. Any other database
+compose.yaml set it) and is not there yet, this runs `init` first and says so (also before
+`sync`, the first command the Compose instructions run). Any other database
 is created only when asked for: `docker compose run --rm bredon init`.
 """
 
@@ -65,8 +66,13 @@ def run(command: Sequence[str], hold: bool) -> int:
 
 
 def first_start(arguments: Sequence[str], database: str | None) -> bool:
-    """Whether to create the image's database before running the bot."""
-    return not arguments and database == IMAGE_DATABASE and not Path(database).exists()
+    """Whether to create the image's database before running the bot, or before `sync` (which
+    opens it too, and is the first command docs/operations.md runs in a new container)."""
+    return (
+        list(arguments[:1]) in ([], ["sync"])
+        and database == IMAGE_DATABASE
+        and not Path(database).exists()
+    )
 
 
 if __name__ == "__main__":
@@ -74,7 +80,7 @@ if __name__ == "__main__":
     bot = [sys.executable, "-m", "bot"]
     if first_start(arguments, os.environ.get("BREDON_DATABASE")):
         print(f"First start: creating the database {IMAGE_DATABASE}.", file=sys.stderr, flush=True)
-        created = run([*bot, "init"], hold=True)
+        created = run([*bot, "init"], hold=not arguments)
         if created:
             sys.exit(created)
     sys.exit(run([*bot, *arguments], hold=not arguments))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import sqlite3
 import stat
 import subprocess
@@ -22,7 +23,9 @@ import asyncpg
 import pytest
 
 from bot import __main__ as entry
-from bot.store import Database, Migration, load_migrations, to_db
+from bot.errors import StoreBusy
+from bot.store import Database, Migration, load_migrations, shard_leases, to_db
+from bot.store.base import Params, Row
 from bot.store.postgres import postgres_migrations
 from bot.store.shard_leases import TAKEOVER_AFTER, ShardClaimed, ShardLease
 from tests.databases import POSTGRES, create_postgres_database, drop_postgres_database
@@ -246,8 +249,18 @@ def test_two_processes_never_run_the_same_shards(tmp_path: Path) -> None:
         pass
 
 
+@pytest.mark.sqlite_only
+def test_a_start_that_fails_after_claiming_gives_the_shards_back(tmp_path: Path) -> None:
+    """Discord unreachable (exit 5, which systemd and Docker retry): the shards are given back as
+    at a clean stop, so that a retry in a new container (another host name) need not wait."""
+    assert bredon(tmp_path, "init").returncode == 0
+    refused(tmp_path, entry.EXIT_NETWORK, STAND_IN_GATEWAY="real")
+    with closing(sqlite3.connect(tmp_path / "bredon.sqlite3")) as db:
+        assert db.execute("SELECT * FROM shard_leases").fetchall() == []
+
+
 async def test_a_lease_of_another_machine_is_taken_over_only_once_its_heartbeat_stops(
-    tmp_path: Path,
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     db = await Database.open(tmp_path / "bredon.sqlite3")
     try:
@@ -264,6 +277,13 @@ async def test_a_lease_of_another_machine_is_taken_over_only_once_its_heartbeat_
         with pytest.raises(ShardClaimed, match="process 1 on another-machine"):
             await ShardLease.claim(db, (1, 2), wait=still_beating)
         assert waited == [TAKEOVER_AFTER]
+        # The wait is said, so that a start that seems to hang tells why.
+        assert caplog.messages == [
+            "Shard 2 is already run by another Bredon process on this database (process 1 on "
+            "another-machine, since 2026-01-01 00:00:00 UTC): waiting 50 s to see whether its "
+            "heartbeat moves (a process stopped cleanly gives its shards back; one that crashed "
+            "leaves them to be taken over)."
+        ]
 
         async def gone(seconds: float) -> None:
             waited.append(seconds)
@@ -276,6 +296,63 @@ async def test_a_lease_of_another_machine_is_taken_over_only_once_its_heartbeat_
         assert await db.fetchall("SELECT * FROM shard_leases") == []
         with pytest.raises(ShardClaimed, match="took over this process's shards"):
             await lease.beat()
+    finally:
+        await db.close()
+
+
+async def test_a_heartbeat_the_store_refuses_for_a_moment_beats_again_next_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A heartbeat refused as busy (another process held SQLite's write lock past its 2 s) must
+    not stop the beating: a running bot whose heartbeat stopped would have its shards taken over
+    by another machine's process while it still runs them."""
+    db = await Database.open(tmp_path / "bredon.sqlite3")
+    try:
+        lease = await ShardLease.claim(db, None)
+        write_one = db.write_one
+        refused: list[str] = []
+
+        async def busy_once(sql: str, params: Params = ()) -> list[Row]:
+            if not refused:
+                refused.append(sql)
+                raise StoreBusy()
+            return await write_one(sql, params)
+
+        monkeypatch.setattr(db, "write_one", busy_once)
+        monkeypatch.setattr(shard_leases, "BEAT_EVERY", 0.01)
+        beating = asyncio.create_task(lease.keep())
+        while not await db.fetchone("SELECT 1 FROM shard_leases WHERE beat > 0"):
+            assert not beating.done(), beating.exception()
+            await asyncio.sleep(0.01)
+        assert refused
+        beating.cancel()
+    finally:
+        await db.close()
+
+
+async def test_a_lease_left_by_a_crash_on_this_machine_is_taken_back_at_once(
+    tmp_path: Path,
+) -> None:
+    """A process killed (SIGKILL, a power cut) keeps its rows; restarted on the same machine, the
+    bot sees that process gone and claims its shards without waiting."""
+    crashed = subprocess.Popen([sys.executable, "-c", "pass"])
+    crashed.wait()
+    db = await Database.open(tmp_path / "bredon.sqlite3")
+    try:
+        await db.write_one(
+            "INSERT INTO shard_leases (shard, holder, host, pid, beat, claimed_at) "
+            "VALUES (-1, 'crashed', ?, ?, 7, '2026-01-01T00:00:00')",
+            (socket.gethostname(), crashed.pid),
+        )
+        waited: list[float] = []
+
+        async def wait(seconds: float) -> None:
+            waited.append(seconds)
+
+        lease = await ShardLease.claim(db, (0, 1), wait=wait)
+        assert waited == []
+        rows = await db.fetchall("SELECT shard, holder FROM shard_leases ORDER BY shard")
+        assert [tuple(row) for row in rows] == [(0, lease.holder), (1, lease.holder)]
     finally:
         await db.close()
 
@@ -296,6 +373,39 @@ async def postgres_scalar(url: str, sql: str) -> int:
         return int(await connection.fetchval(sql))
     finally:
         await connection.close()
+
+
+@pytest.mark.postgres_only
+async def test_two_processes_claiming_a_shard_at_once_on_postgresql(postgres: str) -> None:
+    """Both find the shard free; the one whose row commits first keeps it, the other is
+    refused with the sentence (not PostgreSQL's conflict, "the game store is busy")."""
+    db = await Database.open(postgres)
+    first = await asyncpg.connect(postgres)
+    try:
+        other = first.transaction()
+        await other.start()
+        await first.execute(
+            "INSERT INTO shard_leases (shard, holder, host, pid, beat, claimed_at) "
+            "VALUES (1, 'first', $1, $2, 0, '2026-01-01T00:00:00')",
+            socket.gethostname(),
+            os.getppid(),  # a process that runs, on this machine
+        )
+        claim = asyncio.create_task(ShardLease.claim(db, (0, 1)))
+        while not await postgres_scalar(  # until the claim waits for the first one's row
+            postgres, "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+        ):
+            assert not claim.done(), claim.exception()
+            await asyncio.sleep(0.05)
+        await other.commit()
+        with pytest.raises(
+            ShardClaimed, match=rf"Shard 1 is already run .*\(process {os.getppid()} on "
+        ):
+            await claim
+        rows = await db.fetchall("SELECT shard, holder FROM shard_leases ORDER BY shard")
+        assert [tuple(row) for row in rows] == [(1, "first")]
+    finally:
+        await first.close()
+        await db.close()
 
 
 @pytest.mark.postgres_only

@@ -265,8 +265,13 @@ async def test_the_container_creates_its_own_database_at_its_first_start_only(
         line.split("=", 1) for _, a in dockerfile() if _ == "ENV" for line in a.split()
     ).get("BREDON_DATABASE")
     assert "BREDON_DATABASE: /data/bredon.sqlite3" in (REPO / "compose.yaml").read_text()
-    assert first_start([], image_database) == (not Path(image_database).exists())
+    missing = not Path(image_database).exists()
+    assert first_start([], image_database) == missing
+    # docs/operations.md's first command in a new container: it opens the database too.
+    assert first_start(["sync"], image_database) == missing
+    assert "docker compose run --rm bredon sync " in (REPO / "docs/operations.md").read_text()
     assert not first_start(["check"], image_database)
+    assert not first_start(["migrate"], image_database)
     assert not first_start([], str(tmp_path / "typo.sqlite3"))
     assert not first_start([], None)
 

@@ -12,12 +12,15 @@ from hypothesis import strategies as st
 
 from bot.settings import (
     MAX_ENV_LENGTH,
+    SETTING_NAMES,
+    TOOL_VARIABLES,
     EnvFile,
     Settings,
     SettingsError,
     Sharding,
     load_settings,
     parse_env_file,
+    refuse_unknown,
 )
 
 
@@ -301,3 +304,45 @@ def test_what_is_not_a_misspelled_setting_passes(tmp_path: Path) -> None:
         "PATH": "/usr/bin",
     }
     assert load_settings(tmp_path / "missing.env", environ).token is None
+
+
+def test_every_bredon_variable_the_project_names_is_known_to_the_unknown_name_check() -> None:
+    """A variable read or documented anywhere (the bot, the build, the tests' tools, the files an
+    admin copies) but missing from the check's lists would stop the bot where it is set; a
+    setting missing from .env.example or operations.md would be one an admin cannot find."""
+    repo = Path(__file__).resolve().parents[2]
+    files = [
+        *(
+            path
+            for top in ("bot", "cogs", "rendering", "tak", "deploy", "docs", ".ci")
+            for path in (repo / top).rglob("*")
+            if path.is_file() and path.suffix != ".pyc"
+        ),
+        *(
+            repo / name
+            for name in (
+                ".env.example",
+                "Dockerfile",
+                "compose.yaml",
+                "setup.py",
+                "README.md",
+                "tests/databases.py",
+                "tests/conftest.py",
+            )
+        ),
+    ]
+    named = {
+        found
+        for path in files
+        # A full name: not a family (BREDON_HEALTH_*) or a prefix in code ("BREDON_").
+        for found in re.findall(
+            r"\bBREDON_[A-Z0-9_]*[A-Z0-9]\b(?![_*])", path.read_bytes().decode("utf-8", "replace")
+        )
+    }
+    misspelled_on_purpose = {"BREDON_DATABSE"}  # the example the docs give of a refusal
+    assert {"BREDON_COMPILE", "BREDON_TEST_POSTGRES", "BREDON_UPDATE_CATALOGUES"} <= named
+    assert named - misspelled_on_purpose - set(SETTING_NAMES) - set(TOOL_VARIABLES) == set()
+    refuse_unknown(sorted(named - misspelled_on_purpose), "the environment", file=True)
+    for name in SETTING_NAMES:
+        assert name in (repo / ".env.example").read_text(), name
+        assert f"`{name}`" in (repo / "docs/operations.md").read_text(), name
