@@ -254,7 +254,11 @@ async def play_move(
         key=request_key(interaction.user.id, game_id, ply, mark, text),
     )
     report = await courier.deliver_stream(game_stream(game_id))
-    played = report.reply(*game_messages.you_played(outcome))
+    played = (
+        game_messages.already_played(outcome)
+        if outcome.repeated
+        else report.reply(*game_messages.you_played(outcome))
+    )
     return await with_next_game(interaction, game_id, played)
 
 

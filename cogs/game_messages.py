@@ -313,6 +313,17 @@ def you_played(outcome: MoveOutcome) -> tuple[str, str]:
     )
 
 
+def already_played(outcome: MoveOutcome) -> str:
+    """What the mover is told when the same move request came again (a command or a Confirm
+    sent twice): the move it made the first time, and that nothing more was played."""
+    return _(
+        "You had already played **{move}** in game #{game}: that was the same move sent again, "
+        "so nothing more was played.",
+        move=outcome.move,
+        game=outcome.game.id,
+    )
+
+
 def taken_back_text(game: GameView, taken_back: str) -> str:
     """A move taken back (the game is back before it), and whose move it is."""
     taken = _("**{move}** was taken back in game #{game}.", move=taken_back, game=game.id)

@@ -272,11 +272,12 @@ class TakCog(commands.Cog):
                 ),
             )
             report = await self.courier.deliver_stream(game_stream(target.id))
-            played = (
-                ""  # the post in front of the mover says it
-                if report.posted_in(interaction.channel_id)
-                else report.reply(*game_messages.you_played(outcome))
-            )
+            if outcome.repeated:
+                played = game_messages.already_played(outcome)
+            elif report.posted_in(interaction.channel_id):
+                played = ""  # the post in front of the mover says it
+            else:
+                played = report.reply(*game_messages.you_played(outcome))
             reply = await with_next_game(interaction, target.id, played)
             if not reply.text:  # nothing to add to the post: no second message
                 await interaction.delete_original_response()

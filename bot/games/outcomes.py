@@ -31,7 +31,8 @@ class MoveOutcome:
     """A move that was applied: the new position, the result if it ended the game, whether the
     mover now threatens to complete a road (the bot's cue to call "Tak") and whether no reply
     can stop it ("Tinuë", which is also a Tak); and the answer the opponent's conditional moves
-    gave to it (:mod:`bot.games.conditions`)."""
+    gave to it (:mod:`bot.games.conditions`). `repeated`: the request had already made this
+    move (a command or button sent again), so nothing new was played."""
 
     game: GameView
     move: str  # canonical PTN
@@ -41,6 +42,7 @@ class MoveOutcome:
     ending: GameEnding | None
     tinue: bool = False
     answer: MoveOutcome | None = None  # the opponent's answer, played by condition at once
+    repeated: bool = False
 
     @property
     def result(self) -> Result | None:

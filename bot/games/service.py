@@ -517,14 +517,15 @@ class GameService:
         except CommitUnknown as error:
             if key is None:
                 raise
-            made = await self._after_lost_commit(key, game_id, player_id, text, error)
+            # The first answer the player gets about this move: not a repeat.
+            return await self._after_lost_commit(key, game_id, player_id, text, error)
         except (GameOver, NotYourTurn, PositionChanged, IllegalMove):
             # Refused in the game as it stands: because this very request made its move?
             made = None if key is None else await self._made_by(key, player_id)
             if made is None:
                 raise
         assert made is not None
-        return made
+        return replace(made, repeated=True)
 
     async def _made_by(self, key: str, player_id: int) -> MoveOutcome | None:
         """The move request `key` of `player_id` made, in the game as it stands now, or None."""

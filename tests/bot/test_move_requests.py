@@ -79,11 +79,12 @@ async def test_the_same_request_again_is_the_same_move(services: Services, new_g
     first = await services.games.move(game.id, ALICE.id, "a1", expected_ply=0, key=key)
     again = await services.games.move(game.id, ALICE.id, "a1", expected_ply=0, key=key)
     assert (again.ply, again.move) == (first.ply, first.move) == (1, "a1")
+    assert not first.repeated and again.repeated  # the mover is told nothing more was played
     assert await live_moves(services, game.id) == [(1, "a1")]
     # Still the same move once the game has gone on (the opponent moved, Alice is to move).
     await services.games.move(game.id, BOB.id, "e5", key="interaction:2")
     third = await services.games.move(game.id, ALICE.id, "a1", expected_ply=0, key=key)
-    assert (third.ply, third.move) == (1, "a1")
+    assert (third.ply, third.move) == (1, "a1") and third.repeated
     assert await live_moves(services, game.id) == [(1, "a1"), (2, "e5")]
 
 
@@ -103,6 +104,7 @@ async def test_a_commit_whose_answer_was_lost_is_reported_as_played(
     lose_the_next_commit_answer(services.db, monkeypatch, committed=True)
     outcome = await services.games.move(game.id, BOB.id, "e5", key="interaction:1")
     assert (outcome.ply, outcome.move) == (2, "e5")
+    assert not outcome.repeated  # the first answer Bob gets: told as played, not as a repeat
     assert await live_moves(services, game.id) == [(1, "a1"), (2, "e5")]
 
 

@@ -123,7 +123,10 @@ async def test_a_re_sent_winning_move_is_refused_not_played_in_the_next_game(
     won = await world.move(alice, thread, suggested["value"])
     assert won.response is None  # the ending posted in the thread says it
     again = await world.move(alice, thread, suggested["value"])  # the client re-sends it
-    assert again.response.content == "Game #1 is over (R-0)."
+    assert again.response.content == (
+        f"You had already played **{winning}** in game #1: that was the same move sent again, "
+        "so nothing more was played."
+    )
     assert (await world.env.bot.services.games.get(2)).ply == 0
 
 

@@ -150,7 +150,10 @@ async def test_the_same_choice_confirmed_twice_is_one_move(world: World) -> None
     assert "You played **a1** in game #1" in played.response.content
     again = await world.alice.click(second, label="Confirm a1")
     told = [again.response.content, *(f.content for f in again.followups)]
-    # Told as done (its post was made by the first press).
-    assert told == ["Your move a1 in game #1 was recorded; the post will follow shortly."]
+    # Told as done, and that nothing more was played (the first press made its post).
+    assert told == [
+        "You had already played **a1** in game #1: that was the same move sent again, so "
+        "nothing more was played."
+    ]
     game = await world.env.bot.services.games.get(1)
     assert game.ply == Position.from_tps(TALL_6X6).ply + 1 and game.last_move == "a1"
