@@ -156,6 +156,38 @@ async def test_an_upgrade_and_its_kept_copy_may_take_longer_than_any_other_call(
         await db.close()
 
 
+async def test_a_listener_that_cannot_connect_refuses_no_write(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The listening connection failing while the pool works (its own connection refused) is
+    no outage: a writer queued behind another waits its turn rather than being refused as if
+    the server could not be reached."""
+    db = await Database.open(url)
+    holding, go_on = asyncio.Event(), asyncio.Event()
+
+    async def hold_the_turn() -> None:
+        async with db.transaction() as tx:
+            await tx.execute("UPDATE bredon_schema SET version = version")
+            holding.set()
+            await go_on.wait()
+
+    async def refused(*args: object, **kwargs: object) -> None:
+        raise OSError("connection refused (a test)")
+
+    try:
+        holder = asyncio.create_task(hold_the_turn())
+        await holding.wait()
+        monkeypatch.setattr(postgres.asyncpg, "connect", refused)
+        assert not await db._connect_listener(again=True)
+        queued = asyncio.create_task(db.write_one("UPDATE bredon_schema SET version = version"))
+        await asyncio.sleep(0)  # it asks for the turn, held by the holder
+        go_on.set()
+        await asyncio.gather(holder, queued)
+        assert db.availability.problem is None
+    finally:
+        await db.close()
+
+
 async def test_a_database_migrated_by_a_newer_bredon_is_refused_and_left_alone(url: str) -> None:
     db = await Database.open(url)
     known = await db.schema_version()
