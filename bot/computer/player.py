@@ -49,8 +49,8 @@ log = logging.getLogger(__name__)
 DEFAULT_WORKERS = 2
 T = TypeVar("T")
 POLL_SECONDS = 600.0  # look at the database at least this often (other processes, retries)
-MAX_PLAYERS_LOOKED_AT = 1_000
-LOOP_NAME = "bredon-opponent"  # players with a game waiting, taken in turn, at each look
+MAX_PLAYERS_LOOKED_AT = 1_000  # players with a game waiting, taken in turn, at each look
+LOOP_NAME = "bredon-opponent"  # the loop's task, and its name in the outage log lines
 
 
 class Thinker:
