@@ -39,7 +39,7 @@ from bot.settings import DEFAULT_BOT_MOVETIME_MS
 from bot.work.fair_slots import WorkerShares
 from bot.work.fair_use import DEFAULT_FAIR_USE, FairUse
 from bot.work.processes import WorkerPool
-from bot.work.waking import Waker, store_outage
+from bot.work.waking import Outage, Waker, store_outage
 from tak import Opening
 from tak.engine import BUILTIN, Choice, FallbackPlayer, builtin_choose
 from tak.search import MAX_LEVEL, Limits
@@ -49,8 +49,8 @@ log = logging.getLogger(__name__)
 DEFAULT_WORKERS = 2
 T = TypeVar("T")
 POLL_SECONDS = 600.0  # look at the database at least this often (other processes, retries)
-MAX_PLAYERS_LOOKED_AT = 1_000
-LOOP_NAME = "bredon-opponent"  # players with a game waiting, taken in turn, at each look
+MAX_PLAYERS_LOOKED_AT = 1_000  # players with a game waiting, taken in turn, at each look
+LOOP_NAME = "bredon-opponent"  # the loop's task, and its name in the outage log lines
 
 
 class Thinker:
@@ -150,6 +150,9 @@ class BotPlayer:
         self._turns = itertools.count()
         self._task: asyncio.Task[None] | None = None
         self._retry: asyncio.TimerHandle | None = None  # a move the store failed, tried again
+        # The moves' own outage: a look (reads only) that succeeds meanwhile does not end it,
+        # so a store refusing only writes (a full disk) is one outage whose pauses keep growing.
+        self._moves_outage = Outage()
 
     def start(self, before: Callable[[], Awaitable[object]] | None = None) -> None:
         run = self._waker.run(
@@ -213,7 +216,7 @@ class BotPlayer:
             else:  # the next poll tries again; never a tight loop on a bug
                 log.exception("The bot could not move in game %s.", game_id)
         else:
-            self._waker.outage.ended(LOOP_NAME)
+            self._moves_outage.ended(LOOP_NAME)
         finally:
             del self._thinking[game_id]
             self._thinking_for.discard(player_id)
@@ -223,7 +226,7 @@ class BotPlayer:
 
     def _try_again_soon(self, error: BaseException) -> None:
         """The store failed a move: look again after the outage's next pause."""
-        pause = self._waker.outage.failed(LOOP_NAME, error)
+        pause = self._moves_outage.failed(LOOP_NAME, error)
         if self._retry is None or self._retry.when() <= asyncio.get_running_loop().time():
             self._retry = asyncio.get_running_loop().call_later(pause, self.kick)
 

@@ -9,3 +9,5 @@ CREATE TABLE move_requests (
     player_id   INTEGER NOT NULL REFERENCES players (id),
     made_at     TEXT NOT NULL
 );
+-- An undo forgets its move's request by the game and ply.
+CREATE INDEX move_requests_move ON move_requests (game_id, ply);

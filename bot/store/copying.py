@@ -44,7 +44,7 @@ import asyncpg
 
 from bot.store.base import Database, StoreError, load_migrations, shown_location
 from bot.store.consistency import applicable, describe
-from bot.store.postgres import postgres_migrations
+from bot.store.postgres import MIGRATION_TIMEOUT, postgres_migrations
 from bot.store.sqlite import read_only_uri
 
 BATCH_ROWS = 5000
@@ -511,7 +511,8 @@ async def keep_postgres_copy(connection: asyncpg.pool.PoolConnectionProxy, versi
     ``bredon_backup_vNN`` of the same database (in the migrations' transaction: kept if they are
     applied), so that an upgrade can be gone back on without pg_dump on the machine; its name.
     Foreign keys are not copied (they would name the live tables); docs/operations.md says how
-    to go back to it."""
+    to go back to it. A big table takes long to copy: not the few seconds every other call
+    gets, but the migrations' own time-out."""
     taken = set(
         await connection.fetchval(
             "SELECT array_agg(nspname) FROM pg_namespace WHERE nspname LIKE 'bredon_backup_v%'"
@@ -530,9 +531,12 @@ async def keep_postgres_copy(connection: asyncpg.pool.PoolConnectionProxy, versi
     await connection.execute(f'CREATE SCHEMA "{schema}"')
     for (table,) in tables:
         copy = f'"{schema}"."{table}"'
-        await connection.execute(f'CREATE TABLE {copy} (LIKE "{table}" INCLUDING ALL)')
         await connection.execute(
-            f'INSERT INTO {copy} OVERRIDING SYSTEM VALUE SELECT * FROM "{table}"'
+            f'CREATE TABLE {copy} (LIKE "{table}" INCLUDING ALL)', timeout=MIGRATION_TIMEOUT
+        )
+        await connection.execute(
+            f'INSERT INTO {copy} OVERRIDING SYSTEM VALUE SELECT * FROM "{table}"',
+            timeout=MIGRATION_TIMEOUT,
         )
     await connection.execute(f'REVOKE ALL ON SCHEMA "{schema}" FROM PUBLIC')
     return schema

@@ -260,6 +260,7 @@ class PostgresDatabase(Database):
         self._listeners: dict[str, list[Listener]] = {}
         self._listen_connection: asyncpg.Connection | None = None
         self._reconnecting: asyncio.Task[None] | None = None
+        self._listen_failing = False  # told the operator the listening connection cannot be made
 
     @classmethod
     async def connect(
@@ -411,10 +412,16 @@ class PostgresDatabase(Database):
                 command_timeout=self._timeout,
             )
         except (*_UNREACHABLE, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-            self.availability.failed(
-                f"Cannot listen for other processes' changes on PostgreSQL at {self.location} "
-                f"({error}); polling meanwhile."
-            )
+            # Not an outage of the store (its calls say that, and a listener failing beside a
+            # pool that works must not refuse writes as unwritable): once per series of tries.
+            if not self._listen_failing:
+                self._listen_failing = True
+                log.warning(
+                    "Cannot listen for other processes' changes on PostgreSQL at %s (%s); "
+                    "polling meanwhile.",
+                    self.location,
+                    error,
+                )
             return False
         try:
             for channel in list(self._listeners):
@@ -430,6 +437,7 @@ class PostgresDatabase(Database):
             return False
         connection.add_termination_listener(self._listener_lost)
         self._listen_connection = connection
+        self._listen_failing = False
         if again:
             log.info("Listening for other processes' changes again.")
             for channel in list(self._listeners):

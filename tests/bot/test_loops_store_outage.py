@@ -137,6 +137,10 @@ async def test_the_bot_moves_soon_after_an_outage_not_at_its_next_poll(
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
+    """Only writes are refused (a full disk): the loop's looks, which only read, succeed
+    between the refused moves and must not end the moves' outage, logged once when it begins
+    and once when it ends (each look would otherwise start it afresh, its pause the shortest)."""
+    caplog.set_level(logging.INFO, logger=waking.__name__)
     challenge_id = await challenge_bot(services, level=1, colour="black")
     await services.opponent.accept_waiting(BREDON)
     game_id = (await services.challenges.get(challenge_id)).game_id
@@ -158,6 +162,9 @@ async def test_the_bot_moves_soon_after_an_outage_not_at_its_next_poll(
     rows = await services.db.fetchall("SELECT ply FROM moves WHERE game_id = ?", (game_id,))
     assert [row["ply"] for row in rows] == [1]
     assert not tracebacks(caplog)
+    lines = [r.getMessage() for r in caplog.records if r.name == waking.__name__]
+    assert sum("waits for the store" in line for line in lines) == 1, lines
+    assert sum("answered again" in line for line in lines) == 1, lines
 
 
 async def test_the_scheduler_ends_a_game_on_time_once_after_an_outage(

@@ -92,8 +92,10 @@ async def test_a_key_is_no_one_elses_move(services: Services, new_game) -> None:
     """A key that made another player's move does not answer for this one: the refusal stands."""
     game = await new_game()
     await services.games.move(game.id, ALICE.id, "a1", key="interaction:7")
-    with pytest.raises(NotYourTurn):
-        await services.games.move(game.id, ALICE.id, "b1", key="interaction:8")
+    await services.games.move(game.id, BOB.id, "e5", key="interaction:8")
+    with pytest.raises(NotYourTurn):  # Alice is to move; the key made her move, not Bob's
+        await services.games.move(game.id, BOB.id, "a1", key="interaction:7")
+    assert await live_moves(services, game.id) == [(1, "a1"), (2, "e5")]
 
 
 async def test_a_commit_whose_answer_was_lost_is_reported_as_played(
@@ -151,3 +153,19 @@ async def test_a_move_taken_back_can_be_made_again_by_the_same_request(
     assert await live_moves(services, game.id) == []
     again = await services.games.move(game.id, ALICE.id, "a1", expected_ply=0, key=key)
     assert again.ply == 1 and await live_moves(services, game.id) == [(1, "a1")]
+
+
+async def test_a_move_is_taken_back_without_reading_every_request(services: Services) -> None:
+    """The undo forgets its move's request by the game and ply: an index, not a read of the
+    whole table (which grows with every move; on PostgreSQL, a whole-table read in a
+    SERIALIZABLE transaction conflicts with every move made meanwhile)."""
+    if services.db.engine == "postgresql":
+        plan = await services.db.fetchall(
+            "SELECT indexdef FROM pg_indexes WHERE tablename = 'move_requests'"
+        )
+        assert any("(game_id, ply)" in row["indexdef"] for row in plan), plan
+    else:
+        plan = await services.db.fetchall(
+            "EXPLAIN QUERY PLAN DELETE FROM move_requests WHERE game_id = ? AND ply = ?", (1, 1)
+        )
+        assert any("USING" in row["detail"] and "INDEX" in row["detail"] for row in plan)

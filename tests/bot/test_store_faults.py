@@ -36,6 +36,7 @@ pytestmark = pytest.mark.sqlite_only
 
 KNOWN = len(load_migrations())
 PLAYER = "INSERT INTO players (id, name, created_at, updated_at) VALUES (?, ?, 'x', 'x')"
+NOT_FOR_EVER = 60.0  # seconds; only a write that waits for ever takes this long, however busy
 
 
 def digest(path: Path) -> str:
@@ -200,14 +201,15 @@ async def test_an_outside_write_lock_is_refused_fast_and_then_writes_go_on(db_pa
                 error.message == "The game store is busy right now; please try again in a moment."
             )
             print(f"transaction refused after {seconds:.2f} s")
-            # Waited for the busy timeout, not for ever (the bound is loose: a loaded machine).
-            assert DEFAULT_BUSY_TIMEOUT - 0.2 < seconds < 2 * DEFAULT_BUSY_TIMEOUT
+            # Waited for the busy timeout, not for ever (only a hang reaches the upper bound).
+            assert DEFAULT_BUSY_TIMEOUT - 0.2 < seconds < NOT_FOR_EVER
+            one_timeout = seconds  # the baseline, as long as this machine takes today
 
             error, seconds = await timed(db.write_one(PLAYER, (3, "p3")))
-            assert isinstance(error, StoreBusy) and seconds < 2 * DEFAULT_BUSY_TIMEOUT
+            assert isinstance(error, StoreBusy) and seconds < 2 * one_timeout
 
             # Writers queued behind a refused one are refused with it, not one timeout each
-            # (six timeouts would be 12 s).
+            # (six timeouts would be six times the baseline).
             start = time.perf_counter()
             queued = await asyncio.gather(
                 *(add_player(db, player_id) for player_id in range(10, 16)),
@@ -216,7 +218,7 @@ async def test_an_outside_write_lock_is_refused_fast_and_then_writes_go_on(db_pa
             seconds = time.perf_counter() - start
             print(f"six queued writers refused after {seconds:.2f} s")
             assert all(isinstance(result, StoreBusy) for result in queued)
-            assert seconds < 2 * DEFAULT_BUSY_TIMEOUT
+            assert seconds < 3 * one_timeout
 
             # Reads do not need the write lock (WAL): they are answered, not refused as busy.
             assert await player_ids(db) == [1]
@@ -239,7 +241,7 @@ async def test_opening_needs_the_write_lock_only_to_migrate(db_path: Path) -> No
         other.execute("PRAGMA journal_mode = WAL").fetchall()
     with write_lock_held(db_path):
         error, seconds = await timed(Database.open(db_path))  # has to migrate
-    assert isinstance(error, StoreBusy) and seconds < 2 * DEFAULT_BUSY_TIMEOUT
+    assert isinstance(error, StoreBusy) and seconds < NOT_FOR_EVER
 
 
 async def test_a_full_disk_or_a_read_only_file_is_a_sentence_and_changes_nothing(

@@ -16,7 +16,7 @@ import pytest
 
 from bot import errors
 from bot.services import Services
-from bot.store import Database, Migration, NewerSchema, StoreError, load_migrations
+from bot.store import Database, Migration, NewerSchema, StoreError, load_migrations, postgres
 from bot.store.postgres import PostgresTransaction, postgres_migrations
 from bot.timekeeping.clock import FakeClock
 from tests.bot.conftest import play, start_game
@@ -120,6 +120,70 @@ async def test_a_failing_migration_leaves_the_database_as_it_was(url: str) -> No
         assert await db.schema_version() == version
         row = await db.fetchone("SELECT to_regclass('half_done') IS NULL")
         assert row is not None and row[0] is True
+    finally:
+        await db.close()
+
+
+async def test_an_upgrade_and_its_kept_copy_may_take_longer_than_any_other_call(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every other call is bounded by a few seconds; an upgrade is not: copying a big table
+    before the migrations, or a migration building an index, takes as long as it takes. Here
+    both take longer than the (shortened) time-out: a row whose check sleeps, and a migration
+    that sleeps."""
+    monkeypatch.setattr(postgres, "STATEMENT_GRACE", 0.0)
+    monkeypatch.setattr(postgres, "COMMAND_TIMEOUT", 0.1)
+    db = await Database.open(url, busy_timeout=0.1)
+    version = await db.schema_version()
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute(
+            "CREATE FUNCTION slowly(x BIGINT) RETURNS BOOLEAN LANGUAGE SQL "
+            "AS 'SELECT pg_sleep(0.5) IS NOT NULL'; "
+            "CREATE TABLE slow_rows (x BIGINT CHECK (slowly(x))); "
+            "INSERT INTO slow_rows VALUES (1)"
+        )
+    finally:
+        await connection.close()
+    slow = Migration(version + 1, "slow", "SELECT pg_sleep(0.5)")
+    try:
+        assert await db.migrate([*postgres_migrations(), slow]) == [version + 1]
+        assert await db.schema_version() == version + 1
+        assert db.kept_copy is not None
+        row = await db.fetchone(f'SELECT COUNT(*) FROM "{db.kept_copy}".slow_rows')
+        assert row is not None and row[0] == 1
+    finally:
+        await db.close()
+
+
+async def test_a_listener_that_cannot_connect_refuses_no_write(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The listening connection failing while the pool works (its own connection refused) is
+    no outage: a writer queued behind another waits its turn rather than being refused as if
+    the server could not be reached."""
+    db = await Database.open(url)
+    holding, go_on = asyncio.Event(), asyncio.Event()
+
+    async def hold_the_turn() -> None:
+        async with db.transaction() as tx:
+            await tx.execute("UPDATE bredon_schema SET version = version")
+            holding.set()
+            await go_on.wait()
+
+    async def refused(*args: object, **kwargs: object) -> None:
+        raise OSError("connection refused (a test)")
+
+    try:
+        holder = asyncio.create_task(hold_the_turn())
+        await holding.wait()
+        monkeypatch.setattr(postgres.asyncpg, "connect", refused)
+        assert not await db._connect_listener(again=True)
+        queued = asyncio.create_task(db.write_one("UPDATE bredon_schema SET version = version"))
+        await asyncio.sleep(0)  # it asks for the turn, held by the holder
+        go_on.set()
+        await asyncio.gather(holder, queued)
+        assert db.availability.problem is None
     finally:
         await db.close()
 
