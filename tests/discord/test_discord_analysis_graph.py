@@ -50,7 +50,7 @@ def test_the_graph_in_german_draws_its_words_whole(theme: str) -> None:
     picture = layout.picture
     image = decoded(render_evaluation_graph(graph, theme))
     axis = assert_drawn(image, picture, "y-axis")
-    assert axis.text == "Steine vorn: ▲ Alice (Weiß) · ▼ Bob (Schwarz)"
+    assert axis.text == "Liegende Steine vorn: ▲ Alice (Weiß) · ▼ Bob (Schwarz)"
     assert assert_drawn(image, picture, "x-axis").text == "Halbzug"
     legend = [assert_drawn(image, picture, f"legend:{mark}").text for mark in ("??", "?", "!")]
     assert legend == ["?? Patzer", "? Fehler", "! Tinuë gefunden"]
