@@ -321,9 +321,9 @@ async def timed_with_ticker(
 
 async def hostile_files() -> None:
     from bot.tournaments.corrections import MAX_PTN_BYTES
-    from cogs.records import MAX_PTN_FILE_BYTES, read_attached_game
-    from cogs.table import GameTable
-    from cogs.tournaments import read_reported_file
+    from cogs.commands.game import MAX_PTN_FILE_BYTES, read_attached_game
+    from cogs.commands.tournament import read_reported_file
+    from cogs.delivery.table import GameTable
 
     table = GameTable(None, None)  # type: ignore[arg-type]  # what drawing a board needs
     reader = table.files

@@ -39,7 +39,6 @@ import asyncio
 import dataclasses
 import logging
 import os
-import signal
 import sqlite3
 import sys
 import urllib.error
@@ -48,15 +47,10 @@ from collections.abc import Coroutine, Mapping, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-import aiohttp
-import discord
-
-from bot.app import BredonBot, create_bot, sync_commands
-from bot.errors import StoreBusy, StoreClosed, StoreUnwritable
+from bot.errors import StoreBusy, StoreUnwritable
 from bot.health import PortUnavailable
-from bot.inspection import COUNTS, NotInspectable, inspect_database
+from bot.inspection import NotInspectable, described, inspect_database
 from bot.release import bredon_version, shipped
-from bot.services import Services
 from bot.settings import Settings, SettingsError, is_snowflake, load_settings
 from bot.store import (
     Database,
@@ -70,7 +64,10 @@ from bot.store import (
 from bot.store.copying import CopyError, copy_database
 from bot.store.pg_backup import ToolMissing, dump_postgres
 from bot.store.postgres import bredon_connections
-from bot.store.shard_leases import ShardClaimed, ShardLease
+from bot.store.shard_leases import ShardClaimed
+
+# The entry point, the one module that sees both layers: a run or a sync goes to Discord.
+from cogs.running import DiscordFailure, log_to_console, run_bot, run_on_discord, run_sync
 
 log = logging.getLogger("bot")
 
@@ -90,20 +87,8 @@ NO_TOKEN = (
     f"in it {TOKEN_FROM}"
 )
 EMPTY_TOKEN = "DISCORD_TOKEN is empty in {env_file}: put your bot's token there " + TOKEN_FROM
-NO_INTENT = (
-    "BREDON_TYPED_MOVES=1 needs the Message Content Intent: switch it on in the Developer Portal "
-    "(your application -> Bot -> Privileged Gateway Intents), or set BREDON_TYPED_MOVES=0."
-)
-BAD_TOKEN = (
-    "Discord rejected DISCORD_TOKEN. Reset the token in the Developer Portal "
-    "(your application -> Bot -> Reset Token) and put the new one in .env."
-)
-NO_GATEWAY = (
-    "Cannot reach Discord's gateway (the connection for events): check the network and any "
-    "firewall, and try again."
-)
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 Done = TypeVar("Done")
+DISCORD_EXITS = {"intent": EXIT_CONFIG, "login": EXIT_LOGIN, "network": EXIT_NETWORK}
 
 
 class CommandLineError(Exception):
@@ -179,150 +164,6 @@ def sync_target(argument: str | None, settings: Settings) -> int | None:
             EXIT_CONFIG,
         )
     return int(argument)
-
-
-async def open_bot(settings: Settings) -> BredonBot:
-    """The bot on its store, opened (checked, and migrated only if asked to) first, so that a
-    database Bredon cannot use is reported before Discord is contacted, and checked only once."""
-    services = await Services.open(settings.database, upgrade=settings.migrate_on_start)
-    try:
-        log.info("%s", await described(services.db))
-    except BaseException:
-        await services.close()
-        raise
-    return create_bot(settings, services=services)
-
-
-async def described(db: Database) -> str:
-    """The start-up line: which database (a URL without its password), its schema version and
-    what it holds, so that an operator sees at once whether it is the one they meant."""
-    counts = [
-        f"{label} {(await db.fetchone(query) or [0])[0]:,}"
-        for label, table, query in COUNTS
-        if await db.fetchone(_HAS_TABLE[db.engine], (table,))
-    ]
-    return f"Database {db.location}: schema version {await db.schema_version()}; " + (
-        ", ".join(counts) + "."
-    )
-
-
-_HAS_TABLE = {
-    "sqlite": "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
-    "postgresql": "SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?",
-}
-
-
-class GatewayUnreachable(Exception):
-    """The first connection to Discord's gateway failed (discord.py 2.7 then stumbles on the
-    connection it never had, with an AttributeError)."""
-
-
-class UntilConnected(logging.Filter):
-    """Drops discord.py's report of a failed connection (with a traceback) until the first
-    connection opened: a first one that fails ends `python -m bot` with its own sentence."""
-
-    def __init__(self, bot: BredonBot) -> None:
-        super().__init__()
-        self._bot = bot
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return self._bot.connected_once or not str(record.msg).startswith("Attempting a reconnect")
-
-
-async def run_bot(settings: Settings, token: str) -> None:
-    """Run until closed or told to stop: SIGTERM and SIGINT (handled also as PID 1, where they
-    would otherwise be ignored) begin a clean stop, also while the store opens."""
-    loop = asyncio.get_running_loop()
-    received: list[str] = []
-    for number in STOP_SIGNALS:
-        loop.add_signal_handler(number, received.append, signal.Signals(number).name)
-    try:
-        bot = await open_bot(settings)
-        logging.getLogger("discord.client").addFilter(UntilConnected(bot))
-        async with bot:
-            if received:  # while the store opened: Discord is not contacted at all
-                bot.stop_soon(received[0])
-                return
-            sharding = settings.sharding
-            shards = ShardKeeper(
-                bot,
-                await ShardLease.claim(
-                    bot.services.db, sharding.ids if sharding is not None else None
-                ),
-            )
-            for number in STOP_SIGNALS:
-                loop.add_signal_handler(number, shards.stop, signal.Signals(number).name)
-            if received:  # while the shards were claimed
-                shards.stop(received[0])
-            try:
-                try:
-                    await bot.start(token)
-                finally:
-                    await shards.give_back()  # a start that failed too (Discord unreachable)
-            except Exception as error:
-                if bot.stop_requested:
-                    pass  # cut short by the stop (logging in, connecting): stopped as asked
-                elif isinstance(error, AttributeError) and not bot.connected_once:
-                    # discord.py 2.7 answers a first connection that failed with this.
-                    raise GatewayUnreachable() from None
-                else:
-                    raise
-    finally:
-        for number in STOP_SIGNALS:
-            loop.remove_signal_handler(number)
-    if bot.fatal is not None:
-        raise bot.fatal
-
-
-class ShardKeeper:
-    """This process's shards while the bot runs: the lease's heartbeat (a shard taken over stops
-    the bot), and a stop that gives them back before the store closes, for the next process to
-    claim at once (one that fails to give them back only makes the next claim wait)."""
-
-    def __init__(self, bot: BredonBot, lease: ShardLease) -> None:
-        self._bot = bot
-        self._lease = lease
-        self._beating = asyncio.create_task(self._keep(), name="bredon-shards")
-        self._stopping: asyncio.Task[None] | None = None
-        self._given_back = False
-
-    async def _keep(self) -> None:
-        try:
-            await self._lease.keep()
-        except StoreError as error:  # taken over, or the store failed
-            log.critical("%s", error)
-            self._bot.fatal = error
-            await self._bot.close()
-
-    def stop(self, why: str) -> None:
-        """SIGTERM, SIGINT: give the shards back, then the bot's clean stop."""
-        if self._stopping is None:
-            self._stopping = asyncio.create_task(self._stop(why), name="bredon-give-back")
-
-    async def _stop(self, why: str) -> None:
-        await self.give_back()
-        self._bot.stop_soon(why)
-
-    async def give_back(self) -> None:
-        """Stop beating and give the shards back, once, if the store is still open (a bot that
-        stopped itself for the store has closed it: the next start on this machine takes them
-        back at once all the same, one elsewhere waits)."""
-        if self._given_back:
-            return
-        self._given_back = True
-        self._beating.cancel()
-        try:
-            await self._lease.release()
-        except (StoreError, StoreBusy, StoreUnwritable, StoreClosed):
-            log.warning("Could not give the shards back; the next start waits to claim them.")
-
-
-async def run_sync(settings: Settings, token: str, guild_id: int | None) -> None:
-    async with await open_bot(settings) as bot:
-        await bot.login(token)  # runs setup_hook, which loads the commands
-        commands = await sync_commands(bot, guild_id)
-    where = "globally (may take up to an hour to appear)" if guild_id is None else f"to {guild_id}"
-    say(f"Synced {len(commands)} command(s) {where}.")
 
 
 def say(text: str) -> None:
@@ -561,15 +402,19 @@ def main(
     except CommandLineError as error:
         print(error, file=sys.stderr)
         return error.status
-    discord.utils.setup_logging(level=settings.logging_level, root=True)
+    log_to_console(settings.logging_level)
     if settings.env_file is not None:
         log.info(settings.env_file.describe())
     settings = dataclasses.replace(settings, database=database)
     try:
         if args.action == "sync":
-            asyncio.run(run_sync(settings, token, guild_id))
+            synced = run_on_discord(run_sync(settings, token, guild_id))
+            where = "globally (may take up to an hour to appear)"
+            if guild_id is not None:
+                where = f"to {guild_id}"
+            say(f"Synced {synced} command(s) {where}.")
         else:
-            asyncio.run(run_bot(settings, token))
+            run_on_discord(run_bot(settings, token))
     except NewerSchema as error:
         print(error, file=sys.stderr)
         return EXIT_UPGRADED
@@ -585,18 +430,9 @@ def main(
     except PortUnavailable as error:
         print(error, file=sys.stderr)
         return EXIT_CONFIG
-    except GatewayUnreachable:
-        print(NO_GATEWAY, file=sys.stderr)
-        return EXIT_NETWORK
-    except discord.PrivilegedIntentsRequired:
-        print(NO_INTENT, file=sys.stderr)
-        return EXIT_CONFIG
-    except discord.LoginFailure:
-        print(BAD_TOKEN, file=sys.stderr)
-        return EXIT_LOGIN
-    except (aiohttp.ClientError, discord.GatewayNotFound, discord.ConnectionClosed) as error:
-        print(f"Cannot reach Discord ({error}). Check the network and try again.", file=sys.stderr)
-        return EXIT_NETWORK
+    except DiscordFailure as error:
+        print(error, file=sys.stderr)
+        return DISCORD_EXITS[error.kind]
     except (OSError, sqlite3.Error) as error:
         print(f"Cannot open the database {shown_location(database)}: {error}", file=sys.stderr)
         return EXIT_CONFIG

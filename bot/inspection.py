@@ -19,7 +19,7 @@ from pathlib import Path
 
 import asyncpg
 
-from bot.store import DEFAULT_BUSY_TIMEOUT, is_postgres, load_migrations, shown_location
+from bot.store import DEFAULT_BUSY_TIMEOUT, Database, is_postgres, load_migrations, shown_location
 from bot.store.consistency import applicable, describe
 from bot.store.copying import PostgresSide
 from bot.store.postgres import postgres_migrations
@@ -157,3 +157,22 @@ async def inspect_postgres(url: str) -> DatabaseReport:
         await connection.close()
     known = postgres_migrations()[-1].version
     return DatabaseReport(shown, version, known, None, counts, broken)
+
+
+async def described(db: Database) -> str:
+    """The start-up line: which database (a URL without its password), its schema version and
+    what it holds, so that an operator sees at once whether it is the one they meant."""
+    counts = [
+        f"{label} {(await db.fetchone(query) or [0])[0]:,}"
+        for label, table, query in COUNTS
+        if await db.fetchone(_HAS_TABLE[db.engine], (table,))
+    ]
+    return f"Database {db.location}: schema version {await db.schema_version()}; " + (
+        ", ".join(counts) + "."
+    )
+
+
+_HAS_TABLE = {
+    "sqlite": "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
+    "postgresql": "SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?",
+}

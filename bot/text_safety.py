@@ -4,7 +4,7 @@ Whatever a user typed or calls themselves can come back in a post: a display nam
 a tournament's name on every round, a move echoed in a refusal. Here it loses what could hurt a
 message: control characters and the invisible marks that reverse the text after them (U+202E...);
 and it is cut to a length that keeps a whole message within Discord's 2,000 characters. Markdown
-and mentions are escaped where messages are written (:func:`cogs.formatting.display`).
+and mentions are escaped where messages are written (:func:`cogs.words.formatting.display`).
 """
 
 from __future__ import annotations

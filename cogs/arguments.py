@@ -5,8 +5,8 @@ name, the command receives the game or tournament of this server it names, or th
 gives once it has acknowledged (:func:`find_game`, :func:`find_tournament`: another server's game
 does not exist here); what the user types is completed from their games or the server's
 tournaments. The option descriptions every command shares are in
-:data:`SHARED_OPTIONS`; :mod:`cogs.commands` gives them to every command that has the option.
-Each autocomplete here is timed for ``/metrics`` (:meth:`bot.app.BredonTree.finished`).
+:data:`SHARED_OPTIONS`; :mod:`cogs.commands.tree` gives them to every command that has the option.
+Each autocomplete here is timed for ``/metrics`` (:meth:`cogs.client.BredonTree.finished`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from typing import Literal
 import discord
 from discord import app_commands
 
-from bot.app import BredonBot, person_language
 from bot.errors import UnknownGame
 from bot.games.model import MAX_DAYS_PER_MOVE, MAX_KOMI, GameView
 from bot.languages import _, speaking
@@ -25,9 +24,11 @@ from bot.notifications.digest import suggest_zones
 from bot.services import Services
 from bot.text_safety import one_line
 from bot.tournaments.tournament import TournamentStatus, TournamentView
-from cogs.actions import Refusal
-from cogs.formatting import display
-from cogs.sharing import PUBLIC_OPTION
+from cogs.client import BredonBot
+from cogs.components.actions import Refusal
+from cogs.delivery.sharing import PUBLIC_OPTION
+from cogs.interactions import person_language, services_of
+from cogs.words.formatting import display
 
 MAX_CHOICES = 25
 
@@ -54,10 +55,6 @@ def bredon(interaction: discord.Interaction) -> BredonBot:
     if not isinstance(client, BredonBot):
         raise RuntimeError("Bredon's commands run in a BredonBot")
     return client
-
-
-def services_of(interaction: discord.Interaction) -> Services:
-    return bredon(interaction).services
 
 
 class Suggesting(app_commands.Transformer, abc.ABC):

@@ -8,9 +8,15 @@ import discord
 
 from bot.games.model import GameView
 from bot.languages import _, ngettext
-from cogs.actions import Refusal
-from cogs.sharing import SHAREABLE
-from cogs.table import NEEDED_FOR_THREADS, Place, is_me, missing_permissions, permission_name
+from cogs.components.actions import Refusal
+from cogs.delivery.sharing import SHAREABLE
+from cogs.delivery.table import (
+    NEEDED_FOR_THREADS,
+    Place,
+    is_me,
+    missing_permissions,
+    permission_name,
+)
 
 
 async def check_place(interaction: discord.Interaction, use_threads: bool) -> Place:

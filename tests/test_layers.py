@@ -1,6 +1,8 @@
 """The four layers import only the layers before them: `tak` (no dependencies), `rendering`
-(Pillow), `bot` (discord.py only where the entry point builds the client), `cogs`. Read from the
-sources, so a stray import fails here before anyone has to find it in review."""
+(Pillow), `bot` (no discord.py at all), `cogs` (everything that knows discord.py). The one
+module above them all is the entry point, `bot/__main__.py`: to run the bot or sync its commands
+it hands the settings to `cogs.running`, and nothing else of `cogs`. Read from the sources, so a
+stray import fails here before anyone has to find it in review."""
 
 from __future__ import annotations
 
@@ -21,19 +23,25 @@ THIRD_PARTY = {
     "bot": {"aiosqlite", "asyncpg", "dotenv", "aiohttp", "babel"},
     "cogs": {"discord", "aiohttp"},
 }
-# The entry point builds the Discord client; no service, rule or storage module may.
-DISCORD_IN_BOT = {"bot/app.py", "bot/__main__.py"}
+# The entry point: what it may import from above its layer (and nothing imports it).
+ENTRY_POINT = "bot/__main__.py"
+ENTRY_POINT_REACHES = {"cogs.running"}
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module a module imports absolutely (at its top, in functions or for types alike)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+    return names
 
 
 def imported_roots(path: Path) -> set[str]:
     """The top-level package of every absolute import in a module."""
-    roots = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Import):
-            roots.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            roots.add(node.module.split(".")[0])
-    return roots
+    return {name.split(".")[0] for name in imported_modules(path)}
 
 
 def modules(layer: str) -> list[Path]:
@@ -46,9 +54,10 @@ def test_each_layer_imports_only_the_layers_before_it(layer: str) -> None:
     wrong = {}
     for path in modules(layer):
         name = path.relative_to(ROOT).as_posix()
-        extra = imported_roots(path) - allowed - sys.stdlib_module_names
-        if name in DISCORD_IN_BOT:
-            extra -= {"discord"}
+        imported = imported_modules(path)
+        if name == ENTRY_POINT:
+            imported -= ENTRY_POINT_REACHES
+        extra = {module.split(".")[0] for module in imported} - allowed - sys.stdlib_module_names
         if extra:
             wrong[name] = sorted(extra)
     assert wrong == {}
@@ -58,3 +67,23 @@ def test_the_check_sees_a_forbidden_import(tmp_path: Path) -> None:
     module = tmp_path / "stray.py"
     module.write_text("import os\nfrom discord import ui\nimport PIL.Image as image\n")
     assert imported_roots(module) - sys.stdlib_module_names == {"discord", "PIL"}
+
+
+def test_nothing_imports_the_entry_point() -> None:
+    importers = [
+        path.relative_to(ROOT).as_posix()
+        for layer in LAYERS
+        for path in modules(layer)
+        if any(name.startswith("bot.__main__") for name in imported_modules(path))
+    ]
+    assert importers == []
+
+
+def test_no_module_of_bot_knows_discord() -> None:
+    """Not even the entry point: it reaches discord.py only through `cogs.running`."""
+    knowing = [
+        path.relative_to(ROOT).as_posix()
+        for path in modules("bot")
+        if {"discord", "discord.ext"} & {n.split(".")[0] for n in imported_modules(path)}
+    ]
+    assert knowing == []

@@ -12,7 +12,7 @@ Other timed work rides on the same loop as *duties* (e.g. the daily digests of
 what is due; ``on_duty`` is told when one did something (to wake the courier). :meth:`wake`
 makes the loop look again at once (e.g. a digest was just set for the next few minutes); with
 PostgreSQL, another process's wake-up reaches this one too (:data:`SCHEDULE_CHANNEL`, wired in
-:mod:`bot.app`). A look refused as busy (another process settling the same thing) is tried
+:mod:`cogs.client`). A look refused as busy (another process settling the same thing) is tried
 again after :data:`BUSY_RETRY`, not logged as a failure; a store that cannot answer is waited out
 (:class:`~bot.work.waking.Waker`: looked at again within seconds of its return).
 """

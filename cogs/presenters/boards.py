@@ -17,7 +17,7 @@ from bot.notifications.outbox import (
     Outcome,
     game_stream,
 )
-from cogs.table import GONE, GameTable, Shown
+from cogs.delivery.table import GONE, GameTable, Shown
 
 log = logging.getLogger(__name__)
 

@@ -11,9 +11,9 @@ import discord
 from bot.games.model import ChallengeView
 from bot.languages import _, speaking
 from bot.notifications.outbox import ChallengeSettled, Item, Outcome
-from cogs import game_messages, notification_messages
-from cogs.buttons import challenge_buttons
-from cogs.table import GONE, GameTable, Place, Shown
+from cogs.components.buttons import challenge_buttons
+from cogs.delivery.table import GONE, GameTable, Place, Shown
+from cogs.words import game_messages, notification_messages
 
 log = logging.getLogger(__name__)
 

@@ -8,9 +8,9 @@ from functools import partial
 from bot.notifications.outbox import ClockEvent, ClockNews, Item, ReminderDue
 from bot.store import from_db
 from bot.timekeeping.deadlines import Reminder
-from cogs import clock_messages
-from cogs.buttons import buttons
-from cogs.table import GameTable, Post, Shown
+from cogs.components.buttons import buttons
+from cogs.delivery.table import GameTable, Post, Shown
+from cogs.words import clock_messages
 
 
 async def show_clock_news(table: GameTable, item: Item, news: ClockNews) -> Shown:

@@ -11,10 +11,10 @@ from bot.games.model import GameView, MatchStatus
 from bot.games.outcomes import GameEnding, MoveOutcome
 from bot.games.service import at_ply_limit
 from bot.notifications.outbox import EndingCause, GameEnded, Item, Payload
-from cogs import game_messages, tournament_messages
-from cogs.buttons import buttons
+from cogs.components.buttons import buttons
+from cogs.delivery.table import GameTable, Post, Shown
 from cogs.presenters.boards import supersede
-from cogs.table import GameTable, Post, Shown
+from cogs.words import game_messages, tournament_messages
 from tak import Position, parse_move
 
 

@@ -8,11 +8,11 @@ from functools import partial
 from bot.games.model import GameView
 from bot.games.outcomes import MoveOutcome
 from bot.notifications.outbox import ConditionsDropped, Item, MovePlayed, MoveTakenBack, Outcome
-from cogs import game_messages, notification_messages
-from cogs.buttons import turn_buttons
+from cogs.components.buttons import turn_buttons
+from cogs.delivery.table import GameTable, Shown
 from cogs.presenters.boards import supersede
 from cogs.presenters.offers import lapse
-from cogs.table import GameTable, Shown
+from cogs.words import game_messages, notification_messages
 from tak import Move, Position, parse_move
 
 

@@ -8,9 +8,9 @@ from functools import partial
 
 from bot.languages import _
 from bot.notifications.outbox import Item, MovePlayed, RequestMade, game_stream
-from cogs import game_messages, notification_messages
-from cogs.buttons import buttons
-from cogs.table import UNREACHABLE, GameTable, Post, Shown
+from cogs.components.buttons import buttons
+from cogs.delivery.table import UNREACHABLE, GameTable, Post, Shown
+from cogs.words import game_messages, notification_messages
 
 log = logging.getLogger(__name__)
 

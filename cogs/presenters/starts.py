@@ -13,9 +13,9 @@ import discord
 
 from bot.games.model import GameView
 from bot.notifications.outbox import GameStart, Item
-from cogs import game_messages, notification_messages, tournament_messages
+from cogs.delivery.table import GONE, UNREACHABLE, GameTable, Shown
 from cogs.presenters.moves import post_turn
-from cogs.table import GONE, UNREACHABLE, GameTable, Shown
+from cogs.words import game_messages, notification_messages, tournament_messages
 
 log = logging.getLogger(__name__)
 

@@ -11,9 +11,9 @@ import discord
 
 from bot.notifications.outbox import Headline, Item, Outcome, TournamentNews
 from bot.tournaments.tournament import TournamentFormat, TournamentStatus, TournamentView
-from cogs import result_messages, tournament_messages
-from cogs.picture_files import tournament_files
-from cogs.table import GONE, GameTable, Shown, Undeliverable
+from cogs.delivery.picture_files import tournament_files
+from cogs.delivery.table import GONE, GameTable, Shown, Undeliverable
+from cogs.words import result_messages, tournament_messages
 
 # What draws a post's pictures when it is sent (each attempt needs fresh files).
 PictureFiles = Callable[[], Awaitable[list[discord.File]]]

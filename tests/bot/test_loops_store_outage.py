@@ -27,8 +27,8 @@ from bot.timekeeping.clock import FakeClock
 from bot.timekeeping.deadlines import DeadlineReport
 from bot.timekeeping.scheduler import DeadlineScheduler
 from bot.work import waking
-from cogs.courier import Courier
-from cogs.table import Shown
+from cogs.delivery.courier import Courier
+from cogs.delivery.table import Shown
 from tests.bot.conftest import ALICE, GUILD, play, start_game
 from tests.bot.test_opponent import BREDON, challenge_bot
 

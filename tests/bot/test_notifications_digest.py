@@ -17,7 +17,7 @@ from bot.notifications.digest import next_digest_at, suggest_zones, time_zone
 from bot.services import Services
 from bot.timekeeping.clock import FakeClock
 from bot.timekeeping.scheduler import DeadlineScheduler
-from cogs.notification_messages import MAX_MESSAGE, digest_text
+from cogs.words.notification_messages import MAX_MESSAGE, digest_text
 from tests.bot.conftest import ALICE, BOB, GUILD, Player, Starter
 
 LONDON = ZoneInfo("Europe/London")

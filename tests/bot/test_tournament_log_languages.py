@@ -9,8 +9,8 @@ from bot.languages import speaking
 from bot.services import Services
 from bot.tournaments import storage
 from bot.tournaments.corrections import Said, read_reported_game
-from cogs.formatting import display
-from cogs.result_messages import entry_text
+from cogs.words.formatting import display
+from cogs.words.result_messages import entry_text
 from tests.bot.test_tournament_results import (
     DOVE,
     REAL_GAMES,

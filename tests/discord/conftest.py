@@ -17,8 +17,9 @@ import pytest
 import simcord
 from PIL import Image
 
-from bot.app import INVITE_PERMISSIONS, BredonBot, create_bot, sync_commands
 from bot.settings import Settings
+from cogs.client import INVITE_PERMISSIONS, BredonBot, sync_commands
+from cogs.running import create_bot
 from tests.databases import forget_test_database, fresh_database
 
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from discord import app_commands
 
-from bot.app import sync_commands
 from cogs.arguments import SHARED_OPTIONS
-from cogs.commands import MOVED
+from cogs.client import sync_commands
+from cogs.commands.tree import MOVED
 
 NAME = re.compile(r"^[-_\w]{1,32}$")
 MOST_SUBCOMMANDS = 20  # Discord allows 25 in a group: room to grow

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from bot.languages import speaking
-from cogs.analysis import graph_of, graph_words
+from cogs.words.analysis_messages import graph_of, graph_words
 from rendering import THEMES
 from rendering.evaluation import graph_layout, render_evaluation_graph
 from tests.discord.conftest import World

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from bot.languages import speaking
 from bot.notifications.outbox import ClockNews
-from cogs.clock_messages import clock_news_text
+from cogs.words.clock_messages import clock_news_text
 from tests.discord.conftest import advance
 from tests.discord.test_discord_clocks import opened
 from tests.discord.test_discord_notifications import dms, replies

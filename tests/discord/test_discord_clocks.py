@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
-from cogs.buttons import buttons
+from cogs.components.buttons import buttons
 from tests.discord.conftest import advance
 from tests.discord.test_discord_restart_deadlines import labels
 

@@ -16,8 +16,8 @@ import pytest
 import simcord
 
 from bot.notifications.outbox import PAYLOADS
-from cogs.courier import courier_of
-from cogs.table import GameTable
+from cogs.delivery.courier import courier_of
+from cogs.delivery.table import GameTable
 from tests.discord.conftest import World, advance
 from tests.discord.test_discord_tournament import WHITE_ROAD, Club
 

@@ -19,10 +19,10 @@ import discord
 import pytest
 
 from bot import __main__ as entry
-from bot.app import BredonBot
 from bot.settings import Settings, SettingsError, load_settings, parse_env_file
 from bot.store import Database, load_migrations
 from bot.store.sqlite import SqliteDatabase
+from cogs.client import BredonBot
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -204,7 +204,7 @@ async def test_start_up_says_who_it_is_and_how_to_invite_it(
     bot = simcord_env.bot
     simcord_env.create_guild("Tak Club")
     await simcord_env.settle()
-    with caplog.at_level(logging.INFO, logger="bot.app"):
+    with caplog.at_level(logging.INFO, logger="cogs.client"):
         await bot.on_ready()
     [line] = [r.getMessage() for r in caplog.records if "Logged in as" in r.getMessage()]
     assert f"Logged in as {bot.user} in 1 server." in line

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import discord
 
-from bot.app import INVITE_PERMISSIONS, sync_commands
 from bot.notifications.outbox import DigestDue, MovePlayed
-from cogs.courier import courier_of
+from cogs.client import INVITE_PERMISSIONS, sync_commands
+from cogs.delivery.courier import courier_of
 from tests.discord.conftest import World, grant_bot
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import simcord
 
-from bot.app import INVITE_PERMISSIONS, sync_commands
+from cogs.client import INVITE_PERMISSIONS, sync_commands
 from tests.discord.conftest import World, grant_bot
 from tests.discord.discord_locale import discord_in
 

@@ -11,7 +11,7 @@ from discord import app_commands
 from simcord import assert_error
 from simcord.backend.errors import OptionError, SetupError
 
-from cogs.commands import MOVED
+from cogs.commands.tree import MOVED
 from tak import Position
 from tak.ptn import Game
 from tests.discord.conftest import allow_command, decoded_image
@@ -196,7 +196,7 @@ async def test_an_unexpected_failure_is_logged_and_the_user_gets_an_apology(
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(world.env.bot.services.queries, "record", broken)
-    with caplog.at_level(logging.ERROR, logger="bot.app"):
+    with caplog.at_level(logging.ERROR, logger="cogs.interactions"):
         result = await world.alice.slash(thread, "game ptn", game=1)
     assert result.ephemeral and result.response.content.startswith("Sorry, something went wrong")
     assert "/game ptn failed (game 1" in caplog.text
@@ -207,7 +207,7 @@ async def test_an_unexpected_failure_is_logged_and_the_user_gets_an_apology(
     await world.alice.slash(thread, "tak draw")
     offer = world.last_bot_message(thread)
     monkeypatch.setattr(world.env.bot.services.games, "accept_draw", broken)
-    with caplog.at_level(logging.ERROR, logger="bot.app"):
+    with caplog.at_level(logging.ERROR, logger="cogs.interactions"):
         pressed = await world.bob.click(offer, label="Accept draw")
     assert pressed.followups[0].content.startswith("Sorry, something went wrong")
     assert "the draw-yes button failed (game 1" in caplog.text

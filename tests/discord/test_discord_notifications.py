@@ -11,8 +11,8 @@ import discord
 import pytest
 import simcord
 
-from bot.app import INVITE_PERMISSIONS
-from cogs.courier import courier_of
+from cogs.client import INVITE_PERMISSIONS
+from cogs.delivery.courier import courier_of
 from tests.discord.conftest import World, advance, grant_bot
 from tests.discord.test_discord_tournament import Club
 

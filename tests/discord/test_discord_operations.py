@@ -13,9 +13,10 @@ import pytest
 from discord.ext import commands
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.app import BredonBot, create_bot, sync_command, sync_commands
 from bot.errors import StoreClosed
 from bot.settings import Settings, Sharding
+from cogs.client import BredonBot, sync_command, sync_commands
+from cogs.running import create_bot
 
 
 def warnings_about_commands(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -26,7 +27,7 @@ async def test_start_up_counts_the_servers(simcord_env, caplog: pytest.LogCaptur
     for name in ("Tak Club", "Second", "Third"):
         simcord_env.create_guild(name)
     await simcord_env.settle()
-    with caplog.at_level(logging.INFO, logger="bot.app"):
+    with caplog.at_level(logging.INFO, logger="cogs.client"):
         await simcord_env.bot.on_ready()
     assert any(
         f"Logged in as {simcord_env.bot.user} in 3 servers." in r.getMessage()
@@ -38,7 +39,7 @@ async def test_a_warning_names_the_commands_to_sync_and_the_command(
     simcord_env, caplog: pytest.LogCaptureFixture
 ) -> None:
     bot: BredonBot = simcord_env.bot
-    with caplog.at_level(logging.WARNING, logger="bot.app"):
+    with caplog.at_level(logging.WARNING, logger="cogs.client"):
         await bot.check_registered_commands()
     [warning] = warnings_about_commands(caplog)
     assert (
@@ -74,7 +75,7 @@ async def test_commands_synced_to_the_development_server_count(
     bot: BredonBot = simcord_env.bot
     bot.settings = Settings(None, bot.settings.database, dev_guild=guild.id)
     await sync_commands(bot, guild.id)
-    with caplog.at_level(logging.WARNING, logger="bot.app"):
+    with caplog.at_level(logging.WARNING, logger="cogs.client"):
         await bot.check_registered_commands()
     assert warnings_about_commands(caplog) == []
 
@@ -158,7 +159,7 @@ async def test_a_part_that_fails_to_stop_does_not_keep_the_bot_running(
 
     monkeypatch.setattr(bot.scheduler, "stop", broken_stop)
     await bot.close()
-    assert bot.is_closed() and not bot.extensions
+    assert bot.is_closed() and not bot.cogs
     with pytest.raises(StoreClosed):
         async with bot.services.db.transaction():
             pass

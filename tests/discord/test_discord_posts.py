@@ -9,7 +9,7 @@ from datetime import timedelta
 import discord
 import pytest
 
-from bot.app import INVITE_PERMISSIONS
+from cogs.client import INVITE_PERMISSIONS
 from tests.discord.conftest import World, advance, grant_bot
 
 

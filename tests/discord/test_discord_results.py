@@ -14,7 +14,7 @@ import pytest
 from bot.games.model import GameStatus, PlayerRef
 from bot.text_safety import MAX_MESSAGE
 from bot.tournaments.corrections import LogEntry, LogKind
-from cogs.result_messages import correction_news
+from cogs.words.result_messages import correction_news
 from tests.discord.conftest import World
 from tests.discord.test_discord_tournament import Club
 

@@ -26,7 +26,7 @@ from bot.tournaments.tournament import (
     TournamentStatus,
     TournamentView,
 )
-from cogs import tournament_messages
+from cogs.words import tournament_messages
 from rendering.pairings import render_pairings
 from tak import Opening
 from tests.discord.conftest import World

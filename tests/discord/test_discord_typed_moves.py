@@ -8,7 +8,7 @@ from collections.abc import Callable
 import discord
 import pytest
 
-from bot.app import BredonBot
+from cogs.client import BredonBot
 from tests.discord.conftest import World
 
 pytestmark = pytest.mark.simcord(

@@ -11,8 +11,8 @@ from PIL import Image
 from bot.games.conditions import MAX_LINE_PLIES, Conditions
 from bot.languages import speaking
 from bot.text_safety import MAX_MESSAGE
-from cogs.game_messages import conditions_file, conditions_text, note_text, viewed_game_text
-from cogs.table import board_words, replay_words
+from cogs.delivery.table import board_words, replay_words
+from cogs.words.game_messages import conditions_file, conditions_text, note_text, viewed_game_text
 from rendering import DEFAULT_SIZE, THEMES, ReplayImage, layout, render_board
 from rendering.board import banner_text, header_line, move_heading
 from rendering.text import fit

@@ -18,8 +18,8 @@ from bot.games.model import PlayerRef
 from bot.languages import speaking
 from bot.players.glicko2 import Rating
 from bot.players.ratings import PlayerRating
-from cogs import coin_messages, player_messages
-from cogs.coin_messages import reason_text
+from cogs.words import coin_messages, player_messages
+from cogs.words.coin_messages import reason_text
 
 MAX_MESSAGE = 2000
 MAX_DESCRIPTION = 4096

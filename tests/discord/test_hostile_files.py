@@ -23,9 +23,9 @@ from bot.errors import BredonError, StoreClosed
 from bot.tournaments.corrections import MAX_PTN_BYTES
 from bot.work.attached_files import FileReader, FileTooSlow, ReaderNotStarted, read_game
 from bot.work.fair_slots import FairSlots
-from cogs.records import MAX_PTN_FILE_BYTES, read_attached_game
-from cogs.table import MAX_RENDERS, GameTable
-from cogs.tournaments import read_reported_file
+from cogs.commands.game import MAX_PTN_FILE_BYTES, read_attached_game
+from cogs.commands.tournament import read_reported_file
+from cogs.delivery.table import MAX_RENDERS, GameTable
 from tak.ptn import MAX_TAG_VALUE_LENGTH
 from tests.discord.test_discord_tps_view import PLAYTAK_GAME
 

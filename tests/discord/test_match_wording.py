@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.games.model import GameStatus, MatchStatus, PlayerRef
-from cogs.game_messages import match_text
+from cogs.words.game_messages import match_text
 from tak import Color
 
 ALICE, BOB = PlayerRef(1, "alice"), PlayerRef(2, "bob")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.tak import MAX_SUGGESTIONS, suggested_moves
+from cogs.commands.tak import MAX_SUGGESTIONS, suggested_moves
 from tak import Position
 from tests.discord.conftest import World
 from tests.discord.test_move_picker_tree import TALL_8X8, random_position

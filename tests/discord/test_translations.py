@@ -26,8 +26,8 @@ from bot.languages import (
     speaking,
     write_catalogues,
 )
-from cogs.game_messages import help_embed
 from cogs.translation import CommandTranslator, command_messages
+from cogs.words.game_messages import help_embed
 
 UPDATE = os.environ.get("BREDON_UPDATE_CATALOGUES") == "1"
 # Discord's rule for command and option names (\w: any letter or digit, or _), lower case.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cogs.game_messages import viewed_game_text
+from cogs.words.game_messages import viewed_game_text
 from tak.ptn import MAX_TAG_VALUE_LENGTH, Game
 
 

@@ -1,0 +1,263 @@
+"""Every slash command, declared here in one place, and the Discord layer's set-up.
+
+Commands are grouped by what players do, the most frequent kept shortest:
+
+- ``/tak``: playing a game (challenge, play, move, board, resign, draw, undo, abort, games, help);
+- ``/game``: a game's record (tps, ptn, replay, view, analysis, note, scratch, conditions
+  add|show|clear);
+- ``/clock``: time (moretime, pause, resume, reminders, vacation start|end|status);
+- ``/profile``: you and the server's tables (settings, scores, leaderboard);
+- ``/coins``: wallets (wallet, leaderboard);
+- ``/tournament``: playing in tournaments; ``/organize``: running them (organizers);
+- ``/bredon``: the server's settings (server managers).
+
+The commands' bodies live in one module per group, named by it: :mod:`cogs.commands.tak`,
+:mod:`cogs.commands.game`, :mod:`cogs.commands.clock`, :mod:`cogs.commands.profile`,
+:mod:`cogs.commands.coins`, :mod:`cogs.commands.tournament`, :mod:`cogs.commands.organize` and
+:mod:`cogs.commands.bredon`; ``/tak play`` is in :mod:`cogs.commands.tak_play` and ``/game
+analysis`` in :mod:`cogs.commands.game_analysis`, with the bot player's engine (:class:`Cogs`).
+This module puts each in its group, under its function's name (options every command shares are
+described once, :data:`cogs.arguments.SHARED_OPTIONS`). A command that moved answers, under its
+old name, with its new one (:data:`MOVED`, for one release): Discord shows the old names until an
+admin syncs again (``python -m bot sync``).
+
+:func:`install` (called by the bot as it starts, :func:`cogs.running.create_bot` wires it) makes
+the cogs, each given the others it needs, in the order they depend on each other (the courier
+first), registers the presenters and the buttons, and builds the tree.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, fields
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.languages import catalogue
+from cogs.arguments import SHARED_OPTIONS
+from cogs.client import BredonBot
+from cogs.commands import bredon, coins
+from cogs.commands.clock import ClockCog
+from cogs.commands.game import GameCog
+from cogs.commands.game_analysis import AnalysisCog
+from cogs.commands.profile import ProfileCog
+from cogs.commands.tak import TakCog
+from cogs.commands.tak_play import OpponentCog
+from cogs.commands.tournament import TournamentCog
+from cogs.components.bids import BidButton
+from cogs.components.buttons import (
+    GIVE_DAY,
+    HANDLERS,
+    KINDS,
+    MOVE_FORMS,
+    ActionButton,
+    GiveDayButton,
+    MoveButton,
+)
+from cogs.components.game_list import PageButton
+from cogs.components.move_picker import PICKER_ITEMS
+from cogs.delivery.courier import CourierCog
+from cogs.delivery.notices import UnreachableNotice
+from cogs.presenters import register_all
+from cogs.translation import CommandTranslator
+
+# Old qualified name -> new one: answered for one release (docs/operations.md, "The commands
+# regrouped").
+MOVED = {
+    **{f"tak {name}": f"game {name}" for name in ("tps", "ptn", "replay", "view", "analysis")},
+    **{
+        f"tak {name}": f"clock {name}"
+        for name in (
+            "moretime",
+            "pause",
+            "resume",
+            "reminders",
+            "vacation start",
+            "vacation end",
+            "vacation status",
+        )
+    },
+    **{f"tak {name}": f"profile {name}" for name in ("settings", "scores", "leaderboard")},
+    "tak wallet": "coins wallet",
+    "tak coins": "coins leaderboard",
+}
+
+MANAGERS = discord.Permissions(manage_guild=True)
+
+Callback = Callable[..., Coroutine[Any, Any, None]]
+
+
+def command(callback: Callback, name: str) -> app_commands.Command[Any, ..., None]:
+    """A slash command described by its function's docstring; its options shared with other
+    commands get their common description unless the function gives its own."""
+    description = " ".join((inspect.getdoc(callback) or "").split("\n\n")[0].split())
+    made: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name=name, description=description, callback=callback
+    )
+    undescribed = {
+        option: text
+        for option, text in SHARED_OPTIONS.items()
+        if (parameter := made.get_parameter(option)) is not None
+        and not parameter.description.strip(".…")  # discord.py's placeholder: none given
+    }
+    if not undescribed:
+        return made
+    app_commands.describe(**undescribed)(getattr(callback, "__func__", callback))
+    return app_commands.Command(name=name, description=description, callback=callback)
+
+
+Member = Callback | app_commands.Group
+
+
+def group(
+    name: str,
+    description: str,
+    *members: Member,
+    managers_only: bool = False,
+    subgroup: bool = False,
+) -> app_commands.Group:
+    """A group of commands, each named after its function (less the name of its subgroup:
+    `vacation_start` is `/clock vacation start`). A top-level group is for servers only;
+    `managers_only`: Discord shows it to members with Manage Server, unless a manager grants it
+    to others."""
+    options: dict[str, Any] = {} if subgroup else {"guild_only": True}
+    if managers_only:
+        options["default_permissions"] = MANAGERS
+    made = app_commands.Group(name=name, description=description, **options)
+    for member in members:
+        if isinstance(member, app_commands.Group):
+            made.add_command(member)
+        else:
+            made.add_command(command(member, member.__name__.removeprefix(f"{name}_")))
+    return made
+
+
+@dataclass(frozen=True, slots=True)
+class Cogs:
+    """The cogs that hold the commands' bodies, one a group (`/game analysis` is with the bot
+    player's engine, `/tak play` with the bot player; the coins and `/bredon` are plain
+    functions, in :mod:`cogs.commands.coins` and :mod:`cogs.commands.bredon`)."""
+
+    tak: TakCog
+    tak_play: OpponentCog
+    game: GameCog
+    game_analysis: AnalysisCog
+    clock: ClockCog
+    profile: ProfileCog
+    tournament: TournamentCog
+
+    def all(self) -> tuple[commands.Cog, ...]:
+        return tuple(getattr(self, field.name) for field in fields(self))
+
+
+def build_tree(cogs: Cogs) -> list[app_commands.Group]:
+    """The whole command tree, group by group, the most used first."""
+    tak, records, clocks, profile = cogs.tak, cogs.game, cogs.clock, cogs.profile
+    t, o, analysis = cogs.tournament, cogs.tak_play, cogs.game_analysis
+    return [
+        group(
+            "tak",
+            "Play Tak: challenge, move, see the board",
+            *(tak.challenge, o.play, tak.move, tak.board, tak.resign, tak.draw, tak.undo),
+            *(tak.abort, tak.games, tak.help),
+        ),
+        group(
+            "game",
+            "A game's record: TPS, PTN, replay, analysis; your notes, a scratch board",
+            *(records.tps, records.ptn, records.replay, records.view, analysis.analysis),
+            *(records.note, records.scratch),
+            group(
+                "conditions",
+                "Answers Bredon plays for you when your opponent makes the reply you foresaw",
+                *(records.conditions_add, records.conditions_show, records.conditions_clear),
+                subgroup=True,
+            ),
+        ),
+        group(
+            "clock",
+            "Time: more time, pauses, reminders, vacations",
+            *(clocks.moretime, clocks.pause, clocks.resume, clocks.reminders),
+            group(
+                "vacation",
+                "Stop the clocks of all your games here",
+                *(clocks.vacation_start, clocks.vacation_end, clocks.vacation_status),
+                subgroup=True,
+            ),
+        ),
+        group(
+            "profile",
+            "Your settings and scores, and the server's leaderboard",
+            *(profile.settings, profile.scores, profile.leaderboard),
+        ),
+        group("coins", "Coins: wallets and the server's richest", coins.wallet, coins.leaderboard),
+        group(
+            "tournament",
+            "Tournaments: sign up, pairings, standings",
+            *(t.join, t.leave, t.withdraw, t.checkin, t.pairings, t.standings, t.info),
+            *(t.export, t.report, t.log, t.bye),
+        ),
+        # Shown to server managers only, unless a manager grants it to the organizer role
+        # (Server Settings -> Integrations); the service still checks who may run a tournament.
+        group(
+            "organize",
+            "Run tournaments: create, start, forfeits, disqualifications (organizers)",
+            *(t.create, t.start, t.forfeit, t.disqualify, t.cancel, t.seed, t.late, t.replace),
+            *(t.correct, t.organize_bye, t.forbid, t.allow),
+            group("checkin", "Check-in before the start", t.checkin_open, subgroup=True),
+            managers_only=True,
+        ),
+        # Server settings: shown to server managers only (Discord hides it from everyone else).
+        group(
+            "bredon",
+            "Bredon's settings for this server (server managers)",
+            *(bredon.config, bredon.gambling, bredon.grant),
+            managers_only=True,
+        ),
+    ]
+
+
+async def install(bot: BredonBot) -> None:
+    """Put the Discord layer on `bot` (when it starts, :meth:`BredonBot.setup_hook`): the
+    buttons, the cogs in the order they depend on each other, and the command tree."""
+    missing = sorted(set(KINDS) - set(HANDLERS))
+    missing += [
+        name for name, handler in (("move", MOVE_FORMS), ("give-day", GIVE_DAY)) if not handler
+    ]
+    if missing:
+        raise RuntimeError(f"Buttons without a handler: {missing}")
+    bot.add_dynamic_items(
+        ActionButton, MoveButton, GiveDayButton, PageButton, BidButton, *PICKER_ITEMS
+    )
+    courier_cog = CourierCog(bot)
+    courier = courier_cog.courier
+    register_all(courier.table)
+    opponent = OpponentCog(bot, courier)
+    cogs = Cogs(
+        tak=TakCog(bot, courier),
+        tak_play=opponent,
+        game=GameCog(bot, courier),
+        game_analysis=AnalysisCog(bot, courier, opponent.thinker),  # the bot player's processes
+        clock=ClockCog(bot, courier),
+        profile=ProfileCog(bot, courier),
+        tournament=TournamentCog(bot, courier),
+    )
+    for cog in (courier_cog, *cogs.all(), UnreachableNotice(bot)):
+        await bot.add_cog(cog)
+    unshown = courier.table.unshown_kinds()
+    if unshown:  # the courier would stop at the first such announcement
+        raise RuntimeError(f"Announcements without a presenter: {unshown}")
+    for made in build_tree(cogs):
+        bot.tree.add_command(made)
+    bot.tree.moved = MOVED
+    await bot.tree.set_translator(CommandTranslator(catalogue()))
+
+
+async def uninstall(bot: BredonBot) -> None:
+    """Stop the cogs in the reverse order of :func:`install`: the courier last, as the others use
+    it."""
+    for name in reversed(list(bot.cogs)):
+        await bot.remove_cog(name)
