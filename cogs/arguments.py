@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import UnknownGame
-from bot.games.model import MAX_DAYS_PER_MOVE, MAX_KOMI, GameView
+from bot.games.model import MAX_DAYS_PER_MOVE, GameView
 from bot.languages import _, speaking
 from bot.notifications.digest import suggest_zones
 from bot.services import Services
@@ -29,6 +29,7 @@ from cogs.components.actions import Refusal
 from cogs.delivery.sharing import PUBLIC_OPTION
 from cogs.interactions import person_language, services_of
 from cogs.words.formatting import display
+from tak import MAX_KOMI
 
 MAX_CHOICES = 25
 

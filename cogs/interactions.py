@@ -79,7 +79,7 @@ async def answer_or_warn(interaction: discord.Interaction, text: str, action: st
 
 def invoked_name(interaction: discord.Interaction) -> str:
     """The command's qualified name as the user's Discord sent it ("tak vacation start")."""
-    data: Mapping[str, Any] = interaction.data or {}  # type: ignore[assignment]
+    data: Mapping[str, Any] = interaction.data or {}
     names = [str(data.get("name", ""))]
     options = data.get("options") or []
     while options and options[0].get("type") in (1, 2):  # a subcommand (group)

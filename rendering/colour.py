@@ -8,6 +8,8 @@ Oliveira and Fernandes (2009) at full severity, applied in linear RGB.
 
 from __future__ import annotations
 
+import math
+
 RGB = tuple[int, int, int]
 
 # Machado et al. 2009, severity 1.0.
@@ -106,4 +108,4 @@ def _lab(colour: RGB) -> tuple[float, float, float]:
 
 def distance(a: RGB, b: RGB) -> float:
     """CIE76 colour difference: about 2.3 is just noticeable, above 40 is a different colour."""
-    return sum((x - y) ** 2 for x, y in zip(_lab(a), _lab(b), strict=True)) ** 0.5
+    return math.dist(_lab(a), _lab(b))

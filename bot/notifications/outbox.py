@@ -461,7 +461,7 @@ async def _give_time_back(tx: Transaction, item: Item, now: datetime) -> None:
 def backoff(attempts: int) -> timedelta:
     """30 s after the first failure, doubling, at most an hour."""
     doublings = min(max(attempts - 1, 0), 20)  # 2**20 * 30 s is far past the cap already
-    return min(BACKOFF_FIRST * 2**doublings, BACKOFF_MAX)
+    return min(BACKOFF_FIRST * (1 << doublings), BACKOFF_MAX)
 
 
 class OutboxService:

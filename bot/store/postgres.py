@@ -629,7 +629,7 @@ class PostgresDatabase(Database):
                 await self._pool.release(connection)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:  # type: ignore[override]
+    async def transaction(self) -> AsyncIterator[Transaction]:
         async with self._writing(), self._turn(), self._connection() as connection:
             transaction = connection.transaction(isolation="serializable")
             await transaction.start()
@@ -653,7 +653,7 @@ class PostgresDatabase(Database):
                 raise CommitUnknown(problem) from error
 
     @asynccontextmanager
-    async def snapshot(self) -> AsyncIterator[Transaction]:  # type: ignore[override]
+    async def snapshot(self) -> AsyncIterator[Transaction]:
         async with (
             self._turn(),
             self._connection() as connection,

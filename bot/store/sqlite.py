@@ -288,7 +288,7 @@ class SqliteDatabase(Database):
             self.availability.succeeded()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:  # type: ignore[override]
+    async def transaction(self) -> AsyncIterator[Transaction]:
         async with self._turn(write=True):
             try:
                 await self._connection.execute("BEGIN IMMEDIATE")
@@ -303,7 +303,7 @@ class SqliteDatabase(Database):
                 raise
 
     @asynccontextmanager
-    async def snapshot(self) -> AsyncIterator[Transaction]:  # type: ignore[override]
+    async def snapshot(self) -> AsyncIterator[Transaction]:
         async with self._turn(write=False):
             try:
                 await self._connection.execute("BEGIN")

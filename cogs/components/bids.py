@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 
 
 class BidButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"bredon:stake:(?P<stake>\d+):bid",
 ):
     """Under a bidding announcement: opens the sealed-bid form for one of its two players."""

@@ -69,7 +69,7 @@ def on_press(action: str) -> Callable[[Handler], Handler]:
 
 
 class ActionButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"bredon:(?P<action>[a-z-]+):(?P<target>\d+)",
 ):
     def __init__(self, action: str, target: int) -> None:
@@ -124,7 +124,7 @@ def on_give_day_press(giver: DayGiver) -> DayGiver:
 
 
 class MoveButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"bredon:move:(?P<game>\d+):(?P<ply>\d+):(?P<position>[0-9a-f]{8})",
 ):
     """On every board: opens the move picker (:mod:`cogs.components.move_picker`), for the
@@ -155,7 +155,7 @@ class MoveButton(
 
 
 class GiveDayButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"bredon:moretime:(?P<game>\d+):(?P<ply>\d+)",
 ):
     """On every board: the player waiting gives a day, once a turn, on the turn that board

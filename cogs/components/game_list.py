@@ -106,7 +106,7 @@ def page_embed(
 
 
 class PageButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=(
         r"bredon:games:(?P<caller>\d+):(?P<whose>\d+):(?P<listing>[af]):(?P<moment>\d+)"
         r":(?P<page>\d+)"

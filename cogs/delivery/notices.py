@@ -4,6 +4,7 @@ refused (a digest then went to a game's thread instead: :mod:`cogs.presenters.di
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -23,7 +24,7 @@ class UnreachableNotice(commands.Cog):
 
     @commands.Cog.listener()
     async def on_app_command_completion(
-        self, interaction: discord.Interaction, command: app_commands.Command
+        self, interaction: discord.Interaction, command: app_commands.Command[Any, ..., Any]
     ) -> None:
         """Tell a player whose DMs were refused, once, privately, after their next command in
         the server."""
