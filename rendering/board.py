@@ -124,11 +124,6 @@ class _PieceSizes:
         return round(0.54 * self.square)
 
     @property
-    def layer(self) -> int:
-        """The thickest a buried piece is drawn."""
-        return max(2, round(0.1 * self.square))
-
-    @property
     def margin(self) -> int:
         return max(2, round(0.07 * self.square))
 

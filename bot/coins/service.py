@@ -639,12 +639,3 @@ class WalletService:
                 game = await close_bidding(tx, stake, now)
                 stake = await fetch_stake(tx, stake.id)
             return BidOutcome(stake, game)
-
-    async def open_bidding_of(self, guild_id: int, player_id: int) -> list[StakeView]:
-        """The player's staked games still in bidding, oldest first."""
-        rows = await self._db.fetchall(
-            _STAKE_SELECT + " WHERE s.guild_id = ? AND s.phase = 'bidding' "
-            "AND ? IN (s.challenger_id, s.acceptor_id) ORDER BY s.id",
-            (guild_id, player_id),
-        )
-        return [_stake(row) for row in rows]
