@@ -178,7 +178,8 @@ async def test_the_bots_move_is_saved_and_shown_once_when_discord_fails_its_post
 
 
 async def test_games_against_the_bot_stay_out_of_the_all_time_scores(world) -> None:
-    """README: the points of a game against the bot count in the game and its match only."""
+    """docs/players.md: the points of a game against the bot count in the game and its match
+    only."""
     _, thread = await play_bot(world, level=1, size=3, color="white")
     await world.alice.slash(thread, "tak resign")
     [confirm] = [m for m in thread.history(viewer=world.alice) if m.components][-1:]

@@ -1,5 +1,5 @@
 """A person's Discord language, as Discord sends it with each interaction (its ``locale``),
-honoured on every command from their first one: the rule of `docs/discord-setup.md`
+honoured on every command from their first one: the rule of `docs/players.md`
 ("Languages") is the person's choice, else their Discord's, for what is for them alone; the
 server's language for what is posted for everyone."""
 

@@ -7,7 +7,7 @@ Discord's limits.
 
 After changing a text or a command: ``BREDON_UPDATE_CATALOGUES=1 python -m pytest -n 0
 tests/discord/test_translations.py`` rewrites the template and adds the new texts to each
-catalogue, untranslated, for a translator to fill in (README, "Languages")."""
+catalogue, untranslated, for a translator to fill in (docs/translation.md)."""
 
 from __future__ import annotations
 
