@@ -1,6 +1,6 @@
 """The languages Bredon speaks, as gettext catalogues: English is the source (the text in the
 code), every other language is one folder, ``bot/languages/<language>/LC_MESSAGES/bredon.po``,
-read with Babel when Bredon starts. Adding a language is adding its folder (README, "Languages").
+read with Babel when Bredon starts. Adding a language is adding its folder (docs/translation.md).
 
 Text for people is written ``_("Your move in game #{game}", game=number)`` (``ngettext`` where
 a number decides the form): it is looked up in the language being spoken, which whoever answers

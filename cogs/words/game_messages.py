@@ -676,14 +676,14 @@ RULES_URL = "https://ustak.org/play-beautiful-game-tak/"  # the README's link to
 
 def help_embed() -> discord.Embed:
     """A primer that fits one phone screen, in the language spoken: the goal, how to move, and
-    every player's command by name (the details are in docs/discord-setup.md)."""
+    every player's command by name (the details are in docs/players.md)."""
     embed = discord.Embed(
         title=_("Bredon: Tak in Discord"),
         description=_(
             "Build a **road**: a line of your pieces joining two opposite sides of the board. "
             "Each turn, place a piece on an empty square or move a stack you control. Your first "
             "placement is one of your opponent's flats. [The rules]({rules}); every command in "
-            "Bredon's guide, `docs/discord-setup.md`, which whoever runs me has.",
+            "Bredon's guide, `docs/players.md`, which whoever runs me has.",
             rules=RULES_URL,
         ),
     )

@@ -26,6 +26,7 @@ import pytest
 from bot import __main__ as entry
 from bot.games.model import PlayerRef
 from bot.services import Services
+from cogs.running import NO_GATEWAY
 from tak.search import MAX_LEVEL
 from tests.bot.conftest import ALICE, CHANNEL, GUILD
 from tests.bot.setups import create_bot_challenge
@@ -297,7 +298,7 @@ def test_an_unreachable_gateway_is_a_network_failure(tmp_path: Path) -> None:
     the tests has no route to Discord's gateway, like a firewall that lets only the API by."""
     assert run_module(tmp_path, "init").returncode == 0
     done = run_module(tmp_path, module="tests.discord.stand_in", STAND_IN_GATEWAY="real")
-    assert one_sentence(done, entry.EXIT_NETWORK) == entry.NO_GATEWAY
+    assert one_sentence(done, entry.EXIT_NETWORK) == NO_GATEWAY
     assert "Attempting a reconnect" not in done.stderr
 
 
