@@ -2,7 +2,7 @@
 
 Runs `bot.computer.analyst.analyse_ptn` (every position searched to a fixed number of positions,
 the exact
-road-in-one and Tinuë checks, the annotated PTN) on the real games in tests/engine/real_games, then
+road-in-one and Tinuë checks, the annotated PTN) on the real games in tests/tak/real_games, then
 draws each game's evaluation graph as the bot posts it. Prints CPU seconds per ply and per game
 (the queue's waiting time is the games ahead times that), the graph's time and size.
 
@@ -25,7 +25,7 @@ from tak.analysis import DEFAULT_NODES
 from tak.engine import BUILTIN
 from tak.ptn import Game
 
-REAL_GAMES = Path(__file__).parent.parent / "tests" / "engine" / "real_games"
+REAL_GAMES = Path(__file__).parent.parent / "tests" / "tak" / "real_games"
 
 
 def main() -> None:

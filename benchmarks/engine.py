@@ -183,7 +183,7 @@ def bench_throughput(quick: bool) -> None:
         )
 
 
-# Perft positions (published figures in tests/engine/test_perft.py): a 5x5 capstone fight, a heavy
+# Perft positions (published figures in tests/tak/test_perft.py): a 5x5 capstone fight, a heavy
 # 6x6 mid-game, and the 6x6 opening, whose last ply is counted without playing it.
 PERFT_CASES = [
     ("x5/x5/2S,211C,2C,212S,x/x5/x5 1 7", 3),

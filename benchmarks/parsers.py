@@ -3,12 +3,12 @@
     .venv/bin/python benchmarks/parsers.py
 
 Target (issues 10 and 23): every parser answers (a value or a library error) within 1 second on any
-input, however long or crafted. The inputs are the shapes the fuzz tests draw (tests/engine/
+input, however long or crafted. The inputs are the shapes the fuzz tests draw (tests/tak/
 test_parser_fuzz.py, tests/bot/test_settings_env.py) at their largest, the ones that were slow
 before the caps (a 1 MB PTN file took 17.8 s before it was refused at 1 MB), and hostile families
 (FAMILIES: repeated `{`, `[` or `"`, long tag values...) at each parser's cap, reporting the worst
 variant of each; a 262 KB file of `{` took over a minute before the PTN tokenizer was made linear.
-tests/engine/test_parser_linearity.py checks the same families for linear growth.
+tests/tak/test_parser_linearity.py checks the same families for linear growth.
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ class Family:
     """Hostile texts of one shape, any length: `variants` make a text of about n characters.
 
     `largest` is the longest such text the parser reads (its cap); the benchmark runs every
-    variant there and tests/engine/test_parser_linearity.py checks that doubling n at most
+    variant there and tests/tak/test_parser_linearity.py checks that doubling n at most
     about doubles the time.
     """
 

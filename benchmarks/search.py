@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from tak import Position
 from tak.search import Limits, Player, SearchResult, forget
 
-# Mid-games from tests/engine/real_games (5x5: 53752, 86085, 90504, asgardiator-v4; 6x6: 70709)
+# Mid-games from tests/tak/real_games (5x5: 53752, 86085, 90504, asgardiator-v4; 6x6: 70709)
 # and one 6x6 opening.
 POSITIONS = {
     5: [

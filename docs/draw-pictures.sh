@@ -5,8 +5,8 @@ set -eu
 python=${PYTHON:-.venv/bin/python}
 
 # A real PlayTak game as it ended: dove_queen vs NohatCoder, a road for Black (from taktician's
-# test data, MIT: tests/engine/real_games/COPYING).
-"$python" -m rendering tests/engine/real_games/70709.ptn -o docs/board.png
+# test data, MIT: tests/tak/real_games/COPYING).
+"$python" -m rendering tests/tak/real_games/70709.ptn -o docs/board.png
 
 # Tall stacks: 12 pieces whole in their square (under a smaller top piece), 27 pieces showing
 # the top layers in the square over dots, and in full in a strip below.

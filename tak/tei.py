@@ -52,7 +52,7 @@ AUTHOR = "the Bredon contributors"
 MAX_HALF_KOMI = int(MAX_KOMI * 2)
 SIZES = tuple(sorted(STANDARD_RESERVES))
 # The numbers of tak.search's levels, written here so that the handshake can declare them without
-# importing the search (tests/engine/test_tei.py checks that the two agree).
+# importing the search (tests/tak/test_tei.py checks that the two agree).
 LEVELS = range(1, 6)
 VERSION = "1"  # of this TEI server; the bot's own version is the package's
 # Never plan to use more than this share of the clock on one move, and keep this much in hand for

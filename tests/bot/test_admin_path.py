@@ -1,5 +1,5 @@
 """An admin's path through real processes (`python -m bot ...`, Discord replaced by
-tests/discord/stand_in.py where the bot runs): a misspelled setting stops the bot and creates
+tests/cogs/stand_in.py where the bot runs): a misspelled setting stops the bot and creates
 nothing; a database is created only by `init`; a database of an older release is refused at
 start with the command to run, and `migrate` upgrades it offline after keeping a copy readable
 by its owner only, on both engines; two processes never run the same shard."""
@@ -54,7 +54,7 @@ def bredon(cwd: Path, *args: str, **settings: str) -> subprocess.CompletedProces
 def started(cwd: Path, **settings: str) -> subprocess.Popen[str]:
     """The bot, Discord replaced by the stand-in."""
     return subprocess.Popen(
-        [sys.executable, "-m", "tests.discord.stand_in"],
+        [sys.executable, "-m", "tests.cogs.stand_in"],
         cwd=cwd,
         env=environment(DISCORD_TOKEN="stand-in-token", **settings),
         stdout=subprocess.PIPE,

@@ -21,7 +21,7 @@ from tak.ptn import Game
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, play, with_announcements_delivered
 from tests.bot.setups import create_challenge
 from tests.bot.tournament_helpers import create_tournament
-from tests.engine.test_ptn_ninja_files import assert_ninja_reads
+from tests.tak.test_ptn_ninja_files import assert_ninja_reads
 
 DAY = timedelta(days=1)
 SECOND = timedelta(seconds=1)

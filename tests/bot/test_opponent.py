@@ -29,7 +29,7 @@ from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
 from tests.bot.setups import create_bot_challenge, create_challenge
 
 BREDON = PlayerRef(999, "Bredon")
-FAKE_ENGINE = Path(__file__).parents[1] / "engine" / "fake_tei_engine.py"
+FAKE_ENGINE = Path(__file__).parents[1] / "tak" / "fake_tei_engine.py"
 
 
 @pytest.fixture

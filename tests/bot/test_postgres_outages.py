@@ -26,10 +26,10 @@ from types import SimpleNamespace
 import asyncpg
 import pytest
 
-from bot import app
 from bot.errors import BredonError, MoveUnconfirmed
 from bot.services import Services
 from bot.timekeeping.clock import FakeClock
+from cogs import client
 from tests.bot.conftest import start_game
 
 pytestmark = pytest.mark.postgres_only
@@ -161,9 +161,9 @@ async def test_play_goes_on_through_restarts_stops_kills_and_a_freeze(
                 await asyncio.sleep(0.2)
 
     # The bot's watchdog, checking every half second (every 0.2 s once failing).
-    monkeypatch.setattr(app, "DATABASE_CHECK_EVERY", timedelta(seconds=0.5))
-    monkeypatch.setattr(app, "WATCHDOG_RETRY_FIRST", 0.2)
-    monkeypatch.setattr(app, "WATCHDOG_RETRY_MAX", 1.0)
+    monkeypatch.setattr(client, "DATABASE_CHECK_EVERY", timedelta(seconds=0.5))
+    monkeypatch.setattr(client, "WATCHDOG_RETRY_FIRST", 0.2)
+    monkeypatch.setattr(client, "WATCHDOG_RETRY_MAX", 1.0)
     checks = {"count": 0}
     check_in_place = services.db.check_in_place
 
@@ -181,7 +181,7 @@ async def test_play_goes_on_through_restarts_stops_kills_and_a_freeze(
         close=close,
         fatal=None,
     )
-    watchdog = asyncio.create_task(app.BredonBot._watch_database(bot))  # type: ignore[arg-type]
+    watchdog = asyncio.create_task(client.BredonBot._watch_database(bot))  # type: ignore[arg-type]
     players = [asyncio.create_task(play_game(game_id)) for game_id in games]
 
     async def terminate_backends() -> None:

@@ -30,7 +30,7 @@ from tests.bot.tournament_helpers import (
     start,
 )
 
-REAL_GAMES = Path(__file__).parents[1] / "engine" / "real_games"
+REAL_GAMES = Path(__file__).parents[1] / "tak" / "real_games"
 DOVE, NOHAT = PlayerRef(501, "dove_queen"), PlayerRef(502, "NohatCoder")
 
 

@@ -18,7 +18,7 @@ from tak import Color, Position, ResultKind
 from tak.ptn import Game
 from tests.bot.conftest import CHANNEL, GUILD, play, start_game
 from tests.bot.setups import create_challenge
-from tests.engine.test_ptn_ninja_files import assert_ninja_reads
+from tests.tak.test_ptn_ninja_files import assert_ninja_reads
 
 # White has a5 b5 c5 and b1, black a4 b4 c4; black to move (move 4, ply 7).
 BLACK_TO_MOVE = "1,1,1,x2/2,2,2,x2/x5/x5/x,1,x3 2 4"
