@@ -22,7 +22,7 @@ from bot.coins.service import MAX_COINS
 from bot.computer.opponent import DEFAULT_LEVEL
 from bot.errors import BredonError
 from bot.games.lookup import Listing
-from bot.games.model import MAX_MATCH_GAMES, GameView
+from bot.games.model import MAX_MATCH_GAMES, MAX_RESERVE, GameRequest, GameView
 from bot.games.service import position_mark, request_key, require_active
 from bot.languages import _, speaking
 from bot.notifications.outbox import game_stream
@@ -57,8 +57,6 @@ from cogs.words import game_messages
 from cogs.words.formatting import display
 from tak import PTNError, parse_move
 from tak.tps import MAX_TPS_LENGTH
-
-MAX_RESERVE = 200  # what the engine accepts per player
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,20 +196,18 @@ class TakCog(commands.Cog):
                 raise Refusal(_("I don't play for coins: challenge me without stakes."))
             settings = await self.services.guilds.get(interaction.guild_id or 0)
             place = await check_place(interaction, settings.use_threads)
-            setup = settings.game_setup(
+            request = GameRequest(
                 size=size,
                 komi=komi,
+                days_per_move=days,
+                rated=rated,
                 opening=opening,
+                antiquity=antiquity,
                 stones=stones,
                 caps=caps,
                 black_stones=black_stones,
                 black_caps=black_caps,
-                days_per_move=days,
-                # The bot's games are never rated (its service says so); a `rated` asked of
-                # it is let go, as before, rather than refused with a TPS start.
-                rated=False if against_me else rated,
-                antiquity=antiquity,
-                start_tps=tps,
+                start=tps,
                 **clock_options(bank, increment, maximum),
             )
             if me is not None and against_me:
@@ -221,7 +217,8 @@ class TakCog(commands.Cog):
                     player=player_of(interaction.user),
                     bot=player_of(me),
                     level=DEFAULT_LEVEL,
-                    setup=setup,
+                    request=request,
+                    defaults=settings,
                     colour=color,
                     games=games,
                     fair_use=self.bot.settings.fair_use,
@@ -232,7 +229,7 @@ class TakCog(commands.Cog):
                     channel_id=interaction.channel_id or 0,
                     challenger=player_of(interaction.user),
                     opponent=None if opponent is None else player_of(opponent),
-                    setup=setup,
+                    setup=settings.game_setup(request),
                     colour=color,
                     games=games,
                     stakes=stakes,
