@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.discord.conftest import World
+from tests.discord.conftest import World, ask_challenge
 
 
 async def test_a_handicap_challenge_says_each_colour_s_pieces_and_is_played(world: World) -> None:
@@ -17,8 +17,8 @@ async def test_a_handicap_challenge_says_each_colour_s_pieces_and_is_played(worl
 
 
 async def test_black_s_reserves_too_small_for_a_road_are_refused(world: World) -> None:
-    refused = await world.alice.slash(
-        world.channel, "tak challenge", opponent=world.bob, size=5, black_stones=3, black_caps=1
+    refused = await ask_challenge(
+        world.alice, world.channel, opponent=world.bob, size=5, black_stones=3, black_caps=1
     )
     assert refused.ephemeral
     assert refused.response.content.startswith("Each player needs at least 5 pieces")
