@@ -465,3 +465,32 @@ async def test_a_thematic_opening_that_cannot_be_played_is_refused(club: Club) -
     assert refused.ephemeral
     assert refused.response.content.startswith("The opening's move a1:"), refused.response.content
     assert club.channel_posts() == before
+
+
+async def test_organize_settings_shows_then_changes_until_the_start(club: Club) -> None:
+    await club.create(format="swiss", swiss_rounds=2, games=1)
+    posts = len(club.channel_posts())
+    shown = await club.olga.slash(club.channel, "organize settings")
+    assert shown.ephemeral and shown.response.content == "Spring Open's settings:"
+    settings = shown.response.embeds[0].description or ""
+    assert "Requested byes:** 1 point, as a draw" in settings
+    assert len(club.channel_posts()) == posts  # shown, nothing changed: nothing posted
+
+    changed = await club.olga.slash(
+        club.channel, "organize settings", requested_bye="zero", vacations=False
+    )
+    assert changed.response.content == "Spring Open's settings are changed:"
+    assert "Requested byes:** 0 points" in (changed.response.embeds[0].description or "")
+    timed = await club.olga.slash(club.channel, "organize clocks", bank="2d")
+    assert "1d per move + 2d bank" in (timed.response.embeds[0].description or "")
+    [told, *_] = club.channel_posts()[posts:]
+    assert told.content == "The settings of **Spring Open** changed:"
+    tournament = await club.services.tournaments.get(1)
+    assert not tournament.vacation_allowed and tournament.setup.clock.bank == timedelta(days=2)
+
+    for player in club.players:
+        await player.slash(club.channel, "tournament join")
+    await club.olga.slash(club.channel, "organize start")
+    late = await club.olga.slash(club.channel, "organize clocks", bank="3d")
+    assert late.response.content == "You cannot change it: Spring Open has already started."
+    assert (await club.services.tournaments.get(1)).setup.clock.bank == timedelta(days=2)
