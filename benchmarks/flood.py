@@ -44,7 +44,7 @@ from pathlib import Path
 from bot.computer.analyst import Analyst
 from bot.computer.player import BotPlayer, Thinker
 from bot.errors import BredonError
-from bot.games.model import PlayerRef
+from bot.games.model import GameRequest, PlayerRef
 from bot.guild_settings import GuildSettings
 from bot.services import Services
 from bot.settings import DEFAULT_BOT_MOVETIME_MS
@@ -91,7 +91,7 @@ async def finished_game(
         channel_id=CHANNEL,
         challenger=white,
         opponent=black,
-        setup=GuildSettings(GUILD).game_setup(size=SIZE, komi=2),
+        setup=GuildSettings(GUILD).game_setup(GameRequest(size=SIZE, komi=2)),
         colour="white",
     )
     game = (await services.challenges.accept(challenge.id, black)).game
@@ -110,7 +110,8 @@ async def challenge_bot(services: Services, player: PlayerRef, level: int) -> in
         player=player,
         bot=BREDON,
         level=level,
-        setup=GuildSettings(GUILD).game_setup(size=SIZE),
+        request=GameRequest(size=SIZE),
+        defaults=GuildSettings(GUILD),
         colour="white",
     )
     return challenge.id

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.games.model import PlayerRef
+from bot.games.model import GameRequest, PlayerRef
 from bot.health import CommandTimings, Gateway, HealthEndpoint
 from bot.services import Services
 from bot.timekeeping.clock import FakeClock
@@ -46,7 +46,7 @@ class Mover:
 
     async def _new_game(self) -> int:
         white, black = PlayerRef(1, "white"), PlayerRef(2, "black")
-        setup = (await self._services.guilds.get(1)).game_setup(size=6)
+        setup = (await self._services.guilds.get(1)).game_setup(GameRequest(size=6))
         challenge = await self._services.challenges.create(
             guild_id=1, channel_id=1, challenger=white, opponent=black, setup=setup
         )

@@ -47,7 +47,7 @@ from load import fill, fresh_location
 from service import START, long_game
 
 from bot.errors import PositionChanged, StoreBusy
-from bot.games.model import PlayerRef
+from bot.games.model import GameRequest, PlayerRef
 from bot.games.service import GameService
 from bot.guild_settings import GuildSettings
 from bot.services import Services
@@ -73,7 +73,7 @@ async def start_games(location: str, count: int, plies: int, rng: random.Random)
                 challenger=white,
                 opponent=black,
                 colour="white",
-                setup=GuildSettings(1).game_setup(size=6, komi=2),
+                setup=GuildSettings(1).game_setup(GameRequest(size=6, komi=2)),
             )
             game = (await services.challenges.accept(challenge.id, black)).game
             plans.append((game.id, (white.id, black.id), long_game(rng, 6, plies)))

@@ -29,7 +29,7 @@ from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
 
-from bot.games.model import PlayerRef
+from bot.games.model import GameRequest, PlayerRef
 from bot.games.service import GameService, PositionCache
 from bot.guild_settings import GuildSettings
 from bot.services import Services
@@ -185,7 +185,7 @@ async def start_games(services: Services, count: int) -> list[int]:
             challenger=PlayerRef(1, "white"),
             opponent=PlayerRef(2, "black"),
             colour="white",
-            setup=GuildSettings(1).game_setup(size=6, komi=2),
+            setup=GuildSettings(1).game_setup(GameRequest(size=6, komi=2)),
         )
         ids.append((await services.challenges.accept(challenge.id, PlayerRef(2, "black"))).game.id)
     return ids

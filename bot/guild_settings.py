@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
-from dataclasses import dataclass, replace
-from datetime import timedelta
-from functools import partial
+from dataclasses import dataclass
 
 from bot.errors import InvalidSetting
-from bot.games.model import GameSetup, check_days, check_komi, check_size
+from bot.games.model import GameRequest, GameSetup, check_days, check_komi, check_size
 from bot.languages import _, check_language
 from bot.store import Database, Transaction
-from bot.timekeeping.control import TimeControl
-from tak import Opening, TPSError, parse_tps
 
 MAX_VACATION_DAYS = 365
 
@@ -32,51 +27,16 @@ class GuildSettings:
     vacation_days: int = 14  # a player may take a year (UTC); 0: no vacations
     language: str | None = None  # of its public posts; None: the server's own (Discord's)
 
-    def game_setup(
-        self,
-        *,
-        size: int | None = None,
-        komi: float | None = None,
-        days_per_move: int | None = None,
-        opening: Opening | str = Opening.SWAP,
-        stones: int | None = None,
-        caps: int | None = None,
-        black_stones: int | None = None,
-        black_caps: int | None = None,
-        rated: bool | None = None,
-        antiquity: bool | None = None,
-        start_tps: str | None = None,
-        start_moves: str | None = None,
-        bank: timedelta | None = None,
-        increment: timedelta | None = None,
-        cap: timedelta | None = None,
-    ) -> GameSetup:
-        """Checked game settings, the guild's defaults standing in for those left as None. A
-        `start_tps` gives its own size, and `rated` left as None is rated only from the empty
-        board. The time control (`bank`, or `increment` up to `cap`) is checked for the days
-        per move the setup settles on. `start_moves` (PTN moves from the empty board, an
-        opening) give the start as the position they lead to."""
-        if size is None and start_tps is not None:
-            # A TPS that is not one is refused with the setup.
-            with contextlib.suppress(TPSError):
-                size = parse_tps(start_tps).size
-        create = partial(
-            GameSetup.create,
-            size=self.size if size is None else size,
-            komi=self.komi if komi is None else komi,
-            opening=opening,
-            stones=stones,
-            caps=caps,
-            black_stones=black_stones,
-            black_caps=black_caps,
-            days_per_move=self.days_per_move if days_per_move is None else days_per_move,
-            antiquity=self.antiquity if antiquity is None else antiquity,
+    def game_setup(self, request: GameRequest) -> GameSetup:
+        """The checked setup `request` asks for, the guild's defaults standing in for what it
+        leaves as None (:meth:`GameSetup.create` holds every limit)."""
+        return GameSetup.create(
+            request,
+            size=self.size,
+            komi=self.komi,
+            days_per_move=self.days_per_move,
+            antiquity=self.antiquity,
         )
-        if start_moves is not None:
-            start_tps = create(rated=False).opening_tps(start_moves)
-        setup = create(rated=start_tps is None if rated is None else rated, start_tps=start_tps)
-        clock = TimeControl.create(setup.days_per_move, bank=bank, increment=increment, cap=cap)
-        return replace(setup, clock=clock)
 
 
 async def fetch_guild_settings(tx: Transaction, guild_id: int) -> GuildSettings:

@@ -27,13 +27,14 @@ from bot.games.model import (
     CHALLENGE_SELECT,
     ChallengeView,
     ColourChoice,
-    GameSetup,
+    GameRequest,
     GameView,
     PlayerRef,
     challenge_from_row,
 )
 from bot.games.outcomes import MoveOutcome
 from bot.games.service import GameService, position_mark
+from bot.guild_settings import GuildSettings
 from bot.languages import _, ngettext
 from bot.store import Database, Transaction, to_db
 from bot.timekeeping.clock import Clock
@@ -109,13 +110,15 @@ class OpponentService:
         player: PlayerRef,
         bot: PlayerRef,
         level: int,
-        setup: GameSetup,
+        request: GameRequest,
+        defaults: GuildSettings,
         colour: ColourChoice | str = ColourChoice.RANDOM,
         games: int = 1,
         fair_use: FairUse = DEFAULT_FAIR_USE,
     ) -> ChallengeView:
-        """`player` challenges the bot at `level` to `games` games set up as `setup`, always
-        unrated whatever `setup` says; :meth:`accept_waiting` takes it. Refused when the player
+        """`player` challenges the bot at `level` to `games` games set up as `request` asks
+        (`defaults` for what it leaves out), always unrated: a `rated` asked is let go rather
+        than refused (even from a TPS); :meth:`accept_waiting` takes it. Refused when the player
         or the server already has as many games against the bot going as `fair_use` allows
         (checked in the challenge's own transaction, so two at once cannot both slip through)."""
         check_level(level)
@@ -132,7 +135,7 @@ class OpponentService:
             channel_id=channel_id,
             challenger=player,
             opponent=bot,
-            setup=replace(setup, rated=False),  # games against the bot are never rated
+            setup=defaults.game_setup(replace(request, rated=False)),  # never rated
             colour=colour,
             games=games,
             along=write_level,  # so the bot never sees the challenge without its level

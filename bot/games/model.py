@@ -6,6 +6,7 @@ tests can compare them.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -26,6 +27,7 @@ from tak import (
     Result,
     ResultKind,
     TakError,
+    TPSError,
     equivalent_komi,
     parse_result,
     parse_tps,
@@ -35,6 +37,7 @@ from tak import (
 
 MAX_DAYS_PER_MOVE = 30
 MAX_MATCH_GAMES = 25
+MAX_RESERVE = 200  # the most stones, or capstones, a player may have (the engine's limit)
 # The reminder goes out when this share of the time for a move has passed.
 REMINDER_FRACTION = 0.8
 
@@ -85,6 +88,68 @@ class PlayerRef:
 
 
 @dataclass(frozen=True, slots=True)
+class GameRequest:
+    """The options a player (or an organizer) gives for a game, as given: built once from a
+    command's options, None where left to the server's defaults (or to the size's standard
+    pieces), and checked whole by :meth:`GameSetup.create`, where every limit is.
+
+    `stones` and `caps` are both players' (white's when black's are given apart: a handicap).
+    `start` is where every game starts: a TPS, or opening moves in PTN from the empty board.
+    `bank`, or `increment` up to `cap`, is the time control besides the days per move.
+    """
+
+    size: int | None = None
+    komi: float | None = None
+    days_per_move: int | None = None
+    rated: bool | None = None  # None: rated unless the game starts from a position
+    opening: Opening | str = Opening.SWAP
+    antiquity: bool | None = None
+    stones: int | None = None
+    caps: int | None = None
+    black_stones: int | None = None
+    black_caps: int | None = None
+    start: str | None = None
+    bank: timedelta | None = None
+    increment: timedelta | None = None
+    cap: timedelta | None = None
+
+    @property
+    def start_tps(self) -> str | None:
+        """The start position when `start` is a TPS: its ranks are apart by "/", which moves in
+        PTN never have."""
+        return self.start if self.start is not None and "/" in self.start else None
+
+    @property
+    def start_moves(self) -> str | None:
+        """The opening's moves when `start` is PTN (not a TPS)."""
+        return self.start if self.start is not None and "/" not in self.start else None
+
+    @classmethod
+    def of(cls, setup: GameSetup) -> GameRequest:
+        """The request that gives `setup` again (the reserves left standard, a rating left to
+        the start position when it is what the start gives anyway), to change some of it."""
+        standard_stones, standard_caps = STANDARD_RESERVES[setup.size]
+        (stones, black_stones), (caps, black_caps) = setup.stones, setup.caps
+        clock = setup.clock
+        return cls(
+            size=setup.size,
+            komi=setup.base_komi,
+            days_per_move=setup.days_per_move,
+            rated=None if setup.rated == (setup.start_tps is None) else setup.rated,
+            opening=setup.opening,
+            antiquity=setup.antiquity,
+            stones=None if stones == standard_stones else stones,
+            caps=None if caps == standard_caps else caps,
+            black_stones=None if black_stones == stones else black_stones,
+            black_caps=None if black_caps == caps else black_caps,
+            start=setup.start_tps,
+            bank=clock.bank or None,
+            increment=clock.increment or None,
+            cap=clock.cap or None,
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class GameSetup:
     """Everything that fixes how a game is played; reserves are per colour (white, black).
 
@@ -114,39 +179,52 @@ class GameSetup:
     @classmethod
     def create(
         cls,
+        request: GameRequest,
         *,
         size: int,
         komi: float,
-        opening: Opening | str = Opening.SWAP,
-        stones: int | None = None,
-        caps: int | None = None,
-        black_stones: int | None = None,
-        black_caps: int | None = None,
         days_per_move: int,
-        rated: bool = True,
         antiquity: bool = False,
-        clock: TimeControl = PER_MOVE,
-        start_tps: str | None = None,
     ) -> GameSetup:
-        """Checked settings; raises :class:`InvalidSetting` with the reason. `stones` and `caps`
-        are both players' (the size's standard when None), or white's when black's are given
-        apart. A `start_tps` must fit the other settings (:func:`tak.start_position`) and is
-        unrated."""
+        """The checked setup `request` asks for, `size`, `komi`, `days_per_move` and `antiquity`
+        standing in for what it leaves as None (a start position gives its own size); raises
+        :class:`InvalidSetting` with the reason. Every limit of a game's setup is checked here:
+        the size, komi and days, the reserves (up to :data:`MAX_RESERVE` each), the opening, a
+        start position that must fit the rest (:func:`tak.start_position`) and is never rated
+        (`rated` left as None is rated only from the empty board), opening moves given as the
+        position they lead to, and the time control for the days per move settled on."""
+        start_tps, start_moves = request.start_tps, request.start_moves
+        if request.size is None and start_tps is not None:
+            # A TPS that is not one is refused with the setup.
+            with contextlib.suppress(TPSError):
+                size = parse_tps(start_tps).size
+        size = size if request.size is None else request.size
+        komi = komi if request.komi is None else request.komi
+        days_per_move = days_per_move if request.days_per_move is None else request.days_per_move
+        antiquity = antiquity if request.antiquity is None else request.antiquity
         check_size(size)
         check_komi(komi)
         check_days(days_per_move)
         try:
-            opening = Opening(opening)
+            opening = Opening(request.opening)
         except ValueError:
             raise InvalidSetting(_("The opening must be 'swap' or 'no-swap'.")) from None
         default_stones, default_caps = STANDARD_RESERVES[size]
+        stones, caps = request.stones, request.caps
+        black_stones, black_caps = request.black_stones, request.black_caps
         for value, refusal in (
-            (stones, _("The number of stones must be from 0 to 200.")),
-            (caps, _("The number of capstones must be from 0 to 200.")),
-            (black_stones, _("The number of black's stones must be from 0 to 200.")),
-            (black_caps, _("The number of black's capstones must be from 0 to 200.")),
+            (stones, _("The number of stones must be from 0 to {most}.", most=MAX_RESERVE)),
+            (caps, _("The number of capstones must be from 0 to {most}.", most=MAX_RESERVE)),
+            (
+                black_stones,
+                _("The number of black's stones must be from 0 to {most}.", most=MAX_RESERVE),
+            ),
+            (
+                black_caps,
+                _("The number of black's capstones must be from 0 to {most}.", most=MAX_RESERVE),
+            ),
         ):
-            if value is not None and not 0 <= value <= 200:
+            if value is not None and not 0 <= value <= MAX_RESERVE:
                 raise InvalidSetting(refusal)
         white_stones = default_stones if stones is None else stones
         white_caps = default_caps if caps is None else caps
@@ -155,22 +233,18 @@ class GameSetup:
         problem = playable_reserve_problem(size, stone_pair, cap_pair, opening)
         if problem is not None:
             raise InvalidSetting(engine_sentence(problem))
-        if start_tps is not None:
-            start_tps = checked_start(
-                start_tps, size, komi, stone_pair, cap_pair, opening, rated, antiquity
-            )
-        return cls(
-            size,
-            float(komi),
-            opening,
-            stone_pair,
-            cap_pair,
-            days_per_move,
-            rated,
-            antiquity,
-            clock,
-            start_tps,
+        setup = cls(
+            size, float(komi), opening, stone_pair, cap_pair, days_per_move, False, antiquity
         )
+        if start_moves is not None:
+            start_tps = setup.opening_tps(start_moves)
+        rated = start_tps is None if request.rated is None else request.rated
+        if start_tps is not None:
+            start_tps = checked_start(start_tps, setup, rated)
+        clock = TimeControl.create(
+            days_per_move, bank=request.bank, increment=request.increment, cap=request.cap
+        )
+        return replace(setup, rated=rated, clock=clock, start_tps=start_tps)
 
     @property
     def standard_reserves(self) -> bool:
@@ -233,18 +307,9 @@ class GameSetup:
         return 0 if self.start_tps is None else parse_tps(self.start_tps).ply
 
 
-def checked_start(
-    tps: str,
-    size: int,
-    komi: float,
-    stones: tuple[int, int],
-    caps: tuple[int, int],
-    opening: Opening,
-    rated: bool,
-    antiquity: bool,
-) -> str:
+def checked_start(tps: str, setup: GameSetup, rated: bool) -> str:
     """The start position's TPS as the engine writes it, or :class:`InvalidSetting` saying why
-    a game cannot start there."""
+    a game with `setup` cannot start there."""
     if rated:
         raise InvalidSetting(
             _("A game from a TPS position is never rated: leave `rated` out or set it to False.")
@@ -252,12 +317,12 @@ def checked_start(
     try:
         position = start_position(
             tps,
-            size=size,
-            komi=komi,
-            stones=stones,
-            caps=caps,
-            opening=opening,
-            ties_to_black=antiquity,
+            size=setup.size,
+            komi=setup.base_komi,
+            stones=setup.stones,
+            caps=setup.caps,
+            opening=setup.opening,
+            ties_to_black=setup.antiquity,
         )
     except TakError as error:
         raise InvalidSetting(

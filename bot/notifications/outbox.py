@@ -251,6 +251,7 @@ class BiddingNews:
 
 class Headline(StrEnum):
     CREATED = "created"  # open for sign-up: the embed with its settings
+    CHANGED = "changed"  # its settings changed before the start: the sign-up embed again
     STARTED = "started"
     WITHDREW = "withdrew"
     DISQUALIFIED = "disqualified"

@@ -14,7 +14,7 @@ from bot.languages import _
 from bot.timekeeping.control import PER_MOVE, TimeControl
 from bot.tournaments import DEFAULT_SCORING, DEFAULT_TIE_BREAKS, Scoring, ScoringSystem, TieBreak
 from bot.tournaments.groups import MAX_GROUPS
-from bot.tournaments.tournament import RequestedBye, TournamentFormat
+from bot.tournaments.tournament import RequestedBye, TournamentFormat, TournamentView
 
 MAX_PLAYERS = 64
 MAX_SWISS_ROUNDS = 20
@@ -54,43 +54,18 @@ class TournamentRules:
     requested_bye: RequestedBye = RequestedBye.HALF
 
     @classmethod
-    def create(
-        cls,
-        format: TournamentFormat | str,
-        *,
-        days_per_move: int,
-        swiss_rounds: int | None = None,
-        games_per_match: int = 2,
-        scoring: ScoringSystem | str = ScoringSystem.MATCH_POINTS,
-        match_points: tuple[float, float, float] = (3.0, 1.0, 0.0),
-        tie_breaks: Sequence[TieBreak | str] = DEFAULT_TIE_BREAKS,
-        max_players: int = MAX_PLAYERS,
-        vacation_allowed: bool = True,
-        groups: int | None = None,
-        advance: int | None = None,
-        tiebreak_days: int | None = None,
-        tiebreak_bank: timedelta | None = None,
-        tiebreak_increment: timedelta | None = None,
-        tiebreak_cap: timedelta | None = None,
-        tiebreak_games: int | None = None,
-        requested_bye: RequestedBye | str | None = None,
-    ) -> TournamentRules:
-        """Checked rules; raises :class:`InvalidSetting` with the reason.
-
-        `match_points` are for a match won, drawn and lost (a bye scores a win); `tie_breaks`
-        apply in the order given. The knockout formats take their tiebreak games' time control
-        (`tiebreak_days`, by default the tournament's `days_per_move`, and a bank or an
-        increment up to a cap, checked for those days) and their most, `tiebreak_games`. A
-        Swiss tournament takes what a `requested_bye` scores (half, the default: a drawn match's
-        match points; or zero).
-        """
-        chosen = _choice(TournamentFormat, format, "format")
+    def create(cls, request: RulesRequest, *, days_per_move: int) -> TournamentRules:
+        """The checked rules `request` asks for, for games of `days_per_move`; raises
+        :class:`InvalidSetting` with the reason."""
+        chosen = _choice(TournamentFormat, request.format, "format")
+        tiebreak_days = request.tiebreak_days
         tiebreak_clock = TimeControl.create(
             days_per_move if tiebreak_days is None else tiebreak_days,
-            bank=tiebreak_bank,
-            increment=tiebreak_increment,
-            cap=tiebreak_cap,
+            bank=request.tiebreak_bank,
+            increment=request.tiebreak_increment,
+            cap=request.tiebreak_cap,
         )
+        swiss_rounds, requested_bye = request.swiss_rounds, request.requested_bye
         if chosen is TournamentFormat.SWISS:
             if swiss_rounds is None or not 1 <= swiss_rounds <= MAX_SWISS_ROUNDS:
                 raise InvalidSetting(
@@ -106,7 +81,8 @@ class TournamentRules:
                 )
             )
         bye = _choice(RequestedBye, requested_bye or RequestedBye.HALF, "requested bye")
-        _check_groups(chosen, groups, advance)
+        _check_groups(chosen, request.groups, request.advance)
+        games_per_match, max_players = request.games_per_match, request.max_players
         if not 1 <= games_per_match <= MAX_MATCH_GAMES:
             raise InvalidSetting(_("A match has 1 to {most} games.", most=MAX_MATCH_GAMES))
         if not 2 <= max_players <= MAX_PLAYERS:
@@ -115,15 +91,71 @@ class TournamentRules:
             format=chosen,
             swiss_rounds=swiss_rounds,
             games_per_match=games_per_match,
-            scoring=_scoring(scoring, match_points, tie_breaks, bye),
+            scoring=_scoring(request.scoring, request.match_points, request.tie_breaks, bye),
             max_players=max_players,
-            vacation_allowed=vacation_allowed,
-            groups=groups,
-            advance=advance,
+            vacation_allowed=request.vacation_allowed,
+            groups=request.groups,
+            advance=request.advance,
             tiebreaks=_tiebreaks(
-                chosen, days_per_move, tiebreak_days, tiebreak_clock, tiebreak_games
+                chosen, days_per_move, tiebreak_days, tiebreak_clock, request.tiebreak_games
             ),
             requested_bye=bye,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RulesRequest:
+    """The rules an organizer gives for a tournament, as given (built once from the commands'
+    options), checked whole by :meth:`TournamentRules.create`.
+
+    `match_points` are for a match won, drawn and lost (a bye scores a win); `tie_breaks`
+    apply in the order given. The knockout formats take their tiebreak games' time control
+    (`tiebreak_days`, by default the tournament's days per move, and a bank or an increment up
+    to a cap, checked for those days) and their most, `tiebreak_games`. A Swiss tournament takes
+    what a `requested_bye` scores (half, the default: a drawn match's match points; or zero).
+    """
+
+    format: TournamentFormat | str
+    swiss_rounds: int | None = None
+    games_per_match: int = 2
+    scoring: ScoringSystem | str = ScoringSystem.MATCH_POINTS
+    match_points: tuple[float, float, float] = (3.0, 1.0, 0.0)
+    tie_breaks: Sequence[TieBreak | str] = DEFAULT_TIE_BREAKS
+    max_players: int = MAX_PLAYERS
+    vacation_allowed: bool = True
+    groups: int | None = None
+    advance: int | None = None
+    tiebreak_days: int | None = None
+    tiebreak_bank: timedelta | None = None
+    tiebreak_increment: timedelta | None = None
+    tiebreak_cap: timedelta | None = None
+    tiebreak_games: int | None = None
+    requested_bye: RequestedBye | str | None = None
+
+    @classmethod
+    def of(cls, tournament: TournamentView) -> RulesRequest:
+        """The request that gives `tournament`'s rules again, to change some of them."""
+        scoring, tiebreaks = tournament.scoring, tournament.tiebreaks
+        clock = tiebreaks.clock
+        return cls(
+            format=tournament.format,
+            swiss_rounds=tournament.swiss_rounds,
+            games_per_match=tournament.games_per_match,
+            scoring=scoring.system,
+            match_points=(scoring.match_win, scoring.match_draw, scoring.match_loss),
+            tie_breaks=scoring.tie_breaks,
+            max_players=tournament.max_players,
+            vacation_allowed=tournament.vacation_allowed,
+            groups=tournament.group_count,
+            advance=tournament.group_advance,
+            tiebreak_days=tiebreaks.days_per_move,
+            tiebreak_bank=clock.bank or None,
+            tiebreak_increment=clock.increment or None,
+            tiebreak_cap=clock.cap or None,
+            tiebreak_games=tiebreaks.games,
+            requested_bye=(
+                tournament.requested_bye if tournament.format is TournamentFormat.SWISS else None
+            ),
         )
 
 

@@ -52,6 +52,7 @@ from bot.errors import (
 from bot.games.lookup import QueryService
 from bot.games.model import (
     GAME_SELECT,
+    GameRequest,
     GameSetup,
     GameView,
     PlayerRef,
@@ -85,7 +86,7 @@ from bot.tournaments import (
 )
 from bot.tournaments.entry import checkin_times, entries_at_start
 from bot.tournaments.rounds import advance, decide, fetch_round, standings_input
-from bot.tournaments.rules import TournamentRules
+from bot.tournaments.rules import RulesRequest, TournamentRules
 from bot.tournaments.storage import (
     TOURNAMENT_SELECT,
     fetch_entrants,
@@ -138,12 +139,7 @@ class TournamentService:
         :mod:`bot.tournaments.entry`)."""
         if not is_organizer:
             raise NotOrganizer(_("create a tournament"))
-        if setup.antiquity or not setup.standard_reserves:
-            # What a tournament keeps of its setup: size, komi, opening, days, rated, clock and
-            # the start position (a thematic event).
-            raise InvalidSetting(
-                _("A tournament's games are played with the standard pieces and no tie rule.")
-            )
+        _check_tournament_setup(setup)
         name = " ".join(strip_unsafe(name).split())
         if not any(char.isalnum() for char in name):
             raise InvisibleName("tournament")
@@ -186,6 +182,47 @@ class TournamentService:
             )
             await enqueue(tx, TournamentNews(tournament_id, headline=Headline.CREATED.value), now)
             return await fetch_tournament(tx, tournament_id)
+
+    async def change(
+        self,
+        tournament_id: int,
+        game: GameRequest,
+        rules: RulesRequest,
+        *,
+        checkin: timedelta | None = None,
+        actor_id: int,
+        is_organizer: bool,
+    ) -> TournamentView:
+        """The tournament with its games set up as `game` asks and played by `rules` (each
+        checked as when it was created), until it starts; more players than `rules` allow are
+        refused. With `checkin`, check-in opens that long before the sign-up deadline (again,
+        if it was open). The players are told (the sign-up call again, with the new settings)."""
+        async with self._db.transaction() as tx:
+            tournament = await self._organized(
+                tx, tournament_id, actor_id, is_organizer, _("change a tournament")
+            )
+            _require(tournament, TournamentStatus.SIGNUP, _("change it"))
+            current = tournament.setup
+            setup = GameSetup.create(
+                game, size=current.size, komi=current.base_komi, days_per_move=current.days_per_move
+            )
+            _check_tournament_setup(setup)
+            checked = TournamentRules.create(rules, days_per_move=setup.days_per_move)
+            if tournament.player_count > checked.max_players:
+                raise InvalidSetting(
+                    _(
+                        "{count} players have joined already: the most must be at least that.",
+                        count=tournament.player_count,
+                    )
+                )
+            await storage.update_rules(tx, tournament.id, setup, checked)
+            if checkin is not None:
+                now = self._clock.now()
+                times = checkin_times(now, tournament.signup_deadline, checkin)
+                await storage.schedule_checkin(tx, tournament.id, times.opens_at, times.remind_at)
+            news = TournamentNews(tournament.id, headline=Headline.CHANGED.value)
+            await enqueue(tx, news, self._clock.now())
+            return await fetch_tournament(tx, tournament.id)
 
     async def join(self, tournament_id: int, player: PlayerRef) -> Entrant:
         now = self._clock.now()
@@ -498,6 +535,15 @@ class TournamentService:
             ending = await finish_game(tx, game, game.position_from_tps(), abort, now, news)
             stopped.append(ending.game)
         return stopped
+
+
+def _check_tournament_setup(setup: GameSetup) -> None:
+    """What a tournament keeps of its games' setup: size, komi, opening, days, rated, clock and
+    the start position (a thematic event); anything else is refused."""
+    if setup.antiquity or not setup.standard_reserves:
+        raise InvalidSetting(
+            _("A tournament's games are played with the standard pieces and no tie rule.")
+        )
 
 
 def _require(tournament: TournamentView, status: TournamentStatus, action: str) -> None:

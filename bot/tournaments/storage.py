@@ -7,10 +7,18 @@ reads are :mod:`bot.tournaments.corrections`')."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from bot.errors import UnknownTournament
-from bot.games.model import GameSetup, GameView, PlayerRef, clock_from_row, tiebreak_from_row
+from bot.games.model import (
+    GameRequest,
+    GameSetup,
+    GameView,
+    PlayerRef,
+    clock_from_row,
+    tiebreak_from_row,
+)
 from bot.store import Row, Transaction, from_db, to_db, to_db_or_none
 from bot.tournaments import Scoring, ScoringSystem, TieBreak
 from bot.tournaments.rules import TournamentRules, requested_bye_points
@@ -65,14 +73,16 @@ def tournament_from_row(row: Row) -> TournamentView:
         name=row["name"],
         format=TournamentFormat(row["format"]),
         swiss_rounds=row["swiss_rounds"],
-        setup=GameSetup.create(
-            size=row["size"],
-            komi=row["komi"],
-            opening=row["opening"],
-            days_per_move=row["days_per_move"],
-            rated=bool(row["rated"]),
+        setup=replace(
+            GameSetup.create(
+                GameRequest(
+                    opening=row["opening"], rated=bool(row["rated"]), start=row["start_tps"]
+                ),
+                size=row["size"],
+                komi=row["komi"],
+                days_per_move=row["days_per_move"],
+            ),
             clock=clock_from_row(row),
-            start_tps=row["start_tps"],
         ),
         games_per_match=row["games_per_match"],
         scoring=Scoring(
@@ -196,6 +206,65 @@ async def fetch_place_holders(tx: Transaction, tournament_id: int) -> dict[int, 
 # ----------------------------------------------------------------- tournaments
 
 
+# The columns of a tournament's game setup and rules, in the order of :func:`_rules_values`.
+RULES_COLUMNS = (
+    "format",
+    "swiss_rounds",
+    "size",
+    "komi",
+    "opening",
+    "games_per_match",
+    "days_per_move",
+    "rated",
+    "scoring",
+    "match_win",
+    "match_draw",
+    "match_loss",
+    "tie_breaks",
+    "max_players",
+    "vacation_allowed",
+    "clock_bank",
+    "clock_increment",
+    "clock_cap",
+    "group_count",
+    "group_advance",
+    "tiebreak_days_per_move",
+    "tiebreak_clock_bank",
+    "tiebreak_clock_increment",
+    "tiebreak_clock_cap",
+    "tiebreak_games",
+    "start_tps",
+    "requested_bye",
+)
+
+
+def _rules_values(setup: GameSetup, rules: TournamentRules) -> tuple[object, ...]:
+    scoring = rules.scoring
+    return (
+        rules.format.value,
+        rules.swiss_rounds,
+        setup.size,
+        setup.base_komi,
+        setup.opening.value,
+        rules.games_per_match,
+        setup.days_per_move,
+        int(setup.rated),
+        scoring.system.value,
+        scoring.match_win,
+        scoring.match_draw,
+        scoring.match_loss,
+        ",".join(kind.value for kind in scoring.tie_breaks),
+        rules.max_players,
+        int(rules.vacation_allowed),
+        *setup.clock.to_db(),
+        rules.groups,
+        rules.advance,
+        *rules.tiebreaks.to_db(),
+        setup.start_tps,
+        rules.requested_bye.value,
+    )
+
+
 async def insert_tournament(
     tx: Transaction,
     *,
@@ -211,48 +280,42 @@ async def insert_tournament(
     now: datetime,
 ) -> int:
     """A new tournament open for sign-up; its id."""
-    scoring = rules.scoring
-    new_id = await tx.insert(
-        "INSERT INTO tournaments (guild_id, channel_id, name, format, swiss_rounds, size, "
-        "komi, opening, games_per_match, days_per_move, rated, scoring, match_win, "
-        "match_draw, match_loss, tie_breaks, max_players, signup_deadline, organizer_id, "
-        "created_at, vacation_allowed, clock_bank, clock_increment, clock_cap, group_count, "
-        "group_advance, tiebreak_days_per_move, tiebreak_clock_bank, tiebreak_clock_increment, "
-        "tiebreak_clock_cap, tiebreak_games, checkin_opens_at, checkin_remind_at, start_tps, "
-        f"requested_bye) VALUES ({', '.join('?' * 35)})",
+    columns = (
+        "guild_id",
+        "channel_id",
+        "name",
+        "signup_deadline",
+        "organizer_id",
+        "created_at",
+        "checkin_opens_at",
+        "checkin_remind_at",
+        *RULES_COLUMNS,
+    )
+    return await tx.insert(
+        f"INSERT INTO tournaments ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
         (
             guild_id,
             channel_id,
             name,
-            rules.format.value,
-            rules.swiss_rounds,
-            setup.size,
-            setup.base_komi,
-            setup.opening.value,
-            rules.games_per_match,
-            setup.days_per_move,
-            int(setup.rated),
-            scoring.system.value,
-            scoring.match_win,
-            scoring.match_draw,
-            scoring.match_loss,
-            ",".join(kind.value for kind in scoring.tie_breaks),
-            rules.max_players,
             to_db_or_none(signup_deadline),
             organizer_id,
             to_db(now),
-            int(rules.vacation_allowed),
-            *setup.clock.to_db(),
-            rules.groups,
-            rules.advance,
-            *rules.tiebreaks.to_db(),
             to_db_or_none(checkin_opens_at),
             to_db_or_none(checkin_remind_at),
-            setup.start_tps,
-            rules.requested_bye.value,
+            *_rules_values(setup, rules),
         ),
     )
-    return new_id
+
+
+async def update_rules(
+    tx: Transaction, tournament_id: int, setup: GameSetup, rules: TournamentRules
+) -> None:
+    """A tournament's game setup and rules changed (before it starts)."""
+    assignments = ", ".join(f"{column} = ?" for column in RULES_COLUMNS)
+    await tx.execute(
+        f"UPDATE tournaments SET {assignments} WHERE id = ?",
+        (*_rules_values(setup, rules), tournament_id),
+    )
 
 
 async def mark_started(

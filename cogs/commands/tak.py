@@ -11,7 +11,7 @@ are shown to the user as they are (:func:`cogs.interactions.acting`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import discord
@@ -22,11 +22,11 @@ from bot.coins.service import MAX_COINS
 from bot.computer.opponent import DEFAULT_LEVEL
 from bot.errors import BredonError
 from bot.games.lookup import Listing
-from bot.games.model import MAX_MATCH_GAMES, GameView
+from bot.games.model import MAX_MATCH_GAMES, GameRequest, GameView
 from bot.games.service import position_mark, request_key, require_active
 from bot.languages import _, speaking
 from bot.notifications.outbox import game_stream
-from bot.text_safety import typed_move
+from bot.text_safety import one_line, typed_move
 from bot.timekeeping.control import clock_options
 from cogs.arguments import (
     BoardSize,
@@ -34,7 +34,6 @@ from cogs.arguments import (
     Days,
     Game,
     Komi,
-    Span,
     Text,
     Turn,
     find_game,
@@ -52,13 +51,11 @@ from cogs.components.buttons import buttons
 from cogs.components.game_list import listing_page
 from cogs.delivery.courier import Courier
 from cogs.delivery.sharing import answer, wording_for
-from cogs.interactions import acting, person_language, services_of
+from cogs.interactions import acting, apologise, person_language, services_of
 from cogs.words import game_messages
 from cogs.words.formatting import display
 from tak import PTNError, parse_move
 from tak.tps import MAX_TPS_LENGTH
-
-MAX_RESERVE = 200  # what the engine accepts per player
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +132,146 @@ def suggested_moves(legal: list[str], typed: str) -> list[str]:
 Move = app_commands.Transform[str, MoveArgument]
 
 
+@dataclass(frozen=True, slots=True)
+class ChallengeOptions:
+    """What `/tak challenge` was asked: the game (the custom rules' form adds to it), who to
+    play and how."""
+
+    request: GameRequest
+    opponent: discord.Member | None
+    color: str
+    games: int
+    stakes: bool
+    ante: int | None
+
+
+class CustomRules(discord.ui.Modal):
+    """The second step of `/tak challenge custom:True`: the rules a player rarely changes,
+    written as Tak players write them (pieces as stones/capstones, ``21/1``; a bank or an
+    increment as ``bank 7d`` or ``+1d max 10d``; the start as a TPS or opening moves); the
+    challenge is then made with these and the first step's options. Every limit is checked by
+    the game's setup (:meth:`bot.games.model.GameSetup.create`)."""
+
+    def __init__(self, cog: TakCog, asked: ChallengeOptions) -> None:
+        super().__init__(title=_("Custom rules"), timeout=15 * 60)
+        self.cog, self.asked = cog, asked
+        fields = (
+            (
+                "pieces",
+                _("Pieces: stones/capstones"),
+                _("21/1 for both, or 21/1 20/1: white, black"),
+                20,
+            ),
+            (
+                "rules",
+                _("Opening and tie rule"),
+                _("swap or no-swap; antiquity or no-antiquity"),
+                40,
+            ),
+            (
+                "clock",
+                _("Time control besides the days"),
+                _("bank 7d, or +1d (an increment) max 10d"),
+                40,
+            ),
+            (
+                "start",
+                _("Start position: a TPS, or opening moves"),
+                _("x5/x5/x2,1,x2/x5/x5 2 1, or a1 e5"),
+                MAX_TPS_LENGTH,
+            ),
+        )
+        self.inputs: dict[str, discord.ui.TextInput[CustomRules]] = {}
+        for name, label, placeholder, longest in fields:
+            self.inputs[name] = discord.ui.TextInput(
+                label=label[:45],
+                placeholder=placeholder[:100],
+                custom_id=name,
+                required=False,
+                max_length=longest,
+            )
+            self.add_item(self.inputs[name])
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        async with acting(interaction):
+            text = {name: field.value.strip() for name, field in self.inputs.items()}
+            request = replace(self.asked.request, start=text["start"] or None)
+            request = with_pieces(request, text["pieces"])
+            request = with_clock(with_rules(request, text["rules"]), text["clock"])
+            await self.cog.post_challenge(interaction, replace(self.asked, request=request))
+
+    async def on_error(  # type: ignore[override]  # as discord.py's Modal narrows it
+        self, interaction: discord.Interaction, error: Exception, /
+    ) -> None:
+        await apologise(interaction, error, "the custom rules form")
+
+
+_PIECES = re.compile(r"(\d{1,4})\s*/\s*(\d{1,4})(?:[\s,;]+(\d{1,4})\s*/\s*(\d{1,4}))?")
+
+
+def with_pieces(request: GameRequest, text: str) -> GameRequest:
+    """Stones and capstones as written: ``21/1`` (both players), or ``21/1 20/1`` (white's,
+    then black's); none given: the size's standard."""
+    if not text:
+        return request
+    found = _PIECES.fullmatch(text)
+    if found is None:
+        raise Refusal(
+            _(
+                "Write the pieces as stones/capstones, e.g. 21/1, or white's then black's: "
+                "21/1 20/1."
+            )
+        )
+    stones, caps, black_stones, black_caps = (
+        None if number is None else int(number) for number in found.groups()
+    )
+    return replace(
+        request, stones=stones, caps=caps, black_stones=black_stones, black_caps=black_caps
+    )
+
+
+def with_rules(request: GameRequest, text: str) -> GameRequest:
+    """The opening (``swap``, the standard, or ``no-swap``) and the tie rule (``antiquity`` or
+    ``no-antiquity``; none given: the server's)."""
+    for word in text.lower().replace(",", " ").replace(";", " ").split():
+        if word in ("swap", "no-swap"):
+            request = replace(request, opening=word)
+        elif word in ("antiquity", "no-antiquity"):
+            request = replace(request, antiquity=word == "antiquity")
+        else:
+            raise Refusal(
+                _(
+                    "The opening is swap or no-swap, the tie rule antiquity or no-antiquity "
+                    "(not {word}).",
+                    word=one_line(word),
+                )
+            )
+    return request
+
+
+def with_clock(request: GameRequest, text: str) -> GameRequest:
+    """A bank (``bank 7d``), or an increment (``+1d``) with its maximum (``max 10d``), as
+    durations (checked with the game's setup)."""
+    spans: dict[str, str] = {}
+    words = text.lower().replace(",", " ").split()
+    while words:
+        word = words.pop(0)
+        if word in ("bank", "max") and words:
+            spans[word] = words.pop(0)
+        elif word.startswith("+") and (word[1:] or words):
+            spans["increment"] = word[1:] or words.pop(0)
+        else:
+            raise Refusal(
+                _(
+                    "Write the time control as a bank, e.g. bank 7d, or an increment with its "
+                    "maximum if you like: +1d max 10d."
+                )
+            )
+    return replace(
+        request, **clock_options(spans.get("bank"), spans.get("increment"), spans.get("max"))
+    )
+
+
 class TakCog(commands.Cog):
     """Challenges, moves, boards, offers and your games list: the bodies of `/tak` (their names
     and groups are declared in :mod:`cogs.commands.tree`), and the moves typed in threads."""
@@ -149,21 +286,12 @@ class TakCog(commands.Cog):
 
     @app_commands.describe(
         opponent="Who to play; leave out for an open challenge anyone may accept",
-        opening="swap: each side's first move places an opponent's flat (standard)",
-        stones="Stones per player, or white's if black's differ (default: standard for the size)",
-        caps="Capstones per player, or white's if black's differ (default: standard)",
-        black_stones="Black's stones when not white's (a handicap); black is player 2",
-        black_caps="Black's capstones when not white's (a handicap)",
         days="Days each player has for a move (default: the server's)",
         games="Games in the match, colours alternating (default 1)",
         rated="Whether the game counts for the ratings (default yes; a game from a TPS: never)",
         stakes="Play for coins, if the server allows it: antes, bids for first, Tak payments",
         ante="Coins each player puts in the pot (default: the server's, usually 10)",
-        antiquity="Antiquity tie rule: a tied flat count goes to black, whatever the komi",
-        bank="A reserve for moves that take longer than `days`, e.g. 7d (never refilled)",
-        increment="Fischer clock: start with `days`, add this a move, e.g. 1d or 12h",
-        maximum="With an increment: the most a clock can hold, e.g. 10d",
-        tps="Start from this position (TPS, as ptn.ninja or /game tps gives it); unrated",
+        custom="Set custom rules in a second step: pieces, opening, tie rule, clock, start",
     )
     async def challenge(
         self,
@@ -172,82 +300,79 @@ class TakCog(commands.Cog):
         size: BoardSize | None = None,
         komi: Komi | None = None,
         color: Colour = "random",
-        opening: Literal["swap", "no-swap"] = "swap",
-        stones: app_commands.Range[int, 0, MAX_RESERVE] | None = None,
-        caps: app_commands.Range[int, 0, MAX_RESERVE] | None = None,
         days: Days | None = None,
         games: app_commands.Range[int, 1, MAX_MATCH_GAMES] = 1,
         rated: bool | None = None,
         stakes: bool = False,
         ante: app_commands.Range[int, 1, MAX_COINS] | None = None,
-        antiquity: bool | None = None,
-        bank: Span | None = None,
-        increment: Span | None = None,
-        maximum: Span | None = None,
-        tps: app_commands.Range[str, 1, MAX_TPS_LENGTH] | None = None,
-        black_stones: app_commands.Range[int, 0, MAX_RESERVE] | None = None,
-        black_caps: app_commands.Range[int, 0, MAX_RESERVE] | None = None,
+        custom: bool = False,
     ) -> None:
         """Challenge someone (or anyone) to a game of Tak"""
+        asked = ChallengeOptions(
+            GameRequest(size=size, komi=komi, days_per_move=days, rated=rated),
+            opponent,
+            color,
+            games,
+            stakes,
+            ante,
+        )
+        if custom:  # the rules a player rarely changes, in a form
+            with speaking(await person_language(interaction)):
+                form = CustomRules(self, asked)
+            await interaction.response.send_modal(form)
+            return
         async with acting(interaction):
-            me = interaction.client.user
-            against_me = me is not None and opponent == me
-            if opponent is not None and opponent.bot and not against_me:
-                raise Refusal(_("Bots cannot play Tak here: challenge a person."))
-            if against_me and (stakes or ante is not None):
-                raise Refusal(_("I don't play for coins: challenge me without stakes."))
-            settings = await self.services.guilds.get(interaction.guild_id or 0)
-            place = await check_place(interaction, settings.use_threads)
-            setup = settings.game_setup(
-                size=size,
-                komi=komi,
-                opening=opening,
-                stones=stones,
-                caps=caps,
-                black_stones=black_stones,
-                black_caps=black_caps,
-                days_per_move=days,
-                # The bot's games are never rated (its service says so); a `rated` asked of
-                # it is let go, as before, rather than refused with a TPS start.
-                rated=False if against_me else rated,
-                antiquity=antiquity,
-                start_tps=tps,
-                **clock_options(bank, increment, maximum),
+            await self.post_challenge(interaction, asked)
+
+    async def post_challenge(
+        self, interaction: discord.Interaction, asked: ChallengeOptions
+    ) -> None:
+        """Post the challenge `asked` for (to Bredon itself: its service takes it), and tell
+        the challenger where it is."""
+        opponent, stakes, ante = asked.opponent, asked.stakes, asked.ante
+        me = interaction.client.user
+        against_me = me is not None and opponent == me
+        if opponent is not None and opponent.bot and not against_me:
+            raise Refusal(_("Bots cannot play Tak here: challenge a person."))
+        if against_me and (stakes or ante is not None):
+            raise Refusal(_("I don't play for coins: challenge me without stakes."))
+        settings = await self.services.guilds.get(interaction.guild_id or 0)
+        place = await check_place(interaction, settings.use_threads)
+        if me is not None and against_me:
+            challenge = await self.services.opponent.challenge(
+                guild_id=interaction.guild_id or 0,
+                channel_id=interaction.channel_id or 0,
+                player=player_of(interaction.user),
+                bot=player_of(me),
+                level=DEFAULT_LEVEL,
+                request=asked.request,
+                defaults=settings,
+                colour=asked.color,
+                games=asked.games,
+                fair_use=self.bot.settings.fair_use,
             )
-            if me is not None and against_me:
-                challenge = await self.services.opponent.challenge(
-                    guild_id=interaction.guild_id or 0,
-                    channel_id=interaction.channel_id or 0,
-                    player=player_of(interaction.user),
-                    bot=player_of(me),
-                    level=DEFAULT_LEVEL,
-                    setup=setup,
-                    colour=color,
-                    games=games,
-                    fair_use=self.bot.settings.fair_use,
-                )
-            else:
-                challenge = await self.services.challenges.create(
-                    guild_id=interaction.guild_id or 0,
-                    channel_id=interaction.channel_id or 0,
-                    challenger=player_of(interaction.user),
-                    opponent=None if opponent is None else player_of(opponent),
-                    setup=setup,
-                    colour=color,
-                    games=games,
-                    stakes=stakes,
-                    ante=ante,
-                )
-            message = await post_or_withdraw(self.table, place, challenge)
-            announce_to_me(self.bot, challenge)
-            await interaction.followup.send(
-                _(
-                    "Challenge #{challenge} is up: {link}",
-                    challenge=challenge.id,
-                    link=message.jump_url,
-                ),
-                ephemeral=True,
+        else:
+            challenge = await self.services.challenges.create(
+                guild_id=interaction.guild_id or 0,
+                channel_id=interaction.channel_id or 0,
+                challenger=player_of(interaction.user),
+                opponent=None if opponent is None else player_of(opponent),
+                setup=settings.game_setup(asked.request),
+                colour=asked.color,
+                games=asked.games,
+                stakes=stakes,
+                ante=ante,
             )
+        message = await post_or_withdraw(self.table, place, challenge)
+        announce_to_me(self.bot, challenge)
+        await interaction.followup.send(
+            _(
+                "Challenge #{challenge} is up: {link}",
+                challenge=challenge.id,
+                link=message.jump_url,
+            ),
+            ephemeral=True,
+        )
 
     # ----------------------------------------------------------------- playing
 

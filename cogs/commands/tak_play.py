@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.computer.player import POLL_SECONDS, BotPlayer, Thinker
+from bot.games.model import GameRequest
 from bot.languages import _
 from bot.notifications.outbox import Item, game_stream
 from cogs.arguments import BoardSize, Colour, Days, Komi
@@ -112,7 +113,8 @@ class OpponentCog(commands.Cog):
                 player=player_of(interaction.user),
                 bot=player_of(bot.user),
                 level=level,
-                setup=settings.game_setup(size=size, komi=komi, days_per_move=days),
+                request=GameRequest(size=size, komi=komi, days_per_move=days),
+                defaults=settings,
                 colour=color,
                 fair_use=bot.settings.fair_use,
             )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import timedelta
 from functools import partial
 from typing import Any
@@ -24,7 +25,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.model import MAX_MATCH_GAMES
+from bot.games.model import MAX_MATCH_GAMES, GameRequest
 from bot.languages import _, spoken
 from bot.notifications.outbox import game_stream, tournament_stream
 from bot.text_safety import message_text
@@ -37,6 +38,7 @@ from bot.tournaments.rules import (
     MAX_ROUNDS,
     MAX_SWISS_ROUNDS,
     MAX_TIEBREAK_GAMES,
+    RulesRequest,
     TournamentRules,
 )
 from bot.tournaments.service import MAX_NAME_LENGTH
@@ -142,28 +144,12 @@ class TournamentCog(commands.Cog):
         komi="Extra points for black in a flat count, in halves (default: the server's)",
         games="Games per match, colours alternating (default 2)",
         days="Days each player has for a move (default: the server's)",
-        scoring="What ranks the table (default: match points)",
-        max_players="Most players who may join (default 64)",
         signup_days="Days sign-up stays open (default: until the organizer starts it)",
         swiss_rounds="Rounds of a Swiss tournament (Swiss only)",
-        rated="Whether the games count for the ratings (default yes; never from a `start`)",
-        bank="A reserve for moves that take longer than `days`, e.g. 7d (never refilled)",
-        increment="Fischer clock: start with `days`, add this a move, e.g. 1d or 12h",
-        maximum="With an increment: the most a clock can hold, e.g. 10d",
-        vacations="Whether players' vacations stop the clocks of its games (default yes)",
         groups="Groups -> knockout: how many round-robin groups (players spread by seed)",
         advance="Groups -> knockout: how many of each group go into the knockout",
-        tiebreak_games="Knockouts: most tiebreak games for a drawn match, then the better seed "
-        "goes through (default 3)",
-        tiebreak_days="Knockouts: days a move in tiebreak games (default: as the other games)",
-        tiebreak_bank="Knockouts: a bank for tiebreak games, e.g. 2d",
-        tiebreak_increment="Knockouts: an increment for tiebreak games, e.g. 12h",
-        tiebreak_maximum="Knockouts: with a tiebreak increment, the most a clock can hold",
-        checkin="Check-in window before sign-up closes, e.g. 1d or 12h (needs signup_days)",
-        start="Every game starts here: a TPS, or opening moves in PTN (a thematic event)",
-        requested_bye="Swiss: what a bye a player asks for scores (default half: a draw)",
     )
-    @app_commands.choices(format=FORMATS, scoring=SCORINGS, requested_bye=REQUESTED_BYES)
+    @app_commands.choices(format=FORMATS)
     async def create(
         self,
         interaction: discord.Interaction,
@@ -173,60 +159,28 @@ class TournamentCog(commands.Cog):
         komi: float | None = None,
         games: app_commands.Range[int, 1, MAX_MATCH_GAMES] = 2,
         days: Days | None = None,
-        scoring: str = "match_points",
-        max_players: app_commands.Range[int, 2, MAX_PLAYERS] = MAX_PLAYERS,
         signup_days: app_commands.Range[int, 1, MAX_SIGNUP_DAYS] | None = None,
         swiss_rounds: app_commands.Range[int, 1, MAX_SWISS_ROUNDS] | None = None,
-        rated: bool | None = None,
-        bank: Span | None = None,
-        increment: Span | None = None,
-        maximum: Span | None = None,
-        vacations: bool = True,
         groups: app_commands.Range[int, 2, MAX_GROUPS] | None = None,
         advance: app_commands.Range[int, 1, MAX_ADVANCE] | None = None,
-        tiebreak_games: app_commands.Range[int, 1, MAX_TIEBREAK_GAMES] | None = None,
-        tiebreak_days: Days | None = None,
-        tiebreak_bank: Span | None = None,
-        tiebreak_increment: Span | None = None,
-        tiebreak_maximum: Span | None = None,
-        checkin: Span | None = None,
-        start: app_commands.Range[str, 1, MAX_TPS_LENGTH] | None = None,
-        requested_bye: str | None = None,
     ) -> None:
-        """Open a tournament for sign-up"""
+        """Open a tournament for sign-up (then `/organize settings` and `/organize clocks`)"""
         async with acting(interaction):
             settings = await self.services.guilds.get(interaction.guild_id or 0)
-            # A TPS has its ranks apart by "/"; moves in PTN never have one.
-            is_tps = start is not None and "/" in start
+            # A tournament keeps no tie rule (not the server's default).
             setup = settings.game_setup(
-                size=size,
-                komi=komi,
-                days_per_move=days,
-                rated=rated,
-                start_tps=start if is_tps else None,
-                start_moves=None if is_tps else start,
-                antiquity=False,  # a tournament keeps no tie rule (not the server's default)
-                **clock_options(bank, increment, maximum),
+                GameRequest(size=size, komi=komi, days_per_move=days, antiquity=False)
             )
-            tiebreak = clock_options(tiebreak_bank, tiebreak_increment, tiebreak_maximum)
             rules = TournamentRules.create(
-                format,
+                RulesRequest(
+                    format,
+                    swiss_rounds=swiss_rounds,
+                    games_per_match=games,
+                    groups=groups,
+                    advance=advance,
+                ),
                 days_per_move=setup.days_per_move,
-                swiss_rounds=swiss_rounds,
-                games_per_match=games,
-                scoring=scoring,
-                max_players=max_players,
-                vacation_allowed=vacations,
-                groups=groups,
-                advance=advance,
-                tiebreak_days=tiebreak_days,
-                tiebreak_games=tiebreak_games,
-                tiebreak_bank=tiebreak["bank"],
-                tiebreak_increment=tiebreak["increment"],
-                tiebreak_cap=tiebreak["cap"],
-                requested_bye=requested_bye,
             )
-            window = None if checkin is None else parse_duration(checkin, _("check-in window"))
             await self.check_channel(interaction)
             deadline = None
             if signup_days is not None:
@@ -240,10 +194,7 @@ class TournamentCog(commands.Cog):
                 setup=setup,
                 rules=rules,
                 signup_deadline=deadline,
-                checkin=window,
             )
-            if window is not None:
-                self.bot.wake_scheduler()  # the check-in may open (or remind) before its next look
             report = await self.courier.deliver_stream(tournament_stream(created.id))
             name = display(created.name)
             if report.pending:
@@ -266,6 +217,107 @@ class TournamentCog(commands.Cog):
                 opened = _("**{name}** is open for sign-up.", name=name)
             start_it = _("Start it with `/organize start` once the players are in.")
             await interaction.followup.send(f"{opened} {start_it}", ephemeral=True)
+
+    @app_commands.describe(
+        scoring="What ranks the table",
+        max_players="Most players who may join",
+        rated="Whether the games count for the ratings (never from a `start`)",
+        vacations="Whether players' vacations stop the clocks of its games",
+        checkin="Check-in window before sign-up closes, e.g. 1d or 12h (needs signup_days)",
+        start="Every game starts here: a TPS, or opening moves in PTN (a thematic event)",
+        requested_bye="Swiss: what a bye a player asks for scores (half: a draw)",
+    )
+    @app_commands.choices(scoring=SCORINGS, requested_bye=REQUESTED_BYES)
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        tournament: Tournament | None = None,
+        scoring: str | None = None,
+        max_players: app_commands.Range[int, 2, MAX_PLAYERS] | None = None,
+        rated: bool | None = None,
+        vacations: bool | None = None,
+        checkin: Span | None = None,
+        start: app_commands.Range[str, 1, MAX_TPS_LENGTH] | None = None,
+        requested_bye: str | None = None,
+    ) -> None:
+        """A tournament's settings before it starts: shown, and changed where given"""
+        game = {"rated": rated, "start": start}
+        rules = {
+            "scoring": scoring,
+            "max_players": max_players,
+            "vacation_allowed": vacations,
+            "requested_bye": requested_bye,
+        }
+        async with acting(interaction):
+            window = None if checkin is None else parse_duration(checkin, _("check-in window"))
+            await self.change(interaction, tournament, game, rules, checkin=window)
+
+    @app_commands.describe(
+        bank="A reserve for moves that take longer than `days`, e.g. 7d (never refilled)",
+        increment="Fischer clock: start with `days`, add this a move, e.g. 1d or 12h",
+        maximum="With an increment: the most a clock can hold, e.g. 10d",
+        tiebreak_games="Knockouts: most tiebreak games for a drawn match, then the better seed "
+        "goes through",
+        tiebreak_days="Knockouts: days a move in tiebreak games",
+        tiebreak_bank="Knockouts: a bank for tiebreak games, e.g. 2d",
+        tiebreak_increment="Knockouts: an increment for tiebreak games, e.g. 12h",
+        tiebreak_maximum="Knockouts: with a tiebreak increment, the most a clock can hold",
+    )
+    async def clocks(
+        self,
+        interaction: discord.Interaction,
+        tournament: Tournament | None = None,
+        bank: Span | None = None,
+        increment: Span | None = None,
+        maximum: Span | None = None,
+        tiebreak_games: app_commands.Range[int, 1, MAX_TIEBREAK_GAMES] | None = None,
+        tiebreak_days: Days | None = None,
+        tiebreak_bank: Span | None = None,
+        tiebreak_increment: Span | None = None,
+        tiebreak_maximum: Span | None = None,
+    ) -> None:
+        """A tournament's time control and knockout tiebreak games: shown, changed where given"""
+        async with acting(interaction):
+            game: dict[str, Any] = {}
+            if bank or increment or maximum:  # a new time control, whole
+                game.update(clock_options(bank, increment, maximum))
+            rules: dict[str, Any] = {
+                "tiebreak_games": tiebreak_games,
+                "tiebreak_days": tiebreak_days,
+            }
+            if tiebreak_bank or tiebreak_increment or tiebreak_maximum:
+                spans = clock_options(tiebreak_bank, tiebreak_increment, tiebreak_maximum)
+                rules.update({f"tiebreak_{name}": span for name, span in spans.items()})
+            await self.change(interaction, tournament, game, rules)
+
+    async def change(
+        self,
+        interaction: discord.Interaction,
+        tournament: str | None,
+        game: dict[str, Any],
+        rules: dict[str, Any],
+        *,
+        checkin: timedelta | None = None,
+    ) -> None:
+        """The tournament's settings changed where given (the service checks them whole and
+        who may; `checkin` None: as it is), then shown as `/tournament info` shows them."""
+        found = await find_tournament(interaction, tournament)
+        game = {name: value for name, value in game.items() if value is not None}
+        rules = {name: value for name, value in rules.items() if value is not None}
+        text = _("{name}'s settings:", name=display(found.name))
+        if game or rules or checkin:
+            found = await self.services.tournaments.change(
+                found.id,
+                replace(GameRequest.of(found.setup), **game),
+                replace(RulesRequest.of(found), **rules),
+                checkin=checkin,
+                **await self.organizer_check(interaction),
+            )
+            if checkin is not None:
+                self.bot.wake_scheduler()  # the check-in may open before its next look
+            late = await self.announce(found)
+            text = _("{name}'s settings are changed:", name=display(found.name)) + late
+        await interaction.followup.send(text, embed=await self.info_embed(found), ephemeral=True)
 
     async def start(
         self, interaction: discord.Interaction, tournament: Tournament | None = None
@@ -450,24 +502,25 @@ class TournamentCog(commands.Cog):
         """A tournament's settings and players"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
-            entrants = await self.services.tournaments.entrants(found.id)
-            embed = tournament_messages.info_embed(found, entrants)
-            state = await self.services.entry.state(found.id)
-            if found.status is TournamentStatus.SIGNUP and state.checkin.opens_at is not None:
-                now = self.services.clock.now()
-                embed.add_field(
-                    name=_("Check-in"), value=tournament_messages.checkin_field(state, now)
-                )
-            asked = tournament_messages.bye_requests_text(
-                await self.services.entry.bye_requests(found.id)
-            )
-            apart = tournament_messages.kept_apart_text(
-                await self.services.entry.kept_apart(found.id)
-            )
-            for name, text in ((_("Byes asked for"), asked), (_("Kept apart"), apart)):
-                if text is not None:
-                    embed.add_field(name=name, value=text, inline=False)
-            await interaction.followup.send(embed=embed, ephemeral=True)
+            await interaction.followup.send(embed=await self.info_embed(found), ephemeral=True)
+
+    async def info_embed(self, found: TournamentView) -> discord.Embed:
+        """A tournament's settings and players, its check-in, byes asked for and players kept
+        apart."""
+        entrants = await self.services.tournaments.entrants(found.id)
+        embed = tournament_messages.info_embed(found, entrants)
+        state = await self.services.entry.state(found.id)
+        if found.status is TournamentStatus.SIGNUP and state.checkin.opens_at is not None:
+            now = self.services.clock.now()
+            embed.add_field(name=_("Check-in"), value=tournament_messages.checkin_field(state, now))
+        asked = tournament_messages.bye_requests_text(
+            await self.services.entry.bye_requests(found.id)
+        )
+        apart = tournament_messages.kept_apart_text(await self.services.entry.kept_apart(found.id))
+        for name, text in ((_("Byes asked for"), asked), (_("Kept apart"), apart)):
+            if text is not None:
+                embed.add_field(name=name, value=text, inline=False)
+        return embed
 
     async def export(
         self, interaction: discord.Interaction, tournament: Tournament | None = None

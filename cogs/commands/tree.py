@@ -205,7 +205,8 @@ def build_tree(cogs: Cogs) -> list[app_commands.Group]:
         group(
             "organize",
             "Run tournaments: create, start, forfeits, disqualifications (organizers)",
-            *(t.create, t.start, t.forfeit, t.disqualify, t.cancel, t.seed, t.late, t.replace),
+            *(t.create, t.settings, t.clocks, t.start, t.forfeit, t.disqualify, t.cancel),
+            *(t.seed, t.late, t.replace),
             *(t.correct, t.organize_bye, t.forbid, t.allow),
             group("checkin", "Check-in before the start", t.checkin_open, subgroup=True),
             managers_only=True,

@@ -9,11 +9,13 @@ from typing import Any
 
 import discord
 
+from bot.languages import _
 from bot.notifications.outbox import Headline, Item, Outcome, TournamentNews
 from bot.tournaments.tournament import TournamentFormat, TournamentStatus, TournamentView
 from cogs.delivery.picture_files import tournament_files
 from cogs.delivery.table import GONE, GameTable, Shown, Undeliverable
 from cogs.words import result_messages, tournament_messages
+from cogs.words.formatting import display
 
 # What draws a post's pictures when it is sent (each attempt needs fresh files).
 PictureFiles = Callable[[], Awaitable[list[discord.File]]]
@@ -51,9 +53,13 @@ async def _posts(
     """Each message of the news (the standings, or a knockout's bracket, are drawn when a round
     begins after another and at the end)."""
     services = table.services
-    if news.headline == Headline.CREATED:
+    if news.headline in (Headline.CREATED, Headline.CHANGED):
         signing_up = tournament.status is TournamentStatus.SIGNUP
-        return [("", tournament_messages.created_embed(tournament), None)] if signing_up else []
+        changed = ""
+        if news.headline == Headline.CHANGED:
+            changed = _("The settings of **{name}** changed:", name=display(tournament.name))
+        embed = tournament_messages.created_embed(tournament)
+        return [(changed, embed, None)] if signing_up else []
     headline = await _headline(table, tournament, news)
     decided = await services.tournaments.pairings_with_ids(tournament.id, news.decided)
     lines = [line for line in (headline, tournament_messages.decided_text(decided)) if line]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.games.model import ChallengeView, GameSetup
+from bot.games.model import ChallengeView, GameRequest, GameSetup
 from bot.services import Services
 
 SETUP_CHOICES = (
@@ -21,8 +21,7 @@ SETUP_CHOICES = (
     "black_caps",
     "rated",
     "antiquity",
-    "start_tps",
-    "start_moves",
+    "start",
 )
 CLOCK = ("bank", "increment", "cap")
 
@@ -35,8 +34,16 @@ def taken(settings: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
 async def setup_of(services: Services, guild_id: int, settings: dict[str, Any]) -> GameSetup:
     """The setup that the setup's and the time control's keywords of `settings` choose (taken
     out of it)."""
-    guild = await services.guilds.get(guild_id)
-    return guild.game_setup(**taken(settings, SETUP_CHOICES + CLOCK))
+    return (await services.guilds.get(guild_id)).game_setup(request_of(settings))
+
+
+def request_of(settings: dict[str, Any]) -> GameRequest:
+    """The request that the setup's and the time control's keywords of `settings` make (taken
+    out of it); a start position as `start_tps` or `start_moves`, as the tests name them."""
+    for start in ("start_tps", "start_moves"):
+        if start in settings:
+            settings["start"] = settings.pop(start)
+    return GameRequest(**taken(settings, SETUP_CHOICES + CLOCK))
 
 
 async def create_challenge(services: Services, **settings: Any) -> ChallengeView:
@@ -45,5 +52,7 @@ async def create_challenge(services: Services, **settings: Any) -> ChallengeView
 
 
 async def create_bot_challenge(services: Services, **settings: Any) -> ChallengeView:
-    setup = await setup_of(services, settings["guild_id"], settings)
-    return await services.opponent.challenge(setup=setup, **settings)
+    defaults = await services.guilds.get(settings["guild_id"])
+    return await services.opponent.challenge(
+        request=request_of(settings), defaults=defaults, **settings
+    )

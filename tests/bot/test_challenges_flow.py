@@ -10,7 +10,7 @@ import pytest
 
 from bot import errors
 from bot.games.challenges import ChallengeService
-from bot.games.model import ChallengeStatus, GameStatus
+from bot.games.model import ChallengeStatus, GameRequest, GameStatus
 from bot.guild_settings import GuildSettings
 from bot.store import Database, load_migrations
 from tak import Color
@@ -273,7 +273,7 @@ async def test_random_colours_follow_the_service_random_source(db_path, clock, a
                 channel_id=CHANNEL,
                 challenger=alice,
                 opponent=bob,
-                setup=GuildSettings(GUILD).game_setup(),
+                setup=GuildSettings(GUILD).game_setup(GameRequest()),
             )
             whites.add((await service.accept(challenge.id, bob)).game.white)
         assert whites == {alice, bob}

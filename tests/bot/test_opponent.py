@@ -317,3 +317,22 @@ async def test_a_challenge_to_the_bot_is_unrated_whatever_its_setup(services: Se
     )
     assert not challenge.setup.rated
     assert not (await services.challenges.get(challenge.id)).setup.rated
+
+
+async def test_a_rating_asked_of_the_bot_from_a_position_is_let_go_not_refused(
+    services: Services,
+) -> None:
+    """A person's game from a TPS asked rated is refused; the bot's service lets it go, as its
+    games are never rated (its service decides, not the command)."""
+    tps = "x3/x3/x2,1 2 1"
+    challenge = await create_bot_challenge(
+        services,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        player=ALICE,
+        bot=BREDON,
+        level=1,
+        rated=True,
+        start_tps=tps,
+    )
+    assert not challenge.setup.rated and challenge.setup.start_tps == tps

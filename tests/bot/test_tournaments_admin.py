@@ -3,6 +3,7 @@ disqualification, forfeits, cancellation, and deadlines that move a round on."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -41,9 +42,10 @@ from bot.errors import (
     TournamentNameTaken,
     WrongTournamentStage,
 )
-from bot.games.model import GameStatus, MatchStatus
+from bot.games.model import GameRequest, GameStatus, MatchStatus
 from bot.services import Services
 from bot.timekeeping.clock import FakeClock
+from bot.tournaments.rules import RulesRequest, TournamentRules
 from bot.tournaments.tournament import EntrantStatus, TournamentStatus
 from tak import ResultKind
 from tests.bot.setups import create_challenge
@@ -322,3 +324,46 @@ async def test_losses_on_time_move_the_rounds_on(services: Services, clock: Fake
     assert all(e.result.kind is ResultKind.TIME for e in report.endings)
     assert [r.number for e in report.endings if e.tournament for r in e.tournament.rounds] == [3]
     assert (await services.tournaments.get(tournament.id)).current_round == 3
+
+
+# ----------------------------------------------------------------- settings changed before start
+
+
+async def test_settings_change_until_the_start_checked_as_at_creation(services: Services) -> None:
+    tournament = await new_tournament(services, FOUR, format="swiss", swiss_rounds=3)
+    organizer = {"actor_id": ORGANIZER.id, "is_organizer": True}
+    game = GameRequest.of(tournament.setup)
+    rules = RulesRequest.of(tournament)
+    assert TournamentRules.create(rules, days_per_move=1).scoring == tournament.scoring
+
+    changed = await services.tournaments.change(
+        tournament.id,
+        replace(game, komi=1.5, start="a1 c3", increment=timedelta(hours=12)),
+        replace(rules, max_players=4, requested_bye="zero", vacation_allowed=False),
+        **organizer,
+    )
+    assert changed.setup.base_komi == 1.5 and changed.setup.clock.increment == timedelta(hours=12)
+    assert changed.setup.start_tps is not None and not changed.setup.rated  # a start: unrated
+    assert changed.max_players == 4 and not changed.vacation_allowed
+    assert changed.scoring.requested_bye_match_points == 0
+    assert await services.tournaments.get(tournament.id) == changed
+
+    for request, refusal in [
+        (replace(rules, max_players=3), "4 players have joined already"),
+        (replace(rules, groups=2), "Only a groups -> knockout tournament"),
+    ]:
+        with pytest.raises(InvalidSetting, match=refusal):
+            await services.tournaments.change(tournament.id, game, request, **organizer)
+    with pytest.raises(InvalidSetting, match="standard pieces and no tie rule"):
+        await services.tournaments.change(
+            tournament.id, replace(game, antiquity=True), rules, **organizer
+        )
+    with pytest.raises(NotOrganizer):
+        await services.tournaments.change(
+            tournament.id, game, rules, actor_id=ANN.id, is_organizer=False
+        )
+    assert await services.tournaments.get(tournament.id) == changed  # refused: nothing changed
+
+    await start(services, tournament.id)
+    with pytest.raises(WrongTournamentStage):
+        await services.tournaments.change(tournament.id, game, rules, **organizer)

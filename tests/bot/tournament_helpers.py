@@ -9,7 +9,7 @@ from typing import Any
 from bot.games.model import GameView, PlayerRef
 from bot.games.outcomes import GameEnding
 from bot.services import Services
-from bot.tournaments.rules import TournamentRules
+from bot.tournaments.rules import RulesRequest, TournamentRules
 from bot.tournaments.tournament import TournamentProgress, TournamentView
 from tests.bot.setups import setup_of, taken
 
@@ -49,7 +49,7 @@ async def create_tournament(services: Services, **settings: Any) -> TournamentVi
     guild_id, channel_id = settings.pop("guild_id", GUILD), settings.pop("channel_id", CHANNEL)
     setup = await setup_of(services, guild_id, settings)
     given = taken(settings, ("name", "signup_deadline", "checkin", "is_organizer", "organizer"))
-    rules = TournamentRules.create(days_per_move=setup.days_per_move, **settings)
+    rules = TournamentRules.create(RulesRequest(**settings), days_per_move=setup.days_per_move)
     return await services.tournaments.create(
         guild_id=guild_id,
         channel_id=channel_id,

@@ -20,6 +20,7 @@ from PIL import Image
 from bot.settings import Settings
 from cogs.client import INVITE_PERMISSIONS, BredonBot, sync_commands
 from cogs.running import create_bot
+from tak import STANDARD_RESERVES
 from tests.databases import forget_test_database, fresh_database
 
 
@@ -119,6 +120,57 @@ def simcord_bot(new_bot: Callable[..., BredonBot]) -> BredonBot:
     return new_bot()
 
 
+# The options of `/tak challenge` that its custom rules form (custom:True) takes.
+CUSTOM_RULES = (
+    "stones",
+    "caps",
+    "black_stones",
+    "black_caps",
+    "opening",
+    "antiquity",
+    "bank",
+    "increment",
+    "maximum",
+    "tps",
+)
+
+
+async def ask_challenge(actor, place, **options) -> simcord.InteractionResult:
+    """`/tak challenge` with `options`; those of the custom rules go through its form
+    (`custom:True`), written as a player writes them there (pieces as 21/1 20/1, the time
+    control as bank 3d or +1d max 10d)."""
+    custom = {name: options.pop(name) for name in CUSTOM_RULES if name in options}
+    if not custom:
+        return await actor.slash(place, "tak challenge", **options)
+    form = await actor.slash(place, "tak challenge", custom=True, **options)
+    assert form.modal is not None, form.response.content
+    return await actor.submit_modal(form, custom_rules_form(custom, options.get("size") or 6))
+
+
+def custom_rules_form(custom: dict, size: int) -> dict[str, str]:
+    """The custom rules form's fields for the options `custom` (the old `/tak challenge`
+    options), on a board of `size`."""
+    stones, caps = STANDARD_RESERVES[size]
+    white = (custom.get("stones", stones), custom.get("caps", caps))
+    pieces = ""
+    if "stones" in custom or "caps" in custom:
+        pieces = f"{white[0]}/{white[1]}"
+    if "black_stones" in custom or "black_caps" in custom:
+        black = (custom.get("black_stones", white[0]), custom.get("black_caps", white[1]))
+        pieces = f"{white[0]}/{white[1]} {black[0]}/{black[1]}"
+    rules = [custom["opening"]] if "opening" in custom else []
+    if "antiquity" in custom:
+        rules.append("antiquity" if custom["antiquity"] else "no-antiquity")
+    clock = [
+        f"{word}{custom[name]}"
+        for name, word in (("bank", "bank "), ("increment", "+"), ("maximum", "max "))
+        if name in custom
+    ]
+    fields = {"pieces": pieces, "rules": " ".join(rules), "clock": " ".join(clock)}
+    fields["start"] = custom.get("tps", "")
+    return {name: text for name, text in fields.items() if text}
+
+
 @dataclass
 class World:
     env: simcord.Env
@@ -137,7 +189,7 @@ class World:
 
     async def challenge(self, challenger=None, **options) -> discord.Message:
         """A challenge posted in the channel; returns its message (with the buttons)."""
-        result = await (challenger or self.alice).slash(self.channel, "tak challenge", **options)
+        result = await ask_challenge(challenger or self.alice, self.channel, **options)
         assert result.ephemeral, result.response.content
         assert "is up" in result.response.content, result.response.content
         return self.last_bot_message(self.channel)

@@ -3,7 +3,7 @@ the engine's, in the asker's language whatever the other player speaks."""
 
 from __future__ import annotations
 
-from tests.cogs.conftest import World
+from tests.cogs.conftest import World, ask_challenge
 
 
 async def test_a_german_players_illegal_moves_are_refused_in_german(world: World) -> None:
@@ -48,8 +48,8 @@ async def test_a_german_player_is_refused_a_challenge_in_german(world: World) ->
     own = await alice.click(challenge, label="Accept")
     assert own.followups[0].content == "You cannot accept or address your own challenge."
     assert world.channel.threads == []
-    broken = await carol.slash(
-        world.channel, "tak challenge", opponent=alice, stones=0, caps=1, opening="swap"
+    broken = await ask_challenge(
+        carol, world.channel, opponent=alice, stones=0, caps=1, opening="swap"
     )
     assert broken.ephemeral and broken.response.content == (
         "Jeder braucht mindestens einen Stein für die Eröffnung: Der erste Zug jedes Spielers "

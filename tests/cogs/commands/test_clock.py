@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 from cogs.components.buttons import buttons
-from tests.cogs.conftest import advance
+from tests.cogs.conftest import advance, ask_challenge
 from tests.cogs.test_client_restart import labels
 
 
@@ -134,7 +134,7 @@ async def test_a_bank_is_shown_on_the_turn_and_in_the_record(world) -> None:
     start = world.last_bot_message(thread)
     assert "1d per move + 3d bank" in world.last_bot_message(world.channel).content
     assert "bank left 3d" in start.content
-    bad = await world.alice.slash(world.channel, "tak challenge", bank="3d", increment="1d")
+    bad = await ask_challenge(world.alice, world.channel, bank="3d", increment="1d")
     assert bad.response.content == "Choose a bank or an increment, not both."
     ptn = await world.alice.slash(thread, "game ptn")
     text = ptn.response.content + "".join(

@@ -14,7 +14,7 @@ from simcord.backend.errors import OptionError, SetupError
 from cogs.commands.tree import MOVED
 from tak import Position
 from tak.ptn import Game
-from tests.cogs.conftest import allow_command, decoded_image
+from tests.cogs.conftest import allow_command, ask_challenge, decoded_image
 
 RULE_2 = "komi 2 with the antiquity tie rule (a tied flat count goes to black)"
 RULE_1 = "komi 1 with the antiquity tie rule (a tied flat count goes to black)"
@@ -144,7 +144,7 @@ async def test_the_antiquity_tie_rule_as_a_challenge_option_and_a_server_default
     alice, bob = world.alice, world.bob
     challenge = await world.challenge(opponent=bob, komi=2, antiquity=True)
     assert RULE_2 in challenge.content
-    most = await alice.slash(world.channel, "tak challenge", komi=4.5, antiquity=True)
+    most = await ask_challenge(alice, world.channel, komi=4.5, antiquity=True)
     assert "Challenge #2 is up" in most.response.content  # any komi goes with the rule
 
     role = world.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))

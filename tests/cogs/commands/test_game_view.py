@@ -10,7 +10,7 @@ from PIL import Image
 
 from tak import Position, tak_call
 from tak.ptn import Game
-from tests.cogs.conftest import decoded_image
+from tests.cogs.conftest import ask_challenge, decoded_image
 
 # White has a5 b5 c5 and b1, black a4 b4 c4; black to move (move 4, ply 7).
 BLACK_TO_MOVE = "1,1,1,x2/2,2,2,x2/x5/x5/x,1,x3 2 4"
@@ -72,9 +72,9 @@ async def test_a_tps_that_cannot_start_a_game_is_refused_and_nothing_is_posted(w
         (BLACK_TO_MOVE + "", "never rated"),
     ]:
         options = {"rated": True} if words == "never rated" else {}
-        refused = await world.alice.slash(world.channel, "tak challenge", tps=tps, **options)
+        refused = await ask_challenge(world.alice, world.channel, tps=tps, **options)
         assert refused.ephemeral and words in refused.response.content, refused.response.content
-    refused = await world.alice.slash(world.channel, "tak challenge", tps=BLACK_TO_MOVE, size=6)
+    refused = await ask_challenge(world.alice, world.channel, tps=BLACK_TO_MOVE, size=6)
     assert "5x5 board, but the size asked for is 6" in refused.response.content
     assert len(world.bot_messages(world.channel)) == before
 

@@ -10,7 +10,7 @@ from simcord.backend.errors import OptionError
 
 from tak import Call, Position, tak_call
 from tak.ptn import Game
-from tests.cogs.conftest import decoded_image
+from tests.cogs.conftest import ask_challenge, decoded_image
 
 # Alice (white) builds the a-file, Bob (black) the f-file; the first two plies place the
 # opponent's flat. Alice threatens after a5, Bob after f2, and a6 completes Alice's road.
@@ -134,8 +134,8 @@ async def test_challenges_that_cannot_be_made_or_taken(world) -> None:
     for option, value in (("days", 99), ("size", 9), ("komi", 5), ("games", 0)):
         with pytest.raises(OptionError, match=f"Option '{option}' of 'tak challenge' must be"):
             await alice.slash(world.channel, "tak challenge", opponent=bob, **{option: value})
-    broken = await alice.slash(
-        world.channel, "tak challenge", opponent=bob, stones=0, caps=1, opening="swap"
+    broken = await ask_challenge(
+        alice, world.channel, opponent=bob, stones=0, caps=1, opening="swap"
     )
     assert broken.response.content.startswith("Each player needs at least one stone")
     assert world.bot_messages(world.channel) == []

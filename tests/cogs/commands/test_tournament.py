@@ -30,6 +30,30 @@ BLACK_ROAD = "a1 c3 c2 b1 b3 c1"
 ORGANIZER_REFUSAL = "Only a tournament organizer (Manage Server or the organizer role) can {}."
 
 
+# The options that moved from `/organize create` to the commands that follow it.
+FOLLOW_UPS = {
+    "organize settings": (
+        "scoring",
+        "max_players",
+        "rated",
+        "vacations",
+        "checkin",
+        "start",
+        "requested_bye",
+    ),
+    "organize clocks": (
+        "bank",
+        "increment",
+        "maximum",
+        "tiebreak_games",
+        "tiebreak_days",
+        "tiebreak_bank",
+        "tiebreak_increment",
+        "tiebreak_maximum",
+    ),
+}
+
+
 class Club:
     """The world with a fourth player and an organizer who has Manage Server."""
 
@@ -55,11 +79,27 @@ class Club:
         return self.world.bot_messages(self.channel)
 
     async def create(self, by=None, **options) -> simcord.InteractionResult:
+        """`/organize create` with its options, then `/organize settings` and `/organize
+        clocks` with theirs (each only when given), for the tournament just made; the first
+        answer that is not a tournament's, or the last."""
         for name, value in {"name": "Spring Open", "format": "round_robin", "size": 3}.items():
             options.setdefault(name, value)
         options.setdefault("komi", 0)
         options.setdefault("days", 1)
-        return await (by or self.olga).slash(self.channel, "organize create", **options)
+        actor = by or self.olga
+        steps = {
+            command: {name: options.pop(name) for name in names if name in options}
+            for command, names in FOLLOW_UPS.items()
+        }
+        made = await actor.slash(self.channel, "organize create", **options)
+        for command, given in steps.items():
+            if given and "is open for sign-up" in made.response.content:
+                changed = await actor.slash(
+                    self.channel, command, tournament=options["name"], **given
+                )
+                if "settings are changed" not in changed.response.content:
+                    return changed
+        return made
 
     async def sign_up_and_start(self, **options) -> None:
         created = await self.create(**options)
@@ -394,7 +434,7 @@ async def test_the_sign_up_command_shown_can_be_copied_as_it_is(club: Club) -> N
 async def test_a_thematic_event_starts_every_game_from_its_opening(club: Club) -> None:
     created = await club.create(format="swiss", swiss_rounds=1, games=1, start="a1 c3")
     assert created.ephemeral and "is open for sign-up" in created.response.content
-    [post] = club.channel_posts()
+    post = club.channel_posts()[-1]  # the sign-up call again, with the start (/organize settings)
     announced = " ".join(
         [post.content, *(str(field.value) for e in post.embeds for field in e.fields)]
         + [str(e.description) for e in post.embeds]
@@ -419,7 +459,38 @@ async def test_a_thematic_event_starts_every_game_from_its_opening(club: Club) -
 
 
 async def test_a_thematic_opening_that_cannot_be_played_is_refused(club: Club) -> None:
-    refused = await club.create(start="a1 a1")
+    await club.create()
+    before = club.channel_posts()
+    refused = await club.olga.slash(club.channel, "organize settings", start="a1 a1")
     assert refused.ephemeral
     assert refused.response.content.startswith("The opening's move a1:"), refused.response.content
-    assert club.channel_posts() == []
+    assert club.channel_posts() == before
+
+
+async def test_organize_settings_shows_then_changes_until_the_start(club: Club) -> None:
+    await club.create(format="swiss", swiss_rounds=2, games=1)
+    posts = len(club.channel_posts())
+    shown = await club.olga.slash(club.channel, "organize settings")
+    assert shown.ephemeral and shown.response.content == "Spring Open's settings:"
+    settings = shown.response.embeds[0].description or ""
+    assert "Requested byes:** 1 point, as a draw" in settings
+    assert len(club.channel_posts()) == posts  # shown, nothing changed: nothing posted
+
+    changed = await club.olga.slash(
+        club.channel, "organize settings", requested_bye="zero", vacations=False
+    )
+    assert changed.response.content == "Spring Open's settings are changed:"
+    assert "Requested byes:** 0 points" in (changed.response.embeds[0].description or "")
+    timed = await club.olga.slash(club.channel, "organize clocks", bank="2d")
+    assert "1d per move + 2d bank" in (timed.response.embeds[0].description or "")
+    [told, *_] = club.channel_posts()[posts:]
+    assert told.content == "The settings of **Spring Open** changed:"
+    tournament = await club.services.tournaments.get(1)
+    assert not tournament.vacation_allowed and tournament.setup.clock.bank == timedelta(days=2)
+
+    for player in club.players:
+        await player.slash(club.channel, "tournament join")
+    await club.olga.slash(club.channel, "organize start")
+    late = await club.olga.slash(club.channel, "organize clocks", bank="3d")
+    assert late.response.content == "You cannot change it: Spring Open has already started."
+    assert (await club.services.tournaments.get(1)).setup.clock.bank == timedelta(days=2)

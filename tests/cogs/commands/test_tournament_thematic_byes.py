@@ -17,7 +17,7 @@ async def test_a_thematic_swiss_with_requested_byes_and_a_pair_kept_apart(world:
     alice, bob, carol, dave = club.players
     created = await club.create(format="swiss", swiss_rounds=3, games=1, start=START)
     assert "is open for sign-up" in created.response.content, created.response.content
-    [post] = club.channel_posts()
+    post = club.channel_posts()[-1]  # the sign-up call as /organize settings left it
     assert "Requested byes:** 1 point, as a draw" in (post.embeds[0].description or "")
     for player in club.players:
         await player.slash(club.channel, "tournament join")

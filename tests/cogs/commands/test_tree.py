@@ -16,6 +16,7 @@ from cogs.commands.tree import MOVED
 
 NAME = re.compile(r"^[-_\w]{1,32}$")
 MOST_SUBCOMMANDS = 20  # Discord allows 25 in a group: room to grow
+MOST_OPTIONS = 10  # Discord allows 25 a command: more is a form, not a command (a second step)
 SUBCOMMAND, SUBGROUP = 1, 2
 
 
@@ -48,6 +49,9 @@ def check_limits(path: str, item: dict[str, Any]) -> list[str]:
     options = item.get("options", [])
     if len(options) > 25:
         problems.append(f"{path}: {len(options)} options")
+    asked = [option for option in options if option.get("type") not in (SUBCOMMAND, SUBGROUP)]
+    if len(asked) > MOST_OPTIONS:
+        problems.append(f"{path}: asks for {len(asked)} options")
     names = [option["name"] for option in options]
     if len(names) != len(set(names)):
         problems.append(f"{path}: repeated names {names}")
@@ -81,6 +85,20 @@ async def test_every_group_has_room_and_every_command_fits_discord(simcord_env) 
             if len(subcommands) >= MOST_SUBCOMMANDS:
                 problems.append(f"{path}: {len(subcommands)} subcommands")
     assert problems == []
+
+
+def test_a_command_asking_for_more_than_ten_options_is_a_problem() -> None:
+    def command(count: int, name: str = "made") -> dict[str, Any]:
+        options = [
+            {"type": 4, "name": f"option{n}", "description": "A number"} for n in range(count)
+        ]
+        return {"type": 1, "name": name, "description": "Made up", "options": options}
+
+    assert check_limits("tak made", command(10)) == []
+    assert check_limits("tak made", command(11)) == ["tak made: asks for 11 options"]
+    commands = [command(10, f"made{n}") for n in range(11)]
+    group = {"type": 1, "name": "tak", "description": "Play", "options": commands}
+    assert check_limits("tak", group) == []  # a group's subcommands are not options
 
 
 async def test_the_commands_are_grouped_by_what_players_do(simcord_env) -> None:
@@ -120,6 +138,7 @@ async def test_the_commands_are_grouped_by_what_players_do(simcord_env) -> None:
     assert "organize checkin open" in tree["organize"] and "tournament join" in tree["tournament"]
     assert {"tournament bye"} <= set(tree["tournament"])
     assert {"organize bye", "organize forbid", "organize allow"} <= set(tree["organize"])
+    assert {"organize create", "organize settings", "organize clocks"} <= set(tree["organize"])
     assert tree["bredon"] == ["bredon config", "bredon gambling", "bredon grant"]
     # Every moved name leads to a command that exists, and is itself gone.
     assert set(MOVED.values()) <= set(every)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import discord
 
+from tests.cogs.conftest import World, ask_challenge, decoded_image
 from tests.cogs.commands.test_tak import ROAD_GAME
-from tests.cogs.conftest import World, decoded_image
 
 
 def labels(message: discord.Message) -> list[str]:
@@ -92,9 +92,9 @@ async def test_the_longest_german_challenge_fits_a_message(world: World) -> None
     boss = world.guild.add_member(world.env.create_user("boss"), roles=[role])
     await boss.slash(world.channel, "bredon config", language="de")
     tps = "x5/x5/x2,1,x2/x5/x5 2 1"
-    asked = await world.alice.slash(
+    asked = await ask_challenge(
+        world.alice,
         world.channel,
-        "tak challenge",
         color="random",
         size=5,
         komi=2.5,
