@@ -121,7 +121,8 @@ UNFITTED = (KOMI, RACE, RESERVES, ENDGAME + KOMI)
 # the stones in hand, from the logistic fit to results. The scores are committed
 # (benchmarks/teacher-scores.jsonl): `benchmarks/tune.py --teacher /tmp/taktician/tei-bin` prints
 # these weights from them. A refit on more positions must beat these in play before it replaces
-# them (one on the whole record played worse against taktician in the same openings: docs/engine.md).
+# them (one on the whole record played worse against taktician in the same openings:
+# docs/engine.md).
 # A size without its own weights takes the nearest size's (7x7 and 8x8 the 6x6 ones).
 # fmt: off
 _WEIGHTS: dict[int, tuple[int, ...]] = {

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import discord
 
-from tests.cogs.conftest import World, ask_challenge, decoded_image
 from tests.cogs.commands.test_tak import ROAD_GAME
+from tests.cogs.conftest import World, ask_challenge, decoded_image
 
 
 def labels(message: discord.Message) -> list[str]:
