@@ -7,9 +7,9 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from functools import partial
 
-from bot.errors import InvalidSetting
+from bot.errors import InvalidSetting, UnknownLanguage
 from bot.games.model import GameSetup, check_days, check_komi, check_size
-from bot.languages import _, check_language
+from bot.languages import _, catalogue
 from bot.store import Database, Transaction
 from bot.timekeeping.control import TimeControl
 from tak import Opening, TPSError, parse_tps
@@ -114,8 +114,8 @@ class GuildService:
             raise InvalidSetting(
                 _("Vacation days must be from 0 to {most} a year.", most=MAX_VACATION_DAYS)
             )
-        if settings.language is not None:
-            check_language(settings.language)
+        if settings.language is not None and settings.language not in catalogue().languages:
+            raise UnknownLanguage()
         async with self._db.transaction() as tx:
             await tx.execute(
                 "INSERT INTO guild_settings "

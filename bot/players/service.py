@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.errors import InvalidSetting, UnknownPlayer
+from bot.errors import InvalidSetting, UnknownLanguage, UnknownPlayer
 from bot.games.model import NotifyMode, PlayerRef
-from bot.languages import _, catalogue, check_language
+from bot.languages import _, catalogue
 from bot.players import storage
 from bot.store import Database, Transaction
 from bot.timekeeping.clock import Clock
@@ -97,8 +97,8 @@ class PlayerService:
 
     async def set_language(self, player_id: int, language: str | None) -> PlayerProfile:
         """Choose the language Bredon speaks to the player (None: their Discord's)."""
-        if language is not None:
-            check_language(language)
+        if language is not None and language not in catalogue().languages:
+            raise UnknownLanguage()
         async with self._db.transaction() as tx:
             await fetch_player(tx, player_id)
             await storage.set_language(tx, player_id, language, self._clock.now())

@@ -56,6 +56,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -75,6 +76,7 @@ from bot.store.base import (
     Row,
     StoreError,
     Transaction,
+    is_postgres,
     load_migrations,
     retried_on_conflict,
     shown_location,
@@ -241,7 +243,7 @@ async def bredon_connections(url: str) -> int:
         await connection.close()
 
 
-class PostgresDatabase(Database):
+class PostgresDatabase(Database, opens=is_postgres):
     """A pool of connections to one PostgreSQL database."""
 
     def __init__(self, pool: asyncpg.Pool, url: str, timeout: float) -> None:
@@ -265,13 +267,14 @@ class PostgresDatabase(Database):
     @classmethod
     async def connect(
         cls,
-        url: str,
+        location: str | Path,
         *,
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
         migrations: list[Migration] | None = None,
         upgrade: bool = True,
     ) -> PostgresDatabase:
         """See :meth:`Database.open`."""
+        url = str(location)
         migrations = postgres_migrations() if migrations is None else migrations
         # lock_timeout: a write waits for another process's row lock at most the busy timeout,
         # then is refused as busy, as on SQLite. Cheap random reads (the data is mostly cached)
