@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.coins.service import WalletService
-from bot.computer.analysis import AnalysisService
+from bot.computer.analysis_queue import AnalysisService
 from bot.computer.opponent import OpponentService
 from bot.games.challenges import ChallengeService
 from bot.games.conditions import ConditionService
-from bot.games.lookup import QueryService
+from bot.games.lookup import LookupService
 from bot.games.matches import MatchService
 from bot.games.notes import NoteService
 from bot.games.service import GameService
@@ -27,8 +27,8 @@ from bot.players.service import PlayerService
 from bot.store import DEFAULT_PATH, Database
 from bot.timekeeping.clock import Clock, SystemClock
 from bot.timekeeping.deadlines import DeadlineService
-from bot.timekeeping.holds import ClockService
-from bot.tournaments.corrections import ResultService
+from bot.timekeeping.holds import HoldService
+from bot.tournaments.corrections import CorrectionService
 from bot.tournaments.entry import EntryService
 from bot.tournaments.pictures import PictureService
 from bot.tournaments.service import TournamentService
@@ -44,7 +44,7 @@ class Services:
     games: GameService
     matches: MatchService
     deadlines: DeadlineService
-    queries: QueryService
+    lookup: LookupService
     ratings: RatingService
     tournaments: TournamentService
     outbox: OutboxService
@@ -53,10 +53,10 @@ class Services:
     notifications: NotificationService
     notes: NoteService
     conditions: ConditionService
-    clocks: ClockService
+    holds: HoldService
     opponent: OpponentService
     entry: EntryService
-    results: ResultService
+    corrections: CorrectionService
     analysis: AnalysisService
 
     @classmethod
@@ -75,7 +75,7 @@ class Services:
         tournaments = TournamentService(db, clock)
         challenges = ChallengeService(db, clock, rng)
         games = GameService(db, clock)
-        queries = QueryService(db)
+        lookup = LookupService(db)
         await games.follow_other_processes()
         return cls(
             db=db,
@@ -86,7 +86,7 @@ class Services:
             games=games,
             matches=MatchService(db),
             deadlines=DeadlineService(db, clock),
-            queries=queries,
+            lookup=lookup,
             ratings=RatingService(db),
             tournaments=tournaments,
             outbox=OutboxService(db, clock),
@@ -95,11 +95,11 @@ class Services:
             notifications=NotificationService(db, clock),
             notes=NoteService(db, clock),
             conditions=ConditionService(db, clock),
-            clocks=ClockService(db, clock),
+            holds=HoldService(db, clock),
             opponent=OpponentService(db, clock, challenges, games),
             entry=EntryService(db, clock),
-            results=ResultService(db, clock),
-            analysis=AnalysisService(db, clock, queries),
+            corrections=CorrectionService(db, clock),
+            analysis=AnalysisService(db, clock, lookup),
         )
 
     async def close(self) -> None:

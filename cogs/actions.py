@@ -196,14 +196,14 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
 
 @on_press("pause-yes")
 async def accept_pause(interaction: discord.Interaction, game_id: int) -> None:
-    await table_of(interaction).services.clocks.accept_pause(game_id, interaction.user.id)
+    await table_of(interaction).services.holds.accept_pause(game_id, interaction.user.id)
     await _courier(interaction).deliver_stream(game_stream(game_id))
     await settle_offer(interaction, lambda who: _("{player} agreed to pause the game.", player=who))
 
 
 @on_press("pause-no")
 async def decline_pause(interaction: discord.Interaction, game_id: int) -> None:
-    await table_of(interaction).services.clocks.decline_pause(game_id, interaction.user.id)
+    await table_of(interaction).services.holds.decline_pause(game_id, interaction.user.id)
     await settle_offer(interaction, lambda who: _("{player} prefers to keep playing.", player=who))
 
 
@@ -211,7 +211,7 @@ async def decline_pause(interaction: discord.Interaction, game_id: int) -> None:
 async def give_a_day(interaction: discord.Interaction, game_id: int, board_ply: int | None) -> None:
     """The player waiting gives the player to move a day (the services refuse anyone else),
     once a turn, on the turn the board shows (None on boards posted before boards said)."""
-    game = await table_of(interaction).services.clocks.give_time(
+    game = await table_of(interaction).services.holds.give_time(
         game_id, interaction.user.id, MORE_TIME_BUTTON, board_ply=board_ply
     )
     await _courier(interaction).deliver_stream(game_stream(game_id))
@@ -270,7 +270,7 @@ async def with_next_game(
     is none."""
     services = _courier(interaction).table.services
     try:
-        games = await services.queries.games_for_player(
+        games = await services.lookup.games_for_player(
             interaction.user.id, guild_id=interaction.guild_id
         )
     except BredonError:  # the move is in: a failed look for the next game must not hide it

@@ -1,6 +1,6 @@
 """Post-game analysis in Discord: `/game analysis game:` and the post in the game's thread.
 
-The request is queued (:mod:`bot.computer.analysis`) and worked by
+The request is queued (:mod:`bot.computer.analysis_queue`) and worked by
 :class:`bot.computer.analyst.Analyst`
 in the worker processes; the result is an outbox announcement
 (:class:`~bot.notifications.outbox.AnalysisReady`) shown here: the evaluation graph, the annotated
@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import BredonBot, acting
-from bot.computer.analysis import Findings, Queued, wait_text
+from bot.computer.analysis_queue import Findings, Queued, wait_text
 from bot.computer.analyst import Analyst
 from bot.computer.player import Thinker
 from bot.engine_sentences import swing_line

@@ -403,7 +403,7 @@ class TakCog(commands.Cog):
             parse_move(text)
         except PTNError:
             return  # not a move: chat
-        game = await self.services.queries.game_in_thread(message.channel.id, message.guild.id)
+        game = await self.services.lookup.game_in_thread(message.channel.id, message.guild.id)
         if game is None or not game.is_active or game.player_to_move.id != message.author.id:
             return
         if not (await self.services.guilds.get(message.guild.id)).typed_moves:

@@ -103,7 +103,7 @@ async def games_page(
 MAX_LIST = 100
 
 
-class QueryService:
+class LookupService:
     def __init__(self, db: Database) -> None:
         self._db = db
 

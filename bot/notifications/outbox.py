@@ -299,7 +299,7 @@ class DigestDue:
 
 @dataclass(frozen=True, slots=True)
 class AnalysisReady(_AboutAGame):
-    """A finished game's analysis (:mod:`bot.computer.analysis`): the graph, the annotated PTN
+    """A finished game's analysis (:mod:`bot.computer.analysis_queue`): the graph, the annotated PTN
     and the biggest swings, posted in the game's thread."""
 
     KIND: ClassVar[str] = "analysis"

@@ -404,7 +404,7 @@ async def _status(tx: Transaction, guild_id: int, player_id: int, now: datetime)
     return VacationStatus(None if current is None else _vacation(current), allowed, used)
 
 
-class ClockService:
+class HoldService:
     """What players do to clocks. Every method refuses with a :class:`BredonError` subclass and
     then has changed nothing."""
 

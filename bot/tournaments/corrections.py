@@ -225,7 +225,7 @@ def corrected_result(board: Result | None, wanted: NewResult) -> Result:
     return Result(winner, ResultKind.AGREEMENT if winner is None else ResultKind.OTHER)
 
 
-class ResultService:
+class CorrectionService:
     """Corrections and reported games; every refusal changes nothing."""
 
     def __init__(self, db: Database, clock: Clock) -> None:

@@ -49,7 +49,7 @@ from bot.errors import (
     TournamentNameTaken,
     WrongTournamentStage,
 )
-from bot.games.lookup import QueryService
+from bot.games.lookup import LookupService
 from bot.games.model import (
     GAME_SELECT,
     GameSetup,
@@ -116,7 +116,7 @@ class TournamentService:
     def __init__(self, db: Database, clock: Clock) -> None:
         self._db = db
         self._clock = clock
-        self._queries = QueryService(db)
+        self._queries = LookupService(db)
 
     # ----------------------------------------------------------------- creating and signing up
 

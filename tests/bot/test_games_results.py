@@ -202,8 +202,8 @@ async def test_undo_needs_the_opponent_and_rewinds_one_ply(services, new_game, m
         (3, "c3", True),
         (3, "d4", False),
     ]
-    assert "3. d4" not in await services.queries.ptn(game.id)  # ply 3 is white's move 2
-    assert "2. d4" in await services.queries.ptn(game.id)
+    assert "3. d4" not in await services.lookup.ptn(game.id)  # ply 3 is white's move 2
+    assert "2. d4" in await services.lookup.ptn(game.id)
     with pytest.raises(errors.NotYourMoveToTakeBack):  # black is to move: d4 is white's
         await services.games.request_undo(game.id, black)
     await services.games.request_undo(game.id, white)

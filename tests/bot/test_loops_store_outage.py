@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bot.computer.analysis import AnalysisStatus
+from bot.computer.analysis_queue import AnalysisStatus
 from bot.computer.analyst import Analyst
 from bot.computer.player import BotPlayer, Thinker
 from bot.errors import StoreUnwritable

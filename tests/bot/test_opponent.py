@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.computer import analyst as analyst_module
-from bot.computer.analysis import AnalysisStatus
+from bot.computer.analysis_queue import AnalysisStatus
 from bot.computer.analyst import Analyst
 from bot.computer.opponent import DEFAULT_LEVEL
 from bot.computer.player import BotPlayer, Thinker

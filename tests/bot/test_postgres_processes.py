@@ -370,7 +370,7 @@ async def check_the_outcome(services: Services, run: Run) -> None:
     assert all(logged[tuple(move)] == 1 for move in told)
     # The log agrees with every game's row.
     for row in await db.fetchall("SELECT id, ply, tps FROM games"):
-        record_ = await services.queries.record(row["id"])
+        record_ = await services.lookup.record(row["id"])
         assert len(record_.plies) == row["ply"]
         assert record_.final_position().tps() == row["tps"]
     await ledger_consistent(services, STAKED_GUILD)

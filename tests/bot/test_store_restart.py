@@ -98,7 +98,7 @@ async def test_a_new_process_resumes_games_challenges_matches_and_deadlines(
         position = await services.games.position(game_id)
         assert position.tps() == game.tps
         assert position.last_move is not None and position.last_move.ptn() == "c2"
-        record = await services.queries.record(game_id)
+        record = await services.lookup.record(game_id)
         assert [ply.move.ptn() for ply in record.plies] == ["a1", "e5", "c3", "c2"]
         clock.advance(days=1)
         outcome = await services.games.move(game_id, 101, "d4", expected_ply=4)

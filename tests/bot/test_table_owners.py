@@ -45,7 +45,7 @@ OWNERS = {
     "vacations": "bot/timekeeping/holds.py",
     "reminder_offsets": "bot/timekeeping/holds.py",
     "bot_levels": "bot/computer/opponent.py",
-    "analyses": "bot/computer/analysis.py",
+    "analyses": "bot/computer/analysis_queue.py",
     "game_notes": "bot/games/notes.py",
     "conditional_moves": "bot/games/conditions.py",
     # PostgreSQL's schema version (SQLite keeps it in the file's header).
