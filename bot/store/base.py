@@ -31,6 +31,8 @@ from bot.errors import StoreConflict
 log = logging.getLogger(__name__)
 
 MIGRATIONS_DIR = Path(__file__).parent.parent / "migrations"
+POSTGRES_MIGRATIONS_DIR = MIGRATIONS_DIR / "postgresql"
+MIGRATION_TIMEOUT = 3600.0  # seconds a schema migration may take (a big table's new index)
 DEFAULT_PATH = Path("bredon.sqlite3")
 DEFAULT_BUSY_TIMEOUT = 2.0
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -127,6 +129,10 @@ def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
         if migration.version != expected:
             raise ValueError(f"Migration {migration.name} should be numbered {expected:04d}.")
     return migrations
+
+
+def postgres_migrations() -> list[Migration]:
+    return load_migrations(POSTGRES_MIGRATIONS_DIR)
 
 
 class Availability:

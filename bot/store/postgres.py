@@ -64,7 +64,7 @@ import asyncpg
 from bot.errors import CommitUnknown, StoreBusy, StoreClosed, StoreConflict, StoreUnwritable
 from bot.store.base import (
     DEFAULT_BUSY_TIMEOUT,
-    MIGRATIONS_DIR,
+    MIGRATION_TIMEOUT,
     Availability,
     Database,
     Listener,
@@ -77,20 +77,19 @@ from bot.store.base import (
     StoreError,
     Transaction,
     is_postgres,
-    load_migrations,
+    postgres_migrations,
     retried_on_conflict,
     shown_location,
 )
+from bot.store.copying import keep_postgres_copy
 
 log = logging.getLogger(__name__)
 
-POSTGRES_MIGRATIONS_DIR = MIGRATIONS_DIR / "postgresql"
 POOL_SIZE = 10
 # Seconds beyond the busy timeout (a row lock waited for) that a statement may run on the server,
 # and then that the client waits for any answer, a connection or a free pooled one.
 STATEMENT_GRACE = 1.0
 COMMAND_TIMEOUT = 2.0
-MIGRATION_TIMEOUT = 3600.0  # seconds a schema migration may take (a big table's new index)
 LISTEN_RETRY_FIRST = 1.0  # seconds before making the listening connection again, doubling
 LISTEN_RETRY_MAX = 30.0
 LISTEN_CHECK_TIMEOUT = 10.0  # seconds the listening connection has to answer a check
@@ -118,10 +117,6 @@ _TOKEN = re.compile(
     r"'(?:[^']|'')*'|\"[^\"]*\"|\?\d*|\b(?:MAX|MIN)\(|\bCOLLATE\s+BINARY\b", re.IGNORECASE
 )
 _NULL_TEST = re.compile(r"\s+IS\s+(?:NOT\s+)?NULL\b", re.IGNORECASE)
-
-
-def postgres_migrations() -> list[Migration]:
-    return load_migrations(POSTGRES_MIGRATIONS_DIR)
 
 
 @dataclass(frozen=True)
@@ -526,8 +521,6 @@ class PostgresDatabase(Database, opens=is_postgres):
                 await connection.execute("INSERT INTO bredon_schema (version) VALUES (0)")
                 current = 0
             if 0 < current < (migrations[-1].version if migrations else 0):
-                from bot.store.copying import keep_postgres_copy  # which imports this module
-
                 self.kept_copy = await keep_postgres_copy(connection, current)
                 log.info(
                     "Upgrading %s from schema %d to %d; saved a copy of every table in the "
