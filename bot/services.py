@@ -13,6 +13,8 @@ from pathlib import Path
 from bot.coins.service import WalletService
 from bot.computer.analysis_queue import AnalysisService
 from bot.computer.opponent import OpponentService
+from bot.deadlines.holds import HoldService
+from bot.deadlines.service import DeadlineService
 from bot.games.challenges import ChallengeService
 from bot.games.conditions import ConditionService
 from bot.games.lookup import LookupService
@@ -26,8 +28,6 @@ from bot.players.ratings import RatingService
 from bot.players.service import PlayerService
 from bot.store import DEFAULT_PATH, Database
 from bot.timekeeping.clock import Clock, SystemClock
-from bot.timekeeping.deadlines import DeadlineService
-from bot.timekeeping.holds import HoldService
 from bot.tournaments.corrections import CorrectionService
 from bot.tournaments.entry import EntryService
 from bot.tournaments.pictures import PictureService

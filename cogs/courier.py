@@ -33,9 +33,9 @@ import discord
 from discord.ext import commands
 
 from bot.app import BredonBot
+from bot.deadlines.service import DeadlineReport
 from bot.languages import _
 from bot.notifications.outbox import Item, Outcome
-from bot.timekeeping.deadlines import DeadlineReport
 from bot.work.waking import Waker, store_outage
 from cogs.presenters import register_all
 from cogs.table import GameTable, Shown, Undeliverable

@@ -14,7 +14,7 @@ A staked game goes through three phases: ``bidding`` (the challenge is accepted,
 the pot, no game yet: both players send a sealed bid before ``bids_due_at``), ``playing`` (the
 game exists, white being the high bidder) and ``settled`` (the game ended and the pot is paid
 out). Bidding closes when both bids are in, or at its deadline through
-:class:`~bot.timekeeping.deadlines.DeadlineService` (durable: nothing is kept in memory).
+:class:`~bot.deadlines.service.DeadlineService` (durable: nothing is kept in memory).
 Stakes games are single challenges only: no matches, no tournaments.
 """
 

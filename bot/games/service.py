@@ -109,6 +109,7 @@ from bot.games.storage import (
     show_in,
     take_back_move,
 )
+from bot.games.turns import Turn, turn_after_move, turn_after_undo
 from bot.notifications.outbox import (
     EndingCause,
     GameEnded,
@@ -122,7 +123,6 @@ from bot.notifications.outbox import (
 from bot.players.ratings import rate_game
 from bot.store import Database, Transaction, retried_on_conflict
 from bot.timekeeping.clock import Clock
-from bot.timekeeping.turns import Turn, turn_after_move, turn_after_undo
 from bot.tournaments.rounds import record_match_in_tournament
 from bot.tournaments.storage import in_tournament
 from tak import (

@@ -20,14 +20,14 @@ from bot.games.model import (
     game_from_row,
     match_from_row,
 )
-from bot.store import Row, Transaction, from_db, to_db, to_db_or_none
-from bot.timekeeping.turns import (
+from bot.games.turns import (
     Turn,
     clock_held,
     next_reminder,
     reminder_offsets,
     starting_clocks,
 )
+from bot.store import Row, Transaction, from_db, to_db, to_db_or_none
 from tak import Position, Result
 
 

@@ -13,7 +13,7 @@ and only once every older item of the stream is settled; an item may also wait f
 delivered is settled as given up (and logged by the Discord layer), so it blocks nothing.
 
 Fairness: while a game has an undelivered announcement its clock cannot run out (see
-:mod:`bot.timekeeping.deadlines`), and a turn notice or reminder delivered late (Discord refused it,
+:mod:`bot.deadlines.service`), and a turn notice or reminder delivered late (Discord refused it,
 or it waited for one that was refused) leaves its player the time it was meant to give, counted
 from its delivery, so nobody loses on time or has a game aborted because Discord failed.
 
@@ -39,9 +39,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.errors import BredonError, StoreBusy
 from bot.games.storage import extend_deadline_of_turn, extend_turn, fetch_game
+from bot.games.turns import turn_for
 from bot.store import Database, Transaction, from_db, to_db
 from bot.timekeeping.clock import Clock
-from bot.timekeeping.turns import turn_for
 
 if TYPE_CHECKING:
     from bot.tournaments.tournament import TournamentProgress

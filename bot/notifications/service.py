@@ -13,7 +13,7 @@ round) and reminders are time-sensitive: ``dm`` and ``digest`` players get them 
 
 Digests are durable: each digest player has a row with the next due UTC instant
 (:func:`bot.notifications.digest.next_digest_at`). The one scheduler
-(:mod:`bot.timekeeping.scheduler`) calls
+(:mod:`bot.deadlines.scheduler`) calls
 :meth:`NotificationService.run_due`, which, in one transaction per player, moves the row on to
 the next local hour after now and writes a :class:`~bot.notifications.outbox.DigestDue` to the
 outbox;

@@ -21,7 +21,7 @@ class PlayerProfile:
     theme: str | None  # None: the bot's default theme
     notify: NotifyMode
     # When time runs out and vacation days are left: a day taken instead of the loss on time
-    # (:func:`bot.timekeeping.holds.take_vacation_day`).
+    # (:func:`bot.deadlines.holds.take_vacation_day`).
     auto_vacation: bool
     language: str | None = None  # chosen in /profile settings; None: their Discord's
     discord_locale: str | None = None  # the Discord language of their last command

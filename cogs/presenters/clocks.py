@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from functools import partial
 
+from bot.deadlines.service import Reminder
 from bot.notifications.outbox import ClockEvent, ClockNews, Item, ReminderDue
 from bot.store import from_db
-from bot.timekeeping.deadlines import Reminder
 from cogs import clock_messages
 from cogs.buttons import buttons
 from cogs.table import GameTable, Post, Shown

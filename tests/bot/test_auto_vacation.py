@@ -12,12 +12,12 @@ from datetime import datetime, timedelta
 import pytest
 
 from bot import errors
+from bot.deadlines.holds import VacationReport
 from bot.errors import StoreBusy
 from bot.games.model import GameView
 from bot.notifications.outbox import ClockEvent
 from bot.services import Services
 from bot.store import to_db
-from bot.timekeeping.holds import VacationReport
 from tak import ResultKind
 from tests.bot.conftest import ALICE, BOB, CAROL, GUILD, deliver_everything, play
 from tests.bot.test_clocks import cup_without_vacations, game_between
