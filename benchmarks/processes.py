@@ -47,9 +47,9 @@ from load import fill, fresh_location
 from service import START, long_game
 
 from bot.errors import PositionChanged, StoreBusy
-from bot.games.model import PlayerRef
 from bot.games.service import GameService
 from bot.guild_settings import GuildSettings
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.store import Database, is_postgres, shown_location
 from bot.timekeeping.clock import FakeClock

@@ -20,11 +20,11 @@ from bot.games.conditions import ConditionService
 from bot.games.lookup import LookupService
 from bot.games.matches import MatchService
 from bot.games.notes import NoteService
+from bot.games.ratings import RatingService
 from bot.games.service import GameService
 from bot.guild_settings import GuildService
 from bot.notifications.outbox import OutboxService
 from bot.notifications.service import NotificationService
-from bot.players.ratings import RatingService
 from bot.players.service import PlayerService
 from bot.store import DEFAULT_PATH, Database
 from bot.timekeeping.clock import Clock, SystemClock

@@ -19,10 +19,11 @@ from bot.errors import (
     NoDrawOffer,
     NoUndoRequest,
 )
-from bot.games.model import ChallengeView, GameView, PlayerRef
+from bot.games.model import ChallengeView, GameView
 from bot.games.service import position_mark, request_key
 from bot.languages import _, speaking
 from bot.notifications.outbox import challenge_stream, game_stream
+from bot.players.model import PlayerRef
 from bot.text_safety import typed_move, visible_name
 from cogs import clock_messages, game_messages
 from cogs.buttons import Handler, buttons, move_button, on_give_day_press, on_press

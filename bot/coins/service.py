@@ -42,10 +42,11 @@ from bot.errors import (
     NoUndoWithStakes,
 )
 from bot.games.challenge_storage import set_first_game
-from bot.games.model import ChallengeView, ColourChoice, GameView, PlayerRef
+from bot.games.model import ChallengeView, ColourChoice, GameView
 from bot.games.storage import fetch_challenge, insert_game
 from bot.languages import _
 from bot.notifications.outbox import BiddingNews, GameStart, enqueue
+from bot.players.model import PlayerRef
 from bot.players.storage import save_player
 from bot.store import Database, Row, Transaction, from_db, to_db
 from bot.timekeeping.clock import Clock

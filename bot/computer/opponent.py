@@ -29,12 +29,12 @@ from bot.games.model import (
     ColourChoice,
     GameSetup,
     GameView,
-    PlayerRef,
     challenge_from_row,
 )
 from bot.games.outcomes import MoveOutcome
 from bot.games.service import GameService, position_mark
 from bot.languages import _, ngettext
+from bot.players.model import PlayerRef
 from bot.store import Database, Transaction, to_db
 from bot.timekeeping.clock import Clock
 from bot.work.fair_use import DEFAULT_FAIR_USE, FairUse, listed

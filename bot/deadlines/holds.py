@@ -39,7 +39,7 @@ from bot.errors import (
     VacationRefused,
 )
 from bot.games import storage
-from bot.games.model import GAME_SELECT, MAX_DAYS_PER_MOVE, GameView, PlayerRef, game_from_row
+from bot.games.model import GAME_SELECT, MAX_DAYS_PER_MOVE, GameView, game_from_row
 from bot.games.service import require_active
 from bot.games.storage import fetch_game
 from bot.games.turns import (
@@ -56,6 +56,7 @@ from bot.games.turns import (
 from bot.guild_settings import fetch_guild_settings
 from bot.languages import _
 from bot.notifications.outbox import ClockEvent, ClockNews, enqueue
+from bot.players.model import PlayerRef
 from bot.players.service import fetch_player
 from bot.players.storage import save_player
 from bot.store import Database, Row, Transaction, from_db, to_db, to_db_or_none

@@ -50,7 +50,6 @@ from bot.games.model import (
     GAME_SELECT,
     ChallengeView,
     GameView,
-    PlayerRef,
     challenge_from_row,
     game_from_row,
 )
@@ -71,6 +70,7 @@ from bot.notifications.outbox import (
     ReminderDue,
     enqueue,
 )
+from bot.players.model import PlayerRef
 from bot.store import Database, Transaction, from_db, to_db
 from bot.timekeeping.clock import Clock
 from bot.tournaments.storage import in_tournament

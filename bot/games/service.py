@@ -94,6 +94,7 @@ from bot.games.model import (
     game_from_row,
 )
 from bot.games.outcomes import GameEnding, MoveOutcome
+from bot.games.ratings import rate_game
 from bot.games.storage import (
     MoveWrite,
     claim_request,
@@ -120,7 +121,6 @@ from bot.notifications.outbox import (
     announce_progress,
     enqueue,
 )
-from bot.players.ratings import rate_game
 from bot.store import Database, Transaction, retried_on_conflict
 from bot.timekeeping.clock import Clock
 from bot.tournaments.rounds import record_match_in_tournament

@@ -1,6 +1,6 @@
 """How each player is told of their games, per server, and the daily digests.
 
-A player chooses, in each server, one of three ways (:class:`~bot.games.model.NotifyMode`):
+A player chooses, in each server, one of three ways (:class:`~bot.players.model.NotifyMode`):
 
 - ``mention``: a mention in the game's thread at each move (the default);
 - ``dm``: the mention and a direct message at each move;
@@ -34,10 +34,11 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from bot.errors import InvalidSetting
-from bot.games.model import GAME_SELECT, GameView, NotifyMode, game_from_row
+from bot.games.model import GAME_SELECT, GameView, game_from_row
 from bot.languages import _
 from bot.notifications.digest import next_digest_at, time_zone
 from bot.notifications.outbox import DigestDue, enqueue
+from bot.players.model import NotifyMode
 from bot.store import Database, Transaction, from_db, to_db, to_db_or_none
 from bot.timekeeping.clock import Clock
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.errors import InvalidSetting, UnknownLanguage, UnknownPlayer
-from bot.games.model import NotifyMode, PlayerRef
 from bot.languages import _, catalogue
 from bot.players import storage
+from bot.players.model import NotifyMode, PlayerRef
 from bot.store import Database, Transaction
 from bot.timekeeping.clock import Clock
 

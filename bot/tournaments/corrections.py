@@ -27,7 +27,7 @@ Correcting a finished game's result (white wins, black wins, or a draw):
   results credited to the place's holder, as the standings and the next round read them.
 - A finished tournament gets its winner again.
 - A rated game's ratings are recomputed: every rated game on that board size in the server is
-  replayed from scratch in the order they were rated (:func:`bot.players.ratings.rerate_from`),
+  replayed from scratch in the order they were rated (:func:`bot.games.ratings.rerate_from`),
   and what changed from the corrected game on is rewritten.
 
 Reporting a game played elsewhere, for a tournament game waiting on Bredon (no move yet):
@@ -54,7 +54,8 @@ from enum import StrEnum
 from bot.engine_sentences import engine_sentence
 from bot.errors import CorrectionRefused, NotOrganizer, ReportRefused
 from bot.games.matches import set_match_points
-from bot.games.model import GAME_SELECT, GameStatus, GameView, PlayerRef, game_from_row
+from bot.games.model import GAME_SELECT, GameStatus, GameView, game_from_row
+from bot.games.ratings import rerate_from
 from bot.games.service import finish_game
 from bot.games.storage import (
     correct_result,
@@ -66,7 +67,7 @@ from bot.games.storage import (
 from bot.languages import N_, SOURCE_LANGUAGE, _, numeral, speaking
 from bot.notifications.outbox import EndingCause, GameEnded, GameStart, Headline, TournamentNews
 from bot.notifications.outbox import enqueue as enqueue_news
-from bot.players.ratings import rerate_from
+from bot.players.model import PlayerRef
 from bot.players.storage import save_player
 from bot.store import Database, Row, Transaction, from_db
 from bot.text_safety import strip_unsafe

@@ -47,13 +47,9 @@ from datetime import datetime
 from typing import NamedTuple
 
 from bot.games.matches import create_match
-from bot.games.model import (
-    GameView,
-    MatchStatus,
-    MatchView,
-    PlayerRef,
-)
+from bot.games.model import GameView, MatchStatus, MatchView
 from bot.games.storage import insert_game
+from bot.players.model import PlayerRef
 from bot.store import Transaction
 from bot.tournaments import (
     MatchResult,

@@ -50,13 +50,7 @@ from bot.errors import (
     WrongTournamentStage,
 )
 from bot.games.lookup import LookupService
-from bot.games.model import (
-    GAME_SELECT,
-    GameSetup,
-    GameView,
-    PlayerRef,
-    game_from_row,
-)
+from bot.games.model import GAME_SELECT, GameSetup, GameView, game_from_row
 from bot.games.service import finish_game
 from bot.games.storage import fetch_match
 from bot.languages import _
@@ -68,6 +62,7 @@ from bot.notifications.outbox import (
     announce_progress,
     enqueue,
 )
+from bot.players.model import PlayerRef
 from bot.players.storage import save_player
 from bot.store import Database, Transaction
 from bot.text_safety import strip_unsafe

@@ -17,7 +17,7 @@ from bot.computer.analyst import analyse_ptn
 from bot.computer.opponent import TooManyBotGames
 from bot.computer.player import BotPlayer, Thinker
 from bot.errors import GameOver
-from bot.games.model import PlayerRef
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.settings import Settings, SettingsError
 from bot.work.fair_slots import WorkerShares

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from bot.deadlines.scheduler import DeadlineScheduler
 from bot.errors import InvalidSetting
-from bot.games.model import NotifyMode
 from bot.languages import speaking
 from bot.notifications.digest import next_digest_at, suggest_zones, time_zone
+from bot.players.model import NotifyMode
 from bot.services import Services
 from bot.timekeeping.clock import FakeClock
 from cogs.notification_messages import MAX_MESSAGE, digest_text

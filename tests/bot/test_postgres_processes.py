@@ -36,8 +36,8 @@ import pytest
 
 from bot.deadlines.scheduler import DeadlineScheduler
 from bot.errors import BredonError
-from bot.games.model import PlayerRef
 from bot.notifications.outbox import CLAIM_FOR, OUTBOX_CHANNEL, Outcome
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.store import to_db
 from bot.work.waking import Waker

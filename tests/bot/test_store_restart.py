@@ -9,7 +9,8 @@ import textwrap
 from datetime import timedelta
 from pathlib import Path
 
-from bot.games.model import ChallengeStatus, GameStatus, MatchStatus, PlayerRef
+from bot.games.model import ChallengeStatus, GameStatus, MatchStatus
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.timekeeping.clock import FakeClock
 from tests.bot.conftest import with_announcements_delivered
@@ -23,7 +24,7 @@ CHILD = textwrap.dedent(
     from bot.timekeeping.clock import FakeClock
     from bot.services import Services
     from tests.bot.setups import create_challenge
-    from bot.games.model import PlayerRef
+    from bot.players.model import PlayerRef
     from bot.games.service import GameService
     from tests.databases import transaction_class
 

@@ -24,8 +24,9 @@ from tournament_helpers import (
 )
 
 from bot import errors
-from bot.games.model import GameStatus, GameView, PlayerRef
+from bot.games.model import GameStatus, GameView
 from bot.notifications.outbox import GameStart, TournamentNews
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.tournaments import group_tables, qualifiers, snake_groups
 from bot.tournaments.tournament import TournamentStatus

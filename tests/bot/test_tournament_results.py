@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from bot import errors
-from bot.games.model import GameStatus, PlayerRef
+from bot.games.model import GameStatus
 from bot.notifications.outbox import Headline
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.timekeeping.clock import FakeClock
 from bot.tournaments import MatchResult, compute_standings

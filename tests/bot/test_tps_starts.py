@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot import errors
-from bot.games.model import GameStatus, PlayerRef
+from bot.games.model import GameStatus
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.store.consistency import applicable
 from bot.timekeeping.clock import FakeClock

@@ -11,7 +11,7 @@ import simcord
 from simcord.backend.errors import OptionError
 
 from bot.games.challenges import MAX_OPEN_CHALLENGES
-from bot.games.model import PlayerRef
+from bot.players.model import PlayerRef
 from tests.bot.setups import create_challenge
 from tests.discord.conftest import World, allow_command
 from tests.discord.test_discord_tournament import WHITE_ROAD, Club

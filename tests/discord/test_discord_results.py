@@ -11,7 +11,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.games.model import GameStatus, PlayerRef
+from bot.games.model import GameStatus
+from bot.players.model import PlayerRef
 from bot.text_safety import MAX_MESSAGE
 from bot.tournaments.corrections import LogEntry, LogKind
 from cogs.result_messages import correction_news

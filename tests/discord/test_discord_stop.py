@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from bot import __main__ as entry
-from bot.games.model import PlayerRef
+from bot.players.model import PlayerRef
 from bot.services import Services
 from tak.search import MAX_LEVEL
 from tests.bot.conftest import ALICE, CHANNEL, GUILD
