@@ -21,7 +21,7 @@ from bot.games.lookup import LookupService
 from bot.games.matches import MatchService
 from bot.games.notes import NoteService
 from bot.games.ratings import RatingService
-from bot.games.service import GameService
+from bot.games.service import GameService, give_time_back
 from bot.guild_settings import GuildService
 from bot.notifications.outbox import OutboxService
 from bot.notifications.service import NotificationService
@@ -89,7 +89,7 @@ class Services:
             lookup=lookup,
             ratings=RatingService(db),
             tournaments=tournaments,
-            outbox=OutboxService(db, clock),
+            outbox=OutboxService(db, clock, told_late=give_time_back),
             pictures=PictureService(db, tournaments),
             wallets=WalletService(db, clock),
             notifications=NotificationService(db, clock),

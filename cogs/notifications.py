@@ -44,7 +44,7 @@ class NotificationsCog(commands.Cog):
         if late > STALE_AFTER:
             log.info("Digest %s is %s late: dropped for the next one.", item.id, late)
             return Shown(None, Outcome.GIVEN_UP)
-        games = await self.services.notifications.awaiting(due.player_id, due.guild_id)
+        games = await self.services.lookup.awaiting(due.player_id, due.guild_id)
         if not games:
             return Shown(None, Outcome.POSTED)
         guild = self.bot.get_guild(due.guild_id)

@@ -49,6 +49,7 @@ from typing import NamedTuple
 from bot.games.matches import create_match
 from bot.games.model import GameView, MatchStatus, MatchView
 from bot.games.storage import insert_game
+from bot.notifications.outbox import GameStart, Headline, TournamentNews, enqueue
 from bot.players.model import PlayerRef
 from bot.store import Transaction
 from bot.tournaments import (
@@ -511,3 +512,31 @@ async def start_match(
         match_id=match_id,
         match_game=1,
     )
+
+
+async def announce_progress(
+    tx: Transaction,
+    progress: TournamentProgress,
+    now: datetime,
+    *,
+    headline: Headline | None = None,
+    player_id: int | None = None,
+    after: int | None = None,
+    dropped: tuple[int, ...] = (),
+) -> None:
+    """Announce what moved a tournament on, then start the games of the rounds that began
+    (each after the news, so the pairings come first)."""
+    news = TournamentNews(
+        progress.tournament.id,
+        headline=None if headline is None else headline.value,
+        player_id=player_id,
+        decided=tuple(p.id for p in progress.decided),
+        rounds=tuple(r.number for r in progress.rounds),
+        finished=progress.finished,
+        cancelled=progress.tournament.status.value == "cancelled",
+        dropped=dropped,
+    )
+    news_id = await enqueue(tx, news, now, after=after)
+    for game in progress.games:
+        start = GameStart(game.id, tournament_id=progress.tournament.id)
+        await enqueue(tx, start, now, after=news_id)

@@ -54,14 +54,7 @@ from bot.games.model import GAME_SELECT, GameSetup, GameView, game_from_row
 from bot.games.service import finish_game
 from bot.games.storage import fetch_match
 from bot.languages import _
-from bot.notifications.outbox import (
-    EndingCause,
-    GameEnded,
-    Headline,
-    TournamentNews,
-    announce_progress,
-    enqueue,
-)
+from bot.notifications.outbox import EndingCause, GameEnded, Headline, TournamentNews, enqueue
 from bot.players.model import PlayerRef
 from bot.players.storage import save_player
 from bot.store import Database, Transaction
@@ -79,7 +72,7 @@ from bot.tournaments import (
     storage,
 )
 from bot.tournaments.entry import checkin_times, entries_at_start
-from bot.tournaments.rounds import advance, decide, fetch_round, standings_input
+from bot.tournaments.rounds import advance, announce_progress, decide, fetch_round, standings_input
 from bot.tournaments.rules import TournamentRules
 from bot.tournaments.storage import (
     TOURNAMENT_SELECT,
