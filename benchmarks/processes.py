@@ -47,8 +47,8 @@ from load import fill, fresh_location
 from service import START, long_game
 
 from bot.errors import PositionChanged, StoreBusy
-from bot.games.service import GameService
 from bot.guild_settings import GuildSettings
+from bot.play.service import GameService
 from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.store import Database, is_postgres, shown_location

@@ -29,8 +29,8 @@ from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
 
-from bot.games.service import GameService, PositionCache
 from bot.guild_settings import GuildSettings
+from bot.play.service import GameService, PositionCache
 from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.store import Database, to_db

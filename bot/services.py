@@ -15,16 +15,16 @@ from bot.computer.analysis_queue import AnalysisService
 from bot.computer.opponent import OpponentService
 from bot.deadlines.holds import HoldService
 from bot.deadlines.service import DeadlineService
-from bot.games.challenges import ChallengeService
 from bot.games.conditions import ConditionService
 from bot.games.lookup import LookupService
 from bot.games.matches import MatchService
 from bot.games.notes import NoteService
 from bot.games.ratings import RatingService
-from bot.games.service import GameService, give_time_back
 from bot.guild_settings import GuildService
 from bot.notifications.outbox import OutboxService
 from bot.notifications.service import NotificationService
+from bot.play.challenges import ChallengeService
+from bot.play.service import GameService, finish_game, give_time_back
 from bot.players.service import PlayerService
 from bot.store import DEFAULT_PATH, Database
 from bot.timekeeping.clock import Clock, SystemClock
@@ -72,7 +72,7 @@ class Services:
         :meth:`Database.open`) and the services on it."""
         db = await Database.open(path, upgrade=upgrade)
         clock = clock or SystemClock()
-        tournaments = TournamentService(db, clock)
+        tournaments = TournamentService(db, clock, finish_game)
         challenges = ChallengeService(db, clock, rng)
         games = GameService(db, clock)
         lookup = LookupService(db)
@@ -98,7 +98,7 @@ class Services:
             holds=HoldService(db, clock),
             opponent=OpponentService(db, clock, challenges, games),
             entry=EntryService(db, clock),
-            corrections=CorrectionService(db, clock),
+            corrections=CorrectionService(db, clock, finish_game),
             analysis=AnalysisService(db, clock, lookup),
         )
 

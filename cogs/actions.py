@@ -20,9 +20,9 @@ from bot.errors import (
     NoUndoRequest,
 )
 from bot.games.model import ChallengeView, GameView
-from bot.games.service import position_mark, request_key
 from bot.languages import _, speaking
 from bot.notifications.outbox import challenge_stream, game_stream
+from bot.play.service import position_mark, request_key
 from bot.players.model import PlayerRef
 from bot.text_safety import typed_move, visible_name
 from cogs import clock_messages, game_messages
@@ -244,7 +244,7 @@ async def play_move(
     interaction: discord.Interaction, game_id: int, text: str, *, ply: int, mark: str
 ) -> Confirmation:
     """Play `text` for the user, only in the position they chose it for (its ply and
-    :func:`~bot.games.service.position_mark`), post what follows, and return what to tell them."""
+    :func:`~bot.play.service.position_mark`), post what follows, and return what to tell them."""
     courier = _courier(interaction)
     outcome = await courier.table.services.games.move(
         game_id,

@@ -8,7 +8,7 @@ PTN
 as a file and the biggest swings, in the game's thread. Asking for a finished analysis again
 shows it from storage, privately.
 
-Also the note under a game ended by the ply limit (:func:`bot.games.service.ply_limit_result`):
+Also the note under a game ended by the ply limit (:func:`bot.play.service.ply_limit_result`):
 a game that reaches the longest record every tool here reads ends by the flat count, and its
 ending says so.
 """

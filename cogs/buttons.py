@@ -17,8 +17,8 @@ import discord
 
 from bot.app import apologise, person_language, refusals
 from bot.games.model import ChallengeView, GameView
-from bot.games.service import position_mark
 from bot.languages import _, speaking
+from bot.play.service import position_mark
 
 Handler = Callable[[discord.Interaction, int], Awaitable[None]]
 FormOpener = Callable[[discord.Interaction, int, int, str], Awaitable[None]]
@@ -124,7 +124,7 @@ class MoveButton(
     template=r"bredon:move:(?P<game>\d+):(?P<ply>\d+):(?P<position>[0-9a-f]{8})",
 ):
     """On every board: opens the move picker (:mod:`cogs.move_picker`), for the position that
-    board shows (its ply and :func:`~bot.games.service.position_mark`)."""
+    board shows (its ply and :func:`~bot.play.service.position_mark`)."""
 
     def __init__(self, game_id: int, ply: int, position: str) -> None:
         super().__init__(

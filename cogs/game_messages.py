@@ -25,7 +25,6 @@ from bot.games.model import (
     MatchStatus,
     MatchView,
 )
-from bot.games.outcomes import GameEnding, MoveOutcome
 from bot.guild_settings import GuildSettings
 from bot.languages import _, language_name, ngettext, numeral
 from bot.notifications.outbox import (
@@ -35,6 +34,7 @@ from bot.notifications.outbox import (
     GameEnded,
     RequestMade,
 )
+from bot.play.outcomes import GameEnding, MoveOutcome
 from bot.text_safety import MAX_MESSAGE, message_text, one_line
 from cogs.clock_messages import clock_note, clock_state, describe_clock
 from cogs.formatting import display, mention, mention_role, timestamp

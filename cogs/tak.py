@@ -24,9 +24,9 @@ from bot.computer.opponent import DEFAULT_LEVEL
 from bot.errors import BredonError
 from bot.games.lookup import Listing
 from bot.games.model import MAX_MATCH_GAMES, GameView
-from bot.games.service import position_mark, request_key, require_active
 from bot.languages import _, speaking
 from bot.notifications.outbox import game_stream
+from bot.play.service import position_mark, request_key, require_active
 from bot.text_safety import typed_move
 from bot.timekeeping.control import clock_options
 from cogs import game_messages
@@ -59,7 +59,7 @@ MAX_RESERVE = 200  # what the engine accepts per player
 class SuggestedMove:
     """A move as suggested by autocompletion: it carries the game, the ply and the mark of the
     position it was suggested for (``c3@12.7.9f3a01c2``, see
-    :func:`~bot.games.service.position_mark`), so a stale or re-sent suggestion never lands in
+    :func:`~bot.play.service.position_mark`), so a stale or re-sent suggestion never lands in
     another position, even one reached again at the same ply after an undo."""
 
     move: str

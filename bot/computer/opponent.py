@@ -22,7 +22,6 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from bot.errors import BredonError, GameOver, InvalidSetting, NotYourTurn, PositionChanged
-from bot.games.challenges import Acceptance, ChallengeService
 from bot.games.model import (
     CHALLENGE_SELECT,
     ChallengeView,
@@ -31,9 +30,10 @@ from bot.games.model import (
     GameView,
     challenge_from_row,
 )
-from bot.games.outcomes import MoveOutcome
-from bot.games.service import GameService, position_mark
 from bot.languages import _, ngettext
+from bot.play.challenges import Acceptance, ChallengeService
+from bot.play.outcomes import MoveOutcome
+from bot.play.service import GameService, position_mark
 from bot.players.model import PlayerRef
 from bot.store import Database, Transaction, to_db
 from bot.timekeeping.clock import Clock

@@ -40,7 +40,6 @@ from bot.errors import (
 )
 from bot.games import storage
 from bot.games.model import GAME_SELECT, MAX_DAYS_PER_MOVE, GameView, game_from_row
-from bot.games.service import require_active
 from bot.games.storage import fetch_game
 from bot.games.turns import (
     MAX_REMINDER_OFFSET,
@@ -56,6 +55,7 @@ from bot.games.turns import (
 from bot.guild_settings import fetch_guild_settings
 from bot.languages import _
 from bot.notifications.outbox import ClockEvent, ClockNews, enqueue
+from bot.play.service import require_active
 from bot.players.model import PlayerRef
 from bot.players.service import fetch_player
 from bot.players.storage import save_player

@@ -53,8 +53,6 @@ from bot.games.model import (
     challenge_from_row,
     game_from_row,
 )
-from bot.games.outcomes import GameEnding
-from bot.games.service import finish_game
 from bot.games.storage import fetch_game, set_reminder
 from bot.games.turns import (
     OUT_OF_TIME_HELD,
@@ -70,6 +68,8 @@ from bot.notifications.outbox import (
     ReminderDue,
     enqueue,
 )
+from bot.play.outcomes import GameEnding
+from bot.play.service import finish_game
 from bot.players.model import PlayerRef
 from bot.store import Database, Transaction, from_db, to_db
 from bot.timekeeping.clock import Clock

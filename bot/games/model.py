@@ -275,7 +275,7 @@ class GameView:
     """A game as stored: who plays which colour, its settings, where it is, and how it ended.
 
     ``result`` holds the winner and the kind; a road's squares are on the final position
-    (:meth:`bot.games.service.GameService.position`).
+    (:meth:`bot.play.service.GameService.position`).
     """
 
     id: int

@@ -36,7 +36,7 @@ async def fetch_game(tx: Transaction, game_id: int) -> GameView:
 
 
 async def fetch_game_version(tx: Transaction, game_id: int) -> tuple[GameView, int]:
-    """The game and the version of its position (see :mod:`bot.games.service`)."""
+    """The game and the version of its position (see :mod:`bot.play.service`)."""
     row = await _game_row(tx, game_id)
     return game_from_row(row), row["version"]
 

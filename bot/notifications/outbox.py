@@ -435,7 +435,7 @@ def backoff(attempts: int) -> timedelta:
 
 
 # What a late delivery does to the game it tells of, in the transaction given: the rule lives
-# where turns are decided (:func:`bot.games.service.give_time_back`), the outbox only calls it.
+# where turns are decided (:func:`bot.play.service.give_time_back`), the outbox only calls it.
 ToldLate = Callable[[Transaction, Item, datetime], Awaitable[None]]
 
 

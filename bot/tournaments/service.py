@@ -51,7 +51,6 @@ from bot.errors import (
 )
 from bot.games.lookup import LookupService
 from bot.games.model import GAME_SELECT, GameSetup, GameView, game_from_row
-from bot.games.service import finish_game
 from bot.games.storage import fetch_match
 from bot.languages import _
 from bot.notifications.outbox import EndingCause, GameEnded, Headline, TournamentNews, enqueue
@@ -72,7 +71,14 @@ from bot.tournaments import (
     storage,
 )
 from bot.tournaments.entry import checkin_times, entries_at_start
-from bot.tournaments.rounds import advance, announce_progress, decide, fetch_round, standings_input
+from bot.tournaments.rounds import (
+    GameFinisher,
+    advance,
+    announce_progress,
+    decide,
+    fetch_round,
+    standings_input,
+)
 from bot.tournaments.rules import TournamentRules
 from bot.tournaments.storage import (
     TOURNAMENT_SELECT,
@@ -101,9 +107,10 @@ MAX_LIVE_TOURNAMENTS = 10  # per server, signing up or running
 
 
 class TournamentService:
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, finish_game: GameFinisher) -> None:
         self._db = db
         self._clock = clock
+        self._finish_game = finish_game
         self._queries = LookupService(db)
 
     # ----------------------------------------------------------------- creating and signing up
@@ -483,7 +490,7 @@ class TournamentService:
         stopped = []
         for game in map(game_from_row, rows):
             news = GameEnded(game.id, EndingCause.STOPPED, tournament_id=tournament_id)
-            ending = await finish_game(tx, game, game.position_from_tps(), abort, now, news)
+            ending = await self._finish_game(tx, game, game.position_from_tps(), abort, now, news)
             stopped.append(ending.game)
         return stopped
 

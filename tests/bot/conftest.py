@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from bot.games.model import GameView
-from bot.games.outcomes import MoveOutcome
 from bot.notifications.outbox import Outcome
+from bot.play.outcomes import MoveOutcome
 from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.timekeeping.clock import FakeClock

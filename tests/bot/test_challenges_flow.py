@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 
 from bot import errors
-from bot.games.challenges import ChallengeService
 from bot.games.model import ChallengeStatus, GameStatus
 from bot.guild_settings import GuildSettings
+from bot.play.challenges import ChallengeService
 from bot.store import Database, load_migrations
 from tak import Color
 from tak.ptn import TIE_RULE_COMMENT, Game

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from bot import errors
-from bot.games.service import GameService
+from bot.play.service import GameService
 from bot.services import Services
 from bot.store import Database, load_migrations, to_db
 from tak import Position

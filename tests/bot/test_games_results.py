@@ -8,8 +8,8 @@ import pytest
 
 from bot import errors
 from bot.games.model import GameStatus
-from bot.games.service import GameService
 from bot.notifications.outbox import MovePlayed, Outcome, game_stream
+from bot.play.service import GameService
 from tak import Color, ResultKind
 
 ROAD_3X3 = "a3 a1 b1 b3 c1"  # white's road along rank 1

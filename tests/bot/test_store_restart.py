@@ -25,7 +25,7 @@ CHILD = textwrap.dedent(
     from bot.services import Services
     from tests.bot.setups import create_challenge
     from bot.players.model import PlayerRef
-    from bot.games.service import GameService
+    from bot.play.service import GameService
     from tests.databases import transaction_class
 
     ALICE, BOB, CAROL = PlayerRef(101, "alice"), PlayerRef(202, "bob"), PlayerRef(303, "carol")

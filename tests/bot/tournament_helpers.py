@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.games.model import GameView
-from bot.games.outcomes import GameEnding
+from bot.play.outcomes import GameEnding
 from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.tournaments.rules import TournamentRules

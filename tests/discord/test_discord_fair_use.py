@@ -8,7 +8,7 @@ import pytest
 import simcord
 
 from bot.computer import analysis_queue as analysis_module
-from bot.games import service as games_module
+from bot.play import service as games_module
 from bot.work.fair_use import FairUse
 from tests.bot.test_fair_use import walking_plies
 from tests.discord.conftest import World

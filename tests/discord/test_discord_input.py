@@ -10,7 +10,7 @@ import pytest
 import simcord
 from simcord.backend.errors import OptionError
 
-from bot.games.challenges import MAX_OPEN_CHALLENGES
+from bot.play.challenges import MAX_OPEN_CHALLENGES
 from bot.players.model import PlayerRef
 from tests.bot.setups import create_challenge
 from tests.discord.conftest import World, allow_command

@@ -93,7 +93,6 @@ from bot.games.model import (
     GameView,
     game_from_row,
 )
-from bot.games.outcomes import GameEnding, MoveOutcome
 from bot.games.ratings import rate_game
 from bot.games.storage import (
     MoveWrite,
@@ -125,6 +124,7 @@ from bot.notifications.outbox import (
     RequestMade,
     enqueue,
 )
+from bot.play.outcomes import GameEnding, MoveOutcome
 from bot.store import Database, Transaction, from_db, retried_on_conflict
 from bot.timekeeping.clock import Clock
 from bot.tournaments.rounds import announce_progress, record_match_in_tournament
