@@ -1,7 +1,10 @@
 """The application's services: everything the Discord layer can ask for, with no discord.py.
 
 Open them all on one database with :meth:`Services.open`; each takes the clock it reads the time
-from, so tests can move time.
+from, so tests can move time. Where a lower package acts through a higher one, the wiring is made
+here, so that no package imports one above it (`tests/test_bot_packages.py`): the outbox gives a
+late-told player their time back by :func:`bot.play.service.give_time_back`, and the tournament
+services end the games they stop by :func:`bot.play.service.finish_game`.
 """
 
 from __future__ import annotations

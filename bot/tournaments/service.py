@@ -111,7 +111,7 @@ class TournamentService:
         self._db = db
         self._clock = clock
         self._finish_game = finish_game
-        self._queries = LookupService(db)
+        self._lookup = LookupService(db)
 
     # ----------------------------------------------------------------- creating and signing up
 
@@ -419,7 +419,7 @@ class TournamentService:
                 "ORDER BY tp.round, tp.id, g.match_game",
                 (tournament_id,),
             )
-        return "\n".join([await self._queries.ptn(row["id"]) for row in rows])
+        return "\n".join([await self._lookup.ptn(row["id"]) for row in rows])
 
     # ----------------------------------------------------------------- helpers
 
