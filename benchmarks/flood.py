@@ -44,8 +44,9 @@ from pathlib import Path
 from bot.computer.analyst import Analyst
 from bot.computer.player import BotPlayer, Thinker
 from bot.errors import BredonError
-from bot.games.model import GameRequest, PlayerRef
+from bot.games.model import GameRequest
 from bot.guild_settings import GuildSettings
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.settings import DEFAULT_BOT_MOVETIME_MS
 from bot.timekeeping.clock import SystemClock

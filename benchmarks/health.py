@@ -22,8 +22,9 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.games.model import GameRequest, PlayerRef
+from bot.games.model import GameRequest
 from bot.health import CommandTimings, Gateway, HealthEndpoint
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.timekeeping.clock import FakeClock
 

@@ -19,8 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.games.model import PlayerRef
 from bot.languages import _, catalogue, speaking
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.timekeeping.clock import SystemClock
 

@@ -48,9 +48,9 @@ from service import (
     report,
 )
 
-from bot.games.service import GameService
 from bot.health import database_problem, store_figures
 from bot.inspection import inspect_database
+from bot.play.service import GameService
 from bot.services import Services
 from bot.store import Database, is_postgres, to_db
 from bot.store.postgres import to_postgres

@@ -47,9 +47,10 @@ from load import fill, fresh_location
 from service import START, long_game
 
 from bot.errors import PositionChanged, StoreBusy
-from bot.games.model import GameRequest, PlayerRef
-from bot.games.service import GameService
+from bot.games.model import GameRequest
 from bot.guild_settings import GuildSettings
+from bot.play.service import GameService
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.store import Database, is_postgres, shown_location
 from bot.timekeeping.clock import FakeClock

@@ -29,9 +29,10 @@ from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
 
-from bot.games.model import GameRequest, PlayerRef
-from bot.games.service import GameService, PositionCache
+from bot.games.model import GameRequest
 from bot.guild_settings import GuildSettings
+from bot.play.service import GameService, PositionCache
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.store import Database, to_db
 from bot.timekeeping.clock import FakeClock

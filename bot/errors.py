@@ -7,7 +7,7 @@ that needs to react to one case catch the subclass.
 from __future__ import annotations
 
 from bot.engine_sentences import engine_sentence
-from bot.languages import _, ngettext
+from bot.languages import _, catalogue, language_name, ngettext
 from bot.text_safety import one_line
 
 
@@ -51,6 +51,14 @@ class UnknownPlayer(BredonError):
 
 class InvalidSetting(BredonError):
     """A size, komi, day count, colour, opening, reserve or preference the bot does not accept."""
+
+
+class UnknownLanguage(InvalidSetting):
+    """A language Bredon has no catalogue for."""
+
+    def __init__(self) -> None:
+        names = ", ".join(f"{language_name(code)} ({code})" for code in catalogue().languages)
+        super().__init__(_("Bredon speaks {languages}.", languages=names))
 
 
 # ----------------------------------------------------------------- challenges

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.errors import InvalidSetting
+from bot.errors import InvalidSetting, UnknownLanguage
 from bot.games.model import GameRequest, GameSetup, check_days, check_komi, check_size
-from bot.languages import _, check_language
+from bot.languages import _, catalogue
 from bot.store import Database, Transaction
 
 MAX_VACATION_DAYS = 365
@@ -74,8 +74,8 @@ class GuildService:
             raise InvalidSetting(
                 _("Vacation days must be from 0 to {most} a year.", most=MAX_VACATION_DAYS)
             )
-        if settings.language is not None:
-            check_language(settings.language)
+        if settings.language is not None and settings.language not in catalogue().languages:
+            raise UnknownLanguage()
         async with self._db.transaction() as tx:
             await tx.execute(
                 "INSERT INTO guild_settings "

@@ -20,9 +20,9 @@ from pathlib import Path
 import asyncpg
 
 from bot.store import DEFAULT_BUSY_TIMEOUT, Database, is_postgres, load_migrations, shown_location
+from bot.store.base import postgres_migrations
 from bot.store.consistency import applicable, describe
 from bot.store.copying import PostgresSide
-from bot.store.postgres import postgres_migrations
 from bot.store.sqlite import read_only_uri
 
 # What the report counts: a label and the query, for the tables the file's schema has.

@@ -1,7 +1,10 @@
 """The application's services: everything the Discord layer can ask for, with no discord.py.
 
 Open them all on one database with :meth:`Services.open`; each takes the clock it reads the time
-from, so tests can move time.
+from, so tests can move time. Where a lower package acts through a higher one, the wiring is made
+here, so that no package imports one above it (`tests/test_bot_packages.py`): the outbox gives a
+late-told player their time back by :func:`bot.play.service.give_time_back`, and the tournament
+services end the games they stop by :func:`bot.play.service.finish_game`.
 """
 
 from __future__ import annotations
@@ -11,24 +14,24 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.coins.service import WalletService
-from bot.computer.analysis import AnalysisService
+from bot.computer.analysis_queue import AnalysisService
 from bot.computer.opponent import OpponentService
-from bot.games.challenges import ChallengeService
+from bot.deadlines.holds import HoldService
+from bot.deadlines.service import DeadlineService
 from bot.games.conditions import ConditionService
-from bot.games.lookup import QueryService
+from bot.games.lookup import LookupService
 from bot.games.matches import MatchService
 from bot.games.notes import NoteService
-from bot.games.service import GameService
+from bot.games.ratings import RatingService
 from bot.guild_settings import GuildService
 from bot.notifications.outbox import OutboxService
 from bot.notifications.service import NotificationService
-from bot.players.ratings import RatingService
+from bot.play.challenges import ChallengeService
+from bot.play.service import GameService, finish_game, give_time_back
 from bot.players.service import PlayerService
 from bot.store import DEFAULT_PATH, Database
 from bot.timekeeping.clock import Clock, SystemClock
-from bot.timekeeping.deadlines import DeadlineService
-from bot.timekeeping.holds import ClockService
-from bot.tournaments.corrections import ResultService
+from bot.tournaments.corrections import CorrectionService
 from bot.tournaments.entry import EntryService
 from bot.tournaments.pictures import PictureService
 from bot.tournaments.service import TournamentService
@@ -44,7 +47,7 @@ class Services:
     games: GameService
     matches: MatchService
     deadlines: DeadlineService
-    queries: QueryService
+    lookup: LookupService
     ratings: RatingService
     tournaments: TournamentService
     outbox: OutboxService
@@ -53,10 +56,10 @@ class Services:
     notifications: NotificationService
     notes: NoteService
     conditions: ConditionService
-    clocks: ClockService
+    holds: HoldService
     opponent: OpponentService
     entry: EntryService
-    results: ResultService
+    corrections: CorrectionService
     analysis: AnalysisService
 
     @classmethod
@@ -72,10 +75,10 @@ class Services:
         :meth:`Database.open`) and the services on it."""
         db = await Database.open(path, upgrade=upgrade)
         clock = clock or SystemClock()
-        tournaments = TournamentService(db, clock)
+        tournaments = TournamentService(db, clock, finish_game)
         challenges = ChallengeService(db, clock, rng)
         games = GameService(db, clock)
-        queries = QueryService(db)
+        lookup = LookupService(db)
         await games.follow_other_processes()
         return cls(
             db=db,
@@ -86,20 +89,20 @@ class Services:
             games=games,
             matches=MatchService(db),
             deadlines=DeadlineService(db, clock),
-            queries=queries,
+            lookup=lookup,
             ratings=RatingService(db),
             tournaments=tournaments,
-            outbox=OutboxService(db, clock),
+            outbox=OutboxService(db, clock, told_late=give_time_back),
             pictures=PictureService(db, tournaments),
             wallets=WalletService(db, clock),
             notifications=NotificationService(db, clock),
             notes=NoteService(db, clock),
             conditions=ConditionService(db, clock),
-            clocks=ClockService(db, clock),
+            holds=HoldService(db, clock),
             opponent=OpponentService(db, clock, challenges, games),
             entry=EntryService(db, clock),
-            results=ResultService(db, clock),
-            analysis=AnalysisService(db, clock, queries),
+            corrections=CorrectionService(db, clock, finish_game),
+            analysis=AnalysisService(db, clock, lookup),
         )
 
     async def close(self) -> None:

@@ -118,7 +118,7 @@ class GameArgument(Suggesting):
         self, interaction: discord.Interaction, typed: str
     ) -> list[app_commands.Choice[int]]:
         user = interaction.user.id
-        games = await services_of(interaction).queries.games_for_player(
+        games = await services_of(interaction).lookup.games_for_player(
             user, guild_id=interaction.guild_id
         )
         choices = []
@@ -165,7 +165,7 @@ async def find_game(
     user = interaction.user.id
     if game is not None:
         return await named_game(services, game, guild_id)
-    queries = services.queries
+    queries = services.lookup
     here = await queries.game_in_thread(interaction.channel_id or 0, guild_id)
     if here is not None and not as_player:
         return await _just_finished(services, here)

@@ -28,6 +28,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.deadlines.scheduler import DEFAULT_MAX_SLEEP, SCHEDULE_CHANNEL, DeadlineScheduler
+from bot.deadlines.service import DeadlineReport
 from bot.errors import BredonError, StoreClosed
 from bot.health import CommandTimings, Gateway, HealthEndpoint
 from bot.languages import _, catalogue, speaking
@@ -37,8 +39,6 @@ from bot.services import Services
 from bot.settings import Settings
 from bot.store import StoreError
 from bot.timekeeping.clock import Clock
-from bot.timekeeping.deadlines import DeadlineReport
-from bot.timekeeping.scheduler import DEFAULT_MAX_SLEEP, SCHEDULE_CHANNEL, DeadlineScheduler
 from cogs.interactions import answer_or_warn, apologise, invoked_name, language_despite_failure
 
 log = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ A staked game goes through three phases: ``bidding`` (the challenge is accepted,
 the pot, no game yet: both players send a sealed bid before ``bids_due_at``), ``playing`` (the
 game exists, white being the high bidder) and ``settled`` (the game ended and the pot is paid
 out). Bidding closes when both bids are in, or at its deadline through
-:class:`~bot.timekeeping.deadlines.DeadlineService` (durable: nothing is kept in memory).
+:class:`~bot.deadlines.service.DeadlineService` (durable: nothing is kept in memory).
 Stakes games are single challenges only: no matches, no tournaments.
 """
 
@@ -42,10 +42,11 @@ from bot.errors import (
     NoUndoWithStakes,
 )
 from bot.games.challenge_storage import set_first_game
-from bot.games.model import ChallengeView, ColourChoice, GameView, PlayerRef
+from bot.games.model import ChallengeView, ColourChoice, GameView
 from bot.games.storage import fetch_challenge, insert_game
 from bot.languages import _
 from bot.notifications.outbox import BiddingNews, GameStart, enqueue
+from bot.players.model import PlayerRef
 from bot.players.storage import save_player
 from bot.store import Database, Row, Transaction, from_db, to_db
 from bot.timekeeping.clock import Clock

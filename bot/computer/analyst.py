@@ -2,7 +2,7 @@
 
 The search runs in the bot's worker processes (:class:`bot.computer.player.Thinker`, bounded by
 ``BREDON_BOT_WORKERS`` and shared with the bot's moves). The queue is the database
-(:mod:`bot.computer.analysis`): every look (at the start, when kicked after a request, and at
+(:mod:`bot.computer.analysis_queue`): every look (at the start, when kicked after a request, and at
 least daily) takes the longest-waiting game, so a restart resumes the work queued.
 
 With ``BREDON_ENGINE`` set, the positions are evaluated by the TEI engine when it reports scores
@@ -20,7 +20,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
-from bot.computer.analysis import AnalysisService, Findings
+from bot.computer.analysis_queue import AnalysisService, Findings
 from bot.computer.player import Thinker
 from bot.work.waking import Waker, store_outage
 from tak.analysis import DEFAULT_NODES, analyse, describe, evaluate_position, white_score

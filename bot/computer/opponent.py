@@ -22,20 +22,20 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from bot.errors import BredonError, GameOver, InvalidSetting, NotYourTurn, PositionChanged
-from bot.games.challenges import Acceptance, ChallengeService
 from bot.games.model import (
     CHALLENGE_SELECT,
     ChallengeView,
     ColourChoice,
     GameRequest,
     GameView,
-    PlayerRef,
     challenge_from_row,
 )
-from bot.games.outcomes import MoveOutcome
-from bot.games.service import GameService, position_mark
 from bot.guild_settings import GuildSettings
 from bot.languages import _, ngettext
+from bot.play.challenges import Acceptance, ChallengeService
+from bot.play.outcomes import MoveOutcome
+from bot.play.service import GameService, position_mark
+from bot.players.model import PlayerRef
 from bot.store import Database, Transaction, to_db
 from bot.timekeeping.clock import Clock
 from bot.work.fair_use import DEFAULT_FAIR_USE, FairUse, listed

@@ -34,7 +34,7 @@ from concurrent.futures import BrokenExecutor
 from typing import Any, TypeVar
 
 from bot.computer.opponent import BotTurn, OpponentService
-from bot.games.model import PlayerRef
+from bot.players.model import PlayerRef
 from bot.settings import DEFAULT_BOT_MOVETIME_MS
 from bot.work.fair_slots import WorkerShares
 from bot.work.fair_use import DEFAULT_FAIR_USE, FairUse

@@ -3,7 +3,7 @@ I answer d4; then if they play c5, I answer d5"), which Bredon plays for them th
 opponent makes the move a line foresaw. Owns the ``conditional_moves`` table.
 
 A player's lines in a game are one tree (:mod:`bot.games.condition_tree`), stored as text with
-the game's *version* (:mod:`bot.games.service`) at the position they start from. The version
+the game's *version* (:mod:`bot.play.service`) at the position they start from. The version
 makes them exact: they apply only to the move made from that very position, and any other
 change of position (a move nobody foresaw, an undo, however the game got back to the same ply)
 leaves them stale, never misapplied. Stale rows are deleted the next time they are looked at.
@@ -15,7 +15,7 @@ board) and stops there. At most one conditional answer follows a real move: afte
 opponent is to move again, and their own lines, entered while the other player was to move,
 start from a position that has passed.
 
-What Bredon plays is played as any move (:meth:`bot.games.service.GameService.move`): the
+What Bredon plays is played as any move (:meth:`bot.play.service.GameService.move`): the
 clock of the player answering does not run (the answer comes at the moment of the move it
 answers), Tak and Tinuë are called as for any move, and in a game played for coins the answer
 pays a Tak payment it owes like any move. An answer Bredon cannot play (illegal, or a payment

@@ -1,6 +1,7 @@
 """Finding and reading games: a player's games (all of them, or a page at a time as they stood
-at one moment, for `/tak games`), a channel's or a thread's game, and a game's record (PTN with
-tags, TPS).
+at one moment, for `/tak games`; those awaiting their move, for a digest), a channel's or a
+thread's game, a game's record (PTN with tags, TPS), and the earlier games a new game's thread
+points to.
 
 A page of games is read from one snapshot: the games that were in progress (or over) at the
 moment of the first listing, in a fixed order. A game started, ended or moved on since does not
@@ -103,9 +104,19 @@ async def games_page(
 MAX_LIST = 100
 
 
-class QueryService:
+class LookupService:
     def __init__(self, db: Database) -> None:
         self._db = db
+
+    async def awaiting(self, player_id: int, guild_id: int) -> list[GameView]:
+        """The server's active games in which it is the player's move, soonest deadline first."""
+        rows = await self._db.fetchall(
+            GAME_SELECT + " WHERE g.guild_id = ? AND g.status = 'active' "
+            "AND ? IN (g.white_id, g.black_id) ORDER BY g.deadline_at IS NULL, g.deadline_at, g.id",
+            (guild_id, player_id),
+        )
+        games = [game_from_row(row) for row in rows]
+        return [game for game in games if game.player_to_move.id == player_id]
 
     async def games_for_player(
         self, player_id: int, *, guild_id: int | None = None
@@ -202,6 +213,32 @@ class QueryService:
             as_of=as_of,
             number=number,
         )
+
+    async def earlier_games(self, game: GameView) -> list[GameView]:
+        """Finished games whose threads should point to `game`: the game a rematch came from,
+        and in a tournament each player's previous game there (the round before). A match's
+        next game shares its thread, so needs no pointer."""
+        earlier: dict[int, GameView] = {}
+        rows = await self._db.fetchall(
+            GAME_SELECT + " JOIN challenges c ON c.rematch_of = g.id WHERE c.game_id = ?",
+            (game.id,),
+        )
+        if game.match_id is not None and (game.match_game or 1) == 1:
+            for player in (game.white, game.black):
+                rows += await self._db.fetchall(
+                    GAME_SELECT + " JOIN tournament_pairings p ON p.match_id = g.match_id "
+                    "WHERE p.tournament_id = (SELECT tournament_id FROM tournament_pairings "
+                    "WHERE match_id = ?) AND g.match_id != ? AND ? IN (g.white_id, g.black_id) "
+                    "AND g.status != 'active' ORDER BY g.id DESC LIMIT 1",
+                    (game.match_id, game.match_id, player.id),
+                )
+        for row in rows:
+            before = game_from_row(row)
+            if before.id != game.id and (before.thread_id or before.channel_id) != (
+                game.thread_id or game.channel_id
+            ):
+                earlier[before.id] = before
+        return list(earlier.values())
 
 
 def ptn_tags(game: GameView) -> dict[str, str]:

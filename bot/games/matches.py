@@ -32,11 +32,11 @@ from bot.games.model import (
     GameView,
     MatchStatus,
     MatchView,
-    PlayerRef,
     TiebreakRule,
     game_from_row,
 )
 from bot.games.storage import fetch_match, insert_game
+from bot.players.model import PlayerRef
 from bot.store import Database, Transaction, to_db
 
 

@@ -15,6 +15,7 @@ from bot.engine_sentences import engine_sentence
 from bot.errors import InvalidSetting, NotInGame
 from bot.languages import _, numeral
 from bot.players.glicko2 import Rating
+from bot.players.model import PlayerRef
 from bot.store import Row, from_db
 from bot.text_safety import one_line
 from bot.timekeeping.control import PER_MOVE, TimeControl
@@ -68,23 +69,6 @@ class MatchStatus(StrEnum):
     ACTIVE = "active"
     FINISHED = "finished"
     ABORTED = "aborted"
-
-
-class NotifyMode(StrEnum):
-    """How a player is told it is their move: a mention in the game's thread, a direct message
-    too, or a daily digest by DM (:mod:`bot.notifications.service`)."""
-
-    MENTION = "mention"
-    DM = "dm"
-    DIGEST = "digest"  # per server only (notify_prefs), not players.notify
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerRef:
-    """A Discord user as the services know them: id and the last display name seen."""
-
-    id: int
-    name: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,7 +340,7 @@ class GameView:
     """A game as stored: who plays which colour, its settings, where it is, and how it ended.
 
     ``result`` holds the winner and the kind; a road's squares are on the final position
-    (:meth:`bot.games.service.GameService.position`).
+    (:meth:`bot.play.service.GameService.position`).
     """
 
     id: int

@@ -20,14 +20,14 @@ from bot.games.model import (
     game_from_row,
     match_from_row,
 )
-from bot.store import Row, Transaction, from_db, to_db, to_db_or_none
-from bot.timekeeping.turns import (
+from bot.games.turns import (
     Turn,
     clock_held,
     next_reminder,
     reminder_offsets,
     starting_clocks,
 )
+from bot.store import Row, Transaction, from_db, to_db, to_db_or_none
 from tak import Position, Result
 
 
@@ -36,7 +36,7 @@ async def fetch_game(tx: Transaction, game_id: int) -> GameView:
 
 
 async def fetch_game_version(tx: Transaction, game_id: int) -> tuple[GameView, int]:
-    """The game and the version of its position (see :mod:`bot.games.service`)."""
+    """The game and the version of its position (see :mod:`bot.play.service`)."""
     row = await _game_row(tx, game_id)
     return game_from_row(row), row["version"]
 

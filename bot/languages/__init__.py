@@ -157,16 +157,6 @@ def _without_dates(po: bytes) -> bytes:
     )
 
 
-def check_language(language: str) -> None:
-    """Refuse a language Bredon has no catalogue for."""
-    from bot.errors import InvalidSetting  # here: the errors' own texts are looked up here
-
-    languages = catalogue().languages
-    if language not in languages:
-        names = ", ".join(f"{language_name(code)} ({code})" for code in languages)
-        raise InvalidSetting(_("Bredon speaks {languages}.", languages=names))
-
-
 def language_name(language: str) -> str:
     """A language's name in itself, e.g. "Deutsch"."""
     name = Locale.parse(language).get_display_name(language) or language

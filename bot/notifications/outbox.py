@@ -13,9 +13,10 @@ and only once every older item of the stream is settled; an item may also wait f
 delivered is settled as given up (and logged by the Discord layer), so it blocks nothing.
 
 Fairness: while a game has an undelivered announcement its clock cannot run out (see
-:mod:`bot.timekeeping.deadlines`), and a turn notice or reminder delivered late (Discord refused it,
+:mod:`bot.deadlines.service`), and a turn notice or reminder delivered late (Discord refused it,
 or it waited for one that was refused) leaves its player the time it was meant to give, counted
-from its delivery, so nobody loses on time or has a game aborted because Discord failed.
+from its delivery, so nobody loses on time or has a game aborted because Discord failed (the
+rule is the games', handed to :class:`OutboxService` as `told_late`).
 
 Delivery is at least once: a crash after Discord accepted a post and before it is marked delivered
 posts it again after the restart. A claim (``claimed_until``) keeps other deliverers, in one
@@ -32,19 +33,15 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from bot.errors import BredonError, StoreBusy
-from bot.games.storage import extend_deadline_of_turn, extend_turn, fetch_game
 from bot.store import Database, Transaction, from_db, to_db
 from bot.timekeeping.clock import Clock
-from bot.timekeeping.turns import turn_for
-
-if TYPE_CHECKING:
-    from bot.tournaments.tournament import TournamentProgress
 
 log = logging.getLogger(__name__)
 
@@ -300,7 +297,7 @@ class DigestDue:
 
 @dataclass(frozen=True, slots=True)
 class AnalysisReady(_AboutAGame):
-    """A finished game's analysis (:mod:`bot.computer.analysis`): the graph, the annotated PTN
+    """A finished game's analysis (:mod:`bot.computer.analysis_queue`): the graph, the annotated PTN
     and the biggest swings, posted in the game's thread."""
 
     KIND: ClassVar[str] = "analysis"
@@ -432,43 +429,22 @@ GAME_HAS_PENDING_NEWS = (
 )
 
 
-async def _give_time_back(tx: Transaction, item: Item, now: datetime) -> None:
-    """Whoever is told late keeps the time they were meant to have: a turn notice leaves its
-    player a whole period from now, a reminder the time it was meant to leave. Applied at every
-    late attempt, it can only lengthen a deadline, never twice for the same wait."""
-    payload = item.payload
-    if isinstance(payload, ReminderDue):
-        warned = from_db(payload.deadline)
-        assert warned is not None
-        # Reminders written before they carried their ply match by the deadline they named.
-        await extend_deadline_of_turn(
-            tx, payload.game_id, payload.ply, payload.deadline, now + (warned - item.created_at)
-        )
-        return
-    if not isinstance(payload, TURN_NOTICES):
-        return
-    row = await tx.fetchone(
-        "SELECT id FROM games WHERE id = ? AND ply = ? AND status = 'active' "
-        "AND deadline_at IS NOT NULL",
-        (payload.game_id, getattr(payload, "ply", 0)),
-    )
-    if row is None:
-        return  # the game moved on, or is over
-    game = await fetch_game(tx, payload.game_id)
-    turn = await turn_for(tx, game, game.to_move, game.clock_left, now)
-    await extend_turn(tx, payload.game_id, turn)
-
-
 def backoff(attempts: int) -> timedelta:
     """30 s after the first failure, doubling, at most an hour."""
     doublings = min(max(attempts - 1, 0), 20)  # 2**20 * 30 s is far past the cap already
     return min(BACKOFF_FIRST * (1 << doublings), BACKOFF_MAX)
 
 
+# What a late delivery does to the game it tells of, in the transaction given: the rule lives
+# where turns are decided (:func:`bot.play.service.give_time_back`), the outbox only calls it.
+ToldLate = Callable[[Transaction, Item, datetime], Awaitable[None]]
+
+
 class OutboxService:
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, told_late: ToldLate) -> None:
         self._db = db
         self._clock = clock
+        self._told_late = told_late
 
     async def due(self, *, stream: str | None = None, limit: int = 50) -> list[Item]:
         """Items ready to deliver now, oldest first (only `stream`'s, if given). A row this
@@ -513,7 +489,7 @@ class OutboxService:
         if now - item.created_at > LATE_AFTER:
             try:
                 async with self._db.transaction() as tx:
-                    await _give_time_back(tx, item, now)
+                    await self._told_late(tx, item, now)
             except StoreBusy:
                 await self.release(item)
                 return None
@@ -598,31 +574,3 @@ class OutboxService:
         )
         assert row is not None
         return int(row[0])
-
-
-async def announce_progress(
-    tx: Transaction,
-    progress: TournamentProgress,
-    now: datetime,
-    *,
-    headline: Headline | None = None,
-    player_id: int | None = None,
-    after: int | None = None,
-    dropped: tuple[int, ...] = (),
-) -> None:
-    """Announce what moved a tournament on, then start the games of the rounds that began
-    (each after the news, so the pairings come first)."""
-    news = TournamentNews(
-        progress.tournament.id,
-        headline=None if headline is None else headline.value,
-        player_id=player_id,
-        decided=tuple(p.id for p in progress.decided),
-        rounds=tuple(r.number for r in progress.rounds),
-        finished=progress.finished,
-        cancelled=progress.tournament.status.value == "cancelled",
-        dropped=dropped,
-    )
-    news_id = await enqueue(tx, news, now, after=after)
-    for game in progress.games:
-        start = GameStart(game.id, tournament_id=progress.tournament.id)
-        await enqueue(tx, start, now, after=news_id)

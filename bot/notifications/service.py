@@ -1,6 +1,6 @@
 """How each player is told of their games, per server, and the daily digests.
 
-A player chooses, in each server, one of three ways (:class:`~bot.games.model.NotifyMode`):
+A player chooses, in each server, one of three ways (:class:`~bot.players.model.NotifyMode`):
 
 - ``mention``: a mention in the game's thread at each move (the default);
 - ``dm``: the mention and a direct message at each move;
@@ -13,7 +13,7 @@ round) and reminders are time-sensitive: ``dm`` and ``digest`` players get them 
 
 Digests are durable: each digest player has a row with the next due UTC instant
 (:func:`bot.notifications.digest.next_digest_at`). The one scheduler
-(:mod:`bot.timekeeping.scheduler`) calls
+(:mod:`bot.deadlines.scheduler`) calls
 :meth:`NotificationService.run_due`, which, in one transaction per player, moves the row on to
 the next local hour after now and writes a :class:`~bot.notifications.outbox.DigestDue` to the
 outbox;
@@ -34,10 +34,10 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from bot.errors import InvalidSetting
-from bot.games.model import GAME_SELECT, GameView, NotifyMode, game_from_row
 from bot.languages import _
 from bot.notifications.digest import next_digest_at, time_zone
 from bot.notifications.outbox import DigestDue, enqueue
+from bot.players.model import NotifyMode
 from bot.store import Database, Transaction, from_db, to_db, to_db_or_none
 from bot.timekeeping.clock import Clock
 
@@ -197,16 +197,6 @@ class NotificationService:
             log.warning("Time zone %s is unknown now; digests for it go by UTC.", name)
             return ZoneInfo("UTC")
 
-    async def awaiting(self, player_id: int, guild_id: int) -> list[GameView]:
-        """The server's active games in which it is the player's move, soonest deadline first."""
-        rows = await self._db.fetchall(
-            GAME_SELECT + " WHERE g.guild_id = ? AND g.status = 'active' "
-            "AND ? IN (g.white_id, g.black_id) ORDER BY g.deadline_at IS NULL, g.deadline_at, g.id",
-            (guild_id, player_id),
-        )
-        games = [game_from_row(row) for row in rows]
-        return [game for game in games if game.player_to_move.id == player_id]
-
     # ----------------------------------------------------------------- refused DMs
 
     async def mark_unreachable(self, player_id: int, guild_id: int) -> None:
@@ -241,31 +231,3 @@ class NotificationService:
                     )
                     return from_db(row[0])
         return None
-
-    # ----------------------------------------------------------------- threads
-
-    async def earlier_games(self, game: GameView) -> list[GameView]:
-        """Finished games whose threads should point to `game`: the game a rematch came from,
-        and in a tournament each player's previous game there (the round before). A match's
-        next game shares its thread, so needs no pointer."""
-        earlier: dict[int, GameView] = {}
-        rows = await self._db.fetchall(
-            GAME_SELECT + " JOIN challenges c ON c.rematch_of = g.id WHERE c.game_id = ?",
-            (game.id,),
-        )
-        if game.match_id is not None and (game.match_game or 1) == 1:
-            for player in (game.white, game.black):
-                rows += await self._db.fetchall(
-                    GAME_SELECT + " JOIN tournament_pairings p ON p.match_id = g.match_id "
-                    "WHERE p.tournament_id = (SELECT tournament_id FROM tournament_pairings "
-                    "WHERE match_id = ?) AND g.match_id != ? AND ? IN (g.white_id, g.black_id) "
-                    "AND g.status != 'active' ORDER BY g.id DESC LIMIT 1",
-                    (game.match_id, game.match_id, player.id),
-                )
-        for row in rows:
-            before = game_from_row(row)
-            if before.id != game.id and (before.thread_id or before.channel_id) != (
-                game.thread_id or game.channel_id
-            ):
-                earlier[before.id] = before
-        return list(earlier.values())

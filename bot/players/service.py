@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.errors import InvalidSetting, UnknownPlayer
-from bot.games.model import NotifyMode, PlayerRef
-from bot.languages import _, catalogue, check_language
+from bot.errors import InvalidSetting, UnknownLanguage, UnknownPlayer
+from bot.languages import _, catalogue
 from bot.players import storage
+from bot.players.model import NotifyMode, PlayerRef
 from bot.store import Database, Transaction
 from bot.timekeeping.clock import Clock
 
@@ -21,7 +21,7 @@ class PlayerProfile:
     theme: str | None  # None: the bot's default theme
     notify: NotifyMode
     # When time runs out and vacation days are left: a day taken instead of the loss on time
-    # (:func:`bot.timekeeping.holds.take_vacation_day`).
+    # (:func:`bot.deadlines.holds.take_vacation_day`).
     auto_vacation: bool
     language: str | None = None  # chosen in /profile settings; None: their Discord's
     discord_locale: str | None = None  # the Discord language of their last command
@@ -97,8 +97,8 @@ class PlayerService:
 
     async def set_language(self, player_id: int, language: str | None) -> PlayerProfile:
         """Choose the language Bredon speaks to the player (None: their Discord's)."""
-        if language is not None:
-            check_language(language)
+        if language is not None and language not in catalogue().languages:
+            raise UnknownLanguage()
         async with self._db.transaction() as tx:
             await fetch_player(tx, player_id)
             await storage.set_language(tx, player_id, language, self._clock.now())

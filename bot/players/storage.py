@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.games.model import NotifyMode, PlayerRef
+from bot.players.model import NotifyMode, PlayerRef
 from bot.store import Transaction, to_db
 
 

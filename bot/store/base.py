@@ -24,13 +24,15 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from bot.errors import StoreConflict
 
 log = logging.getLogger(__name__)
 
 MIGRATIONS_DIR = Path(__file__).parent.parent / "migrations"
+POSTGRES_MIGRATIONS_DIR = MIGRATIONS_DIR / "postgresql"
+MIGRATION_TIMEOUT = 3600.0  # seconds a schema migration may take (a big table's new index)
 DEFAULT_PATH = Path("bredon.sqlite3")
 DEFAULT_BUSY_TIMEOUT = 2.0
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -127,6 +129,10 @@ def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
         if migration.version != expected:
             raise ValueError(f"Migration {migration.name} should be numbered {expected:04d}.")
     return migrations
+
+
+def postgres_migrations() -> list[Migration]:
+    return load_migrations(POSTGRES_MIGRATIONS_DIR)
 
 
 class Availability:
@@ -241,6 +247,17 @@ class Database(ABC):
     # Where the copy taken before this opening's migrations is (a file, or PostgreSQL's schema).
     kept_copy: str | None = None
     availability: Availability  # kept up to date by every call
+    # Each engine with the locations it opens: an engine names them where it subclasses
+    # (``class SqliteDatabase(Database, opens=...)``) and `bot.store` imports every engine, so
+    # this interface names none of them.
+    _engines: ClassVar[list[tuple[Callable[[str | Path], bool], type[Database]]]] = []
+
+    def __init_subclass__(
+        cls, *, opens: Callable[[str | Path], bool] | None = None, **kwargs: Any
+    ) -> None:
+        super().__init_subclass__(**kwargs)
+        if opens is not None:
+            Database._engines.append((opens, cls))
 
     @classmethod
     async def open(
@@ -255,17 +272,22 @@ class Database(ABC):
         an older one; with `upgrade` also create it. Without `upgrade` (`python -m bot`), a
         missing or empty database raises :class:`NotSetUp` and an older one :class:`OlderSchema`.
         Raises a :class:`StoreError` for a database Bredon must not use."""
-        if is_postgres(location):
-            from bot.store.postgres import PostgresDatabase
-
-            return await PostgresDatabase.connect(
-                str(location), busy_timeout=busy_timeout, migrations=migrations, upgrade=upgrade
-            )
-        from bot.store.sqlite import SqliteDatabase
-
-        return await SqliteDatabase.connect(
-            Path(location), busy_timeout=busy_timeout, migrations=migrations, upgrade=upgrade
+        engine = next(engine for opens, engine in Database._engines if opens(location))
+        return await engine.connect(
+            location, busy_timeout=busy_timeout, migrations=migrations, upgrade=upgrade
         )
+
+    @classmethod
+    @abstractmethod
+    async def connect(
+        cls,
+        location: str | Path,
+        *,
+        busy_timeout: float,
+        migrations: list[Migration] | None,
+        upgrade: bool,
+    ) -> Database:
+        """:meth:`open` on this engine."""
 
     @property
     @abstractmethod

@@ -42,9 +42,15 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.base import Database, StoreError, load_migrations, shown_location
+from bot.store.base import (
+    MIGRATION_TIMEOUT,
+    Database,
+    StoreError,
+    load_migrations,
+    postgres_migrations,
+    shown_location,
+)
 from bot.store.consistency import applicable, describe
-from bot.store.postgres import MIGRATION_TIMEOUT, postgres_migrations
 from bot.store.sqlite import read_only_uri
 
 BATCH_ROWS = 5000

@@ -56,6 +56,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -63,7 +64,7 @@ import asyncpg
 from bot.errors import CommitUnknown, StoreBusy, StoreClosed, StoreConflict, StoreUnwritable
 from bot.store.base import (
     DEFAULT_BUSY_TIMEOUT,
-    MIGRATIONS_DIR,
+    MIGRATION_TIMEOUT,
     Availability,
     Database,
     Listener,
@@ -75,20 +76,20 @@ from bot.store.base import (
     Row,
     StoreError,
     Transaction,
-    load_migrations,
+    is_postgres,
+    postgres_migrations,
     retried_on_conflict,
     shown_location,
 )
+from bot.store.copying import keep_postgres_copy
 
 log = logging.getLogger(__name__)
 
-POSTGRES_MIGRATIONS_DIR = MIGRATIONS_DIR / "postgresql"
 POOL_SIZE = 10
 # Seconds beyond the busy timeout (a row lock waited for) that a statement may run on the server,
 # and then that the client waits for any answer, a connection or a free pooled one.
 STATEMENT_GRACE = 1.0
 COMMAND_TIMEOUT = 2.0
-MIGRATION_TIMEOUT = 3600.0  # seconds a schema migration may take (a big table's new index)
 LISTEN_RETRY_FIRST = 1.0  # seconds before making the listening connection again, doubling
 LISTEN_RETRY_MAX = 30.0
 LISTEN_CHECK_TIMEOUT = 10.0  # seconds the listening connection has to answer a check
@@ -116,10 +117,6 @@ _TOKEN = re.compile(
     r"'(?:[^']|'')*'|\"[^\"]*\"|\?\d*|\b(?:MAX|MIN)\(|\bCOLLATE\s+BINARY\b", re.IGNORECASE
 )
 _NULL_TEST = re.compile(r"\s+IS\s+(?:NOT\s+)?NULL\b", re.IGNORECASE)
-
-
-def postgres_migrations() -> list[Migration]:
-    return load_migrations(POSTGRES_MIGRATIONS_DIR)
 
 
 @dataclass(frozen=True)
@@ -241,7 +238,7 @@ async def bredon_connections(url: str) -> int:
         await connection.close()
 
 
-class PostgresDatabase(Database):
+class PostgresDatabase(Database, opens=is_postgres):
     """A pool of connections to one PostgreSQL database."""
 
     def __init__(self, pool: asyncpg.Pool, url: str, timeout: float) -> None:
@@ -265,13 +262,14 @@ class PostgresDatabase(Database):
     @classmethod
     async def connect(
         cls,
-        url: str,
+        location: str | Path,
         *,
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
         migrations: list[Migration] | None = None,
         upgrade: bool = True,
     ) -> PostgresDatabase:
         """See :meth:`Database.open`."""
+        url = str(location)
         migrations = postgres_migrations() if migrations is None else migrations
         # lock_timeout: a write waits for another process's row lock at most the busy timeout,
         # then is refused as busy, as on SQLite. Cheap random reads (the data is mostly cached)
@@ -523,8 +521,6 @@ class PostgresDatabase(Database):
                 await connection.execute("INSERT INTO bredon_schema (version) VALUES (0)")
                 current = 0
             if 0 < current < (migrations[-1].version if migrations else 0):
-                from bot.store.copying import keep_postgres_copy  # which imports this module
-
                 self.kept_copy = await keep_postgres_copy(connection, current)
                 log.info(
                     "Upgrading %s from schema %d to %d; saved a copy of every table in the "

@@ -56,6 +56,7 @@ from bot.store.base import (
     Row,
     StoreError,
     Transaction,
+    is_postgres,
     load_migrations,
     private_new_file,
 )
@@ -123,7 +124,7 @@ class SqliteTransaction(Transaction):
         return list(await self._connection.execute_fetchall(sql, params))
 
 
-class SqliteDatabase(Database):
+class SqliteDatabase(Database, opens=lambda location: not is_postgres(location)):
     """One connection to the bot's SQLite file."""
 
     def __init__(self, connection: aiosqlite.Connection, path: Path) -> None:
@@ -142,13 +143,14 @@ class SqliteDatabase(Database):
     @classmethod
     async def connect(
         cls,
-        path: Path,
+        location: str | Path,
         *,
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
         migrations: list[Migration] | None = None,
         upgrade: bool = True,
     ) -> SqliteDatabase:
         """See :meth:`Database.open`."""
+        path = Path(location)
         migrations = load_migrations() if migrations is None else migrations
         if not upgrade and not path.exists():
             raise NotSetUp(path)

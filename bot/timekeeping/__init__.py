@@ -1,3 +1,3 @@
-"""Time: where the services read the clock from, time controls, when a turn ends and its player
-is reminded, clocks that stand still (vacations, pauses, more time), deadlines and the one
-scheduler that wakes for them."""
+"""Time at its lowest: where the services read the clock from (:mod:`~bot.timekeeping.clock`) and
+time controls (:mod:`~bot.timekeeping.control`). What a turn's deadline is lives with the game
+(:mod:`bot.games.turns`); what happens when time runs out, in :mod:`bot.deadlines`."""

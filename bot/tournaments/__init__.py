@@ -1,7 +1,9 @@
-"""Tournament logic without storage or Discord: pairings for each format and the standings table.
-
-The tournament service loads results from the database, calls these functions and stores what
-they return.
+"""Tournaments. The pure logic, re-exported here, needs no storage or Discord: pairings for each
+format (:mod:`~bot.tournaments.pairing`, :mod:`~bot.tournaments.groups`), the standings table
+(:mod:`~bot.tournaments.standings`) and seeds (:mod:`~bot.tournaments.seeding`). The services
+(:mod:`~bot.tournaments.service`, :mod:`~bot.tournaments.rounds`, :mod:`~bot.tournaments.entry`,
+:mod:`~bot.tournaments.corrections`) load results from the database through
+:mod:`~bot.tournaments.storage`, call these functions and store what they return.
 """
 
 from bot.tournaments.groups import (
@@ -11,7 +13,6 @@ from bot.tournaments.groups import (
     qualifiers,
     snake_groups,
 )
-from bot.tournaments.model import MatchResult, Pairing, Round, TournamentError
 from bot.tournaments.pairing import (
     bracket_slots,
     elimination_round,
@@ -21,6 +22,7 @@ from bot.tournaments.pairing import (
     round_robin,
     swiss_round,
 )
+from bot.tournaments.pairing_values import MatchResult, Pairing, Round, TournamentError
 from bot.tournaments.standings import (
     DEFAULT_SCORING,
     DEFAULT_TIE_BREAKS,

@@ -27,7 +27,7 @@ Correcting a finished game's result (white wins, black wins, or a draw):
   results credited to the place's holder, as the standings and the next round read them.
 - A finished tournament gets its winner again.
 - A rated game's ratings are recomputed: every rated game on that board size in the server is
-  replayed from scratch in the order they were rated (:func:`bot.players.ratings.rerate_from`),
+  replayed from scratch in the order they were rated (:func:`bot.games.ratings.rerate_from`),
   and what changed from the corrected game on is rewritten.
 
 Reporting a game played elsewhere, for a tournament game waiting on Bredon (no move yet):
@@ -54,8 +54,8 @@ from enum import StrEnum
 from bot.engine_sentences import engine_sentence
 from bot.errors import CorrectionRefused, NotOrganizer, ReportRefused
 from bot.games.matches import set_match_points
-from bot.games.model import GAME_SELECT, GameStatus, GameView, PlayerRef, game_from_row
-from bot.games.service import finish_game
+from bot.games.model import GAME_SELECT, GameStatus, GameView, game_from_row
+from bot.games.ratings import rerate_from
 from bot.games.storage import (
     correct_result,
     fetch_game,
@@ -66,13 +66,14 @@ from bot.games.storage import (
 from bot.languages import N_, SOURCE_LANGUAGE, _, numeral, speaking
 from bot.notifications.outbox import EndingCause, GameEnded, GameStart, Headline, TournamentNews
 from bot.notifications.outbox import enqueue as enqueue_news
-from bot.players.ratings import rerate_from
+from bot.players.model import PlayerRef
 from bot.players.storage import save_player
 from bot.store import Database, Row, Transaction, from_db
 from bot.text_safety import strip_unsafe
 from bot.timekeeping.clock import Clock
 from bot.tournaments import storage
 from bot.tournaments.rounds import (
+    GameFinisher,
     advance,
     knockout_order,
     next_round,
@@ -225,12 +226,13 @@ def corrected_result(board: Result | None, wanted: NewResult) -> Result:
     return Result(winner, ResultKind.AGREEMENT if winner is None else ResultKind.OTHER)
 
 
-class ResultService:
+class CorrectionService:
     """Corrections and reported games; every refusal changes nothing."""
 
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, finish_game: GameFinisher) -> None:
         self._db = db
         self._clock = clock
+        self._finish_game = finish_game
 
     # ----------------------------------------------------------------- reading
 
@@ -305,7 +307,7 @@ class ResultService:
             await save_player(tx, actor, now)  # an organizer who never played: in the log
             points = position.points(new)
             await correct_result(tx, game, new, points)
-            followed = await _follow(tx, tournament, pairing, now)
+            followed = await _follow(tx, tournament, pairing, now, self._finish_game)
             if game.setup.rated:
                 await rerate_from(tx, game.guild_id, game.setup.size, game.id)
                 followed.lines.append(Said(N_("Ratings are recomputed from this game on.")))
@@ -393,7 +395,7 @@ class ResultService:
             game = await _store_moves(tx, game, record, (white, black), now)
             news = GameEnded(game.id, EndingCause.REPORTED, by=reporter.id)
             final = record.final_position()
-            await finish_game(tx, game, final, record.result, now, news)
+            await self._finish_game(tx, game, final, record.result, now, news)
             entry = await _write_log(
                 tx,
                 tournament,
@@ -441,7 +443,11 @@ class _Followed:
 
 
 async def _follow(
-    tx: Transaction, tournament: TournamentView, pairing: PairingView, now: datetime
+    tx: Transaction,
+    tournament: TournamentView,
+    pairing: PairingView,
+    now: datetime,
+    finish_game: GameFinisher,
 ) -> _Followed:
     """Sum the match again, settle its pairing, and what follows in the tournament: a knockout's
     next match, a groups -> knockout event's knockout seeds, a finished tournament's winner.
@@ -490,9 +496,9 @@ async def _follow(
         new_winner = place(winner_id)
         assert new_winner is not None
         winners = (old_winner, new_winner)
-        await _repair_bracket(tx, tournament, pairing, winners, holders, followed, now)
+        await _repair_bracket(tx, tournament, pairing, winners, holders, followed, now, finish_game)
     elif tournament.format is TournamentFormat.GROUPS and not knockout:
-        await _reseed_knockout(tx, tournament, holders, followed, now)
+        await _reseed_knockout(tx, tournament, holders, followed, now, finish_game)
     elif tournament.format is TournamentFormat.SWISS and running:
         followed.lines.append(
             Said(N_("Pairings already made stay; later rounds are paired on these standings."))
@@ -510,6 +516,7 @@ async def _repair_bracket(
     holders: Mapping[int, int],
     followed: _Followed,
     now: datetime,
+    finish_game: GameFinisher,
 ) -> None:
     """Put the corrected winner (`winners`: the old, the new, as the places' holders now) in the
     next match, if it has not begun."""
@@ -550,7 +557,7 @@ async def _repair_bracket(
     assert upcoming is not None
     seat = next(p for p in upcoming.pairings if new_winner in (p.player1, p.player2))
     players = (seat.player1, seat.player2)
-    started = await _reseat(tx, tournament, following, players, active, game, now)
+    started = await _reseat(tx, tournament, following, players, active, game, now, finish_game)
     assert started is not None
     followed.started.append(started.id)
     followed.lines.append(
@@ -576,6 +583,7 @@ async def _reseat(
     active: set[int],
     game: GameView | None,
     now: datetime,
+    finish_game: GameFinisher,
 ) -> GameView | None:
     """Stop the pairing's game not begun (if any) and give its place in the round to `players`
     (of whom those not `active` forfeit); the new match's first game, if one starts."""
@@ -594,6 +602,7 @@ async def _reseed_knockout(
     holders: Mapping[int, int],
     followed: _Followed,
     now: datetime,
+    finish_game: GameFinisher,
 ) -> None:
     """After a group game's correction: once the knockout is seeded, seed it again from the
     corrected group tables, re-pairing its first round's pairings that change (refused when one
@@ -682,7 +691,7 @@ async def _reseed_knockout(
     active = {e.player.id for e in entrants if e.is_active}
     for seat, players in zip(seats, wanted, strict=True):
         waiting = await _game_in_progress(tx, seat)
-        started = await _reseat(tx, tournament, seat, players, active, waiting, now)
+        started = await _reseat(tx, tournament, seat, players, active, waiting, now, finish_game)
         if started is not None:
             followed.started.append(started.id)
         followed.lines.append(_reseated(first, waiting, players, started))

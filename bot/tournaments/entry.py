@@ -56,10 +56,10 @@ from bot.errors import (
 )
 from bot.games.conditions import clear_lines
 from bot.games.matches import replace_match_player
-from bot.games.model import PlayerRef
 from bot.games.storage import hand_over_active_games
 from bot.languages import _
 from bot.notifications.outbox import Headline, TournamentNews, enqueue
+from bot.players.model import PlayerRef
 from bot.players.storage import save_player
 from bot.store import Database, Transaction, from_db, to_db
 from bot.timekeeping.clock import Clock

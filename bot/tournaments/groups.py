@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 
-from bot.tournaments.model import MatchResult, Round, TournamentError, check_players
 from bot.tournaments.pairing import round_robin
+from bot.tournaments.pairing_values import MatchResult, Round, TournamentError, check_players
 from bot.tournaments.standings import DEFAULT_SCORING, Scoring, Standing, compute_standings
 
 GROUP_LETTERS = "ABCDEFGH"

@@ -11,7 +11,13 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.tournaments.model import MatchResult, Pairing, Round, TournamentError, check_players
+from bot.tournaments.pairing_values import (
+    MatchResult,
+    Pairing,
+    Round,
+    TournamentError,
+    check_players,
+)
 from bot.tournaments.standings import DEFAULT_SCORING, Scoring, ranking_scores
 
 # ----------------------------------------------------------------------------- round robin

@@ -2,7 +2,7 @@
 transaction.
 
 This is the part of the tournament service that ending a game reaches (through
-:func:`bot.games.service.finish_game`), so that the move which ends a round also starts the
+:func:`bot.play.service.finish_game`), so that the move which ends a round also starts the
 next one, or nothing at all happens. The rules:
 
 - A round begins by itself once every pairing of the current one is decided. Each pairing gets a
@@ -44,16 +44,13 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from bot.games.matches import create_match
-from bot.games.model import (
-    GameView,
-    MatchStatus,
-    MatchView,
-    PlayerRef,
-)
+from bot.games.model import GameView, MatchStatus, MatchView
 from bot.games.storage import insert_game
+from bot.notifications.outbox import GameEnded, GameStart, Headline, TournamentNews, enqueue
+from bot.players.model import PlayerRef
 from bot.store import Transaction
 from bot.tournaments import (
     MatchResult,
@@ -86,8 +83,30 @@ from bot.tournaments.tournament import (
     TournamentStatus,
     TournamentView,
 )
+from tak import Position, Result
 
 log = logging.getLogger(__name__)
+
+
+class _Ended(Protocol):
+    @property
+    def game(self) -> GameView: ...
+
+
+class GameFinisher(Protocol):
+    """How the tournament services end a game they stop or that was reported:
+    :func:`bot.play.service.finish_game`, handed to them by :class:`bot.services.Services`
+    (playing sits above tournaments: a game's end counts its match here)."""
+
+    async def __call__(
+        self,
+        tx: Transaction,
+        game: GameView,
+        position: Position,
+        result: Result,
+        now: datetime,
+        news: GameEnded,
+    ) -> _Ended: ...
 
 
 class StandingsInput(NamedTuple):
@@ -515,3 +534,31 @@ async def start_match(
         match_id=match_id,
         match_game=1,
     )
+
+
+async def announce_progress(
+    tx: Transaction,
+    progress: TournamentProgress,
+    now: datetime,
+    *,
+    headline: Headline | None = None,
+    player_id: int | None = None,
+    after: int | None = None,
+    dropped: tuple[int, ...] = (),
+) -> None:
+    """Announce what moved a tournament on, then start the games of the rounds that began
+    (each after the news, so the pairings come first)."""
+    news = TournamentNews(
+        progress.tournament.id,
+        headline=None if headline is None else headline.value,
+        player_id=player_id,
+        decided=tuple(p.id for p in progress.decided),
+        rounds=tuple(r.number for r in progress.rounds),
+        finished=progress.finished,
+        cancelled=progress.tournament.status.value == "cancelled",
+        dropped=dropped,
+    )
+    news_id = await enqueue(tx, news, now, after=after)
+    for game in progress.games:
+        start = GameStart(game.id, tournament_id=progress.tournament.id)
+        await enqueue(tx, start, now, after=news_id)

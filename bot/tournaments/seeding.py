@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from bot.languages import _
-from bot.tournaments.model import TournamentError
+from bot.tournaments.pairing_values import TournamentError
 
 
 def automatic_order(players: Sequence[int], ratings: Mapping[int, float]) -> tuple[int, ...]:

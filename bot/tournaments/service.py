@@ -49,26 +49,18 @@ from bot.errors import (
     TournamentNameTaken,
     WrongTournamentStage,
 )
-from bot.games.lookup import QueryService
+from bot.games.lookup import LookupService
 from bot.games.model import (
     GAME_SELECT,
     GameRequest,
     GameSetup,
     GameView,
-    PlayerRef,
     game_from_row,
 )
-from bot.games.service import finish_game
 from bot.games.storage import fetch_match
 from bot.languages import _
-from bot.notifications.outbox import (
-    EndingCause,
-    GameEnded,
-    Headline,
-    TournamentNews,
-    announce_progress,
-    enqueue,
-)
+from bot.notifications.outbox import EndingCause, GameEnded, Headline, TournamentNews, enqueue
+from bot.players.model import PlayerRef
 from bot.players.storage import save_player
 from bot.store import Database, Transaction
 from bot.text_safety import strip_unsafe
@@ -85,7 +77,14 @@ from bot.tournaments import (
     storage,
 )
 from bot.tournaments.entry import checkin_times, entries_at_start
-from bot.tournaments.rounds import advance, decide, fetch_round, standings_input
+from bot.tournaments.rounds import (
+    GameFinisher,
+    advance,
+    announce_progress,
+    decide,
+    fetch_round,
+    standings_input,
+)
 from bot.tournaments.rules import RulesRequest, TournamentRules
 from bot.tournaments.storage import (
     TOURNAMENT_SELECT,
@@ -114,10 +113,11 @@ MAX_LIVE_TOURNAMENTS = 10  # per server, signing up or running
 
 
 class TournamentService:
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, finish_game: GameFinisher) -> None:
         self._db = db
         self._clock = clock
-        self._queries = QueryService(db)
+        self._finish_game = finish_game
+        self._lookup = LookupService(db)
 
     # ----------------------------------------------------------------- creating and signing up
 
@@ -461,7 +461,7 @@ class TournamentService:
                 "ORDER BY tp.round, tp.id, g.match_game",
                 (tournament_id,),
             )
-        return "\n".join([await self._queries.ptn(row["id"]) for row in rows])
+        return "\n".join([await self._lookup.ptn(row["id"]) for row in rows])
 
     # ----------------------------------------------------------------- helpers
 
@@ -532,7 +532,7 @@ class TournamentService:
         stopped = []
         for game in map(game_from_row, rows):
             news = GameEnded(game.id, EndingCause.STOPPED, tournament_id=tournament_id)
-            ending = await finish_game(tx, game, game.position_from_tps(), abort, now, news)
+            ending = await self._finish_game(tx, game, game.position_from_tps(), abort, now, news)
             stopped.append(ending.game)
         return stopped
 

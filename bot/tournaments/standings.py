@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.tournaments.model import MatchResult, TournamentError, check_players
+from bot.tournaments.pairing_values import MatchResult, TournamentError, check_players
 
 
 class ScoringSystem(StrEnum):

@@ -15,10 +15,10 @@ from bot.games.model import (
     GameRequest,
     GameSetup,
     GameView,
-    PlayerRef,
     clock_from_row,
     tiebreak_from_row,
 )
+from bot.players.model import PlayerRef
 from bot.store import Row, Transaction, from_db, to_db, to_db_or_none
 from bot.tournaments import Scoring, ScoringSystem, TieBreak
 from bot.tournaments.rules import TournamentRules, requested_bye_points

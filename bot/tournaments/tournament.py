@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from bot.games.model import PLAIN_TIEBREAKS, GameSetup, GameView, PlayerRef, TiebreakRule
+from bot.games.model import PLAIN_TIEBREAKS, GameSetup, GameView, TiebreakRule
 from bot.languages import _
+from bot.players.model import PlayerRef
 from bot.tournaments import MatchResult, Scoring, Standing, group_rounds, snake_groups
 
 

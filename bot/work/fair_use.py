@@ -2,8 +2,8 @@
 
 The analyses (`/game analysis`) and the bot's moves share a few worker processes. The limits
 below keep one player (or one busy server) from filling them; the queues themselves take the
-players in turn (:mod:`bot.computer.analysis`, :mod:`bot.computer.player`), so that one player's
-work delays another's by one job at most. Set by the ``BREDON_*`` variables in
+players in turn (:mod:`bot.computer.analysis_queue`, :mod:`bot.computer.player`), so that one
+player's work delays another's by one job at most. Set by the ``BREDON_*`` variables in
 ``.env.example``.
 """
 

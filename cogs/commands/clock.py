@@ -56,7 +56,7 @@ class ClockCog(commands.Cog):
         async with acting(interaction):
             extra = parse_duration(time, "time")
             target = await find_game(interaction, game, as_player=True, turn="theirs")
-            given = await self.services.clocks.give_time(target.id, interaction.user.id, extra)
+            given = await self.services.holds.give_time(target.id, interaction.user.id, extra)
             report = await self.courier.deliver_stream(game_stream(given.id))
             done = clock_messages.gave_time_text(given, extra)
             await interaction.followup.send(report.reply(done, done), ephemeral=True)
@@ -66,7 +66,7 @@ class ClockCog(commands.Cog):
         async with acting(interaction):
             target = await find_game(interaction, game, as_player=True)
             refuse_asking_me(interaction, target, "pause")
-            await self.services.clocks.propose_pause(target.id, interaction.user.id)
+            await self.services.holds.propose_pause(target.id, interaction.user.id)
             report = await self.courier.deliver_stream(game_stream(target.id))
             text = report.reply(_("Asked your opponent"), _("Your proposal was recorded"))
             await interaction.followup.send(text, ephemeral=True)
@@ -75,7 +75,7 @@ class ClockCog(commands.Cog):
         """End a game's pause: its clock runs again"""
         async with acting(interaction):
             target = await find_game(interaction, game, as_player=True)
-            await self.services.clocks.end_pause(target.id, interaction.user.id)
+            await self.services.holds.end_pause(target.id, interaction.user.id)
             self.bot.wake_scheduler()  # the deadline may now be within the hour
             report = await self.courier.deliver_stream(game_stream(target.id))
             done = _("Game #{game} is no longer paused", game=target.id)
@@ -90,7 +90,7 @@ class ClockCog(commands.Cog):
         """When to remind you before a deadline"""
         async with acting(interaction):
             guild_id = interaction.guild_id or 0
-            clocks = self.services.clocks
+            clocks = self.services.holds
             if times is None:
                 chosen = await clocks.reminders(guild_id, interaction.user.id)
             else:
@@ -107,7 +107,7 @@ class ClockCog(commands.Cog):
         """Go on vacation: your games' clocks stand still"""
         async with acting(interaction):
             guild_id = interaction.guild_id or 0
-            report = await self.services.clocks.start_vacation(
+            report = await self.services.holds.start_vacation(
                 guild_id, player_of(interaction.user), days
             )
             await self._deliver_games(report.held)
@@ -116,7 +116,7 @@ class ClockCog(commands.Cog):
     async def vacation_end(self, interaction: discord.Interaction) -> None:
         """Come back early: your games' clocks run again"""
         async with acting(interaction):
-            report = await self.services.clocks.end_vacation(
+            report = await self.services.holds.end_vacation(
                 interaction.guild_id or 0, interaction.user.id
             )
             await self._deliver_games(report.held)
@@ -125,7 +125,7 @@ class ClockCog(commands.Cog):
     async def vacation_status(self, interaction: discord.Interaction) -> None:
         """Your vacation days left this year"""
         async with acting(interaction):
-            status = await self.services.clocks.vacation_status(
+            status = await self.services.holds.vacation_status(
                 interaction.guild_id or 0, interaction.user.id
             )
             await interaction.followup.send(

@@ -62,7 +62,7 @@ class GameCog(commands.Cog):
         """A game's record as a PTN file, with a ptn.ninja link"""
         async with acting(interaction):
             target = await find_game(interaction, game)
-            record = await self.services.queries.record(target.id)
+            record = await self.services.lookup.record(target.id)
             record = await asyncio.to_thread(with_calls, record)
             note = (
                 None if public else await self.services.notes.read(target.id, interaction.user.id)
@@ -93,7 +93,7 @@ class GameCog(commands.Cog):
         """A game replayed as an animated image"""
         async with acting(interaction):
             target = await find_game(interaction, game)
-            record = await self.services.queries.record(target.id)
+            record = await self.services.lookup.record(target.id)
             async with wording_for(interaction, public):
                 file, note = await self.table.replay_file(target.id, record, interaction.user.id)
                 plies = len(record.plies)

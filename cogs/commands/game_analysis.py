@@ -1,6 +1,6 @@
 """`/game analysis game:`: a finished game analysed, by the bot player's engine.
 
-The request is queued (:mod:`bot.computer.analysis`) and worked by
+The request is queued (:mod:`bot.computer.analysis_queue`) and worked by
 :class:`bot.computer.analyst.Analyst` in the worker processes; the result is an outbox
 announcement (:class:`~bot.notifications.outbox.AnalysisReady`) posted in the game's thread
 (:mod:`cogs.presenters.analyses`). Asking for a finished analysis again shows it from storage,

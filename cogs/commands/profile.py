@@ -104,7 +104,7 @@ class ProfileCog(commands.Cog):
             name = display(player_of(whose).name)
             guild_id = interaction.guild_id or 0
             ratings = await self.services.ratings.player(guild_id, whose.id)
-            here = await self.services.queries.game_in_thread(interaction.channel_id or 0, guild_id)
+            here = await self.services.lookup.game_in_thread(interaction.channel_id or 0, guild_id)
             match_and_games = None
             if here is not None and here.match_id is not None:  # this thread's match, even if over
                 match_and_games = (

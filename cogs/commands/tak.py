@@ -23,9 +23,9 @@ from bot.computer.opponent import DEFAULT_LEVEL
 from bot.errors import BredonError
 from bot.games.lookup import Listing
 from bot.games.model import MAX_MATCH_GAMES, GameRequest, GameView
-from bot.games.service import position_mark, request_key, require_active
 from bot.languages import _, speaking
 from bot.notifications.outbox import game_stream
+from bot.play.service import position_mark, request_key, require_active
 from bot.text_safety import one_line, typed_move
 from bot.timekeeping.control import clock_options
 from cogs.arguments import (
@@ -62,7 +62,7 @@ from tak.tps import MAX_TPS_LENGTH
 class SuggestedMove:
     """A move as suggested by autocompletion: it carries the game, the ply and the mark of the
     position it was suggested for (``c3@12.7.9f3a01c2``, see
-    :func:`~bot.games.service.position_mark`), so a stale or re-sent suggestion never lands in
+    :func:`~bot.play.service.position_mark`), so a stale or re-sent suggestion never lands in
     another position, even one reached again at the same ply after an undo."""
 
     move: str
@@ -534,7 +534,7 @@ class TakCog(commands.Cog):
             parse_move(text)
         except PTNError:
             return  # not a move: chat
-        game = await self.services.queries.game_in_thread(message.channel.id, message.guild.id)
+        game = await self.services.lookup.game_in_thread(message.channel.id, message.guild.id)
         if game is None or not game.is_active or game.player_to_move.id != message.author.id:
             return
         if not (await self.services.guilds.get(message.guild.id)).typed_moves:

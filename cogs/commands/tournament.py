@@ -534,7 +534,7 @@ class TournamentCog(commands.Cog):
             files = [discord.File(io.BytesIO(table.encode()), filename=f"{stem}-standings.csv")]
             if games:
                 files.append(discord.File(io.BytesIO(games.encode()), filename=f"{stem}.ptn"))
-            if entries := await self.services.results.log(found.id):
+            if entries := await self.services.corrections.log(found.id):
                 log_file = result_messages.log_text(entries).encode()
                 files.append(discord.File(io.BytesIO(log_file), filename=f"{stem}-log.txt"))
             text = _("{name}: the standings and the games.", name=display(found.name))
@@ -807,7 +807,7 @@ class TournamentCog(commands.Cog):
         """Correct a game's result (kept in the log)"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
-            change = await self.services.results.correct(
+            change = await self.services.corrections.correct(
                 found.id,
                 game,
                 result,
@@ -835,7 +835,7 @@ class TournamentCog(commands.Cog):
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
             record = await read_reported_file(file, self.courier.table.files, interaction.user.id)
-            change = await self.services.results.report(
+            change = await self.services.corrections.report(
                 found.id,
                 record,
                 reporter=player_of(interaction.user),
@@ -858,7 +858,7 @@ class TournamentCog(commands.Cog):
         """Results corrected or reported by hand"""
         async with acting(interaction):
             found = await find_tournament(interaction, tournament)
-            entries = await self.services.results.log(found.id)
+            entries = await self.services.corrections.log(found.id)
             await interaction.followup.send(
                 embed=result_messages.log_embed(found, entries), ephemeral=True
             )

@@ -19,10 +19,11 @@ from bot.errors import (
     NoDrawOffer,
     NoUndoRequest,
 )
-from bot.games.model import ChallengeView, GameView, PlayerRef
-from bot.games.service import position_mark, request_key
+from bot.games.model import ChallengeView, GameView
 from bot.languages import _, speaking
 from bot.notifications.outbox import challenge_stream, game_stream
+from bot.play.service import position_mark, request_key
+from bot.players.model import PlayerRef
 from bot.text_safety import typed_move, visible_name
 from cogs.components.buttons import Handler, buttons, move_button, on_give_day_press, on_press
 from cogs.delivery.courier import Courier, courier_of
@@ -198,14 +199,14 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
 
 @on_press("pause-yes")
 async def accept_pause(interaction: discord.Interaction, game_id: int) -> None:
-    await table_of(interaction).services.clocks.accept_pause(game_id, interaction.user.id)
+    await table_of(interaction).services.holds.accept_pause(game_id, interaction.user.id)
     await _courier(interaction).deliver_stream(game_stream(game_id))
     await settle_offer(interaction, lambda who: _("{player} agreed to pause the game.", player=who))
 
 
 @on_press("pause-no")
 async def decline_pause(interaction: discord.Interaction, game_id: int) -> None:
-    await table_of(interaction).services.clocks.decline_pause(game_id, interaction.user.id)
+    await table_of(interaction).services.holds.decline_pause(game_id, interaction.user.id)
     await settle_offer(interaction, lambda who: _("{player} prefers to keep playing.", player=who))
 
 
@@ -213,7 +214,7 @@ async def decline_pause(interaction: discord.Interaction, game_id: int) -> None:
 async def give_a_day(interaction: discord.Interaction, game_id: int, board_ply: int | None) -> None:
     """The player waiting gives the player to move a day (the services refuse anyone else),
     once a turn, on the turn the board shows (None on boards posted before boards said)."""
-    game = await table_of(interaction).services.clocks.give_time(
+    game = await table_of(interaction).services.holds.give_time(
         game_id, interaction.user.id, MORE_TIME_BUTTON, board_ply=board_ply
     )
     await _courier(interaction).deliver_stream(game_stream(game_id))
@@ -245,7 +246,7 @@ async def play_move(
     interaction: discord.Interaction, game_id: int, text: str, *, ply: int, mark: str
 ) -> Confirmation:
     """Play `text` for the user, only in the position they chose it for (its ply and
-    :func:`~bot.games.service.position_mark`), post what follows, and return what to tell them."""
+    :func:`~bot.play.service.position_mark`), post what follows, and return what to tell them."""
     courier = _courier(interaction)
     outcome = await courier.table.services.games.move(
         game_id,
@@ -272,7 +273,7 @@ async def with_next_game(
     is none."""
     services = _courier(interaction).table.services
     try:
-        games = await services.queries.games_for_player(
+        games = await services.lookup.games_for_player(
             interaction.user.id, guild_id=interaction.guild_id
         )
     except BredonError:  # the move is in: a failed look for the next game must not hide it

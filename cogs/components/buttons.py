@@ -16,8 +16,8 @@ from typing import Any
 import discord
 
 from bot.games.model import ChallengeView, GameView
-from bot.games.service import position_mark
 from bot.languages import _, speaking
+from bot.play.service import position_mark
 from cogs.interactions import apologise, person_language, refusals
 
 Handler = Callable[[discord.Interaction, int], Awaitable[None]]
@@ -128,7 +128,7 @@ class MoveButton(
     template=r"bredon:move:(?P<game>\d+):(?P<ply>\d+):(?P<position>[0-9a-f]{8})",
 ):
     """On every board: opens the move picker (:mod:`cogs.components.move_picker`), for the
-    position that board shows (its ply and :func:`~bot.games.service.position_mark`)."""
+    position that board shows (its ply and :func:`~bot.play.service.position_mark`)."""
 
     def __init__(self, game_id: int, ply: int, position: str) -> None:
         super().__init__(

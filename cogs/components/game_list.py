@@ -214,7 +214,7 @@ async def listing_page(
 ) -> tuple[discord.Embed, discord.ui.View]:
     """Page `number` of the listing, as an embed with its buttons."""
     services = interaction.client.services  # type: ignore[attr-defined]
-    page = await services.queries.games_page(
+    page = await services.lookup.games_page(
         whose, interaction.guild_id or 0, listing, as_of=as_of, number=number
     )
     embed = page_embed(page, listing, whose, viewer_id)

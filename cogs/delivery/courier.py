@@ -32,9 +32,9 @@ import aiohttp
 import discord
 from discord.ext import commands
 
+from bot.deadlines.service import DeadlineReport
 from bot.languages import _
 from bot.notifications.outbox import Item, Outcome
-from bot.timekeeping.deadlines import DeadlineReport
 from bot.work.waking import Waker, store_outage
 from cogs.client import BredonBot
 from cogs.delivery.table import GameTable, Shown, Undeliverable

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from bot.games.model import PlayerRef
+from bot.players.model import PlayerRef
 from bot.services import Services
 from rendering.bracket import bracket_pictures, render_bracket
 from rendering.chart import render_rating_history

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from bot.computer.analysis import Findings
+from bot.computer.analysis_queue import Findings
 from bot.games.model import GameView
 from bot.notifications.outbox import AnalysisReady, Item
 from cogs.delivery.table import GameTable, Post, Shown

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from functools import partial
 
+from bot.deadlines.service import Reminder
 from bot.notifications.outbox import ClockEvent, ClockNews, Item, ReminderDue
 from bot.store import from_db
-from bot.timekeeping.deadlines import Reminder
 from cogs.components.buttons import buttons
 from cogs.delivery.table import GameTable, Post, Shown
 from cogs.words import clock_messages
@@ -44,7 +44,7 @@ async def show_reminder(table: GameTable, item: Item, due: ReminderDue) -> Shown
     deadline = from_db(due.deadline)
     assert deadline is not None
     player = game.white if game.white.id == due.player_id else game.black
-    auto_vacation = await table.services.clocks.takes_vacation_day(game.id, deadline)
+    auto_vacation = await table.services.holds.takes_vacation_day(game.id, deadline)
     reminder = Reminder(game, player, deadline)
     text = clock_messages.reminder_text(reminder, auto_vacation=auto_vacation)
     shown = await table.post_for_game(item, game, Post(text))

@@ -34,7 +34,7 @@ async def show_digest(table: GameTable, item: Item, due: DigestDue) -> Shown:
     if late > STALE_AFTER:
         log.info("Digest %s is %s late: dropped for the next one.", item.id, late)
         return Shown(None, Outcome.GIVEN_UP)
-    games = await services.notifications.awaiting(due.player_id, due.guild_id)
+    games = await services.lookup.awaiting(due.player_id, due.guild_id)
     if not games:
         return Shown(None, Outcome.POSTED)
     guild = table.client.get_guild(due.guild_id)

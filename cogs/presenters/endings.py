@@ -8,9 +8,9 @@ from dataclasses import replace
 from functools import partial
 
 from bot.games.model import GameView, MatchStatus
-from bot.games.outcomes import GameEnding, MoveOutcome
-from bot.games.service import at_ply_limit
 from bot.notifications.outbox import EndingCause, GameEnded, Item, Payload
+from bot.play.outcomes import GameEnding, MoveOutcome
+from bot.play.service import at_ply_limit
 from cogs.components.buttons import buttons
 from cogs.delivery.table import GameTable, Post, Shown
 from cogs.presenters.boards import supersede

@@ -6,8 +6,8 @@ from dataclasses import replace
 from functools import partial
 
 from bot.games.model import GameView
-from bot.games.outcomes import MoveOutcome
 from bot.notifications.outbox import ConditionsDropped, Item, MovePlayed, MoveTakenBack, Outcome
+from bot.play.outcomes import MoveOutcome
 from cogs.components.buttons import turn_buttons
 from cogs.delivery.table import GameTable, Shown
 from cogs.presenters.boards import supersede

@@ -86,7 +86,7 @@ async def _point_to(table: GameTable, item: Item, game: GameView, link: str) -> 
     say where it is played. Best effort: each pointer is posted once, and one that fails is
     left out."""
     pointed: list[int] = item.progress.get("pointed", [])
-    for before in await table.services.notifications.earlier_games(game):
+    for before in await table.services.lookup.earlier_games(game):
         if before.id in pointed:
             continue
         try:

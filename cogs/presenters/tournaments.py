@@ -121,7 +121,7 @@ async def _headline(
             return tournament_messages.replaced_text(tournament, news.player_id, news.other_id)
         case Headline.CORRECTED:
             log_id = news.log_id
-            logged = None if log_id is None else await table.services.results.entry(log_id)
+            logged = None if log_id is None else await table.services.corrections.entry(log_id)
             if logged is None:
                 return result_messages.corrected_text(tournament)
             return result_messages.correction_news(tournament, logged)

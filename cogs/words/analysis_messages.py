@@ -3,7 +3,7 @@ long a queued analysis will take."""
 
 from __future__ import annotations
 
-from bot.computer.analysis import Findings, Queued, wait_text
+from bot.computer.analysis_queue import Findings, Queued, wait_text
 from bot.engine_sentences import swing_line
 from bot.games.model import GameView
 from bot.languages import _

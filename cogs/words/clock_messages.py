@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from bot.deadlines.holds import VacationReport, VacationStatus
+from bot.deadlines.service import Reminder
 from bot.games.model import GameSetup, GameView
+from bot.games.turns import out_of_time_held
 from bot.languages import _, ngettext
 from bot.notifications.outbox import ClockEvent, ClockNews
 from bot.store import from_db
 from bot.timekeeping.control import ClockKind, describe_duration
-from bot.timekeeping.deadlines import Reminder
-from bot.timekeeping.holds import VacationReport, VacationStatus
-from bot.timekeeping.turns import out_of_time_held
 from cogs.words.formatting import display, mention, timestamp
 
 

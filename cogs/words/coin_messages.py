@@ -8,8 +8,9 @@ import discord
 
 from bot.coins.rules import TAK_PAYMENT
 from bot.coins.service import LedgerRow, StakeView, Wallet, WalletSettings
-from bot.games.model import GameView, PlayerRef
+from bot.games.model import GameView
 from bot.languages import _, ngettext, numeral
+from bot.players.model import PlayerRef
 from cogs.words.formatting import display, mention, timestamp
 
 

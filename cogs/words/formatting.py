@@ -6,7 +6,7 @@ from datetime import datetime
 
 import discord
 
-from bot.games.model import PlayerRef
+from bot.players.model import PlayerRef
 
 
 def display(name: str) -> str:

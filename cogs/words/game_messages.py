@@ -26,7 +26,6 @@ from bot.games.model import (
     MatchStatus,
     MatchView,
 )
-from bot.games.outcomes import GameEnding, MoveOutcome
 from bot.guild_settings import GuildSettings
 from bot.languages import _, language_name, ngettext, numeral
 from bot.notifications.outbox import (
@@ -36,6 +35,7 @@ from bot.notifications.outbox import (
     GameEnded,
     RequestMade,
 )
+from bot.play.outcomes import GameEnding, MoveOutcome
 from bot.text_safety import MAX_MESSAGE, message_text, one_line
 from cogs.words.clock_messages import clock_note, clock_state, describe_clock
 from cogs.words.formatting import display, mention, mention_role, timestamp

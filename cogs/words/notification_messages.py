@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from bot.games.model import GameView, NotifyMode
+from bot.games.model import GameView
 from bot.languages import _, ngettext
 from bot.notifications.service import NotifyPrefs
+from bot.players.model import NotifyMode
 from cogs.words.clock_messages import clock_note
 from cogs.words.formatting import display, timestamp
 from cogs.words.game_messages import players_line

@@ -10,9 +10,9 @@ import discord
 
 from bot.games.matches import PlayerTotals
 from bot.games.model import RatingChange
+from bot.games.ratings import PlayerRating
 from bot.languages import _, language_name, ngettext, spoken
 from bot.players.glicko2 import Rating, is_provisional
-from bot.players.ratings import PlayerRating
 from bot.players.service import PlayerProfile
 from cogs.words.formatting import display
 

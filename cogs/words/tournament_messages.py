@@ -11,9 +11,9 @@ from datetime import datetime
 
 import discord
 
-from bot.games.model import PlayerRef
 from bot.languages import _, ngettext, numeral
 from bot.notifications.outbox import Headline
+from bot.players.model import PlayerRef
 from bot.tournaments import ScoringSystem, group_name
 from bot.tournaments.entry import EntryState
 from bot.tournaments.pictures import status_mark, tie_break_name, tie_break_short

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from bot.games.model import GameView, PlayerRef
-from bot.games.outcomes import MoveOutcome
+from bot.games.model import GameView
 from bot.notifications.outbox import Outcome
+from bot.play.outcomes import MoveOutcome
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.timekeeping.clock import FakeClock
 from tests.bot.setups import create_challenge

@@ -25,8 +25,7 @@ import pytest
 from bot import __main__ as entry
 from bot.errors import StoreBusy
 from bot.store import Database, Migration, load_migrations, shard_leases, to_db
-from bot.store.base import Params, Row
-from bot.store.postgres import postgres_migrations
+from bot.store.base import Params, Row, postgres_migrations
 from bot.store.shard_leases import TAKEOVER_AFTER, ShardClaimed, ShardLease
 from tests.databases import POSTGRES, create_postgres_database, drop_postgres_database
 

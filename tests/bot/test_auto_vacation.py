@@ -12,12 +12,12 @@ from datetime import datetime, timedelta
 import pytest
 
 from bot import errors
+from bot.deadlines.holds import VacationReport
 from bot.errors import StoreBusy
 from bot.games.model import GameView
 from bot.notifications.outbox import ClockEvent
 from bot.services import Services
 from bot.store import to_db
-from bot.timekeeping.holds import VacationReport
 from tak import ResultKind
 from tests.bot.conftest import ALICE, BOB, CAROL, GUILD, deliver_everything, play
 from tests.bot.test_clocks import cup_without_vacations, game_between
@@ -48,7 +48,7 @@ async def test_off_by_default_the_game_is_lost_on_time(services, clock) -> None:
     report = await services.deadlines.run_due()
     assert [(e.game.id, e.result.kind) for e in report.endings] == [(game.id, ResultKind.TIME)]
     assert report.vacations_taken == []
-    assert (await services.clocks.vacation_status(GUILD, ALICE.id)).days_used == 0
+    assert (await services.holds.vacation_status(GUILD, ALICE.id)).days_used == 0
 
 
 async def test_a_day_is_taken_from_the_deadline_and_the_game_goes_on(services, clock) -> None:
@@ -65,7 +65,7 @@ async def test_a_day_is_taken_from_the_deadline_and_the_game_goes_on(services, c
     assert taken.vacation.ends_at == deadline + DAY
     assert [g.id for g in taken.held] == [game.id]
     assert taken.days_left == 13
-    status = await services.clocks.vacation_status(GUILD, ALICE.id)
+    status = await services.holds.vacation_status(GUILD, ALICE.id)
     assert (status.days_used, status.days_left) == (1, 13)
     held = await services.games.get(game.id)
     assert held.is_active and held.frozen_at == deadline
@@ -136,7 +136,7 @@ async def test_one_day_covers_every_game_due_at_once(services, clock) -> None:
     assert report.endings == []
     [taken] = report.vacations_taken
     assert sorted(g.id for g in taken.held) == [first.id, second.id, waiting.id]
-    status = await services.clocks.vacation_status(GUILD, ALICE.id)
+    status = await services.holds.vacation_status(GUILD, ALICE.id)
     assert (status.days_used, status.current) == (1, taken.vacation)
     for game in (first, second, waiting):
         assert (await services.games.get(game.id)).frozen_at is not None
@@ -193,7 +193,7 @@ async def test_two_processes_settling_two_due_games_take_one_day(db_path, clock)
         for services in (one, two):
             report = await services.deadlines.run_due()
             assert report.endings == [] and report.vacations_taken == []
-        status = await one.clocks.vacation_status(GUILD, ALICE.id)
+        status = await one.holds.vacation_status(GUILD, ALICE.id)
         assert status.current is not None and status.days_used == 1
         for game in games:
             assert (await one.games.get(game.id)).frozen_at is not None
@@ -205,7 +205,7 @@ async def test_two_processes_settling_two_due_games_take_one_day(db_path, clock)
 async def test_no_day_where_vacations_are_forbidden_or_turned_off(services, clock) -> None:
     tournament = await cup_without_vacations(services)
     await services.tournaments.start(tournament.id, actor_id=ALICE.id, is_organizer=True)
-    [cup_game] = await services.queries.games_for_player(BOB.id, guild_id=GUILD)
+    [cup_game] = await services.lookup.games_for_player(BOB.id, guild_id=GUILD)
     await opt_in(services, ALICE)
     await opt_in(services, BOB)
     mover = cup_game.player_to_move
@@ -241,7 +241,7 @@ async def test_a_bot_down_for_days_takes_them_one_after_another(services, clock)
     assert [r.vacation.started_at for r in second.vacations_taken] == [deadline + DAY]
     assert second.endings == []
     await play(services, game.id, "b1")
-    assert (await services.clocks.vacation_status(GUILD, ALICE.id)).days_used == 2
+    assert (await services.holds.vacation_status(GUILD, ALICE.id)).days_used == 2
 
 
 async def test_the_setting_is_kept_and_turned_off(services) -> None:
@@ -255,12 +255,12 @@ async def test_a_reminder_promises_a_day_only_where_one_would_be_taken(services,
     """What the reminder says follows the checks of the deadline itself, not the setting alone."""
     tournament = await cup_without_vacations(services)
     await services.tournaments.start(tournament.id, actor_id=ALICE.id, is_organizer=True)
-    [cup_game] = await services.queries.games_for_player(BOB.id, guild_id=GUILD)
+    [cup_game] = await services.lookup.games_for_player(BOB.id, guild_id=GUILD)
     friendly = await game_between(services, ALICE, BOB, days_per_move=1)
     await play(services, friendly.id, "a1 e5")  # Alice to move
     for player in (ALICE, BOB):
         await opt_in(services, player)
-    clocks, deadline = services.clocks, clock.now() + DAY
+    clocks, deadline = services.holds, clock.now() + DAY
     assert await clocks.takes_vacation_day(friendly.id, deadline)
     assert not await clocks.takes_vacation_day(cup_game.id, deadline)  # vacations forbidden
     await services.players.set_auto_vacation(ALICE.id, False)
@@ -291,19 +291,19 @@ async def test_an_automatic_day_cannot_end_before_the_move(services, clock) -> N
     """Ending it would restart a clock whose time ran out: the next day, or the loss, at once.
     Refused, changing nothing; after the move it ends as any vacation does."""
     game, other, deadline = await on_an_automatic_day(services, clock)
-    before = await services.clocks.vacation_status(GUILD, ALICE.id)
+    before = await services.holds.vacation_status(GUILD, ALICE.id)
     with pytest.raises(errors.VacationRefused, match=f"Move in game #{game.id} first"):
-        await services.clocks.end_vacation(GUILD, ALICE.id)
-    assert await services.clocks.vacation_status(GUILD, ALICE.id) == before
+        await services.holds.end_vacation(GUILD, ALICE.id)
+    assert await services.holds.vacation_status(GUILD, ALICE.id) == before
     assert (await services.games.get(game.id)).frozen_at == deadline
     report = await services.deadlines.run_due()
     assert report.vacations_taken == [] and report.endings == []
     assert before.days_used == 1
 
     await play(services, game.id, "b1")  # Bob's turn, from where the clock stopped
-    ended = await services.clocks.end_vacation(GUILD, ALICE.id)
+    ended = await services.holds.end_vacation(GUILD, ALICE.id)
     assert sorted(g.id for g in ended.held) == [game.id, other.id]
-    assert (await services.clocks.vacation_status(GUILD, ALICE.id)).days_used == 1
+    assert (await services.holds.vacation_status(GUILD, ALICE.id)).days_used == 1
     assert (await services.games.get(game.id)).deadline_at == clock.now() + DAY
 
 
@@ -311,12 +311,12 @@ async def test_starting_a_vacation_on_an_automatic_day_extends_it(services, cloc
     """The player out of time who wants to stay away longer: the day becomes a vacation of
     the days asked for more, and the threads say until when."""
     game, other, deadline = await on_an_automatic_day(services, clock)
-    report = await services.clocks.start_vacation(GUILD, ALICE, 3)
+    report = await services.holds.start_vacation(GUILD, ALICE, 3)
     assert report.vacation.started_at == deadline
     assert report.vacation.ends_at == deadline + 4 * DAY
     assert sorted(g.id for g in report.held) == [game.id, other.id]
     assert report.days_left == 14 - 4
-    status = await services.clocks.vacation_status(GUILD, ALICE.id)
+    status = await services.holds.vacation_status(GUILD, ALICE.id)
     assert (status.current, status.days_used) == (report.vacation, 4)
     news = (await clock_news(services, other.id))[-1]
     assert (news["event"], news["until"]) == ("vacation", to_db(deadline + 4 * DAY))
@@ -324,7 +324,7 @@ async def test_starting_a_vacation_on_an_automatic_day_extends_it(services, cloc
     report = await services.deadlines.run_due()
     assert not report.vacations_ended and not report.vacations_taken and not report.endings
     with pytest.raises(errors.VacationRefused, match="1 to 10"):
-        await services.clocks.start_vacation(GUILD, ALICE, 11)
+        await services.holds.start_vacation(GUILD, ALICE, 11)
 
 
 async def test_the_schema_never_holds_two_open_vacations_of_a_player(services, clock) -> None:
@@ -338,7 +338,7 @@ async def test_the_schema_never_holds_two_open_vacations_of_a_player(services, c
                 "VALUES (?, ?, ?, ?)",
                 (GUILD, ALICE.id, to_db(clock.now()), to_db(clock.now() + DAY)),
             )
-    assert (await services.clocks.vacation_status(GUILD, ALICE.id)).days_used == 1
+    assert (await services.holds.vacation_status(GUILD, ALICE.id)).days_used == 1
 
 
 async def test_other_games_hear_of_no_return_between_two_days(services, clock) -> None:
@@ -366,12 +366,12 @@ async def test_the_last_day_is_reminded_before_its_end_and_the_reminder_promises
     """One day left, reminded 2 h before each deadline: the day's end is the turn's real end,
     so the reminder comes 2 h before it (with the clock standing still), says the game is lost
     then, and comes once."""
-    await services.clocks.set_reminders(GUILD, ALICE, [timedelta(hours=2)])
+    await services.holds.set_reminders(GUILD, ALICE, [timedelta(hours=2)])
     game, deadline = await opted_in_with_days(services, 1)
     clock.set(deadline - timedelta(hours=2))
     [before] = (await services.deadlines.run_due()).reminders
     assert before.deadline == deadline
-    assert await services.clocks.takes_vacation_day(game.id, deadline)
+    assert await services.holds.takes_vacation_day(game.id, deadline)
     clock.set(deadline)
     [taken] = (await services.deadlines.run_due()).vacations_taken
     assert taken.days_left == 0
@@ -382,7 +382,7 @@ async def test_the_last_day_is_reminded_before_its_end_and_the_reminder_promises
     clock.advance(minutes=1)
     [last] = (await services.deadlines.run_due()).reminders
     assert (last.game.id, last.player, last.deadline) == (game.id, ALICE, real_end)
-    assert not await services.clocks.takes_vacation_day(game.id, real_end)  # the loss follows
+    assert not await services.holds.takes_vacation_day(game.id, real_end)  # the loss follows
     assert (await services.deadlines.run_due()).reminders == []
     assert await services.deadlines.next_due_at() == real_end
     clock.set(real_end)
@@ -406,21 +406,21 @@ async def test_each_day_is_reminded_again_and_promises_the_next_while_one_is_lef
     clock.set(deadline + DAY * 0.8)
     [first] = (await services.deadlines.run_due()).reminders
     assert first.deadline == deadline + DAY
-    assert await services.clocks.takes_vacation_day(game.id, first.deadline)  # one more left
+    assert await services.holds.takes_vacation_day(game.id, first.deadline)  # one more left
     clock.set(deadline + DAY)
     assert len((await services.deadlines.run_due()).vacations_taken) == 1
     clock.set(deadline + DAY * 1.8)
     [second] = (await services.deadlines.run_due()).reminders
     assert second.deadline == deadline + 2 * DAY
-    assert not await services.clocks.takes_vacation_day(game.id, second.deadline)
+    assert not await services.holds.takes_vacation_day(game.id, second.deadline)
 
 
 async def test_an_extended_day_is_reminded_before_its_new_end(services, clock) -> None:
     """Staying away longer on an automatic day moves the reminders with the day's end."""
-    await services.clocks.set_reminders(GUILD, ALICE, [timedelta(hours=2)])
+    await services.holds.set_reminders(GUILD, ALICE, [timedelta(hours=2)])
     game, _, deadline = await on_an_automatic_day(services, clock)
     assert (await services.games.get(game.id)).reminder_at == deadline + DAY - timedelta(hours=2)
-    await services.clocks.start_vacation(GUILD, ALICE, 2)
+    await services.holds.start_vacation(GUILD, ALICE, 2)
     new_end = deadline + 3 * DAY
     assert (await services.games.get(game.id)).reminder_at == new_end - timedelta(hours=2)
     clock.set(deadline + DAY - timedelta(hours=2))

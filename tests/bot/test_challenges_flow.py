@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 
 from bot import errors
-from bot.games.challenges import ChallengeService
 from bot.games.model import ChallengeStatus, GameRequest, GameStatus
 from bot.guild_settings import GuildSettings
+from bot.play.challenges import ChallengeService
 from bot.store import Database, load_migrations
 from tak import Color
 from tak.ptn import TIE_RULE_COMMENT, Game
@@ -167,7 +167,7 @@ async def test_black_may_have_other_reserves_than_white(services, alice, bob) ->
     assert game.setup.stones == (30, 18) and game.setup.caps == (1, 0)
     position = await services.games.position(game.id)
     assert position.reserves(Color.WHITE).stones == 30 and position.reserves(Color.BLACK).caps == 0
-    ptn = await services.queries.ptn(game.id)
+    ptn = await services.lookup.ptn(game.id)
     for tag in ('[Flats1 "30"]', '[Flats2 "18"]', '[Caps1 "1"]', '[Caps2 "0"]'):
         assert tag in ptn, ptn
     assert "[Flats " not in ptn and "[Caps " not in ptn
@@ -195,7 +195,7 @@ async def test_the_antiquity_tie_rule_gives_a_tie_to_black(services, alice, bob)
     for move in ("a3", "c1", "b2", "c3", "a2"):
         position.play(move)
     assert position.result is not None and position.result.ptn() == "0-F"
-    record = await services.queries.record(game.id)
+    record = await services.lookup.record(game.id)
     # PTN has no tag for the rule: the Komi tag is the real komi, the rule a comment.
     assert record.tag("Komi") == "1" and record.comments == [TIE_RULE_COMMENT]
     assert Game.parse(record.ptn()).start().ties_to_black
@@ -220,7 +220,7 @@ async def test_the_antiquity_tie_rule_leaves_a_half_flat_komi_alone(
     assert position.komi == komi and position.ties_to_black
     position.play("Sd1")
     assert position.result is not None and position.result.ptn() == "F-0"
-    record = await services.queries.record(game.id)
+    record = await services.lookup.record(game.id)
     assert record.tag("Komi") == f"{komi:g}"
 
 

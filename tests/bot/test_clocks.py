@@ -143,7 +143,7 @@ async def test_a_vacation_holds_every_game_and_lets_them_go(services, clock) -> 
     other = await game_between(services, BOB, ALICE, days_per_move=2)
     await play(services, other.id, "a1 e5")  # Bob (white) and Alice moved; Bob to move
     start = clock.now()
-    report = await services.clocks.start_vacation(GUILD, ALICE, 3)
+    report = await services.holds.start_vacation(GUILD, ALICE, 3)
     assert sorted(g.id for g in report.held) == [waiting.id, other.id]
     assert report.days_left == 11
     clock.advance(days=2, hours=12)  # past the first deadline, which is held
@@ -154,7 +154,7 @@ async def test_a_vacation_holds_every_game_and_lets_them_go(services, clock) -> 
     assert [r.vacation.player_id for r in report.vacations_ended] == [ALICE.id]
     assert (await services.games.get(waiting.id)).deadline_at == start + 3 * DAY + 2 * DAY
     assert (await services.games.get(other.id)).deadline_at == start + 3 * DAY + 2 * DAY
-    assert (await services.clocks.vacation_status(GUILD, ALICE.id)).days_used == 3
+    assert (await services.holds.vacation_status(GUILD, ALICE.id)).days_used == 3
 
 
 async def test_a_deadline_inside_a_vacation_moves_by_its_length_even_after_a_bot_down(
@@ -166,7 +166,7 @@ async def test_a_deadline_inside_a_vacation_moves_by_its_length_even_after_a_bot
     game = await game_between(services, ALICE, BOB, days_per_move=1)
     await play(services, game.id, "a1")
     clock.set(start + timedelta(hours=12))
-    await services.clocks.start_vacation(GUILD, BOB, 3)
+    await services.holds.start_vacation(GUILD, BOB, 3)
     assert await services.deadlines.next_due_at() == start + timedelta(hours=12) + 3 * DAY
     clock.set(start + 5 * DAY)
     report = await services.deadlines.run_due()
@@ -180,7 +180,7 @@ async def test_the_moved_deadline_holds_to_the_second(services, clock) -> None:
     start = clock.now()
     game = await game_between(services, ALICE, BOB, days_per_move=1)
     clock.set(start + timedelta(hours=6))
-    await services.clocks.start_vacation(GUILD, ALICE, 2)
+    await services.holds.start_vacation(GUILD, ALICE, 2)
     clock.set(start + timedelta(hours=6) + 2 * DAY)
     await services.deadlines.run_due()  # the vacation ends; the clock runs again
     await play(services, game.id, "a1")  # Alice moves before the moved deadline
@@ -189,23 +189,23 @@ async def test_the_moved_deadline_holds_to_the_second(services, clock) -> None:
 
 async def test_vacation_days_are_counted_per_calendar_year(services, clock) -> None:
     clock.set(datetime(2025, 12, 20, tzinfo=UTC))
-    await services.clocks.start_vacation(GUILD, ALICE, 10)
+    await services.holds.start_vacation(GUILD, ALICE, 10)
     with pytest.raises(errors.VacationRefused, match="already on vacation"):
-        await services.clocks.start_vacation(GUILD, ALICE, 1)
+        await services.holds.start_vacation(GUILD, ALICE, 1)
     clock.advance(days=2, hours=3)
-    report = await services.clocks.end_vacation(GUILD, ALICE.id)
+    report = await services.holds.end_vacation(GUILD, ALICE.id)
     assert report.days_left == 14 - 3  # three days begun
     with pytest.raises(errors.VacationRefused, match="1 to 11"):
-        await services.clocks.start_vacation(GUILD, ALICE, 12)
+        await services.holds.start_vacation(GUILD, ALICE, 12)
     with pytest.raises(errors.VacationRefused, match="not on vacation"):
-        await services.clocks.end_vacation(GUILD, ALICE.id)
+        await services.holds.end_vacation(GUILD, ALICE.id)
     clock.set(datetime(2026, 1, 2, tzinfo=UTC))
-    status = await services.clocks.vacation_status(GUILD, ALICE.id)
+    status = await services.holds.vacation_status(GUILD, ALICE.id)
     assert (status.days_used, status.days_left) == (0, 14)
     settings = await services.guilds.get(GUILD)
     await services.guilds.save(replace(settings, vacation_days=0))
     with pytest.raises(errors.VacationRefused, match="turned off"):
-        await services.clocks.start_vacation(GUILD, ALICE, 1)
+        await services.holds.start_vacation(GUILD, ALICE, 1)
 
 
 async def cup_without_vacations(services: Services, **rules):
@@ -229,13 +229,13 @@ async def cup_without_vacations(services: Services, **rules):
 
 async def test_a_tournament_can_forbid_vacations(services, clock) -> None:
     tournament = await cup_without_vacations(services, bank=3 * DAY)
-    await services.clocks.start_vacation(GUILD, BOB, 2)  # before the start: not held either
+    await services.holds.start_vacation(GUILD, BOB, 2)  # before the start: not held either
     await services.tournaments.start(tournament.id, actor_id=ALICE.id, is_organizer=True)
-    [bobs] = await services.queries.games_for_player(BOB.id, guild_id=GUILD)
+    [bobs] = await services.lookup.games_for_player(BOB.id, guild_id=GUILD)
     assert bobs.frozen_at is None and bobs.match_id is not None
-    await services.clocks.end_vacation(GUILD, BOB.id)
+    await services.holds.end_vacation(GUILD, BOB.id)
     friendly = await game_between(services, ALICE, CAROL, days_per_move=2)
-    report = await services.clocks.start_vacation(GUILD, ALICE, 5)
+    report = await services.holds.start_vacation(GUILD, ALICE, 5)
     assert [g.id for g in report.held] == [friendly.id]
     [cup_game] = report.not_held
     assert cup_game.frozen_at is None and cup_game.match_id is not None
@@ -248,38 +248,38 @@ async def test_more_time_from_the_player_waiting(services, clock) -> None:
     game = (await play(services, game.id, "a1"))[0].game  # Alice (black) to move
     deadline = game.deadline_at
     with pytest.raises(errors.MoreTimeRefused, match="only your opponent"):
-        await services.clocks.give_time(game.id, ALICE.id, DAY)
+        await services.holds.give_time(game.id, ALICE.id, DAY)
     with pytest.raises(errors.MoreTimeRefused, match="1 hour to 7 days"):
-        await services.clocks.give_time(game.id, BOB.id, timedelta(days=8))
+        await services.holds.give_time(game.id, BOB.id, timedelta(days=8))
     with pytest.raises(errors.NotInGame):
-        await services.clocks.give_time(game.id, CAROL.id, DAY)
-    given = await services.clocks.give_time(game.id, BOB.id, timedelta(hours=36))
+        await services.holds.give_time(game.id, CAROL.id, DAY)
+    given = await services.holds.give_time(game.id, BOB.id, timedelta(hours=36))
     assert given.deadline_at == deadline + timedelta(hours=36)
     for _ in range(8):  # 3.5 days, then 59.5 days
-        given = await services.clocks.give_time(game.id, BOB.id, timedelta(days=7))
+        given = await services.holds.give_time(game.id, BOB.id, timedelta(days=7))
     with pytest.raises(errors.MoreTimeRefused, match="more than 60 days"):
-        await services.clocks.give_time(game.id, BOB.id, timedelta(days=7))
+        await services.holds.give_time(game.id, BOB.id, timedelta(days=7))
     await assert_lost_on_time_at(services, clock, game.id, given.deadline_at)
 
 
 async def test_a_pause_both_agree_to_and_either_ends(services, clock) -> None:
     game = await game_between(services, ALICE, BOB, days_per_move=1)
     with pytest.raises(errors.PauseRefused, match="Nobody has proposed"):
-        await services.clocks.accept_pause(game.id, BOB.id)
-    await services.clocks.propose_pause(game.id, ALICE.id)
+        await services.holds.accept_pause(game.id, BOB.id)
+    await services.holds.propose_pause(game.id, ALICE.id)
     with pytest.raises(errors.PauseRefused, match="your own"):
-        await services.clocks.accept_pause(game.id, ALICE.id)
-    paused = await services.clocks.accept_pause(game.id, BOB.id)
+        await services.holds.accept_pause(game.id, ALICE.id)
+    paused = await services.holds.accept_pause(game.id, BOB.id)
     assert paused.frozen_at == clock.now()
     clock.advance(days=4)
     assert (await services.deadlines.run_due()).endings == []
     await play(services, game.id, "a1")  # moves still go in
     clock.advance(days=1)
-    resumed = await services.clocks.end_pause(game.id, ALICE.id)
+    resumed = await services.holds.end_pause(game.id, ALICE.id)
     assert resumed.frozen_at is None
     assert resumed.deadline_at == clock.now() + DAY  # Bob's turn counts from the end
     with pytest.raises(errors.PauseRefused, match="not paused"):
-        await services.clocks.end_pause(game.id, BOB.id)
+        await services.holds.end_pause(game.id, BOB.id)
 
 
 async def test_a_pause_and_a_vacation_that_overlap(services, clock) -> None:
@@ -288,12 +288,12 @@ async def test_a_pause_and_a_vacation_that_overlap(services, clock) -> None:
     start = clock.now()
     game = await game_between(services, ALICE, BOB, days_per_move=2)
     await play(services, game.id, "a1")  # Bob to move
-    await services.clocks.propose_pause(game.id, BOB.id)
-    await services.clocks.accept_pause(game.id, ALICE.id)
+    await services.holds.propose_pause(game.id, BOB.id)
+    await services.holds.accept_pause(game.id, ALICE.id)
     clock.set(start + DAY)
-    await services.clocks.start_vacation(GUILD, ALICE, 3)
+    await services.holds.start_vacation(GUILD, ALICE, 3)
     clock.set(start + 2 * DAY)
-    still = await services.clocks.end_pause(game.id, BOB.id)
+    still = await services.holds.end_pause(game.id, BOB.id)
     assert still.frozen_at == start  # the vacation still holds it
     clock.set(start + 4 * DAY)
     await services.deadlines.run_due()
@@ -304,7 +304,7 @@ async def test_a_pause_and_a_vacation_that_overlap(services, clock) -> None:
 
 async def test_a_game_begun_during_a_vacation_waits_for_its_end(services, clock) -> None:
     start = clock.now()
-    await services.clocks.start_vacation(GUILD, BOB, 2)
+    await services.holds.start_vacation(GUILD, BOB, 2)
     clock.advance(hours=1)
     game = await game_between(services, ALICE, BOB, days_per_move=1)
     assert game.frozen_at == start + timedelta(hours=1)  # from its start, so its post says so
@@ -317,7 +317,7 @@ async def test_a_game_begun_during_a_vacation_waits_for_its_end(services, clock)
 
 
 async def test_reminders_at_the_chosen_times_each_sent_once(services, clock) -> None:
-    await services.clocks.set_reminders(GUILD, BOB, [DAY, timedelta(hours=2)])
+    await services.holds.set_reminders(GUILD, BOB, [DAY, timedelta(hours=2)])
     game = await game_between(services, ALICE, BOB, days_per_move=3)
     await play(services, game.id, "a1")
     turn = clock.now()
@@ -331,15 +331,15 @@ async def test_reminders_at_the_chosen_times_each_sent_once(services, clock) -> 
     assert len((await services.deadlines.run_due()).reminders) == 1
     assert (await services.deadlines.run_due()).reminders == []
     with pytest.raises(errors.InvalidSetting, match="at most 5"):
-        await services.clocks.set_reminders(GUILD, BOB, [timedelta(hours=h) for h in range(1, 7)])
+        await services.holds.set_reminders(GUILD, BOB, [timedelta(hours=h) for h in range(1, 7)])
     with pytest.raises(errors.InvalidSetting, match="10 minutes to 30 days"):
-        await services.clocks.set_reminders(GUILD, BOB, [timedelta(minutes=1)])
+        await services.holds.set_reminders(GUILD, BOB, [timedelta(minutes=1)])
 
 
 async def test_a_restart_loses_no_vacation(db_path, clock) -> None:
     first = with_announcements_delivered(await Services.open(db_path, clock=clock))
     game = await game_between(first, ALICE, BOB, days_per_move=1)
-    await first.clocks.start_vacation(GUILD, ALICE, 2)
+    await first.holds.start_vacation(GUILD, ALICE, 2)
     await first.close()
     clock.advance(days=2, hours=1)
     second = with_announcements_delivered(await Services.open(db_path, clock=clock))
@@ -374,11 +374,11 @@ async def test_an_undone_move_gives_back_no_increment(services, clock) -> None:
 
 async def test_the_time_control_is_the_ptn_clock_tag(services) -> None:
     game = await game_between(services, ALICE, BOB, days_per_move=5, increment=DAY, cap=10 * DAY)
-    text = await services.queries.ptn(game.id)
+    text = await services.lookup.ptn(game.id)
     assert Game.parse(text).tag("Clock") == "5d +1d a move (max 10d)"
     assert_ninja_reads(text)
     plain = await game_between(services, ALICE, BOB, days_per_move=3)
-    assert Game.parse(await services.queries.ptn(plain.id)).tag("Clock") == "3d per move"
+    assert Game.parse(await services.lookup.ptn(plain.id)).tag("Clock") == "3d per move"
 
 
 HOURS = st.integers(min_value=1, max_value=24 * 30)

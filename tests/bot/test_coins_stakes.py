@@ -11,8 +11,9 @@ import pytest
 
 from bot import errors
 from bot.coins.service import BID_WINDOW, Phase
-from bot.games.model import ChallengeStatus, PlayerRef
+from bot.games.model import ChallengeStatus
 from bot.notifications.outbox import BiddingNews, MovePlayed, _decode
+from bot.players.model import PlayerRef
 from bot.services import Services
 from tak import Color, Position
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, deliver_everything

@@ -11,9 +11,10 @@ import pytest
 from tournament_helpers import ANN, BEN, EVE, ORGANIZER, active_game, new_tournament, start
 
 from bot import errors
-from bot.games import conditions, service
+from bot.games import conditions
 from bot.games.conditions import MAX_LINES, MAX_TEXT
 from bot.notifications.outbox import ConditionsDropped, GameEnded, MovePlayed, _decode
+from bot.play import service
 from bot.services import Services
 from bot.store.consistency import applicable
 from tests.bot.conftest import ALICE, BOB, CAROL, GUILD

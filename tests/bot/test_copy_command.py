@@ -99,7 +99,7 @@ async def populate(path: Path) -> None:
         await play(services, staked.game.id, "e5 a1 b1")
         await services.wallets.grant(GUILD, BOB, 7)
 
-        await services.clocks.start_vacation(GUILD, BOB, 3)
+        await services.holds.start_vacation(GUILD, BOB, 3)
 
         tournament = await new_tournament(services, (ANN, BEN, CAT, DAN))
         await start(services, tournament.id)

@@ -11,13 +11,13 @@ import threading
 
 import pytest
 
-from bot.computer import analysis as analysis_module
-from bot.computer.analysis import TooLongToAnalyse, TooManyAnalyses
+from bot.computer import analysis_queue as analysis_module
+from bot.computer.analysis_queue import TooLongToAnalyse, TooManyAnalyses
 from bot.computer.analyst import analyse_ptn
 from bot.computer.opponent import TooManyBotGames
 from bot.computer.player import BotPlayer, Thinker
 from bot.errors import GameOver
-from bot.games.model import PlayerRef
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.settings import Settings, SettingsError
 from bot.work.fair_slots import WorkerShares
@@ -257,7 +257,7 @@ async def test_a_game_ends_at_the_ply_limit_and_its_record_is_read_and_analysed(
     with pytest.raises(GameOver):
         await services.games.move(game.id, ALICE.id, "e4+")
 
-    record = Game.parse(await services.queries.ptn(game.id))  # exported, then viewed
+    record = Game.parse(await services.lookup.ptn(game.id))  # exported, then viewed
     assert len(record.plies) == MAX_PLIES and record.result is not None
     assert record.result.ptn() == "1-0"
     queued = await services.analysis.request(game.id, GUILD, ALICE.id)  # at the defaults

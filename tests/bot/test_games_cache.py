@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from bot import errors
-from bot.games.service import GameService
+from bot.play.service import GameService
 from bot.services import Services
 from bot.store import Database, load_migrations, to_db
 from tak import Position
@@ -59,7 +59,7 @@ async def test_a_change_behind_the_cache_is_noticed(services, new_game, moves, c
     outcome = await services.games.move(game.id, game.black.id, "c3", expected_ply=3)
     assert [m.ptn() for m in outcome.position.moves] == ["c3"]  # loaded from the stored TPS
     assert outcome.game == await services.games.get(game.id)
-    assert outcome.position.tps() == (await services.queries.record(game.id)).final_position().tps()
+    assert outcome.position.tps() == (await services.lookup.record(game.id)).final_position().tps()
 
 
 @pytest.mark.sqlite_only

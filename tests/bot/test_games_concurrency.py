@@ -194,7 +194,7 @@ async def test_many_games_played_in_parallel_stay_consistent(services, new_game)
     await asyncio.gather(*(play_randomly(g.id) for g in games))
     for game in games:
         stored = await services.games.get(game.id)
-        record = await services.queries.record(game.id)
+        record = await services.lookup.record(game.id)
         assert record.final_position().tps() == stored.tps
         assert len(record.plies) == stored.ply
 

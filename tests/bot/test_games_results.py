@@ -8,8 +8,8 @@ import pytest
 
 from bot import errors
 from bot.games.model import GameStatus
-from bot.games.service import GameService
 from bot.notifications.outbox import MovePlayed, Outcome, game_stream
+from bot.play.service import GameService
 from tak import Color, ResultKind
 
 ROAD_3X3 = "a3 a1 b1 b3 c1"  # white's road along rank 1
@@ -202,8 +202,8 @@ async def test_undo_needs_the_opponent_and_rewinds_one_ply(services, new_game, m
         (3, "c3", True),
         (3, "d4", False),
     ]
-    assert "3. d4" not in await services.queries.ptn(game.id)  # ply 3 is white's move 2
-    assert "2. d4" in await services.queries.ptn(game.id)
+    assert "3. d4" not in await services.lookup.ptn(game.id)  # ply 3 is white's move 2
+    assert "2. d4" in await services.lookup.ptn(game.id)
     with pytest.raises(errors.NotYourMoveToTakeBack):  # black is to move: d4 is white's
         await services.games.request_undo(game.id, black)
     await services.games.request_undo(game.id, white)

@@ -82,7 +82,7 @@ async def test_an_undo_over_a_transposition_made_by_another_process(
     await take_steps(services, game.id, "undo undo")
     stored = await services.games.get(game.id)
     assert await live_log(services, game.id) == ["a1", "e5", "c3", "d4"]
-    assert stored.tps == (await services.queries.record(game.id)).final_position().tps()
+    assert stored.tps == (await services.lookup.record(game.id)).final_position().tps()
     assert stored.last_move == "d4"
     position = await services.games.position(game.id)
     assert position.tps() == stored.tps and position.last_move.ptn() == "d4"
@@ -92,7 +92,7 @@ async def test_an_undo_over_a_transposition_made_by_another_process(
     await take_steps(services, game.id, "e4 undo e2")
     stored = await services.games.get(game.id)
     assert await live_log(services, game.id) == ["a1", "e5", "c3", "d4", "b2", "a2", "e2"]
-    assert stored.tps == (await services.queries.record(game.id)).final_position().tps()
+    assert stored.tps == (await services.lookup.record(game.id)).final_position().tps()
     assert (await services.games.position(game.id)).tps() == stored.tps
 
 
@@ -115,5 +115,5 @@ async def test_the_quick_path_does_not_move_on_from_a_transposed_history(
     await take_steps(services, game.id, "undo undo")
     assert await live_log(services, game.id) == ["a1", "e5", "c3", "d3", "b2"]
     stored = await services.games.get(game.id)
-    assert stored.tps == (await services.queries.record(game.id)).final_position().tps()
+    assert stored.tps == (await services.lookup.record(game.id)).final_position().tps()
     assert (await services.games.position(game.id)).last_move == parse_move("b2")

@@ -18,24 +18,24 @@ async def test_a_players_games_put_those_awaiting_their_move_first(
     waiting_for_alice = await new_game()
     finished = await new_game()
     await services.games.resign(finished.id, bob.id)
-    assert [g.id for g in await services.queries.games_for_player(alice.id)] == [
+    assert [g.id for g in await services.lookup.games_for_player(alice.id)] == [
         waiting_for_alice.id,
         waiting_for_bob.id,
     ]
-    assert [g.id for g in await services.queries.games_for_player(bob.id)] == [
+    assert [g.id for g in await services.lookup.games_for_player(bob.id)] == [
         waiting_for_bob.id,
         waiting_for_alice.id,
     ]
-    assert await services.queries.games_for_player(carol.id) == []
+    assert await services.lookup.games_for_player(carol.id) == []
 
 
 async def test_games_in_a_channel_or_its_thread(services, new_game) -> None:
     first = await new_game()
     second = await new_game()
     await services.games.attach(second.id, thread_id=555, message_id=777)
-    in_channel = await services.queries.games_in_channel(first.channel_id)
+    in_channel = await services.lookup.games_in_channel(first.channel_id)
     assert [g.id for g in in_channel] == [first.id, second.id]
-    in_thread = await services.queries.games_in_channel(555)
+    in_thread = await services.lookup.games_in_channel(555)
     assert [(g.id, g.thread_id, g.message_id) for g in in_thread] == [(second.id, 555, 777)]
 
 
@@ -46,9 +46,9 @@ async def test_finished_games_newest_first(services, clock, new_game, moves, car
     newer = await new_game()
     await services.games.abort(newer.id, newer.white.id)
     await new_game()  # still being played
-    listed = await services.queries.finished_games(guild_id=older.guild_id)
+    listed = await services.lookup.finished_games(guild_id=older.guild_id)
     assert [g.id for g in listed] == [newer.id, older.id]
-    assert await services.queries.finished_games(player_id=carol.id) == []
+    assert await services.lookup.finished_games(player_id=carol.id) == []
 
 
 async def test_ptn_has_full_tags_and_replays_to_the_stored_position(
@@ -56,7 +56,7 @@ async def test_ptn_has_full_tags_and_replays_to_the_stored_position(
 ) -> None:
     game = await new_game(size=3, komi=1.5, stones=8, caps=1)
     await moves(game.id, ROAD_3X3)
-    text = await services.queries.ptn(game.id)
+    text = await services.lookup.ptn(game.id)
     parsed = Game.parse(text)
     expected = {
         "Player1": "alice",
@@ -73,16 +73,16 @@ async def test_ptn_has_full_tags_and_replays_to_the_stored_position(
     assert parsed.result is not None and parsed.result.ptn() == "R-0"
     stored = await services.games.get(game.id)
     assert parsed.final_position().tps() == stored.tps
-    assert await services.queries.tps(game.id) == stored.tps
+    assert await services.lookup.tps(game.id) == stored.tps
 
 
 async def test_standard_reserves_get_no_flats_or_caps_tags(services, new_game, moves) -> None:
     game = await new_game(size=6)
     await moves(game.id, "a1 f6")
-    parsed = Game.parse(await services.queries.ptn(game.id))
+    parsed = Game.parse(await services.lookup.ptn(game.id))
     assert parsed.tag("Flats") is None and parsed.tag("Caps") is None
     assert parsed.tag("Result") is None and len(parsed.plies) == 2
     with pytest.raises(errors.UnknownGame):
-        await services.queries.ptn(424242)
+        await services.lookup.ptn(424242)
     with pytest.raises(errors.UnknownGame):
-        await services.queries.tps(424242)
+        await services.lookup.tps(424242)

@@ -16,16 +16,16 @@ from typing import Any
 
 import pytest
 
-from bot.computer.analysis import AnalysisStatus
+from bot.computer.analysis_queue import AnalysisStatus
 from bot.computer.analyst import Analyst
 from bot.computer.player import BotPlayer, Thinker
+from bot.deadlines.scheduler import DeadlineScheduler
+from bot.deadlines.service import DeadlineReport
 from bot.errors import StoreUnwritable
 from bot.notifications.outbox import Item, Outcome
 from bot.services import Services
 from bot.store import Database
 from bot.timekeeping.clock import FakeClock
-from bot.timekeeping.deadlines import DeadlineReport
-from bot.timekeeping.scheduler import DeadlineScheduler
 from bot.work import waking
 from cogs.delivery.courier import Courier
 from cogs.delivery.table import Shown

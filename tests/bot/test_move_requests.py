@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from bot.errors import CommitUnknown, MoveUnconfirmed, NotYourTurn, StoreUnwritable
-from bot.games import service as game_service
-from bot.games.service import request_key
+from bot.play import service as game_service
+from bot.play.service import request_key
 from bot.services import Services
 from bot.store import Database, Transaction
 from tests.bot.conftest import ALICE, BOB

@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.deadlines.scheduler import DeadlineScheduler
 from bot.errors import InvalidSetting
-from bot.games.model import NotifyMode
 from bot.languages import speaking
 from bot.notifications.digest import next_digest_at, suggest_zones, time_zone
+from bot.players.model import NotifyMode
 from bot.services import Services
 from bot.timekeeping.clock import FakeClock
-from bot.timekeeping.scheduler import DeadlineScheduler
 from cogs.words.notification_messages import MAX_MESSAGE, digest_text
 from tests.bot.conftest import ALICE, BOB, GUILD, Player, Starter
 
@@ -210,10 +210,10 @@ async def test_awaiting_lists_only_games_where_it_is_the_players_move(
 ) -> None:
     services = digest_services
     await new_game(days_per_move=3)  # alice to move in this one
-    waiting = await services.notifications.awaiting(BOB.id, GUILD)
+    waiting = await services.lookup.awaiting(BOB.id, GUILD)
     assert [g.id for g in waiting] == [1]
-    assert [g.id for g in await services.notifications.awaiting(ALICE.id, GUILD)] == [2]
-    assert await services.notifications.awaiting(BOB.id, GUILD + 1) == []
+    assert [g.id for g in await services.lookup.awaiting(ALICE.id, GUILD)] == [2]
+    assert await services.lookup.awaiting(BOB.id, GUILD + 1) == []
 
 
 async def test_a_refused_dm_is_told_once(digest_services: Services) -> None:
@@ -232,7 +232,7 @@ async def test_a_long_digest_fits_one_message_and_says_what_it_left_out(
     for _ in range(11):
         game = await new_game(days_per_move=5)
         await moves(game.id, "a1")
-    waiting = await services.notifications.awaiting(BOB.id, GUILD)
+    waiting = await services.lookup.awaiting(BOB.id, GUILD)
     assert len(waiting) == 12
     # The soonest deadline first: the 5-day games (oldest first), then the 7-day one.
     assert [g.id for g in waiting] == [*range(2, 13), 1]

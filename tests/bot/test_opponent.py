@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from bot.computer import analyst as analyst_module
-from bot.computer.analysis import AnalysisStatus
+from bot.computer.analysis_queue import AnalysisStatus
 from bot.computer.analyst import Analyst
 from bot.computer.opponent import DEFAULT_LEVEL
 from bot.computer.player import BotPlayer, Thinker
-from bot.games.model import PlayerRef
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.settings import DEFAULT_BOT_MOVETIME_MS, Settings, SettingsError
 from bot.store import Database, load_migrations

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot.deadlines.service import DeadlineService
 from bot.notifications.outbox import (
     BACKOFF_MAX,
     GameEnded,
@@ -18,7 +19,6 @@ from bot.notifications.outbox import (
     game_stream,
 )
 from bot.services import Services
-from bot.timekeeping.deadlines import DeadlineService
 from tests.bot.conftest import deliver_everything
 
 

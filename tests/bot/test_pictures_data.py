@@ -7,8 +7,9 @@ import io
 
 from PIL import Image
 
-from bot.games.model import GameView, PlayerRef
+from bot.games.model import GameView
 from bot.players.glicko2 import Rating, update_after_game
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.tournaments.pictures import TournamentPictures
 from rendering.bracket import bracket_layout, render_bracket

@@ -34,12 +34,12 @@ from typing import IO
 
 import pytest
 
+from bot.deadlines.scheduler import DeadlineScheduler
 from bot.errors import BredonError
-from bot.games.model import PlayerRef
 from bot.notifications.outbox import CLAIM_FOR, OUTBOX_CHANNEL, Outcome
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.store import to_db
-from bot.timekeeping.scheduler import DeadlineScheduler
 from bot.work.waking import Waker
 from tests.bot.setups import create_challenge
 from tests.bot.test_coins_stakes import ledger_consistent
@@ -111,7 +111,7 @@ async def run_process(url: str, folder: str, name: str, incarnation: str) -> Non
     """One bot process: services, scheduler, courier and clients, until told to stop."""
     work = Path(folder)
     logging.basicConfig(level=logging.WARNING)
-    logging.getLogger("bot.timekeeping.scheduler").setLevel(logging.INFO)  # its busy looks
+    logging.getLogger("bot.deadlines.scheduler").setLevel(logging.INFO)  # its busy looks
     clock = SharedClock(work / "clock")
     services = await Services.open(url, clock=clock, rng=random.Random())
     posted = open(work / f"posted-{name}-{incarnation}", "a")  # noqa: SIM115
@@ -370,7 +370,7 @@ async def check_the_outcome(services: Services, run: Run) -> None:
     assert all(logged[tuple(move)] == 1 for move in told)
     # The log agrees with every game's row.
     for row in await db.fetchall("SELECT id, ply, tps FROM games"):
-        record_ = await services.queries.record(row["id"])
+        record_ = await services.lookup.record(row["id"])
         assert len(record_.plies) == row["ply"]
         assert record_.final_position().tps() == row["tps"]
     await ledger_consistent(services, STAKED_GUILD)

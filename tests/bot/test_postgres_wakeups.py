@@ -15,13 +15,13 @@ import asyncpg
 import pytest
 from tournament_helpers import ANN, BEN, CAT, DAN, new_tournament
 
+from bot.deadlines.scheduler import BUSY_RETRY, SCHEDULE_CHANNEL, DeadlineScheduler
 from bot.errors import StoreBusy
 from bot.notifications.outbox import DigestDue, GameEnded, Headline, TournamentNews
 from bot.services import Services
 from bot.settings import Settings
 from bot.store import Database
 from bot.timekeeping.clock import FakeClock
-from bot.timekeeping.scheduler import BUSY_RETRY, SCHEDULE_CHANNEL, DeadlineScheduler
 from cogs.running import create_bot
 from tests.bot.conftest import ALICE, BOB, GUILD, deliver_everything, play, start_game
 

@@ -10,10 +10,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.deadlines import scheduler as scheduler_module
+from bot.deadlines.scheduler import DeadlineScheduler
+from bot.deadlines.service import DeadlineReport
 from bot.errors import StoreBusy
-from bot.timekeeping import scheduler as scheduler_module
-from bot.timekeeping.deadlines import DeadlineReport
-from bot.timekeeping.scheduler import DeadlineScheduler
 
 
 class FixedClock:

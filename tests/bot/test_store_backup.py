@@ -24,7 +24,7 @@ WRITER = textwrap.dedent(
     from bot.timekeeping.clock import FakeClock
     from bot.services import Services
     from tests.bot.setups import create_challenge
-    from bot.games.model import PlayerRef
+    from bot.players.model import PlayerRef
 
     async def main(path):
         services = await Services.open(path, clock=FakeClock(), rng=random.Random(3))

@@ -17,7 +17,8 @@ import pytest
 from bot import errors
 from bot.services import Services
 from bot.store import Database, Migration, NewerSchema, StoreError, load_migrations, postgres
-from bot.store.postgres import PostgresTransaction, postgres_migrations
+from bot.store.base import postgres_migrations
+from bot.store.postgres import PostgresTransaction
 from bot.timekeeping.clock import FakeClock
 from tests.bot.conftest import play, start_game
 from tests.databases import (

@@ -9,7 +9,8 @@ import textwrap
 from datetime import timedelta
 from pathlib import Path
 
-from bot.games.model import ChallengeStatus, GameStatus, MatchStatus, PlayerRef
+from bot.games.model import ChallengeStatus, GameStatus, MatchStatus
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.timekeeping.clock import FakeClock
 from tests.bot.conftest import with_announcements_delivered
@@ -23,8 +24,8 @@ CHILD = textwrap.dedent(
     from bot.timekeeping.clock import FakeClock
     from bot.services import Services
     from tests.bot.setups import create_challenge
-    from bot.games.model import PlayerRef
-    from bot.games.service import GameService
+    from bot.players.model import PlayerRef
+    from bot.play.service import GameService
     from tests.databases import transaction_class
 
     ALICE, BOB, CAROL = PlayerRef(101, "alice"), PlayerRef(202, "bob"), PlayerRef(303, "carol")
@@ -98,7 +99,7 @@ async def test_a_new_process_resumes_games_challenges_matches_and_deadlines(
         position = await services.games.position(game_id)
         assert position.tps() == game.tps
         assert position.last_move is not None and position.last_move.ptn() == "c2"
-        record = await services.queries.record(game_id)
+        record = await services.lookup.record(game_id)
         assert [ply.move.ptn() for ply in record.plies] == ["a1", "e5", "c3", "c2"]
         clock.advance(days=1)
         outcome = await services.games.move(game_id, 101, "d4", expected_ply=4)

@@ -24,8 +24,9 @@ from tournament_helpers import (
 )
 
 from bot import errors
-from bot.games.model import GameStatus, GameView, PlayerRef
+from bot.games.model import GameStatus, GameView
 from bot.notifications.outbox import GameStart, TournamentNews
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.tournaments import group_tables, qualifiers, snake_groups
 from bot.tournaments.tournament import TournamentStatus
@@ -128,7 +129,7 @@ async def test_a_group_correction_after_the_seeding_reseeds_the_knockout(
         assert (new_game.white, new_game.black) == (pairing.player1, pairing.player2)
         assert (await services.matches.get(pairing.match_id or 0)).until_decided
     assert sum("play game" in line for line in change.entry.consequences) == 2
-    assert len(await services.results.log(tournament_id)) == 1
+    assert len(await services.corrections.log(tournament_id)) == 1
 
     # p3 v p4 begins; a correction that would change it is refused, changing nothing.
     semis = (await services.tournaments.pairings(tournament_id)).pairings
@@ -146,7 +147,7 @@ async def test_a_group_correction_after_the_seeding_reseeds_the_knockout(
         await services.tournaments.pairings(tournament_id),
         await knockout_seeds(services, tournament_id),
     )
-    assert after == before and len(await services.results.log(tournament_id)) == 1
+    assert after == before and len(await services.corrections.log(tournament_id)) == 1
     assert (await services.games.get(game.id)).winner == EIGHT[1]
 
     # A correction that leaves p4 v p3 alone goes through: p5 passes p1 in group A.

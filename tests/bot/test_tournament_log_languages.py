@@ -33,7 +33,7 @@ async def test_what_followed_a_correction_is_worded_for_each_reader(services: Se
     loser = "black" if game.winner == game.white else "white"
     await correct(services, tournament.id, game_id, loser)
 
-    [entry] = await services.results.log(tournament.id)
+    [entry] = await services.corrections.log(tournament.id)
     assert all(isinstance(line, Said) for line in entry.consequences)
     score, stay = entry.consequences[:2]
     assert score.startswith("Round 1 match score now ")
@@ -60,7 +60,7 @@ async def test_what_followed_a_correction_is_worded_for_each_reader(services: Se
             consequences="Round 1 match score now 0-1.\nRatings are recomputed from this game on.",
             now=entry.created_at,
         )
-    legacy = (await services.results.log(tournament.id))[-1]
+    legacy = (await services.corrections.log(tournament.id))[-1]
     assert legacy.reason == "before languages" and legacy.consequences == (
         "Round 1 match score now 0-1.",
         "Ratings are recomputed from this game on.",
@@ -75,10 +75,10 @@ async def test_a_reported_games_reason_is_worded_for_each_reader(services: Servi
     tournament_id, _ = await report_setup(services)
     text = (REAL_GAMES / "70709.ptn").read_text()
     with speaking("de"):  # reported by a German speaker: the log keeps no language
-        await services.results.report(
+        await services.corrections.report(
             tournament_id, read_reported_game(text, "de"), reporter=DOVE, is_organizer=False
         )
-    [entry] = await services.results.log(tournament_id)
+    [entry] = await services.corrections.log(tournament_id)
     assert entry.reason.startswith("played elsewhere (") and entry.reason.endswith(" plies")
     plies = entry.reason.rsplit(" ", 2)[1]
     assert entry_text(entry).endswith(f"**0-R**: {display(entry.reason)}")

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from bot import errors
-from bot.games.model import GameStatus, PlayerRef
+from bot.games.model import GameStatus
 from bot.notifications.outbox import Headline
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.timekeeping.clock import FakeClock
 from bot.tournaments import MatchResult, compute_standings
@@ -35,7 +36,7 @@ DOVE, NOHAT = PlayerRef(501, "dove_queen"), PlayerRef(502, "NohatCoder")
 
 
 async def correct(services: Services, tournament_id: int, game_id: int, result: str, **kw: object):
-    return await services.results.correct(
+    return await services.corrections.correct(
         tournament_id,
         game_id,
         result,
@@ -123,7 +124,7 @@ async def test_a_correction_changes_the_game_its_match_and_the_standings(
     assert sorted(after) == sorted(await standings_from_games(services, tournament.id))
     assert change.entry.kind is LogKind.CORRECTION and change.entry.reason == "wrong clicks"
     assert change.entry.result_before == game.result.ptn()  # type: ignore[union-attr]
-    assert [e.id for e in await services.results.log(tournament.id)] == [change.entry.id]
+    assert [e.id for e in await services.corrections.log(tournament.id)] == [change.entry.id]
     rows = await services.db.fetchall(
         "SELECT payload FROM outbox WHERE stream = ? ORDER BY id", (f"tournament:{tournament.id}",)
     )
@@ -146,7 +147,7 @@ async def test_a_correction_back_to_the_board_result_gets_the_board_kind(
     await correct(services, tournament_id, game_id, winner)
     again = await services.games.get(game_id)
     assert again.result == road
-    assert len(await services.results.log(tournament_id)) == 2
+    assert len(await services.corrections.log(tournament_id)) == 2
 
 
 async def test_corrections_refused_change_nothing(services: Services) -> None:
@@ -169,7 +170,7 @@ async def test_corrections_refused_change_nothing(services: Services) -> None:
     with pytest.raises(errors.CorrectionRefused, match="reason"):
         await correct(services, tournament.id, game_id, "draw", reason=" ~ ")
     with pytest.raises(errors.NotOrganizer):
-        await services.results.correct(
+        await services.corrections.correct(
             tournament.id, game_id, "draw", "x", actor=ANN, is_organizer=False
         )
     other = await new_tournament(services, [ANN, BEN], name="Other", games_per_match=1)
@@ -177,7 +178,7 @@ async def test_corrections_refused_change_nothing(services: Services) -> None:
     with pytest.raises(errors.CorrectionRefused, match="not a game of Other"):
         await correct(services, other.id, game_id, "draw")
     assert await services.games.get(game_id) == game
-    assert await services.results.log(tournament.id) == []
+    assert await services.corrections.log(tournament.id) == []
 
 
 async def test_a_knockout_correction_moves_the_corrected_winner_on(services: Services) -> None:
@@ -239,7 +240,7 @@ async def test_a_real_playtak_game_reported_counts(services: Services, clock: Fa
     tournament_id, game_id = await report_setup(services)
     text = (REAL_GAMES / "70709.ptn").read_text()
 
-    change = await services.results.report(
+    change = await services.corrections.report(
         tournament_id, read_reported_game(text), reporter=DOVE, is_organizer=False
     )
 
@@ -247,7 +248,7 @@ async def test_a_real_playtak_game_reported_counts(services: Services, clock: Fa
     assert game.status is GameStatus.FINISHED and game.result is not None
     assert game.result.ptn() == "0-R" and game.winner == NOHAT
     assert (game.white, game.black) == (DOVE, NOHAT)  # the file's colours
-    exported = await services.queries.ptn(game_id)
+    exported = await services.lookup.ptn(game_id)
     assert "29. 3d2>12 2d3-" in exported and "0-R" in exported
     assert exported.count(".") >= 29
     tournament = await services.tournaments.get(tournament_id)
@@ -260,12 +261,12 @@ async def test_a_file_that_says_only_who_won_counts_as_the_boards_road(services:
     # PlayTak's games database and engine matches write 0-1 for Black's road.
     tournament_id, game_id = await report_setup(services)
     text = (REAL_GAMES / "70709.ptn").read_text().replace("0-R", "0-1")
-    await services.results.report(
+    await services.corrections.report(
         tournament_id, read_reported_game(text), reporter=DOVE, is_organizer=False
     )
     game = await services.games.get(game_id)
     assert game.result is not None and game.result.ptn() == "0-R" and game.winner == NOHAT
-    assert "0-R" in await services.queries.ptn(game_id)
+    assert "0-R" in await services.lookup.ptn(game_id)
 
 
 @pytest.mark.parametrize(
@@ -291,23 +292,23 @@ async def test_a_forged_or_unfitting_file_is_refused(
     before = await services.games.get(game_id)
     text = edit((REAL_GAMES / "70709.ptn").read_text())  # type: ignore[operator]
     with pytest.raises(errors.ReportRefused, match=message):
-        await services.results.report(
+        await services.corrections.report(
             tournament_id, read_reported_game(text), reporter=DOVE, is_organizer=False
         )
     assert await services.games.get(game_id) == before
-    assert await services.results.log(tournament_id) == []
+    assert await services.corrections.log(tournament_id) == []
 
 
 async def test_a_report_needs_a_waiting_game_and_the_right_size(services: Services) -> None:
     tournament_id, game_id = await report_setup(services)
     five = (REAL_GAMES / "79555.ptn").read_text()
     with pytest.raises(errors.ReportRefused, match="5x5 game; this tournament plays 6x6"):
-        await services.results.report(
+        await services.corrections.report(
             tournament_id, read_reported_game(five), reporter=DOVE, is_organizer=False
         )
     text = (REAL_GAMES / "70709.ptn").read_text()
     with pytest.raises(errors.NotOrganizer):
-        await services.results.report(
+        await services.corrections.report(
             tournament_id,
             read_reported_game(text),
             reporter=ANN,
@@ -316,7 +317,7 @@ async def test_a_report_needs_a_waiting_game_and_the_right_size(services: Servic
         )
     await play_moves(services, game_id, "a1")
     with pytest.raises(errors.ReportRefused, match="already has moves"):
-        await services.results.report(
+        await services.corrections.report(
             tournament_id, read_reported_game(text), reporter=DOVE, is_organizer=False
         )
 
@@ -324,7 +325,7 @@ async def test_a_report_needs_a_waiting_game_and_the_right_size(services: Servic
 async def test_an_organizer_reports_by_naming_white(services: Services) -> None:
     tournament_id, game_id = await report_setup(services)
     text = (REAL_GAMES / "70709.ptn").read_text().replace("dove_queen", "Guest12")
-    await services.results.report(
+    await services.corrections.report(
         tournament_id,
         read_reported_game(text),
         reporter=ORGANIZER,
@@ -340,8 +341,8 @@ async def test_a_server_manager_who_never_played_corrects_and_is_logged(
 ) -> None:
     tournament_id, game_id = await one_game_played(services)
     manager = PlayerRef(950, "mod")
-    await services.results.correct(
+    await services.corrections.correct(
         tournament_id, game_id, "draw", "agreed draw", actor=manager, is_organizer=True
     )
-    [entry] = await services.results.log(tournament_id)
+    [entry] = await services.corrections.log(tournament_id)
     assert entry.actor == manager and entry.reason == "agreed draw"

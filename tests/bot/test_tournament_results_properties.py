@@ -80,7 +80,7 @@ async def run_scenario(data: st.DataObject) -> None:
                     target = data.draw(st.sampled_from(finished), label="game")
                     new = data.draw(st.sampled_from(("white", "black", "draw")), label="to")
                     try:
-                        await services.results.correct(
+                        await services.corrections.correct(
                             tournament.id,
                             target,
                             new,

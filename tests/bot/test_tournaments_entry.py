@@ -32,8 +32,9 @@ from bot.errors import (
     NotOrganizer,
     WrongTournamentStage,
 )
-from bot.games.model import GameView, PlayerRef
+from bot.games.model import GameView
 from bot.notifications.outbox import Headline, TournamentNews
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.timekeeping.clock import FakeClock
 from bot.tournaments.tournament import TournamentStatus

@@ -23,7 +23,8 @@ from tournament_helpers import (
 )
 
 from bot.errors import InvalidSetting, NotEnoughPlayers
-from bot.games.model import GameView, MatchStatus, PlayerRef
+from bot.games.model import GameView, MatchStatus
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.store import Database, load_migrations
 from bot.tournaments.tournament import TournamentStatus

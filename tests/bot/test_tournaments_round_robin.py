@@ -121,7 +121,7 @@ async def test_the_ptn_export_tags_every_game_with_the_event_and_round(services:
     final = next(p for p in (await services.tournaments.pairings(tournament.id, 3)).pairings)
     assert final.match_id is not None
     last_game = (await services.matches.games(final.match_id))[-1]
-    record = await services.queries.record(last_game.id)
+    record = await services.lookup.record(last_game.id)
     assert record.tag("Event") == "Spring Open" and record.tag("Round") == "3"
 
 

@@ -46,7 +46,7 @@ async def test_a_thematic_swiss_starts_every_game_there_across_a_restart(
         for pairing in round_.pairings:
             [game] = await services.matches.games(pairing.match_id)
             assert (game.ply, game.tps, game.setup.rated) == (2, after(OPENING), False)
-            ptn = await services.queries.ptn(game.id)
+            ptn = await services.lookup.ptn(game.id)
             assert f'[TPS "{after(OPENING)}"]' in ptn
             await services.games.resign(game.id, game.black.id)
     final = await services.tournaments.get(tournament.id)
@@ -92,5 +92,5 @@ async def test_a_thematic_event_takes_no_game_played_elsewhere(services: Service
         '[Player1 "ann"]\n[Player2 "ben"]\n[Size "3"]\n[Komi "0"]\n\n1. a1 c3 2. c1 b1 3. c2 R-0\n'
     )
     with pytest.raises(errors.ReportRefused, match="thematic event"):
-        await services.results.report(tournament.id, record, reporter=ANN, is_organizer=True)
+        await services.corrections.report(tournament.id, record, reporter=ANN, is_organizer=True)
     assert (await services.games.get(game.id)).status.value == "active"

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot import errors
-from bot.games.model import GameStatus, PlayerRef
+from bot.games.model import GameStatus
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.store.consistency import applicable
 from bot.timekeeping.clock import FakeClock
@@ -62,7 +63,7 @@ async def test_a_tps_game_played_to_a_road_is_unrated_and_exported_with_its_tps(
     assert ending.game.winner == bob and ending.game.status is GameStatus.FINISHED
     assert not ending.ratings
     assert await services.ratings.player(GUILD, alice.id) == []
-    text = await services.queries.ptn(game.id)
+    text = await services.lookup.ptn(game.id)
     assert f'[TPS "{BLACK_TO_MOVE}"]' in text
     assert_ninja_reads(text)
     assert text.rstrip().endswith("4. -- d4\n5. d5 e4 0-R")

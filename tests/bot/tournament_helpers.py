@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.games.model import GameView, PlayerRef
-from bot.games.outcomes import GameEnding
+from bot.games.model import GameView
+from bot.play.outcomes import GameEnding
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.tournaments.rules import RulesRequest, TournamentRules
 from bot.tournaments.tournament import TournamentProgress, TournamentView

@@ -10,8 +10,8 @@ import pytest
 import simcord
 from simcord.backend.errors import OptionError
 
-from bot.games.challenges import MAX_OPEN_CHALLENGES
-from bot.games.model import PlayerRef
+from bot.play.challenges import MAX_OPEN_CHALLENGES
+from bot.players.model import PlayerRef
 from tests.bot.setups import create_challenge
 from tests.cogs.commands.test_tournament import WHITE_ROAD, Club
 from tests.cogs.conftest import World, allow_command

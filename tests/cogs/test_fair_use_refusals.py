@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 import simcord
 
-from bot.computer import analysis as analysis_module
-from bot.games import service as games_module
+from bot.computer import analysis_queue as analysis_module
+from bot.play import service as games_module
 from bot.work.fair_use import FairUse
 from tests.bot.test_fair_use import walking_plies
 from tests.cogs.commands.test_tournament import WHITE_ROAD
@@ -39,7 +39,7 @@ async def road_game(world: World) -> int:
     thread = await world.start_game(size=3)
     for number, move in enumerate(WHITE_ROAD.split()):
         await world.move(world.alice if number % 2 == 0 else world.bob, thread, move)
-    game = await world.env.bot.services.queries.game_in_thread(thread.id, world.guild.id)
+    game = await world.env.bot.services.lookup.game_in_thread(thread.id, world.guild.id)
     assert game is not None and not game.is_active
     return game.id
 
@@ -68,7 +68,7 @@ async def test_analysis_refusals_say_when_to_ask_again_or_why(
 
     thread = await world.start_game(size=5)
     services = world.env.bot.services
-    long_game = (await services.queries.game_in_thread(thread.id, world.guild.id)).id
+    long_game = (await services.lookup.game_in_thread(thread.id, world.guild.id)).id
     for number, move in enumerate(walking_plies(14)):
         await world.move(world.alice if number % 2 == 0 else world.bob, thread, move)
     await services.games.resign(long_game, world.bob.id)

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from bot import __main__ as entry
-from bot.games.model import PlayerRef
+from bot.players.model import PlayerRef
 from bot.services import Services
 from cogs.running import NO_GATEWAY
 from tak.search import MAX_LEVEL

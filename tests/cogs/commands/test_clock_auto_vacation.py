@@ -87,7 +87,7 @@ async def test_an_automatic_day_is_extended_not_ended_before_the_move(world) -> 
     await advance(env, timedelta(days=1, minutes=1))  # the day is taken
     refused = await alice.slash(thread, "clock vacation end")
     assert refused.response.content.startswith("Move in game #1 first: your time there ran out")
-    assert (await env.bot.services.clocks.vacation_status(world.guild.id, alice.id)).current
+    assert (await env.bot.services.holds.vacation_status(world.guild.id, alice.id)).current
     longer = await alice.slash(thread, "clock vacation start", days=2)
     assert longer.response.content.startswith("You are on vacation until")
     assert "Vacation days left this year: 11." in longer.response.content

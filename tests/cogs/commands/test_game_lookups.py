@@ -195,7 +195,7 @@ async def test_an_unexpected_failure_is_logged_and_the_user_gets_an_apology(
     async def broken(game_id: int) -> str:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(world.env.bot.services.queries, "record", broken)
+    monkeypatch.setattr(world.env.bot.services.lookup, "record", broken)
     with caplog.at_level(logging.ERROR, logger="cogs.interactions"):
         result = await world.alice.slash(thread, "game ptn", game=1)
     assert result.ephemeral and result.response.content.startswith("Sorry, something went wrong")

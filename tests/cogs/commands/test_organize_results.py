@@ -11,7 +11,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.games.model import GameStatus, PlayerRef
+from bot.games.model import GameStatus
+from bot.players.model import PlayerRef
 from bot.text_safety import MAX_MESSAGE
 from bot.tournaments.corrections import LogEntry, LogKind
 from cogs.words.result_messages import correction_news
@@ -59,7 +60,7 @@ async def test_an_organizer_corrects_a_result_and_everything_follows(club: Club)
         club.channel, "organize correct", game=game.id, result="black", reason="again"
     )
     assert "already has the result 0-1" in refused.response.content
-    assert len(await club.services.results.log(tournament.id)) == 1
+    assert len(await club.services.corrections.log(tournament.id)) == 1
 
 
 async def test_a_playtak_game_reported_by_its_ptn_file_counts(club: Club) -> None:
@@ -97,7 +98,7 @@ async def test_a_playtak_game_reported_by_its_ptn_file_counts(club: Club) -> Non
     thread = club.thread(counted.thread_id)
     ending = club.world.last_bot_message(thread).content
     assert "reported this game" in ending
-    ptn = await club.services.queries.ptn(game.id)
+    ptn = await club.services.lookup.ptn(game.id)
     assert "29. 3d2>12 2d3-" in ptn
     tournament = (await club.services.tournaments.in_guild(club.world.guild.id, live_only=False))[0]
     assert tournament.status.value == "finished" and tournament.winner is not None

@@ -32,7 +32,7 @@ async def alice_plays_on(world, thread, rng: random.Random, plies: int | None = 
     """Alice answers each bot move with a random legal move (the bot's move must be shown
     first), for `plies` of hers or to the end; returns the game's position."""
     services = world.env.bot.services
-    game_id = (await services.queries.game_in_thread(thread.id, world.guild.id)).id
+    game_id = (await services.lookup.game_in_thread(thread.id, world.guild.id)).id
     played = 0
     while plies is None or played < plies:
         game = await services.games.get(game_id)

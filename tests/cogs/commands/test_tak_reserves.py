@@ -14,7 +14,7 @@ async def test_a_handicap_challenge_says_each_colour_s_pieces_and_is_played(worl
     assert "white 21 stones and 1 capstone, black 15 stones and 0 capstones" in message.content
     accepted = await world.bob.click(message, label="Accept")
     assert accepted.followups == []
-    game = (await world.env.bot.services.queries.games_for_player(world.alice.id))[0]
+    game = (await world.env.bot.services.lookup.games_for_player(world.alice.id))[0]
     assert game.setup.stones == (21, 15) and game.setup.caps == (1, 0)
 
 

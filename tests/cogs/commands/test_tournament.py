@@ -125,7 +125,7 @@ class Club:
         await self.play(game.id, WHITE_ROAD if game.white.id == winner_id else BLACK_ROAD)
 
     async def active_games(self) -> list[GameView]:
-        return await self.services.queries.games_in_channel(self.channel.id)
+        return await self.services.lookup.games_in_channel(self.channel.id)
 
 
 @pytest.fixture
@@ -172,7 +172,7 @@ async def test_a_four_player_round_robin_played_through_discord(club: Club) -> N
     assert len(club.channel.threads) == 2  # one per match, under its announcement
     for thread in club.channel.threads:
         first = club.world.last_bot_message(thread)
-        [game] = await club.services.queries.games_in_channel(thread.id)
+        [game] = await club.services.lookup.games_in_channel(thread.id)
         assert f"<@{game.white.id}>, your move" in first.content
         assert (await decoded_image(first)).format == "PNG"
 
@@ -447,7 +447,7 @@ async def test_a_thematic_event_starts_every_game_from_its_opening(club: Club) -
     games = [
         game
         for player in club.players
-        for game in await club.services.queries.games_for_player(player.id)
+        for game in await club.services.lookup.games_for_player(player.id)
     ]
     opening = Position(3)
     for move in ("a1", "c3"):

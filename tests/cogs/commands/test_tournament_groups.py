@@ -209,5 +209,5 @@ async def test_a_group_result_corrected_after_the_seeding_changes_the_final(club
     assert "which has already begun" in refused.response.content
     assert [g.id for g in await club.active_games()] == [final.id]
     [tournament] = await club.services.tournaments.in_guild(club.world.guild.id)
-    assert len(await club.services.results.log(tournament.id)) == 1
+    assert len(await club.services.corrections.log(tournament.id)) == 1
     assert carol.id not in (final.white.id, final.black.id)

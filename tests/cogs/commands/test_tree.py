@@ -195,14 +195,14 @@ async def test_an_old_name_answers_with_the_new_one_and_does_nothing(
     bot = env.bot
     thread = await world.start_game(size=5)
     env.backend.register_commands(None, old_commands(payloads(bot)))
-    before = await bot.services.clocks.vacation_status(world.guild.id, world.alice.id)
+    before = await bot.services.holds.vacation_status(world.guild.id, world.alice.id)
     posts = len(thread.history())
 
     answered = await world.alice.slash(thread, old, **options)
 
     assert answered.ephemeral and answered.followups == []
     assert answered.response.content == f"`/{old}` is now `/{new}`."
-    after = await bot.services.clocks.vacation_status(world.guild.id, world.alice.id)
+    after = await bot.services.holds.vacation_status(world.guild.id, world.alice.id)
     assert after == before
     assert await bot.services.wallets.leaderboard(world.guild.id) == []
     assert len(thread.history()) == posts  # nothing posted in the game's thread

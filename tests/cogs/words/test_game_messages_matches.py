@@ -7,7 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.games.model import GameStatus, MatchStatus, PlayerRef
+from bot.games.model import GameStatus, MatchStatus
+from bot.players.model import PlayerRef
 from cogs.words.game_messages import match_text
 from tak import Color
 

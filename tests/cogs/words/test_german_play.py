@@ -142,7 +142,7 @@ async def test_an_apology_is_in_the_askers_language_even_when_the_store_fails(
     async def broken(*args: object) -> str:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(world.env.bot.services.queries, "record", broken)
+    monkeypatch.setattr(world.env.bot.services.lookup, "record", broken)
     result = await world.alice.slash(thread, "game ptn", game=1)
     assert result.ephemeral and result.response.content == (
         "Entschuldige, bei mir ist etwas schiefgegangen. Es wurde protokolliert; bitte versuch "

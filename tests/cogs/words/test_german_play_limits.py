@@ -14,10 +14,10 @@ from bot.coins.service import (
     Wallet,
     WalletSettings,
 )
-from bot.games.model import PlayerRef
+from bot.games.ratings import PlayerRating
 from bot.languages import speaking
 from bot.players.glicko2 import Rating
-from bot.players.ratings import PlayerRating
+from bot.players.model import PlayerRef
 from cogs.words import coin_messages, player_messages
 from cogs.words.coin_messages import reason_text
 
@@ -25,7 +25,7 @@ MAX_MESSAGE = 2000
 MAX_DESCRIPTION = 4096
 LONGEST_NAME = "_*" * 16  # 32 characters, each escaped: the longest a name shows
 NOW = datetime(2026, 11, 26, tzinfo=UTC)
-RATED_SHOWN = 25  # the most /profile leaderboard lists (bot.players.ratings)
+RATED_SHOWN = 25  # the most /profile leaderboard lists (bot.games.ratings)
 
 
 def longest_reason() -> str:

@@ -11,8 +11,9 @@ from datetime import UTC, datetime
 import discord
 import pytest
 
-from bot.games.model import GameSetup, PlayerRef, TiebreakRule
+from bot.games.model import GameSetup, TiebreakRule
 from bot.languages import speaking
+from bot.players.model import PlayerRef
 from bot.timekeeping.control import PER_MOVE
 from bot.tournaments import Scoring, Standing
 from bot.tournaments.service import MAX_NAME_LENGTH

@@ -38,7 +38,6 @@ from bot.games.model import (
     GameSetup,
     GameView,
     MatchView,
-    PlayerRef,
     challenge_from_row,
 )
 from bot.games.storage import (
@@ -49,6 +48,7 @@ from bot.games.storage import (
 )
 from bot.languages import _
 from bot.notifications.outbox import ChallengeSettled, GameStart, enqueue
+from bot.players.model import PlayerRef
 from bot.players.storage import save_player
 from bot.store import Database, Transaction, to_db
 from bot.timekeeping.clock import Clock

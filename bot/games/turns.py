@@ -4,7 +4,7 @@ player's clock, the reminders from the times the player chose (:data:`reminder_o
 Shared by everything that starts a turn (a new game, a move, an undo, a late notice) and by what
 moves a deadline (more time, a clock that ran again), always inside the caller's transaction.
 A clock that stands still (``frozen_at``) counts from the moment it stopped: when it runs again,
-the deadline and the reminder move on by the time it stood still (:mod:`bot.timekeeping.holds`).
+the deadline and the reminder move on by the time it stood still (:mod:`bot.deadlines.holds`).
 """
 
 from __future__ import annotations

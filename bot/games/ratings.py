@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.games.model import GameStatus, GameView, PlayerRef, RatingChange, check_size
+from bot.games.model import GameStatus, GameView, RatingChange, check_size
 from bot.players.glicko2 import Rating, is_provisional, update_after_game
+from bot.players.model import PlayerRef
 from bot.store import Database, Row, Transaction, to_db
 from tak import Color
 

@@ -39,18 +39,9 @@ from bot.errors import (
     VacationRefused,
 )
 from bot.games import storage
-from bot.games.model import GAME_SELECT, MAX_DAYS_PER_MOVE, GameView, PlayerRef, game_from_row
-from bot.games.service import require_active
+from bot.games.model import GAME_SELECT, MAX_DAYS_PER_MOVE, GameView, game_from_row
 from bot.games.storage import fetch_game
-from bot.guild_settings import fetch_guild_settings
-from bot.languages import _
-from bot.notifications.outbox import ClockEvent, ClockNews, enqueue
-from bot.players.service import fetch_player
-from bot.players.storage import save_player
-from bot.store import Database, Row, Transaction, from_db, to_db, to_db_or_none
-from bot.timekeeping.clock import Clock
-from bot.timekeeping.control import describe_duration
-from bot.timekeeping.turns import (
+from bot.games.turns import (
     MAX_REMINDER_OFFSET,
     MAX_REMINDERS,
     VACATION_ALLOWED,
@@ -61,6 +52,16 @@ from bot.timekeeping.turns import (
     out_of_time_held,
     reminder_offsets,
 )
+from bot.guild_settings import fetch_guild_settings
+from bot.languages import _
+from bot.notifications.outbox import ClockEvent, ClockNews, enqueue
+from bot.play.service import require_active
+from bot.players.model import PlayerRef
+from bot.players.service import fetch_player
+from bot.players.storage import save_player
+from bot.store import Database, Row, Transaction, from_db, to_db, to_db_or_none
+from bot.timekeeping.clock import Clock
+from bot.timekeeping.control import describe_duration
 
 MAX_MORE_TIME = timedelta(days=7)  # at a time
 MAX_TIME_LEFT = timedelta(days=MAX_DAYS_PER_MOVE + 30)  # more time never leaves more than this
@@ -404,7 +405,7 @@ async def _status(tx: Transaction, guild_id: int, player_id: int, now: datetime)
     return VacationStatus(None if current is None else _vacation(current), allowed, used)
 
 
-class ClockService:
+class HoldService:
     """What players do to clocks. Every method refuses with a :class:`BredonError` subclass and
     then has changed nothing."""
 

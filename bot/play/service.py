@@ -93,11 +93,13 @@ from bot.games.model import (
     GameView,
     game_from_row,
 )
-from bot.games.outcomes import GameEnding, MoveOutcome
+from bot.games.ratings import rate_game
 from bot.games.storage import (
     MoveWrite,
     claim_request,
     end_game,
+    extend_deadline_of_turn,
+    extend_turn,
     fetch_game,
     fetch_game_version,
     forget_thread,
@@ -109,21 +111,23 @@ from bot.games.storage import (
     show_in,
     take_back_move,
 )
+from bot.games.turns import Turn, turn_after_move, turn_after_undo, turn_for
 from bot.notifications.outbox import (
+    TURN_NOTICES,
     EndingCause,
     GameEnded,
     GameStart,
+    Item,
     MovePlayed,
     MoveTakenBack,
+    ReminderDue,
     RequestMade,
-    announce_progress,
     enqueue,
 )
-from bot.players.ratings import rate_game
-from bot.store import Database, Transaction, retried_on_conflict
+from bot.play.outcomes import GameEnding, MoveOutcome
+from bot.store import Database, Transaction, from_db, retried_on_conflict
 from bot.timekeeping.clock import Clock
-from bot.timekeeping.turns import Turn, turn_after_move, turn_after_undo
-from bot.tournaments.rounds import record_match_in_tournament
+from bot.tournaments.rounds import announce_progress, record_match_in_tournament
 from bot.tournaments.storage import in_tournament
 from tak import (
     Call,
@@ -297,6 +301,35 @@ async def finish_game(
     if tournament is not None:
         await announce_progress(tx, tournament, now, after=ending_id)
     return GameEnding(finished, result, points, match, next_game, ratings, tournament)
+
+
+async def give_time_back(tx: Transaction, item: Item, now: datetime) -> None:
+    """Whoever is told late keeps the time they were meant to have: a turn notice leaves its
+    player a whole period from now, a reminder the time it was meant to leave. Applied at every
+    late attempt (the outbox calls it when it hands out an item delivered late:
+    :class:`~bot.notifications.outbox.OutboxService`), it can only lengthen a deadline, never
+    twice for the same wait."""
+    payload = item.payload
+    if isinstance(payload, ReminderDue):
+        warned = from_db(payload.deadline)
+        assert warned is not None
+        # Reminders written before they carried their ply match by the deadline they named.
+        await extend_deadline_of_turn(
+            tx, payload.game_id, payload.ply, payload.deadline, now + (warned - item.created_at)
+        )
+        return
+    if not isinstance(payload, TURN_NOTICES):
+        return
+    row = await tx.fetchone(
+        "SELECT id FROM games WHERE id = ? AND ply = ? AND status = 'active' "
+        "AND deadline_at IS NOT NULL",
+        (payload.game_id, getattr(payload, "ply", 0)),
+    )
+    if row is None:
+        return  # the game moved on, or is over
+    game = await fetch_game(tx, payload.game_id)
+    turn = await turn_for(tx, game, game.to_move, game.clock_left, now)
+    await extend_turn(tx, payload.game_id, turn)
 
 
 async def call_after(position: Position) -> Call:

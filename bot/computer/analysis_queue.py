@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.errors import BredonError, GameNotOver, UnknownGame
-from bot.games.lookup import QueryService
+from bot.games.lookup import LookupService
 from bot.games.model import GAME_SELECT, GameView, game_from_row
 from bot.languages import _, ngettext, numeral
 from bot.notifications.outbox import AnalysisReady, enqueue
@@ -137,10 +137,10 @@ def _stored(row: object) -> StoredAnalysis:
 
 
 class AnalysisService:
-    def __init__(self, db: Database, clock: Clock, queries: QueryService) -> None:
+    def __init__(self, db: Database, clock: Clock, lookup: LookupService) -> None:
         self._db = db
         self._clock = clock
-        self._queries = queries
+        self._lookup = lookup
 
     async def _finished_game(self, game_id: int, guild_id: int) -> GameView:
         row = await self._db.fetchone(GAME_SELECT + " WHERE g.id = ?", (game_id,))
@@ -240,7 +240,7 @@ class AnalysisService:
 
     async def record(self, game_id: int) -> str:
         """The game's PTN, for the worker."""
-        return await self._queries.ptn(game_id)
+        return await self._lookup.ptn(game_id)
 
     async def finish(self, game_id: int, findings: Findings) -> bool:
         """Keep the result and announce it in the game's thread, together; False when it was

@@ -1,13 +1,13 @@
 """Move deadlines, reminders and challenge expiry, all kept in the database.
 
 Each active game has a deadline (what the time control allows the player to move, counted from the
-last move or the start: :mod:`bot.timekeeping.turns`) and a next reminder time (at 80% of the turn,
+last move or the start: :mod:`bot.games.turns`) and a next reminder time (at 80% of the turn,
 or
 at the times before the deadline the player chose). A game whose clock stands still (a pause, a
-vacation: :mod:`bot.timekeeping.holds`) has nothing due; vacations that ran out are ended first, at
+vacation: :mod:`bot.deadlines.holds`) has nothing due; vacations that ran out are ended first, at
 the moment they ran out, so a deadline they moved holds however late the scheduler wakes. When the
 deadline passes the player to move loses on time, unless they opted in to automatic vacation and
-have a vacation day left (:func:`~bot.timekeeping.holds.take_vacation_day`: the day is taken
+have a vacation day left (:func:`~bot.deadlines.holds.take_vacation_day`: the day is taken
 instead, from the deadline); a game in
 which nobody has moved is aborted instead, except in a tournament, where white loses on time like
 anyone else who does not move (an abort would leave the pairing unplayed). Open challenges expire
@@ -36,19 +36,30 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from bot.coins.service import NEXT_BIDDING_DUE, close_due_biddings
+from bot.deadlines.holds import (
+    VacationReport,
+    end_due_vacations,
+    end_of_turn_out_of_time,
+    hold_games_begun_on_vacation,
+    next_vacation_end,
+    take_vacation_day,
+)
 from bot.games.challenge_storage import expire as expire_challenge
 from bot.games.model import (
     CHALLENGE_SELECT,
     GAME_SELECT,
     ChallengeView,
     GameView,
-    PlayerRef,
     challenge_from_row,
     game_from_row,
 )
-from bot.games.outcomes import GameEnding
-from bot.games.service import finish_game
 from bot.games.storage import fetch_game, set_reminder
+from bot.games.turns import (
+    OUT_OF_TIME_HELD,
+    next_reminder,
+    out_of_time_held,
+    reminder_offsets,
+)
 from bot.notifications.outbox import (
     GAME_HAS_PENDING_NEWS,
     ChallengeSettled,
@@ -57,22 +68,11 @@ from bot.notifications.outbox import (
     ReminderDue,
     enqueue,
 )
+from bot.play.outcomes import GameEnding
+from bot.play.service import finish_game
+from bot.players.model import PlayerRef
 from bot.store import Database, Transaction, from_db, to_db
 from bot.timekeeping.clock import Clock
-from bot.timekeeping.holds import (
-    VacationReport,
-    end_due_vacations,
-    end_of_turn_out_of_time,
-    hold_games_begun_on_vacation,
-    next_vacation_end,
-    take_vacation_day,
-)
-from bot.timekeeping.turns import (
-    OUT_OF_TIME_HELD,
-    next_reminder,
-    out_of_time_held,
-    reminder_offsets,
-)
 from bot.tournaments.storage import in_tournament
 from tak import Result, ResultKind
 

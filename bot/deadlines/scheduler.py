@@ -1,5 +1,5 @@
 """The one deadline scheduler: it sleeps until the next deadline the database knows of, asks
-:class:`~bot.timekeeping.deadlines.DeadlineService` to settle what is due, and hands the report on.
+:class:`~bot.deadlines.service.DeadlineService` to settle what is due, and hands the report on.
 
 Nothing is kept in memory between wake-ups: every wake-up reads the next due time from the
 database, so a restart rebuilds the schedule by itself. The sleep is capped (`max_sleep`) so that
@@ -26,9 +26,9 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from bot.deadlines.service import DeadlineReport, DeadlineService
 from bot.errors import StoreBusy
 from bot.timekeeping.clock import Clock
-from bot.timekeeping.deadlines import DeadlineReport, DeadlineService
 from bot.work.waking import Waker
 
 log = logging.getLogger(__name__)
