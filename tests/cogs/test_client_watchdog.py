@@ -5,6 +5,7 @@ off, and never stops the watch; only a database that is no longer the one opened
 from __future__ import annotations
 
 import asyncio
+import logging
 from datetime import timedelta
 from pathlib import Path
 from types import SimpleNamespace
@@ -16,8 +17,9 @@ from bot.store import DatabaseGone
 from cogs import client
 
 
+@pytest.mark.error_logs
 async def test_the_watchdog_survives_outages_backs_off_and_stops_only_for_a_lost_file(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     every = client.DATABASE_CHECK_EVERY.total_seconds()
     answers: list[BaseException | None] = [
@@ -57,6 +59,12 @@ async def test_the_watchdog_survives_outages_backs_off_and_stops_only_for_a_lost
     assert waits == [every, every, first, first * 2, first * 4, most, every, first, every]
     assert not answers and closed == [True]
     assert isinstance(bot.fatal, DatabaseGone)
+    # The unforeseen error is logged with its traceback; the lost file, as what stops the bot.
+    logged = [(r.levelname, r.getMessage()) for r in caplog.records if r.levelno >= logging.ERROR]
+    assert logged == [
+        ("ERROR", "The database check failed."),
+        ("CRITICAL", f"{DatabaseGone(Path('bredon.sqlite3'))} Stopping."),
+    ]
 
 
 async def test_the_watchdog_ends_quietly_when_the_store_closes(
