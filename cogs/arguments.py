@@ -25,9 +25,8 @@ from bot.services import Services
 from bot.text_safety import one_line
 from bot.tournaments.tournament import TournamentStatus, TournamentView
 from cogs.client import BredonBot
-from cogs.components.actions import Refusal
 from cogs.delivery.sharing import PUBLIC_OPTION
-from cogs.interactions import person_language, services_of
+from cogs.interactions import Refusal, person_language, services_of
 from cogs.words.formatting import display
 from tak import MAX_KOMI
 

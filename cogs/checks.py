@@ -8,7 +8,6 @@ import discord
 
 from bot.games.model import GameView
 from bot.languages import _, ngettext
-from cogs.components.actions import Refusal
 from cogs.delivery.sharing import SHAREABLE
 from cogs.delivery.table import (
     NEEDED_FOR_THREADS,
@@ -17,6 +16,7 @@ from cogs.delivery.table import (
     missing_permissions,
     permission_name,
 )
+from cogs.interactions import Refusal
 
 
 async def check_place(interaction: discord.Interaction, use_threads: bool) -> Place:

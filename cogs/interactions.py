@@ -13,11 +13,23 @@ import discord
 
 from bot.errors import BredonError
 from bot.languages import _, catalogue, speaking
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.store import StoreError
-from bot.text_safety import message_text
+from bot.text_safety import message_text, visible_name
 
 log = logging.getLogger(__name__)
+
+
+class Refusal(BredonError):
+    """A request the Discord layer itself turns down (the services never see it)."""
+
+
+def player_of(user: discord.abc.User) -> PlayerRef:
+    """The user as a player, under a name safe to show: their display name without control or
+    bidi characters; their account name, or "player <id>", when nothing visible is left."""
+    name = visible_name(user.display_name) or visible_name(user.name) or f"player {user.id}"
+    return PlayerRef(user.id, name)
 
 
 async def send_private(interaction: discord.Interaction, text: str, **extra: Any) -> None:

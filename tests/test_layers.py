@@ -87,3 +87,53 @@ def test_no_module_of_bot_knows_discord() -> None:
         if {"discord", "discord.ext"} & {n.split(".")[0] for n in imported_modules(path)}
     ]
     assert knowing == []
+
+
+# The parts of the Discord layer, highest first, as docs/architecture.md draws them: each imports
+# only its own level and those below it.
+DISCORD_LEVELS = (
+    ("cogs.running",),
+    ("cogs.commands",),
+    ("cogs.actions",),
+    ("cogs.presenters",),
+    ("cogs.components",),
+    ("cogs.arguments", "cogs.checks"),
+    ("cogs.delivery",),
+    ("cogs.client",),
+    ("cogs.translation", "cogs.interactions", "cogs.words"),
+)
+
+
+def level_of(module: str) -> int | None:
+    for level, parts in enumerate(DISCORD_LEVELS):
+        if any(module == part or module.startswith(part + ".") for part in parts):
+            return level
+    return None
+
+
+def imports_up(root: Path) -> list[tuple[str, str]]:
+    """Every import in `root`'s cogs/ of a part drawn above the importer's."""
+    found = []
+    for path in sorted((root / "cogs").rglob("*.py")):
+        module = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+        here = level_of(module)
+        for name in imported_modules(path):
+            there = level_of(name)
+            if here is not None and there is not None and there < here:
+                found.append((module, name))
+    return found
+
+
+def test_the_discord_layer_s_parts_import_only_downwards() -> None:
+    names = [
+        ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for p in modules("cogs")
+    ]
+    assert [name for name in names if name != "cogs" and level_of(name) is None] == []
+    assert imports_up(ROOT) == []
+
+
+def test_the_check_sees_a_part_importing_one_above_it(tmp_path: Path) -> None:
+    (tmp_path / "cogs" / "delivery").mkdir(parents=True)
+    (tmp_path / "cogs" / "delivery" / "table.py").write_text("from cogs.presenters import x\n")
+    assert imports_up(tmp_path) == [("cogs.delivery.table", "cogs.presenters")]

@@ -14,9 +14,8 @@ from bot.coins.service import MAX_COINS
 from bot.guild_settings import MAX_VACATION_DAYS
 from bot.languages import _
 from cogs.arguments import BoardSize, Days, Komi, bredon
-from cogs.components.actions import Refusal, player_of
 from cogs.delivery.courier import courier_of
-from cogs.interactions import acting, services_of
+from cogs.interactions import Refusal, acting, player_of, services_of
 from cogs.translation import language_choices
 from cogs.words import coin_messages, game_messages
 

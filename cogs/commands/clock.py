@@ -17,9 +17,8 @@ from bot.timekeeping.control import parse_duration
 from cogs.arguments import Game, Span, find_game
 from cogs.checks import refuse_asking_me
 from cogs.client import BredonBot
-from cogs.components.actions import player_of
 from cogs.delivery.courier import Courier
-from cogs.interactions import acting
+from cogs.interactions import acting, player_of
 from cogs.words import clock_messages
 
 

@@ -8,9 +8,8 @@ import logging
 import discord
 from discord import app_commands
 
-from cogs.components.actions import player_of
 from cogs.delivery.sharing import answer, wording_for
-from cogs.interactions import acting, services_of
+from cogs.interactions import acting, player_of, services_of
 from cogs.words import coin_messages
 
 log = logging.getLogger(__name__)

@@ -19,14 +19,13 @@ from bot.games.notes import MAX_NOTE
 from bot.games.scratch import try_line
 from bot.languages import _, ngettext, numeral
 from bot.work.attached_files import FileReader, read_game
+from cogs.actions.move_picker import condition_picker
 from cogs.arguments import Game, Turn, find_game
 from cogs.checks import refuse_asking_me
 from cogs.client import BredonBot
-from cogs.components.actions import Refusal
-from cogs.components.move_picker import condition_picker
 from cogs.delivery.courier import Courier
 from cogs.delivery.sharing import answer, wording_for
-from cogs.interactions import acting
+from cogs.interactions import Refusal, acting
 from cogs.words import game_messages
 from tak import Position, TakError
 from tak.ptn import Game as PTNGame

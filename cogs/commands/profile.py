@@ -13,12 +13,11 @@ from discord.ext import commands
 from bot.languages import _, speaking
 from cogs.arguments import BoardSize, TimeZone
 from cogs.client import BredonBot
-from cogs.components.actions import player_of
 from cogs.delivery.courier import Courier
 from cogs.delivery.picture_files import rating_file
 from cogs.delivery.sharing import answer, wording_for
 from cogs.delivery.table import is_me
-from cogs.interactions import acting, person_language
+from cogs.interactions import acting, person_language, player_of
 from cogs.translation import language_choices
 from cogs.words import game_messages, notification_messages, player_messages
 from cogs.words.formatting import display

@@ -28,6 +28,7 @@ from bot.notifications.outbox import game_stream
 from bot.play.service import position_mark, request_key, require_active
 from bot.text_safety import one_line, typed_move
 from bot.timekeeping.control import clock_options
+from cogs.actions.presses import announce_to_me, post_or_withdraw, with_next_game
 from cogs.arguments import (
     BoardSize,
     Colour,
@@ -40,18 +41,11 @@ from cogs.arguments import (
 )
 from cogs.checks import check_place, refuse_asking_me
 from cogs.client import BredonBot
-from cogs.components.actions import (
-    Refusal,
-    announce_to_me,
-    player_of,
-    post_or_withdraw,
-    with_next_game,
-)
 from cogs.components.buttons import buttons
 from cogs.components.game_list import listing_page
 from cogs.delivery.courier import Courier
 from cogs.delivery.sharing import answer, wording_for
-from cogs.interactions import acting, apologise, person_language, services_of
+from cogs.interactions import Refusal, acting, apologise, person_language, player_of, services_of
 from cogs.words import game_messages
 from cogs.words.formatting import display
 from tak import PTNError, parse_move

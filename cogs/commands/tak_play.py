@@ -22,12 +22,12 @@ from bot.computer.player import POLL_SECONDS, BotPlayer, Thinker
 from bot.games.model import GameRequest
 from bot.languages import _
 from bot.notifications.outbox import Item, game_stream
+from cogs.actions.presses import post_or_withdraw
 from cogs.arguments import BoardSize, Colour, Days, Komi
 from cogs.checks import check_place
 from cogs.client import BredonBot
-from cogs.components.actions import player_of, post_or_withdraw
 from cogs.delivery.courier import Courier
-from cogs.interactions import acting
+from cogs.interactions import acting, player_of
 from tak.search import LEVELS, MAX_LEVEL, MIN_LEVEL
 
 

@@ -47,11 +47,10 @@ from bot.work.attached_files import FileReader
 from cogs.arguments import BoardSize, Days, Span, Tournament, find_tournament
 from cogs.checks import check_place
 from cogs.client import BredonBot
-from cogs.components.actions import Refusal, player_of
 from cogs.delivery.courier import Courier
 from cogs.delivery.picture_files import pairings_file, tournament_files
 from cogs.delivery.sharing import answer, wording_for
-from cogs.interactions import acting
+from cogs.interactions import Refusal, acting, player_of
 from cogs.words import result_messages, tournament_messages
 from cogs.words.formatting import display
 from tak.ptn import Game as PTNGame

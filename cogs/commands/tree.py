@@ -38,6 +38,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.languages import catalogue
+from cogs.actions.move_picker import PICKER_ITEMS
 from cogs.arguments import SHARED_OPTIONS
 from cogs.client import BredonBot
 from cogs.commands import bredon, coins
@@ -59,7 +60,6 @@ from cogs.components.buttons import (
     MoveButton,
 )
 from cogs.components.game_list import PageButton
-from cogs.components.move_picker import PICKER_ITEMS
 from cogs.delivery.courier import CourierCog
 from cogs.delivery.notices import UnreachableNotice
 from cogs.presenters import register_all

@@ -2,7 +2,7 @@
 a button pressed days later, after any number of restarts, still works.
 
 This module only knows the buttons' looks and ids. What a press does is registered by
-:mod:`cogs.components.actions` with :func:`on_press`; whether the presser may do it is decided by
+:mod:`cogs.actions.presses` with :func:`on_press`; whether the presser may do it is decided by
 the services (an outsider pressing Accept gets the service's refusal, ephemerally).
 """
 
@@ -48,12 +48,10 @@ KINDS = {
     "next": ButtonKind(lambda: _("Next game"), discord.ButtonStyle.primary),
 }
 HANDLERS: dict[str, Handler] = {}
-MOVE_FORMS: list[
-    FormOpener
-] = []  # the one handler for the Move button: cogs.components.move_picker
+MOVE_FORMS: list[FormOpener] = []  # the one handler for the Move button: cogs.actions.move_picker
 GIVE_DAY: list[
     DayGiver
-] = []  # the one handler for the Give 1 day button, set by cogs.components.actions
+] = []  # the one handler for the Give 1 day button, set by cogs.actions.presses
 
 
 def on_press(action: str) -> Callable[[Handler], Handler]:
@@ -127,7 +125,7 @@ class MoveButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"bredon:move:(?P<game>\d+):(?P<ply>\d+):(?P<position>[0-9a-f]{8})",
 ):
-    """On every board: opens the move picker (:mod:`cogs.components.move_picker`), for the
+    """On every board: opens the move picker (:mod:`cogs.actions.move_picker`), for the
     position that board shows (its ply and :func:`~bot.play.service.position_mark`)."""
 
     def __init__(self, game_id: int, ply: int, position: str) -> None:

@@ -18,9 +18,9 @@ import discord
 from bot.games.lookup import GamesPage, Listing
 from bot.games.model import GameView
 from bot.languages import _, ngettext
-from cogs.components.actions import Refusal
 from cogs.components.buttons import pressed
 from cogs.delivery.sharing import wording_for
+from cogs.interactions import Refusal
 from cogs.words import game_messages
 from cogs.words.formatting import display, mention
 

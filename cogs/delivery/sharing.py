@@ -22,9 +22,9 @@ import discord
 from discord import Thread
 
 from bot.languages import _, ngettext, speaking
-from cogs.components.actions import player_of
 from cogs.delivery.courier import courier_of
 from cogs.delivery.table import permission_name
+from cogs.interactions import player_of
 from cogs.words.formatting import display
 
 SILENT = discord.AllowedMentions.none()

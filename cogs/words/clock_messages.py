@@ -1,7 +1,8 @@
 """What the bot says about time: a game's clock and deadline, clock news (pauses, vacations
 taken by hand or automatically, time given), reminders and vacations.
 
-Like :mod:`cogs.words.game_messages`, no Discord calls and no rules: :mod:`bot.timekeeping` decides.
+Like :mod:`cogs.words.game_messages`, no Discord calls and no rules: :mod:`bot.deadlines` and
+:mod:`bot.games.turns` decide.
 """
 
 from __future__ import annotations

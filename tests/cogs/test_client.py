@@ -49,7 +49,7 @@ async def test_every_cog_loads_with_the_tak_and_tournament_groups(simcord_env) -
 @pytest.mark.parametrize("action", sorted(KINDS))
 def test_every_button_has_a_handler_and_a_short_custom_id(action: str) -> None:
     importlib.import_module(
-        "cogs.components.actions"
+        "cogs.actions.presses"
     )  # registers the handlers, as loading the bot does
     assert action in HANDLERS
     button = ActionButton(action, MAX_SNOWFLAKE)

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from cogs.components.move_picker import (
+from cogs.actions.move_picker import (
     MAX_OPTIONS,
     StaleChoice,
     describe,

@@ -23,27 +23,15 @@ from bot.games.model import ChallengeView, GameView
 from bot.languages import _, speaking
 from bot.notifications.outbox import challenge_stream, game_stream
 from bot.play.service import position_mark, request_key
-from bot.players.model import PlayerRef
-from bot.text_safety import typed_move, visible_name
+from bot.text_safety import typed_move
 from cogs.components.buttons import Handler, buttons, move_button, on_give_day_press, on_press
 from cogs.delivery.courier import Courier, courier_of
 from cogs.delivery.table import GameTable, Place, is_me
-from cogs.interactions import acting, apologise
+from cogs.interactions import Refusal, acting, apologise, player_of
 from cogs.presenters.challenges import post_challenge
 from cogs.words import clock_messages, game_messages
 
 log = logging.getLogger(__name__)
-
-
-class Refusal(BredonError):
-    """A request the Discord layer itself turns down (the services never see it)."""
-
-
-def player_of(user: discord.abc.User) -> PlayerRef:
-    """The user as a player, under a name safe to show: their display name without control or
-    bidi characters; their account name, or "player <id>", when nothing visible is left."""
-    name = visible_name(user.display_name) or visible_name(user.name) or f"player {user.id}"
-    return PlayerRef(user.id, name)
 
 
 MORE_TIME_BUTTON = timedelta(days=1)

@@ -29,7 +29,7 @@ from bot.errors import BredonError, IllegalMove, NotYourTurn, PositionChanged
 from bot.games.model import GameView
 from bot.languages import _
 from bot.play.service import position_mark, require_active
-from cogs.components.actions import MoveForm, play_move, table_of
+from cogs.actions.presses import MoveForm, play_move, table_of
 from cogs.components.buttons import on_move_press, pressed
 from cogs.words import game_messages
 from cogs.words.formatting import display
