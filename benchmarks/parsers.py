@@ -4,7 +4,7 @@
 
 Target (issues 10 and 23): every parser answers (a value or a library error) within 1 second on any
 input, however long or crafted. The inputs are the shapes the fuzz tests draw (tests/tak/
-test_parser_fuzz.py, tests/bot/test_settings_env.py) at their largest, the ones that were slow
+test_parser_fuzz.py, tests/bot/test_settings.py) at their largest, the ones that were slow
 before the caps (a 1 MB PTN file took 17.8 s before it was refused at 1 MB), and hostile families
 (FAMILIES: repeated `{`, `[` or `"`, long tag values...) at each parser's cap, reporting the worst
 variant of each; a 262 KB file of `{` took over a minute before the PTN tokenizer was made linear.

@@ -3,7 +3,7 @@ BREDON_TEST_POSTGRES names a server (``.ci/start-postgres`` starts one and print
 
 Tests of what only a SQLite file has (its faults, its backups, its migrations from old files) are
 marked ``sqlite_only``; the PostgreSQL run leaves them out (``-m "not sqlite_only"``) and has its
-own (tests/bot/test_store_postgres.py)."""
+own (tests/bot/store/test_postgres.py)."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ import simcord
 from bot.computer import analysis_queue as analysis_module
 from bot.play import service as games_module
 from bot.work.fair_use import FairUse
-from tests.bot.test_fair_use import walking_plies
+from tests.bot.work.test_fair_use import walking_plies
 from tests.cogs.commands.test_tournament import WHITE_ROAD
 from tests.cogs.conftest import World
 

@@ -8,7 +8,7 @@ import discord
 
 from tests.cogs.conftest import World
 
-# As in tests/bot/test_coins_stakes.py: alice (white) calls Tak at ply 7, bob pays with ply 8;
+# As in tests/bot/coins/test_service.py: alice (white) calls Tak at ply 7, bob pays with ply 8;
 # alice calls again at ply 9 (free); bob calls back at ply 10.
 MOVES = ["e5", "a1", "b1", "d5", "c1", "c5", "d1", "e1", "d2", "b5"]
 
