@@ -45,6 +45,7 @@ from cogs.commands import bredon, coins
 from cogs.commands.clock import ClockCog
 from cogs.commands.game import GameCog
 from cogs.commands.game_analysis import AnalysisCog
+from cogs.commands.organize import OrganizeCog
 from cogs.commands.profile import ProfileCog
 from cogs.commands.tak import TakCog
 from cogs.commands.tak_play import OpponentCog
@@ -149,6 +150,7 @@ class Cogs:
     clock: ClockCog
     profile: ProfileCog
     tournament: TournamentCog
+    organize: OrganizeCog
 
     def all(self) -> tuple[commands.Cog, ...]:
         return tuple(getattr(self, field.name) for field in fields(self))
@@ -157,12 +159,20 @@ class Cogs:
 def build_tree(cogs: Cogs) -> list[app_commands.Group]:
     """The whole command tree, group by group, the most used first."""
     tak, records, clocks, profile = cogs.tak, cogs.game, cogs.clock, cogs.profile
-    t, o, analysis = cogs.tournament, cogs.tak_play, cogs.game_analysis
+    t, o, analysis = cogs.tournament, cogs.organize, cogs.game_analysis
     return [
         group(
             "tak",
             "Play Tak: challenge, move, see the board",
-            *(tak.challenge, o.play, tak.move, tak.board, tak.resign, tak.draw, tak.undo),
+            *(
+                tak.challenge,
+                cogs.tak_play.play,
+                tak.move,
+                tak.board,
+                tak.resign,
+                tak.draw,
+                tak.undo,
+            ),
             *(tak.abort, tak.games, tak.help),
         ),
         group(
@@ -205,10 +215,10 @@ def build_tree(cogs: Cogs) -> list[app_commands.Group]:
         group(
             "organize",
             "Run tournaments: create, start, forfeits, disqualifications (organizers)",
-            *(t.create, t.settings, t.clocks, t.start, t.forfeit, t.disqualify, t.cancel),
-            *(t.seed, t.late, t.replace),
-            *(t.correct, t.organize_bye, t.forbid, t.allow),
-            group("checkin", "Check-in before the start", t.checkin_open, subgroup=True),
+            *(o.create, o.settings, o.clocks, o.start, o.forfeit, o.disqualify, o.cancel),
+            *(o.seed, o.late, o.replace),
+            *(o.correct, o.bye, o.forbid, o.allow),
+            group("checkin", "Check-in before the start", o.checkin_open, subgroup=True),
             managers_only=True,
         ),
         # Server settings: shown to server managers only (Discord hides it from everyone else).
@@ -237,6 +247,7 @@ async def install(bot: BredonBot) -> None:
     courier = courier_cog.courier
     register_all(courier.table)
     opponent = OpponentCog(bot, courier)
+    tournament = TournamentCog(bot, courier)
     cogs = Cogs(
         tak=TakCog(bot, courier),
         tak_play=opponent,
@@ -244,7 +255,8 @@ async def install(bot: BredonBot) -> None:
         game_analysis=AnalysisCog(bot, courier, opponent.thinker),  # the bot player's processes
         clock=ClockCog(bot, courier),
         profile=ProfileCog(bot, courier),
-        tournament=TournamentCog(bot, courier),
+        tournament=tournament,
+        organize=OrganizeCog(bot, courier, tournament),
     )
     for cog in (courier_cog, *cogs.all(), UnreachableNotice(bot)):
         await bot.add_cog(cog)

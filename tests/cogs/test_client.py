@@ -27,6 +27,7 @@ async def test_every_cog_loads_with_the_tak_and_tournament_groups(simcord_env) -
         "cogs.commands.clock",
         "cogs.commands.profile",
         "cogs.commands.tournament",
+        "cogs.commands.organize",
     }
     assert bot.intents == discord.Intents.default()
     assert not bot.intents.message_content and not bot.intents.members
