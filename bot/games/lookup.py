@@ -131,15 +131,6 @@ class LookupService:
         )
         return [game_from_row(row) for row in rows]
 
-    async def games_in_channel(self, channel_id: int) -> list[GameView]:
-        """Active games shown in a channel or in a thread of that id, oldest first."""
-        rows = await self._db.fetchall(
-            GAME_SELECT + " WHERE g.status = 'active' AND (g.channel_id = ? OR g.thread_id = ?) "
-            "ORDER BY g.id LIMIT ?",
-            (channel_id, channel_id, MAX_LIST),
-        )
-        return [game_from_row(row) for row in rows]
-
     async def finished_games(
         self, *, guild_id: int | None = None, player_id: int | None = None, limit: int = 25
     ) -> list[GameView]:

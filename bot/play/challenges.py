@@ -30,7 +30,6 @@ from bot.errors import (
 from bot.games import challenge_storage
 from bot.games.matches import create_match
 from bot.games.model import (
-    CHALLENGE_SELECT,
     MAX_MATCH_GAMES,
     ChallengeStatus,
     ChallengeView,
@@ -38,7 +37,6 @@ from bot.games.model import (
     GameSetup,
     GameView,
     MatchView,
-    challenge_from_row,
 )
 from bot.games.storage import (
     fetch_challenge,
@@ -277,18 +275,6 @@ class ChallengeService:
     async def get(self, challenge_id: int) -> ChallengeView:
         async with self._db.snapshot() as tx:
             return await fetch_challenge(tx, challenge_id)
-
-    async def open_challenges(
-        self, *, guild_id: int | None = None, channel_id: int | None = None
-    ) -> list[ChallengeView]:
-        """Challenges that can still be accepted, oldest first."""
-        rows = await self._db.fetchall(
-            CHALLENGE_SELECT + " WHERE c.status = 'open' AND c.expires_at > ? "
-            "AND (? IS NULL OR c.guild_id = ?) AND (? IS NULL OR c.channel_id = ?) "
-            "ORDER BY c.created_at, c.id",
-            (to_db(self._clock.now()), guild_id, guild_id, channel_id, channel_id),
-        )
-        return [challenge_from_row(row) for row in rows]
 
     async def set_message(self, challenge_id: int, message_id: int) -> ChallengeView:
         """Remember the message that shows the challenge (to edit its buttons later)."""

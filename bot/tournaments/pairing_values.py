@@ -62,7 +62,7 @@ class MatchResult:
 
     The winner is given rather than derived from the points because forfeits and the tiebreak
     games that settle a drawn knockout match (or, after the last of them, the better seed) decide
-    it differently; :meth:`by_points` covers the ordinary case.
+    it differently from the points alone.
     """
 
     round: int
@@ -84,14 +84,6 @@ class MatchResult:
                 f"Player {self.winner} cannot win a match between {self.player1} and "
                 f"{self.player2}."
             )
-
-    @classmethod
-    def by_points(cls, round: int, pairing: Pairing, points1: int, points2: int) -> MatchResult:
-        """A match decided by its games: more points wins, equal points draw."""
-        winner = None
-        if points1 != points2:
-            winner = pairing.player1 if points1 > points2 else pairing.player2
-        return cls(round, pairing.player1, pairing.player2, points1, points2, winner)
 
     @property
     def players(self) -> frozenset[int]:

@@ -159,10 +159,6 @@ class RoundView:
     # had all had one; see bot.tournaments.swiss_round)
     second_byes: tuple[PlayerRef, ...] = ()
 
-    @property
-    def is_complete(self) -> bool:
-        return all(p.is_decided for p in self.pairings)
-
 
 @dataclass(frozen=True, slots=True)
 class TournamentProgress:

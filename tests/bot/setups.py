@@ -7,8 +7,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.games.model import ChallengeView, GameRequest, GameSetup
+from bot.games.model import (
+    CHALLENGE_SELECT,
+    GAME_SELECT,
+    ChallengeView,
+    GameRequest,
+    GameSetup,
+    GameView,
+    challenge_from_row,
+    game_from_row,
+)
 from bot.services import Services
+from bot.store import to_db
 
 SETUP_CHOICES = (
     "size",
@@ -56,3 +66,26 @@ async def create_bot_challenge(services: Services, **settings: Any) -> Challenge
     return await services.opponent.challenge(
         request=request_of(settings), defaults=defaults, **settings
     )
+
+
+async def open_challenges(
+    services: Services, *, guild_id: int | None = None, channel_id: int | None = None
+) -> list[ChallengeView]:
+    """Challenges that can still be accepted, oldest first, as the table holds them."""
+    rows = await services.db.fetchall(
+        CHALLENGE_SELECT + " WHERE c.status = 'open' AND c.expires_at > ? "
+        "AND (? IS NULL OR c.guild_id = ?) AND (? IS NULL OR c.channel_id = ?) "
+        "ORDER BY c.created_at, c.id",
+        (to_db(services.clock.now()), guild_id, guild_id, channel_id, channel_id),
+    )
+    return [challenge_from_row(row) for row in rows]
+
+
+async def games_in_channel(services: Services, channel_id: int) -> list[GameView]:
+    """Active games shown in a channel or in a thread of that id, oldest first."""
+    rows = await services.db.fetchall(
+        GAME_SELECT + " WHERE g.status = 'active' AND (g.channel_id = ? OR g.thread_id = ?) "
+        "ORDER BY g.id",
+        (channel_id, channel_id),
+    )
+    return [game_from_row(row) for row in rows]

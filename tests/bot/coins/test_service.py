@@ -17,7 +17,7 @@ from bot.players.model import PlayerRef
 from bot.services import Services
 from tak import Color, Position
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, deliver_everything
-from tests.bot.setups import create_challenge
+from tests.bot.setups import create_challenge, open_challenges
 from tests.databases import REFUSED_BY_SCHEMA
 
 # A on white calls Tak (ply 7), B pays with a blocking move (8); A calls again (9), so B owes
@@ -123,7 +123,7 @@ async def test_a_challenge_for_stakes_is_refused_for_what_the_rules_do_not_allow
         await create_challenge(services, **base)  # the default ante is 10
     made = await create_challenge(services, **base, ante=8)
     assert made.ante == 8
-    assert await services.challenges.open_challenges(guild_id=GUILD) == [made]
+    assert await open_challenges(services, guild_id=GUILD) == [made]
 
 
 async def test_acceptance_needs_both_antes_and_puts_them_in_the_pot(services: Services) -> None:

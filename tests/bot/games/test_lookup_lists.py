@@ -6,6 +6,7 @@ import pytest
 
 from bot import errors
 from tak.ptn import Game
+from tests.bot.setups import games_in_channel
 
 ROAD_3X3 = "a3 a1 b1 b3 c1"
 
@@ -29,13 +30,13 @@ async def test_a_players_games_put_those_awaiting_their_move_first(
     assert await services.lookup.games_for_player(carol.id) == []
 
 
-async def test_games_in_a_channel_or_its_thread(services, new_game) -> None:
+async def test_a_game_attached_to_a_thread_is_found_there(services, new_game) -> None:
     first = await new_game()
     second = await new_game()
     await services.games.attach(second.id, thread_id=555, message_id=777)
-    in_channel = await services.lookup.games_in_channel(first.channel_id)
+    in_channel = await games_in_channel(services, first.channel_id)
     assert [g.id for g in in_channel] == [first.id, second.id]
-    in_thread = await services.lookup.games_in_channel(555)
+    in_thread = await games_in_channel(services, 555)
     assert [(g.id, g.thread_id, g.message_id) for g in in_thread] == [(second.id, 555, 777)]
 
 

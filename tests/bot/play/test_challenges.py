@@ -15,7 +15,7 @@ from bot.play.challenges import ChallengeService
 from bot.store import Database, load_migrations
 from tak import Color
 from tak.ptn import TIE_RULE_COMMENT, Game
-from tests.bot.setups import create_challenge
+from tests.bot.setups import create_challenge, open_challenges
 
 # 4x4, the board full once White walls d1: 9 White flats to 6, and 7 to 8.
 NINE_TO_SIX = "1,2,1,1/1,1,2,1/2,1,1,2/1,2,2,x 1 9"
@@ -86,14 +86,14 @@ async def test_decline_and_cancel_are_for_the_right_people(services, alice, bob,
         await services.challenges.decline(open_challenge.id, bob.id)
     cancelled = await services.challenges.cancel(open_challenge.id, alice.id)
     assert cancelled.status is ChallengeStatus.CANCELLED
-    assert await services.challenges.open_challenges(guild_id=GUILD) == []
+    assert await open_challenges(services, guild_id=GUILD) == []
 
 
 async def test_challenges_expire(services, clock, alice, bob) -> None:
     challenge = await create(services, alice, bob, lifetime=timedelta(hours=1))
-    assert await services.challenges.open_challenges(channel_id=CHANNEL) == [challenge]
+    assert await open_challenges(services, channel_id=CHANNEL) == [challenge]
     clock.advance(hours=1)
-    assert await services.challenges.open_challenges(channel_id=CHANNEL) == []
+    assert await open_challenges(services, channel_id=CHANNEL) == []
     with pytest.raises(errors.ChallengeExpired):
         await services.challenges.accept(challenge.id, bob)
     report = await services.deadlines.run_due()

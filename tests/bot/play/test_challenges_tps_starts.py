@@ -18,7 +18,7 @@ from bot.timekeeping.clock import FakeClock
 from tak import Color, Position, ResultKind
 from tak.ptn import Game
 from tests.bot.conftest import CHANNEL, GUILD, play, start_game
-from tests.bot.setups import create_challenge
+from tests.bot.setups import create_challenge, open_challenges
 from tests.tak.test_ptn_ninja_files import assert_ninja_reads
 
 # White has a5 b5 c5 and b1, black a4 b4 c4; black to move (move 4, ply 7).
@@ -123,7 +123,7 @@ async def test_a_tps_that_cannot_start_a_game_is_refused_and_nothing_is_stored(
 ) -> None:
     with pytest.raises(errors.InvalidSetting, match=words):
         await challenge(services, alice, bob, **settings)
-    assert await services.challenges.open_challenges() == []
+    assert await open_challenges(services) == []
 
 
 async def test_the_start_survives_a_restart_and_a_rematch_starts_there_again(

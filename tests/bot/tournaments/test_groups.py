@@ -22,6 +22,7 @@ from bot.tournaments import (
     qualifiers,
     snake_groups,
 )
+from tests.bot.tournaments.scored import by_points
 
 NO_TIE_BREAKS = Scoring(tie_breaks=())
 
@@ -81,7 +82,7 @@ def play_groups(
         byes += r.byes
         for pairing in r.pairings:
             points = data.draw(st.tuples(st.integers(0, 2), st.integers(0, 2)))
-            results.append(MatchResult.by_points(number, pairing, *points))
+            results.append(by_points(number, pairing, *points))
     return results, byes
 
 

@@ -25,6 +25,7 @@ from bot.tournaments import (
     ranking_scores,
     swiss_round,
 )
+from tests.bot.tournaments.scored import by_points
 
 
 def matchings(players: list[int]) -> Iterator[list[frozenset[int]]]:
@@ -59,7 +60,7 @@ def results_of(round_: Round, number: int, chosen: list[int]) -> list[MatchResul
     """Results for a round: 0 player 1 wins, 1 player 2 wins, 2 a drawn match."""
     scored = {0: (30, 0), 1: (0, 30), 2: (15, 15)}
     return [
-        MatchResult.by_points(number, pairing, *scored[outcome])
+        by_points(number, pairing, *scored[outcome])
         for pairing, outcome in zip(round_.pairings, chosen, strict=True)
     ]
 
@@ -159,8 +160,8 @@ def test_the_bye_goes_to_the_lowest_ranked_without_one() -> None:
 
 def test_withdrawn_players_results_still_count() -> None:
     results = [
-        MatchResult.by_points(1, Pairing(1, 2), 30, 0),
-        MatchResult.by_points(1, Pairing(3, 4), 0, 30),
+        by_points(1, Pairing(1, 2), 30, 0),
+        by_points(1, Pairing(3, 4), 0, 30),
     ]
     round_ = swiss_round([1, 3, 4], results)  # 2 withdrew
     assert round_.byes == (3,)

@@ -27,6 +27,7 @@ from bot.tournaments import (
     forbidden_pairs_met,
     swiss_round,
 )
+from tests.bot.tournaments.scored import by_points
 from tests.bot.tournaments.test_pairing_swiss import balances, matchings, outcomes, results_of
 
 
@@ -182,7 +183,7 @@ def test_players_outside_the_field_cannot_ask_for_a_bye() -> None:
 
 
 def test_requested_byes_score_a_draw_or_nothing() -> None:
-    result = MatchResult.by_points(1, Pairing(1, 2), 2, 0)
+    result = by_points(1, Pairing(1, 2), 2, 0)
     half = Scoring(match_draw=1.0, requested_bye_match_points=1.0)
     zero = Scoring(requested_bye_match_points=0.0)
     for scoring, expected in ((half, 1.0), (zero, 0.0)):

@@ -23,12 +23,13 @@ from bot.tournaments import (
     round_robin,
     standings_csv,
 )
+from tests.bot.tournaments.scored import by_points
 
 A, B, C, D, E = 11, 22, 33, 44, 55
 
 
 def result(round_: int, one: int, two: int, points1: int, points2: int) -> MatchResult:
-    return MatchResult.by_points(round_, Pairing(one, two), points1, points2)
+    return by_points(round_, Pairing(one, two), points1, points2)
 
 
 def rows(table: list[Standing]) -> list[tuple[int, int]]:
@@ -149,7 +150,7 @@ def test_totals_add_up_and_the_order_follows_the_tie_breaks(
     for number, round_ in enumerate(round_robin(players, double=double), start=1):
         for pairing in round_.pairings:
             points = data.draw(st.tuples(st.integers(0, 3), st.integers(0, 3)))
-            results.append(MatchResult.by_points(number, pairing, *points))
+            results.append(by_points(number, pairing, *points))
         byes += round_.byes
     order = data.draw(st.permutations(list(TieBreak)))
     system = data.draw(st.sampled_from(list(ScoringSystem)))

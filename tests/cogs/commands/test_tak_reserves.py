@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from tests.bot.setups import open_challenges
 from tests.cogs.conftest import World, ask_challenge
 
 
@@ -45,7 +46,7 @@ async def test_the_custom_rules_form_refuses_what_it_cannot_read(world: World) -
         form, {"pieces": "30/1 28/0", "rules": "no-swap", "clock": "+1d max 10d", "start": "a1 f6"}
     )
     assert "is up" in asked.response.content, asked.response.content
-    [challenge] = await world.env.bot.services.challenges.open_challenges(guild_id=world.guild.id)
+    [challenge] = await open_challenges(world.env.bot.services, guild_id=world.guild.id)
     setup = challenge.setup
     assert (setup.stones, setup.caps, setup.opening.value) == ((30, 28), (1, 0), "no-swap")
     assert setup.clock.cap == timedelta(days=10) and setup.start_ply == 2 and not setup.rated

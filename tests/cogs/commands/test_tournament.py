@@ -20,6 +20,7 @@ from rendering.chart import render_rating_history
 from rendering.standings import render_standings, standings_layout
 from tak import Position
 from tak.ptn import Game
+from tests.bot.setups import games_in_channel
 from tests.cogs.commands.test_tree import check_limits, walk
 from tests.cogs.conftest import World, advance, allow_command, decoded_image
 
@@ -125,7 +126,7 @@ class Club:
         await self.play(game.id, WHITE_ROAD if game.white.id == winner_id else BLACK_ROAD)
 
     async def active_games(self) -> list[GameView]:
-        return await self.services.lookup.games_in_channel(self.channel.id)
+        return await games_in_channel(self.services, self.channel.id)
 
 
 @pytest.fixture
@@ -172,7 +173,7 @@ async def test_a_four_player_round_robin_played_through_discord(club: Club) -> N
     assert len(club.channel.threads) == 2  # one per match, under its announcement
     for thread in club.channel.threads:
         first = club.world.last_bot_message(thread)
-        [game] = await club.services.lookup.games_in_channel(thread.id)
+        [game] = await games_in_channel(club.services, thread.id)
         assert f"<@{game.white.id}>, your move" in first.content
         assert (await decoded_image(first)).format == "PNG"
 
