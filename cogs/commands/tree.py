@@ -158,43 +158,35 @@ class Cogs:
 
 def build_tree(cogs: Cogs) -> list[app_commands.Group]:
     """The whole command tree, group by group, the most used first."""
-    tak, records, clocks, profile = cogs.tak, cogs.game, cogs.clock, cogs.profile
-    t, o, analysis = cogs.tournament, cogs.organize, cogs.game_analysis
+    tak, game, clock, profile = cogs.tak, cogs.game, cogs.clock, cogs.profile
+    t, o, analysis, play = cogs.tournament, cogs.organize, cogs.game_analysis, cogs.tak_play
     return [
         group(
             "tak",
             "Play Tak: challenge, move, see the board",
-            *(
-                tak.challenge,
-                cogs.tak_play.play,
-                tak.move,
-                tak.board,
-                tak.resign,
-                tak.draw,
-                tak.undo,
-            ),
+            *(tak.challenge, play.play, tak.move, tak.board, tak.resign, tak.draw, tak.undo),
             *(tak.abort, tak.games, tak.help),
         ),
         group(
             "game",
             "A game's record: TPS, PTN, replay, analysis; your notes, a scratch board",
-            *(records.tps, records.ptn, records.replay, records.view, analysis.analysis),
-            *(records.note, records.scratch),
+            *(game.tps, game.ptn, game.replay, game.view, analysis.analysis),
+            *(game.note, game.scratch),
             group(
                 "conditions",
                 "Answers Bredon plays for you when your opponent makes the reply you foresaw",
-                *(records.conditions_add, records.conditions_show, records.conditions_clear),
+                *(game.conditions_add, game.conditions_show, game.conditions_clear),
                 subgroup=True,
             ),
         ),
         group(
             "clock",
             "Time: more time, pauses, reminders, vacations",
-            *(clocks.moretime, clocks.pause, clocks.resume, clocks.reminders),
+            *(clock.moretime, clock.pause, clock.resume, clock.reminders),
             group(
                 "vacation",
                 "Stop the clocks of all your games here",
-                *(clocks.vacation_start, clocks.vacation_end, clocks.vacation_status),
+                *(clock.vacation_start, clock.vacation_end, clock.vacation_status),
                 subgroup=True,
             ),
         ),
