@@ -4,10 +4,17 @@ the services, then counted by a plain loop over the finished games and the raw m
 from __future__ import annotations
 
 from collections import Counter
+from datetime import UTC, datetime, timedelta
 from statistics import median
 
-from bot.games.model import GameStatus
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.games.model import GameSetup, GameStatus, GameView
+from bot.games.statistics import PlayedMove, statistics_of
+from bot.players.model import PlayerRef
 from bot.store import from_db
+from tak import Color, Opening, Result, ResultKind
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
 from tests.bot.setups import create_challenge
 
@@ -126,3 +133,78 @@ async def test_one_size_and_a_player_without_games(services, new_game, moves) ->
     assert only_six.move_seconds is None
     nobody = await services.lookup.statistics(CAROL.id, GUILD, bot_id=None)
     assert nobody.games == 0 and nobody.against_bot.games == 0
+
+
+# Synthetic games for the property: (size, the player's colour, opponent, winner, kind, plies).
+GAME = st.tuples(
+    st.sampled_from([3, 4, 5, 6]),
+    st.sampled_from([Color.WHITE, Color.BLACK]),
+    st.sampled_from([BOB, CAROL, PlayerRef(404, "dave")]),
+    st.sampled_from([Color.WHITE, Color.BLACK, None]),
+    st.sampled_from([ResultKind.ROAD, ResultKind.FLATS, ResultKind.RESIGNATION, ResultKind.TIME]),
+    st.integers(0, 40),
+    st.sampled_from([GameStatus.FINISHED, GameStatus.ABORTED]),
+)
+START = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def synthetic(number: int, spec) -> tuple[GameView, list[PlayedMove]]:
+    size, colour, opponent, winner, kind, plies, status = spec
+    white, black = (ALICE, opponent) if colour is Color.WHITE else (opponent, ALICE)
+    result = None if status is GameStatus.ABORTED else Result(winner, kind)
+    setup = GameSetup(size, 2.0, Opening.SWAP, (21, 21), (1, 1), 3, True)
+    nothing = dict.fromkeys(
+        [
+            "thread_id",
+            "message_id",
+            "points",
+            "last_move",
+            "draw_offer_by",
+            "undo_request_by",
+            "deadline_at",
+            "reminder_at",
+            "match_id",
+            "match_game",
+            "last_move_at",
+        ]
+    )
+    game = GameView(
+        id=number,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        white=white,
+        black=black,
+        setup=setup,
+        status=status,
+        result=result,
+        ply=plies,
+        tps="",
+        created_at=START,
+        finished_at=START,
+        **nothing,
+    )
+    log = [
+        PlayedMove(ply, f"a{ply}", (white, black)[(ply - 1) % 2].id, START + timedelta(ply))
+        for ply in range(1, plies + 1)
+    ]
+    return game, log
+
+
+@given(st.lists(GAME, max_size=30))
+def test_every_game_counts_once_in_each_breakdown(specs) -> None:
+    made = [synthetic(number, spec) for number, spec in enumerate(specs)]
+    games = [game for game, _ in made]
+    found = statistics_of(ALICE.id, games, {g.id: log for g, log in made}, bot_id=CAROL.id)
+    finished = [g for g in games if g.status is GameStatus.FINISHED]
+    against_players = [g for g in finished if CAROL not in (g.white, g.black)]
+    assert found.games == len(against_players)
+    assert found.against_bot.games == len(finished) - len(against_players)
+    assert sum(t.games for t in found.by_size.values()) == found.games
+    assert found.as_white.games + found.as_black.games == found.games
+    assert sum(found.wins_by.values()) == found.overall.wins
+    assert sum(found.losses_by.values()) == found.overall.losses
+    assert found.overall.wins == sum(g.winner == ALICE for g in against_players)
+    assert sum(h.tally.games for h in found.opponents) == found.games  # at most two opponents
+    assert found.timed_moves == sum(
+        len(log) // 2 + len(log) % 2 * (g.white == ALICE) for g, log in made if g in against_players
+    )
