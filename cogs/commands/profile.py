@@ -145,15 +145,18 @@ class ProfileCog(commands.Cog):
             whose = user or interaction.user
             guild_id = interaction.guild_id or 0
             me = self.bot.user
+            if is_me(self.bot, whose.id):
+                async with wording_for(interaction, public):
+                    text = _("I keep no record of my own games: ask for a player's.")
+                await answer(interaction, public, text)
+                return
             stats = await self.services.lookup.statistics(
                 whose.id, guild_id, bot_id=None if me is None else me.id, size=size
             )
             name = player_of(whose).name
             card = None
             async with wording_for(interaction, public):
-                if is_me(self.bot, whose.id):
-                    text = _("I keep no record of my own games: ask for a player's.")
-                elif not stats.games:
+                if not stats.games:
                     text = player_messages.no_statistics_text(
                         display(name), size, stats.against_bot
                     )

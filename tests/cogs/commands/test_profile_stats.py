@@ -1,10 +1,15 @@
 """`/profile stats`: a player's record as a picture and a line, one's own or another player's,
-privately or shown to the channel; a short answer for a player with no finished game."""
+privately or shown to the channel, in the asker's language; a short answer for a player with no
+finished game, Bredon's own games apart."""
 
 from __future__ import annotations
 
+import simcord
+
+from tests.cogs.commands.test_tak_play import play_bot
 from tests.cogs.conftest import World, decoded_image
 from tests.cogs.delivery.test_sharing import shown_both_ways
+from tests.cogs.discord_locale import discord_in
 
 ROAD_3X3 = ["a3", "a1", "b1", "b3", "c1"]  # white's road on the first rank
 
@@ -53,3 +58,33 @@ async def test_a_player_without_a_finished_game_gets_a_short_answer(world: World
         "alice has no finished game against a player in this server yet."
     )
     assert none_yet.response.message.attachments == []
+
+
+async def test_games_against_bredon_are_counted_apart_and_bredon_keeps_no_record(
+    world: World,
+) -> None:
+    _, thread = await play_bot(world, level=1, size=3, color="white")
+    await world.alice.slash(thread, "tak resign")
+    [confirm] = [m for m in thread.history(viewer=world.alice) if m.components][-1:]
+    await world.alice.click(confirm, label="Resign")
+    mine = await world.alice.slash(world.channel, "profile stats")
+    assert mine.response.content == (
+        "alice has no finished game against a player in this server yet. "
+        "Against me: 0 won, 1 lost, 0 drawn."
+    )
+    bredon = simcord.MemberActor(
+        world.env, world.guild, simcord.UserHandle(world.env, world.env.backend.bot_user)
+    )
+    itself = await world.alice.slash(world.channel, "profile stats", user=bredon)
+    assert itself.response.content == "I keep no record of my own games: ask for a player's."
+
+
+async def test_a_german_discord_gets_the_line_in_german(world: World) -> None:
+    await two_games_alice_won(world)
+    with discord_in(world.env, world.bob, "de"):
+        theirs = await world.bob.slash(world.channel, "profile stats", user=world.alice)
+    assert theirs.response.content == (
+        "**alice**: 2 Partien auf diesem Server, 2 gewonnen, 0 verloren, 0 remis; "
+        "im Schnitt 2,5 Halbzüge."
+    )
+    assert [a.filename for a in theirs.response.message.attachments] == ["statistics.png"]
