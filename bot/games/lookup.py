@@ -16,8 +16,9 @@ from datetime import datetime
 from enum import Enum
 
 from bot.games.model import GAME_SELECT, GameView, game_from_row
+from bot.games.statistics import PlayedMove, PlayerStatistics, statistics_of
 from bot.games.storage import fetch_game
-from bot.store import Database, to_db
+from bot.store import Database, from_db, to_db
 from tak import Color, ResultKind, parse_move
 from tak.ptn import TIE_RULE_COMMENT, Game, GamePly
 
@@ -142,6 +143,36 @@ class LookupService:
             (guild_id, guild_id, player_id, player_id, player_id, min(limit, MAX_LIST)),
         )
         return [game_from_row(row) for row in rows]
+
+    async def statistics(
+        self, player_id: int, guild_id: int, *, bot_id: int | None, size: int | None = None
+    ) -> PlayerStatistics:
+        """The player's record in the server, on `size` or every size
+        (:func:`bot.games.statistics.statistics_of`), read from one snapshot."""
+        where = (
+            " WHERE g.guild_id = ? AND g.status = 'finished' AND ? IN (g.white_id, g.black_id) "
+            "AND (CAST(? AS INTEGER) IS NULL OR g.size = ?)"
+        )
+        params = (guild_id, player_id, size, size)
+        async with self._db.snapshot() as tx:
+            rows = await tx.fetchall(
+                GAME_SELECT + where + " ORDER BY g.finished_at DESC, g.id DESC", params
+            )
+            logged = await tx.fetchall(
+                "SELECT m.game_id, m.ply, m.ptn, m.player_id, m.played_at FROM moves m "
+                "JOIN games g ON g.id = m.game_id" + where + " AND m.undone_at IS NULL "
+                "ORDER BY m.game_id, m.ply",
+                params,
+            )
+        moves: dict[int, list[PlayedMove]] = {}
+        for row in logged:
+            played_at = from_db(row["played_at"])
+            assert played_at is not None  # the column is NOT NULL
+            moves.setdefault(row["game_id"], []).append(
+                PlayedMove(row["ply"], row["ptn"], row["player_id"], played_at)
+            )
+        games = [game_from_row(row) for row in rows]
+        return statistics_of(player_id, games, moves, bot_id=bot_id)
 
     async def record(self, game_id: int) -> Game:
         """The game as a PTN record: tags, the live moves, and the result once over."""

@@ -1,5 +1,5 @@
-"""`/profile`: you and the server's tables (settings, scores, leaderboard). Thin adapters from
-Discord to the services (the commands' names and groups are declared in
+"""`/profile`: you and the server's tables (settings, scores, stats, leaderboard). Thin
+adapters from Discord to the services (the commands' names and groups are declared in
 :mod:`cogs.commands.tree`)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from bot.languages import _, speaking
 from cogs.arguments import BoardSize, TimeZone
 from cogs.client import BredonBot
 from cogs.delivery.courier import Courier
-from cogs.delivery.picture_files import rating_file
+from cogs.delivery.picture_files import rating_file, statistics_file
 from cogs.delivery.sharing import answer, wording_for
 from cogs.delivery.table import is_me
 from cogs.interactions import acting, person_language, player_of
@@ -27,7 +27,7 @@ FOLLOW_DISCORD = "discord"  # /profile settings language: as the player's Discor
 
 
 class ProfileCog(commands.Cog):
-    """A player's settings and scores, and the server's rating leaderboard."""
+    """A player's settings, scores and statistics, and the server's rating leaderboard."""
 
     def __init__(self, bot: BredonBot, courier: Courier) -> None:
         self.bot = bot
@@ -128,6 +128,47 @@ class ProfileCog(commands.Cog):
                 ]
             files = [chart for chart in charts if chart is not None]
             await answer(interaction, public, "\n".join(lines), files=files)
+
+    @app_commands.describe(
+        user="Whose statistics (default: yours)",
+        size="Board size, 3 to 8 (default: every size)",
+    )
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        user: discord.User | None = None,  # also someone who has left the server
+        size: BoardSize | None = None,
+        public: bool = False,
+    ) -> None:
+        """A player's record in this server as a picture: results, openings, opponents"""
+        async with acting(interaction):
+            whose = user or interaction.user
+            guild_id = interaction.guild_id or 0
+            me = self.bot.user
+            if is_me(self.bot, whose.id):
+                async with wording_for(interaction, public):
+                    text = _("I keep no record of my own games: ask for a player's.")
+                await answer(interaction, public, text)
+                return
+            stats = await self.services.lookup.statistics(
+                whose.id, guild_id, bot_id=None if me is None else me.id, size=size
+            )
+            name = player_of(whose).name
+            card = None
+            async with wording_for(interaction, public):
+                if not stats.games:
+                    text = player_messages.no_statistics_text(
+                        display(name), size, stats.against_bot
+                    )
+                else:
+                    text = player_messages.statistics_text(stats, display(name), size)
+                    bot_name = "Bredon" if me is None else me.display_name
+                    card = player_messages.statistics_card(stats, name, size, bot_name)
+            files = []
+            if card is not None:
+                theme = await self.table.theme_for(interaction.user.id)
+                files.append(await statistics_file(self.table.draw, card, theme=theme))
+            await answer(interaction, public, text, files=files)
 
     @app_commands.describe(
         size="Board size, 3 to 8 (default: the server's); provisional left out",

@@ -6,7 +6,7 @@ Commands are grouped by what players do, the most frequent kept shortest:
 - ``/game``: a game's record (tps, ptn, replay, view, analysis, note, scratch, conditions
   add|show|clear);
 - ``/clock``: time (moretime, pause, resume, reminders, vacation start|end|status);
-- ``/profile``: you and the server's tables (settings, scores, leaderboard);
+- ``/profile``: you and the server's tables (settings, scores, stats, leaderboard);
 - ``/coins``: wallets (wallet, leaderboard);
 - ``/tournament``: playing in tournaments; ``/organize``: running them (organizers);
 - ``/bredon``: the server's settings (server managers).
@@ -192,8 +192,8 @@ def build_tree(cogs: Cogs) -> list[app_commands.Group]:
         ),
         group(
             "profile",
-            "Your settings and scores, and the server's leaderboard",
-            *(profile.settings, profile.scores, profile.leaderboard),
+            "Your settings, scores and statistics, and the server's leaderboard",
+            *(profile.settings, profile.scores, profile.stats, profile.leaderboard),
         ),
         group("coins", "Coins: wallets and the server's richest", coins.wallet, coins.leaderboard),
         group(

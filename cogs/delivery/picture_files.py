@@ -1,4 +1,4 @@
-"""Tournament and rating pictures as Discord attachments.
+"""Tournament, rating and statistics pictures as Discord attachments.
 
 The data comes from :class:`bot.tournaments.pictures.PictureService`; the drawing runs in a worker
 thread through `draw` (:meth:`cogs.delivery.table.GameTable.draw`, which bounds how many run at
@@ -18,10 +18,12 @@ from rendering.bracket import bracket_pictures, render_bracket
 from rendering.chart import render_rating_history
 from rendering.pairings import render_pairings
 from rendering.standings import render_standings
+from rendering.statistics import StatisticsCard, render_statistics
 
 Draw = Callable[..., Awaitable[bytes]]
 
 STANDINGS_FILE = "standings.png"
+STATISTICS_FILE = "statistics.png"
 BRACKET_FILE = "bracket.png"
 PAIRINGS_FILE = "pairings.png"
 MAX_FILES = 10  # Discord's most attachments on one message
@@ -80,3 +82,8 @@ async def rating_file(
         return None
     png = await draw(render_rating_history, history, theme)
     return _file(png, f"rating-{size}x{size}.png")
+
+
+async def statistics_file(draw: Draw, card: StatisticsCard, *, theme: str) -> discord.File:
+    """A player's statistics (`/profile stats`) as a picture."""
+    return _file(await draw(render_statistics, card, theme), STATISTICS_FILE)

@@ -1,20 +1,26 @@
 """What the bot says about players: ratings and their changes, the leaderboard, a player's
-totals and settings.
+totals, statistics and settings.
 
 Like :mod:`cogs.words.game_messages`, no Discord calls and no rules: :mod:`bot.players` decides.
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import discord
 
 from bot.games.matches import PlayerTotals
 from bot.games.model import RatingChange
 from bot.games.ratings import PlayerRating
-from bot.languages import _, language_name, ngettext, spoken
+from bot.games.statistics import PlayerStatistics, Tally
+from bot.languages import _, language_name, ngettext, numeral, spoken
 from bot.players.glicko2 import Rating, is_provisional
 from bot.players.service import PlayerProfile
+from bot.timekeeping.control import describe_duration
 from cogs.words.formatting import display
+from rendering.statistics import BarRow, Section, StatisticsCard, StatisticsWords
+from tak import ResultKind
 
 
 def rating_label(rating: Rating) -> str:
@@ -98,4 +104,126 @@ def settings_text(profile: PlayerProfile) -> str:
             _("Automatic vacation: {setting}.", setting=auto),
             _("Language: {language}.", language=language),
         ]
+    )
+
+
+def _where(size: int | None) -> str:
+    """ "in this server", or "on 6x6 in this server"."""
+    if size is None:
+        return _("in this server")
+    return _("on {size}x{size} in this server", size=size)
+
+
+def _record(tally: Tally) -> str:
+    return _(
+        "{wins} won, {losses} lost, {draws} drawn",
+        wins=tally.wins,
+        losses=tally.losses,
+        draws=tally.draws,
+    )
+
+
+def no_statistics_text(name: str, size: int | None, against_bot: Tally) -> str:
+    """`/profile stats` for a player with no finished game against a player (there)."""
+    text = _(
+        "{name} has no finished game against a player {where} yet.", name=name, where=_where(size)
+    )
+    if against_bot.games:
+        text += " " + _("Against me: {record}.", record=_record(against_bot))
+    return text
+
+
+def statistics_text(stats: PlayerStatistics, name: str, size: int | None) -> str:
+    """The line that goes with the picture: the record in a few words."""
+    return _(
+        "**{name}**: {games} {where}, {record}; {plies} plies on average.",
+        name=name,
+        games=games_count(stats.games),
+        where=_where(size),
+        record=_record(stats.overall),
+        plies=numeral(round(stats.average_plies, 1)),
+    )
+
+
+def _bar(label: str, tally: Tally) -> BarRow:
+    return BarRow(label, tally.wins, tally.losses, tally.draws)
+
+
+def _ending_words() -> dict[ResultKind, str]:
+    return {
+        ResultKind.ROAD: _("Road"),
+        ResultKind.FLATS: _("Flats"),
+        ResultKind.RESIGNATION: _("Resignation"),
+        ResultKind.TIME: _("Time"),
+        ResultKind.OTHER: _("Other"),
+    }
+
+
+def statistics_card(
+    stats: PlayerStatistics, name: str, size: int | None, bot_name: str
+) -> StatisticsCard:
+    """The picture of `/profile stats`, in the language spoken: sections by size, colour, how
+    the games ended, openings and opponents; Bredon's games (`bot_name`) apart."""
+    endings = [
+        BarRow(word, stats.wins_by.get(kind, 0), stats.losses_by.get(kind, 0), 0)
+        for kind, word in _ending_words().items()
+        if kind is not ResultKind.OTHER or stats.wins_by.get(kind) or stats.losses_by.get(kind)
+    ]
+    if stats.overall.draws:
+        endings.append(BarRow(_("Draw"), 0, 0, stats.overall.draws))
+    sections = [
+        Section(
+            _("By board size"),
+            tuple(_bar(f"{s}x{s}", tally) for s, tally in stats.by_size.items()),
+        ),
+        Section(
+            _("By colour"),
+            (_bar(_("As white"), stats.as_white), _bar(_("As black"), stats.as_black)),
+        ),
+        Section(_("How the games ended"), tuple(endings)),
+    ]
+    if stats.openings:
+        sections.append(
+            Section(
+                _("Openings played most (the first two moves)"),
+                tuple(
+                    _bar(o.moves if size is not None else f"{o.size}x{o.size} {o.moves}", o.tally)
+                    for o in stats.openings
+                ),
+            )
+        )
+    sections.append(
+        Section(
+            _("Head-to-head"),
+            tuple(_bar(h.opponent.name, h.tally) for h in stats.opponents),
+        )
+    )
+    if stats.against_bot.games:
+        sections.append(
+            Section(_("Against me, counted apart"), (_bar(bot_name, stats.against_bot),))
+        )
+    facts = [_("Average length: {plies} plies", plies=numeral(round(stats.average_plies, 1)))]
+    if stats.move_seconds is not None:
+        facts.append(
+            _(
+                "Time per move (median): {time}",
+                time=describe_duration(timedelta(seconds=stats.move_seconds)),
+            )
+        )
+    return StatisticsCard(
+        player=name,
+        summary=_(
+            "{games} {where} · {record}",
+            games=games_count(stats.games),
+            where=_where(size),
+            record=_record(stats.overall),
+        ),
+        sections=tuple(sections),
+        facts=tuple(facts),
+        footnote=_(
+            "Finished games only, aborted ones left out; games against me are practice and "
+            "counted apart. Time per move: from the move before (or the start) to the "
+            "player's move, a vacation or pause included."
+        ),
+        words=StatisticsWords(player=_("Player"), won=_("won"), lost=_("lost"), drawn=_("drawn")),
     )

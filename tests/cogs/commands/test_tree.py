@@ -133,7 +133,12 @@ async def test_the_commands_are_grouped_by_what_players_do(simcord_env) -> None:
         "clock vacation end",
         "clock vacation status",
     ]
-    assert tree["profile"] == ["profile settings", "profile scores", "profile leaderboard"]
+    assert tree["profile"] == [
+        "profile settings",
+        "profile scores",
+        "profile stats",
+        "profile leaderboard",
+    ]
     assert tree["coins"] == ["coins wallet", "coins leaderboard"]
     assert "organize checkin open" in tree["organize"] and "tournament join" in tree["tournament"]
     assert {"tournament bye"} <= set(tree["tournament"])
