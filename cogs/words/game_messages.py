@@ -857,7 +857,7 @@ def _exploration_table(exploration: Exploration) -> str:
         rows.append((_("others"), rest))
     if exploration.ended_here.games:
         rows.append((_("ended"), exploration.ended_here))
-    header = (_("Move"), _("Games"), _("White"), _("Draw"), _("Black"))
+    header = (_("Moves"), _("Games"), _("White"), _("Draw"), _("Black"))
     cells = [header] + [
         (
             move,

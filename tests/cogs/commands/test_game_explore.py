@@ -59,7 +59,7 @@ async def test_the_explorer_counts_the_games_from_moves_or_a_game(world: World) 
     assert "2 finished games reached this position:" in description
     assert "https://ptn.ninja/" in description
     assert table(description) == [
-        ["Move", "Games", "White", "Draw", "Black"],
+        ["Moves", "Games", "White", "Draw", "Black"],
         ["b2", "1", "0", "0%", "0", "0%", "1", "100%"],
         ["b3", "1", "1", "100%", "0", "0%", "0", "0%"],
     ]
