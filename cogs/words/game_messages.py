@@ -692,7 +692,7 @@ def help_embed() -> discord.Embed:
     embed.add_field(
         name=_("Play"),
         value=_(
-            "`/tak challenge` a member, or `/tak play` me. Move with `/tak move` (it suggests the "
+            "`/tak challenge` a member, or `/tak play` me. Move with `/tak move` (it suggests "
             "legal moves) or, without PTN, the **Move** button: pick the square, then the move.\n"
             "`/tak board` · `/tak games` · `/tak draw` · `/tak undo` · `/tak resign` · "
             "`/tak abort` · `/game conditions`"
@@ -719,7 +719,7 @@ def help_embed() -> discord.Embed:
         name=_("Records and you"),
         value=_(
             "`/game ptn` · `/game tps` · `/game replay` · `/game view` · `/game analysis` · "
-            "`/game note` · `/game scratch`\n"
+            "`/game note` · `/game scratch` · `/game explore`\n"
             "`/profile settings` · `/profile scores` · `/profile leaderboard` · `/coins wallet` · "
             "`/coins leaderboard`"
         ),
