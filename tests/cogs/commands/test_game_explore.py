@@ -8,6 +8,7 @@ from bot.games.explorer import FinishedGame, Tally, explored_position, standard_
 from tak import Result
 from tests.bot.games.test_explorer import brute_force
 from tests.cogs.conftest import World
+from tests.cogs.discord_locale import discord_in
 
 
 async def played(world: World, line: str):
@@ -76,6 +77,19 @@ async def test_the_explorer_counts_the_games_from_moves_or_a_game(world: World) 
     assert (then.response.embeds[0].description or "").startswith(
         "Game #3 at ply 4, then 3. c4 d3:"
     )
+    other_size = await carol.slash(world.channel, "game explore", game=3, size=6)
+    assert other_size.ephemeral and other_size.response.content == (
+        "Game #3 is played on 5x5: leave out the size, or the game."
+    )
+
+    with discord_in(world.env, carol, "de"):
+        german = await carol.slash(world.channel, "game explore", moves=line, size=5)
+    [embed] = german.response.embeds
+    assert embed.title == "Eröffnungsbuch, 5x5"
+    description = embed.description or ""
+    assert "2 beendete Partien haben diese Stellung erreicht:" in description
+    assert table(description)[0] == ["Züge", "Partien", "Weiß", "Remis", "Schwarz"]
+    assert max(len(row) for row in description.split("```")[-2].splitlines()) <= 38  # a phone
 
 
 async def test_an_illegal_move_is_refused_with_the_reason(world: World) -> None:
