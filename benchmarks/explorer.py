@@ -5,16 +5,28 @@
 The games are random legal games whose first plies come from a few common openings (so that
 positions recur, as on a real server) and that end within 80 plies. Figures: building the index
 (the first question after a start: every game replayed), a question once it is built (a game
-that finished since is replayed at the next question, nothing else), and the memory it holds.
+that finished since is replayed at the next question, nothing else), the memory it holds, and
+the first and the next question through the service on a SQLite file holding the games.
+
+Measured (pure-Python engine, 2 busy cores, 2,000 games of 89,054 plies): the index built in
+3.7 s (42 µs a ply), a question on it 3.3 ms at most, 23.5 MiB; through the service on SQLite
+the first question 4.4 s, the next 20 ms.
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
+import tempfile
 import time
 import tracemalloc
+from datetime import UTC, datetime
+from pathlib import Path
 
-from bot.games.explorer import FinishedGame, OpeningIndex, standard_position
+from bot.games.explorer import ExplorerService, FinishedGame, OpeningIndex, standard_position
+from bot.games.model import GameRequest, GameSetup, GameStatus
+from bot.games.storage import end_game, insert_game
+from bot.store import Database, to_db
 from tak import Color, Result, ResultKind
 
 GAMES = 2_000
@@ -37,6 +49,47 @@ def random_game(rng: random.Random, game_id: int) -> FinishedGame:
         rng.choice((Color.WHITE, Color.BLACK, None)), ResultKind.RESIGNATION
     )
     return FinishedGame(game_id, tuple(moves), result)
+
+
+async def through_the_service(games: list[FinishedGame]) -> tuple[float, float]:
+    """The first question and the next one through :class:`ExplorerService` on a SQLite file
+    holding `games` (with their moves): seconds each."""
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    setup = GameSetup.create(GameRequest(), size=SIZE, komi=2, days_per_move=1)
+    with tempfile.TemporaryDirectory() as folder:
+        db = await Database.open(Path(folder) / "explorer.db")
+        async with db.transaction() as tx:
+            for player in (1, 2):
+                await tx.execute(
+                    "INSERT INTO players (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                    (player, f"player {player}", to_db(now), to_db(now)),
+                )
+            for game in games:
+                view = await insert_game(
+                    tx,
+                    guild_id=1,
+                    channel_id=1,
+                    thread_id=None,
+                    white_id=1,
+                    black_id=2,
+                    setup=setup,
+                    now=now,
+                )
+                for ply, move in enumerate(game.moves, start=1):
+                    await tx.execute(
+                        "INSERT INTO moves (game_id, ply, ptn, player_id, played_at) "
+                        "VALUES (?, ?, ?, ?, ?)",
+                        (view.id, ply, move, 1 + (ply + 1) % 2, to_db(now)),
+                    )
+                await end_game(tx, view, GameStatus.FINISHED, game.result, 1, now)
+        service = ExplorerService(db)
+        times = []
+        for _question in range(2):
+            started = time.perf_counter()
+            await service.explore(1, standard_position(SIZE), bot_id=3)
+            times.append(time.perf_counter() - started)
+        await db.close()
+    return times[0], times[1]
 
 
 def main() -> None:
@@ -63,6 +116,11 @@ def main() -> None:
     print(f"index built in {built:.2f} s ({built / plies * 1e6:.0f} µs a ply)")
     print(f"a question on the built index: {max(questions) * 1000:.2f} ms at most")
     print(f"the index holds {memory / 2**20:.1f} MiB")
+    first, next_one = asyncio.run(through_the_service(games))
+    print(
+        f"through the service on SQLite: the first question {first:.2f} s, "
+        f"the next {next_one * 1000:.1f} ms"
+    )
 
 
 if __name__ == "__main__":
