@@ -16,6 +16,7 @@ anew, as results are looked up when counting, never stored in the index).
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -29,6 +30,7 @@ from tak import STANDARD_RESERVES, Color, Opening, Position, Result, TakError, p
 MAX_EXPLORER_PLIES = 100  # a line from the start, not a whole game
 ROWS_SHOWN = 10  # next moves listed; the rest are summed in one row
 _IN_CHUNK = 500  # game ids per query of their moves
+MOVE_NUMBER = re.compile(r"\d+\.(\.\.)?")
 
 
 def position_key(position: Position) -> str:
@@ -48,9 +50,10 @@ def is_standard(setup: GameSetup) -> bool:
 
 
 def explored_position(start: Position, text: str) -> Position:
-    """`start` after the moves of `text` (PTN, space-separated); an illegal move is refused with
+    """`start` after the moves of `text` (PTN, space-separated, move numbers such as ``2.`` or
+    ``7...`` allowed, as the explorer's answer writes a line); an illegal move is refused with
     the engine's reason. `start` is unchanged."""
-    words = text.replace(",", " ").split()
+    words = [word for word in text.replace(",", " ").split() if not MOVE_NUMBER.fullmatch(word)]
     if len(words) > MAX_EXPLORER_PLIES:
         raise InvalidSetting(
             _("Give at most {most} plies to explore from.", most=MAX_EXPLORER_PLIES)

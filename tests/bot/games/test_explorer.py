@@ -105,6 +105,11 @@ def test_a_corrected_result_is_counted_as_it_is_now() -> None:
     assert index.explore(standard_position(4)).moves[0].tally == Tally(draws=1)
 
 
+def test_a_line_may_be_numbered_as_the_answer_writes_it() -> None:
+    assert after(5, "1. a1 e5 2. c3 d4 3. c4").tps() == after(5, "a1 e5 c3 d4 c4").tps()
+    assert after(5, "a1 e5 c3 2... d4").tps() == after(5, "a1 e5 c3 d4").tps()
+
+
 def test_an_illegal_move_is_refused_with_the_engines_reason() -> None:
     with pytest.raises(errors.IllegalMove, match=r"^f6"):
         after(5, "a1 f6")
