@@ -146,7 +146,10 @@ class OpeningIndex:
     def __init__(self, size: int) -> None:
         self.size = size
         self._games: dict[int, FinishedGame] = {}
-        self._reached: dict[str, list[tuple[int, int]]] = {}
+        # Position → where games first reached it, each as one packed int (:func:`_reached_at`);
+        # a position one game reached holds the int itself, not a list: most positions are
+        # reached by one game only, and this halves the index's memory.
+        self._reached: dict[str, int | list[int]] = {}
 
     def __contains__(self, game_id: int) -> bool:
         return game_id in self._games
@@ -163,13 +166,27 @@ class OpeningIndex:
                 key = position_key(position)
                 if key not in seen:
                     seen.add(key)
-                    self._reached.setdefault(key, []).append((game.id, ply))
+                    self._note(key, _reached_at(game.id, ply))
                 if move is None:
                     break
                 try:
                     position.play(move)
                 except TakError:
                     break
+
+    def _note(self, key: str, reached: int) -> None:
+        earlier = self._reached.get(key)
+        if earlier is None:
+            self._reached[key] = reached
+        elif isinstance(earlier, int):
+            self._reached[key] = [earlier, reached]
+        else:
+            earlier.append(reached)
+
+    def _reached_from(self, key: str) -> list[tuple[int, int]]:
+        """The games that reached the position `key`, each with the ply it first did."""
+        reached = self._reached.get(key, [])
+        return [_game_and_ply(at) for at in ([reached] if isinstance(reached, int) else reached)]
 
     def set_result(self, game_id: int, result: Result) -> None:
         """A game's result as it is now (corrected by an organizer, for one)."""
@@ -182,7 +199,7 @@ class OpeningIndex:
         (ties by the move's PTN)."""
         by_move: dict[str, Tally] = {}
         ended = Tally()
-        for game_id, ply in self._reached.get(position_key(position), ()):
+        for game_id, ply in self._reached_from(position_key(position)):
             game = self._games[game_id]
             if ply < len(game.moves):
                 by_move.setdefault(game.moves[ply], Tally()).count(game.result)
@@ -192,6 +209,18 @@ class OpeningIndex:
         return Exploration(
             self.size, position.tps(), [NextMove(move, tally) for move, tally in rows], ended
         )
+
+
+_PLY_BITS = 16  # far above the longest game (tak.ptn.MAX_PLIES)
+
+
+def _reached_at(game_id: int, ply: int) -> int:
+    """A game and a ply packed in one int (an int takes a fifth of a pair's memory)."""
+    return game_id << _PLY_BITS | ply
+
+
+def _game_and_ply(reached: int) -> tuple[int, int]:
+    return reached >> _PLY_BITS, reached & ((1 << _PLY_BITS) - 1)
 
 
 # The finished games that count: this server, this size, standard rules, not against `bot`.
