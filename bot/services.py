@@ -19,6 +19,7 @@ from bot.computer.opponent import OpponentService
 from bot.deadlines.holds import HoldService
 from bot.deadlines.service import DeadlineService
 from bot.games.conditions import ConditionService
+from bot.games.explorer import ExplorerService
 from bot.games.lookup import LookupService
 from bot.games.matches import MatchService
 from bot.games.notes import NoteService
@@ -61,6 +62,7 @@ class Services:
     entry: EntryService
     corrections: CorrectionService
     analysis: AnalysisService
+    explorer: ExplorerService
 
     @classmethod
     async def open(
@@ -103,6 +105,7 @@ class Services:
             entry=EntryService(db, clock),
             corrections=CorrectionService(db, clock, finish_game),
             analysis=AnalysisService(db, clock, lookup),
+            explorer=ExplorerService(db),
         )
 
     async def close(self) -> None:

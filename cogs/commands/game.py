@@ -14,13 +14,14 @@ from discord.ext import commands
 
 from bot.engine_sentences import engine_sentence
 from bot.games.conditions import MAX_TEXT
+from bot.games.explorer import explored_position, is_standard, standard_position
 from bot.games.model import GameView
 from bot.games.notes import MAX_NOTE
 from bot.games.scratch import try_line
 from bot.languages import _, ngettext, numeral
 from bot.work.attached_files import FileReader, read_game
 from cogs.actions.move_picker import condition_picker
-from cogs.arguments import Game, Turn, find_game
+from cogs.arguments import BoardSize, Game, Turn, find_game
 from cogs.checks import refuse_asking_me
 from cogs.client import BredonBot
 from cogs.delivery.courier import Courier
@@ -154,6 +155,41 @@ class GameCog(commands.Cog):
                 files=[file],
                 ephemeral=True,
             )
+
+    @app_commands.describe(
+        moves="Moves in PTN from the start, or from the game's position, e.g. a1 f6 c3",
+    )
+    async def explore(
+        self,
+        interaction: discord.Interaction,
+        moves: app_commands.Range[str, 1, 600] | None = None,
+        game: Game | None = None,
+        size: BoardSize | None = None,
+        public: bool = False,
+    ) -> None:
+        """How this server's finished games went from a position, by next move"""
+        async with acting(interaction):
+            guild_id = interaction.guild_id or 0
+            if game is None:
+                size = size or (await self.services.guilds.get(guild_id)).size
+                start, source = standard_position(size), None
+            else:
+                target = await find_game(interaction, game)
+                if not is_standard(target.setup) or size not in (None, target.setup.size):
+                    raise Refusal(game_messages.not_explorable(target, size))
+                start = await self.services.games.position(target.id)
+                source = target
+            position = await asyncio.to_thread(explored_position, start, moves or "")
+            me = interaction.client.user
+            exploration = await self.services.explorer.explore(
+                guild_id, position, bot_id=0 if me is None else me.id
+            )
+            link = PTNGame(tags={"Size": str(position.size), "TPS": position.tps()}).ninja_url()
+            async with wording_for(interaction, public):
+                embed = game_messages.exploration_embed(
+                    exploration, game_messages.explored_from(source, start.ply, moves or ""), link
+                )
+            await answer(interaction, public, embed=embed)
 
     @app_commands.describe(
         lines="Their reply, your answer, and so on, e.g. c3 d4 c4 d5; more lines after ; "

@@ -3,8 +3,8 @@
 Commands are grouped by what players do, the most frequent kept shortest:
 
 - ``/tak``: playing a game (challenge, play, move, board, resign, draw, undo, abort, games, help);
-- ``/game``: a game's record (tps, ptn, replay, view, analysis, note, scratch, conditions
-  add|show|clear);
+- ``/game``: a game's record (tps, ptn, replay, view, analysis, note, scratch, explore,
+  conditions add|show|clear);
 - ``/clock``: time (moretime, pause, resume, reminders, vacation start|end|status);
 - ``/profile``: you and the server's tables (settings, scores, stats, leaderboard);
 - ``/coins``: wallets (wallet, leaderboard);
@@ -171,7 +171,7 @@ def build_tree(cogs: Cogs) -> list[app_commands.Group]:
             "game",
             "A game's record: TPS, PTN, replay, analysis; your notes, a scratch board",
             *(game.tps, game.ptn, game.replay, game.view, analysis.analysis),
-            *(game.note, game.scratch),
+            *(game.note, game.scratch, game.explore),
             group(
                 "conditions",
                 "Answers Bredon plays for you when your opponent makes the reply you foresaw",

@@ -17,6 +17,7 @@ import io
 import discord
 
 from bot.games.conditions import Conditions
+from bot.games.explorer import Exploration, Tally
 from bot.games.model import (
     ChallengeStatus,
     ChallengeView,
@@ -26,6 +27,7 @@ from bot.games.model import (
     MatchStatus,
     MatchView,
 )
+from bot.games.scratch import numbered
 from bot.guild_settings import GuildSettings
 from bot.languages import _, language_name, ngettext, numeral
 from bot.notifications.outbox import (
@@ -690,7 +692,7 @@ def help_embed() -> discord.Embed:
     embed.add_field(
         name=_("Play"),
         value=_(
-            "`/tak challenge` a member, or `/tak play` me. Move with `/tak move` (it suggests the "
+            "`/tak challenge` a member, or `/tak play` me. Move with `/tak move` (it suggests "
             "legal moves) or, without PTN, the **Move** button: pick the square, then the move.\n"
             "`/tak board` · `/tak games` · `/tak draw` · `/tak undo` · `/tak resign` · "
             "`/tak abort` · `/game conditions`"
@@ -717,7 +719,7 @@ def help_embed() -> discord.Embed:
         name=_("Records and you"),
         value=_(
             "`/game ptn` · `/game tps` · `/game replay` · `/game view` · `/game analysis` · "
-            "`/game note` · `/game scratch`\n"
+            "`/game note` · `/game scratch` · `/game explore`\n"
             "`/profile settings` · `/profile scores` · `/profile leaderboard` · `/coins wallet` · "
             "`/coins leaderboard`"
         ),
@@ -781,4 +783,94 @@ def ply_limit_text(game: GameView, position: Position) -> str:
         black=position.flat_count(Color.BLACK),
         komi=komi,
         rule=rule,
+    )
+
+
+def explored_from(game: GameView | None, ply: int, moves: str) -> str:
+    """Where the explored position comes from: the start or a game's position at `ply`, and
+    the moves played from there."""
+    line = numbered(ply, moves.replace(",", " ").split())
+    if game is None:
+        return _("After {moves}:", moves=line) if line else _("The start of the game:")
+    if line:
+        return _("Game #{game} at ply {ply}, then {moves}:", game=game.id, ply=ply, moves=line)
+    return _("Game #{game} at ply {ply}:", game=game.id, ply=ply)
+
+
+def not_explorable(game: GameView, size: int | None) -> str:
+    """Why the explorer cannot start from `game`'s position."""
+    if size is not None and size != game.setup.size:
+        return _(
+            "Game #{game} is played on {size}x{size}: leave out the size, or the game.",
+            game=game.id,
+            size=game.setup.size,
+        )
+    return _(
+        "Game #{game} is not played with the standard rules (the empty board, the standard "
+        "pieces, the swap opening), so the server's games cannot be compared with it.",
+        game=game.id,
+    )
+
+
+def exploration_embed(exploration: Exploration, source: str, link: str) -> discord.Embed:
+    """The opening explorer's answer: where the position comes from (`source`), its TPS, a
+    ptn.ninja `link` to it, and how the server's games went from it, by next move, as a table
+    narrow enough for a phone."""
+    total = exploration.total
+    lines = [
+        source,
+        f"```\n{exploration.tps}\n```",
+        _("[Open the position in ptn.ninja]({url})", url=link),
+    ]
+    if not total.games:
+        lines.append(_("No finished game of this server has reached this position yet."))
+    else:
+        lines.append(
+            ngettext(
+                "{count} finished game reached this position:",
+                "{count} finished games reached this position:",
+                total.games,
+            )
+        )
+        lines.append(f"```\n{_exploration_table(exploration)}\n```")
+    embed = discord.Embed(
+        title=_("Opening explorer, {size}x{size}", size=exploration.size),
+        description="\n".join(lines),
+    )
+    embed.set_footer(
+        text=_(
+            "Finished games of this server with the standard rules of the size (the empty "
+            "board, the standard pieces, the swap opening; any komi), found by the position "
+            "whatever the move order. Games against Bredon are left out: its replies are its "
+            "search, not the players' choices."
+        )
+    )
+    return embed
+
+
+def _exploration_table(exploration: Exploration) -> str:
+    """Next move, games, and white wins, draws, black wins (each also in percent of the move's
+    games): one row a move."""
+    shown, rest = exploration.shown()
+    rows: list[tuple[str, Tally]] = [(row.move or "", row.tally) for row in shown]
+    if rest is not None:
+        rows.append((_("others"), rest))
+    if exploration.ended_here.games:
+        rows.append((_("ended"), exploration.ended_here))
+    header = (_("Moves"), _("Games"), _("White"), _("Draw"), _("Black"))
+    cells = [header] + [
+        (
+            move,
+            str(tally.games),
+            *(f"{part} {tally.percent(part)}%" for part in (tally.white, tally.draws, tally.black)),
+        )
+        for move, tally in rows
+    ]
+    widths = [max(len(row[column]) for row in cells) for column in range(len(header))]
+    return "\n".join(
+        " ".join(
+            cell.ljust(width) if column == 0 else cell.rjust(width)
+            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
+        )
+        for row in cells
     )

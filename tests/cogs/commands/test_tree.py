@@ -121,7 +121,10 @@ async def test_the_commands_are_grouped_by_what_players_do(simcord_env) -> None:
         )
     ]
     assert tree["game"] == [
-        *(f"game {n}" for n in ("tps", "ptn", "replay", "view", "analysis", "note", "scratch")),
+        *(
+            f"game {n}"
+            for n in ("tps", "ptn", "replay", "view", "analysis", "note", "scratch", "explore")
+        ),
         *(f"game conditions {n}" for n in ("add", "show", "clear")),
     ]
     assert tree["clock"] == [

@@ -1,0 +1,284 @@
+"""The opening explorer: how a server's finished games went from a position, by next move.
+
+Positions are matched by the position itself (its TPS less the move number: the board and the
+side to move), so a position reached by another move order (a transposition) is found too.
+Only games with the standard rules of their size count: the empty board, the standard reserves
+and the swap opening, whatever the komi; games against Bredon are left out (the caller names
+the bot), since the bot's replies are its search at a level a player chose, not what players
+choose, and one player can play it many times a day.
+
+Each server and size has one index, kept in memory and brought up to date at each question:
+one query lists the games that count with their results, and only games not indexed yet are
+replayed (a game that finishes is indexed at the next question; a corrected result is read
+anew, as results are looked up when counting, never stored in the index).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from bot.errors import InvalidSetting
+from bot.games.model import GameSetup, GameStatus
+from bot.games.scratch import played
+from bot.languages import _
+from bot.store import Database
+from tak import STANDARD_RESERVES, Color, Opening, Position, Result, TakError, parse_result
+
+MAX_EXPLORER_PLIES = 100  # a line from the start, not a whole game
+ROWS_SHOWN = 10  # next moves listed; the rest are summed in one row
+_IN_CHUNK = 500  # game ids per query of their moves
+MOVE_NUMBER = re.compile(r"\d+\.(\.\.)?")
+
+
+def position_key(position: Position) -> str:
+    """The position itself: its TPS without the move number (board and side to move)."""
+    return position.tps().rsplit(" ", 1)[0]
+
+
+def standard_position(size: int) -> Position:
+    """The start of a game of `size` with the standard rules (komi leaves the moves alone)."""
+    return Position(size, opening=Opening.SWAP)
+
+
+def is_standard(setup: GameSetup) -> bool:
+    """Whether a game's moves can be compared with the explorer's games: no set-up start, the
+    standard reserves and the swap opening."""
+    return setup.start_tps is None and setup.standard_reserves and setup.opening is Opening.SWAP
+
+
+def explored_position(start: Position, text: str) -> Position:
+    """`start` after the moves of `text` (PTN, space-separated, move numbers such as ``2.`` or
+    ``7...`` allowed, as the explorer's answer writes a line); an illegal move is refused with
+    the engine's reason. `start` is unchanged."""
+    words = [word for word in text.replace(",", " ").split() if not MOVE_NUMBER.fullmatch(word)]
+    if len(words) > MAX_EXPLORER_PLIES:
+        raise InvalidSetting(
+            _("Give at most {most} plies to explore from.", most=MAX_EXPLORER_PLIES)
+        )
+    position = start.copy()
+    list(played(position, words))
+    return position
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """A finished game as the explorer replays it: its moves (PTN) and its result."""
+
+    id: int
+    moves: tuple[str, ...]
+    result: Result
+
+
+@dataclass(slots=True)
+class Tally:
+    """How the games counted went: white wins, draws, black wins."""
+
+    white: int = 0
+    draws: int = 0
+    black: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.white + self.draws + self.black
+
+    def count(self, result: Result) -> None:
+        if result.winner is Color.WHITE:
+            self.white += 1
+        elif result.winner is Color.BLACK:
+            self.black += 1
+        else:
+            self.draws += 1
+
+    def add(self, other: Tally) -> None:
+        self.white += other.white
+        self.draws += other.draws
+        self.black += other.black
+
+    def percent(self, part: int) -> int:
+        """`part` of the games, in whole percent."""
+        return round(100 * part / self.games) if self.games else 0
+
+
+@dataclass(frozen=True, slots=True)
+class NextMove:
+    """A move played from the position (None: the games that ended there), and how they went."""
+
+    move: str | None
+    tally: Tally
+
+
+@dataclass(frozen=True, slots=True)
+class Exploration:
+    """How the games went from a position: every next move played, the most played first."""
+
+    size: int
+    tps: str
+    moves: list[NextMove]
+    ended_here: Tally = field(default_factory=Tally)  # games that ended in the position
+
+    @property
+    def total(self) -> Tally:
+        whole = Tally()
+        for row in self.moves:
+            whole.add(row.tally)
+        whole.add(self.ended_here)
+        return whole
+
+    def shown(self, rows: int = ROWS_SHOWN) -> tuple[list[NextMove], Tally | None]:
+        """The first `rows` next moves and the rest summed (None: no rest)."""
+        if len(self.moves) <= rows:
+            return self.moves, None
+        rest = Tally()
+        for row in self.moves[rows:]:
+            rest.add(row.tally)
+        return self.moves[:rows], rest
+
+
+class OpeningIndex:
+    """Position → the games that reached it, and at which ply first, for games of one size.
+
+    A game is counted once in a position, under the move it played there the first time (a
+    stack moved away and back can bring a position again)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._games: dict[int, FinishedGame] = {}
+        # Position → where games first reached it, each as one packed int (:func:`_reached_at`);
+        # a position one game reached holds the int itself, not a list: most positions are
+        # reached by one game only, and this halves the index's memory.
+        self._reached: dict[str, int | list[int]] = {}
+
+    def __contains__(self, game_id: int) -> bool:
+        return game_id in self._games
+
+    def add(self, games: Iterable[FinishedGame]) -> None:
+        """Replay `games` and index each position they reached; a game whose moves do not
+        replay (it cannot happen to a game Bredon stored) is indexed up to its last legal
+        ply."""
+        for game in games:
+            self._games[game.id] = game
+            position = standard_position(self.size)
+            seen: set[str] = set()
+            for ply, move in enumerate((*game.moves, None)):
+                key = position_key(position)
+                if key not in seen:
+                    seen.add(key)
+                    self._note(key, _reached_at(game.id, ply))
+                if move is None:
+                    break
+                try:
+                    position.play(move)
+                except TakError:
+                    break
+
+    def _note(self, key: str, reached: int) -> None:
+        earlier = self._reached.get(key)
+        if earlier is None:
+            self._reached[key] = reached
+        elif isinstance(earlier, int):
+            self._reached[key] = [earlier, reached]
+        else:
+            earlier.append(reached)
+
+    def _reached_from(self, key: str) -> list[tuple[int, int]]:
+        """The games that reached the position `key`, each with the ply it first did."""
+        reached = self._reached.get(key, [])
+        return [_game_and_ply(at) for at in ([reached] if isinstance(reached, int) else reached)]
+
+    def set_result(self, game_id: int, result: Result) -> None:
+        """A game's result as it is now (corrected by an organizer, for one)."""
+        game = self._games[game_id]
+        if game.result != result:
+            self._games[game_id] = FinishedGame(game.id, game.moves, result)
+
+    def explore(self, position: Position) -> Exploration:
+        """How the indexed games went from `position`, by next move, the most played first
+        (ties by the move's PTN)."""
+        by_move: dict[str, Tally] = {}
+        ended = Tally()
+        for game_id, ply in self._reached_from(position_key(position)):
+            game = self._games[game_id]
+            if ply < len(game.moves):
+                by_move.setdefault(game.moves[ply], Tally()).count(game.result)
+            else:
+                ended.count(game.result)
+        rows = sorted(by_move.items(), key=lambda item: (-item[1].games, item[0]))
+        return Exploration(
+            self.size, position.tps(), [NextMove(move, tally) for move, tally in rows], ended
+        )
+
+
+_PLY_BITS = 16  # far above the longest game (tak.ptn.MAX_PLIES)
+
+
+def _reached_at(game_id: int, ply: int) -> int:
+    """A game and a ply packed in one int (an int takes a fifth of a pair's memory)."""
+    return game_id << _PLY_BITS | ply
+
+
+def _game_and_ply(reached: int) -> tuple[int, int]:
+    return reached >> _PLY_BITS, reached & ((1 << _PLY_BITS) - 1)
+
+
+# The finished games that count: this server, this size, standard rules, not against `bot`.
+_COUNTED = (
+    "FROM games g WHERE g.guild_id = ? AND g.size = ? AND g.status = ? "
+    "AND g.start_tps IS NULL AND g.opening = ? AND g.stones1 = ? AND g.stones2 = ? "
+    "AND g.caps1 = ? AND g.caps2 = ? AND g.white_id != ? AND g.black_id != ? "
+    "AND g.result IS NOT NULL"
+)
+
+
+class ExplorerService:
+    """The explorer's indexes, one a server and size, kept up to date as games finish."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._indexes: dict[tuple[int, int, int], OpeningIndex] = {}
+        self._locks: dict[tuple[int, int, int], asyncio.Lock] = {}
+
+    async def explore(self, guild_id: int, position: Position, *, bot_id: int) -> Exploration:
+        """How the server's finished games of the position's size went from `position`."""
+        key = (guild_id, position.size, bot_id)
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            index = self._indexes.get(key) or OpeningIndex(position.size)
+            await self._update(index, guild_id, bot_id)
+            self._indexes[key] = index
+            return index.explore(position)
+
+    async def _update(self, index: OpeningIndex, guild_id: int, bot_id: int) -> None:
+        stones, caps = STANDARD_RESERVES[index.size]
+        params = (
+            *(guild_id, index.size, GameStatus.FINISHED.value, Opening.SWAP.value),
+            *(stones, stones, caps, caps, bot_id, bot_id),
+        )
+        new: list[tuple[int, Result]] = []
+        async with self._db.snapshot() as tx:
+            rows = await tx.fetchall("SELECT g.id, g.result " + _COUNTED, params)
+            for row in rows:
+                result = parse_result(row["result"])
+                if row["id"] in index:
+                    index.set_result(row["id"], result)
+                else:
+                    new.append((row["id"], result))
+            moves: dict[int, list[str]] = {game_id: [] for game_id, _result in new}
+            for chunk in _chunks([game_id for game_id, _result in new]):
+                marks = ", ".join("?" * len(chunk))
+                for row in await tx.fetchall(
+                    f"SELECT game_id, ptn FROM moves WHERE undone_at IS NULL "
+                    f"AND game_id IN ({marks}) ORDER BY game_id, ply",
+                    tuple(chunk),
+                ):
+                    moves[row["game_id"]].append(row["ptn"])
+        games = [FinishedGame(game_id, tuple(moves[game_id]), result) for game_id, result in new]
+        if games:  # replaying takes CPU: off the event loop
+            await asyncio.to_thread(index.add, games)
+
+
+def _chunks(ids: Sequence[int]) -> Iterable[Sequence[int]]:
+    for start in range(0, len(ids), _IN_CHUNK):
+        yield ids[start : start + _IN_CHUNK]
