@@ -693,7 +693,7 @@ def help_embed() -> discord.Embed:
         name=_("Play"),
         value=_(
             "`/tak challenge` a member, or `/tak play` me. Move with `/tak move` (it suggests "
-            "legal moves) or, without PTN, the **Move** button: pick the square, then the move.\n"
+            "legal moves) or the **Move** button: pick the square, then the move.\n"
             "`/tak board` · `/tak games` · `/tak draw` · `/tak undo` · `/tak resign` · "
             "`/tak abort` · `/game conditions`"
         ),
@@ -703,7 +703,7 @@ def help_embed() -> discord.Embed:
         name=_("Moves in PTN"),
         value=_(
             "`a1` flat · `Sb2` wall · `Cc3` capstone · `c3>` one piece right (`<` `+` `-`) · "
-            "`3c3+12` three pieces up, dropping 1 then 2"
+            "`3c3+12` three up, dropping 1 then 2"
         ),
         inline=False,
     )
@@ -720,8 +720,8 @@ def help_embed() -> discord.Embed:
         value=_(
             "`/game ptn` · `/game tps` · `/game replay` · `/game view` · `/game analysis` · "
             "`/game note` · `/game scratch` · `/game explore`\n"
-            "`/profile settings` · `/profile scores` · `/profile leaderboard` · `/coins wallet` · "
-            "`/coins leaderboard`"
+            "`/profile settings` · `/profile scores` · `/profile stats` · `/profile leaderboard` · "
+            "`/coins wallet` · `/coins leaderboard`"
         ),
         inline=False,
     )
