@@ -11,6 +11,8 @@ each line still shows the game as it is now (whose move, the clock, or its resul
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
@@ -18,7 +20,7 @@ from enum import Enum
 from bot.games.model import GAME_SELECT, GameView, game_from_row
 from bot.games.statistics import PlayedMove, PlayerStatistics, statistics_of
 from bot.games.storage import fetch_game
-from bot.store import Database, from_db, to_db
+from bot.store import Database, Row, from_db, to_db
 from tak import Color, ResultKind, parse_move
 from tak.ptn import TIE_RULE_COMMENT, Game, GamePly
 
@@ -164,15 +166,8 @@ class LookupService:
                 "ORDER BY m.game_id, m.ply",
                 params,
             )
-        moves: dict[int, list[PlayedMove]] = {}
-        for row in logged:
-            played_at = from_db(row["played_at"])
-            assert played_at is not None  # the column is NOT NULL
-            moves.setdefault(row["game_id"], []).append(
-                PlayedMove(row["ply"], row["ptn"], row["player_id"], played_at)
-            )
-        games = [game_from_row(row) for row in rows]
-        return statistics_of(player_id, games, moves, bot_id=bot_id)
+        # A prolific player's record is tens of thousands of moves: counted off the event loop.
+        return await asyncio.to_thread(_statistics, player_id, rows, logged, bot_id)
 
     async def record(self, game_id: int) -> Game:
         """The game as a PTN record: tags, the live moves, and the result once over."""
@@ -294,3 +289,19 @@ def ptn_tags(game: GameView) -> dict[str, str]:
     if game.result is not None and game.result.kind is not ResultKind.ABORT:
         tags["Result"] = game.result.ptn()
     return tags
+
+
+def _statistics(
+    player_id: int, rows: Sequence[Row], logged: Sequence[Row], bot_id: int | None
+) -> PlayerStatistics:
+    """:func:`bot.games.statistics.statistics_of` over the rows :meth:`LookupService.statistics`
+    read."""
+    moves: dict[int, list[PlayedMove]] = {}
+    for row in logged:
+        played_at = from_db(row["played_at"])
+        assert played_at is not None  # the column is NOT NULL
+        moves.setdefault(row["game_id"], []).append(
+            PlayedMove(row["ply"], row["ptn"], row["player_id"], played_at)
+        )
+    games = [game_from_row(row) for row in rows]
+    return statistics_of(player_id, games, moves, bot_id=bot_id)
