@@ -12,6 +12,11 @@ Measured (pure-Python engine, 2 busy cores, 2,000 games of 89,054 plies): the in
 3.4 s (38 µs a ply), a question on it 3 to 4 ms (at the start, which every game reached), 14.4 MiB
 (23.5 before a position one game reached kept its one occurrence as an int); through the
 service on SQLite the first question 4.1 s, the next 22 ms.
+
+The games are replayed in a worker process (at a lower priority) since 2026-12-07, no longer in
+a thread of the bot's process. Same sitting, a machine kept busy by five other jobs: the first
+question 4.5 s in a thread, 18.1 s in the worker (which yields the CPU to everything else); the
+bot's own work went on at 26% of its speed alone meanwhile with the thread, at 63% with the worker.
 """
 
 from __future__ import annotations
@@ -85,12 +90,43 @@ async def through_the_service(games: list[FinishedGame]) -> tuple[float, float]:
                 await end_game(tx, view, GameStatus.FINISHED, game.result, 1, now)
         service = ExplorerService(db)
         times = []
+        alone = await units_per_second()
+        UNITS[0], LONGEST_TICK[0] = 0, 0.0
+        ticking = asyncio.create_task(longest_tick())
         for _question in range(2):
             started = time.perf_counter()
             await service.explore(1, standard_position(SIZE), bot_id=3)
             times.append(time.perf_counter() - started)
+            if not _question:
+                share = UNITS[0] / times[0] / alone
+        ticking.cancel()
+        await service.close()
         await db.close()
-    return times[0], times[1]
+    return times[0], times[1], LONGEST_TICK[0], share
+
+
+LONGEST_TICK = [0.0]  # the event loop's longest wait beyond a 1 ms sleep, in seconds
+UNITS = [0]  # units of the bot's own work done (each about 1 ms of CPU) while the explorer works
+
+
+async def longest_tick() -> None:
+    """What the rest of the bot feels while the explorer works: how late a short sleep wakes,
+    and how much work of its own the bot gets done (units of CPU, between sleeps)."""
+    while True:
+        started = time.perf_counter()
+        await asyncio.sleep(0.001)
+        LONGEST_TICK[0] = max(LONGEST_TICK[0], time.perf_counter() - started - 0.001)
+        sum(range(20_000))
+        UNITS[0] += 1
+
+
+async def units_per_second(seconds: float = 2.0) -> float:
+    """The bot's own work rate with nothing else running (the baseline)."""
+    UNITS[0] = 0
+    ticking = asyncio.create_task(longest_tick())
+    await asyncio.sleep(seconds)
+    ticking.cancel()
+    return UNITS[0] / seconds
 
 
 def main() -> None:
@@ -117,10 +153,14 @@ def main() -> None:
     print(f"index built in {built:.2f} s ({built / plies * 1e6:.0f} µs a ply)")
     print(f"a question on the built index: {max(questions) * 1000:.2f} ms at most")
     print(f"the index holds {memory / 2**20:.1f} MiB")
-    first, next_one = asyncio.run(through_the_service(games))
+    first, next_one, tick, share = asyncio.run(through_the_service(games))
     print(
         f"through the service on SQLite: the first question {first:.2f} s, "
         f"the next {next_one * 1000:.1f} ms"
+    )
+    print(
+        f"while the first question is answered, the bot's own work goes at {share:.0%} of its "
+        f"speed alone; its event loop's longest stall {tick * 1000:.0f} ms"
     )
 
 

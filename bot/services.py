@@ -109,4 +109,5 @@ class Services:
         )
 
     async def close(self) -> None:
+        await self.explorer.close()
         await self.db.close()

@@ -10,26 +10,38 @@ choose, and one player can play it many times a day.
 Each server and size has one index, kept in memory and brought up to date at each question:
 one query lists the games that count with their results, and only games not indexed yet are
 replayed (a game that finishes is indexed at the next question; a corrected result is read
-anew, as results are looked up when counting, never stored in the index).
+anew, as results are looked up when counting, never stored in the index). Replaying holds the
+CPU (about 2 ms a game in pure Python), so it runs in a worker process of its own, never on the
+event loop nor in a thread (which shares the GIL with it), in batches of :data:`REPLAY_BATCH`
+games. The indexes held are bounded: past :data:`MAX_INDEXED_GAMES` games in all, the index
+asked for least recently is dropped (and rebuilt if asked for again).
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
-from bot.errors import InvalidSetting
+from bot.errors import BredonError, InvalidSetting
 from bot.games.model import GameSetup, GameStatus
 from bot.games.scratch import played
 from bot.languages import _
 from bot.store import Database
+from bot.work.attached_files import FileReader, FileTooSlow, ReaderNotStarted
 from tak import STANDARD_RESERVES, Color, Opening, Position, Result, TakError, parse_result
 
 MAX_EXPLORER_PLIES = 100  # a line from the start, not a whole game
 ROWS_SHOWN = 10  # next moves listed; the rest are summed in one row
 _IN_CHUNK = 500  # game ids per query of their moves
+REPLAY_BATCH = 500  # games replayed per call of the worker (about 1 s in pure Python)
+REPLAY_SECONDS = 120.0  # a batch that takes longer is given up (its worker ended)
+# Games indexed in all servers and sizes (about 7 KiB each: 2,000 games of 6x6 hold 14 MiB).
+MAX_INDEXED_GAMES = 20_000
+_Item = TypeVar("_Item")
 MOVE_NUMBER = re.compile(r"\d+\.(\.\.)?")
 
 
@@ -154,25 +166,21 @@ class OpeningIndex:
     def __contains__(self, game_id: int) -> bool:
         return game_id in self._games
 
-    def add(self, games: Iterable[FinishedGame]) -> None:
-        """Replay `games` and index each position they reached; a game whose moves do not
-        replay (it cannot happen to a game Bredon stored) is indexed up to its last legal
-        ply."""
-        for game in games:
+    def __len__(self) -> int:
+        """The games indexed."""
+        return len(self._games)
+
+    def add(self, games: Sequence[FinishedGame]) -> None:
+        """Replay `games` here and index each position they reached."""
+        self.record(games, replay(self.size, games))
+
+    def record(self, games: Sequence[FinishedGame], reached: Sequence[Reached]) -> None:
+        """Index `games`, each with the positions it reached (:func:`replay`, in the same
+        order)."""
+        for game, positions in zip(games, reached, strict=True):
             self._games[game.id] = game
-            position = standard_position(self.size)
-            seen: set[str] = set()
-            for ply, move in enumerate((*game.moves, None)):
-                key = position_key(position)
-                if key not in seen:
-                    seen.add(key)
-                    self._note(key, _reached_at(game.id, ply))
-                if move is None:
-                    break
-                try:
-                    position.play(move)
-                except TakError:
-                    break
+            for key, ply in positions:
+                self._note(key, _reached_at(game.id, ply))
 
     def _note(self, key: str, reached: int) -> None:
         earlier = self._reached.get(key)
@@ -211,6 +219,33 @@ class OpeningIndex:
         )
 
 
+Reached = list[tuple[str, int]]  # the positions a game reached, each at the ply it first did
+
+
+def replay(size: int, games: Sequence[FinishedGame]) -> list[Reached]:
+    """Each game's positions (:func:`position_key`), each with the ply it first reached it.
+    For a worker process: this is the explorer's CPU. A game whose moves do not replay (it
+    cannot happen to a game Bredon stored) counts up to its last legal ply."""
+    every: list[Reached] = []
+    for game in games:
+        position = standard_position(size)
+        seen: set[str] = set()
+        reached: Reached = []
+        for ply, move in enumerate((*game.moves, None)):
+            key = position_key(position)
+            if key not in seen:
+                seen.add(key)
+                reached.append((key, ply))
+            if move is None:
+                break
+            try:
+                position.play(move)
+            except TakError:
+                break
+        every.append(reached)
+    return every
+
+
 _PLY_BITS = 16  # far above the longest game (tak.ptn.MAX_PLIES)
 
 
@@ -232,23 +267,54 @@ _COUNTED = (
 )
 
 
-class ExplorerService:
-    """The explorer's indexes, one a server and size, kept up to date as games finish."""
+class ExplorerBusy(BredonError):
+    """The worker replaying the server's games failed to start or took too long."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self) -> None:
+        super().__init__(
+            _("I could not go through this server's games just now; please try again in a minute.")
+        )
+
+
+class ExplorerService:
+    """The explorer's indexes, one a server and size, kept up to date as games finish; the
+    games are replayed in a worker process of the explorer's own (started at the first
+    question), one server's batch at a time."""
+
+    def __init__(self, db: Database, *, max_games: int = MAX_INDEXED_GAMES) -> None:
         self._db = db
-        self._indexes: dict[tuple[int, int, int], OpeningIndex] = {}
+        self._max_games = max_games
+        self._indexes: OrderedDict[tuple[int, int, int], OpeningIndex] = OrderedDict()
         self._locks: dict[tuple[int, int, int], asyncio.Lock] = {}
+        self._replayer = FileReader(timeout=REPLAY_SECONDS, preload=(__name__,))
 
     async def explore(self, guild_id: int, position: Position, *, bot_id: int) -> Exploration:
-        """How the server's finished games of the position's size went from `position`."""
+        """How the server's finished games of the position's size went from `position`.
+        Raises :class:`ExplorerBusy` when the games could not be replayed."""
         key = (guild_id, position.size, bot_id)
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
-            index = self._indexes.get(key) or OpeningIndex(position.size)
-            await self._update(index, guild_id, bot_id)
-            self._indexes[key] = index
+            index = self._indexes.pop(key, None) or OpeningIndex(position.size)
+            try:
+                await self._update(index, guild_id, bot_id)
+            finally:  # what was replayed is kept, also when a later batch failed
+                self._keep(key, index)
             return index.explore(position)
+
+    def indexed(self) -> dict[tuple[int, int, int], int]:
+        """The indexes held (server, size, bot) → their games, the least recently asked first."""
+        return {key: len(index) for key, index in self._indexes.items()}
+
+    def _keep(self, key: tuple[int, int, int], index: OpeningIndex) -> None:
+        """Hold `index` as the most recently asked, dropping the least recently asked while
+        the indexes hold more than the bound (never the one just asked for)."""
+        self._indexes[key] = index
+        while len(self._indexes) > 1 and sum(map(len, self._indexes.values())) > self._max_games:
+            self._indexes.popitem(last=False)
+
+    async def close(self) -> None:
+        """End the replaying worker (the bot is stopping)."""
+        await self._replayer.close()
 
     async def _update(self, index: OpeningIndex, guild_id: int, bot_id: int) -> None:
         stones, caps = STANDARD_RESERVES[index.size]
@@ -275,10 +341,14 @@ class ExplorerService:
                 ):
                     moves[row["game_id"]].append(row["ptn"])
         games = [FinishedGame(game_id, tuple(moves[game_id]), result) for game_id, result in new]
-        if games:  # replaying takes CPU: off the event loop
-            await asyncio.to_thread(index.add, games)
+        for batch in _chunks(games, REPLAY_BATCH):
+            try:
+                reached = await self._replayer.run(replay, index.size, batch)
+            except (FileTooSlow, ReaderNotStarted):
+                raise ExplorerBusy() from None
+            index.record(batch, reached)
 
 
-def _chunks(ids: Sequence[int]) -> Iterable[Sequence[int]]:
-    for start in range(0, len(ids), _IN_CHUNK):
-        yield ids[start : start + _IN_CHUNK]
+def _chunks(items: Sequence[_Item], size: int = _IN_CHUNK) -> Iterable[Sequence[_Item]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
