@@ -13,6 +13,7 @@ The median is given, so one long holiday does not stand for a player's pace.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -104,10 +105,34 @@ def outcome_for(game: GameView, player_id: int) -> int:
     return 1 if game.winner.id == player_id else -1
 
 
-def opening_of(moves: Sequence[PlayedMove]) -> str | None:
-    """The game's first two moves in PTN ("a1 f6"), or None for a game shorter than that."""
+def opening_of(moves: Sequence[PlayedMove], size: int) -> str | None:
+    """The game's first two moves in PTN, or None for a game shorter than that. An opening and
+    its mirror images and rotations are one opening ("f6 a1" is "a1 f6" turned over), written as
+    the one of the eight that comes first in PTN's order: the board has no favoured side."""
     first = [move.ptn for move in moves[:OPENING_PLIES]]
-    return " ".join(first) if len(first) == OPENING_PLIES else None
+    if len(first) != OPENING_PLIES:
+        return None
+    return min(" ".join(_turned(move, size, turn) for move in first) for turn in range(8))
+
+
+_PLACEMENT = re.compile(r"([FSC]?)([a-h])([1-8])")
+
+
+def _turned(move: str, size: int, turn: int) -> str:
+    """A placement's PTN after one of the board's eight symmetries (`turn`: its bits swap the
+    axes, then mirror the files, then the ranks); any other move is left as it is."""
+    placed = _PLACEMENT.fullmatch(move)
+    if placed is None:
+        return move
+    piece, file, rank = placed.groups()
+    x, y = ord(file) - ord("a"), int(rank) - 1
+    if turn & 1:
+        x, y = y, x
+    if turn & 2:
+        x = size - 1 - x
+    if turn & 4:
+        y = size - 1 - y
+    return f"{piece}{chr(ord('a') + x)}{y + 1}"
 
 
 def move_times(player_id: int, started: datetime, moves: Sequence[PlayedMove]) -> list[float]:
@@ -171,7 +196,7 @@ def statistics_of(
         plies += game.plies_played
         played = moves.get(game.id, ())
         times += move_times(player_id, game.created_at, played)
-        opening = opening_of(played) if game.setup.start_tps is None else None
+        opening = opening_of(played, size) if game.setup.start_tps is None else None
         if opening is not None:
             key = (size, opening)
             openings[key] = openings.get(key, Tally()).counted(outcome)

@@ -21,6 +21,22 @@ from tests.bot.setups import create_challenge
 ROAD_3X3 = "a3 a1 b1 b3 c1"
 
 
+def least_image(size: int, *squares: str) -> str:
+    """The first in PTN's order of the squares' images under the board's rotations by a quarter
+    turn and their mirror images (an independent way to the eight symmetries)."""
+
+    def quarter_turn(square: tuple[int, int]) -> tuple[int, int]:
+        return square[1], size - 1 - square[0]
+
+    points = [(ord(square[0]) - ord("a"), int(square[1]) - 1) for square in squares]
+    images = []
+    for mirrored in (points, [(size - 1 - x, y) for x, y in points]):
+        for _turns in range(4):
+            images.append(" ".join(f"{chr(ord('a') + x)}{y + 1}" for x, y in mirrored))
+            mirrored = [quarter_turn(point) for point in mirrored]
+    return min(images)
+
+
 async def test_the_statistics_agree_with_a_count_over_the_games_and_the_move_log(
     services, clock, new_game, moves
 ) -> None:
@@ -80,7 +96,8 @@ async def test_the_statistics_agree_with_a_count_over_the_games_and_the_move_log
         rows = [row for row in log if row["game_id"] == game.id]
         plies.append(len(rows))
         if len(rows) >= 2:
-            openings[game.setup.size, f"{rows[0]['ptn']} {rows[1]['ptn']}", outcome] += 1
+            opening = least_image(game.setup.size, rows[0]["ptn"], rows[1]["ptn"])
+            openings[game.setup.size, opening, outcome] += 1
         before = game.created_at
         for row in rows:
             at = from_db(row["played_at"])
@@ -120,6 +137,21 @@ async def test_the_statistics_agree_with_a_count_over_the_games_and_the_move_log
         bot_games["loss"],
     )
     assert found.against_bot.games == 1
+
+
+async def test_an_opening_and_its_mirror_images_and_rotations_are_one(
+    services, new_game, moves
+) -> None:
+    for opening in ("a1 e5", "e5 a1", "a5 e1", "e1 a5", "c3 a1", "a2 e5"):
+        game = await new_game(size=5)
+        await moves(game.id, opening)
+        await services.games.resign(game.id, BOB.id)
+    found = await services.lookup.statistics(ALICE.id, GUILD, bot_id=None)
+    assert [(o.moves, o.tally.games) for o in found.openings] == [
+        ("a1 e5", 4),  # a corner, then the opposite corner, however turned
+        ("a2 e5", 1),  # the newest of those played once first
+        ("c3 a1", 1),  # the moves keep their order: the centre, then a corner
+    ]
 
 
 async def test_one_size_and_a_player_without_games(services, new_game, moves) -> None:
