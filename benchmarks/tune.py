@@ -57,6 +57,7 @@ from tak.evaluation import (
     Scan,
     weights_for,
 )
+from tak.playtak import server_move_ptn
 from tak.ptn import Game
 from tak.search import Limits, Player
 
@@ -108,7 +109,7 @@ def playtak_games(root: Path) -> Iterator[Record]:
             start = Position(
                 row["size"], komi=row["komi"] / 2, stones=row["pieces"], caps=row["capstones"]
             )
-            moves = [server_move(text) for text in row["notation"].split(",") if text.strip()]
+            moves = [server_move_ptn(text) for text in row["notation"].split(",") if text.strip()]
             yield Record(f"{path.name}#{row['id']}", start, moves, score)
 
 
@@ -123,21 +124,6 @@ def ladder_games(path: Path) -> Iterator[Record]:
         white_score = game.score if game.key.strong_plays == "white" else 1.0 - game.score
         start = Position.from_tps(game.start, komi=game.key.komi)
         yield Record(f"{path.name}:{number + 1}", start, game.played, white_score)
-
-
-def server_move(text: str) -> str:
-    """PlayTak's server notation ("P A1 C", "M A2 A5 2 1") as PTN ("Ca1", "3a2+21")."""
-    parts = text.split()
-    if parts[0] == "P":
-        piece = {"": "", "W": "S", "C": "C"}[parts[2] if len(parts) > 2 else ""]
-        return piece + parts[1].lower()
-    origin, goal, drops = parts[1].lower(), parts[2].lower(), parts[3:]
-    if origin[0] != goal[0]:
-        direction = ">" if goal[0] > origin[0] else "<"
-    else:
-        direction = "+" if goal[1] > origin[1] else "-"
-    count = sum(int(d) for d in drops)
-    return f"{count}{origin}{direction}{''.join(drops)}"
 
 
 def self_play(size: int, games: int, cache: Path) -> Iterator[Record]:

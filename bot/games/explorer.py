@@ -15,15 +15,23 @@ CPU (about 2 ms a game in pure Python), so it runs in a worker process of its ow
 event loop nor in a thread (which shares the GIL with it), in batches of :data:`REPLAY_BATCH`
 games. The indexes held are bounded: past :data:`MAX_INDEXED_GAMES` games in all, the index
 asked for least recently is dropped (and rebuilt if asked for again).
+
+Beside a server's games, the explorer counts the published real games shipped with Bredon
+(:data:`PUBLISHED_GAMES`: PlayTak and tournament games, their sources and licences in the
+folder's README), in an index of their own per size, so that a new server's players see how
+the community plays a position before their own games do.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import json
 import re
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TypeVar
 
 from bot.errors import BredonError, InvalidSetting
@@ -41,6 +49,7 @@ REPLAY_BATCH = 500  # games replayed per call of the worker (about 1 s in pure P
 REPLAY_SECONDS = 120.0  # a batch that takes longer is given up (its worker ended)
 # Games indexed in all servers and sizes (about 7 KiB each: 2,000 games of 6x6 hold 14 MiB).
 MAX_INDEXED_GAMES = 20_000
+PUBLISHED_GAMES = Path(__file__).parent / "published" / "games.jsonl"
 _Item = TypeVar("_Item")
 MOVE_NUMBER = re.compile(r"\d+\.(\.\.)?")
 
@@ -219,6 +228,19 @@ class OpeningIndex:
         )
 
 
+@functools.cache
+def published_games(path: Path = PUBLISHED_GAMES) -> dict[int, tuple[FinishedGame, ...]]:
+    """The published real games shipped with Bredon, by size (numbered from 1 in the file's
+    order)."""
+    by_size: dict[int, list[FinishedGame]] = {}
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines, start=1):
+        row = json.loads(line)
+        game = FinishedGame(number, tuple(row["moves"].split()), parse_result(row["result"]))
+        by_size.setdefault(row["size"], []).append(game)
+    return {size: tuple(games) for size, games in by_size.items()}
+
+
 Reached = list[tuple[str, int]]  # the positions a game reached, each at the ply it first did
 
 
@@ -287,6 +309,8 @@ class ExplorerService:
         self._indexes: OrderedDict[tuple[int, int, int], OpeningIndex] = OrderedDict()
         self._locks: dict[tuple[int, int, int], asyncio.Lock] = {}
         self._replayer = FileReader(timeout=REPLAY_SECONDS, preload=(__name__,))
+        self._published: dict[int, OpeningIndex] = {}
+        self._published_lock = asyncio.Lock()
 
     async def explore(self, guild_id: int, position: Position, *, bot_id: int) -> Exploration:
         """How the server's finished games of the position's size went from `position`.
@@ -300,6 +324,19 @@ class ExplorerService:
             finally:  # what was replayed is kept, also when a later batch failed
                 self._keep(key, index)
             return index.explore(position)
+
+    async def explore_published(self, position: Position) -> Exploration:
+        """How the published real games of the position's size went from `position` (their
+        index made at the first question of the size). Raises :class:`ExplorerBusy` when the
+        games could not be replayed."""
+        async with self._published_lock:
+            index = self._published.get(position.size)
+            if index is None:
+                index = OpeningIndex(position.size)
+                games = published_games().get(position.size, ())
+                await self._add(index, games)
+                self._published[position.size] = index
+        return index.explore(position)
 
     def indexed(self) -> dict[tuple[int, int, int], int]:
         """The indexes held (server, size, bot) → their games, the least recently asked first."""
@@ -341,6 +378,10 @@ class ExplorerService:
                 ):
                     moves[row["game_id"]].append(row["ptn"])
         games = [FinishedGame(game_id, tuple(moves[game_id]), result) for game_id, result in new]
+        await self._add(index, games)
+
+    async def _add(self, index: OpeningIndex, games: Sequence[FinishedGame]) -> None:
+        """Index `games`, replayed in the worker a batch at a time."""
         for batch in _chunks(games, REPLAY_BATCH):
             try:
                 reached = await self._replayer.run(replay, index.size, batch)

@@ -167,7 +167,7 @@ class GameCog(commands.Cog):
         size: BoardSize | None = None,
         public: bool = False,
     ) -> None:
-        """How this server's finished games went from a position, by next move"""
+        """How this server's finished games and published real games went from a position"""
         async with acting(interaction):
             guild_id = interaction.guild_id or 0
             if game is None:
@@ -181,13 +181,18 @@ class GameCog(commands.Cog):
                 source = target
             position = await asyncio.to_thread(explored_position, start, moves or "")
             me = interaction.client.user
-            exploration = await self.services.explorer.explore(
+            explorer = self.services.explorer
+            exploration = await explorer.explore(
                 guild_id, position, bot_id=0 if me is None else me.id
             )
+            published = await explorer.explore_published(position)
             link = PTNGame(tags={"Size": str(position.size), "TPS": position.tps()}).ninja_url()
             async with wording_for(interaction, public):
                 embed = game_messages.exploration_embed(
-                    exploration, game_messages.explored_from(source, start.ply, moves or ""), link
+                    exploration,
+                    published,
+                    game_messages.explored_from(source, start.ply, moves or ""),
+                    link,
                 )
             await answer(interaction, public, embed=embed)
 

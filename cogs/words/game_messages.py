@@ -812,40 +812,59 @@ def not_explorable(game: GameView, size: int | None) -> str:
     )
 
 
-def exploration_embed(exploration: Exploration, source: str, link: str) -> discord.Embed:
+def exploration_embed(
+    server: Exploration, published: Exploration, source: str, link: str
+) -> discord.Embed:
     """The opening explorer's answer: where the position comes from (`source`), its TPS, a
-    ptn.ninja `link` to it, and how the server's games went from it, by next move, as a table
-    narrow enough for a phone."""
-    total = exploration.total
+    ptn.ninja `link` to it, and how the server's games and the published real games went from
+    it, by next move, each as a table narrow enough for a phone."""
     lines = [
         source,
-        f"```\n{exploration.tps}\n```",
+        f"```\n{server.tps}\n```",
         _("[Open the position in ptn.ninja]({url})", url=link),
     ]
-    if not total.games:
-        lines.append(_("No finished game of this server has reached this position yet."))
-    else:
-        lines.append(
-            ngettext(
-                "{count} finished game reached this position:",
-                "{count} finished games reached this position:",
-                total.games,
-            )
+    server_games, published_games = server.total.games, published.total.games
+    lines += _counted(
+        server,
+        ngettext(
+            "**This server**: {count} finished game reached this position:",
+            "**This server**: {count} finished games reached this position:",
+            server_games,
         )
-        lines.append(f"```\n{_exploration_table(exploration)}\n```")
+        if server_games
+        else _("No finished game of this server has reached this position yet."),
+    )
+    lines += _counted(
+        published,
+        ngettext(
+            "**Published games**: {count} reached this position:",
+            "**Published games**: {count} reached this position:",
+            published_games,
+        )
+        if published_games
+        else _("No published game reached it."),
+    )
     embed = discord.Embed(
-        title=_("Opening explorer, {size}x{size}", size=exploration.size),
+        title=_("Opening explorer, {size}x{size}", size=server.size),
         description="\n".join(lines),
     )
     embed.set_footer(
         text=_(
-            "Finished games of this server with the standard rules of the size (the empty "
-            "board, the standard pieces, the swap opening; any komi), found by the position "
-            "whatever the move order. Games against Bredon are left out: its replies are its "
-            "search, not the players' choices."
+            "Finished games with the standard rules of the size (the empty board, the standard "
+            "pieces, the swap opening; any komi), found by the position whatever the move "
+            "order. This server's games against Bredon are left out: its replies are its "
+            "search, not the players' choices. Published games: real PlayTak and tournament "
+            "games shipped with Bredon."
         )
     )
     return embed
+
+
+def _counted(exploration: Exploration, heading: str) -> list[str]:
+    """`heading`, then the table of next moves when games reached the position."""
+    if not exploration.total.games:
+        return [heading]
+    return [heading, f"```\n{_exploration_table(exploration)}\n```"]
 
 
 def _exploration_table(exploration: Exploration) -> str:

@@ -1,11 +1,20 @@
 """`/game explore` as players use it: from moves or from a game's position, the server's finished
-games counted by next move (checked against each game in the database replayed on its own),
-an illegal move refused with the engine's reason, nothing yet, and shared with `public`."""
+games counted by next move (checked against each game in the database replayed on its own), the
+published real games beside them (checked against the shipped file read on its own), an illegal
+move or a game with custom rules refused with the reason, nothing yet, and shared with `public`."""
 
 from __future__ import annotations
 
-from bot.games.explorer import FinishedGame, Tally, explored_position, standard_position
-from tak import Result
+import json
+
+from bot.games.explorer import (
+    PUBLISHED_GAMES,
+    FinishedGame,
+    Tally,
+    explored_position,
+    standard_position,
+)
+from tak import Result, parse_result
 from tests.bot.games.test_explorer import brute_force
 from tests.cogs.conftest import World
 from tests.cogs.discord_locale import discord_in
@@ -25,10 +34,32 @@ async def finished_game(world: World, line: str, loser) -> None:
     await loser.click(asked.response.message, label="Resign")
 
 
-def table(description: str) -> list[list[str]]:
-    """The rows of the embed's table of next moves (the last code block), cell by cell."""
-    block = description.split("```")[-2]
+def table(description: str, heading: str = "**This server**") -> list[list[str]]:
+    """The rows of the embed's table of next moves under `heading` (the code block after it),
+    cell by cell."""
+    block = description.split(heading, 1)[1].split("```")[1]
     return [line.split() for line in block.strip().splitlines()]
+
+
+def published_count(size: int, line: str) -> dict[str | None, Tally]:
+    """The independent count of the published games: the shipped file read line by line, each
+    game replayed on its own."""
+    games = []
+    for number, text in enumerate(PUBLISHED_GAMES.read_text(encoding="utf-8").splitlines()):
+        row = json.loads(text)
+        if row["size"] == size:
+            moves = tuple(row["moves"].split())
+            games.append(FinishedGame(number, moves, parse_result(row["result"])))
+    return brute_force(games, size, explored_position(standard_position(size), line))
+
+
+def as_rows(counted: dict[str | None, Tally]) -> dict[str, tuple[int, int, int]]:
+    return {move or "ended": (t.white, t.draws, t.black) for move, t in counted.items()}
+
+
+def table_rows(rows: list[list[str]]) -> dict[str, tuple[int, int, int]]:
+    """A table's rows (less its header) as move → (white wins, draws, black wins)."""
+    return {row[0]: (int(row[2]), int(row[4]), int(row[6])) for row in rows[1:]}
 
 
 async def database_count(world: World, line: str) -> dict[str | None, Tally]:
@@ -66,7 +97,9 @@ async def test_the_explorer_counts_the_games_from_moves_or_a_game(world: World) 
     ]
     independent = await database_count(world, line)
     assert independent == {"b2": Tally(black=1), "b3": Tally(white=1)}
-    assert "Games against Bredon are left out" in (embed.footer.text or "")
+    assert "games against Bredon are left out" in (embed.footer.text or "")
+    assert published_count(5, line) == {}
+    assert "No published game reached it." in description
 
     from_game = await carol.slash(world.channel, "game explore", game=3)
     description = from_game.response.embeds[0].description or ""
@@ -88,8 +121,44 @@ async def test_the_explorer_counts_the_games_from_moves_or_a_game(world: World) 
     assert embed.title == "Eröffnungsbuch, 5x5"
     description = embed.description or ""
     assert "2 beendete Partien haben diese Stellung erreicht:" in description
-    assert table(description)[0] == ["Züge", "Partien", "Weiß", "Remis", "Schwarz"]
+    assert table(description, "**Dieser Server**")[0] == [
+        "Züge",
+        "Partien",
+        "Weiß",
+        "Remis",
+        "Schwarz",
+    ]
     assert max(len(row) for row in description.split("```")[-2].splitlines()) <= 38  # a phone
+
+
+async def test_the_published_games_are_counted_beside_the_servers(world: World) -> None:
+    explored = await world.alice.slash(world.channel, "game explore", size=6)
+    description = explored.response.embeds[0].description or ""
+    independent = published_count(6, "")
+    games = sum(tally.games for tally in independent.values())
+    assert games == 57  # 48 PlayTak tournament games and 9 from taktician's collection
+    assert f"**Published games**: {games} reached this position:" in description
+    shown = table(description, "**Published games**")
+    assert table_rows(shown) == as_rows(independent)  # every first move: fewer than ten
+    asked = await world.alice.slash(world.channel, "game explore", moves="a1 f6", size=6)
+    description = asked.response.embeds[0].description or ""
+    counted = published_count(6, "a1 f6")
+    assert 1 < len(counted) <= 10  # the replies to the corners, all shown
+    assert table_rows(table(description, "**Published games**")) == as_rows(counted)
+    assert "No finished game of this server has reached this position yet." in description
+    for block in description.split("```")[1::2]:
+        assert max(map(len, block.splitlines())) <= 38  # a phone
+
+
+async def test_a_game_with_custom_rules_is_refused(world: World) -> None:
+    thread = await world.start_game(size=5, opening="no-swap")
+    await world.move(world.alice, thread, "a1")
+    refused = await world.carol.slash(world.channel, "game explore", game=1)
+    assert refused.ephemeral and not refused.response.embeds
+    assert refused.response.content == (
+        "Game #1 is not played with the standard rules (the empty board, the standard pieces, "
+        "the swap opening), so the server's games cannot be compared with it."
+    )
 
 
 async def test_an_illegal_move_is_refused_with_the_reason(world: World) -> None:
