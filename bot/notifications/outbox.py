@@ -281,6 +281,23 @@ class TournamentNews:
 
 
 @dataclass(frozen=True, slots=True)
+class LeagueNews:
+    """What moved a team league on (:mod:`bot.leagues.service`): its start with the schedule, a
+    round whose lineups were due (its boards and games), decided matches, the final table."""
+
+    KIND: ClassVar[str] = "league"
+    league_id: int
+    started: bool = False
+    round_begun: int | None = None
+    decided: tuple[int, ...] = ()  # league match ids decided
+    finished: bool = False
+
+    @property
+    def stream(self) -> str:
+        return f"league:{self.league_id}"
+
+
+@dataclass(frozen=True, slots=True)
 class DigestDue:
     """A player's daily digest in one server (:mod:`bot.notifications.service`): the games
     awaiting their move, by DM, as they stand when it is delivered."""
@@ -327,6 +344,7 @@ Payload = (
     | ReminderDue
     | ChallengeSettled
     | TournamentNews
+    | LeagueNews
     | BiddingNews
     | DigestDue
     | ClockNews
@@ -345,6 +363,7 @@ PAYLOADS: dict[str, type[Payload]] = {
         ReminderDue,
         ChallengeSettled,
         TournamentNews,
+        LeagueNews,
         BiddingNews,
         DigestDue,
         ClockNews,
