@@ -74,10 +74,11 @@ async def _league(tx: Transaction, league_id: int) -> LeagueView:
     return league
 
 
-def _name(text: str, what: str) -> str:
+def _name(text: str, too_long: str) -> str:
+    """The name with its spaces tidied; `too_long` the refusal when it is empty or too long."""
     name = " ".join(text.split())
     if not name or len(name) > MAX_NAME:
-        raise _refuse(_("A {what}'s name needs 1 to {most} characters.", what=what, most=MAX_NAME))
+        raise _refuse(too_long)
     return name
 
 
@@ -104,21 +105,21 @@ class LeagueService:
             return await _league(tx, league_id)
 
     async def named(self, guild_id: int, name: str | None) -> LeagueView:
-        """The league of that name here, or with no name the server's only one still going."""
+        """The league of that name here, or with no name the server's only one still going (with
+        none going, the newest)."""
         async with self._db.snapshot() as tx:
             if name:
                 found = await storage.league_named(tx, guild_id, name.strip())
                 if found is None:
                     raise _refuse(_("There is no league called {name} here.", name=repr(name)))
                 return found
-            going = [
-                league
-                for league in await storage.guild_leagues(tx, guild_id)
-                if league.status is not LeagueStatus.FINISHED
-            ]
-        if len(going) != 1:
-            raise _refuse(_("Name the league: this server has none or several going."))
-        return going[0]
+            every = await storage.guild_leagues(tx, guild_id)
+        going = [league for league in every if league.status is not LeagueStatus.FINISHED]
+        if len(going) == 1:
+            return going[0]
+        if not going and every:
+            return every[0]  # the newest, finished
+        raise _refuse(_("Name the league: this server has none or several going."))
 
     async def leagues(self, guild_id: int) -> list[LeagueView]:
         async with self._db.snapshot() as tx:
@@ -165,7 +166,7 @@ class LeagueService:
     ) -> LeagueView:
         if not is_organizer:
             raise NotOrganizer(_("create a league"))
-        name = _name(name, _("league"))
+        name = _name(name, _("A league's name needs 1 to {most} characters.", most=MAX_NAME))
         if not 1 <= boards <= MAX_BOARDS:
             raise _refuse(_("A league has 1 to {most} boards a match.", most=MAX_BOARDS))
         if round_days < 1:
@@ -200,7 +201,7 @@ class LeagueService:
         """A new team whose captain is the first on its roster (before the start)."""
         if not is_organizer:
             raise NotOrganizer(_("add a team"))
-        name = _name(name, _("team"))
+        name = _name(name, _("A team's name needs 1 to {most} characters.", most=MAX_NAME))
         now = self._clock.now()
         async with self._db.transaction() as tx:
             league = await _league(tx, league_id)

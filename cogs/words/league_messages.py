@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.languages import _, numeral
+from bot.languages import _, ngettext, numeral
 from bot.leagues.model import BoardView, LeagueStatus, LeagueView, MatchView, RoundView, TeamView
 from bot.leagues.scoring import TeamStanding
 from cogs.words.formatting import display, mention, timestamp
@@ -22,12 +22,13 @@ def _cut(text: str) -> str:
 
 
 def created_text(league: LeagueView) -> str:
+    every = ngettext("{count} day between rounds", "{count} days between rounds", league.round_days)
     return _(
-        "**{name}** is created: {boards} boards a match, a round every {days} days. Add teams "
-        "with `/organize league addteam`, then start it with `/organize league start`.",
+        "**{name}** is created: {boards} boards a match, {every}. Add teams with "
+        "`/organize league addteam`, then start it with `/organize league start`.",
         name=display(league.name),
         boards=league.boards,
-        days=league.round_days,
+        every=every,
     )
 
 
@@ -145,14 +146,14 @@ def decided_text(league: LeagueView, matches: list[MatchView]) -> str:
 
 def standings_embed(league: LeagueView, rows: list[tuple[TeamStanding, TeamView]]) -> discord.Embed:
     """The table: place, team, matches won-drawn-lost, match points, game points."""
-    width = max([len(_("Team")), *(len(team.name) for _row, team in rows)])
-    width = min(width, 24)
-    head = f"{'#':>2} {_('Team'):<{width}} {_('W-D-L'):>7} {_('MP'):>3} {_('GP'):>5}"
+    team, record, match_points, game_points = _("Team"), _("W-D-L"), _("MP"), _("GP")
+    width = min(max([len(team), *(len(t.name) for _row, t in rows)]), 24)
+    head = f"{'#':>2} {team:<{width}} {record:>7} {match_points:>3} {game_points:>5}"
     lines = [head]
-    for row, team in rows:
-        record = f"{row.won}-{row.drawn}-{row.lost}"
+    for row, of in rows:
+        won_drawn_lost = f"{row.won}-{row.drawn}-{row.lost}"
         lines.append(
-            f"{row.place:>2} {team.name[:width]:<{width}} {record:>7} {row.match_points:>3} "
+            f"{row.place:>2} {of.name[:width]:<{width}} {won_drawn_lost:>7} {row.match_points:>3} "
             f"{_points(row.game_halves):>5}"
         )
     name = display(league.name)
