@@ -12,41 +12,25 @@ import pytest
 import simcord
 
 from tests.bot.setups import games_in_channel
-from tests.cogs.commands.test_tournament import BLACK_ROAD, WHITE_ROAD
+from tests.cogs.commands.test_tournament import BLACK_ROAD, WHITE_ROAD, Club
 from tests.cogs.conftest import World, advance
 from tests.cogs.discord_locale import discord_in
 
 
-class LeagueClub:
-    """The world with an organizer (Manage Server) and four more members: seven players."""
+class LeagueClub(Club):
+    """The tournaments' club (an organizer with Manage Server, four players) and three more
+    players: seven."""
 
     def __init__(self, world: World) -> None:
-        self.world = world
-        self.env = world.env
-        self.channel = world.channel
-        guild = world.guild
-        managers = guild.create_role("Managers", permissions=discord.Permissions(manage_guild=True))
-        self.olga = guild.add_member(self.env.create_user("olga"), roles=(managers,))
-        self.dave, self.eve, self.fay, self.gus = (
-            guild.add_member(self.env.create_user(name)) for name in ("dave", "eve", "fay", "gus")
+        super().__init__(world)
+        self.eve, self.fay, self.gus = (
+            world.guild.add_member(self.env.create_user(name)) for name in ("eve", "fay", "gus")
         )
-        self.players = [
-            world.alice,
-            world.bob,
-            world.carol,
-            self.dave,
-            self.eve,
-            self.fay,
-            self.gus,
-        ]
+        self.players += [self.eve, self.fay, self.gus]
         self.by_id = {actor.id: actor for actor in self.players}
 
-    @property
-    def services(self):
-        return self.env.bot.services
-
     def posts(self) -> list[discord.Message]:
-        return self.world.bot_messages(self.channel)
+        return self.channel_posts()
 
     async def ask(self, actor: simcord.MemberActor, command: str, **options) -> str:
         result = await actor.slash(self.channel, command, **options)
