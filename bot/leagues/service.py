@@ -37,6 +37,7 @@ from bot.languages import _
 from bot.leagues import storage
 from bot.leagues.model import (
     MAX_BOARDS,
+    BoardView,
     LeagueStatus,
     LeagueView,
     MatchView,
@@ -143,6 +144,20 @@ class LeagueService:
         """The last round whose games are made (1 before any)."""
         begun = [r.number for r in await self.rounds(league_id) if r.begun]
         return max(begun, default=1)
+
+    async def board_of_game(self, game_id: int) -> tuple[LeagueView, MatchView, BoardView] | None:
+        """The league, match and board a game is played on; None for a game of no league."""
+        async with self._db.snapshot() as tx:
+            row = await tx.fetchone(
+                "SELECT m.league_id, m.id FROM league_boards b JOIN league_matches m "
+                "ON m.id = b.match_id WHERE b.game_id = ?",
+                (game_id,),
+            )
+            if row is None:
+                return None
+            [match] = await storage.fetch_matches(tx, row["league_id"], ids=(row["id"],))
+            board = next(b for b in match.boards if b.game_id == game_id)
+            return await _league(tx, row["league_id"]), match, board
 
     async def standings(self, league_id: int) -> list[tuple[TeamStanding, TeamView]]:
         async with self._db.snapshot() as tx:
@@ -443,7 +458,7 @@ async def _begin_round(tx: Transaction, league: LeagueView, number: int, now: da
     news = LeagueNews(league.id, round_begun=number, decided=tuple(decided), finished=finished)
     news_id = await enqueue(tx, news, now)
     for game in games:
-        await enqueue(tx, GameStart(game.id), now, after=news_id)
+        await enqueue(tx, GameStart(game.id, league_id=league.id), now, after=news_id)
 
 
 async def _finish_if_over(tx: Transaction, league_id: int, now: datetime) -> bool:

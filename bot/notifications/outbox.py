@@ -92,6 +92,7 @@ class GameStart(_AboutAGame):
     KIND: ClassVar[str] = "game_start"
     anchor_message_id: int | None = None  # the accepted challenge's message
     tournament_id: int | None = None  # a tournament game: an anchor line in its channel first
+    league_id: int | None = None  # a league game: an anchor line naming its board first
 
 
 @dataclass(frozen=True, slots=True)

@@ -85,6 +85,17 @@ def board_line(board: BoardView, match: MatchView) -> str:
     return line
 
 
+def board_anchor_text(league: LeagueView, match: MatchView, board: BoardView) -> str:
+    """The line a league game's thread hangs from."""
+    return _(
+        "{name}, round {round}, {match}: {line}",
+        name=display(league.name),
+        round=match.round,
+        match=match_title(match),
+        line=board_line(board, match),
+    )
+
+
 def match_text(match: MatchView) -> str:
     return "\n".join([match_title(match), *(board_line(b, match) for b in match.boards)])
 

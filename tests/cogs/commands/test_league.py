@@ -45,7 +45,7 @@ class LeagueClub(Club):
             for text in (WHITE_ROAD if white_wins else BLACK_ROAD).split():
                 current = await self.services.games.get(game.id)
                 mover = self.by_id[current.player_to_move.id]
-                result = await mover.slash(self.channel, "tak move", ptn=text)
+                result = await mover.slash(self.thread(game.thread_id), "tak move", ptn=text)
                 assert result.response is None or result.ephemeral, result.response.content
             played += 1
         return played
@@ -122,6 +122,9 @@ async def test_three_teams_of_two_boards_with_a_substitute_play_a_league(club: L
         assert "has a bye." in text and "(white) vs" in text
         if round_view.number == substitute_round:
             assert f"Board 1: {gus.mention} (white)" in text or f"{gus.mention} (black)" in text
+        anchors = [p.content for p in club.posts() if ": Board " in p.content]
+        assert len([a for a in anchors if f"round {round_view.number}, " in a]) == 2
+        assert all("(white) vs" in a for a in anchors)
         late = await club.ask(alice, "league lineup", board1=alice, round=round_view.number)
         assert late == f"The deadline for the lineups of round {round_view.number} has passed."
         assert await club.play_round({alice.id, bob.id, gus.id}) == 2  # the Rooks win
