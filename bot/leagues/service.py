@@ -32,6 +32,7 @@ from datetime import datetime, timedelta
 
 from bot.errors import LeagueRefused, NotOrganizer
 from bot.games.model import GameRequest, GameSetup, GameView
+from bot.games.ratings import ratings_on
 from bot.games.storage import insert_game
 from bot.languages import _
 from bot.leagues import storage
@@ -64,14 +65,10 @@ from bot.tournaments import round_robin
 MAX_NAME = 60
 
 
-def _refuse(text: str) -> LeagueRefused:
-    return LeagueRefused(text)
-
-
 async def _league(tx: Transaction, league_id: int) -> LeagueView:
     league = await storage.fetch_league(tx, league_id)
     if league is None:
-        raise _refuse(_("There is no such league here."))
+        raise LeagueRefused(_("There is no such league here."))
     return league
 
 
@@ -79,7 +76,7 @@ def _name(text: str, too_long: str) -> str:
     """The name with its spaces tidied; `too_long` the refusal when it is empty or too long."""
     name = " ".join(text.split())
     if not name or len(name) > MAX_NAME:
-        raise _refuse(too_long)
+        raise LeagueRefused(too_long)
     return name
 
 
@@ -90,7 +87,7 @@ def _team_of(teams: Sequence[TeamView], player_id: int) -> TeamView | None:
 def _captained(teams: Sequence[TeamView], actor_id: int, league: LeagueView) -> TeamView:
     team = next((t for t in teams if t.captain.id == actor_id), None)
     if team is None:
-        raise _refuse(_("Only a team's captain can do that in {league}.", league=league.name))
+        raise LeagueRefused(_("Only a team's captain can do that in {league}.", league=league.name))
     return team
 
 
@@ -112,7 +109,9 @@ class LeagueService:
             if name:
                 found = await storage.league_named(tx, guild_id, name.strip())
                 if found is None:
-                    raise _refuse(_("There is no league called {name} here.", name=repr(name)))
+                    raise LeagueRefused(
+                        _("There is no league called {name} here.", name=repr(name))
+                    )
                 return found
             every = await storage.guild_leagues(tx, guild_id)
         going = [league for league in every if league.status is not LeagueStatus.FINISHED]
@@ -120,7 +119,7 @@ class LeagueService:
             return going[0]
         if not going and every:
             return every[0]  # the newest, finished
-        raise _refuse(_("Name the league: this server has none or several going."))
+        raise LeagueRefused(_("Name the league: this server has none or several going."))
 
     async def leagues(self, guild_id: int) -> list[LeagueView]:
         async with self._db.snapshot() as tx:
@@ -148,16 +147,12 @@ class LeagueService:
     async def board_of_game(self, game_id: int) -> tuple[LeagueView, MatchView, BoardView] | None:
         """The league, match and board a game is played on; None for a game of no league."""
         async with self._db.snapshot() as tx:
-            row = await tx.fetchone(
-                "SELECT m.league_id, m.id FROM league_boards b JOIN league_matches m "
-                "ON m.id = b.match_id WHERE b.game_id = ?",
-                (game_id,),
-            )
-            if row is None:
+            match_id = await storage.match_of_game(tx, game_id)
+            if match_id is None:
                 return None
-            [match] = await storage.fetch_matches(tx, row["league_id"], ids=(row["id"],))
+            match = await _match(tx, match_id)
             board = next(b for b in match.boards if b.game_id == game_id)
-            return await _league(tx, row["league_id"]), match, board
+            return await _league(tx, match.league_id), match, board
 
     async def standings(self, league_id: int) -> list[tuple[TeamStanding, TeamView]]:
         async with self._db.snapshot() as tx:
@@ -183,15 +178,15 @@ class LeagueService:
             raise NotOrganizer(_("create a league"))
         name = _name(name, _("A league's name needs 1 to {most} characters.", most=MAX_NAME))
         if not 1 <= boards <= MAX_BOARDS:
-            raise _refuse(_("A league has 1 to {most} boards a match.", most=MAX_BOARDS))
+            raise LeagueRefused(_("A league has 1 to {most} boards a match.", most=MAX_BOARDS))
         if round_days < 1:
-            raise _refuse(_("Rounds need at least a day between them."))
+            raise LeagueRefused(_("Rounds need at least a day between them."))
         # The games' settings, checked before anything is kept.
         GameSetup.create(GameRequest(), size=size, komi=komi, days_per_move=days_per_move)
         now = self._clock.now()
         async with self._db.transaction() as tx:
             if await storage.league_named(tx, guild_id, name) is not None:
-                raise _refuse(
+                raise LeagueRefused(
                     _("A league called {name} exists here: pick another name.", name=repr(name))
                 )
             await save_player(tx, organizer, now)
@@ -221,10 +216,10 @@ class LeagueService:
         async with self._db.transaction() as tx:
             league = await _league(tx, league_id)
             if league.status is not LeagueStatus.SIGNUP:
-                raise _refuse(_("{league} has started: no new teams.", league=league.name))
+                raise LeagueRefused(_("{league} has started: no new teams.", league=league.name))
             teams = await storage.fetch_teams(tx, league_id)
             if any(t.name.lower() == name.lower() for t in teams):
-                raise _refuse(
+                raise LeagueRefused(
                     _("{league} has a team called {team}.", league=league.name, team=name)
                 )
             _not_on_a_team(teams, captain)
@@ -241,10 +236,10 @@ class LeagueService:
         async with self._db.transaction() as tx:
             league = await _league(tx, league_id)
             if league.status is not LeagueStatus.SIGNUP:
-                raise _refuse(_("{league} has already started.", league=league.name))
+                raise LeagueRefused(_("{league} has already started.", league=league.name))
             teams = await storage.fetch_teams(tx, league_id)
             if len(teams) < 2:
-                raise _refuse(_("A league needs at least two teams."))
+                raise LeagueRefused(_("A league needs at least two teams."))
             for team in teams:
                 if len(team.roster) < league.boards:
                     raise _too_few(team, league.boards)
@@ -284,9 +279,11 @@ class LeagueService:
             teams = await storage.fetch_teams(tx, league_id)
             team = _captained(teams, actor_id, league)
             if all(p.id != player_id for p in team.roster):
-                raise _refuse(_("That player is not on the roster of {team}.", team=team.name))
+                raise LeagueRefused(
+                    _("That player is not on the roster of {team}.", team=team.name)
+                )
             if player_id == team.captain.id:
-                raise _refuse(_("The captain stays on the team's roster."))
+                raise LeagueRefused(_("The captain stays on the team's roster."))
             if len(team.roster) <= league.boards:
                 raise _too_few(team, league.boards)
             await storage.remove_player(tx, league_id, player_id)
@@ -301,7 +298,7 @@ class LeagueService:
         async with self._db.transaction() as tx:
             league = await _league(tx, league_id)
             if league.status is not LeagueStatus.RUNNING:
-                raise _refuse(_("{league} is not running.", league=league.name))
+                raise LeagueRefused(_("{league} is not running.", league=league.name))
             teams = await storage.fetch_teams(tx, league_id)
             team = _captained(teams, actor_id, league)
             rounds = await storage.fetch_rounds(tx, league_id)
@@ -309,30 +306,36 @@ class LeagueService:
                 number = next((r.number for r in rounds if not r.begun), rounds[-1].number)
             chosen = next((r for r in rounds if r.number == number), None)
             if chosen is None:
-                raise _refuse(
+                raise LeagueRefused(
                     _("{league} has rounds 1 to {last}.", league=league.name, last=len(rounds))
                 )
             if chosen.begun or now >= chosen.lineup_deadline:
-                raise _refuse(
+                raise LeagueRefused(
                     _(
                         "The deadline for the lineups of round {round} has passed.",
                         round=number,
                     )
                 )
             if not players or len(players) > league.boards:
-                raise _refuse(_("A lineup names 1 to {boards} players.", boards=league.boards))
+                raise LeagueRefused(
+                    _("A lineup names 1 to {boards} players.", boards=league.boards)
+                )
             if len(set(players)) != len(players):
-                raise _refuse(_("A player can play on one board only."))
+                raise LeagueRefused(_("A player can play on one board only."))
             on_roster = {p.id for p in team.roster}
             if any(p not in on_roster for p in players):
-                raise _refuse(_("That player is not on the roster of {team}.", team=team.name))
+                raise LeagueRefused(
+                    _("That player is not on the roster of {team}.", team=team.name)
+                )
             match = next(
                 m
                 for m in await storage.fetch_matches(tx, league_id, number)
                 if team.id in (m.home_id, m.away_id)
             )
             if match.is_bye:
-                raise _refuse(_("{team} has a bye in round {round}.", team=team.name, round=number))
+                raise LeagueRefused(
+                    _("{team} has a bye in round {round}.", team=team.name, round=number)
+                )
             await storage.set_lineup(tx, match.id, team.id, players, now)
             return match, chosen
 
@@ -364,7 +367,7 @@ class LeagueService:
 def _not_on_a_team(teams: Sequence[TeamView], player: PlayerRef) -> None:
     team = _team_of(teams, player.id)
     if team is not None:
-        raise _refuse(
+        raise LeagueRefused(
             _(
                 "{player} is already on {team}: a player is on one team per league.",
                 player=player.name,
@@ -375,26 +378,17 @@ def _not_on_a_team(teams: Sequence[TeamView], player: PlayerRef) -> None:
 
 def _not_over(league: LeagueView) -> None:
     if league.status is LeagueStatus.FINISHED:
-        raise _refuse(_("{league} is over.", league=league.name))
+        raise LeagueRefused(_("{league} is over.", league=league.name))
 
 
 def _too_few(team: TeamView, boards: int) -> LeagueRefused:
-    return _refuse(
+    return LeagueRefused(
         _(
             "{team} needs at least {boards} players on its roster.",
             team=team.name,
             boards=boards,
         )
     )
-
-
-async def _ratings(tx: Transaction, league: LeagueView, players: Sequence[int]) -> list[float]:
-    rows = await tx.fetchall(
-        "SELECT player_id, rating FROM ratings WHERE guild_id = ? AND size = ?",
-        (league.guild_id, league.size),
-    )
-    known = {row["player_id"]: row["rating"] for row in rows}
-    return [known.get(p, DEFAULT_RATING) for p in players]
 
 
 async def _lineup_of(
@@ -406,8 +400,9 @@ async def _lineup_of(
     chosen = await storage.fetch_lineup(tx, match_id, team.id)
     if chosen is not None:
         return [p if p in on_roster else None for p in chosen]
-    ratings = await _ratings(tx, league, on_roster)
-    return list(default_lineup(list(zip(on_roster, ratings, strict=True)), league.boards))
+    known = await ratings_on(tx, league.guild_id, league.size)
+    rated = [(player, known.get(player, DEFAULT_RATING)) for player in on_roster]
+    return list(default_lineup(rated, league.boards))
 
 
 async def _begin_round(tx: Transaction, league: LeagueView, number: int, now: datetime) -> None:
@@ -485,7 +480,7 @@ async def _standings(tx: Transaction, league_id: int) -> list[tuple[TeamStanding
 
 async def in_league(tx: Transaction, game: GameView) -> bool:
     """Whether the game is a board of a league match."""
-    return await storage.is_league_game(tx, game.id)
+    return await storage.match_of_game(tx, game.id) is not None
 
 
 async def record_game_in_league(
@@ -502,7 +497,7 @@ async def record_game_in_league(
     if winner is not None:
         winner_is_home = game.player(winner).id == home_player
     await storage.decide_board(tx, match_id, board, board_halves(winner_is_home), now)
-    [match] = await _match(tx, match_id)
+    match = await _match(tx, match_id)
     if not all(b.decided for b in match.boards):
         return
     await storage.decide_match(tx, match_id, now)
@@ -511,7 +506,7 @@ async def record_game_in_league(
     await enqueue(tx, news, now, after=after)
 
 
-async def _match(tx: Transaction, match_id: int) -> list[MatchView]:
-    row = await tx.fetchone("SELECT league_id FROM league_matches WHERE id = ?", (match_id,))
-    assert row is not None
-    return await storage.fetch_matches(tx, row["league_id"], ids=(match_id,))
+async def _match(tx: Transaction, match_id: int) -> MatchView:
+    league_id = await storage.league_of_match(tx, match_id)
+    [match] = await storage.fetch_matches(tx, league_id, ids=(match_id,))
+    return match

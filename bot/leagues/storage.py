@@ -284,10 +284,16 @@ async def board_of_game(tx: Transaction, game_id: int) -> tuple[int, int, int] |
     return None if row is None else (row["match_id"], row["board"], row["home_player_id"])
 
 
-async def is_league_game(tx: Transaction, game_id: int) -> bool:
-    return (
-        await tx.fetchone("SELECT 1 FROM league_boards WHERE game_id = ?", (game_id,)) is not None
-    )
+async def match_of_game(tx: Transaction, game_id: int) -> int | None:
+    """The league match whose board the game is played on, if any."""
+    row = await tx.fetchone("SELECT match_id FROM league_boards WHERE game_id = ?", (game_id,))
+    return None if row is None else int(row["match_id"])
+
+
+async def league_of_match(tx: Transaction, match_id: int) -> int:
+    row = await tx.fetchone("SELECT league_id FROM league_matches WHERE id = ?", (match_id,))
+    assert row is not None
+    return int(row["league_id"])
 
 
 async def decide_board(
