@@ -114,6 +114,14 @@ async def test_a_league_of_three_teams_played_to_the_end(
         for b in m.boards
     ]
     assert any(GUS in (home, away) for _, home, away in all_boards if _ == number)
+    # Without a lineup the Rooks field their two best by rating: all unrated, the first two.
+    later = next(
+        m
+        for m in await services.leagues.matches(league.id)
+        if m.round != number and teams["Rooks"].id in (m.home_id, m.away_id) and not m.is_bye
+    )
+    side = "home" if later.home_id == teams["Rooks"].id else "away"
+    assert [getattr(b, side) for b in later.boards] == [ANN, BEN]
     await win_all(services, league.id, "home")
     await deliver_everything(services, clock)
 

@@ -145,6 +145,17 @@ async def test_three_teams_of_two_boards_with_a_substitute_play_a_league(club: L
         ["2", "Bishops", "0-1-1", "1", "1"],
         ["2", "Knights", "0-1-1", "1", "1"],
     ]
+    with discord_in(club.env, bob, "de"):
+        german = await bob.slash(club.channel, "league standings")
+    [tabelle] = german.response.embeds
+    assert tabelle.title == "Winter League: Tabelle (Endstand)"
+    assert (tabelle.description or "").strip("`\n").splitlines()[0].split() == [
+        "#",
+        "Team",
+        "S-R-N",
+        "MP",
+        "PP",
+    ]
     match = await gus.slash(club.channel, "league match", round=substitute_round)
     [shown] = match.response.embeds
     assert gus.mention in (shown.description or "")
