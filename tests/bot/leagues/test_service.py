@@ -15,6 +15,7 @@ from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.timekeeping.clock import FakeClock
 from tests.bot.conftest import CHANNEL, GUILD, deliver_everything, play
+from tests.bot.setups import create_challenge
 
 # 3x3 roads: white's a1-b1-c1, black's c1-c2-c3.
 WHITE_ROAD = "a3 a1 b1 b3 c1"
@@ -218,3 +219,35 @@ async def test_refusals_change_nothing(services: Services, clock: FakeClock) -> 
         await services.leagues.lineup((await services.leagues.matches(league.id, 1))[0].id, 0)
         is None
     )
+
+
+async def test_without_a_lineup_the_best_rated_play_best_first(
+    services: Services, clock: FakeClock
+) -> None:
+    """Ben beat Ann in a rated game on the league's size: Ben (above 1500), the unrated Gus
+    (1500) and not Ann (below) play for the Rooks, Ben on board 1."""
+    challenge = await create_challenge(
+        services,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger=BEN,
+        opponent=ANN,
+        colour="white",
+        size=3,
+        komi=0,
+    )
+    game = (await services.challenges.accept(challenge.id, ANN)).game
+    await play(services, game.id, WHITE_ROAD)
+    league = await three_teams(services)
+    await services.leagues.start(league.id, is_organizer=True)
+    rooks = next(t for t in await services.leagues.teams(league.id) if t.name == "Rooks")
+    for round_view in await services.leagues.rounds(league.id):
+        clock.set(round_view.lineup_deadline)
+        await services.leagues.run_due()
+    [first, *_] = [
+        m
+        for m in await services.leagues.matches(league.id)
+        if rooks.id in (m.home_id, m.away_id) and not m.is_bye
+    ]
+    side = "home" if first.home_id == rooks.id else "away"
+    assert [getattr(b, side) for b in first.boards] == [BEN, GUS]
