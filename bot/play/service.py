@@ -889,7 +889,7 @@ class GameService:
 
     async def abort(self, game_id: int, player_id: int) -> GameEnding:
         """Either player may abort until both have moved (ply 2); the game counts for nothing.
-        Tournament games cannot be aborted: a player could dodge a pairing."""
+        Tournament and league games cannot be aborted: a player could dodge a pairing."""
         now = self._clock.now()
         async with self._db.transaction() as tx:
             game = await fetch_game(tx, game_id)
