@@ -47,7 +47,7 @@ def match_title(match: MatchView) -> str:
     if match.away_name is None:
         return _("**{team}** has a bye.", team=display(match.home_name))
     home, away = match.halves
-    if not match.boards:
+    if not any(board.decided for board in match.boards):
         return _(
             "**{home}** vs **{away}**", home=display(match.home_name), away=display(match.away_name)
         )
@@ -60,7 +60,7 @@ def match_title(match: MatchView) -> str:
     )
 
 
-def board_line(board: BoardView, match: MatchView) -> str:
+def board_line(board: BoardView) -> str:
     """One board: who plays whom with which colour, its game, or the forfeit."""
     if board.home is None or board.away is None:
         if board.home is None and board.away is None:
@@ -80,8 +80,10 @@ def board_line(board: BoardView, match: MatchView) -> str:
         black=mention(black),
         game=board.game_id,
     )
-    if board.decided:
-        line += f" — {_points(board.home_halves)}–{_points(board.away_halves)}"
+    if board.decided:  # the score in the order the players are named
+        halves = (board.home_halves, board.away_halves)
+        white_halves, black_halves = halves if board.home_white else halves[::-1]
+        line += f" — {_points(white_halves)}–{_points(black_halves)}"
     return line
 
 
@@ -92,12 +94,12 @@ def board_anchor_text(league: LeagueView, match: MatchView, board: BoardView) ->
         name=display(league.name),
         round=match.round,
         match=match_title(match),
-        line=board_line(board, match),
+        line=board_line(board),
     )
 
 
 def match_text(match: MatchView) -> str:
-    return "\n".join([match_title(match), *(board_line(b, match) for b in match.boards)])
+    return "\n".join([match_title(match), *(board_line(b) for b in match.boards)])
 
 
 def round_title(league: LeagueView, number: int) -> str:

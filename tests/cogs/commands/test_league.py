@@ -158,4 +158,10 @@ async def test_three_teams_of_two_boards_with_a_substitute_play_a_league(club: L
     ]
     match = await gus.slash(club.channel, "league match", round=substitute_round)
     [shown] = match.response.embeds
-    assert gus.mention in (shown.description or "")
+    lines = (shown.description or "").splitlines()
+    assert lines[0].startswith("**Rooks** 2–0 **") or lines[0].endswith(" 0–2 **Rooks**")
+    boards = [line for line in lines if line.startswith("Board")]
+    assert gus.mention in boards[0]
+    for line in boards:  # each score in the order of the players named: white first
+        rooks_white = line.split(" (white)")[0].split(": ")[1] in (alice.mention, gus.mention)
+        assert line.endswith("— 1–0" if rooks_white else "— 0–1"), line
