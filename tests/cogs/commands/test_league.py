@@ -165,3 +165,26 @@ async def test_three_teams_of_two_boards_with_a_substitute_play_a_league(club: L
     for line in boards:  # each score in the order of the players named: white first
         rooks_white = line.split(" (white)")[0].split(": ")[1] in (alice.mention, gus.mention)
         assert line.endswith("— 1–0" if rooks_white else "— 0–1"), line
+
+
+async def test_a_lineup_deadline_missed_while_the_bot_was_down_is_kept_at_start(
+    club: LeagueClub, new_bot
+) -> None:
+    alice, carol = club.world.alice, club.world.carol
+    await club.ask(club.olga, "organize league create", name="Duel", boards=1, round_days=1)
+    for team, captain in (("Rooks", alice), ("Bishops", carol)):
+        await club.ask(club.olga, "organize league addteam", name=team, captain=captain)
+    await club.ask(club.olga, "organize league start")
+    # The bot is down past the deadline: simulated time passes with no scheduler running.
+    await club.env.restart_bot(new_bot())
+    await club.env.bot.scheduler.stop()
+    await advance(club.env, timedelta(days=2))
+    assert not [p for p in club.posts() if "the games begin" in p.content]
+    await club.env.restart_bot(new_bot())  # the schedule is rebuilt from the database
+    [begun] = [p for p in club.posts() if "the games begin" in p.content]
+    [boards] = begun.embeds
+    description = boards.description or ""
+    assert any(
+        f"Board 1: {white.mention} (white) vs {black.mention} (black)" in description
+        for white, black in ((alice, carol), (carol, alice))
+    )
