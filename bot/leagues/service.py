@@ -218,9 +218,10 @@ class LeagueService:
             if league.status is not LeagueStatus.SIGNUP:
                 raise LeagueRefused(_("{league} has started: no new teams.", league=league.name))
             teams = await storage.fetch_teams(tx, league_id)
-            if any(t.name.lower() == name.lower() for t in teams):
+            taken = next((t for t in teams if t.name.casefold() == name.casefold()), None)
+            if taken is not None:
                 raise LeagueRefused(
-                    _("{league} has a team called {team}.", league=league.name, team=name)
+                    _("{league} has a team called {team}.", league=league.name, team=taken.name)
                 )
             _not_on_a_team(teams, captain)
             await save_player(tx, captain, now)

@@ -189,6 +189,7 @@ async def test_a_missing_player_forfeits_the_board_and_games_cannot_be_aborted(
 
 async def test_refusals_change_nothing(services: Services, clock: FakeClock) -> None:
     league = await three_teams(services)
+    before = await services.leagues.teams(league.id)
     with pytest.raises(NotOrganizer):
         await services.leagues.add_team(league.id, "Pawns", OLGA, is_organizer=False)
     with pytest.raises(LeagueRefused, match="already on Rooks"):
@@ -199,6 +200,9 @@ async def test_refusals_change_nothing(services: Services, clock: FakeClock) -> 
         await services.leagues.remove_from_roster(league.id, CAT.id, DAN.id)  # too few players
     with pytest.raises(LeagueRefused, match="not on the roster"):
         await services.leagues.remove_from_roster(league.id, CAT.id, ANN.id)
+    with pytest.raises(LeagueRefused, match="has a team called Rooks"):
+        await services.leagues.add_team(league.id, "rooks", OLGA, is_organizer=True)
+    assert await services.leagues.teams(league.id) == before
     await services.leagues.add_team(league.id, "Pawns", OLGA, is_organizer=True)
     with pytest.raises(LeagueRefused, match="Pawns needs at least 2 players"):
         await services.leagues.start(league.id, is_organizer=True)
@@ -212,9 +216,13 @@ async def test_refusals_change_nothing(services: Services, clock: FakeClock) -> 
         await services.leagues.set_lineup(league.id, BEN.id, [BEN.id], 1)
     with pytest.raises(LeagueRefused, match="1 to 2 players"):
         await services.leagues.set_lineup(league.id, ANN.id, [ANN.id, BEN.id, GUS.id], 1)
+    with pytest.raises(LeagueRefused, match="one board only"):
+        await services.leagues.set_lineup(league.id, ANN.id, [ANN.id, ANN.id], 1)
     clock.set(rounds[0].lineup_deadline)
     with pytest.raises(LeagueRefused, match="deadline for the lineups of round 1 has passed"):
         await services.leagues.set_lineup(league.id, ANN.id, [ANN.id, BEN.id], 1)
+    with pytest.raises(LeagueRefused, match="has already started"):
+        await services.leagues.start(league.id, is_organizer=True)
     assert (
         await services.leagues.lineup((await services.leagues.matches(league.id, 1))[0].id, 0)
         is None
