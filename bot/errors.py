@@ -564,3 +564,21 @@ class CorrectionRefused(BredonError):
 class ReportRefused(BredonError):
     """A game reported from elsewhere that does not count: the file is unreadable, forged or
     does not fit the pairing, or there is no game waiting for it."""
+
+
+# ----------------------------------------------------------------- team leagues
+
+
+class LeagueRefused(BredonError):
+    """A league request that cannot be done: not a captain, after the deadline, a player not on
+    the roster or already on a team, too few players... (the message says why)."""
+
+
+class LeagueGameAbort(BredonError):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            _(
+                "Game #{game} is a league game and cannot be aborted: resign or offer a draw.",
+                game=game_id,
+            )
+        )

@@ -25,6 +25,7 @@ from bot.games.matches import MatchService
 from bot.games.notes import NoteService
 from bot.games.ratings import RatingService
 from bot.guild_settings import GuildService
+from bot.leagues.service import LeagueService
 from bot.notifications.outbox import OutboxService
 from bot.notifications.service import NotificationService
 from bot.play.challenges import ChallengeService
@@ -63,6 +64,7 @@ class Services:
     corrections: CorrectionService
     analysis: AnalysisService
     explorer: ExplorerService
+    leagues: LeagueService
 
     @classmethod
     async def open(
@@ -106,6 +108,7 @@ class Services:
             corrections=CorrectionService(db, clock, finish_game),
             analysis=AnalysisService(db, clock, lookup),
             explorer=ExplorerService(db),
+            leagues=LeagueService(db, clock),
         )
 
     async def close(self) -> None:

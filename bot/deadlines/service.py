@@ -9,9 +9,9 @@ the moment they ran out, so a deadline they moved holds however late the schedul
 deadline passes the player to move loses on time, unless they opted in to automatic vacation and
 have a vacation day left (:func:`~bot.deadlines.holds.take_vacation_day`: the day is taken
 instead, from the deadline); a game in
-which nobody has moved is aborted instead, except in a tournament, where white loses on time like
-anyone else who does not move (an abort would leave the pairing unplayed). Open challenges expire
-at their ``expires_at``.
+which nobody has moved is aborted instead, except in a tournament or a league, where white loses
+on time like anyone else who does not move (an abort would leave the pairing unplayed). Open
+challenges expire at their ``expires_at``.
 
 Every settlement writes its announcement to the outbox (:mod:`bot.notifications.outbox`) in its own
 transaction. A game whose announcements are not all delivered yet does not lose on time: its
@@ -60,6 +60,7 @@ from bot.games.turns import (
     out_of_time_held,
     reminder_offsets,
 )
+from bot.leagues.service import in_league
 from bot.notifications.outbox import (
     GAME_HAS_PENDING_NEWS,
     ChallengeSettled,
@@ -248,7 +249,9 @@ class DeadlineService:
             )
             if pending is not None and pending[0]:
                 return None
-            if game.plies_played == 0 and not await in_tournament(tx, game):
+            if game.plies_played == 0 and not (
+                await in_tournament(tx, game) or await in_league(tx, game)
+            ):
                 result = Result(None, ResultKind.ABORT)
             else:
                 vacation = await take_vacation_day(tx, game, moment)

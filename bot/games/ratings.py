@@ -47,6 +47,14 @@ async def _current(tx: Transaction, guild_id: int, size: int, player_id: int) ->
     return Rating(row["rating"], row["deviation"], row["volatility"]) if row else Rating()
 
 
+async def ratings_on(tx: Transaction, guild_id: int, size: int) -> dict[int, float]:
+    """{player: rating} of everyone rated on this board size in the guild."""
+    rows = await tx.fetchall(
+        "SELECT player_id, rating FROM ratings WHERE guild_id = ? AND size = ?", (guild_id, size)
+    )
+    return {row["player_id"]: row["rating"] for row in rows}
+
+
 async def rate_game(
     tx: Transaction, game: GameView, now: datetime
 ) -> tuple[RatingChange, RatingChange] | None:

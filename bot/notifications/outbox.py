@@ -92,6 +92,7 @@ class GameStart(_AboutAGame):
     KIND: ClassVar[str] = "game_start"
     anchor_message_id: int | None = None  # the accepted challenge's message
     tournament_id: int | None = None  # a tournament game: an anchor line in its channel first
+    league_id: int | None = None  # a league game: an anchor line naming its board first
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,6 +282,23 @@ class TournamentNews:
 
 
 @dataclass(frozen=True, slots=True)
+class LeagueNews:
+    """What moved a team league on (:mod:`bot.leagues.service`): its start with the schedule, a
+    round whose lineups were due (its boards and games), decided matches, the final table."""
+
+    KIND: ClassVar[str] = "league"
+    league_id: int
+    started: bool = False
+    round_begun: int | None = None
+    decided: tuple[int, ...] = ()  # league match ids decided
+    finished: bool = False
+
+    @property
+    def stream(self) -> str:
+        return f"league:{self.league_id}"
+
+
+@dataclass(frozen=True, slots=True)
 class DigestDue:
     """A player's daily digest in one server (:mod:`bot.notifications.service`): the games
     awaiting their move, by DM, as they stand when it is delivered."""
@@ -327,6 +345,7 @@ Payload = (
     | ReminderDue
     | ChallengeSettled
     | TournamentNews
+    | LeagueNews
     | BiddingNews
     | DigestDue
     | ClockNews
@@ -345,6 +364,7 @@ PAYLOADS: dict[str, type[Payload]] = {
         ReminderDue,
         ChallengeSettled,
         TournamentNews,
+        LeagueNews,
         BiddingNews,
         DigestDue,
         ClockNews,

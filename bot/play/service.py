@@ -71,6 +71,7 @@ from bot.errors import (
     DrawAlreadyOffered,
     GameOver,
     IllegalMove,
+    LeagueGameAbort,
     MoveUnconfirmed,
     MustPayOrResign,
     NoDrawOffer,
@@ -112,6 +113,7 @@ from bot.games.storage import (
     take_back_move,
 )
 from bot.games.turns import Turn, turn_after_move, turn_after_undo, turn_for
+from bot.leagues.service import in_league, record_game_in_league
 from bot.notifications.outbox import (
     TURN_NOTICES,
     EndingCause,
@@ -270,7 +272,8 @@ async def finish_game(
     news: GameEnded,
 ) -> GameEnding:
     """End an active game with `result`: score it, stop its clock, count it in its match, rate
-    it, and count a match it finished in its tournament (which may begin the next round).
+    it, count a match it finished in its tournament (which may begin the next round), and its
+    board in its league match (:func:`bot.leagues.service.record_game_in_league`).
     `news` says how it ended, for the announcement written here with the match's next game and
     the tournament's progress after it.
 
@@ -296,6 +299,7 @@ async def finish_game(
             next_game_id=None if next_game is None else next_game.id,
         )
     ending_id = await enqueue(tx, news, now)
+    await record_game_in_league(tx, finished, now, after=ending_id)
     if next_game is not None:
         await enqueue(tx, GameStart(next_game.id), now, after=ending_id)
     if tournament is not None:
@@ -885,7 +889,7 @@ class GameService:
 
     async def abort(self, game_id: int, player_id: int) -> GameEnding:
         """Either player may abort until both have moved (ply 2); the game counts for nothing.
-        Tournament games cannot be aborted: a player could dodge a pairing."""
+        Tournament and league games cannot be aborted: a player could dodge a pairing."""
         now = self._clock.now()
         async with self._db.transaction() as tx:
             game = await fetch_game(tx, game_id)
@@ -895,6 +899,8 @@ class GameService:
                 raise TooLateToAbort(game.id)
             if await in_tournament(tx, game):
                 raise TournamentGameAbort(game.id)
+            if await in_league(tx, game):
+                raise LeagueGameAbort(game.id)
             result = Result(None, ResultKind.ABORT)
             news = GameEnded(game.id, EndingCause.ABORT, by=player_id)
             return await finish_game(tx, game, game.position_from_tps(), result, now, news)

@@ -58,6 +58,15 @@ async def organizer_check(services: Services, interaction: discord.Interaction) 
     }
 
 
+async def announce_stream(courier: Courier, stream: str) -> str:
+    """Deliver a tournament's or a league's news now; a note for the organizer if Discord
+    refused it for now."""
+    report = await courier.deliver_stream(stream)
+    if report.pending:
+        return " " + _("I couldn't post the news in its channel yet; I'll keep trying.")
+    return ""
+
+
 class TournamentCog(commands.Cog):
     """`/tournament`: playing in tournaments (the organizers' `/organize` is
     :class:`cogs.commands.organize.OrganizeCog`; the commands' names and groups are declared in
@@ -72,10 +81,7 @@ class TournamentCog(commands.Cog):
 
     async def announce(self, tournament: TournamentView) -> str:
         """Deliver the tournament's news now; a note for the organizer if Discord refused."""
-        report = await self.courier.deliver_stream(tournament_stream(tournament.id))
-        if report.pending:
-            return " " + _("I couldn't post the news in its channel yet; I'll keep trying.")
-        return ""
+        return await announce_stream(self.courier, tournament_stream(tournament.id))
 
     # ----------------------------------------------------------------- organizing
 

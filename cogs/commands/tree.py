@@ -9,6 +9,8 @@ Commands are grouped by what players do, the most frequent kept shortest:
 - ``/profile``: you and the server's tables (settings, scores, stats, leaderboard);
 - ``/coins``: wallets (wallet, leaderboard);
 - ``/tournament``: playing in tournaments; ``/organize``: running them (organizers);
+- ``/league``: team leagues' rosters, lineups, matches and standings (``/organize league``
+  creates and starts them: :mod:`cogs.commands.league`);
 - ``/bredon``: the server's settings (server managers).
 
 The commands' bodies live in one module per group, named by it: :mod:`cogs.commands.tak`,
@@ -45,6 +47,7 @@ from cogs.commands import bredon, coins
 from cogs.commands.clock import ClockCog
 from cogs.commands.game import GameCog
 from cogs.commands.game_analysis import AnalysisCog
+from cogs.commands.league import LeagueCog
 from cogs.commands.organize import OrganizeCog
 from cogs.commands.profile import ProfileCog
 from cogs.commands.tak import TakCog
@@ -151,6 +154,7 @@ class Cogs:
     profile: ProfileCog
     tournament: TournamentCog
     organize: OrganizeCog
+    league: LeagueCog
 
     def all(self) -> tuple[commands.Cog, ...]:
         return tuple(getattr(self, field.name) for field in fields(self))
@@ -211,7 +215,27 @@ def build_tree(cogs: Cogs) -> list[app_commands.Group]:
             *(o.seed, o.late, o.replace),
             *(o.correct, o.bye, o.forbid, o.allow),
             group("checkin", "Check-in before the start", o.checkin_open, subgroup=True),
+            group(
+                "league",
+                "Team leagues: create one, add teams with their captains, start it",
+                cogs.league.league_create,
+                cogs.league.league_addteam,
+                cogs.league.league_start,
+                subgroup=True,
+            ),
             managers_only=True,
+        ),
+        group(
+            "league",
+            "Team leagues: rosters and lineups (captains), matches and standings",
+            *(cogs.league.lineup, cogs.league.match, cogs.league.standings, cogs.league.teams),
+            group(
+                "roster",
+                "Your team's players (captains)",
+                cogs.league.roster_add,
+                cogs.league.roster_remove,
+                subgroup=True,
+            ),
         ),
         # Server settings: shown to server managers only (Discord hides it from everyone else).
         group(
@@ -249,6 +273,7 @@ async def install(bot: BredonBot) -> None:
         profile=ProfileCog(bot, courier),
         tournament=tournament,
         organize=OrganizeCog(bot, courier, tournament),
+        league=LeagueCog(bot, courier),
     )
     for cog in (courier_cog, *cogs.all(), UnreachableNotice(bot)):
         await bot.add_cog(cog)

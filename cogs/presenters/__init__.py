@@ -16,6 +16,7 @@ from cogs.presenters import (
     coins,
     digests,
     endings,
+    leagues,
     moves,
     offers,
     starts,
@@ -28,5 +29,6 @@ def register_all(table: GameTable) -> None:
     for module in (
         *(challenges, starts, moves, boards, offers, endings, clocks, tournaments, coins, digests),
         analyses,
+        leagues,
     ):
         module.register(table)

@@ -1,6 +1,6 @@
 """A game's start: its thread (under the challenge, or under an anchor line in the tournament's
-channel), its first board, the tournament players' DMs and the pointers from the games it
-follows."""
+or the league's channel), its first board, the tournament players' DMs and the pointers from the
+games it follows."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from bot.games.model import GameView
 from bot.notifications.outbox import GameStart, Item
 from cogs.delivery.table import GONE, UNREACHABLE, GameTable, Shown
 from cogs.presenters.moves import post_turn
-from cogs.words import game_messages, notification_messages, tournament_messages
+from cogs.words import game_messages, league_messages, notification_messages, tournament_messages
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +104,8 @@ async def _anchor(
     table: GameTable, item: Item, game: GameView, start: GameStart
 ) -> discord.PartialMessage | None:
     """The message the game's thread hangs from: the challenge's, or for a tournament game a
-    line naming its match in the tournament's channel (posted once)."""
+    line naming its match in the tournament's channel, for a league game its board in the
+    league's (posted once)."""
     try:
         channel = await table.channel(game.channel_id)
     except GONE as error:
@@ -114,22 +115,32 @@ async def _anchor(
         return None
     if start.anchor_message_id is not None:
         return channel.get_partial_message(start.anchor_message_id)
-    if start.tournament_id is None or game.match_id is None:
-        return None
     if "anchor_id" not in item.progress:
-        tournament = await table.services.tournaments.get(start.tournament_id)
-        pairing = await table.services.tournaments.pairing_of_match(game.match_id)
-        if pairing is None or pairing.player2 is None:
+        text = await _anchor_text(table, game, start)
+        if text is None:
             return None
         try:
-            anchor = await channel.send(
-                tournament_messages.match_anchor_text(tournament, pairing, game.id)
-            )
+            anchor = await channel.send(text)
         except GONE as error:
             log.warning("Game %s: no anchor line in its channel (%s).", game.id, error)
             return None
         await table.services.outbox.save_progress(item, anchor_id=anchor.id)
     return channel.get_partial_message(item.progress["anchor_id"])
+
+
+async def _anchor_text(table: GameTable, game: GameView, start: GameStart) -> str | None:
+    """The line naming a tournament game's match, or a league game's board; None for others."""
+    services = table.services
+    if start.league_id is not None:
+        found = await services.leagues.board_of_game(game.id)
+        return None if found is None else league_messages.board_anchor_text(*found)
+    if start.tournament_id is None or game.match_id is None:
+        return None
+    tournament = await services.tournaments.get(start.tournament_id)
+    pairing = await services.tournaments.pairing_of_match(game.match_id)
+    if pairing is None or pairing.player2 is None:
+        return None
+    return tournament_messages.match_anchor_text(tournament, pairing, game.id)
 
 
 async def _rename_thread(table: GameTable, game: GameView, match_games: int) -> None:

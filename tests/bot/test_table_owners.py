@@ -48,6 +48,18 @@ OWNERS = {
     "analyses": "bot/computer/analysis_queue.py",
     "game_notes": "bot/games/notes.py",
     "conditional_moves": "bot/games/conditions.py",
+    **dict.fromkeys(
+        (
+            "leagues",
+            "league_teams",
+            "league_players",
+            "league_rounds",
+            "league_matches",
+            "league_lineups",
+            "league_boards",
+        ),
+        "bot/leagues/storage.py",
+    ),
     # PostgreSQL's schema version (SQLite keeps it in the file's header).
     "bredon_schema": "bot/store/postgres.py",
     "shard_leases": "bot/store/shard_leases.py",

@@ -28,6 +28,7 @@ async def test_every_cog_loads_with_the_tak_and_tournament_groups(simcord_env) -
         "cogs.commands.profile",
         "cogs.commands.tournament",
         "cogs.commands.organize",
+        "cogs.commands.league",
     }
     assert bot.intents == discord.Intents.default()
     assert not bot.intents.message_content and not bot.intents.members
@@ -40,11 +41,12 @@ async def test_every_cog_loads_with_the_tak_and_tournament_groups(simcord_env) -
         "coins",
         "tournament",
         "organize",
+        "league",
         "bredon",
     ]
     admin = {c.name: c.default_permissions for c in bot.tree.get_commands()}
     assert admin["bredon"] == admin["organize"] == discord.Permissions(manage_guild=True)
-    assert admin["tak"] is None and admin["tournament"] is None
+    assert admin["tak"] is None and admin["tournament"] is None and admin["league"] is None
 
 
 @pytest.mark.parametrize("action", sorted(KINDS))

@@ -1,0 +1,71 @@
+"""A team league's news in its channel: its start with the schedule, each round's boards when
+its lineups were due, the matches decided and the final table."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import discord
+
+from bot.notifications.outbox import Item, LeagueNews, Outcome
+from cogs.delivery.table import GONE, GameTable, Shown, Undeliverable
+from cogs.words import league_messages
+
+# One message: its text and its embed.
+LeagueMessage = tuple[str, discord.Embed | None]
+
+
+async def show_news(table: GameTable, item: Item, news: LeagueNews) -> Shown:
+    """Each message of the news, in the league's channel; each one sent is counted in the
+    item's progress, so a retry goes on from the next one."""
+    posts = await _posts(table, news)
+    league = await table.services.leagues.get(news.league_id)
+    last = item.progress.get("last_link")
+    for number, (text, embed) in enumerate(posts):
+        if number < item.progress.get("sent", 0):
+            continue
+        try:
+            place = await table.channel(league.channel_id)
+            extra: dict[str, Any] = {"embed": embed} if embed else {}
+            sent = await place.send(text, **extra)
+        except GONE as error:
+            raise Undeliverable(f"league {league.id}: its channel refused ({error})") from error
+        last = sent.jump_url
+        await table.services.outbox.save_progress(item, sent=number + 1, last_link=last)
+    return Shown(last, Outcome.POSTED)
+
+
+async def _posts(table: GameTable, news: LeagueNews) -> list[LeagueMessage]:
+    leagues = table.services.leagues
+    league = await leagues.get(news.league_id)
+    posts: list[LeagueMessage] = []
+    if news.started:
+        schedule = league_messages.schedule_embed(
+            league, await leagues.rounds(league.id), await leagues.matches(league.id)
+        )
+        posts.append((league_messages.started_text(league), schedule))
+    if news.round_begun is not None:
+        matches = await leagues.matches(league.id, news.round_begun)
+        posts.append(
+            (
+                league_messages.round_begins_text(league, news.round_begun),
+                league_messages.round_embed(league, news.round_begun, matches),
+            )
+        )
+    elif news.decided:
+        decided = await leagues.matches(league.id, ids=news.decided)
+        posts.append((league_messages.decided_text(league, decided), None))
+    if news.finished:
+        rows = await leagues.standings(league.id)
+        posts.append(
+            (
+                league_messages.finished_text(league, rows),
+                league_messages.standings_embed(league, rows),
+            )
+        )
+    return posts
+
+
+def register(table: GameTable) -> None:
+    table.register(LeagueNews, partial(show_news, table))
