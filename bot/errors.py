@@ -437,7 +437,10 @@ class TooManyTournaments(BredonError):
 class InvisibleName(InvalidSetting):
     def __init__(self, what: str) -> None:
         """`what`: what is named ("tournament")."""
-        texts = {"tournament": _("A tournament needs a name with visible letters or digits.")}
+        texts = {
+            "tournament": _("A tournament needs a name with visible letters or digits."),
+            "league": _("A league needs a name with visible letters or digits."),
+        }
         super().__init__(texts[what])
 
 
@@ -564,3 +567,10 @@ class CorrectionRefused(BredonError):
 class ReportRefused(BredonError):
     """A game reported from elsewhere that does not count: the file is unreadable, forged or
     does not fit the pairing, or there is no game waiting for it."""
+
+
+# ----------------------------------------------------------------- seasons
+
+
+class SeasonRefused(BredonError):
+    """A season request that cannot be done now (:mod:`bot.seasons`); the message says why."""

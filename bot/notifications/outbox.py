@@ -280,6 +280,26 @@ class TournamentNews:
         return tournament_stream(self.tournament_id)
 
 
+class SeasonEvent(StrEnum):
+    STARTED = "started"  # its divisions, each a tournament whose round 1 is posted by itself
+    FINISHED = "finished"  # the division winners, who goes up and who goes down
+    WAITING = "waiting"  # its start came with fewer than two players: it waits for the organizer
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonNews:
+    """What happened to a season of a server's league (:mod:`bot.seasons`)."""
+
+    KIND: ClassVar[str] = "season"
+    guild_id: int
+    season_id: int
+    event: str  # a SeasonEvent
+
+    @property
+    def stream(self) -> str:
+        return f"season:{self.season_id}"
+
+
 @dataclass(frozen=True, slots=True)
 class DigestDue:
     """A player's daily digest in one server (:mod:`bot.notifications.service`): the games
@@ -333,6 +353,7 @@ Payload = (
     | AnalysisReady
     | BoardSuperseded
     | ConditionsDropped
+    | SeasonNews
 )
 PAYLOADS: dict[str, type[Payload]] = {
     kind.KIND: kind
@@ -351,6 +372,7 @@ PAYLOADS: dict[str, type[Payload]] = {
         AnalysisReady,
         BoardSuperseded,
         ConditionsDropped,
+        SeasonNews,
     )
 }
 TURN_NOTICES = (GameStart, MovePlayed, MoveTakenBack)
