@@ -70,6 +70,10 @@ def tournament_stream(tournament_id: int) -> str:
     return f"tournament:{tournament_id}"
 
 
+def season_stream(season_id: int) -> str:
+    return f"season:{season_id}"
+
+
 # ----------------------------------------------------------------- what is announced
 
 
@@ -297,7 +301,7 @@ class SeasonNews:
 
     @property
     def stream(self) -> str:
-        return f"season:{self.season_id}"
+        return season_stream(self.season_id)
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,6 +64,7 @@ from bot.tournaments.tournament import (
     TournamentFormat,
     TournamentProgress,
     TournamentStatus,
+    TournamentView,
 )
 
 
@@ -78,6 +79,7 @@ class Leaving:
 @dataclass(frozen=True, slots=True)
 class DivisionTable:
     division: DivisionView
+    tournament: TournamentView
     rows: list[StandingRow]
 
 
@@ -98,12 +100,10 @@ class SeasonService:
         is_organizer: bool,
         name: str,
         rules: LeagueRules,
-        game: GameRequest,
-        size: int,
-        komi: float,
-        days_per_move: int,
+        setup: GameSetup,
     ) -> LeagueView:
-        """The server's league, its first season open for sign-up."""
+        """The server's league, its games set up as `setup`, its first season open for
+        sign-up."""
         if not is_organizer:
             raise NotOrganizer(_("create a season league"))
         name = " ".join(strip_unsafe(name).split())
@@ -113,7 +113,7 @@ class SeasonService:
             raise InvalidSetting(
                 _("A league name has 1 to {most} characters.", most=MAX_NAME_LENGTH)
             )
-        setup = _checked_setup(game, size, komi, days_per_move)
+        _check_setup(setup)
         now = self._clock.now()
         async with self._db.transaction() as tx:
             if await storage.fetch_league(tx, guild_id) is not None:
@@ -142,11 +142,18 @@ class SeasonService:
         actor_id: int,
         is_organizer: bool,
     ) -> LeagueView:
-        """New settings (and the channel its games go to), from the next season's start."""
+        """New settings (and the channel its games go to), from the next season's start; what
+        `game` leaves out stays as it was."""
         async with self._db.transaction() as tx:
             league = await self._organized(tx, guild_id, actor_id, is_organizer)
             current = league.setup
-            setup = _checked_setup(game, current.size, current.base_komi, current.days_per_move)
+            setup = GameSetup.create(
+                game,
+                size=current.size,
+                komi=current.base_komi,
+                days_per_move=current.days_per_move,
+            )
+            _check_setup(setup)
             await storage.update_league(tx, league.id, channel_id, rules, setup)
             return await storage.fetch_league_by_id(tx, league.id)
 
@@ -303,7 +310,12 @@ class SeasonService:
                 )
             divisions = [divisions[division - 1]]
         tables = [
-            DivisionTable(d, await self._tournaments.standings(d.tournament_id)) for d in divisions
+            DivisionTable(
+                d,
+                await self._tournaments.get(d.tournament_id),
+                await self._tournaments.standings(d.tournament_id),
+            )
+            for d in divisions
         ]
         return season, tables
 
@@ -445,11 +457,10 @@ class SeasonService:
         await enqueue(tx, SeasonNews(league.guild_id, season.id, SeasonEvent.FINISHED.value), now)
 
 
-def _checked_setup(game: GameRequest, size: int, komi: float, days_per_move: int) -> GameSetup:
-    setup = GameSetup.create(game, size=size, komi=komi, days_per_move=days_per_move)
+def _check_setup(setup: GameSetup) -> None:
+    """What a league keeps of its games' setup: size, komi and days a move."""
     if setup.antiquity or not setup.standard_reserves or setup.start_tps is not None:
         raise InvalidSetting(_("A season's games are played with the standard pieces."))
-    return setup
 
 
 def _season_name(league: LeagueView, number: int) -> str:

@@ -9,6 +9,8 @@ Commands are grouped by what players do, the most frequent kept shortest:
 - ``/profile``: you and the server's tables (settings, scores, stats, leaderboard);
 - ``/coins``: wallets (wallet, leaderboard);
 - ``/tournament``: playing in tournaments; ``/organize``: running them (organizers);
+- ``/season``: the server's league of seasons (:mod:`cogs.commands.season`; its organizers'
+  side is ``/organize season``);
 - ``/bredon``: the server's settings (server managers).
 
 The commands' bodies live in one module per group, named by it: :mod:`cogs.commands.tak`,
@@ -47,6 +49,7 @@ from cogs.commands.game import GameCog
 from cogs.commands.game_analysis import AnalysisCog
 from cogs.commands.organize import OrganizeCog
 from cogs.commands.profile import ProfileCog
+from cogs.commands.season import SeasonCog
 from cogs.commands.tak import TakCog
 from cogs.commands.tak_play import OpponentCog
 from cogs.commands.tournament import TournamentCog
@@ -151,6 +154,7 @@ class Cogs:
     profile: ProfileCog
     tournament: TournamentCog
     organize: OrganizeCog
+    season: SeasonCog
 
     def all(self) -> tuple[commands.Cog, ...]:
         return tuple(getattr(self, field.name) for field in fields(self))
@@ -160,6 +164,8 @@ def build_tree(cogs: Cogs) -> list[app_commands.Group]:
     """The whole command tree, group by group, the most used first."""
     tak, game, clock, profile = cogs.tak, cogs.game, cogs.clock, cogs.profile
     t, o, analysis, play = cogs.tournament, cogs.organize, cogs.game_analysis, cogs.tak_play
+    s = cogs.season
+    league = (s.season_create, s.season_settings, s.season_start, s.season_round)
     return [
         group(
             "tak",
@@ -202,6 +208,11 @@ def build_tree(cogs: Cogs) -> list[app_commands.Group]:
             *(t.join, t.leave, t.withdraw, t.checkin, t.pairings, t.standings, t.info),
             *(t.export, t.report, t.log, t.bye),
         ),
+        group(
+            "season",
+            "The server's league that recurs: sign up, tables, hall of fame",
+            *(s.join, s.leave, s.standings, s.halloffame),
+        ),
         # Shown to server managers only, unless a manager grants it to the organizer role
         # (Server Settings -> Integrations); the service still checks who may run a tournament.
         group(
@@ -211,6 +222,7 @@ def build_tree(cogs: Cogs) -> list[app_commands.Group]:
             *(o.seed, o.late, o.replace),
             *(o.correct, o.bye, o.forbid, o.allow),
             group("checkin", "Check-in before the start", o.checkin_open, subgroup=True),
+            group("season", "Run the server's league of seasons", *league, subgroup=True),
             managers_only=True,
         ),
         # Server settings: shown to server managers only (Discord hides it from everyone else).
@@ -249,6 +261,7 @@ async def install(bot: BredonBot) -> None:
         profile=ProfileCog(bot, courier),
         tournament=tournament,
         organize=OrganizeCog(bot, courier, tournament),
+        season=SeasonCog(bot, courier),
     )
     for cog in (courier_cog, *cogs.all(), UnreachableNotice(bot)):
         await bot.add_cog(cog)

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from bot.errors import AlreadyEntered, InvalidSetting, NotOrganizer, SeasonRefused
-from bot.games.model import GameRequest
+from bot.games.model import GameRequest, GameSetup
 from bot.players.model import PlayerRef
 from bot.seasons.league import LeagueRules, SeasonStatus
 from bot.services import Services
@@ -29,10 +29,7 @@ async def new_league(services: Services, **rules: int | str) -> None:
         is_organizer=True,
         name="Ladder",
         rules=LeagueRules.create(**{"division_size": 4, "games_per_match": 1, **rules}),
-        game=GameRequest(),
-        size=3,
-        komi=0,
-        days_per_move=3,
+        setup=GameSetup.create(GameRequest(), size=3, komi=0, days_per_move=3),
     )
 
 
