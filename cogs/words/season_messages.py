@@ -216,5 +216,5 @@ def hall_of_fame_embed(league: LeagueView, honours: list[Honour]) -> discord.Emb
         lines.append(_("Season {number}: {winners}", number=number, winners=names))
     embed.description = "\n".join(lines)[:MAX_DESCRIPTION]
     count = len(by_season)
-    embed.set_footer(text=ngettext("{count} season", "{count} seasons", count, count=count))
+    embed.set_footer(text=ngettext("{count} season", "{count} seasons", count))
     return embed
