@@ -27,8 +27,8 @@ class SeasonStatus(StrEnum):
 @dataclass(frozen=True, slots=True)
 class LeagueRules:
     """How each season is played: divisions of about `division_size` players, one round every
-    `period_days` with that deadline, paired as a round robin or a Swiss (as many rounds as a
-    round robin of the division would have), `movers` up from and down from each division,
+    `period_days` with that deadline, paired as a round robin or a Swiss (one round fewer than
+    the division has players), `movers` up from and down from each division,
     `games_per_match` a pairing."""
 
     format: TournamentFormat = TournamentFormat.ROUND_ROBIN

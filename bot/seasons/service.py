@@ -368,7 +368,8 @@ class SeasonService:
         await storage.mark_started(tx, season.id, now, now + rules.period)
         await enqueue(tx, SeasonNews(league.guild_id, season.id, SeasonEvent.STARTED.value), now)
         for number, players in enumerate(divide(order, rules.division_size), start=1):
-            schedule = len(round_robin(range(len(players))))
+            # A Swiss has one round fewer than the division has players.
+            schedule = len(players) - 1 if swiss else len(round_robin(range(len(players))))
             checked = TournamentRules.create(
                 RulesRequest(
                     format=rules.format,

@@ -152,3 +152,41 @@ async def test_refusals_change_nothing(services: Services) -> None:
         await services.seasons.leave(GUILD, PLAYERS[0].id)
     [season] = await services.seasons.seasons(GUILD)
     assert season.player_count == 0 and season.status is SeasonStatus.SIGNUP
+
+
+async def test_a_swiss_season_with_a_withdrawal_and_a_late_sign_up(
+    services: Services, clock: FakeClock
+) -> None:
+    """Five players in one Swiss division of four rounds; one leaves after round 1 (their later
+    matches forfeited, not signed up again); one signs up while the season runs, for the next."""
+    await new_league(services, format="swiss", division_size=5, movers=0)
+    field = PLAYERS[:5]
+    for player in field:
+        await services.seasons.join(GUILD, player)
+    season = await services.seasons.start(GUILD, actor_id=ORGANIZER.id, is_organizer=True)
+    [division] = await services.seasons.divisions(season.id)
+    started = await services.tournaments.get(division.tournament_id)
+    assert started.format.value == "swiss" and started.rounds_total == 4
+
+    await play_current_round(services, division.tournament_id)
+    leaver = field[4]
+    left = await services.seasons.leave(GUILD, leaver.id)
+    assert left.signup is None and left.withdrawn is not None
+    late = await services.seasons.join(GUILD, PLAYERS[5])
+    assert late.number == 2 and late.status is SeasonStatus.SIGNUP and late.due_at is None
+
+    for _ in range(4):
+        clock.advance(WEEK)
+        assert await services.seasons.run_due() == 1
+        await play_current_round(services, division.tournament_id)
+    finished = await services.seasons.season(season.id)
+    assert finished.status is SeasonStatus.FINISHED
+    moves = await services.seasons.moves(season.id)
+    assert moves[0].player == field[0]  # the strongest wins every match
+    assert all(m.next_division == 1 for m in moves)
+
+    _, tables = await services.seasons.standings(GUILD, 1, 1)
+    assert [row.player for row in tables[0].rows] == [m.player for m in moves]
+    [_, upcoming] = await services.seasons.seasons(GUILD)
+    assert upcoming.player_count == 5  # four returning and the late sign-up; not the leaver
+    assert upcoming.due_at == clock.now() + WEEK
