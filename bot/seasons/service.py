@@ -491,11 +491,15 @@ async def _next_season(tx: Transaction, league: LeagueView) -> SeasonView:
 
 
 async def _playing_in(tx: Transaction, seasons: list[SeasonView], player_id: int) -> int | None:
-    """The tournament of the running season's division the player is still in, if any."""
+    """The tournament of the running season's division the player is still in, if it is still
+    playing."""
     for season in seasons:
         if season.status is not SeasonStatus.RUNNING:
             continue
         for division in await storage.fetch_divisions(tx, season):
+            tournament = await tournament_storage.fetch_tournament(tx, division.tournament_id)
+            if tournament.status is not TournamentStatus.RUNNING:
+                continue  # its last round is over: the season's end decides
             entrants = await tournament_storage.fetch_entrants(tx, division.tournament_id)
             if any(e.player.id == player_id and e.is_active for e in entrants):
                 return division.tournament_id
