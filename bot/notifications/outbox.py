@@ -286,6 +286,7 @@ class TournamentNews:
 
 class SeasonEvent(StrEnum):
     STARTED = "started"  # its divisions, each a tournament whose round 1 is posted by itself
+    ROUND = "round"  # a period ended: the next round is paired in every division, its deadline
     FINISHED = "finished"  # the division winners, who goes up and who goes down
     WAITING = "waiting"  # its start came with fewer than two players: it waits for the organizer
 

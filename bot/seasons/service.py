@@ -414,6 +414,8 @@ class SeasonService:
             await self._finish(tx, league, season, now)
         else:
             await storage.set_due(tx, season.id, now + league.rules.period)
+            news = SeasonNews(league.guild_id, season.id, SeasonEvent.ROUND.value)
+            await enqueue(tx, news, now)
 
     async def _finish(
         self, tx: Transaction, league: LeagueView, season: SeasonView, now: datetime

@@ -1,6 +1,6 @@
-"""A season's news in its league's channel: the divisions of a season that starts, who goes up
-and down at its end, a start that waits for players. Its divisions' rounds are their
-tournaments' news (:mod:`cogs.presenters.tournaments`)."""
+"""A season's news in its league's channel: the divisions of a season that starts, each new
+round's deadline, who goes up and down at its end, a start that waits for players. Its divisions'
+rounds are their tournaments' news (:mod:`cogs.presenters.tournaments`)."""
 
 from __future__ import annotations
 
@@ -29,6 +29,8 @@ async def show_season(table: GameTable, item: Item, news: SeasonNews) -> Shown:
                 for division in await services.seasons.divisions(season.id)
             }
             extra["embed"] = season_messages.divisions_embed(season, divisions)
+        case SeasonEvent.ROUND:
+            text = season_messages.round_paired_text(league, season)
         case SeasonEvent.FINISHED:
             moves = await services.seasons.moves(season.id)
             text = season_messages.finished_text(league, season, moves)

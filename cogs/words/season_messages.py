@@ -110,6 +110,17 @@ def round_closed_text(league: LeagueView, season: SeasonView) -> str:
     )
 
 
+def round_paired_text(league: LeagueView, season: SeasonView) -> str:
+    """A period ended: the next round of every division is paired (their posts follow)."""
+    return _(
+        "⏰ Season {number} of **{name}**: the round's deadline has passed and the next round is "
+        "paired in every division; its deadline is {when}.",
+        number=season.number,
+        name=display(league.name),
+        when=timestamp(season.due_at) if season.due_at else "",
+    )
+
+
 def divisions_embed(season: SeasonView, divisions: dict[int, list[int]]) -> discord.Embed:
     """Who plays in each division of a season that starts."""
     embed = discord.Embed(title=_("Season {number}: the divisions", number=season.number))

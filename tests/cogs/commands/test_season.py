@@ -91,6 +91,13 @@ async def test_a_season_of_eight_across_a_restart_to_promotion_and_relegation(
     assert await games_in_channel(league.services, league.channel.id) == []
     await advance(league.env, timedelta(hours=1))
     assert len(await games_in_channel(league.services, league.channel.id)) == 4
+    deadline = int((league.services.clock.now() + WEEK).timestamp())
+    assert any(
+        m.content
+        == "⏰ Season 1 of **Ladder**: the round's deadline has passed and the next round is "
+        f"paired in every division; its deadline is <t:{deadline}:R>."
+        for m in league.channel_posts()
+    )
 
     await league.env.restart_bot(new_bot())  # the season's timer is in the database
     assert await league.play_round() == 4
