@@ -17,6 +17,9 @@ Rules chosen here (the pure ones in :mod:`bot.seasons.divisions`):
   a season ends, its players still in (not withdrawn or disqualified) are signed up for the next
   one with the division they earned, and it starts by itself one period later (an organizer may
   start it sooner); started with fewer than two players it waits for an organizer.
+- An organizer may close a round before its deadline (`/organize season round`), or end the
+  season at once (`/organize season end`): its round closed as at a deadline, no more rounds,
+  the final tables and the moves up and down made from the results so far.
 - Settings changed apply from the next season's start.
 """
 
@@ -214,8 +217,11 @@ class SeasonService:
             await self._start(tx, league, season, now)
             return await storage.fetch_season(tx, season.id)
 
-    async def close_round(self, guild_id: int, *, actor_id: int, is_organizer: bool) -> SeasonView:
-        """The running season's round deadline now (see the module's rules)."""
+    async def close_round(
+        self, guild_id: int, *, actor_id: int, is_organizer: bool, last: bool = False
+    ) -> SeasonView:
+        """The running season's round deadline now (see the module's rules); with `last`, the
+        season ends there, on the results so far."""
         now = self._clock.now()
         async with self._db.transaction() as tx:
             league = await self._organized(tx, guild_id, actor_id, is_organizer)
@@ -226,7 +232,7 @@ class SeasonService:
             ]
             if not running:
                 raise SeasonRefused(_("No season of {league} is running.", league=league.name))
-            await self._close_round(tx, league, running[0], now)
+            await self._close_round(tx, league, running[0], now, last=last)
             return await storage.fetch_season(tx, running[0].id)
 
     async def next_due_at(self) -> datetime | None:
@@ -401,14 +407,21 @@ class SeasonService:
             await announce_progress(tx, progress, now, headline=Headline.STARTED)
 
     async def _close_round(
-        self, tx: Transaction, league: LeagueView, season: SeasonView, now: datetime
+        self,
+        tx: Transaction,
+        league: LeagueView,
+        season: SeasonView,
+        now: datetime,
+        *,
+        last: bool = False,
     ) -> None:
-        """Each division's round deadline; the season's end once every division is over."""
+        """Each division's round deadline; the season's end once every division is over (with
+        `last`, at once)."""
         over = True
         for division in await storage.fetch_divisions(tx, season):
             tournament = await tournament_storage.fetch_tournament(tx, division.tournament_id)
             if tournament.status is TournamentStatus.RUNNING:
-                progress = await self._tournaments.close_round(tx, tournament.id, now)
+                progress = await self._tournaments.close_round(tx, tournament.id, now, last=last)
                 over = over and progress.tournament.status is not TournamentStatus.RUNNING
         if over:
             await self._finish(tx, league, season, now)

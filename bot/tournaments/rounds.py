@@ -476,6 +476,16 @@ async def fetch_round(tx: Transaction, tournament: TournamentView, number: int) 
     return RoundView(number, this, again)
 
 
+async def finish_early(tx: Transaction, tournament_id: int, now: datetime) -> None:
+    """Finish a running tournament on its results so far, with no round left to play (a season
+    ended early, :mod:`bot.seasons`); its winner as at the end."""
+    tournament = await fetch_tournament(tx, tournament_id)
+    entrants = await fetch_entrants(tx, tournament_id)
+    pairings = await fetch_pairings(tx, tournament_id)
+    holders = await fetch_place_holders(tx, tournament_id)
+    await _finish(tx, tournament, entrants, pairings, now, holders)
+
+
 async def _finish(
     tx: Transaction,
     tournament: TournamentView,

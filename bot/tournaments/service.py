@@ -83,6 +83,7 @@ from bot.tournaments.rounds import (
     announce_progress,
     decide,
     fetch_round,
+    finish_early,
     standings_input,
 )
 from bot.tournaments.rules import RulesRequest, TournamentRules
@@ -433,12 +434,13 @@ class TournamentService:
             return progress
 
     async def close_round(
-        self, tx: Transaction, tournament_id: int, now: datetime
+        self, tx: Transaction, tournament_id: int, now: datetime, *, last: bool = False
     ) -> TournamentProgress:
         """A paced tournament's round deadline (:mod:`bot.seasons`), in the caller's transaction:
         each match of the round still undecided is adjudicated on its finished games (its game
         in progress stopped, as a forfeit stops it): more game points wins, level is a drawn
-        match. Then the next round begins, or the tournament finishes."""
+        match. Then the next round begins, or the tournament finishes; with `last` it finishes
+        on the results so far."""
         tournament = await fetch_tournament(tx, tournament_id)
         decided: list[PairingView] = []
         stopped: list[GameView] = []
@@ -453,6 +455,8 @@ class TournamentService:
             decided.append(
                 await decide(tx, pairing, points=points, winner_id=winner, forfeit=False, now=now)
             )
+        if last:
+            await finish_early(tx, tournament.id, now)
         progress = await advance(
             tx, tournament.id, now, decided=tuple(decided), stopped=tuple(stopped), release=True
         )

@@ -6,6 +6,9 @@ and `/organize`'s. The commands' names and groups are declared in :mod:`cogs.com
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from functools import partial
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -18,6 +21,7 @@ from bot.seasons.league import (
     MAX_PERIOD_DAYS,
     LeagueRules,
     LeagueView,
+    SeasonView,
 )
 from bot.seasons.service import SeasonService
 from cogs.arguments import BoardSize, Days
@@ -154,29 +158,36 @@ class SeasonCog(commands.Cog):
 
     async def season_start(self, interaction: discord.Interaction) -> None:
         """Start the next season now: its divisions and their first round"""
-        async with acting(interaction):
-            guild_id = interaction.guild_id or 0
-            season = await self.seasons.start(
-                guild_id, **await organizer_check(self.services, interaction)
-            )
-            await self.announce(season.id)
-            league = await self.seasons.league(guild_id)
-            await interaction.followup.send(
-                season_messages.started_text(league, season), ephemeral=True
-            )
+        await self._move_on(interaction, self.seasons.start, season_messages.started_text)
 
     async def season_round(self, interaction: discord.Interaction) -> None:
         """Close the running season's round now, as its deadline would, and pair the next"""
+        await self._move_on(
+            interaction, self.seasons.close_round, season_messages.round_closed_text
+        )
+
+    async def season_end(self, interaction: discord.Interaction) -> None:
+        """End the running season now: its round closed as at its deadline, then the final tables"""
+        await self._move_on(
+            interaction,
+            partial(self.seasons.close_round, last=True),
+            season_messages.round_closed_text,
+        )
+
+    async def _move_on(
+        self,
+        interaction: discord.Interaction,
+        change: Callable[..., Awaitable[SeasonView]],
+        confirmation: Callable[[LeagueView, SeasonView], str],
+    ) -> None:
+        """An organizer's step (made by the service, which checks who may), its news posted at
+        once, and confirmed to the organizer."""
         async with acting(interaction):
             guild_id = interaction.guild_id or 0
-            season = await self.seasons.close_round(
-                guild_id, **await organizer_check(self.services, interaction)
-            )
+            season = await change(guild_id, **await organizer_check(self.services, interaction))
             await self.announce(season.id)
             league = await self.seasons.league(guild_id)
-            await interaction.followup.send(
-                season_messages.round_closed_text(league, season), ephemeral=True
-            )
+            await interaction.followup.send(confirmation(league, season), ephemeral=True)
 
     # ----------------------------------------------------------------- players
 

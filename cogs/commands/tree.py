@@ -165,7 +165,7 @@ def build_tree(cogs: Cogs) -> list[app_commands.Group]:
     tak, game, clock, profile = cogs.tak, cogs.game, cogs.clock, cogs.profile
     t, o, analysis, play = cogs.tournament, cogs.organize, cogs.game_analysis, cogs.tak_play
     s = cogs.season
-    league = (s.season_create, s.season_settings, s.season_start, s.season_round)
+    league = (s.season_create, s.season_settings, s.season_start, s.season_round, s.season_end)
     return [
         group(
             "tak",

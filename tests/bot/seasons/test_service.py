@@ -8,13 +8,20 @@ from datetime import timedelta
 
 import pytest
 
-from bot.errors import AlreadyEntered, InvalidSetting, NotOrganizer, SeasonRefused
+from bot.errors import (
+    AlreadyEntered,
+    InvalidSetting,
+    NotEnoughPlayers,
+    NotOrganizer,
+    SeasonRefused,
+)
 from bot.games.model import GameRequest, GameSetup
 from bot.players.model import PlayerRef
-from bot.seasons.league import LeagueRules, SeasonStatus
+from bot.seasons.league import LeagueRules, SeasonStatus, SeasonView
 from bot.services import Services
 from bot.timekeeping.clock import FakeClock
 from bot.tournaments.tournament import TournamentStatus
+from tests.bot.setups import games_in_channel
 from tests.bot.tournament_helpers import CHANNEL, GUILD, ORGANIZER, active_game, play_moves, win
 
 PLAYERS = [PlayerRef(501 + i, name) for i, name in enumerate("abcdefgh")]
@@ -38,6 +45,14 @@ def stronger_id(game) -> int:
     return min((game.white, game.black), key=PLAYERS.index).id
 
 
+async def start_eight(services: Services) -> SeasonView:
+    """The league made, the eight players signed up, season 1 started."""
+    await new_league(services)
+    for player in PLAYERS:
+        await services.seasons.join(GUILD, player)
+    return await services.seasons.start(GUILD, actor_id=ORGANIZER.id, is_organizer=True)
+
+
 async def play_current_round(services: Services, tournament_id: int, *, leave_open: int = 0):
     """Every undecided match of the round won by the stronger player but the last
     `leave_open`, whose game is left in progress after one move each."""
@@ -55,12 +70,7 @@ async def play_current_round(services: Services, tournament_id: int, *, leave_op
 async def test_a_season_of_two_divisions_to_promotion_relegation_and_the_next_season(
     services: Services, clock: FakeClock
 ) -> None:
-    await new_league(services)
-    for player in PLAYERS:
-        await services.seasons.join(GUILD, player)
-    with pytest.raises(AlreadyEntered):
-        await services.seasons.join(GUILD, PLAYERS[0])
-    season = await services.seasons.start(GUILD, actor_id=ORGANIZER.id, is_organizer=True)
+    season = await start_eight(services)
     assert season.status is SeasonStatus.RUNNING and season.due_at == clock.now() + WEEK
     top, bottom = await services.seasons.divisions(season.id)
     assert [e.player for e in await services.tournaments.entrants(top.tournament_id)] == PLAYERS[:4]
@@ -142,7 +152,9 @@ async def test_refusals_change_nothing(services: Services) -> None:
     with pytest.raises(NotOrganizer):
         await services.seasons.start(GUILD, actor_id=PLAYERS[0].id, is_organizer=False)
     await services.seasons.join(GUILD, PLAYERS[0])
-    with pytest.raises(Exception, match="needs at least 2 players"):
+    with pytest.raises(AlreadyEntered):
+        await services.seasons.join(GUILD, PLAYERS[0])
+    with pytest.raises(NotEnoughPlayers, match="needs at least 2 players"):
         await services.seasons.start(GUILD, actor_id=ORGANIZER.id, is_organizer=True)
     with pytest.raises(SeasonRefused, match="No season of Ladder has started yet"):
         await services.seasons.standings(GUILD)
@@ -190,3 +202,41 @@ async def test_a_swiss_season_with_a_withdrawal_and_a_late_sign_up(
     [_, upcoming] = await services.seasons.seasons(GUILD)
     assert upcoming.player_count == 5  # four returning and the late sign-up; not the leaver
     assert upcoming.due_at == clock.now() + WEEK
+
+
+async def test_a_season_ended_early_on_the_results_so_far(
+    services: Services, clock: FakeClock
+) -> None:
+    season = await start_eight(services)
+    top, bottom = await services.seasons.divisions(season.id)
+    await play_current_round(services, top.tournament_id)
+    await play_current_round(services, bottom.tournament_id, leave_open=2)
+    with pytest.raises(NotOrganizer):
+        await services.seasons.close_round(
+            GUILD, actor_id=PLAYERS[0].id, is_organizer=False, last=True
+        )
+
+    ended = await services.seasons.close_round(
+        GUILD, actor_id=ORGANIZER.id, is_organizer=True, last=True
+    )
+    assert ended.status is SeasonStatus.FINISHED
+    for division in (top, bottom):
+        tournament = await services.tournaments.get(division.tournament_id)
+        assert tournament.status is TournamentStatus.FINISHED and tournament.current_round == 1
+    assert await games_in_channel(services, CHANNEL) == []  # the open games were stopped
+    moves = [(m.player, m.place, m.next_division) for m in await services.seasons.moves(season.id)]
+    a, b, c, d, e, f, g, h = PLAYERS
+    # Round 1 of the top division: a beat d and b beat c (all else level: seeds decide); the
+    # bottom division's two matches were adjudicated drawn (no game finished): seeds again.
+    assert moves == [
+        (a, 1, 1),
+        (b, 2, 1),
+        (c, 3, 1),
+        (d, 4, 2),
+        (e, 1, 1),
+        (f, 2, 2),
+        (g, 3, 2),
+        (h, 4, 2),
+    ]
+    with pytest.raises(SeasonRefused, match="No season of Ladder is running"):
+        await services.seasons.close_round(GUILD, actor_id=ORGANIZER.id, is_organizer=True)

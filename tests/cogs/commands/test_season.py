@@ -145,6 +145,8 @@ async def test_refusals_and_german_words(league: League) -> None:
     assert (
         early.response.content == "season 1 of Ladder needs at least 2 players to start; it has 0."
     )
+    ended = await league.olga.slash(league.channel, "organize season end")
+    assert ended.response.content == "No season of Ladder is running."
     left = await alice.slash(league.channel, "season leave")
     assert left.response.content == "You are not signed up for a season of Ladder."
     with discord_in(league.env, alice, "de"):
