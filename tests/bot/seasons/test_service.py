@@ -170,7 +170,8 @@ async def test_a_swiss_season_with_a_withdrawal_and_a_late_sign_up(
     services: Services, clock: FakeClock
 ) -> None:
     """Five players in one Swiss division of four rounds; one leaves after round 1 (their later
-    matches forfeited, not signed up again); one signs up while the season runs, for the next."""
+    matches forfeited, not signed up again); one signs up while the season runs, for the next;
+    one enters the division late."""
     await new_league(services, format="swiss", division_size=5, movers=0)
     field = PLAYERS[:5]
     for player in field:
@@ -186,6 +187,11 @@ async def test_a_swiss_season_with_a_withdrawal_and_a_late_sign_up(
     assert left.signup is None and left.withdrawn is not None
     late = await services.seasons.join(GUILD, PLAYERS[5])
     assert late.number == 2 and late.status is SeasonStatus.SIGNUP and late.due_at is None
+    # A late entrant into the division, as into any Swiss: in its table at the end, and back.
+    await services.entry.allow_late_entry(
+        division.tournament_id, 3, actor_id=ORGANIZER.id, is_organizer=True
+    )
+    await services.entry.join_late(division.tournament_id, PLAYERS[6])
 
     for _ in range(4):
         clock.advance(WEEK)
@@ -199,8 +205,10 @@ async def test_a_swiss_season_with_a_withdrawal_and_a_late_sign_up(
 
     _, tables = await services.seasons.standings(GUILD, 1, 1)
     assert [row.player for row in tables[0].rows] == [m.player for m in moves]
+    assert PLAYERS[6] in [m.player for m in moves] and leaver in [m.player for m in moves]
     [_, upcoming] = await services.seasons.seasons(GUILD)
-    assert upcoming.player_count == 5  # four returning and the late sign-up; not the leaver
+    # Four returning, the late entrant and the sign-up during the season; not the leaver.
+    assert upcoming.player_count == 6
     assert upcoming.due_at == clock.now() + WEEK
 
 
