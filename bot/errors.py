@@ -437,7 +437,10 @@ class TooManyTournaments(BredonError):
 class InvisibleName(InvalidSetting):
     def __init__(self, what: str) -> None:
         """`what`: what is named ("tournament")."""
-        texts = {"tournament": _("A tournament needs a name with visible letters or digits.")}
+        texts = {
+            "tournament": _("A tournament needs a name with visible letters or digits."),
+            "league": _("A league needs a name with visible letters or digits."),
+        }
         super().__init__(texts[what])
 
 
@@ -582,3 +585,10 @@ class LeagueGameAbort(BredonError):
                 game=game_id,
             )
         )
+
+
+# ----------------------------------------------------------------- seasons
+
+
+class SeasonRefused(BredonError):
+    """A season request that cannot be done now (:mod:`bot.seasons`); the message says why."""

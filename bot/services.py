@@ -31,6 +31,7 @@ from bot.notifications.service import NotificationService
 from bot.play.challenges import ChallengeService
 from bot.play.service import GameService, finish_game, give_time_back
 from bot.players.service import PlayerService
+from bot.seasons.service import SeasonService
 from bot.store import DEFAULT_PATH, Database
 from bot.timekeeping.clock import Clock, SystemClock
 from bot.tournaments.corrections import CorrectionService
@@ -65,6 +66,7 @@ class Services:
     analysis: AnalysisService
     explorer: ExplorerService
     leagues: LeagueService
+    seasons: SeasonService
 
     @classmethod
     async def open(
@@ -109,6 +111,7 @@ class Services:
             analysis=AnalysisService(db, clock, lookup),
             explorer=ExplorerService(db),
             leagues=LeagueService(db, clock),
+            seasons=SeasonService(db, clock, tournaments),
         )
 
     async def close(self) -> None:

@@ -70,6 +70,10 @@ def tournament_stream(tournament_id: int) -> str:
     return f"tournament:{tournament_id}"
 
 
+def season_stream(season_id: int) -> str:
+    return f"season:{season_id}"
+
+
 # ----------------------------------------------------------------- what is announced
 
 
@@ -281,6 +285,27 @@ class TournamentNews:
         return tournament_stream(self.tournament_id)
 
 
+class SeasonEvent(StrEnum):
+    STARTED = "started"  # its divisions, each a tournament whose round 1 is posted by itself
+    ROUND = "round"  # a period ended: the next round is paired in every division, its deadline
+    FINISHED = "finished"  # the division winners, who goes up and who goes down
+    WAITING = "waiting"  # its start came with fewer than two players: it waits for the organizer
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonNews:
+    """What happened to a season of a server's league (:mod:`bot.seasons`)."""
+
+    KIND: ClassVar[str] = "season"
+    guild_id: int
+    season_id: int
+    event: str  # a SeasonEvent
+
+    @property
+    def stream(self) -> str:
+        return season_stream(self.season_id)
+
+
 @dataclass(frozen=True, slots=True)
 class LeagueNews:
     """What moved a team league on (:mod:`bot.leagues.service`): its start with the schedule, a
@@ -352,6 +377,7 @@ Payload = (
     | AnalysisReady
     | BoardSuperseded
     | ConditionsDropped
+    | SeasonNews
 )
 PAYLOADS: dict[str, type[Payload]] = {
     kind.KIND: kind
@@ -371,6 +397,7 @@ PAYLOADS: dict[str, type[Payload]] = {
         AnalysisReady,
         BoardSuperseded,
         ConditionsDropped,
+        SeasonNews,
     )
 }
 TURN_NOTICES = (GameStart, MovePlayed, MoveTakenBack)

@@ -32,6 +32,9 @@ next one, or nothing at all happens. The rules:
 - A pairing with a player who has withdrawn or been disqualified is decided at once as a forfeit
   win for the other player, with no match. When both have left, a round robin skips the meeting;
   an elimination bracket sends player 1 (the better seed) through, to forfeit the next match.
+- A paced tournament (a division of a season, :mod:`bot.seasons`) begins its rounds after the first
+  only when released (:func:`advance` with ``release``): one round a release, at its period's end,
+  and it finishes at the release after its last round.
 - The tournament finishes when no round is left. Its winner is the bracket's winner (the only
   player through, when the groups leave one), or in the other formats the sole first place of the
   standings (none when first place is shared).
@@ -225,11 +228,14 @@ async def advance(
     *,
     decided: tuple[PairingView, ...] = (),
     stopped: tuple[GameView, ...] = (),
+    release: bool = False,
 ) -> TournamentProgress:
     """Begin rounds while the current one is complete, and finish the tournament when none is
-    left. Never refuses: it runs inside the transaction of the move that ended a match."""
+    left; a paced tournament's rounds after the first only with `release`, one a release. Never
+    refuses: it runs inside the transaction of the move that ended a match."""
     rounds: list[RoundView] = []
     games: list[GameView] = []
+    paced = await storage.is_paced(tx, tournament_id)
     while True:
         tournament = await fetch_tournament(tx, tournament_id)
         if tournament.status is not TournamentStatus.RUNNING:
@@ -237,6 +243,10 @@ async def advance(
         pairings = await fetch_pairings(tx, tournament_id)
         if not all(p.is_decided for p in pairings):
             break
+        if paced and tournament.current_round > 0:
+            if not release:
+                break
+            release = False
         entrants = await fetch_entrants(tx, tournament_id)
         holders = await fetch_place_holders(tx, tournament_id)
         if _groups_just_finished(tournament, entrants):
@@ -464,6 +474,16 @@ async def fetch_round(tx: Transaction, tournament: TournamentView, number: int) 
         if p.is_bye and not p.requested and byes[holders.get(p.player1.id, p.player1.id)] > 1
     )
     return RoundView(number, this, again)
+
+
+async def finish_early(tx: Transaction, tournament_id: int, now: datetime) -> None:
+    """Finish a running tournament on its results so far, with no round left to play (a season
+    ended early, :mod:`bot.seasons`); its winner as at the end."""
+    tournament = await fetch_tournament(tx, tournament_id)
+    entrants = await fetch_entrants(tx, tournament_id)
+    pairings = await fetch_pairings(tx, tournament_id)
+    holders = await fetch_place_holders(tx, tournament_id)
+    await _finish(tx, tournament, entrants, pairings, now, holders)
 
 
 async def _finish(

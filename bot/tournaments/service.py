@@ -83,6 +83,7 @@ from bot.tournaments.rounds import (
     announce_progress,
     decide,
     fetch_round,
+    finish_early,
     standings_input,
 )
 from bot.tournaments.rules import RulesRequest, TournamentRules
@@ -431,6 +432,36 @@ class TournamentService:
             )
             await announce_progress(tx, progress, now)
             return progress
+
+    async def close_round(
+        self, tx: Transaction, tournament_id: int, now: datetime, *, last: bool = False
+    ) -> TournamentProgress:
+        """A paced tournament's round deadline (:mod:`bot.seasons`), in the caller's transaction:
+        each match of the round still undecided is adjudicated on its finished games (its game
+        in progress stopped, as a forfeit stops it): more game points wins, level is a drawn
+        match. Then the next round begins, or the tournament finishes; with `last` it finishes
+        on the results so far."""
+        tournament = await fetch_tournament(tx, tournament_id)
+        decided: list[PairingView] = []
+        stopped: list[GameView] = []
+        for pairing in await fetch_pairings(tx, tournament.id, tournament.current_round):
+            if pairing.is_decided or pairing.match_id is None or pairing.player2 is None:
+                continue
+            stopped.extend(await self._stop_match(tx, tournament.id, pairing.match_id, now))
+            match = await fetch_match(tx, pairing.match_id)
+            points = (match.points1, match.points2)
+            leader = pairing.player1 if points[0] > points[1] else pairing.player2
+            winner = None if points[0] == points[1] else leader.id
+            decided.append(
+                await decide(tx, pairing, points=points, winner_id=winner, forfeit=False, now=now)
+            )
+        if last:
+            await finish_early(tx, tournament.id, now)
+        progress = await advance(
+            tx, tournament.id, now, decided=tuple(decided), stopped=tuple(stopped), release=True
+        )
+        await announce_progress(tx, progress, now)
+        return progress
 
     # ----------------------------------------------------------------- exports
 

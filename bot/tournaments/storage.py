@@ -375,6 +375,16 @@ async def mark_checkin_reminded(tx: Transaction, tournament_id: int) -> None:
     await tx.execute("UPDATE tournaments SET checkin_reminded = 1 WHERE id = ?", (tournament_id,))
 
 
+async def mark_paced(tx: Transaction, tournament_id: int) -> None:
+    """Rounds after the first begin only when released (a season's period, :mod:`bot.seasons`)."""
+    await tx.execute("UPDATE tournaments SET paced = 1 WHERE id = ?", (tournament_id,))
+
+
+async def is_paced(tx: Transaction, tournament_id: int) -> bool:
+    row = await tx.fetchone("SELECT paced FROM tournaments WHERE id = ?", (tournament_id,))
+    return row is not None and bool(row["paced"])
+
+
 async def set_late_entry(tx: Transaction, tournament_id: int, until_round: int | None) -> None:
     """The last round a late entrant can start in (None: no late entries)."""
     await tx.execute(

@@ -11,6 +11,8 @@ Commands are grouped by what players do, the most frequent kept shortest:
 - ``/tournament``: playing in tournaments; ``/organize``: running them (organizers);
 - ``/league``: team leagues' rosters, lineups, matches and standings (``/organize league``
   creates and starts them: :mod:`cogs.commands.league`);
+- ``/season``: the server's league of seasons (:mod:`cogs.commands.season`; its organizers'
+  side is ``/organize season``);
 - ``/bredon``: the server's settings (server managers).
 
 The commands' bodies live in one module per group, named by it: :mod:`cogs.commands.tak`,
@@ -50,6 +52,7 @@ from cogs.commands.game_analysis import AnalysisCog
 from cogs.commands.league import LeagueCog
 from cogs.commands.organize import OrganizeCog
 from cogs.commands.profile import ProfileCog
+from cogs.commands.season import SeasonCog
 from cogs.commands.tak import TakCog
 from cogs.commands.tak_play import OpponentCog
 from cogs.commands.tournament import TournamentCog
@@ -155,6 +158,7 @@ class Cogs:
     tournament: TournamentCog
     organize: OrganizeCog
     league: LeagueCog
+    season: SeasonCog
 
     def all(self) -> tuple[commands.Cog, ...]:
         return tuple(getattr(self, field.name) for field in fields(self))
@@ -164,6 +168,10 @@ def build_tree(cogs: Cogs) -> list[app_commands.Group]:
     """The whole command tree, group by group, the most used first."""
     tak, game, clock, profile = cogs.tak, cogs.game, cogs.clock, cogs.profile
     t, o, analysis, play = cogs.tournament, cogs.organize, cogs.game_analysis, cogs.tak_play
+    s, lg = cogs.season, cogs.league
+    running_seasons = (
+        *(s.season_create, s.season_settings, s.season_start, s.season_round, s.season_end),
+    )
     return [
         group(
             "tak",
@@ -206,6 +214,11 @@ def build_tree(cogs: Cogs) -> list[app_commands.Group]:
             *(t.join, t.leave, t.withdraw, t.checkin, t.pairings, t.standings, t.info),
             *(t.export, t.report, t.log, t.bye),
         ),
+        group(
+            "season",
+            "The server's league that recurs: sign up, tables, hall of fame",
+            *(s.join, s.leave, s.standings, s.halloffame),
+        ),
         # Shown to server managers only, unless a manager grants it to the organizer role
         # (Server Settings -> Integrations); the service still checks who may run a tournament.
         group(
@@ -218,22 +231,20 @@ def build_tree(cogs: Cogs) -> list[app_commands.Group]:
             group(
                 "league",
                 "Team leagues: create one, add teams with their captains, start it",
-                cogs.league.league_create,
-                cogs.league.league_addteam,
-                cogs.league.league_start,
+                *(lg.league_create, lg.league_addteam, lg.league_start),
                 subgroup=True,
             ),
+            group("season", "Run the server's league of seasons", *running_seasons, subgroup=True),
             managers_only=True,
         ),
         group(
             "league",
             "Team leagues: rosters and lineups (captains), matches and standings",
-            *(cogs.league.lineup, cogs.league.match, cogs.league.standings, cogs.league.teams),
+            *(lg.lineup, lg.match, lg.standings, lg.teams),
             group(
                 "roster",
                 "Your team's players (captains)",
-                cogs.league.roster_add,
-                cogs.league.roster_remove,
+                *(lg.roster_add, lg.roster_remove),
                 subgroup=True,
             ),
         ),
@@ -274,6 +285,7 @@ async def install(bot: BredonBot) -> None:
         tournament=tournament,
         organize=OrganizeCog(bot, courier, tournament),
         league=LeagueCog(bot, courier),
+        season=SeasonCog(bot, courier),
     )
     for cog in (courier_cog, *cogs.all(), UnreachableNotice(bot)):
         await bot.add_cog(cog)

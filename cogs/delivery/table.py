@@ -43,6 +43,7 @@ from bot.notifications.outbox import (
     LeagueNews,
     Outcome,
     Payload,
+    SeasonNews,
     TournamentNews,
 )
 from bot.services import Services
@@ -177,6 +178,8 @@ class GameTable:
             return await self.services.players.speaks(payload.player_id)
         if isinstance(payload, ChallengeSettled | BiddingNews):
             guild_id = (await self.services.challenges.get(payload.challenge_id)).guild_id
+        elif isinstance(payload, SeasonNews):
+            guild_id = payload.guild_id
         elif isinstance(payload, TournamentNews):
             guild_id = (await self.services.tournaments.get(payload.tournament_id)).guild_id
         elif isinstance(payload, LeagueNews):

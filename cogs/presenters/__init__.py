@@ -19,6 +19,7 @@ from cogs.presenters import (
     leagues,
     moves,
     offers,
+    seasons,
     starts,
     tournaments,
 )
@@ -30,5 +31,6 @@ def register_all(table: GameTable) -> None:
         *(challenges, starts, moves, boards, offers, endings, clocks, tournaments, coins, digests),
         analyses,
         leagues,
+        seasons,
     ):
         module.register(table)

@@ -60,6 +60,10 @@ OWNERS = {
         ),
         "bot/leagues/storage.py",
     ),
+    "season_leagues": "bot/seasons/storage.py",
+    "seasons": "bot/seasons/storage.py",
+    "season_players": "bot/seasons/storage.py",
+    "season_divisions": "bot/seasons/storage.py",
     # PostgreSQL's schema version (SQLite keeps it in the file's header).
     "bredon_schema": "bot/store/postgres.py",
     "shard_leases": "bot/store/shard_leases.py",
