@@ -29,6 +29,7 @@ async def test_every_cog_loads_with_the_tak_and_tournament_groups(simcord_env) -
         "cogs.commands.tournament",
         "cogs.commands.organize",
         "cogs.commands.league",
+        "cogs.commands.season",
     }
     assert bot.intents == discord.Intents.default()
     assert not bot.intents.message_content and not bot.intents.members
@@ -40,6 +41,7 @@ async def test_every_cog_loads_with_the_tak_and_tournament_groups(simcord_env) -
         "profile",
         "coins",
         "tournament",
+        "season",
         "organize",
         "league",
         "bredon",
@@ -47,6 +49,7 @@ async def test_every_cog_loads_with_the_tak_and_tournament_groups(simcord_env) -
     admin = {c.name: c.default_permissions for c in bot.tree.get_commands()}
     assert admin["bredon"] == admin["organize"] == discord.Permissions(manage_guild=True)
     assert admin["tak"] is None and admin["tournament"] is None and admin["league"] is None
+    assert admin["season"] is None
 
 
 @pytest.mark.parametrize("action", sorted(KINDS))
