@@ -30,6 +30,7 @@ from bot.notifications.service import NotificationService
 from bot.play.challenges import ChallengeService
 from bot.play.service import GameService, finish_game, give_time_back
 from bot.players.service import PlayerService
+from bot.puzzles.service import PuzzleService
 from bot.store import DEFAULT_PATH, Database
 from bot.timekeeping.clock import Clock, SystemClock
 from bot.tournaments.corrections import CorrectionService
@@ -63,6 +64,7 @@ class Services:
     corrections: CorrectionService
     analysis: AnalysisService
     explorer: ExplorerService
+    puzzles: PuzzleService
 
     @classmethod
     async def open(
@@ -106,6 +108,7 @@ class Services:
             corrections=CorrectionService(db, clock, finish_game),
             analysis=AnalysisService(db, clock, lookup),
             explorer=ExplorerService(db),
+            puzzles=PuzzleService(db, clock),
         )
 
     async def close(self) -> None:

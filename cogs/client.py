@@ -299,7 +299,7 @@ class BredonBot(commands.Bot):
             self.clock,
             self._announce_deadlines,
             max_sleep=self.idle_look(DEFAULT_MAX_SLEEP),
-            duties=(self.services.notifications, self.services.entry),
+            duties=(self.services.notifications, self.services.entry, self.services.puzzles),
             on_duty=lambda: self.dispatch("outbox_written"),
         )
         self.scheduler.start(before=self.wait_until_ready)

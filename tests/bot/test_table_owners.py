@@ -48,6 +48,12 @@ OWNERS = {
     "analyses": "bot/computer/analysis_queue.py",
     "game_notes": "bot/games/notes.py",
     "conditional_moves": "bot/games/conditions.py",
+    "puzzles": "bot/puzzles/service.py",
+    "puzzle_mined_games": "bot/puzzles/service.py",
+    "puzzle_attempts": "bot/puzzles/service.py",
+    "puzzle_players": "bot/puzzles/service.py",
+    "puzzle_channels": "bot/puzzles/service.py",
+    "daily_puzzles": "bot/puzzles/service.py",
     # PostgreSQL's schema version (SQLite keeps it in the file's header).
     "bredon_schema": "bot/store/postgres.py",
     "shard_leases": "bot/store/shard_leases.py",
