@@ -129,4 +129,4 @@ async def test_a_private_puzzle_and_its_words_in_german(world: World) -> None:
         assert f"**{wrong}** gewinnt nicht." in text
         assert f"Der Gewinnzug war **{solution}**." in text  # a private puzzle: shown at once
         stats = await carol.slash(world.channel, "puzzle stats")
-        assert "Puzzle-Wertung" in stats.response.content
+        assert "Rätselwertung von carol" in stats.response.content
