@@ -41,6 +41,7 @@ from bot.timekeeping.clock import Clock
 from tak import Color, Opening, Position, TakError
 
 PUBLISHED = Path(__file__).with_name("published.json")
+NONE_LEFT_RETRY = timedelta(hours=1)
 _MINED_PER_LOOK = 200  # finished games mined per question at most: the rest at the next ones
 
 
@@ -169,6 +170,8 @@ class PuzzleService:
         self._published = published
         self._stocked_published = False
         self._mining = asyncio.Lock()
+        # When a server lacked today's puzzle because none was left: not looked for again before.
+        self._none_left_until: datetime | None = None
 
     # ----------------------------------------------------------------- stocking
 
@@ -408,8 +411,8 @@ class PuzzleService:
         return None if row is None else _puzzle(row)
 
     async def next_due_at(self) -> datetime | None:
-        """Now, while a server with a channel lacks today's puzzle; else the next midnight
-        (UTC); None without channels."""
+        """Now, while a server with a channel lacks today's puzzle (an hour after no puzzle
+        was left for one); else the next midnight (UTC); None without channels."""
         now = self._clock.now()
         today = day_of(now)
         row = await self._db.fetchone(
@@ -421,7 +424,7 @@ class PuzzleService:
         if row is None or not row["channels"]:
             return None
         if row["waiting"]:
-            return now
+            return max(now, self._none_left_until or now)
         return datetime.combine(today + timedelta(days=1), time(), tzinfo=UTC)
 
     async def run_due(self) -> int:
@@ -445,8 +448,9 @@ class PuzzleService:
                     "WHERE a.puzzle_id = p.id) AND NOT EXISTS (SELECT 1 FROM daily_puzzles d "
                     "WHERE d.puzzle_id = p.id) ORDER BY p.id LIMIT 1"
                 )
-                if chosen is None:
-                    continue  # none left: tried again at the next look
+                if chosen is None:  # looked for again in an hour, with new games mined
+                    self._none_left_until = self._clock.now() + NONE_LEFT_RETRY
+                    continue
                 added = await tx.execute(
                     "INSERT INTO daily_puzzles (guild_id, day, puzzle_id) VALUES (?, ?, ?) "
                     "ON CONFLICT (guild_id, day) DO NOTHING",

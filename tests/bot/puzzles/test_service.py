@@ -7,7 +7,13 @@ import pytest
 
 from bot import errors
 from bot.notifications.outbox import DailyPuzzlePosted
-from bot.puzzles.service import NoDailyPuzzle, UnknownPuzzle, read_published
+from bot.puzzles.service import (
+    NONE_LEFT_RETRY,
+    NoDailyPuzzle,
+    PuzzleService,
+    UnknownPuzzle,
+    read_published,
+)
 from tak import Position
 from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD
 
@@ -123,3 +129,20 @@ def test_each_published_puzzle_replays_from_its_tps() -> None:
     for mined, _source in read_published():
         position = mined.position()
         assert isinstance(position, Position) and position.is_legal(mined.solution)
+
+
+async def test_a_restart_posts_no_second_daily_puzzle_and_none_left_waits(services, clock) -> None:
+    await services.puzzles.set_channel(GUILD, CHANNEL)
+    assert await services.puzzles.run_due() == 1
+    restarted = PuzzleService(services.db, clock)
+    assert await restarted.run_due() == 0
+    assert len(await services.outbox.due()) == 1
+    # Every puzzle used: the next day waits an hour between looks rather than spinning.
+    await restarted.stock()  # the published set loaded: not loaded again
+    async with services.db.transaction() as tx:
+        await tx.execute(
+            "DELETE FROM puzzles WHERE id NOT IN (SELECT puzzle_id FROM daily_puzzles)"
+        )
+    clock.advance(days=1)
+    assert await restarted.run_due() == 0
+    assert await restarted.next_due_at() == clock.now() + NONE_LEFT_RETRY
