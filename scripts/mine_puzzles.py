@@ -29,14 +29,14 @@ LICENCES = {
 }
 
 
-def puzzles(root: Path) -> Iterator[tuple[MinedPuzzle, str]]:
+def games(root: Path) -> Iterator[tuple[Position, list[str], str]]:
+    """Each published game: its start, its moves (PTN) and its source (the game, the licence)."""
     for path in sorted(root.glob("taktician/**/*.ptn")):
         game = Game.parse(path.read_text())
         if game.tag("TPS") is not None:
             continue
         source = f"{path.name} ({LICENCES['taktician']})"
-        for found in mine(game.start(), [ply.move.ptn() for ply in game.plies]):
-            yield found, source
+        yield game.start(), [ply.move.ptn() for ply in game.plies], source
     for path in sorted(root.glob("*/*.json")):
         for row in json.loads(path.read_text())["items"]:
             standard = row["pieces"] < 0  # -1: the size's standard reserves
@@ -48,9 +48,13 @@ def puzzles(root: Path) -> Iterator[tuple[MinedPuzzle, str]]:
             )
             moves = [server_move(text) for text in row["notation"].split(",") if text.strip()]
             name = f"PlayTak game {row['id']}" if row["id"] else "a PlayTak game"
-            source = f"{name} ({LICENCES[path.parent.name]})"
-            for found in mine(start, moves):
-                yield found, source
+            yield start, moves, f"{name} ({LICENCES[path.parent.name]})"
+
+
+def puzzles(root: Path) -> Iterator[tuple[MinedPuzzle, str]]:
+    for start, moves, source in games(root):
+        for found in mine(start, moves):
+            yield found, source
 
 
 def main() -> None:

@@ -3,9 +3,9 @@ rated by Glicko-2 and the daily streak. Owns the ``puzzles``, ``puzzle_mined_gam
 ``puzzle_attempts``, ``puzzle_players``, ``puzzle_channels`` and ``daily_puzzles`` tables.
 
 Where puzzles come from: the published set shipped with Bredon (``published.json``, mined from
-freely licensed real games by ``scripts/mine_puzzles.py``), loaded once; and the server's own
-finished games, mined lazily (each game once, in a worker thread) whenever a puzzle is asked for
-or a daily one chosen.
+freely licensed real games by ``scripts/mine_puzzles.py``), loaded once; and the servers' own
+finished games, each mined once, in a worker thread, a batch at a time: in the background, as a
+duty of the deadline scheduler (:meth:`PuzzleService.run_due`), and when a puzzle is asked for.
 
 Rules (the players' guide says them too):
 
@@ -42,7 +42,9 @@ from tak import Color, Opening, Position, TakError
 
 PUBLISHED = Path(__file__).with_name("published.json")
 NONE_LEFT_RETRY = timedelta(hours=1)
-_MINED_PER_LOOK = 200  # finished games mined per question at most: the rest at the next ones
+# Finished games mined per look at most (about 5 s of a worker thread's time at ~0.2 s a game,
+# benchmarks/puzzles.py): the scheduler looks again at once while games are left.
+_MINED_PER_LOOK = 20
 
 
 class NoPuzzleLeft(BredonError):
@@ -155,12 +157,15 @@ def read_published(path: Path = PUBLISHED) -> list[tuple[MinedPuzzle, str]]:
 @dataclass(frozen=True, slots=True)
 class _FinishedGame:
     id: int
-    start: Position
+    start: Position | None  # None: a start the engine refuses (it holds no puzzle then)
     moves: tuple[str, ...]
 
 
 def _mine_games(games: Iterable[_FinishedGame]) -> list[tuple[int, list[MinedPuzzle]]]:
-    return [(game.id, list(mine(game.start, game.moves))) for game in games]
+    return [
+        (game.id, [] if game.start is None else list(mine(game.start, game.moves)))
+        for game in games
+    ]
 
 
 class PuzzleService:
@@ -200,6 +205,14 @@ class PuzzleService:
                         )
             return added
 
+    async def _mining_left(self) -> bool:
+        row = await self._db.fetchone(
+            "SELECT 1 FROM games g WHERE g.status = ? AND NOT EXISTS "
+            "(SELECT 1 FROM puzzle_mined_games m WHERE m.game_id = g.id) LIMIT 1",
+            (GameStatus.FINISHED.value,),
+        )
+        return row is not None
+
     async def _unmined_games(self) -> list[_FinishedGame]:
         async with self._db.snapshot() as tx:
             rows = await tx.fetchall(
@@ -221,6 +234,7 @@ class PuzzleService:
                     "caps": (row["caps1"], row["caps2"]),
                     "opening": Opening(row["opening"]),
                 }
+                start: Position | None
                 try:
                     start = (
                         Position.from_tps(row["start_tps"], **reserves)
@@ -228,7 +242,7 @@ class PuzzleService:
                         else Position(row["size"], **reserves)
                     )
                 except TakError:
-                    continue
+                    start = None
                 games.append(_FinishedGame(row["id"], start, tuple(m["ptn"] for m in moves)))
         return games
 
@@ -411,9 +425,12 @@ class PuzzleService:
         return None if row is None else _puzzle(row)
 
     async def next_due_at(self) -> datetime | None:
-        """Now, while a server with a channel lacks today's puzzle (an hour after no puzzle
-        was left for one); else the next midnight (UTC); None without channels."""
+        """Now, while finished games are left to mine or a server with a channel lacks today's
+        puzzle (an hour after no puzzle was left for one); else the next midnight (UTC); None
+        without channels."""
         now = self._clock.now()
+        if await self._mining_left():
+            return now
         today = day_of(now)
         row = await self._db.fetchone(
             "SELECT COUNT(*) AS waiting, (SELECT COUNT(*) FROM puzzle_channels) AS channels "
@@ -430,16 +447,16 @@ class PuzzleService:
     async def run_due(self) -> int:
         """Choose and announce today's puzzle for every server with a channel that lacks one;
         how many were announced. The choice and its announcement are one transaction, and a
-        server has one puzzle a day, so it is posted once even across restarts."""
+        server has one puzzle a day, so it is posted once even across restarts. First, the
+        next finished games are mined (a batch: the scheduler looks again at once while games are
+        left), so that they are mined in the background rather than when a player asks."""
+        await self.stock()
         today = day_of(self._clock.now())
         waiting = await self._db.fetchall(
             "SELECT c.guild_id, c.channel_id FROM puzzle_channels c WHERE NOT EXISTS "
             "(SELECT 1 FROM daily_puzzles d WHERE d.guild_id = c.guild_id AND d.day = ?)",
             (today.isoformat(),),
         )
-        if not waiting:
-            return 0
-        await self.stock()
         posted = 0
         for row in waiting:
             async with self._db.transaction() as tx:

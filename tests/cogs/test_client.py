@@ -28,6 +28,7 @@ async def test_every_cog_loads_with_the_tak_and_tournament_groups(simcord_env) -
         "cogs.commands.profile",
         "cogs.commands.tournament",
         "cogs.commands.organize",
+        "cogs.commands.puzzle",
     }
     assert bot.intents == discord.Intents.default()
     assert not bot.intents.message_content and not bot.intents.members
@@ -38,6 +39,7 @@ async def test_every_cog_loads_with_the_tak_and_tournament_groups(simcord_env) -
         "clock",
         "profile",
         "coins",
+        "puzzle",
         "tournament",
         "organize",
         "bredon",

@@ -39,13 +39,16 @@ async def test_the_published_set_is_loaded_once_and_each_is_a_puzzle(services) -
     assert puzzle.source is not None and puzzle.rating == 1500
 
 
-async def test_a_finished_game_is_mined_once(services, new_game, moves) -> None:
+async def test_a_finished_game_is_mined_once(services, clock, new_game, moves) -> None:
     game = await new_game(size=5)
     # White's row on rank 1 lacks d1, black's: only d2- takes it (e2 stops e1<'s Tinuë).
     await moves(game.id, "e5 a1 b1 d1 c1 e4 d2 e3 e1 e2 d2-")
     finished = await services.games.get(game.id)
     assert finished.result is not None
-    await services.puzzles.stock()
+    # The scheduler's duty mines it in the background: due now, then nothing left.
+    assert await services.puzzles.next_due_at() == clock.now()
+    assert await services.puzzles.run_due() == 0  # nothing to post: no channel
+    assert await services.puzzles.next_due_at() is None
     mined = await services.db.fetchall("SELECT game_id FROM puzzle_mined_games")
     assert [row["game_id"] for row in mined] == [game.id]
     assert await services.puzzles.stock() == 0
