@@ -130,3 +130,16 @@ async def test_a_private_puzzle_and_its_words_in_german(world: World) -> None:
         assert f"Der Gewinnzug war **{solution}**." in text  # a private puzzle: shown at once
         stats = await carol.slash(world.channel, "puzzle stats")
         assert "Rätselwertung von carol" in stats.response.content
+
+
+async def test_the_daily_post_in_a_german_server(world: World) -> None:
+    """The post speaks the server's language; the manager is answered in theirs."""
+    boss = await manager(world)
+    await boss.slash(world.channel, "bredon config", language="de")
+    chosen = await boss.slash(world.channel, "bredon puzzles", channel=world.channel)
+    assert "The daily puzzle is posted in" in chosen.response.content  # the boss's English
+    [post] = world.bot_messages(world.channel)
+    assert post.content.startswith(f"**Tagesrätsel vom {world.env.now().date().isoformat()}**")
+    assert "am Zug gewinnt mit einem Zug" in post.content and "`/rätsel täglich`" in post.content
+    stopped = await boss.slash(world.channel, "bredon puzzles", stop=True)
+    assert stopped.response.content == "No daily puzzle is posted in this server."
