@@ -12,8 +12,9 @@ import simcord
 
 from cogs.actions.move_picker import move_steps
 from tak import Position
-from tests.cogs.conftest import World, advance, decoded_image
+from tests.cogs.conftest import IDLE_LOOK, World, advance, decoded_image
 from tests.cogs.discord_locale import discord_in
+from tests.cogs.presenters.test_digests import jump_to
 
 
 def select_of(message: Any) -> dict[str, Any]:
@@ -143,3 +144,19 @@ async def test_the_daily_post_in_a_german_server(world: World) -> None:
     assert "am Zug gewinnt mit einem Zug" in post.content and "`/rätsel täglich`" in post.content
     stopped = await boss.slash(world.channel, "bredon puzzles", stop=True)
     assert stopped.response.content == "No daily puzzle is posted in this server."
+
+
+async def test_a_daily_post_that_missed_its_day_is_dropped(world: World) -> None:
+    """Bredon wrote the day's post but could not deliver it that day: the next day only the new
+    puzzle is posted, with the missed one's solution."""
+    env = world.env
+    services = env.bot.services
+    await services.puzzles.set_channel(world.guild.id, world.channel.id)
+    assert await services.puzzles.run_due() == 1  # written, the courier not woken
+    missed_id, _tps = await today_puzzle(world)
+    missed = await solution_of(world, missed_id)
+    jump_to(env, next_midnight(env.now()) + timedelta(minutes=1))
+    await advance(env, IDLE_LOOK)  # the courier's and the scheduler's next looks
+    [post] = world.bot_messages(world.channel)
+    assert post.content.startswith(f"**Daily puzzle of {env.now().date().isoformat()}**")
+    assert f"the winning move was **{missed}**" in post.content
