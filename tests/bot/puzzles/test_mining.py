@@ -159,3 +159,10 @@ def test_a_game_with_different_reserves_gives_no_puzzle() -> None:
     moves = [ply.move.ptn() for ply in game.plies]
     start = Position(5, stones=(21, 20))
     assert not list(mine(start, moves))
+
+
+def test_every_shipped_puzzle_has_exactly_one_winning_first_move() -> None:
+    """The published set, as shipped: its solution is the only winning move, by brute force."""
+    for mined, source in read_published():
+        position = mined.position()
+        assert [move.ptn() for move in winning_moves(position)] == [mined.solution], source
