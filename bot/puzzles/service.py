@@ -6,6 +6,9 @@ Where puzzles come from: the published set shipped with Bredon (``published.json
 freely licensed real games by ``scripts/mine_puzzles.py``), loaded once; and the servers' own
 finished games, each mined once, in a worker thread, a batch at a time: in the background, as a
 duty of the deadline scheduler (:meth:`PuzzleService.run_due`), and when a puzzle is asked for.
+A thread, as the explorer's and the statistics' replays, not a worker process: the games are the
+servers' own (no crafted input), a batch is bounded (:data:`_MINED_PER_LOOK`), and the loop kept
+turning within 50 ms while one mined (benchmarks/puzzles.py).
 
 Rules (the players' guide says them too):
 
