@@ -31,6 +31,7 @@ from bot.notifications.service import NotificationService
 from bot.play.challenges import ChallengeService
 from bot.play.service import GameService, finish_game, give_time_back
 from bot.players.service import PlayerService
+from bot.puzzles.service import PuzzleService
 from bot.seasons.service import SeasonService
 from bot.store import DEFAULT_PATH, Database
 from bot.timekeeping.clock import Clock, SystemClock
@@ -67,6 +68,7 @@ class Services:
     explorer: ExplorerService
     leagues: LeagueService
     seasons: SeasonService
+    puzzles: PuzzleService
 
     @classmethod
     async def open(
@@ -112,6 +114,7 @@ class Services:
             explorer=ExplorerService(db),
             leagues=LeagueService(db, clock),
             seasons=SeasonService(db, clock, tournaments),
+            puzzles=PuzzleService(db, clock),
         )
 
     async def close(self) -> None:

@@ -301,7 +301,7 @@ class BredonBot(commands.Bot):
             max_sleep=self.idle_look(DEFAULT_MAX_SLEEP),
             duties=(
                 *(self.services.notifications, self.services.entry),
-                *(self.services.leagues, self.services.seasons),
+                *(self.services.leagues, self.services.seasons, self.services.puzzles),
             ),
             on_duty=lambda: self.dispatch("outbox_written"),
         )

@@ -361,6 +361,21 @@ class BoardSuperseded:
         return f"boards:{self.game_id}"
 
 
+@dataclass(frozen=True, slots=True)
+class DailyPuzzlePosted:
+    """A server's puzzle of the day (:mod:`bot.puzzles.service`), posted in the channel its
+    managers chose, with the day before's solution."""
+
+    KIND: ClassVar[str] = "daily_puzzle"
+    guild_id: int
+    channel_id: int
+    day: str  # YYYY-MM-DD (UTC)
+
+    @property
+    def stream(self) -> str:
+        return f"puzzles:{self.guild_id}"
+
+
 Payload = (
     GameStart
     | MovePlayed
@@ -378,6 +393,7 @@ Payload = (
     | BoardSuperseded
     | ConditionsDropped
     | SeasonNews
+    | DailyPuzzlePosted
 )
 PAYLOADS: dict[str, type[Payload]] = {
     kind.KIND: kind
@@ -398,6 +414,7 @@ PAYLOADS: dict[str, type[Payload]] = {
         BoardSuperseded,
         ConditionsDropped,
         SeasonNews,
+        DailyPuzzlePosted,
     )
 }
 TURN_NOTICES = (GameStart, MovePlayed, MoveTakenBack)

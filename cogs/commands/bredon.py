@@ -17,7 +17,7 @@ from cogs.arguments import BoardSize, Days, Komi, bredon
 from cogs.delivery.courier import courier_of
 from cogs.interactions import Refusal, acting, player_of, services_of
 from cogs.translation import language_choices
-from cogs.words import coin_messages, game_messages
+from cogs.words import coin_messages, game_messages, puzzle_messages
 
 FOLLOW_SERVER = "server"  # /bredon config language: as the server's own (Discord's)
 
@@ -124,3 +124,26 @@ async def grant(
         else:
             text = _("Took back {coins} from {member}: they now have {balance}.", **fields)
         await interaction.followup.send(text, ephemeral=True)
+
+
+@app_commands.describe(
+    channel="Where to post the daily puzzle (each day, UTC)",
+    stop="Post no more daily puzzles here",
+)
+async def puzzles(
+    interaction: discord.Interaction,
+    channel: discord.TextChannel | None = None,
+    stop: bool = False,
+) -> None:
+    """The daily puzzle: the channel it is posted in"""
+    async with acting(interaction):
+        require_manager(interaction)
+        bot = bredon(interaction)
+        guild_id = interaction.guild_id or 0
+        if stop:
+            await bot.services.puzzles.set_channel(guild_id, None)
+        elif channel is not None:
+            await bot.services.puzzles.set_channel(guild_id, channel.id)
+            bot.wake_scheduler()  # today's puzzle goes out now
+        chosen = await bot.services.puzzles.channel(guild_id)
+        await interaction.followup.send(puzzle_messages.channel_text(chosen), ephemeral=True)

@@ -8,6 +8,7 @@ Commands are grouped by what players do, the most frequent kept shortest:
 - ``/clock``: time (moretime, pause, resume, reminders, vacation start|end|status);
 - ``/profile``: you and the server's tables (settings, scores, stats, leaderboard);
 - ``/coins``: wallets (wallet, leaderboard);
+- ``/puzzle``: puzzles (solve, daily, answer, stats);
 - ``/tournament``: playing in tournaments; ``/organize``: running them (organizers);
 - ``/league``: team leagues' rosters, lineups, matches and standings (``/organize league``
   creates and starts them: :mod:`cogs.commands.league`);
@@ -43,6 +44,7 @@ from discord.ext import commands
 
 from bot.languages import catalogue
 from cogs.actions.move_picker import PICKER_ITEMS
+from cogs.actions.puzzle_picker import PUZZLE_ITEMS
 from cogs.arguments import SHARED_OPTIONS
 from cogs.client import BredonBot
 from cogs.commands import bredon, coins
@@ -52,6 +54,7 @@ from cogs.commands.game_analysis import AnalysisCog
 from cogs.commands.league import LeagueCog
 from cogs.commands.organize import OrganizeCog
 from cogs.commands.profile import ProfileCog
+from cogs.commands.puzzle import PuzzleCog
 from cogs.commands.season import SeasonCog
 from cogs.commands.tak import TakCog
 from cogs.commands.tak_play import OpponentCog
@@ -159,6 +162,7 @@ class Cogs:
     organize: OrganizeCog
     league: LeagueCog
     season: SeasonCog
+    puzzle: PuzzleCog
 
     def all(self) -> tuple[commands.Cog, ...]:
         return tuple(getattr(self, field.name) for field in fields(self))
@@ -209,6 +213,11 @@ def build_tree(cogs: Cogs) -> list[app_commands.Group]:
         ),
         group("coins", "Coins: wallets and the server's richest", coins.wallet, coins.leaderboard),
         group(
+            "puzzle",
+            "Puzzles: one move wins; find it (privately), daily, with a rating and a streak",
+            *(cogs.puzzle.solve, cogs.puzzle.daily, cogs.puzzle.answer, cogs.puzzle.stats),
+        ),
+        group(
             "tournament",
             "Tournaments: sign up, pairings, standings",
             *(t.join, t.leave, t.withdraw, t.checkin, t.pairings, t.standings, t.info),
@@ -252,7 +261,7 @@ def build_tree(cogs: Cogs) -> list[app_commands.Group]:
         group(
             "bredon",
             "Bredon's settings for this server (server managers)",
-            *(bredon.config, bredon.gambling, bredon.grant),
+            *(bredon.config, bredon.gambling, bredon.grant, bredon.puzzles),
             managers_only=True,
         ),
     ]
@@ -268,7 +277,7 @@ async def install(bot: BredonBot) -> None:
     if missing:
         raise RuntimeError(f"Buttons without a handler: {missing}")
     bot.add_dynamic_items(
-        ActionButton, MoveButton, GiveDayButton, PageButton, BidButton, *PICKER_ITEMS
+        ActionButton, MoveButton, GiveDayButton, PageButton, BidButton, *PICKER_ITEMS, *PUZZLE_ITEMS
     )
     courier_cog = CourierCog(bot)
     courier = courier_cog.courier
@@ -286,6 +295,7 @@ async def install(bot: BredonBot) -> None:
         organize=OrganizeCog(bot, courier, tournament),
         league=LeagueCog(bot, courier),
         season=SeasonCog(bot, courier),
+        puzzle=PuzzleCog(bot, courier),
     )
     for cog in (courier_cog, *cogs.all(), UnreachableNotice(bot)):
         await bot.add_cog(cog)

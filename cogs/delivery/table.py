@@ -38,6 +38,7 @@ from bot.notifications.outbox import (
     PAYLOADS,
     BiddingNews,
     ChallengeSettled,
+    DailyPuzzlePosted,
     DigestDue,
     Item,
     LeagueNews,
@@ -184,6 +185,8 @@ class GameTable:
             guild_id = (await self.services.tournaments.get(payload.tournament_id)).guild_id
         elif isinstance(payload, LeagueNews):
             guild_id = (await self.services.leagues.get(payload.league_id)).guild_id
+        elif isinstance(payload, DailyPuzzlePosted):
+            guild_id = payload.guild_id
         else:
             guild_id = (await self.services.games.get(payload.game_id)).guild_id
         return await self.server_language(guild_id)

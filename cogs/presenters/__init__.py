@@ -19,6 +19,7 @@ from cogs.presenters import (
     leagues,
     moves,
     offers,
+    puzzles,
     seasons,
     starts,
     tournaments,
@@ -32,5 +33,6 @@ def register_all(table: GameTable) -> None:
         analyses,
         leagues,
         seasons,
+        puzzles,
     ):
         module.register(table)

@@ -64,6 +64,12 @@ OWNERS = {
     "seasons": "bot/seasons/storage.py",
     "season_players": "bot/seasons/storage.py",
     "season_divisions": "bot/seasons/storage.py",
+    "puzzles": "bot/puzzles/service.py",
+    "puzzle_mined_games": "bot/puzzles/service.py",
+    "puzzle_attempts": "bot/puzzles/service.py",
+    "puzzle_players": "bot/puzzles/service.py",
+    "puzzle_channels": "bot/puzzles/service.py",
+    "daily_puzzles": "bot/puzzles/service.py",
     # PostgreSQL's schema version (SQLite keeps it in the file's header).
     "bredon_schema": "bot/store/postgres.py",
     "shard_leases": "bot/store/shard_leases.py",

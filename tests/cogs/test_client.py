@@ -30,6 +30,7 @@ async def test_every_cog_loads_with_the_tak_and_tournament_groups(simcord_env) -
         "cogs.commands.organize",
         "cogs.commands.league",
         "cogs.commands.season",
+        "cogs.commands.puzzle",
     }
     assert bot.intents == discord.Intents.default()
     assert not bot.intents.message_content and not bot.intents.members
@@ -40,6 +41,7 @@ async def test_every_cog_loads_with_the_tak_and_tournament_groups(simcord_env) -
         "clock",
         "profile",
         "coins",
+        "puzzle",
         "tournament",
         "season",
         "organize",

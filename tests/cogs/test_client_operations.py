@@ -43,8 +43,8 @@ async def test_a_warning_names_the_commands_to_sync_and_the_command(
         await bot.check_registered_commands()
     [warning] = warnings_about_commands(caplog)
     assert (
-        "not registered: /bredon, /clock, /coins, /game, /league, /organize, /profile, /season, "
-        "/tak, /tournament" in warning
+        "not registered: /bredon, /clock, /coins, /game, /league, /organize, /profile, /puzzle, "
+        "/season, /tak, /tournament" in warning
     )
     assert warning.endswith(f"Register them with: {sync_command()}")
     assert sync_command().endswith(" -m bot sync")

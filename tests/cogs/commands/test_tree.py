@@ -143,11 +143,12 @@ async def test_the_commands_are_grouped_by_what_players_do(simcord_env) -> None:
         "profile leaderboard",
     ]
     assert tree["coins"] == ["coins wallet", "coins leaderboard"]
+    assert tree["puzzle"] == ["puzzle solve", "puzzle daily", "puzzle answer", "puzzle stats"]
     assert "organize checkin open" in tree["organize"] and "tournament join" in tree["tournament"]
     assert {"tournament bye"} <= set(tree["tournament"])
     assert {"organize bye", "organize forbid", "organize allow"} <= set(tree["organize"])
     assert {"organize create", "organize settings", "organize clocks"} <= set(tree["organize"])
-    assert tree["bredon"] == ["bredon config", "bredon gambling", "bredon grant"]
+    assert tree["bredon"] == ["bredon config", "bredon gambling", "bredon grant", "bredon puzzles"]
     # Every moved name leads to a command that exists, and is itself gone.
     assert set(MOVED.values()) <= set(every)
     assert not set(MOVED) & set(every)
