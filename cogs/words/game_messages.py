@@ -684,8 +684,8 @@ def help_embed() -> discord.Embed:
         description=_(
             "Build a **road**: a line of your pieces joining two opposite sides of the board. "
             "Each turn, place a piece on an empty square or move a stack you control. Your first "
-            "placement is one of your opponent's flats. [The rules]({rules}); every command in "
-            "Bredon's guide, `docs/players.md`, which whoever runs me has.",
+            "placement is one of your opponent's flats. [The rules]({rules}); all commands: "
+            "`docs/players.md`.",
             rules=RULES_URL,
         ),
     )
@@ -721,7 +721,8 @@ def help_embed() -> discord.Embed:
             "`/game ptn` · `/game tps` · `/game replay` · `/game view` · `/game analysis` · "
             "`/game note` · `/game scratch` · `/game explore`\n"
             "`/profile settings` · `/profile scores` · `/profile stats` · `/profile leaderboard` · "
-            "`/coins wallet` · `/coins leaderboard`"
+            "`/coins wallet` · `/coins leaderboard`\n"
+            "`/puzzle` · `/season` · `/league` · `/tournament`"
         ),
         inline=False,
     )

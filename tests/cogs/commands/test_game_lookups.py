@@ -183,6 +183,8 @@ async def test_help_is_a_short_primer_naming_every_players_command(world) -> Non
         and command.qualified_name != "tak help"
     }
     assert sorted(name for name in named if f"/{name}`" not in text) == []
+    # The other groups a player uses, by the group's name alone.
+    assert all(f"`/{group}`" in text for group in ("puzzle", "season", "league", "tournament"))
     assert sorted(old for old in MOVED if f"/{old}`" in text) == []
 
 
