@@ -32,7 +32,9 @@ from pathlib import Path
 from bot.games.explorer import ExplorerService, FinishedGame, OpeningIndex, standard_position
 from bot.games.model import GameRequest, GameSetup, GameStatus
 from bot.games.storage import end_game, insert_game
+from bot.services import BACKGROUND_SECONDS
 from bot.store import Database, to_db
+from bot.work.attached_files import FileReader
 from tak import Color, Result, ResultKind
 
 GAMES = 2_000
@@ -88,7 +90,8 @@ async def through_the_service(games: list[FinishedGame]) -> tuple[float, float]:
                         (view.id, ply, move, 1 + (ply + 1) % 2, to_db(now)),
                     )
                 await end_game(tx, view, GameStatus.FINISHED, game.result, 1, now)
-        service = ExplorerService(db)
+        worker = FileReader(timeout=BACKGROUND_SECONDS, preload=("bot.games.explorer",))
+        service = ExplorerService(db, worker)
         times = []
         alone = await units_per_second()
         UNITS[0], LONGEST_TICK[0] = 0, 0.0
@@ -100,7 +103,7 @@ async def through_the_service(games: list[FinishedGame]) -> tuple[float, float]:
             if not _question:
                 share = UNITS[0] / times[0] / alone
         ticking.cancel()
-        await service.close()
+        await worker.close()
         await db.close()
     return times[0], times[1], LONGEST_TICK[0], share
 

@@ -1,9 +1,11 @@
-"""How fast puzzles are mined, and whether the event loop keeps turning meanwhile.
+"""How fast puzzles are mined: the CPU a server's finished games cost.
 
 Mines every position of the published real games (/work/shared/real_games, as
-scripts/mine_puzzles.py reads them) in a worker thread, as PuzzleService.stock mines a server's
-finished games, with a ticker on the event loop: prints the games, positions and puzzles, the
-seconds per game, and the longest the loop went without turning.
+scripts/mine_puzzles.py reads them) in a thread, with a ticker on the event loop: prints the
+games, positions and puzzles, the seconds per game, and the longest the loop went without
+turning. (PuzzleService.stock mines in the bot's background worker process since 2026-12-07, so
+the bot's own process no longer shares its GIL with the mining; the seconds per game are the
+same work.)
 
     python benchmarks/puzzles.py [--real-games /work/shared/real_games]
 """

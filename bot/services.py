@@ -39,6 +39,10 @@ from bot.tournaments.corrections import CorrectionService
 from bot.tournaments.entry import EntryService
 from bot.tournaments.pictures import PictureService
 from bot.tournaments.service import TournamentService
+from bot.work.attached_files import FileReader
+
+# A batch of background work (a server's games replayed or mined) that takes longer is given up.
+BACKGROUND_SECONDS = 120.0
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,10 @@ class Services:
     corrections: CorrectionService
     analysis: AnalysisService
     explorer: ExplorerService
+    # The worker process for background work on the bot's own games (the explorer's replays,
+    # the puzzles' mining): it holds the CPU, so never the event loop's process; one process, at
+    # a lower priority, started when first needed, one batch at a time.
+    background: FileReader
     leagues: LeagueService
     seasons: SeasonService
     puzzles: PuzzleService
@@ -88,6 +96,9 @@ class Services:
         games = GameService(db, clock)
         lookup = LookupService(db)
         await games.follow_other_processes()
+        background = FileReader(
+            timeout=BACKGROUND_SECONDS, preload=("bot.games.explorer", "bot.puzzles.service")
+        )
         return cls(
             db=db,
             clock=clock,
@@ -111,12 +122,13 @@ class Services:
             entry=EntryService(db, clock),
             corrections=CorrectionService(db, clock, finish_game),
             analysis=AnalysisService(db, clock, lookup),
-            explorer=ExplorerService(db),
+            explorer=ExplorerService(db, background),
+            background=background,
             leagues=LeagueService(db, clock),
             seasons=SeasonService(db, clock, tournaments),
-            puzzles=PuzzleService(db, clock),
+            puzzles=PuzzleService(db, clock, background),
         )
 
     async def close(self) -> None:
-        await self.explorer.close()
+        await self.background.close()
         await self.db.close()

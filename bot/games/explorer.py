@@ -11,7 +11,8 @@ Each server and size has one index, kept in memory and brought up to date at eac
 one query lists the games that count with their results, and only games not indexed yet are
 replayed (a game that finishes is indexed at the next question; a corrected result is read
 anew, as results are looked up when counting, never stored in the index). Replaying holds the
-CPU (about 2 ms a game in pure Python), so it runs in a worker process of its own, never on the
+CPU (about 2 ms a game in pure Python), so it runs in the bot's background worker process
+(:attr:`bot.services.Services.background`, shared with the puzzles' mining), never on the
 event loop nor in a thread (which shares the GIL with it), in batches of :data:`REPLAY_BATCH`
 games. The indexes held are bounded: past :data:`MAX_INDEXED_GAMES` games in all, the index
 asked for least recently is dropped (and rebuilt if asked for again).
@@ -46,7 +47,6 @@ MAX_EXPLORER_PLIES = 100  # a line from the start, not a whole game
 ROWS_SHOWN = 10  # next moves listed; the rest are summed in one row
 _IN_CHUNK = 500  # game ids per query of their moves
 REPLAY_BATCH = 500  # games replayed per call of the worker (about 1 s in pure Python)
-REPLAY_SECONDS = 120.0  # a batch that takes longer is given up (its worker ended)
 # Games indexed in all servers and sizes (about 7 KiB each: 2,000 games of 6x6 hold 14 MiB).
 MAX_INDEXED_GAMES = 20_000
 PUBLISHED_GAMES = Path(__file__).parent / "published" / "games.jsonl"
@@ -300,15 +300,16 @@ class ExplorerBusy(BredonError):
 
 class ExplorerService:
     """The explorer's indexes, one a server and size, kept up to date as games finish; the
-    games are replayed in a worker process of the explorer's own (started at the first
-    question), one server's batch at a time."""
+    games are replayed in the bot's background `worker` process, a batch at a time."""
 
-    def __init__(self, db: Database, *, max_games: int = MAX_INDEXED_GAMES) -> None:
+    def __init__(
+        self, db: Database, worker: FileReader, *, max_games: int = MAX_INDEXED_GAMES
+    ) -> None:
         self._db = db
         self._max_games = max_games
         self._indexes: OrderedDict[tuple[int, int, int], OpeningIndex] = OrderedDict()
         self._locks: dict[tuple[int, int, int], asyncio.Lock] = {}
-        self._replayer = FileReader(timeout=REPLAY_SECONDS, preload=(__name__,))
+        self._replayer = worker
         self._published: dict[int, OpeningIndex] = {}
         self._published_lock = asyncio.Lock()
 
@@ -348,10 +349,6 @@ class ExplorerService:
         self._indexes[key] = index
         while len(self._indexes) > 1 and sum(map(len, self._indexes.values())) > self._max_games:
             self._indexes.popitem(last=False)
-
-    async def close(self) -> None:
-        """End the replaying worker (the bot is stopping)."""
-        await self._replayer.close()
 
     async def _update(self, index: OpeningIndex, guild_id: int, bot_id: int) -> None:
         stones, caps = STANDARD_RESERVES[index.size]

@@ -4,11 +4,12 @@ rated by Glicko-2 and the daily streak. Owns the ``puzzles``, ``puzzle_mined_gam
 
 Where puzzles come from: the published set shipped with Bredon (``published.json``, mined from
 freely licensed real games by ``scripts/mine_puzzles.py``), loaded once; and the servers' own
-finished games, each mined once, in a worker thread, a batch at a time: in the background, as a
-duty of the deadline scheduler (:meth:`PuzzleService.run_due`), and when a puzzle is asked for.
-A thread, as the explorer's and the statistics' replays, not a worker process: the games are the
-servers' own (no crafted input), a batch is bounded (:data:`_MINED_PER_LOOK`), and the loop kept
-turning within 50 ms while one mined (benchmarks/puzzles.py).
+finished games, each mined once, a batch at a time (:data:`_MINED_PER_LOOK`): in the background,
+as a duty of the deadline scheduler (:meth:`PuzzleService.run_due`), and when a puzzle is asked
+for. Mining tries every legal move in every position (about 0.2 s a game in pure Python), so it
+runs in the bot's background worker process (:attr:`bot.services.Services.background`, shared
+with the explorer), never on the event loop nor in a thread, which would share the GIL with
+every other player's commands.
 
 Rules (the players' guide says them too):
 
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
@@ -41,11 +43,13 @@ from bot.players.storage import save_player
 from bot.puzzles.mining import MinedPuzzle, PuzzleKind, mine, puzzle_position
 from bot.store import Database, Row, Transaction, to_db
 from bot.timekeeping.clock import Clock
+from bot.work.attached_files import FileReader, FileTooSlow, ReaderNotStarted
 from tak import Color, Opening, Position, TakError
 
+log = logging.getLogger(__name__)
 PUBLISHED = Path(__file__).with_name("published.json")
 NONE_LEFT_RETRY = timedelta(hours=1)
-# Finished games mined per look at most (about 5 s of a worker thread's time at ~0.2 s a game,
+# Finished games mined per look at most (about 5 s of the worker's time at ~0.2 s a game,
 # benchmarks/puzzles.py): the scheduler looks again at once while games are left.
 _MINED_PER_LOOK = 20
 
@@ -159,22 +163,49 @@ def read_published(path: Path = PUBLISHED) -> list[tuple[MinedPuzzle, str]]:
 
 @dataclass(frozen=True, slots=True)
 class _FinishedGame:
+    """A finished game as plain data, for the worker process: its set-up and its moves."""
+
     id: int
-    start: Position | None  # None: a start the engine refuses (it holds no puzzle then)
+    size: int
+    komi: float
+    stones: tuple[int, int]
+    caps: tuple[int, int]
+    opening: str
+    start_tps: str | None
     moves: tuple[str, ...]
+
+    def start(self) -> Position | None:
+        """The game's start; None for one the engine refuses (it holds no puzzle then)."""
+        setup = {
+            "komi": self.komi,
+            "stones": self.stones,
+            "caps": self.caps,
+            "opening": Opening(self.opening),
+        }
+        try:
+            if self.start_tps:
+                return Position.from_tps(self.start_tps, **setup)
+            return Position(self.size, **setup)
+        except TakError:
+            return None
 
 
 def _mine_games(games: Iterable[_FinishedGame]) -> list[tuple[int, list[MinedPuzzle]]]:
-    return [
-        (game.id, [] if game.start is None else list(mine(game.start, game.moves)))
-        for game in games
-    ]
+    """The puzzles in each game (for the worker process)."""
+    found = []
+    for game in games:
+        start = game.start()
+        found.append((game.id, [] if start is None else list(mine(start, game.moves))))
+    return found
 
 
 class PuzzleService:
-    def __init__(self, db: Database, clock: Clock, published: Path = PUBLISHED) -> None:
+    def __init__(
+        self, db: Database, clock: Clock, worker: FileReader, published: Path = PUBLISHED
+    ) -> None:
         self._db = db
         self._clock = clock
+        self._worker = worker
         self._published = published
         self._stocked_published = False
         self._mining = asyncio.Lock()
@@ -183,9 +214,9 @@ class PuzzleService:
 
     # ----------------------------------------------------------------- stocking
 
-    async def stock(self) -> int:
-        """Load the published set (once a process) and mine the finished games not mined yet;
-        how many puzzles were added."""
+    async def stock(self, *, mine_games: bool = True) -> int:
+        """Load the published set (once a process) and mine a batch of the finished games not
+        mined yet (unless not to `mine_games`); how many puzzles were added."""
         async with self._mining:
             added = 0
             if not self._stocked_published:
@@ -194,9 +225,13 @@ class PuzzleService:
                     for mined, source in loaded:
                         added += await _save_puzzle(tx, mined, None, source, self._clock.now())
                 self._stocked_published = True
-            games = await self._unmined_games()
+            games = await self._unmined_games() if mine_games else []
             if games:
-                found = await asyncio.to_thread(_mine_games, games)
+                try:
+                    found = await self._worker.run(_mine_games, games)
+                except (FileTooSlow, ReaderNotStarted):  # left unmined: tried at the next look
+                    log.warning("Mining %d finished games for puzzles failed.", len(games))
+                    return added
                 async with self._db.transaction() as tx:
                     for game_id, puzzles in found:
                         for mined in puzzles:
@@ -209,9 +244,14 @@ class PuzzleService:
             return added
 
     async def _mining_left(self) -> bool:
+        """Whether finished games are left to mine while puzzles are in use (a server has a
+        daily-puzzle channel, or a puzzle was answered): a bot whose players never asked for
+        one spends no CPU on them (a player's first ask mines a batch)."""
         row = await self._db.fetchone(
             "SELECT 1 FROM games g WHERE g.status = ? AND NOT EXISTS "
-            "(SELECT 1 FROM puzzle_mined_games m WHERE m.game_id = g.id) LIMIT 1",
+            "(SELECT 1 FROM puzzle_mined_games m WHERE m.game_id = g.id) "
+            "AND (EXISTS (SELECT 1 FROM puzzle_channels) "
+            "OR EXISTS (SELECT 1 FROM puzzle_attempts)) LIMIT 1",
             (GameStatus.FINISHED.value,),
         )
         return row is not None
@@ -231,22 +271,18 @@ class PuzzleService:
                     "SELECT ptn FROM moves WHERE game_id = ? AND undone_at IS NULL ORDER BY ply",
                     (row["id"],),
                 )
-                reserves = {
-                    "komi": row["komi"],
-                    "stones": (row["stones1"], row["stones2"]),
-                    "caps": (row["caps1"], row["caps2"]),
-                    "opening": Opening(row["opening"]),
-                }
-                start: Position | None
-                try:
-                    start = (
-                        Position.from_tps(row["start_tps"], **reserves)
-                        if row["start_tps"]
-                        else Position(row["size"], **reserves)
+                games.append(
+                    _FinishedGame(
+                        id=row["id"],
+                        size=row["size"],
+                        komi=row["komi"],
+                        stones=(row["stones1"], row["stones2"]),
+                        caps=(row["caps1"], row["caps2"]),
+                        opening=row["opening"],
+                        start_tps=row["start_tps"],
+                        moves=tuple(m["ptn"] for m in moves),
                     )
-                except TakError:
-                    start = None
-                games.append(_FinishedGame(row["id"], start, tuple(m["ptn"] for m in moves)))
+                )
         return games
 
     # ----------------------------------------------------------------- solving
@@ -453,7 +489,7 @@ class PuzzleService:
         server has one puzzle a day, so it is posted once even across restarts. First, the
         next finished games are mined (a batch: the scheduler looks again at once while games are
         left), so that they are mined in the background rather than when a player asks."""
-        await self.stock()
+        await self.stock(mine_games=await self._mining_left())
         today = day_of(self._clock.now())
         waiting = await self._db.fetchall(
             "SELECT c.guild_id, c.channel_id FROM puzzle_channels c WHERE NOT EXISTS "

@@ -205,15 +205,12 @@ async def test_the_indexes_held_are_bounded_and_one_dropped_is_rebuilt(
         game = await new_game(size=size)
         await moves(game.id, line)
         await services.games.resign(game.id, BOB.id)
-    explorer = ExplorerService(services.db, max_games=3)
-    try:
-        first = await explorer.explore(GUILD, after(5, "a1 e5"), bot_id=CAROL.id)
-        assert explorer.indexed() == {(GUILD, 5, CAROL.id): 2}
-        await explorer.explore(GUILD, standard_position(6), bot_id=CAROL.id)
-        # Four games in two indexes is over the bound: the one asked for least recently goes.
-        assert explorer.indexed() == {(GUILD, 6, CAROL.id): 2}
-        again = await explorer.explore(GUILD, after(5, "a1 e5"), bot_id=CAROL.id)
-        assert explorer.indexed() == {(GUILD, 5, CAROL.id): 2}
-        assert again == first and {row.move for row in again.moves} == {"c3", "b2"}
-    finally:
-        await explorer.close()
+    explorer = ExplorerService(services.db, services.background, max_games=3)
+    first = await explorer.explore(GUILD, after(5, "a1 e5"), bot_id=CAROL.id)
+    assert explorer.indexed() == {(GUILD, 5, CAROL.id): 2}
+    await explorer.explore(GUILD, standard_position(6), bot_id=CAROL.id)
+    # Four games in two indexes is over the bound: the one asked for least recently goes.
+    assert explorer.indexed() == {(GUILD, 6, CAROL.id): 2}
+    again = await explorer.explore(GUILD, after(5, "a1 e5"), bot_id=CAROL.id)
+    assert explorer.indexed() == {(GUILD, 5, CAROL.id): 2}
+    assert again == first and {row.move for row in again.moves} == {"c3", "b2"}

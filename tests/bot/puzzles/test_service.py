@@ -45,10 +45,16 @@ async def test_a_finished_game_is_mined_once(services, clock, new_game, moves) -
     await moves(game.id, "e5 a1 b1 d1 c1 e4 d2 e3 e1 e2 d2-")
     finished = await services.games.get(game.id)
     assert finished.result is not None
-    # The scheduler's duty mines it in the background: due now, then nothing left.
-    assert await services.puzzles.next_due_at() == clock.now()
-    assert await services.puzzles.run_due() == 0  # nothing to post: no channel
+    # No server uses puzzles yet: no CPU is spent mining.
     assert await services.puzzles.next_due_at() is None
+    assert await services.puzzles.run_due() == 0
+    assert await services.db.fetchall("SELECT game_id FROM puzzle_mined_games") == []
+    # Once one does (a daily-puzzle channel), the scheduler's duty mines it in the background:
+    # due now, then nothing left but the next daily post.
+    await services.puzzles.set_channel(GUILD, CHANNEL)
+    await services.puzzles.run_due()  # today's puzzle posted, the game mined first
+    await services.puzzles.set_channel(GUILD, None)
+    assert await services.puzzles.next_due_at() is None  # nothing to post: no channel
     mined = await services.db.fetchall("SELECT game_id FROM puzzle_mined_games")
     assert [row["game_id"] for row in mined] == [game.id]
     assert await services.puzzles.stock() == 0
@@ -137,7 +143,7 @@ def test_each_published_puzzle_replays_from_its_tps() -> None:
 async def test_a_restart_posts_no_second_daily_puzzle_and_none_left_waits(services, clock) -> None:
     await services.puzzles.set_channel(GUILD, CHANNEL)
     assert await services.puzzles.run_due() == 1
-    restarted = PuzzleService(services.db, clock)
+    restarted = PuzzleService(services.db, clock, services.background)
     assert await restarted.run_due() == 0
     assert len(await services.outbox.due()) == 1
     # Every puzzle used: the next day waits an hour between looks rather than spinning.
