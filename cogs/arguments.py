@@ -18,13 +18,14 @@ import discord
 from discord import app_commands
 
 from bot.errors import UnknownGame
-from bot.games.model import MAX_DAYS_PER_MOVE, GameView
+from bot.games.model import MAX_DAYS_PER_MOVE, NO_SERVER, GameView
 from bot.languages import _, speaking
 from bot.notifications.digest import suggest_zones
 from bot.services import Services
 from bot.text_safety import one_line
 from bot.tournaments.tournament import TournamentStatus, TournamentView
 from cogs.client import BredonBot
+from cogs.delivery.conversations import guild_of
 from cogs.delivery.sharing import PUBLIC_OPTION
 from cogs.interactions import Refusal, person_language, services_of
 from cogs.words.formatting import display
@@ -86,13 +87,20 @@ class Text(Suggesting):
 # ----------------------------------------------------------------- games
 
 
-async def named_game(services: Services, game_id: int, guild_id: int) -> GameView:
-    """The game of that number in this server; other servers' games do not exist here."""
+async def named_game(
+    services: Services, game_id: int, guild_id: int, *, viewer: int, channel_id: int | None
+) -> GameView:
+    """The game of that number in this server; other servers' games do not exist here. A game
+    outside Bredon's servers (a DM's, a group DM's) exists only for its players and in its own
+    conversation."""
     try:
         named = await services.games.get(game_id)
     except UnknownGame:
         named = None
     if named is None or named.guild_id != guild_id:
+        raise UnknownGame(game_id)
+    private = named.guild_id == NO_SERVER and channel_id != named.channel_id
+    if private and viewer not in (named.white.id, named.black.id):
         raise UnknownGame(game_id)
     return named
 
@@ -118,7 +126,7 @@ class GameArgument(Suggesting):
     ) -> list[app_commands.Choice[int]]:
         user = interaction.user.id
         games = await services_of(interaction).lookup.games_for_player(
-            user, guild_id=interaction.guild_id
+            user, guild_id=guild_of(interaction)
         )
         choices = []
         for game in games:
@@ -160,10 +168,12 @@ async def find_game(
     it (a command that only reads), a match's thread means the game just finished until the
     next one has a move."""
     services = services_of(interaction)
-    guild_id = interaction.guild_id or 0
+    guild_id = guild_of(interaction)
     user = interaction.user.id
     if game is not None:
-        return await named_game(services, game, guild_id)
+        return await named_game(
+            services, game, guild_id, viewer=user, channel_id=interaction.channel_id
+        )
     queries = services.lookup
     here = await queries.game_in_thread(interaction.channel_id or 0, guild_id)
     if here is not None and not as_player:
@@ -213,7 +223,7 @@ class TournamentArgument(Text):
         self, interaction: discord.Interaction, typed: str
     ) -> list[app_commands.Choice[str]]:
         wanted = typed.strip().casefold()
-        found = await services_of(interaction).tournaments.in_guild(interaction.guild_id or 0)
+        found = await services_of(interaction).tournaments.in_guild(guild_of(interaction))
         with speaking(await person_language(interaction)):  # each stage in their words
             return [
                 app_commands.Choice(name=f"{t.name} ({t.status.word()})"[:100], value=t.name)
@@ -231,7 +241,7 @@ async def find_tournament(interaction: discord.Interaction, named: str | None) -
     services = services_of(interaction)
     if named is not None:
         wanted = " ".join(named.split()).casefold()
-        every = await services.tournaments.in_guild(interaction.guild_id or 0, live_only=False)
+        every = await services.tournaments.in_guild(guild_of(interaction), live_only=False)
         found = [t for t in every if t.name.casefold() == wanted]
         live_first = sorted(found, key=lambda t: t.status not in _LIVE)  # stable: newest first
         if not live_first:
@@ -239,7 +249,7 @@ async def find_tournament(interaction: discord.Interaction, named: str | None) -
                 _("There is no tournament called '{name}' in this server.", name=one_line(named))
             )
         return live_first[0]
-    live = await services.tournaments.in_guild(interaction.guild_id or 0)
+    live = await services.tournaments.in_guild(guild_of(interaction))
     if len(live) == 1:
         return live[0]
     if not live:

@@ -24,6 +24,7 @@ from cogs.actions.move_picker import condition_picker
 from cogs.arguments import BoardSize, Game, Turn, find_game
 from cogs.checks import refuse_asking_me
 from cogs.client import BredonBot
+from cogs.delivery.conversations import guild_of
 from cogs.delivery.courier import Courier
 from cogs.delivery.sharing import answer, wording_for
 from cogs.interactions import Refusal, acting
@@ -169,7 +170,7 @@ class GameCog(commands.Cog):
     ) -> None:
         """How this server's finished games went from a position, by next move"""
         async with acting(interaction):
-            guild_id = interaction.guild_id or 0
+            guild_id = guild_of(interaction)
             if game is None:
                 size = size or (await self.services.guilds.get(guild_id)).size
                 start, source = standard_position(size), None

@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.languages import _, speaking
 from cogs.arguments import BoardSize, TimeZone
 from cogs.client import BredonBot
+from cogs.delivery.conversations import guild_of
 from cogs.delivery.courier import Courier
 from cogs.delivery.picture_files import rating_file, statistics_file
 from cogs.delivery.sharing import answer, wording_for
@@ -61,7 +62,7 @@ class ProfileCog(commands.Cog):
             players = self.services.players
             profile = await players.register(player_of(interaction.user))
             notifications = self.services.notifications
-            guild_id = interaction.guild_id or 0
+            guild_id = guild_of(interaction)
             if notify is not None or digest_hour is not None or time_zone is not None:
                 # First: a time zone it refuses leaves the theme unchanged too.
                 prefs = await notifications.choose(
@@ -97,11 +98,11 @@ class ProfileCog(commands.Cog):
             whose = user or interaction.user
             me = self.bot.user
             totals = await self.services.matches.guild_totals(
-                interaction.guild_id or 0, bot_id=None if me is None else me.id
+                guild_of(interaction), bot_id=None if me is None else me.id
             )
             mine = next((t for t in totals if t.player.id == whose.id), None)
             name = display(player_of(whose).name)
-            guild_id = interaction.guild_id or 0
+            guild_id = guild_of(interaction)
             ratings = await self.services.ratings.player(guild_id, whose.id)
             here = await self.services.lookup.game_in_thread(interaction.channel_id or 0, guild_id)
             match_and_games = None
@@ -143,7 +144,7 @@ class ProfileCog(commands.Cog):
         """A player's record in this server as a picture: results, openings, opponents"""
         async with acting(interaction):
             whose = user or interaction.user
-            guild_id = interaction.guild_id or 0
+            guild_id = guild_of(interaction)
             me = self.bot.user
             if is_me(self.bot, whose.id):
                 async with wording_for(interaction, public):
@@ -181,7 +182,7 @@ class ProfileCog(commands.Cog):
     ) -> None:
         """The server's best rated players on a board size"""
         async with acting(interaction):
-            guild_id = interaction.guild_id or 0
+            guild_id = guild_of(interaction)
             chosen = size or (await self.services.guilds.get(guild_id)).size
             board = await self.services.ratings.leaderboard(guild_id, chosen)
             async with wording_for(interaction, public):

@@ -22,7 +22,7 @@ from bot.coins.service import MAX_COINS
 from bot.computer.opponent import DEFAULT_LEVEL
 from bot.errors import BredonError
 from bot.games.lookup import Listing
-from bot.games.model import MAX_MATCH_GAMES, GameRequest, GameView
+from bot.games.model import MAX_MATCH_GAMES, GamePlace, GameRequest, GameView
 from bot.languages import _, speaking
 from bot.notifications.outbox import game_stream
 from bot.play.service import position_mark, request_key, require_active
@@ -43,8 +43,10 @@ from cogs.checks import check_place, refuse_asking_me
 from cogs.client import BredonBot
 from cogs.components.buttons import buttons
 from cogs.components.game_list import listing_page
+from cogs.delivery.conversations import Answering, guild_of, only_private_answers, place_of
 from cogs.delivery.courier import Courier
 from cogs.delivery.sharing import answer, wording_for
+from cogs.delivery.table import Place
 from cogs.interactions import Refusal, acting, apologise, person_language, player_of, services_of
 from cogs.words import game_messages
 from cogs.words.formatting import display
@@ -132,7 +134,7 @@ class ChallengeOptions:
     play and how."""
 
     request: GameRequest
-    opponent: discord.Member | None
+    opponent: discord.Member | discord.User | None
     color: str
     games: int
     stakes: bool
@@ -290,7 +292,7 @@ class TakCog(commands.Cog):
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.Member | None = None,
+        opponent: discord.Member | discord.User | None = None,
         size: BoardSize | None = None,
         komi: Komi | None = None,
         color: Colour = "random",
@@ -330,11 +332,19 @@ class TakCog(commands.Cog):
             raise Refusal(_("Bots cannot play Tak here: challenge a person."))
         if against_me and (stakes or ante is not None):
             raise Refusal(_("I don't play for coins: challenge me without stakes."))
-        settings = await self.services.guilds.get(interaction.guild_id or 0)
-        place = await check_place(interaction, settings.use_threads)
+        where = place_of(interaction)
+        guild_id = guild_of(interaction)
+        settings = await self.services.guilds.get(guild_id)
+        place: Place | Answering
+        if where is GamePlace.SERVER:
+            place = await check_place(interaction, settings.use_threads)
+        elif only_private_answers(interaction):
+            raise Refusal(game_messages.only_private_here())
+        else:
+            place = Answering(interaction)
         if me is not None and against_me:
             challenge = await self.services.opponent.challenge(
-                guild_id=interaction.guild_id or 0,
+                guild_id=guild_of(interaction),
                 channel_id=interaction.channel_id or 0,
                 player=player_of(interaction.user),
                 bot=player_of(me),
@@ -344,10 +354,11 @@ class TakCog(commands.Cog):
                 colour=asked.color,
                 games=asked.games,
                 fair_use=self.bot.settings.fair_use,
+                place=where,
             )
         else:
             challenge = await self.services.challenges.create(
-                guild_id=interaction.guild_id or 0,
+                guild_id=guild_of(interaction),
                 channel_id=interaction.channel_id or 0,
                 challenger=player_of(interaction.user),
                 opponent=None if opponent is None else player_of(opponent),
@@ -356,6 +367,7 @@ class TakCog(commands.Cog):
                 games=asked.games,
                 stakes=stakes,
                 ante=ante,
+                place=where,
             )
         message = await post_or_withdraw(self.table, place, challenge)
         announce_to_me(self.bot, challenge)

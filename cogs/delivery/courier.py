@@ -245,6 +245,12 @@ class CourierCog(commands.Cog):
         self.courier.kick()
 
     @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """An interaction from a conversation Bredon is not in: what the next post there
+        answers (:class:`cogs.delivery.conversations.Conversations`)."""
+        self.courier.table.conversations.remember(interaction)
+
+    @commands.Cog.listener()
     async def on_outbox_written(self) -> None:
         """The scheduler's other duties (the digests) wrote to the outbox."""
         self.courier.kick()

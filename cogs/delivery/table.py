@@ -32,7 +32,7 @@ import aiohttp
 import discord
 
 from bot.errors import UnknownPlayer
-from bot.games.model import GameView
+from bot.games.model import NO_SERVER, GameView
 from bot.languages import _, catalogue, speaking, thousands_separator
 from bot.notifications.outbox import (
     PAYLOADS,
@@ -47,6 +47,7 @@ from bot.notifications.outbox import (
 from bot.services import Services
 from bot.work.attached_files import FileReader
 from bot.work.fair_slots import FairSlots
+from cogs.delivery.conversations import Conversations, only_players
 from rendering import THEMES, BoardWords, ReplayWords, render_board, render_replay_within
 from tak import Move, Position, Result
 from tak.ptn import Game
@@ -151,6 +152,8 @@ class GameTable:
         # Reads the files of /game view and /tournament report (bot.tournaments.corrections).
         self.files = FileReader(preload=("bot.tournaments.corrections",))
         self._shows: dict[type[Any], Show] = {}
+        # The conversations Bredon is not in, by their latest interaction (fed by the courier).
+        self.conversations = Conversations()
         # Added to every game start, move and ending shown (the ply limit's, the coins').
         self.notes: list[Note] = []
 
@@ -228,6 +231,8 @@ class GameTable:
         done = item.progress.get("posted")
         if done is not None:
             return Shown(done["link"], Outcome(done["outcome"]), done["in_guild"])
+        if not game.in_server:
+            return await self._post_in_conversation(item, game, post)
         places = [game.thread_id, game.channel_id] if game.thread_id else [game.channel_id]
         for number, place_id in enumerate(places):
             try:
@@ -255,6 +260,35 @@ class GameTable:
         if not sent:
             raise Undeliverable(f"game {game.id}: thread, channel and both players' DMs refused")
         return await self._posted(item, Shown(None, Outcome.FALLBACK, in_guild=False))
+
+    async def _post_in_conversation(self, item: Item, game: GameView, post: Post) -> Shown:
+        """A game in a conversation Bredon is not in: the post answers the interaction of its
+        player that caused it, if Discord still takes an answer (mentions pinging the players
+        only), and whoever did not cause it is told by DM, with a link back; with no such
+        interaction, both players by DM. A player whose DMs are closed hears what they missed
+        at their next command there (:mod:`cogs.delivery.notices`)."""
+        players = (game.white.id, game.black.id)
+        answering = self.conversations.answering(game.channel_id, players)
+        shown = Shown(None, Outcome.FALLBACK, in_guild=False)
+        if answering is not None and "answered" not in item.progress:
+            extra = {"allowed_mentions": only_players(*players), **post.kwargs()}
+            message = await answering.send(post.text, **extra)
+            await self.services.outbox.save_progress(item, answered=message.jump_url)
+        if "answered" in item.progress:
+            shown = Shown(item.progress["answered"], Outcome.POSTED, in_guild=False)
+        told: list[int] = item.progress.get("dm_sent", [])
+        link = item.progress.get("answered") or self.conversations.link(game.channel_id)
+        for player_id in players:
+            if player_id in told or (answering is not None and player_id == answering.user_id):
+                continue
+            async with self.speaking_to(player_id):
+                back = _("In your game's conversation: {link}", link=link)
+            sent = await self._direct_message(player_id, f"{post.text}\n{back}", post)
+            if sent is None and not is_me(self.client, player_id):
+                await self.services.notifications.mark_unreachable(player_id, NO_SERVER)
+            told = [*told, player_id]
+            await self.services.outbox.save_progress(item, dm_sent=told)
+        return await self._posted(item, shown)
 
     async def reopen(self, thread: discord.Thread) -> None:
         """Unarchive a game's thread (Discord archives a quiet one after a week) so that it is

@@ -12,6 +12,7 @@ from bot.games.model import ChallengeView
 from bot.languages import _, speaking
 from bot.notifications.outbox import ChallengeSettled, Item, Outcome
 from cogs.components.buttons import challenge_buttons
+from cogs.delivery.conversations import Answering, only_players
 from cogs.delivery.table import GONE, GameTable, Place, Shown
 from cogs.words import game_messages, notification_messages
 
@@ -19,7 +20,7 @@ log = logging.getLogger(__name__)
 
 
 async def post_challenge(
-    table: GameTable, place: Place, challenge: ChallengeView
+    table: GameTable, place: Place | Answering, challenge: ChallengeView
 ) -> discord.Message:
     """Post a new challenge with its buttons (the caller learns at once if it failed); one
     from a TPS shows its starting board."""
@@ -34,8 +35,13 @@ async def post_challenge(
             )
         text = game_messages.challenge_text(challenge)
         view = challenge_buttons(challenge)
+    mentions = only_players(
+        challenge.challenger.id, *([challenge.opponent.id] if challenge.opponent else [])
+    )
     message = await (
-        place.send(text, view=view) if board is None else place.send(text, view=view, file=board)
+        place.send(text, view=view, allowed_mentions=mentions)
+        if board is None
+        else place.send(text, view=view, file=board, allowed_mentions=mentions)
     )
     await table.services.challenges.set_message(challenge.id, message.id)
     if challenge.opponent is not None and message.guild is not None:
@@ -52,6 +58,8 @@ async def show_settled(table: GameTable, item: Item, news: ChallengeSettled) -> 
     challenge = await table.services.challenges.get(news.challenge_id)
     if challenge.message_id is None:
         return Shown(None, Outcome.POSTED)
+    if not challenge.in_server:  # its message is an answer Bredon cannot edit later
+        return await _settle_by_answer(table, challenge)
     try:
         place = await table.channel(challenge.channel_id)
         if not isinstance(place, discord.abc.GuildChannel | discord.Thread):
@@ -63,6 +71,21 @@ async def show_settled(table: GameTable, item: Item, news: ChallengeSettled) -> 
         log.info("Challenge %s: its message cannot be edited (%s).", challenge.id, error)
         return Shown(None, Outcome.GIVEN_UP)
     return Shown(message.jump_url, Outcome.POSTED)
+
+
+async def _settle_by_answer(table: GameTable, challenge: ChallengeView) -> Shown:
+    """A challenge in a conversation Bredon is not in loses its buttons when the press that
+    settled it was on its message (Discord lets that press edit it)."""
+    opponent = None if challenge.opponent is None else challenge.opponent.id
+    players = (challenge.challenger.id, opponent or 0, challenge.accepted_by or 0)
+    answering = table.conversations.answering(challenge.channel_id, players)
+    pressed = None if answering is None else answering.interaction.message
+    if answering is None or pressed is None or pressed.id != challenge.message_id:
+        return Shown(None, Outcome.POSTED)
+    await answering.interaction.edit_original_response(
+        content=game_messages.challenge_text(challenge), view=None
+    )
+    return Shown(None, Outcome.POSTED)
 
 
 def register(table: GameTable) -> None:

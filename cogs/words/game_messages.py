@@ -874,3 +874,13 @@ def _exploration_table(exploration: Exploration) -> str:
         )
         for row in cells
     )
+
+
+def only_private_here() -> str:
+    """Where Discord lets Bredon answer only privately (a server's channel that does not allow
+    external apps): no challenge can be shown there."""
+    return _(
+        "This channel doesn't let me post for everyone (it doesn't allow external apps), so "
+        "your opponent couldn't see a challenge here. Challenge them in a DM with them or in a "
+        "group DM; I'll keep you both posted by DM."
+    )

@@ -1,0 +1,93 @@
+"""Games in conversations Bredon is not a member of (Bredon installed to the players' accounts):
+a DM between two players, a group DM, a server that did not install Bredon. Bredon can only
+answer there: each board is the answer to the command or button that caused it, the other
+player is told by DM with a link back, and whatever happens with nobody asking (a loss on time)
+goes by DM; a restart in the middle changes nothing."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+import simcord
+
+from tests.cogs.conftest import World
+from tests.cogs.conversations import conversation, elsewhere
+
+ROAD = ["a3", "a1", "b1", "b3", "c1"]  # on 3x3 white's road along the first rank
+
+
+def said(world: World, place: simcord.ChannelHandle) -> list[discord.Message]:
+    """What Bredon posted in `place` for everyone (answers and follow-ups that are not private)."""
+    bot_id = world.env.bot.user.id
+    return [m for m in place.history() if m.author.id == bot_id and not m.flags.ephemeral]
+
+
+def dms(actor: simcord.MemberActor) -> list[str]:
+    return [m.content for m in actor.user.dm_channel.history()]
+
+
+async def challenge_and_accept(
+    world: World, place: simcord.ChannelHandle, **options
+) -> discord.Message:
+    """Alice (white) challenges Bob on 3x3 in `place`; Bob accepts. The start's board."""
+    alice, bob = world.alice, world.bob
+    made = await alice.slash(place, "tak challenge", opponent=bob, color="white", size=3, **options)
+    assert made.ephemeral and "is up" in made.followups[-1].content, made.followups
+    challenge = said(world, place)[-1]
+    assert "Accept" in [c.label for row in challenge.components for c in row.children]
+    accepted = await bob.click(challenge, label="Accept")
+    assert accepted.response is None or accepted.response.components == []
+    start = said(world, place)[-1]
+    assert "Game #1" in start.content and start.attachments, start.content
+    return start
+
+
+async def play_to_the_end(
+    world: World, place: simcord.ChannelHandle, new_bot=None, restart_at: int | None = None
+) -> None:
+    """The road game, each move answered in the conversation and told to the other by DM."""
+    env, players = world.env, [world.alice, world.bob]
+    for ply, text in enumerate(ROAD):
+        if ply == restart_at:
+            await env.restart_bot(new_bot())
+        mover, waiting = players[ply % 2], players[(ply + 1) % 2]
+        told_before = len(dms(waiting))
+        await mover.slash(place, "tak move", ptn=text)
+        board = said(world, place)[-1]
+        assert f" {text}**" in board.content and board.attachments, board.content
+        assert len(dms(waiting)) == told_before + 1
+        assert f" {text}**" in dms(waiting)[-1] and "discord.com/channels/" in dms(waiting)[-1]
+    assert "wins by road" in said(world, place)[-1].content
+
+
+@pytest.mark.parametrize("restart_at", [None, 2], ids=["straight", "restarted"])
+async def test_a_whole_game_in_a_dm_between_two_players(world: World, new_bot, restart_at) -> None:
+    dm = conversation(world)
+    with elsewhere(world.env, dm, "dm", [world.alice, world.bob]):
+        await challenge_and_accept(world, dm)
+        assert "Game #1" in dms(world.alice)[-1]  # white, to move, is told by DM
+        await play_to_the_end(world, dm, new_bot, restart_at)
+    game = await world.env.bot.services.games.get(1)
+    assert (game.place.value, game.guild_id, game.channel_id) == ("dm", 0, dm.id)
+    assert not [m for m in world.channel.history() if m.author.id == world.env.bot.user.id]
+
+
+async def test_a_game_in_a_group_dm_names_its_opponent(world: World, new_bot) -> None:
+    group = conversation(world, "group")
+    members = [world.alice, world.bob, world.carol]
+    with elsewhere(world.env, group, "group_dm", members):
+        open_challenge = await world.alice.slash(group, "tak challenge", size=3)
+        assert "name your opponent" in open_challenge.response.content
+        await challenge_and_accept(world, group)
+        await play_to_the_end(world, group, new_bot, restart_at=3)
+    game = await world.env.bot.services.games.get(1)
+    assert game.place.value == "group_dm"
+
+
+async def test_a_game_in_a_server_without_bredon(world: World, new_bot) -> None:
+    foreign = conversation(world, "their-server")
+    with elsewhere(world.env, foreign, "server_without_bredon", [world.alice, world.bob]):
+        await challenge_and_accept(world, foreign)
+        await play_to_the_end(world, foreign, new_bot, restart_at=1)
+    game = await world.env.bot.services.games.get(1)
+    assert (game.place.value, game.guild_id) == ("elsewhere", 0)
