@@ -4,8 +4,9 @@ player installed Bredon to their account, Discord sends those of a DM or group D
 players (``context`` 2, no guild, the channel as a DM or group DM) and those of a server
 without Bredon (``context`` 0, that server's id), each with ``authorizing_integration_owners``
 naming the player's user install. :func:`elsewhere` puts that on the wire: it rewrites the
-interactions of one SimCord channel, which stands for the conversation (what is answered there is kept in it). The bot is
-given no access to that channel, so nothing but an interaction's answer can reach it."""
+interactions of one SimCord channel, which stands for the conversation (what is answered there
+is kept in it). The bot is given no access to that channel, so nothing but an interaction's
+answer can reach it."""
 
 from __future__ import annotations
 
