@@ -9,6 +9,7 @@ from bot.games.model import GameView
 from bot.languages import _, ngettext
 from bot.notifications.service import NotifyPrefs
 from bot.players.model import NotifyMode
+from cogs.words import game_messages
 from cogs.words.clock_messages import clock_note
 from cogs.words.formatting import display, timestamp
 from cogs.words.game_messages import players_line
@@ -158,4 +159,16 @@ def dm_turn_text(game: GameView, where: str) -> str:
         game=game.id,
         players=players_line(game),
         where=where,
+    )
+
+
+def missed_text(games: list[GameView], player_id: int) -> str:
+    """What a player whose DMs were refused missed of their games outside servers, told
+    privately at their next command in such a conversation (each game as it stands now)."""
+    lines = "\n".join(f"- {game_messages.game_line(game, player_id)}" for game in games)
+    return _(
+        "I could not send you a direct message about your games outside servers (your DMs seem "
+        "closed to me), so here is where they stand:\n{games}\nAllow DMs from me to hear of "
+        "each move.",
+        games=lines or "-",
     )

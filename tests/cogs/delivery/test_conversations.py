@@ -6,11 +6,13 @@ goes by DM; a restart in the middle changes nothing."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import discord
 import pytest
 import simcord
 
-from tests.cogs.conftest import World
+from tests.cogs.conftest import World, advance
 from tests.cogs.conversations import conversation, elsewhere
 
 ROAD = ["a3", "a1", "b1", "b3", "c1"]  # on 3x3 white's road along the first rank
@@ -91,3 +93,46 @@ async def test_a_game_in_a_server_without_bredon(world: World, new_bot) -> None:
         await play_to_the_end(world, foreign, new_bot, restart_at=1)
     game = await world.env.bot.services.games.get(1)
     assert (game.place.value, game.guild_id) == ("elsewhere", 0)
+
+
+async def test_a_loss_on_time_with_a_closed_dm_is_told_at_the_next_command(world: World) -> None:
+    env, alice, bob = world.env, world.alice, world.bob
+    dm = conversation(world)
+    with elsewhere(env, dm, "dm", [alice, bob]):
+        await challenge_and_accept(world, dm, days=1)
+        await alice.slash(dm, "tak move", ptn="a3")
+        await bob.slash(dm, "tak move", ptn="a1")  # alice has a day from now
+        env.inject_error(
+            "POST",
+            f"/channels/{alice.user.dm_channel.id}/messages",
+            status=403,
+            code=50007,
+            times=None,
+        )  # alice's DMs are closed from now on
+        alice_dms, public = len(dms(alice)), len(said(world, dm))
+        await advance(env, timedelta(days=1, minutes=1))
+        assert "wins on time" in dms(bob)[-1] and "discord.com/channels/" in dms(bob)[-1]
+        assert len(dms(alice)) == alice_dms
+        assert len(said(world, dm)) == public  # nobody asked there: nothing to answer
+        game = await env.bot.services.games.get(1)
+        assert game.result is not None and game.result.ptn() == "0-1"
+
+        asked = await alice.slash(dm, "tak games")
+        missed = asked.followups[-1]
+        assert missed.ephemeral and "could not send you a direct message" in missed.content
+        assert "#1" in missed.content and "0-1" in missed.content
+        again = await alice.slash(dm, "tak games")
+        assert not any("could not send you" in f.content for f in again.followups)  # once
+
+
+async def test_a_stranger_cannot_press_a_game_s_buttons(world: World) -> None:
+    group = conversation(world, "group")
+    carol = world.carol
+    with elsewhere(world.env, group, "group_dm", [world.alice, world.bob, carol]):
+        start = await challenge_and_accept(world, group)
+        pressed = await carol.click(start, label="Move")
+        refusal = pressed.followups[-1] if pressed.followups else pressed.response
+        assert refusal.ephemeral and "not" in refusal.content.lower(), refusal.content
+        await carol.slash(group, "tak move", ptn="a1", game=1)
+    game = await world.env.bot.services.games.get(1)
+    assert game.ply == 0
