@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import discord
 
-from bot.games.model import GameView
+from bot.games.model import GamePlace, GameView
 from bot.languages import _, ngettext
+from cogs.delivery.conversations import place_of
 from cogs.delivery.sharing import SHAREABLE
 from cogs.delivery.table import (
     NEEDED_FOR_THREADS,
@@ -75,3 +76,20 @@ def refuse_asking_me(interaction: discord.Interaction, game: GameView, what: str
     players = (game.white.id, game.black.id)
     if interaction.user.id in players and any(is_me(interaction.client, p) for p in players):
         raise Refusal(not_asking_me(what))
+
+
+def server_only(interaction: discord.Interaction) -> int:
+    """The server of a command that shows a server's games (a leaderboard, the explorer): it
+    is refused outside the servers that installed Bredon, where it would show games of DMs."""
+    if place_of(interaction) is not GamePlace.SERVER or interaction.guild_id is None:
+        raise Refusal(
+            _("This works only in a server that installed Bredon: it shows that server's games.")
+        )
+    return interaction.guild_id
+
+
+def only_own_outside_servers(interaction: discord.Interaction, whose: int) -> None:
+    """Outside Bredon's servers a player sees only their own record: another's would show
+    games of their DMs."""
+    if whose != interaction.user.id and place_of(interaction) is not GamePlace.SERVER:
+        raise Refusal(_("Outside servers I show only your own scores and statistics."))

@@ -22,9 +22,8 @@ from bot.languages import _, ngettext, numeral
 from bot.work.attached_files import FileReader, read_game
 from cogs.actions.move_picker import condition_picker
 from cogs.arguments import BoardSize, Game, Turn, find_game
-from cogs.checks import refuse_asking_me
+from cogs.checks import refuse_asking_me, server_only
 from cogs.client import BredonBot
-from cogs.delivery.conversations import guild_of
 from cogs.delivery.courier import Courier
 from cogs.delivery.sharing import answer, wording_for
 from cogs.interactions import Refusal, acting
@@ -170,7 +169,7 @@ class GameCog(commands.Cog):
     ) -> None:
         """How this server's finished games went from a position, by next move"""
         async with acting(interaction):
-            guild_id = guild_of(interaction)
+            guild_id = server_only(interaction)
             if game is None:
                 size = size or (await self.services.guilds.get(guild_id)).size
                 start, source = standard_position(size), None

@@ -10,8 +10,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games.model import NO_SERVER
 from bot.languages import _, speaking
 from cogs.arguments import BoardSize, TimeZone
+from cogs.checks import only_own_outside_servers, server_only
 from cogs.client import BredonBot
 from cogs.delivery.conversations import guild_of
 from cogs.delivery.courier import Courier
@@ -96,6 +98,7 @@ class ProfileCog(commands.Cog):
         """All-time points in this server, and the match score"""
         async with acting(interaction):
             whose = user or interaction.user
+            only_own_outside_servers(interaction, whose.id)
             me = self.bot.user
             totals = await self.services.matches.guild_totals(
                 guild_of(interaction), bot_id=None if me is None else me.id
@@ -104,6 +107,9 @@ class ProfileCog(commands.Cog):
             name = display(player_of(whose).name)
             guild_id = guild_of(interaction)
             ratings = await self.services.ratings.player(guild_id, whose.id)
+            anywhere = []  # their own games outside servers, rated apart: shown to them only
+            if guild_id != NO_SERVER and whose.id == interaction.user.id:
+                anywhere = await self.services.ratings.player(NO_SERVER, whose.id)
             here = await self.services.lookup.game_in_thread(interaction.channel_id or 0, guild_id)
             match_and_games = None
             if here is not None and here.match_id is not None:  # this thread's match, even if over
@@ -118,6 +124,8 @@ class ProfileCog(commands.Cog):
                     else player_messages.totals_text(mine, name),
                     player_messages.ratings_text(ratings, name),
                 ]
+                if anywhere:
+                    lines.append(player_messages.anywhere_ratings_text(anywhere))
                 if match_and_games is not None:
                     lines.append(game_messages.match_text(*match_and_games))
                 theme = await self.table.theme_for(interaction.user.id)
@@ -144,6 +152,7 @@ class ProfileCog(commands.Cog):
         """A player's record in this server as a picture: results, openings, opponents"""
         async with acting(interaction):
             whose = user or interaction.user
+            only_own_outside_servers(interaction, whose.id)
             guild_id = guild_of(interaction)
             me = self.bot.user
             if is_me(self.bot, whose.id):
@@ -182,7 +191,7 @@ class ProfileCog(commands.Cog):
     ) -> None:
         """The server's best rated players on a board size"""
         async with acting(interaction):
-            guild_id = guild_of(interaction)
+            guild_id = server_only(interaction)
             chosen = size or (await self.services.guilds.get(guild_id)).size
             board = await self.services.ratings.leaderboard(guild_id, chosen)
             async with wording_for(interaction, public):

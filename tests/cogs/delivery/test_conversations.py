@@ -136,3 +136,25 @@ async def test_a_stranger_cannot_press_a_game_s_buttons(world: World) -> None:
         await carol.slash(group, "tak move", ptn="a1", game=1)
     game = await world.env.bot.services.games.get(1)
     assert game.ply == 0
+
+
+async def test_a_dm_game_counts_apart_and_shows_nowhere_else(world: World) -> None:
+    alice, bob, carol, server = world.alice, world.bob, world.carol, world.channel
+    dm = conversation(world)
+    with elsewhere(world.env, dm, "dm", [alice, bob]):
+        await challenge_and_accept(world, dm)
+        await play_to_the_end(world, dm)
+        leaderboard = await alice.slash(dm, "profile leaderboard", size=3)
+        assert "only in a server that installed Bredon" in leaderboard.response.content
+        others = await alice.slash(dm, "profile stats", user=bob)
+        assert "only your own" in others.response.content
+
+    own = await alice.slash(server, "profile scores")
+    assert "Anywhere" in own.response.content and "3x3" in own.response.content
+    seen_by_another = await bob.slash(server, "profile scores", user=alice)
+    assert "Anywhere" not in seen_by_another.response.content
+    assert "no rating yet" in seen_by_another.response.content
+    board = await carol.slash(server, "profile leaderboard", size=3)
+    assert "alice" not in str(board.response.embeds[0].description)
+    named = await carol.slash(server, "game ptn", game=1)
+    assert "1. a3" not in named.response.content and "#1" in named.response.content
