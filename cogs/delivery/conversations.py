@@ -106,7 +106,8 @@ class Conversations:
         channel_id = interaction.channel_id
         if channel_id is None or place_of(interaction) is GamePlace.SERVER:
             return
-        if only_private_answers(interaction):
+        if only_private_answers(interaction):  # the channel allows no more: none answers there
+            self._latest.pop(channel_id, None)
             return
         if interaction.type is discord.InteractionType.autocomplete:
             return  # answered by choices only

@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.games.model import NO_SERVER, GamePlace
 from bot.languages import _, speaking
 from cogs.client import BredonBot
-from cogs.delivery.conversations import place_of
+from cogs.delivery.conversations import only_private_answers, place_of
 from cogs.interactions import person_language
 from cogs.words import notification_messages
 
@@ -36,6 +36,7 @@ class UnreachableNotice(commands.Cog):
             return
         if place_of(interaction) is not GamePlace.SERVER:
             await self._tell_missed(interaction)
+            await self._tell_only_private(interaction)
             return
         if interaction.guild_id is None:
             return
@@ -64,3 +65,19 @@ class UnreachableNotice(commands.Cog):
             await interaction.followup.send(text, ephemeral=True)
         except discord.HTTPException as error:
             log.info("Could not tell %s what they missed (%s).", interaction.user, error)
+
+    async def _tell_only_private(self, interaction: discord.Interaction) -> None:
+        """Where Discord lets Bredon answer only privately (the channel does not allow
+        external apps), a player with a game there hears that it goes on by DM."""
+        if not only_private_answers(interaction):
+            return
+        user = interaction.user.id
+        games = await self.services.lookup.games_for_player(user, guild_id=NO_SERVER)
+        if not any(game.channel_id == interaction.channel_id for game in games):
+            return
+        with speaking(await person_language(interaction)):
+            text = notification_messages.only_private_text()
+        try:
+            await interaction.followup.send(text, ephemeral=True)
+        except discord.HTTPException as error:
+            log.info("Could not tell %s their game goes on by DM (%s).", interaction.user, error)

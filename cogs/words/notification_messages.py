@@ -172,3 +172,12 @@ def missed_text(games: list[GameView], player_id: int) -> str:
         "each move.",
         games=lines or "-",
     )
+
+
+def only_private_text() -> str:
+    """Where Discord lets Bredon answer only the one who asked (a channel that does not allow
+    external apps): the game there goes on by DM."""
+    return _(
+        "This channel lets me answer only you (it doesn't allow external apps), so your game "
+        "here goes on by DM: I send each board to both players."
+    )

@@ -158,3 +158,22 @@ async def test_a_dm_game_counts_apart_and_shows_nowhere_else(world: World) -> No
     assert "alice" not in str(board.response.embeds[0].description)
     named = await carol.slash(server, "game ptn", game=1)
     assert "1. a3" not in named.response.content and "#1" in named.response.content
+
+
+async def test_where_only_private_answers_are_allowed_the_game_goes_on_by_dm(
+    world: World,
+) -> None:
+    env, alice, bob = world.env, world.alice, world.bob
+    foreign = conversation(world, "their-server")
+    with elsewhere(env, foreign, "server_without_bredon", [alice, bob]):
+        await challenge_and_accept(world, foreign)
+    with elsewhere(env, foreign, "server_without_bredon", [alice, bob], external_apps=False):
+        public = len(said(world, foreign))
+        refused = await alice.slash(foreign, "tak challenge", opponent=bob, size=3)
+        assert "doesn't allow external apps" in refused.response.content
+        bob_dms = len(dms(bob))
+        played = await alice.slash(foreign, "tak move", ptn="a3")
+        assert len(said(world, foreign)) == public  # nothing for everyone
+        assert " a3**" in dms(bob)[-1] and len(dms(bob)) == bob_dms + 1
+        assert " a3**" in dms(alice)[-1]  # the mover too: nowhere else to show it
+        assert any("goes on by DM" in f.content for f in played.followups)
