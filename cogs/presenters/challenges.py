@@ -13,7 +13,7 @@ from bot.languages import _, speaking
 from bot.notifications.outbox import ChallengeSettled, Item, Outcome
 from cogs.components.buttons import challenge_buttons
 from cogs.delivery.conversations import Answering, only_players
-from cogs.delivery.table import GONE, GameTable, Place, Shown
+from cogs.delivery.table import GONE, UNREACHABLE, GameTable, Place, Shown
 from cogs.words import game_messages, notification_messages
 
 log = logging.getLogger(__name__)
@@ -44,7 +44,16 @@ async def post_challenge(
         else place.send(text, view=view, file=board, allowed_mentions=mentions)
     )
     await table.services.challenges.set_message(challenge.id, message.id)
-    if challenge.opponent is not None and message.guild is not None:
+    if challenge.opponent is not None and not challenge.in_server:  # only a DM reaches them
+        async with table.speaking_to(challenge.opponent.id):
+            text = notification_messages.conversation_challenge_dm_text(
+                challenge.challenger.name, message.jump_url
+            )
+        try:  # a courtesy: the challenge stands in the conversation whatever happens
+            await table.direct_message(challenge.opponent.id, text)
+        except UNREACHABLE as error:
+            log.info("Challenge %s: its opponent not told by DM (%s).", challenge.id, error)
+    elif challenge.opponent is not None and message.guild is not None:
         async with table.speaking_to(challenge.opponent.id):  # a DM: in the opponent's language
             text = notification_messages.challenge_dm_text(
                 message.guild.name, challenge.challenger.name, message.jump_url

@@ -107,6 +107,15 @@ def challenge_dm_text(server: str, challenger: str, link: str) -> str:
     )
 
 
+def conversation_challenge_dm_text(challenger: str, link: str) -> str:
+    """A challenge made in a conversation Bredon is not in, told to the player challenged."""
+    return _(
+        "**{challenger}** challenges you to a game of Tak in your conversation: {link}",
+        challenger=display(challenger),
+        link=link,
+    )
+
+
 def pairing_dm_text(round_title: str, game: GameView, your_move: bool, link: str) -> str:
     fields = {"round": round_title, "game": game.id, "players": players_line(game), "link": link}
     if your_move:

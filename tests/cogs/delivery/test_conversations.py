@@ -36,6 +36,7 @@ async def challenge_and_accept(
     made = await alice.slash(place, "tak challenge", opponent=bob, color="white", size=3, **options)
     assert made.ephemeral and "is up" in made.followups[-1].content, made.followups
     challenge = said(world, place)[-1]
+    assert "challenges you" in dms(bob)[-1] and "discord.com/channels/" in dms(bob)[-1]
     assert "Accept" in [c.label for row in challenge.components for c in row.children]
     accepted = await bob.click(challenge, label="Accept")
     assert accepted.response is None or accepted.response.components == []
