@@ -8,7 +8,7 @@ import discord
 
 from bot.games.model import GamePlace, GameView
 from bot.languages import _, ngettext
-from cogs.delivery.conversations import place_of
+from cogs.delivery.conversations import Answering, only_private_answers, place_of
 from cogs.delivery.sharing import SHAREABLE
 from cogs.delivery.table import (
     NEEDED_FOR_THREADS,
@@ -18,11 +18,17 @@ from cogs.delivery.table import (
     permission_name,
 )
 from cogs.interactions import Refusal
+from cogs.words import game_messages
 
 
-async def check_place(interaction: discord.Interaction, use_threads: bool) -> Place:
-    """The channel of the command, where a game will be shown; refused, before anything is
-    stored, where the bot cannot show games."""
+async def check_place(interaction: discord.Interaction, use_threads: bool) -> Place | Answering:
+    """Where a game made by the command will be shown: the command's channel in a server that
+    installed Bredon, else the conversation, through the command's answer; refused, before
+    anything is stored, where the bot cannot show games (or only privately)."""
+    if place_of(interaction) is not GamePlace.SERVER:
+        if only_private_answers(interaction):
+            raise Refusal(game_messages.only_private_here())
+        return Answering(interaction)
     channel = interaction.channel
     guild = interaction.guild
     if guild is None or not isinstance(channel, SHAREABLE):

@@ -22,7 +22,7 @@ from bot.coins.service import MAX_COINS
 from bot.computer.opponent import DEFAULT_LEVEL
 from bot.errors import BredonError
 from bot.games.lookup import Listing
-from bot.games.model import MAX_MATCH_GAMES, GamePlace, GameRequest, GameView
+from bot.games.model import MAX_MATCH_GAMES, GameRequest, GameView
 from bot.languages import _, speaking
 from bot.notifications.outbox import game_stream
 from bot.play.service import position_mark, request_key, require_active
@@ -43,10 +43,9 @@ from cogs.checks import check_place, refuse_asking_me
 from cogs.client import BredonBot
 from cogs.components.buttons import buttons
 from cogs.components.game_list import listing_page
-from cogs.delivery.conversations import Answering, guild_of, only_private_answers, place_of
+from cogs.delivery.conversations import guild_of, place_of
 from cogs.delivery.courier import Courier
 from cogs.delivery.sharing import answer, wording_for
-from cogs.delivery.table import Place
 from cogs.interactions import Refusal, acting, apologise, person_language, player_of, services_of
 from cogs.words import game_messages
 from cogs.words.formatting import display
@@ -333,15 +332,8 @@ class TakCog(commands.Cog):
         if against_me and (stakes or ante is not None):
             raise Refusal(_("I don't play for coins: challenge me without stakes."))
         where = place_of(interaction)
-        guild_id = guild_of(interaction)
-        settings = await self.services.guilds.get(guild_id)
-        place: Place | Answering
-        if where is GamePlace.SERVER:
-            place = await check_place(interaction, settings.use_threads)
-        elif only_private_answers(interaction):
-            raise Refusal(game_messages.only_private_here())
-        else:
-            place = Answering(interaction)
+        settings = await self.services.guilds.get(guild_of(interaction))
+        place = await check_place(interaction, settings.use_threads)
         if me is not None and against_me:
             challenge = await self.services.opponent.challenge(
                 guild_id=guild_of(interaction),

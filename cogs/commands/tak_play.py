@@ -26,7 +26,7 @@ from cogs.actions.presses import post_or_withdraw
 from cogs.arguments import BoardSize, Colour, Days, Komi
 from cogs.checks import check_place
 from cogs.client import BredonBot
-from cogs.delivery.conversations import guild_of
+from cogs.delivery.conversations import guild_of, place_of
 from cogs.delivery.courier import Courier
 from cogs.interactions import acting, player_of
 from tak.search import LEVELS, MAX_LEVEL, MIN_LEVEL
@@ -118,6 +118,7 @@ class OpponentCog(commands.Cog):
                 defaults=settings,
                 colour=color,
                 fair_use=bot.settings.fair_use,
+                place=place_of(interaction),
             )
             courier = self.courier
             await post_or_withdraw(courier.table, place, challenge)

@@ -6,6 +6,7 @@ goes by DM; a restart in the middle changes nothing."""
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 
 import discord
@@ -178,3 +179,19 @@ async def test_where_only_private_answers_are_allowed_the_game_goes_on_by_dm(
         assert " a3**" in dms(bob)[-1] and len(dms(bob)) == bob_dms + 1
         assert " a3**" in dms(alice)[-1]  # the mover too: nowhere else to show it
         assert any("goes on by DM" in f.content for f in played.followups)
+
+
+async def test_a_game_against_bredon_in_its_dms(world: World) -> None:
+    alice, services = world.alice, world.env.bot.services
+    started = await alice.user.slash("tak play", level=1, size=3, color="white")
+    assert "against me" in started.followups[-1].content, started.followups
+    game = await services.games.get(1)
+    assert (game.place.value, game.guild_id) == ("dm", 0)
+    rng = random.Random(5)
+    while (game := await services.games.get(1)).is_active:
+        assert game.player_to_move.id == alice.id, "the bot did not answer"
+        position = await services.games.position(1)
+        move = rng.choice(position.legal_moves()).ptn()
+        await alice.user.slash("tak move", ptn=move)
+        assert f" {move}**" in "\n".join(dms(alice))
+    assert game.result is not None and game.result.ptn() in dms(alice)[-1]
