@@ -22,7 +22,7 @@ from bot.coins.service import MAX_COINS
 from bot.computer.opponent import DEFAULT_LEVEL
 from bot.errors import BredonError
 from bot.games.lookup import Listing
-from bot.games.model import MAX_MATCH_GAMES, GameRequest, GameView
+from bot.games.model import MAX_MATCH_GAMES, GamePlace, GameRequest, GameView
 from bot.languages import _, speaking
 from bot.notifications.outbox import game_stream
 from bot.play.service import position_mark, request_key, require_active
@@ -327,11 +327,15 @@ class TakCog(commands.Cog):
         opponent, stakes, ante = asked.opponent, asked.stakes, asked.ante
         me = interaction.client.user
         against_me = me is not None and opponent == me
+        in_server = place_of(interaction) is GamePlace.SERVER
+        if in_server and opponent is not None and not isinstance(opponent, discord.Member):
+            # Someone who left (a pasted ID or mention resolves them); elsewhere a user is all
+            # Discord sends.
+            raise Refusal(_("That user is not a member of this server."))
         if opponent is not None and opponent.bot and not against_me:
             raise Refusal(_("Bots cannot play Tak here: challenge a person."))
         if against_me and (stakes or ante is not None):
             raise Refusal(_("I don't play for coins: challenge me without stakes."))
-        where = place_of(interaction)
         settings = await self.services.guilds.get(guild_of(interaction))
         place = await check_place(interaction, settings.use_threads)
         if me is not None and against_me:
@@ -346,7 +350,7 @@ class TakCog(commands.Cog):
                 colour=asked.color,
                 games=asked.games,
                 fair_use=self.bot.settings.fair_use,
-                place=where,
+                place=place_of(interaction),
             )
         else:
             challenge = await self.services.challenges.create(
@@ -359,7 +363,7 @@ class TakCog(commands.Cog):
                 games=asked.games,
                 stakes=stakes,
                 ante=ante,
-                place=where,
+                place=place_of(interaction),
             )
         message = await post_or_withdraw(self.table, place, challenge)
         announce_to_me(self.bot, challenge)
