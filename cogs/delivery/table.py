@@ -123,6 +123,8 @@ class Post:
     view: discord.ui.View | None = None
     silent: bool = False  # its mentions ping nobody (a digest player's turn notice)
     more: tuple[tuple[str, bytes], ...] = ()  # further files (name, content), after the image
+    # Where Bredon is not in the game's conversation: the players told by DM (none: both).
+    dm_only: tuple[int, ...] = ()
 
     def kwargs(self, *, with_view: bool = True) -> dict[str, Any]:
         extra: dict[str, Any] = {}
@@ -278,7 +280,7 @@ class GameTable:
             shown = Shown(item.progress["answered"], Outcome.POSTED, in_guild=False)
         told: list[int] = item.progress.get("dm_sent", [])
         link = item.progress.get("answered") or self.conversations.link(game.channel_id)
-        for player_id in players:
+        for player_id in post.dm_only or players:
             if player_id in told or (answering is not None and player_id == answering.user_id):
                 continue
             async with self.speaking_to(player_id):

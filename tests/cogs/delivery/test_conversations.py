@@ -111,8 +111,10 @@ async def test_a_loss_on_time_with_a_closed_dm_is_told_at_the_next_command(world
             code=50007,
             times=None,
         )  # alice's DMs are closed from now on
-        alice_dms, public = len(dms(alice)), len(said(world, dm))
-        await advance(env, timedelta(days=1, minutes=1))
+        alice_dms, public, bob_dms = len(dms(alice)), len(said(world, dm)), len(dms(bob))
+        await advance(env, timedelta(hours=20))  # the reminder: for alice only
+        assert len(dms(bob)) == bob_dms
+        await advance(env, timedelta(hours=4, minutes=1))
         assert "wins on time" in dms(bob)[-1] and "discord.com/channels/" in dms(bob)[-1]
         assert len(dms(alice)) == alice_dms
         assert len(said(world, dm)) == public  # nobody asked there: nothing to answer
