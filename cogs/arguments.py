@@ -87,20 +87,26 @@ class Text(Suggesting):
 # ----------------------------------------------------------------- games
 
 
+def known_here(interaction: discord.Interaction, game: GameView) -> bool:
+    """Whether a game of the interaction's server (or of none) may be seen where it comes from:
+    a game outside Bredon's servers (a DM's, a group DM's) only in its own conversation, or by
+    its players in their DMs with Bredon, which nobody else reads."""
+    if game.guild_id != NO_SERVER or interaction.channel_id == game.channel_id:
+        return True
+    players = (game.white.id, game.black.id)
+    return bool(interaction.context.dm_channel) and interaction.user.id in players
+
+
 async def named_game(
-    services: Services, game_id: int, guild_id: int, *, viewer: int, channel_id: int | None
+    interaction: discord.Interaction, services: Services, game_id: int, guild_id: int
 ) -> GameView:
-    """The game of that number in this server; other servers' games do not exist here. A game
-    outside Bredon's servers (a DM's, a group DM's) exists only for its players and in its own
-    conversation."""
+    """The game of that number in this server; other servers' games do not exist here, nor
+    a game outside servers away from its conversation (:func:`known_here`)."""
     try:
         named = await services.games.get(game_id)
     except UnknownGame:
         named = None
-    if named is None or named.guild_id != guild_id:
-        raise UnknownGame(game_id)
-    private = named.guild_id == NO_SERVER and channel_id != named.channel_id
-    if private and viewer not in (named.white.id, named.black.id):
+    if named is None or named.guild_id != guild_id or not known_here(interaction, named):
         raise UnknownGame(game_id)
     return named
 
@@ -128,6 +134,7 @@ class GameArgument(Suggesting):
         games = await services_of(interaction).lookup.games_for_player(
             user, guild_id=guild_of(interaction)
         )
+        games = [game for game in games if known_here(interaction, game)]
         choices = []
         for game in games:
             opponent = game.opponent_of(user).name
@@ -171,9 +178,7 @@ async def find_game(
     guild_id = guild_of(interaction)
     user = interaction.user.id
     if game is not None:
-        return await named_game(
-            services, game, guild_id, viewer=user, channel_id=interaction.channel_id
-        )
+        return await named_game(interaction, services, game, guild_id)
     queries = services.lookup
     here = await queries.game_in_thread(interaction.channel_id or 0, guild_id)
     if here is not None and not as_player:
@@ -181,6 +186,7 @@ async def find_game(
     if here is not None and user in (here.white.id, here.black.id):
         return here
     mine = await queries.games_for_player(user, guild_id=guild_id)
+    mine = [g for g in mine if known_here(interaction, g)]
     in_channel = [g for g in mine if interaction.channel_id in (g.channel_id, g.thread_id)]
     pool = in_channel or mine
     fitting = [g for g in pool if turn is not None and turn_fits(g, user, turn)]
@@ -188,8 +194,9 @@ async def find_game(
         if len(candidates) == 1:
             return candidates[0]
     if not mine and not as_player:
-        for finished in await queries.finished_games(guild_id=guild_id, player_id=user, limit=1):
-            return finished
+        finished = await queries.finished_games(guild_id=guild_id, player_id=user)
+        for last in (g for g in finished if known_here(interaction, g)):
+            return last
     if not mine:
         raise Refusal(_("You have no game in progress here. Start one with `/tak challenge`."))
     listed, u = (fitting or pool)[:10], user

@@ -98,4 +98,4 @@ def only_own_outside_servers(interaction: discord.Interaction, whose: int) -> No
     """Outside Bredon's servers a player sees only their own record: another's would show
     games of their DMs."""
     if whose != interaction.user.id and place_of(interaction) is not GamePlace.SERVER:
-        raise Refusal(_("Outside servers I show only your own scores and statistics."))
+        raise Refusal(_("Outside servers I show only your own games, scores and statistics."))

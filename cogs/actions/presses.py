@@ -24,6 +24,7 @@ from bot.languages import _, speaking
 from bot.notifications.outbox import challenge_stream, game_stream
 from bot.play.service import position_mark, request_key
 from bot.text_safety import typed_move
+from cogs.arguments import known_here
 from cogs.components.buttons import Handler, buttons, move_button, on_give_day_press, on_press
 from cogs.delivery.conversations import Answering, guild_of
 from cogs.delivery.courier import Courier, courier_of
@@ -266,6 +267,7 @@ async def with_next_game(
         games = await services.lookup.games_for_player(
             interaction.user.id, guild_id=guild_of(interaction)
         )
+        games = [game for game in games if known_here(interaction, game)]
     except BredonError:  # the move is in: a failed look for the next game must not hide it
         return Confirmation(text)
     # The game just played counts when it awaits the user again (a conditional move answered

@@ -39,7 +39,7 @@ from cogs.arguments import (
     Turn,
     find_game,
 )
-from cogs.checks import check_place, refuse_asking_me
+from cogs.checks import check_place, only_own_outside_servers, refuse_asking_me
 from cogs.client import BredonBot
 from cogs.components.buttons import buttons
 from cogs.components.game_list import listing_page
@@ -504,6 +504,7 @@ class TakCog(commands.Cog):
         """Your games (or someone's) with links, a page at a time"""
         async with acting(interaction):
             caller, whose = interaction.user.id, (user or interaction.user).id
+            only_own_outside_servers(interaction, whose)
             async with wording_for(interaction, public):
                 embed, view = await listing_page(
                     interaction,

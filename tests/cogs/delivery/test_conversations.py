@@ -152,6 +152,15 @@ async def test_a_dm_game_counts_apart_and_shows_nowhere_else(world: World) -> No
         assert "only in a server that installed Bredon" in leaderboard.response.content
         others = await alice.slash(dm, "profile stats", user=bob)
         assert "only your own" in others.response.content
+        their_games = await alice.slash(dm, "tak games", user=bob)
+        assert "only your own" in their_games.response.content
+    group = conversation(world, "group")
+    with elsewhere(world.env, group, "group_dm", [alice, bob, carol]):
+        elsewhere_named = await alice.slash(group, "tak board", game=1, public=True)
+        assert "#1" in elsewhere_named.response.content
+        assert not elsewhere_named.response.attachments  # unknown here: no board
+        nothing_here = await alice.slash(group, "tak board")
+        assert "no game" in nothing_here.response.content
 
     own = await alice.slash(server, "profile scores")
     assert "Anywhere" in own.response.content and "3x3" in own.response.content
