@@ -81,13 +81,17 @@ class Answering:
 
     async def send(self, content: str, **extra: Any) -> discord.WebhookMessage:
         """Post `content` to the conversation (a follow-up, public), after completing the
-        private "thinking…" answer of a command (else Discord would make this post it)."""
+        private "thinking…" answer of a command if it still is one (else Discord would make
+        this post it, privately)."""
         interaction = self.interaction
         thinking = (
             interaction.response.type is discord.InteractionResponseType.deferred_channel_message
         )
         if thinking and not interaction.extras.get(_COMPLETED):
-            await interaction.edit_original_response(content=_("Shown below, to everyone here."))
+            if (await interaction.original_response()).flags.loading:
+                await interaction.edit_original_response(
+                    content=_("Shown below, to everyone here.")
+                )
             interaction.extras[_COMPLETED] = True
         extra.setdefault("allowed_mentions", discord.AllowedMentions.none())
         return await interaction.followup.send(content, wait=True, **extra)
@@ -99,6 +103,8 @@ class Conversations:
 
     def __init__(self) -> None:
         self._latest: dict[int, discord.Interaction] = {}
+        # The server of each channel seen in a server without Bredon, for links back to it.
+        self._servers: dict[int, int] = {}
 
     def remember(self, interaction: discord.Interaction) -> None:
         """Keep an interaction that came from a conversation Bredon is not in, where Discord
@@ -106,11 +112,15 @@ class Conversations:
         channel_id = interaction.channel_id
         if channel_id is None or place_of(interaction) is GamePlace.SERVER:
             return
+        if interaction.guild_id is not None:
+            self._servers[channel_id] = interaction.guild_id
         if only_private_answers(interaction):  # the channel allows no more: none answers there
             self._latest.pop(channel_id, None)
             return
         if interaction.type is discord.InteractionType.autocomplete:
             return  # answered by choices only
+        now = discord.utils.utcnow()  # those Discord no longer answers are forgotten
+        self._latest = {c: i for c, i in self._latest.items() if answerable(i, now)}
         self._latest[channel_id] = interaction
 
     def answering(self, channel_id: int, player_ids: tuple[int, ...]) -> Answering | None:
@@ -125,8 +135,7 @@ class Conversations:
 
     def link(self, channel_id: int) -> str:
         """A link that opens the conversation (in a server without Bredon, as far as known)."""
-        latest = self._latest.get(channel_id)
-        return conversation_link(None if latest is None else latest.guild_id, channel_id)
+        return conversation_link(self._servers.get(channel_id), channel_id)
 
 
 def answerable(interaction: discord.Interaction, now: datetime) -> bool:

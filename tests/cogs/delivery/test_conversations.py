@@ -36,6 +36,7 @@ async def challenge_and_accept(
     alice, bob = world.alice, world.bob
     made = await alice.slash(place, "tak challenge", opponent=bob, color="white", size=3, **options)
     assert made.ephemeral and "is up" in made.followups[-1].content, made.followups
+    assert made.response.content == "Shown below, to everyone here."  # the private answer
     challenge = said(world, place)[-1]
     assert "challenges you" in dms(bob)[-1] and "discord.com/channels/" in dms(bob)[-1]
     assert "Accept" in [c.label for row in challenge.components for c in row.children]
