@@ -207,3 +207,18 @@ async def test_a_game_against_bredon_in_its_dms(world: World) -> None:
         await alice.user.slash("tak move", ptn=move)
         assert f" {move}**" in "\n".join(dms(alice))
     assert game.result is not None and game.result.ptn() in dms(alice)[-1]
+
+
+async def test_a_draw_offered_and_accepted_in_a_dm(world: World) -> None:
+    alice, bob = world.alice, world.bob
+    dm = conversation(world)
+    with elsewhere(world.env, dm, "dm", [alice, bob]):
+        await challenge_and_accept(world, dm)
+        await alice.slash(dm, "tak move", ptn="a3")
+        await alice.slash(dm, "tak draw")
+        offer = said(world, dm)[-1]
+        assert "draw" in offer.content and "draw" in dms(bob)[-1]
+        await bob.click(offer, label="Accept draw")
+        assert "accepted the draw" in said(world, dm)[-2].content + said(world, dm)[-1].content
+    game = await world.env.bot.services.games.get(1)
+    assert game.result is not None and game.result.ptn() == "1/2-1/2"
