@@ -222,3 +222,15 @@ async def test_a_draw_offered_and_accepted_in_a_dm(world: World) -> None:
         assert "accepted the draw" in said(world, dm)[-2].content + said(world, dm)[-1].content
     game = await world.env.bot.services.games.get(1)
     assert game.result is not None and game.result.ptn() == "1/2-1/2"
+
+
+async def test_the_move_button_plays_in_a_group_dm(world: World) -> None:
+    alice, bob = world.alice, world.bob
+    group = conversation(world, "group")
+    with elsewhere(world.env, group, "group_dm", [alice, bob, world.carol]):
+        start = await challenge_and_accept(world, group)
+        picker = (await alice.click(start, label="Move")).response
+        assert picker.ephemeral
+        await alice.select(picker, ["a3F"])
+        await alice.click(picker, label="Confirm a3")
+        assert " a3**" in said(world, group)[-1].content and " a3**" in dms(bob)[-1]
