@@ -176,15 +176,22 @@ class GameTable:
             return await self._shows[type(payload)](item, payload)
 
     async def audience_language(self, payload: Payload) -> str:
-        """A digest is for its player; anything else is posted in a server, for everyone."""
+        """A digest is for its player; anything else is posted in a server, for everyone, or
+        outside servers in the conversation of two players: in the language of the one it is
+        mostly for (the challenger, the player to move)."""
         if isinstance(payload, DigestDue):
             return await self.services.players.speaks(payload.player_id)
         if isinstance(payload, ChallengeSettled | BiddingNews):
-            guild_id = (await self.services.challenges.get(payload.challenge_id)).guild_id
+            challenge = await self.services.challenges.get(payload.challenge_id)
+            guild_id, player_id = challenge.guild_id, challenge.challenger.id
         elif isinstance(payload, TournamentNews):
             guild_id = (await self.services.tournaments.get(payload.tournament_id)).guild_id
+            player_id = None
         else:
-            guild_id = (await self.services.games.get(payload.game_id)).guild_id
+            game = await self.services.games.get(payload.game_id)
+            guild_id, player_id = game.guild_id, game.player_to_move.id
+        if guild_id == NO_SERVER and player_id is not None:
+            return await self.services.players.speaks(player_id)
         return await self.server_language(guild_id)
 
     async def server_language(self, guild_id: int) -> str:

@@ -24,7 +24,11 @@ async def post_challenge(
 ) -> discord.Message:
     """Post a new challenge with its buttons (the caller learns at once if it failed); one
     from a TPS shows its starting board."""
-    with speaking(await table.server_language(challenge.guild_id)):  # a public post
+    if challenge.in_server:  # a public post, in the server's language
+        language = await table.server_language(challenge.guild_id)
+    else:  # in a conversation of players: in the challenger's
+        language = await table.services.players.speaks(challenge.challenger.id)
+    with speaking(language):
         board = None
         if challenge.setup.start_tps is not None:
             board = await table.position_file(

@@ -15,6 +15,7 @@ import simcord
 
 from tests.cogs.conftest import World, advance
 from tests.cogs.conversations import conversation, elsewhere
+from tests.cogs.discord_locale import discord_in
 
 ROAD = ["a3", "a1", "b1", "b3", "c1"]  # on 3x3 white's road along the first rank
 
@@ -234,3 +235,17 @@ async def test_the_move_button_plays_in_a_group_dm(world: World) -> None:
         await alice.select(picker, ["a3F"])
         await alice.click(picker, label="Confirm a3")
         assert " a3**" in said(world, group)[-1].content and " a3**" in dms(bob)[-1]
+
+
+async def test_a_conversation_is_spoken_to_in_its_players_language(world: World) -> None:
+    alice, bob = world.alice, world.bob
+    dm = conversation(world)
+    with elsewhere(world.env, dm, "dm", [alice, bob]), discord_in(world.env, alice, "de"):
+        await alice.slash(dm, "profile settings")  # Bredon has heard her Discord's language
+        made = await alice.slash(dm, "tak challenge", opponent=bob, color="white", size=3)
+        assert made.response.content == "Unten für alle hier gezeigt."
+        challenge = said(world, dm)[-1]
+        assert "fordert" in challenge.content, challenge.content  # the challenger's language
+        await bob.click(challenge, label="Annehmen")
+        start = said(world, dm)[-1]
+        assert "am Zug" in start.content, start.content  # alice, to move, reads German
