@@ -11,6 +11,11 @@ Commands are grouped by what players do, the most frequent kept shortest:
 - ``/tournament``: playing in tournaments; ``/organize``: running them (organizers);
 - ``/bredon``: the server's settings (server managers).
 
+``/tak``, ``/game``, ``/clock`` and ``/profile`` work wherever a player installed Bredon (a
+server, or their own account) and wherever they use it (a server, Bredon's DMs, DMs and group
+DMs between players: ``group(..., anywhere=True)``); every other group, and any group added
+without saying so, only in the servers that installed Bredon.
+
 The commands' bodies live in one module per group, named by it: :mod:`cogs.commands.tak`,
 :mod:`cogs.commands.game`, :mod:`cogs.commands.clock`, :mod:`cogs.commands.profile`,
 :mod:`cogs.commands.coins`, :mod:`cogs.commands.tournament`, :mod:`cogs.commands.organize` and
