@@ -149,6 +149,10 @@ def challenge_text(challenge: ChallengeView) -> str:
         )
     if challenge.rematch_of is not None:
         text = _("Rematch of game #{game}! {text}", game=challenge.rematch_of, text=text)
+    if challenge.setup.rated and not challenge.in_server:
+        text += "\n" + _(
+            "Rated in the anywhere pool: games outside servers, apart from any server's."
+        )
     return f"{text}\n{challenge_status(challenge)}"
 
 

@@ -39,6 +39,7 @@ async def challenge_and_accept(
     assert made.ephemeral and "is up" in made.followups[-1].content, made.followups
     assert made.response.content == "Shown below, to everyone here."  # the private answer
     challenge = said(world, place)[-1]
+    assert "Rated in the anywhere pool" in challenge.content  # the pool it counts in
     assert "challenges you" in dms(bob)[-1] and "discord.com/channels/" in dms(bob)[-1]
     assert "Accept" in [c.label for row in challenge.components for c in row.children]
     accepted = await bob.click(challenge, label="Accept")
