@@ -45,10 +45,7 @@ class UnreachableNotice(commands.Cog):
             with speaking(await person_language(interaction)):
                 server = interaction.guild.name if interaction.guild else _("this server")
                 text = notification_messages.unreachable_text(server)
-            try:
-                await interaction.followup.send(text, ephemeral=True)
-            except discord.HTTPException as error:
-                log.info("Could not tell %s their DMs are closed (%s).", interaction.user, error)
+            await _tell(interaction, text, "that their DMs are closed")
 
     async def _tell_missed(self, interaction: discord.Interaction) -> None:
         """Where a player's games outside servers stand, once, privately, if a DM to them was
@@ -61,10 +58,7 @@ class UnreachableNotice(commands.Cog):
         finished = await lookup.finished_games(guild_id=NO_SERVER, player_id=user, limit=3)
         with speaking(await person_language(interaction)):
             text = notification_messages.missed_text([*finished, *going], user)
-        try:
-            await interaction.followup.send(text, ephemeral=True)
-        except discord.HTTPException as error:
-            log.info("Could not tell %s what they missed (%s).", interaction.user, error)
+        await _tell(interaction, text, "what they missed")
 
     async def _tell_only_private(self, interaction: discord.Interaction) -> None:
         """Where Discord lets Bredon answer only privately (the channel does not allow
@@ -77,7 +71,12 @@ class UnreachableNotice(commands.Cog):
             return
         with speaking(await person_language(interaction)):
             text = notification_messages.only_private_text()
-        try:
-            await interaction.followup.send(text, ephemeral=True)
-        except discord.HTTPException as error:
-            log.info("Could not tell %s their game goes on by DM (%s).", interaction.user, error)
+        await _tell(interaction, text, "that their game goes on by DM")
+
+
+async def _tell(interaction: discord.Interaction, text: str, what: str) -> None:
+    """A private word after a command; a courtesy, so Discord's refusal is only noted."""
+    try:
+        await interaction.followup.send(text, ephemeral=True)
+    except discord.HTTPException as error:
+        log.info("Could not tell %s %s (%s).", interaction.user, what, error)
