@@ -106,8 +106,10 @@ async def named_game(
         named = await services.games.get(game_id)
     except UnknownGame:
         named = None
-    if named is None or named.guild_id != guild_id or not known_here(interaction, named):
+    if named is None or not known_here(interaction, named):
         raise UnknownGame(game_id)
+    if named.guild_id != guild_id and named.channel_id != interaction.channel_id:
+        raise UnknownGame(game_id)  # a game begun here before the server installed Bredon
     return named
 
 
@@ -186,6 +188,9 @@ async def find_game(
     if here is not None and user in (here.white.id, here.black.id):
         return here
     mine = await queries.games_for_player(user, guild_id=guild_id)
+    if guild_id != NO_SERVER:  # and those begun here before the server installed Bredon
+        begun = await queries.games_for_player(user, guild_id=NO_SERVER)
+        mine += [g for g in begun if g.channel_id == interaction.channel_id]
     mine = [g for g in mine if known_here(interaction, g)]
     in_channel = [g for g in mine if interaction.channel_id in (g.channel_id, g.thread_id)]
     pool = in_channel or mine

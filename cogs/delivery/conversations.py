@@ -98,8 +98,8 @@ class Answering:
 
 
 class Conversations:
-    """The latest interaction of each conversation Bredon is not in, by channel: what the next
-    post there answers."""
+    """The latest interaction of each channel, by channel: what the next post of a game
+    outside Bredon's servers answers there."""
 
     def __init__(self) -> None:
         self._latest: dict[int, discord.Interaction] = {}
@@ -107,12 +107,12 @@ class Conversations:
         self._servers: dict[int, int] = {}
 
     def remember(self, interaction: discord.Interaction) -> None:
-        """Keep an interaction that came from a conversation Bredon is not in, where Discord
-        lets it answer for everyone."""
+        """Keep an interaction where Discord lets it answer for everyone: those of a server
+        that installed Bredon too, for a game begun there before it did."""
         channel_id = interaction.channel_id
-        if channel_id is None or place_of(interaction) is GamePlace.SERVER:
+        if channel_id is None:
             return
-        if interaction.guild_id is not None:
+        if place_of(interaction) is GamePlace.ELSEWHERE and interaction.guild_id is not None:
             self._servers[channel_id] = interaction.guild_id
         if only_private_answers(interaction):  # the channel allows no more: none answers there
             self._latest.pop(channel_id, None)

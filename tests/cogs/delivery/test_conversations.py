@@ -250,3 +250,15 @@ async def test_a_conversation_is_spoken_to_in_its_players_language(world: World)
         await bob.click(challenge, label="Annehmen")
         start = said(world, dm)[-1]
         assert "am Zug" in start.content, start.content  # alice, to move, reads German
+
+
+async def test_a_game_goes_on_when_its_server_installs_bredon(world: World) -> None:
+    alice, bob = world.alice, world.bob
+    channel = conversation(world, "their-server")
+    with elsewhere(world.env, channel, "server_without_bredon", [alice, bob]):
+        await challenge_and_accept(world, channel)
+    # The server now has Bredon: its interactions come from a server Bredon is in.
+    await alice.slash(channel, "tak move", ptn="a3")
+    assert " a3**" in said(world, channel)[-1].content and " a3**" in dms(bob)[-1]
+    await bob.slash(channel, "tak move", ptn="a1", game=1)
+    assert " a1**" in said(world, channel)[-1].content
