@@ -94,6 +94,8 @@ class StreamReport:
                 "and the players' DMs); a server manager should check my permissions.",
                 late=late,
             )
+        if self.pending == 0 and self.shown and all(s.by_dm_only for s in self.shown):
+            return _("{done}, told to both players by DM", done=done)
         if self.pending == 0 and Outcome.FALLBACK in outcomes:
             last = self.last_shown
             if last is not None and last.in_guild:

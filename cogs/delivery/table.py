@@ -111,6 +111,8 @@ class Shown:
     link: str | None  # the post; None when nothing was left to show (e.g. a deleted challenge)
     outcome: Outcome
     in_guild: bool = True  # False: it went to the players by DM
+    # A game outside Bredon's servers with no interaction to answer: the players were told by DM.
+    by_dm_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,7 +241,8 @@ class GameTable:
         post it again."""
         done = item.progress.get("posted")
         if done is not None:
-            return Shown(done["link"], Outcome(done["outcome"]), done["in_guild"])
+            outcome, by_dm_only = Outcome(done["outcome"]), done.get("by_dm_only", False)
+            return Shown(done["link"], outcome, done["in_guild"], by_dm_only)
         if not game.in_server:
             return await self._post_in_conversation(item, game, post)
         places = [game.thread_id, game.channel_id] if game.thread_id else [game.channel_id]
@@ -278,7 +281,7 @@ class GameTable:
         at their next command there (:mod:`cogs.delivery.notices`)."""
         players = (game.white.id, game.black.id)
         answering = self.conversations.answering(game.channel_id, players)
-        shown = Shown(None, Outcome.FALLBACK, in_guild=False)
+        shown = Shown(None, Outcome.FALLBACK, in_guild=False, by_dm_only=True)
         if answering is not None and "answered" not in item.progress:
             extra = {"allowed_mentions": only_players(*players), **post.kwargs()}
             message = await answering.send(post.text, **extra)
@@ -314,7 +317,12 @@ class GameTable:
         log.info("Game thread %s was archived: reopened.", thread.id)
 
     async def _posted(self, item: Item, shown: Shown) -> Shown:
-        posted = {"link": shown.link, "outcome": shown.outcome.value, "in_guild": shown.in_guild}
+        posted = {
+            "link": shown.link,
+            "outcome": shown.outcome.value,
+            "in_guild": shown.in_guild,
+            "by_dm_only": shown.by_dm_only,
+        }
         await self.services.outbox.save_progress(item, posted=posted)
         return shown
 

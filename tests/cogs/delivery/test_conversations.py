@@ -193,6 +193,7 @@ async def test_where_only_private_answers_are_allowed_the_game_goes_on_by_dm(
         assert " a3**" in dms(bob)[-1] and len(dms(bob)) == bob_dms + 1
         assert " a3**" in dms(alice)[-1]  # the mover too: nowhere else to show it
         assert any("goes on by DM" in f.content for f in played.followups)
+        assert "told to both players by DM" in played.response.content, played.response.content
 
 
 async def test_a_game_against_bredon_in_its_dms(world: World) -> None:
