@@ -18,13 +18,14 @@ import discord
 from discord import app_commands
 
 from bot.errors import UnknownGame
-from bot.games.model import MAX_DAYS_PER_MOVE, GameView
+from bot.games.model import MAX_DAYS_PER_MOVE, NO_SERVER, GameView
 from bot.languages import _, speaking
 from bot.notifications.digest import suggest_zones
 from bot.services import Services
 from bot.text_safety import one_line
 from bot.tournaments.tournament import TournamentStatus, TournamentView
 from cogs.client import BredonBot
+from cogs.delivery.conversations import guild_of
 from cogs.delivery.sharing import PUBLIC_OPTION
 from cogs.interactions import Refusal, person_language, services_of
 from cogs.words.formatting import display
@@ -86,14 +87,29 @@ class Text(Suggesting):
 # ----------------------------------------------------------------- games
 
 
-async def named_game(services: Services, game_id: int, guild_id: int) -> GameView:
-    """The game of that number in this server; other servers' games do not exist here."""
+def known_here(interaction: discord.Interaction, game: GameView) -> bool:
+    """Whether a game of the interaction's server (or of none) may be seen where it comes from:
+    a game outside Bredon's servers (a DM's, a group DM's) only in its own conversation, or by
+    its players in their DMs with Bredon, which nobody else reads."""
+    if game.guild_id != NO_SERVER or interaction.channel_id == game.channel_id:
+        return True
+    players = (game.white.id, game.black.id)
+    return bool(interaction.context.dm_channel) and interaction.user.id in players
+
+
+async def named_game(
+    interaction: discord.Interaction, services: Services, game_id: int, guild_id: int
+) -> GameView:
+    """The game of that number in this server; other servers' games do not exist here, nor
+    a game outside servers away from its conversation (:func:`known_here`)."""
     try:
         named = await services.games.get(game_id)
     except UnknownGame:
         named = None
-    if named is None or named.guild_id != guild_id:
+    if named is None or not known_here(interaction, named):
         raise UnknownGame(game_id)
+    if named.guild_id != guild_id and named.channel_id != interaction.channel_id:
+        raise UnknownGame(game_id)  # a game begun here before the server installed Bredon
     return named
 
 
@@ -118,8 +134,9 @@ class GameArgument(Suggesting):
     ) -> list[app_commands.Choice[int]]:
         user = interaction.user.id
         games = await services_of(interaction).lookup.games_for_player(
-            user, guild_id=interaction.guild_id
+            user, guild_id=guild_of(interaction)
         )
+        games = [game for game in games if known_here(interaction, game)]
         choices = []
         for game in games:
             opponent = game.opponent_of(user).name
@@ -160,10 +177,10 @@ async def find_game(
     it (a command that only reads), a match's thread means the game just finished until the
     next one has a move."""
     services = services_of(interaction)
-    guild_id = interaction.guild_id or 0
+    guild_id = guild_of(interaction)
     user = interaction.user.id
     if game is not None:
-        return await named_game(services, game, guild_id)
+        return await named_game(interaction, services, game, guild_id)
     queries = services.lookup
     here = await queries.game_in_thread(interaction.channel_id or 0, guild_id)
     if here is not None and not as_player:
@@ -171,6 +188,10 @@ async def find_game(
     if here is not None and user in (here.white.id, here.black.id):
         return here
     mine = await queries.games_for_player(user, guild_id=guild_id)
+    if guild_id != NO_SERVER:  # and those begun here before the server installed Bredon
+        begun = await queries.games_for_player(user, guild_id=NO_SERVER)
+        mine += [g for g in begun if g.channel_id == interaction.channel_id]
+    mine = [g for g in mine if known_here(interaction, g)]
     in_channel = [g for g in mine if interaction.channel_id in (g.channel_id, g.thread_id)]
     pool = in_channel or mine
     fitting = [g for g in pool if turn is not None and turn_fits(g, user, turn)]
@@ -178,8 +199,9 @@ async def find_game(
         if len(candidates) == 1:
             return candidates[0]
     if not mine and not as_player:
-        for finished in await queries.finished_games(guild_id=guild_id, player_id=user, limit=1):
-            return finished
+        finished = await queries.finished_games(guild_id=guild_id, player_id=user)
+        for last in (g for g in finished if known_here(interaction, g)):
+            return last
     if not mine:
         raise Refusal(_("You have no game in progress here. Start one with `/tak challenge`."))
     listed, u = (fitting or pool)[:10], user
@@ -213,7 +235,7 @@ class TournamentArgument(Text):
         self, interaction: discord.Interaction, typed: str
     ) -> list[app_commands.Choice[str]]:
         wanted = typed.strip().casefold()
-        found = await services_of(interaction).tournaments.in_guild(interaction.guild_id or 0)
+        found = await services_of(interaction).tournaments.in_guild(guild_of(interaction))
         with speaking(await person_language(interaction)):  # each stage in their words
             return [
                 app_commands.Choice(name=f"{t.name} ({t.status.word()})"[:100], value=t.name)
@@ -231,7 +253,7 @@ async def find_tournament(interaction: discord.Interaction, named: str | None) -
     services = services_of(interaction)
     if named is not None:
         wanted = " ".join(named.split()).casefold()
-        every = await services.tournaments.in_guild(interaction.guild_id or 0, live_only=False)
+        every = await services.tournaments.in_guild(guild_of(interaction), live_only=False)
         found = [t for t in every if t.name.casefold() == wanted]
         live_first = sorted(found, key=lambda t: t.status not in _LIVE)  # stable: newest first
         if not live_first:
@@ -239,7 +261,7 @@ async def find_tournament(interaction: discord.Interaction, named: str | None) -
                 _("There is no tournament called '{name}' in this server.", name=one_line(named))
             )
         return live_first[0]
-    live = await services.tournaments.in_guild(interaction.guild_id or 0)
+    live = await services.tournaments.in_guild(guild_of(interaction))
     if len(live) == 1:
         return live[0]
     if not live:

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import discord
 
-from bot.games.model import GameView
+from bot.games.model import GamePlace, GameView
 from bot.languages import _, ngettext
+from cogs.delivery.conversations import Answering, only_private_answers, place_of
 from cogs.delivery.sharing import SHAREABLE
 from cogs.delivery.table import (
     NEEDED_FOR_THREADS,
@@ -17,11 +18,17 @@ from cogs.delivery.table import (
     permission_name,
 )
 from cogs.interactions import Refusal
+from cogs.words import game_messages
 
 
-async def check_place(interaction: discord.Interaction, use_threads: bool) -> Place:
-    """The channel of the command, where a game will be shown; refused, before anything is
-    stored, where the bot cannot show games."""
+async def check_place(interaction: discord.Interaction, use_threads: bool) -> Place | Answering:
+    """Where a game made by the command will be shown: the command's channel in a server that
+    installed Bredon, else the conversation, through the command's answer; refused, before
+    anything is stored, where the bot cannot show games (or only privately)."""
+    if place_of(interaction) is not GamePlace.SERVER:
+        if only_private_answers(interaction):
+            raise Refusal(game_messages.only_private_here())
+        return Answering(interaction)
     channel = interaction.channel
     guild = interaction.guild
     if guild is None or not isinstance(channel, SHAREABLE):
@@ -75,3 +82,20 @@ def refuse_asking_me(interaction: discord.Interaction, game: GameView, what: str
     players = (game.white.id, game.black.id)
     if interaction.user.id in players and any(is_me(interaction.client, p) for p in players):
         raise Refusal(not_asking_me(what))
+
+
+def server_only(interaction: discord.Interaction) -> int:
+    """The server of a command that shows a server's games (a leaderboard, the explorer): it
+    is refused outside the servers that installed Bredon, where it would show games of DMs."""
+    if place_of(interaction) is not GamePlace.SERVER or interaction.guild_id is None:
+        raise Refusal(
+            _("This works only in a server that installed Bredon: it shows that server's games.")
+        )
+    return interaction.guild_id
+
+
+def only_own_outside_servers(interaction: discord.Interaction, whose: int) -> None:
+    """Outside Bredon's servers a player sees only their own record: another's would show
+    games of their DMs."""
+    if whose != interaction.user.id and place_of(interaction) is not GamePlace.SERVER:
+        raise Refusal(_("Outside servers I show only your own games, scores and statistics."))

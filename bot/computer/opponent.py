@@ -26,6 +26,7 @@ from bot.games.model import (
     CHALLENGE_SELECT,
     ChallengeView,
     ColourChoice,
+    GamePlace,
     GameRequest,
     GameView,
     challenge_from_row,
@@ -115,6 +116,7 @@ class OpponentService:
         colour: ColourChoice | str = ColourChoice.RANDOM,
         games: int = 1,
         fair_use: FairUse = DEFAULT_FAIR_USE,
+        place: GamePlace = GamePlace.SERVER,
     ) -> ChallengeView:
         """`player` challenges the bot at `level` to `games` games set up as `request` asks
         (`defaults` for what it leaves out), always unrated: a `rated` asked is let go rather
@@ -139,6 +141,7 @@ class OpponentService:
             colour=colour,
             games=games,
             along=write_level,  # so the bot never sees the challenge without its level
+            place=place,
         )
 
     async def _check_room(

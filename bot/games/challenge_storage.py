@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.games.model import ChallengeStatus, ColourChoice, GameSetup
+from bot.games.model import ChallengeStatus, ColourChoice, GamePlace, GameSetup
 from bot.store import Transaction, to_db
 
 
@@ -23,6 +23,7 @@ async def insert_challenge(
     ante: int | None,
     now: datetime,
     expires_at: datetime,
+    place: GamePlace = GamePlace.SERVER,
 ) -> int:
     """A new open challenge (its reserves stored only when not the size's standard, black's
     only when not white's); its id."""
@@ -32,8 +33,8 @@ async def insert_challenge(
         "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, colour, "
         "size, komi, opening, stones, caps, stones2, caps2, days_per_move, games, rated, "
         "rematch_of, created_at, expires_at, ante, antiquity, clock_bank, clock_increment, "
-        "clock_cap, start_tps) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "clock_cap, start_tps, place) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             guild_id,
             channel_id,
@@ -57,6 +58,7 @@ async def insert_challenge(
             int(setup.antiquity),
             *setup.clock.to_db(),
             setup.start_tps,
+            place.value,
         ),
     )
     return new_id

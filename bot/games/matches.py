@@ -139,6 +139,7 @@ async def record_game_in_match(
             match_id=match.id,
             match_game=number,
             tiebreak=tiebreak,
+            place=game.place,
         )
     return await fetch_match(tx, match.id), next_game
 

@@ -51,6 +51,23 @@ class ColourChoice(StrEnum):
     RANDOM = "random"
 
 
+class GamePlace(StrEnum):
+    """Where a game or a challenge lives: a channel of a server that installed Bredon, or,
+    Bredon installed to a player's account, a DM between players, a group DM, or a server
+    without Bredon. The last three are kept under :data:`NO_SERVER`: no server's lists,
+    settings or ratings hold them."""
+
+    SERVER = "server"
+    DM = "dm"
+    GROUP_DM = "group_dm"
+    ELSEWHERE = "elsewhere"
+
+
+# The guild id of every game and challenge outside Bredon's servers: their settings are the
+# defaults (no server set them), their ratings one "anywhere" pool per size.
+NO_SERVER = 0
+
+
 class GameStatus(StrEnum):
     ACTIVE = "active"
     FINISHED = "finished"
@@ -372,10 +389,16 @@ class GameView:
     paused_at: datetime | None = None  # paused by agreement since
     pause_offer_by: int | None = None  # a pause proposed by
     tiebreak: int | None = None  # its number among its match's tiebreak games (1 for the first)
+    place: GamePlace = GamePlace.SERVER
 
     @property
     def is_active(self) -> bool:
         return self.status is GameStatus.ACTIVE
+
+    @property
+    def in_server(self) -> bool:
+        """Played in a server that installed Bredon, where Bredon posts itself."""
+        return self.place is GamePlace.SERVER
 
     @property
     def to_move(self) -> Color:
@@ -438,6 +461,12 @@ class ChallengeView:
     expires_at: datetime
     closed_at: datetime | None
     ante: int | None = None  # played for coins: each player's ante (bot.coins.service)
+    place: GamePlace = GamePlace.SERVER
+
+    @property
+    def in_server(self) -> bool:
+        """Made in a server that installed Bredon, where Bredon posts itself."""
+        return self.place is GamePlace.SERVER
 
     @property
     def is_open(self) -> bool:
@@ -579,6 +608,7 @@ def game_from_row(row: Row, names: tuple[str, str] | None = None) -> GameView:
         paused_at=from_db(row["paused_at"]),
         pause_offer_by=row["pause_offer_by"],
         tiebreak=row["tiebreak"],
+        place=GamePlace(row["place"]),
     )
 
 
@@ -637,6 +667,7 @@ def challenge_from_row(row: Row) -> ChallengeView:
         expires_at=_required(row["expires_at"]),
         closed_at=from_db(row["closed_at"]),
         ante=row["ante"],
+        place=GamePlace(row["place"]),
     )
 
 

@@ -12,6 +12,7 @@ from bot.games.model import (
     GAME_SELECT,
     MATCH_SELECT,
     ChallengeView,
+    GamePlace,
     GameSetup,
     GameStatus,
     GameView,
@@ -75,6 +76,7 @@ async def insert_game(
     match_id: int | None = None,
     match_game: int | None = None,
     tiebreak: int | None = None,
+    place: GamePlace = GamePlace.SERVER,
 ) -> GameView:
     """A new game at the start position (the empty board or the setup's TPS), with the first
     deadline, of the player to move there, running from `now`, or standing still from `now` when
@@ -91,8 +93,8 @@ async def insert_game(
         "INSERT INTO games (guild_id, channel_id, thread_id, white_id, black_id, size, komi, "
         "opening, stones1, stones2, caps1, caps2, rated, days_per_move, tps, deadline_at, "
         "reminder_at, match_id, match_game, created_at, antiquity, clock_bank, clock_increment, "
-        "clock_cap, clock_left1, clock_left2, tiebreak, start_tps, ply) "
-        f"VALUES ({', '.join('?' * 29)})",
+        "clock_cap, clock_left1, clock_left2, tiebreak, start_tps, ply, place) "
+        f"VALUES ({', '.join('?' * 30)})",
         (
             guild_id,
             channel_id,
@@ -118,6 +120,7 @@ async def insert_game(
             tiebreak,
             setup.start_tps,
             start.ply,
+            place.value,
         ),
     )
     if await clock_held(tx, new_id, now):

@@ -31,9 +31,11 @@ from bot.games import challenge_storage
 from bot.games.matches import create_match
 from bot.games.model import (
     MAX_MATCH_GAMES,
+    NO_SERVER,
     ChallengeStatus,
     ChallengeView,
     ColourChoice,
+    GamePlace,
     GameSetup,
     GameView,
     MatchView,
@@ -55,6 +57,22 @@ DEFAULT_LIFETIME = timedelta(days=7)
 MAX_OPEN_CHALLENGES = 10  # per user, so that nobody floods a channel with challenges
 
 ChallengeWrite = Callable[[Transaction, ChallengeView], Awaitable[None]]
+
+
+def check_place(
+    place: GamePlace, guild_id: int, opponent: PlayerRef | None, *, staked: bool
+) -> None:
+    """What a challenge outside Bredon's servers may be: kept under :data:`NO_SERVER` (so no
+    server shows it), not played for coins (a server's), and in a group DM addressed to one of
+    its members (an open challenge would be taken by whoever is quickest)."""
+    if place is GamePlace.SERVER:
+        return
+    if guild_id != NO_SERVER:
+        raise ValueError(f"A challenge in a {place} is kept outside every server")
+    if staked:
+        raise InvalidSetting(_("Coins belong to a server: challenge without stakes here."))
+    if place is GamePlace.GROUP_DM and opponent is None:
+        raise InvalidSetting(_("In a group DM, name your opponent: `/tak challenge opponent:`."))
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +103,7 @@ class ChallengeService:
         ante: int | None = None,
         lifetime: timedelta = DEFAULT_LIFETIME,
         along: ChallengeWrite | None = None,
+        place: GamePlace = GamePlace.SERVER,
     ) -> ChallengeView:
         """A new open challenge to play `games` games set up as `setup` (built with the guild's
         defaults, see :meth:`bot.guild_settings.GuildSettings.game_setup`). With `stakes` (or
@@ -93,6 +112,7 @@ class ChallengeService:
         challenge to the bot: its level)."""
         if opponent is not None and opponent.id == challenger.id:
             raise ChallengeYourself()
+        check_place(place, guild_id, opponent, staked=stakes or ante is not None)
         if setup.start_tps is not None and (stakes or ante is not None):
             raise InvalidSetting(
                 _("A game from a TPS position is not played for coins: leave out the stakes.")
@@ -119,6 +139,7 @@ class ChallengeService:
                 lifetime=lifetime,
                 rematch_of=None,
                 ante=ante,
+                place=place,
             )
             if along is not None:
                 await along(tx, challenge)
@@ -138,6 +159,7 @@ class ChallengeService:
         lifetime: timedelta,
         rematch_of: int | None,
         ante: int | None = None,
+        place: GamePlace = GamePlace.SERVER,
     ) -> ChallengeView:
         now = self._clock.now()
         row = await tx.fetchone(
@@ -163,6 +185,7 @@ class ChallengeService:
             ante=ante,
             now=now,
             expires_at=now + lifetime,
+            place=place,
         )
         return await fetch_challenge(tx, challenge_id)
 
@@ -211,6 +234,7 @@ class ChallengeService:
                 now=now,
                 match_id=match_id,
                 match_game=None if match_id is None else 1,
+                place=challenge.place,
             )
             await challenge_storage.mark_accepted(tx, challenge.id, player.id, game.id, now)
             await enqueue(tx, ChallengeSettled(challenge.id), now)
@@ -270,6 +294,7 @@ class ChallengeService:
                 lifetime=lifetime,
                 rematch_of=game.id,
                 ante=ante,
+                place=game.place,
             )
 
     async def get(self, challenge_id: int) -> ChallengeView:

@@ -19,12 +19,14 @@ from bot.errors import (
     NoDrawOffer,
     NoUndoRequest,
 )
-from bot.games.model import ChallengeView, GameView
+from bot.games.model import NO_SERVER, ChallengeView, GameView
 from bot.languages import _, speaking
 from bot.notifications.outbox import challenge_stream, game_stream
 from bot.play.service import position_mark, request_key
 from bot.text_safety import typed_move
+from cogs.arguments import known_here
 from cogs.components.buttons import Handler, buttons, move_button, on_give_day_press, on_press
+from cogs.delivery.conversations import Answering, guild_of
 from cogs.delivery.courier import Courier, courier_of
 from cogs.delivery.table import GameTable, Place, is_me
 from cogs.interactions import Refusal, acting, apologise, player_of
@@ -46,7 +48,7 @@ def _courier(interaction: discord.Interaction) -> Courier:
 
 
 async def post_or_withdraw(
-    table: GameTable, place: Place | int, challenge: ChallengeView
+    table: GameTable, place: Place | Answering | int, challenge: ChallengeView
 ) -> discord.Message:
     """Post a new challenge (in `place`, or the channel of that id); if Discord refuses, withdraw
     it, so that no challenge stands that nobody can see or accept."""
@@ -82,10 +84,11 @@ async def settle_offer(interaction: discord.Interaction, word: Callable[[str], s
     """Settle an offer's message with `word` (given the presser's mention): in the server's
     language where the offer was posted in a server, for everyone reads it there."""
     mention = interaction.user.mention
-    if interaction.guild_id is None:
+    guild_id = guild_of(interaction)
+    if guild_id == NO_SERVER:
         await settle_message(interaction, word(mention))
         return
-    with speaking(await table_of(interaction).server_language(interaction.guild_id)):
+    with speaking(await table_of(interaction).server_language(guild_id)):
         text = word(mention)
     await settle_message(interaction, text)
 
@@ -262,8 +265,9 @@ async def with_next_game(
     services = _courier(interaction).table.services
     try:
         games = await services.lookup.games_for_player(
-            interaction.user.id, guild_id=interaction.guild_id
+            interaction.user.id, guild_id=guild_of(interaction)
         )
+        games = [game for game in games if known_here(interaction, game)]
     except BredonError:  # the move is in: a failed look for the next game must not hide it
         return Confirmation(text)
     # The game just played counts when it awaits the user again (a conditional move answered

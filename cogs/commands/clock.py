@@ -17,6 +17,7 @@ from bot.timekeeping.control import parse_duration
 from cogs.arguments import Game, Span, find_game
 from cogs.checks import refuse_asking_me
 from cogs.client import BredonBot
+from cogs.delivery.conversations import guild_of
 from cogs.delivery.courier import Courier
 from cogs.interactions import acting, player_of
 from cogs.words import clock_messages
@@ -88,7 +89,7 @@ class ClockCog(commands.Cog):
     ) -> None:
         """When to remind you before a deadline"""
         async with acting(interaction):
-            guild_id = interaction.guild_id or 0
+            guild_id = guild_of(interaction)
             clocks = self.services.holds
             if times is None:
                 chosen = await clocks.reminders(guild_id, interaction.user.id)
@@ -105,7 +106,7 @@ class ClockCog(commands.Cog):
     ) -> None:
         """Go on vacation: your games' clocks stand still"""
         async with acting(interaction):
-            guild_id = interaction.guild_id or 0
+            guild_id = guild_of(interaction)
             report = await self.services.holds.start_vacation(
                 guild_id, player_of(interaction.user), days
             )
@@ -116,7 +117,7 @@ class ClockCog(commands.Cog):
         """Come back early: your games' clocks run again"""
         async with acting(interaction):
             report = await self.services.holds.end_vacation(
-                interaction.guild_id or 0, interaction.user.id
+                guild_of(interaction), interaction.user.id
             )
             await self._deliver_games(report.held)
             await interaction.followup.send(clock_messages.vacation_text(report), ephemeral=True)
@@ -125,7 +126,7 @@ class ClockCog(commands.Cog):
         """Your vacation days left this year"""
         async with acting(interaction):
             status = await self.services.holds.vacation_status(
-                interaction.guild_id or 0, interaction.user.id
+                guild_of(interaction), interaction.user.id
             )
             await interaction.followup.send(
                 clock_messages.vacation_status_text(status), ephemeral=True

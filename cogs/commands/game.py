@@ -22,7 +22,7 @@ from bot.languages import _, ngettext, numeral
 from bot.work.attached_files import FileReader, read_game
 from cogs.actions.move_picker import condition_picker
 from cogs.arguments import BoardSize, Game, Turn, find_game
-from cogs.checks import refuse_asking_me
+from cogs.checks import refuse_asking_me, server_only
 from cogs.client import BredonBot
 from cogs.delivery.courier import Courier
 from cogs.delivery.sharing import answer, wording_for
@@ -169,7 +169,7 @@ class GameCog(commands.Cog):
     ) -> None:
         """How this server's finished games and published real games went from a position"""
         async with acting(interaction):
-            guild_id = interaction.guild_id or 0
+            guild_id = server_only(interaction)
             if game is None:
                 size = size or (await self.services.guilds.get(guild_id)).size
                 start, source = standard_position(size), None

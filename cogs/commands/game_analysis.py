@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.computer.analyst import Analyst
 from bot.computer.player import Thinker
 from cogs.client import BredonBot
+from cogs.delivery.conversations import guild_of
 from cogs.delivery.courier import Courier
 from cogs.delivery.table import GameTable
 from cogs.interactions import acting
@@ -62,7 +63,7 @@ class AnalysisCog(commands.Cog):
             settings = self.bot.settings
             queued = await services.analysis.request(
                 game,
-                interaction.guild_id or 0,
+                guild_of(interaction),
                 interaction.user.id,
                 fair_use=settings.fair_use,
                 nodes=settings.analysis_nodes,

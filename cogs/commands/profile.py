@@ -10,9 +10,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games.model import NO_SERVER
 from bot.languages import _, speaking
 from cogs.arguments import BoardSize, TimeZone
+from cogs.checks import only_own_outside_servers, server_only
 from cogs.client import BredonBot
+from cogs.delivery.conversations import guild_of
 from cogs.delivery.courier import Courier
 from cogs.delivery.picture_files import rating_file, statistics_file
 from cogs.delivery.sharing import answer, wording_for
@@ -61,7 +64,7 @@ class ProfileCog(commands.Cog):
             players = self.services.players
             profile = await players.register(player_of(interaction.user))
             notifications = self.services.notifications
-            guild_id = interaction.guild_id or 0
+            guild_id = guild_of(interaction)
             if notify is not None or digest_hour is not None or time_zone is not None:
                 # First: a time zone it refuses leaves the theme unchanged too.
                 prefs = await notifications.choose(
@@ -95,14 +98,18 @@ class ProfileCog(commands.Cog):
         """All-time points in this server, and the match score"""
         async with acting(interaction):
             whose = user or interaction.user
+            only_own_outside_servers(interaction, whose.id)
             me = self.bot.user
             totals = await self.services.matches.guild_totals(
-                interaction.guild_id or 0, bot_id=None if me is None else me.id
+                guild_of(interaction), bot_id=None if me is None else me.id
             )
             mine = next((t for t in totals if t.player.id == whose.id), None)
             name = display(player_of(whose).name)
-            guild_id = interaction.guild_id or 0
+            guild_id = guild_of(interaction)
             ratings = await self.services.ratings.player(guild_id, whose.id)
+            anywhere = []  # their own games outside servers, rated apart: shown to them only
+            if guild_id != NO_SERVER and whose.id == interaction.user.id:
+                anywhere = await self.services.ratings.player(NO_SERVER, whose.id)
             here = await self.services.lookup.game_in_thread(interaction.channel_id or 0, guild_id)
             match_and_games = None
             if here is not None and here.match_id is not None:  # this thread's match, even if over
@@ -117,6 +124,8 @@ class ProfileCog(commands.Cog):
                     else player_messages.totals_text(mine, name),
                     player_messages.ratings_text(ratings, name),
                 ]
+                if anywhere:
+                    lines.append(player_messages.anywhere_ratings_text(anywhere))
                 if match_and_games is not None:
                     lines.append(game_messages.match_text(*match_and_games))
                 theme = await self.table.theme_for(interaction.user.id)
@@ -143,7 +152,8 @@ class ProfileCog(commands.Cog):
         """A player's record in this server as a picture: results, openings, opponents"""
         async with acting(interaction):
             whose = user or interaction.user
-            guild_id = interaction.guild_id or 0
+            only_own_outside_servers(interaction, whose.id)
+            guild_id = guild_of(interaction)
             me = self.bot.user
             if is_me(self.bot, whose.id):
                 async with wording_for(interaction, public):
@@ -181,7 +191,7 @@ class ProfileCog(commands.Cog):
     ) -> None:
         """The server's best rated players on a board size"""
         async with acting(interaction):
-            guild_id = interaction.guild_id or 0
+            guild_id = server_only(interaction)
             chosen = size or (await self.services.guilds.get(guild_id)).size
             board = await self.services.ratings.leaderboard(guild_id, chosen)
             async with wording_for(interaction, public):

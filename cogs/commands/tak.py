@@ -22,7 +22,7 @@ from bot.coins.service import MAX_COINS
 from bot.computer.opponent import DEFAULT_LEVEL
 from bot.errors import BredonError
 from bot.games.lookup import Listing
-from bot.games.model import MAX_MATCH_GAMES, GameRequest, GameView
+from bot.games.model import MAX_MATCH_GAMES, GamePlace, GameRequest, GameView
 from bot.languages import _, speaking
 from bot.notifications.outbox import game_stream
 from bot.play.service import position_mark, request_key, require_active
@@ -39,10 +39,11 @@ from cogs.arguments import (
     Turn,
     find_game,
 )
-from cogs.checks import check_place, refuse_asking_me
+from cogs.checks import check_place, only_own_outside_servers, refuse_asking_me
 from cogs.client import BredonBot
 from cogs.components.buttons import buttons
 from cogs.components.game_list import listing_page
+from cogs.delivery.conversations import guild_of, place_of
 from cogs.delivery.courier import Courier
 from cogs.delivery.sharing import answer, wording_for
 from cogs.interactions import Refusal, acting, apologise, person_language, player_of, services_of
@@ -132,7 +133,7 @@ class ChallengeOptions:
     play and how."""
 
     request: GameRequest
-    opponent: discord.Member | None
+    opponent: discord.Member | discord.User | None
     color: str
     games: int
     stakes: bool
@@ -290,7 +291,7 @@ class TakCog(commands.Cog):
     async def challenge(
         self,
         interaction: discord.Interaction,
-        opponent: discord.Member | None = None,
+        opponent: discord.Member | discord.User | None = None,
         size: BoardSize | None = None,
         komi: Komi | None = None,
         color: Colour = "random",
@@ -326,15 +327,20 @@ class TakCog(commands.Cog):
         opponent, stakes, ante = asked.opponent, asked.stakes, asked.ante
         me = interaction.client.user
         against_me = me is not None and opponent == me
+        in_server = place_of(interaction) is GamePlace.SERVER
+        if in_server and opponent is not None and not isinstance(opponent, discord.Member):
+            # Someone who left (a pasted ID or mention resolves them); elsewhere a user is all
+            # Discord sends.
+            raise Refusal(_("That user is not a member of this server."))
         if opponent is not None and opponent.bot and not against_me:
             raise Refusal(_("Bots cannot play Tak here: challenge a person."))
         if against_me and (stakes or ante is not None):
             raise Refusal(_("I don't play for coins: challenge me without stakes."))
-        settings = await self.services.guilds.get(interaction.guild_id or 0)
+        settings = await self.services.guilds.get(guild_of(interaction))
         place = await check_place(interaction, settings.use_threads)
         if me is not None and against_me:
             challenge = await self.services.opponent.challenge(
-                guild_id=interaction.guild_id or 0,
+                guild_id=guild_of(interaction),
                 channel_id=interaction.channel_id or 0,
                 player=player_of(interaction.user),
                 bot=player_of(me),
@@ -344,10 +350,11 @@ class TakCog(commands.Cog):
                 colour=asked.color,
                 games=asked.games,
                 fair_use=self.bot.settings.fair_use,
+                place=place_of(interaction),
             )
         else:
             challenge = await self.services.challenges.create(
-                guild_id=interaction.guild_id or 0,
+                guild_id=guild_of(interaction),
                 channel_id=interaction.channel_id or 0,
                 challenger=player_of(interaction.user),
                 opponent=None if opponent is None else player_of(opponent),
@@ -356,6 +363,7 @@ class TakCog(commands.Cog):
                 games=asked.games,
                 stakes=stakes,
                 ante=ante,
+                place=place_of(interaction),
             )
         message = await post_or_withdraw(self.table, place, challenge)
         announce_to_me(self.bot, challenge)
@@ -496,6 +504,7 @@ class TakCog(commands.Cog):
         """Your games (or someone's) with links, a page at a time"""
         async with acting(interaction):
             caller, whose = interaction.user.id, (user or interaction.user).id
+            only_own_outside_servers(interaction, whose)
             async with wording_for(interaction, public):
                 embed, view = await listing_page(
                     interaction,

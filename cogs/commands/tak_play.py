@@ -26,6 +26,7 @@ from cogs.actions.presses import post_or_withdraw
 from cogs.arguments import BoardSize, Colour, Days, Komi
 from cogs.checks import check_place
 from cogs.client import BredonBot
+from cogs.delivery.conversations import guild_of, place_of
 from cogs.delivery.courier import Courier
 from cogs.interactions import acting, player_of
 from tak.search import LEVELS, MAX_LEVEL, MIN_LEVEL
@@ -105,10 +106,10 @@ class OpponentCog(commands.Cog):
         async with acting(interaction):
             assert bot.user is not None
             services = bot.services
-            settings = await services.guilds.get(interaction.guild_id or 0)
+            settings = await services.guilds.get(guild_of(interaction))
             place = await check_place(interaction, settings.use_threads)
             challenge = await services.opponent.challenge(
-                guild_id=interaction.guild_id or 0,
+                guild_id=guild_of(interaction),
                 channel_id=interaction.channel_id or 0,
                 player=player_of(interaction.user),
                 bot=player_of(bot.user),
@@ -117,6 +118,7 @@ class OpponentCog(commands.Cog):
                 defaults=settings,
                 colour=color,
                 fair_use=bot.settings.fair_use,
+                place=place_of(interaction),
             )
             courier = self.courier
             await post_or_withdraw(courier.table, place, challenge)

@@ -16,6 +16,11 @@ Commands are grouped by what players do, the most frequent kept shortest:
   side is ``/organize season``);
 - ``/bredon``: the server's settings (server managers).
 
+``/tak``, ``/game``, ``/clock`` and ``/profile`` work wherever a player installed Bredon (a
+server, or their own account) and wherever they use it (a server, Bredon's DMs, DMs and group
+DMs between players: ``group(..., anywhere=True)``); every other group, and any group added
+without saying so, only in the servers that installed Bredon.
+
 The commands' bodies live in one module per group, named by it: :mod:`cogs.commands.tak`,
 :mod:`cogs.commands.game`, :mod:`cogs.commands.clock`, :mod:`cogs.commands.profile`,
 :mod:`cogs.commands.coins`, :mod:`cogs.commands.tournament`, :mod:`cogs.commands.organize` and
@@ -98,6 +103,15 @@ MOVED = {
 
 MANAGERS = discord.Permissions(manage_guild=True)
 
+# Where a command may be used (docs/discord-setup.md, "Where Bredon works"): the commands a player
+# plays with wherever Bredon is installed, to a server or to their own account, and used in a
+# server, in Bredon's DMs or in DMs and group DMs between players; everything else only in the
+# servers that installed Bredon.
+EVERYWHERE_INSTALLS = app_commands.AppInstallationType(guild=True, user=True)
+EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
+SERVER_INSTALLS = app_commands.AppInstallationType(guild=True)
+SERVER = app_commands.AppCommandContext(guild=True)
+
 Callback = Callable[..., Coroutine[Any, Any, None]]
 
 
@@ -129,12 +143,17 @@ def group(
     *members: Member,
     managers_only: bool = False,
     subgroup: bool = False,
+    anywhere: bool = False,
 ) -> app_commands.Group:
     """A group of commands, each named after its function (less the name of its subgroup:
-    `vacation_start` is `/clock vacation start`). A top-level group is for servers only;
-    `managers_only`: Discord shows it to members with Manage Server, unless a manager grants it
-    to others."""
-    options: dict[str, Any] = {} if subgroup else {"guild_only": True}
+    `vacation_start` is `/clock vacation start`). A top-level group is for the servers that
+    installed Bredon only, unless it plays `anywhere` (installed to a player's account too, and
+    used in DMs and group DMs); `managers_only`: Discord shows it to members with Manage Server,
+    unless a manager grants it to others."""
+    options: dict[str, Any] = {}
+    if not subgroup:
+        options["allowed_installs"] = EVERYWHERE_INSTALLS if anywhere else SERVER_INSTALLS
+        options["allowed_contexts"] = EVERYWHERE if anywhere else SERVER
     if managers_only:
         options["default_permissions"] = MANAGERS
     made = app_commands.Group(name=name, description=description, **options)
@@ -182,6 +201,7 @@ def build_tree(cogs: Cogs) -> list[app_commands.Group]:
             "Play Tak: challenge, move, see the board",
             *(tak.challenge, play.play, tak.move, tak.board, tak.resign, tak.draw, tak.undo),
             *(tak.abort, tak.games, tak.help),
+            anywhere=True,
         ),
         group(
             "game",
@@ -194,6 +214,7 @@ def build_tree(cogs: Cogs) -> list[app_commands.Group]:
                 *(game.conditions_add, game.conditions_show, game.conditions_clear),
                 subgroup=True,
             ),
+            anywhere=True,
         ),
         group(
             "clock",
@@ -205,11 +226,13 @@ def build_tree(cogs: Cogs) -> list[app_commands.Group]:
                 *(clock.vacation_start, clock.vacation_end, clock.vacation_status),
                 subgroup=True,
             ),
+            anywhere=True,
         ),
         group(
             "profile",
             "Your settings, scores and statistics, and the server's leaderboard",
             *(profile.settings, profile.scores, profile.stats, profile.leaderboard),
+            anywhere=True,
         ),
         group("coins", "Coins: wallets and the server's richest", coins.wallet, coins.leaderboard),
         group(

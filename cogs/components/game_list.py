@@ -19,6 +19,7 @@ from bot.games.lookup import GamesPage, Listing
 from bot.games.model import GameView
 from bot.languages import _, ngettext
 from cogs.components.buttons import pressed
+from cogs.delivery.conversations import guild_of
 from cogs.delivery.sharing import wording_for
 from cogs.interactions import Refusal
 from cogs.words import game_messages
@@ -215,7 +216,7 @@ async def listing_page(
     """Page `number` of the listing, as an embed with its buttons."""
     services = interaction.client.services  # type: ignore[attr-defined]
     page = await services.lookup.games_page(
-        whose, interaction.guild_id or 0, listing, as_of=as_of, number=number
+        whose, guild_of(interaction), listing, as_of=as_of, number=number
     )
     embed = page_embed(page, listing, whose, viewer_id)
     return embed, page_buttons(caller, whose, listing, page)

@@ -94,6 +94,8 @@ class StreamReport:
                 "and the players' DMs); a server manager should check my permissions.",
                 late=late,
             )
+        if self.pending == 0 and self.shown and all(s.by_dm_only for s in self.shown):
+            return _("{done}, told to both players by DM", done=done)
         if self.pending == 0 and Outcome.FALLBACK in outcomes:
             last = self.last_shown
             if last is not None and last.in_guild:
@@ -243,6 +245,12 @@ class CourierCog(commands.Cog):
     @commands.Cog.listener()
     async def on_deadline_report(self, report: DeadlineReport) -> None:
         self.courier.kick()
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """An interaction from a conversation Bredon is not in: what the next post there
+        answers (:class:`cogs.delivery.conversations.Conversations`)."""
+        self.courier.table.conversations.remember(interaction)
 
     @commands.Cog.listener()
     async def on_outbox_written(self) -> None:

@@ -32,7 +32,7 @@ import aiohttp
 import discord
 
 from bot.errors import UnknownPlayer
-from bot.games.model import GameView
+from bot.games.model import NO_SERVER, GameView
 from bot.languages import _, catalogue, speaking, thousands_separator
 from bot.notifications.outbox import (
     PAYLOADS,
@@ -50,6 +50,7 @@ from bot.notifications.outbox import (
 from bot.services import Services
 from bot.work.attached_files import FileReader
 from bot.work.fair_slots import FairSlots
+from cogs.delivery.conversations import Conversations, only_players
 from rendering import THEMES, BoardWords, ReplayWords, render_board, render_replay_within
 from tak import Move, Position, Result
 from tak.ptn import Game
@@ -113,6 +114,8 @@ class Shown:
     link: str | None  # the post; None when nothing was left to show (e.g. a deleted challenge)
     outcome: Outcome
     in_guild: bool = True  # False: it went to the players by DM
+    # A game outside Bredon's servers with no interaction to answer: the players were told by DM.
+    by_dm_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +128,8 @@ class Post:
     view: discord.ui.View | None = None
     silent: bool = False  # its mentions ping nobody (a digest player's turn notice)
     more: tuple[tuple[str, bytes], ...] = ()  # further files (name, content), after the image
+    # Where Bredon is not in the game's conversation: the players told by DM (none: both).
+    dm_only: tuple[int, ...] = ()
 
     def kwargs(self, *, with_view: bool = True) -> dict[str, Any]:
         extra: dict[str, Any] = {}
@@ -154,6 +159,8 @@ class GameTable:
         # Reads the files of /game view and /tournament report (bot.tournaments.corrections).
         self.files = FileReader(preload=("bot.tournaments.corrections",))
         self._shows: dict[type[Any], Show] = {}
+        # The conversations Bredon is not in, by their latest interaction (fed by the courier).
+        self.conversations = Conversations()
         # Added to every game start, move and ending shown (the ply limit's, the coins').
         self.notes: list[Note] = []
 
@@ -174,21 +181,27 @@ class GameTable:
             return await self._shows[type(payload)](item, payload)
 
     async def audience_language(self, payload: Payload) -> str:
-        """A digest is for its player; anything else is posted in a server, for everyone."""
+        """A digest is for its player; anything else is posted in a server, for everyone, or
+        outside servers in the conversation of two players: in the language of the one it is
+        mostly for (the challenger, the player to move)."""
         if isinstance(payload, DigestDue):
             return await self.services.players.speaks(payload.player_id)
         if isinstance(payload, ChallengeSettled | BiddingNews):
-            guild_id = (await self.services.challenges.get(payload.challenge_id)).guild_id
-        elif isinstance(payload, SeasonNews):
-            guild_id = payload.guild_id
+            challenge = await self.services.challenges.get(payload.challenge_id)
+            guild_id, player_id = challenge.guild_id, challenge.challenger.id
+        elif isinstance(payload, SeasonNews | DailyPuzzlePosted):
+            guild_id, player_id = payload.guild_id, None
         elif isinstance(payload, TournamentNews):
             guild_id = (await self.services.tournaments.get(payload.tournament_id)).guild_id
+            player_id = None
         elif isinstance(payload, LeagueNews):
             guild_id = (await self.services.leagues.get(payload.league_id)).guild_id
-        elif isinstance(payload, DailyPuzzlePosted):
-            guild_id = payload.guild_id
+            player_id = None
         else:
-            guild_id = (await self.services.games.get(payload.game_id)).guild_id
+            game = await self.services.games.get(payload.game_id)
+            guild_id, player_id = game.guild_id, game.player_to_move.id
+        if guild_id == NO_SERVER and player_id is not None:
+            return await self.services.players.speaks(player_id)
         return await self.server_language(guild_id)
 
     async def server_language(self, guild_id: int) -> str:
@@ -236,7 +249,10 @@ class GameTable:
         post it again."""
         done = item.progress.get("posted")
         if done is not None:
-            return Shown(done["link"], Outcome(done["outcome"]), done["in_guild"])
+            outcome, by_dm_only = Outcome(done["outcome"]), done.get("by_dm_only", False)
+            return Shown(done["link"], outcome, done["in_guild"], by_dm_only)
+        if not game.in_server:
+            return await self._post_in_conversation(item, game, post)
         places = [game.thread_id, game.channel_id] if game.thread_id else [game.channel_id]
         for number, place_id in enumerate(places):
             try:
@@ -265,6 +281,35 @@ class GameTable:
             raise Undeliverable(f"game {game.id}: thread, channel and both players' DMs refused")
         return await self._posted(item, Shown(None, Outcome.FALLBACK, in_guild=False))
 
+    async def _post_in_conversation(self, item: Item, game: GameView, post: Post) -> Shown:
+        """A game in a conversation Bredon is not in: the post answers the interaction of its
+        player that caused it, if Discord still takes an answer (mentions pinging the players
+        only), and whoever did not cause it is told by DM, with a link back; with no such
+        interaction, both players by DM. A player whose DMs are closed hears what they missed
+        at their next command there (:mod:`cogs.delivery.notices`)."""
+        players = (game.white.id, game.black.id)
+        answering = self.conversations.answering(game.channel_id, players)
+        shown = Shown(None, Outcome.FALLBACK, in_guild=False, by_dm_only=True)
+        if answering is not None and "answered" not in item.progress:
+            extra = {"allowed_mentions": only_players(*players), **post.kwargs()}
+            message = await answering.send(post.text, **extra)
+            await self.services.outbox.save_progress(item, answered=message.jump_url)
+        if "answered" in item.progress:
+            shown = Shown(item.progress["answered"], Outcome.POSTED, in_guild=False)
+        told: list[int] = item.progress.get("dm_sent", [])
+        link = item.progress.get("answered") or self.conversations.link(game.channel_id)
+        for player_id in post.dm_only or players:
+            if player_id in told or (answering is not None and player_id == answering.user_id):
+                continue
+            async with self.speaking_to(player_id):
+                back = _("In your game's conversation: {link}", link=link)
+            sent = await self._direct_message(player_id, f"{post.text}\n{back}", post)
+            if sent is None and not is_me(self.client, player_id):
+                await self.services.notifications.mark_unreachable(player_id, NO_SERVER)
+            told = [*told, player_id]
+            await self.services.outbox.save_progress(item, dm_sent=told)
+        return await self._posted(item, shown)
+
     async def reopen(self, thread: discord.Thread) -> None:
         """Unarchive a game's thread (Discord archives a quiet one after a week) so that it is
         back in the thread list. Discord lets whoever may post there do it (and a post in it
@@ -280,7 +325,12 @@ class GameTable:
         log.info("Game thread %s was archived: reopened.", thread.id)
 
     async def _posted(self, item: Item, shown: Shown) -> Shown:
-        posted = {"link": shown.link, "outcome": shown.outcome.value, "in_guild": shown.in_guild}
+        posted = {
+            "link": shown.link,
+            "outcome": shown.outcome.value,
+            "in_guild": shown.in_guild,
+            "by_dm_only": shown.by_dm_only,
+        }
         await self.services.outbox.save_progress(item, posted=posted)
         return shown
 

@@ -47,7 +47,7 @@ async def show_reminder(table: GameTable, item: Item, due: ReminderDue) -> Shown
     auto_vacation = await table.services.holds.takes_vacation_day(game.id, deadline)
     reminder = Reminder(game, player, deadline)
     text = clock_messages.reminder_text(reminder, auto_vacation=auto_vacation)
-    shown = await table.post_for_game(item, game, Post(text))
+    shown = await table.post_for_game(item, game, Post(text, dm_only=(player.id,)))
     async with table.speaking_to(player.id):
         own = clock_messages.reminder_text(reminder, auto_vacation=auto_vacation)
     await table.echo_by_dm(

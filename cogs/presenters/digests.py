@@ -17,6 +17,7 @@ from functools import partial
 
 import discord
 
+from bot.games.model import NO_SERVER
 from bot.languages import _
 from bot.notifications.outbox import DigestDue, Item, Outcome
 from cogs.delivery.table import GONE, GameTable, Shown, Undeliverable
@@ -39,11 +40,15 @@ async def show_digest(table: GameTable, item: Item, due: DigestDue) -> Shown:
         return Shown(None, Outcome.POSTED)
     guild = table.client.get_guild(due.guild_id)
     server = guild.name if guild else _("your server")
+    if due.guild_id == NO_SERVER:
+        server = _("Discord, outside servers")
     text = notification_messages.digest_text(server, games, now)
     sent = await table.direct_message(due.player_id, text)
     if sent is not None:
         return Shown(sent.jump_url, Outcome.POSTED, in_guild=False)
     await services.notifications.mark_unreachable(due.player_id, due.guild_id)
+    if due.guild_id == NO_SERVER:  # no channel of Bredon's: told at their next command there
+        return Shown(None, Outcome.GIVEN_UP)
     fallback = notification_messages.digest_fallback_text(due.player_id, text)[
         : notification_messages.MAX_MESSAGE
     ]

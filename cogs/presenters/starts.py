@@ -35,11 +35,14 @@ async def show_start(table: GameTable, item: Item, start: GameStart) -> Shown:
     game = await services.games.get(start.game_id)
     match = None if game.match_id is None else await services.matches.get(game.match_id)
     match_games = 1 if match is None else match.games_total
-    if game.thread_id is None:
+    # Bredon makes threads only in its servers (elsewhere it can only answer).
+    if game.in_server and game.thread_id is None:
         anchor = await _anchor(table, item, game, start)
         if anchor is not None:
             game = await _make_thread(table, game, anchor, match_games)
-    elif not item.progress.get("renamed"):  # a match's next game, in the match's thread
+    elif game.in_server and not item.progress.get(
+        "renamed"
+    ):  # a match's next game, in the match's thread
         await _rename_thread(table, game, match_games)
         await services.outbox.save_progress(item, renamed=True)
     position = await services.games.position(game.id)

@@ -149,6 +149,10 @@ def challenge_text(challenge: ChallengeView) -> str:
         )
     if challenge.rematch_of is not None:
         text = _("Rematch of game #{game}! {text}", game=challenge.rematch_of, text=text)
+    if challenge.setup.rated and not challenge.in_server:
+        text += "\n" + _(
+            "Rated in the anywhere pool: games outside servers, apart from any server's."
+        )
     return f"{text}\n{challenge_status(challenge)}"
 
 
@@ -893,4 +897,14 @@ def _exploration_table(exploration: Exploration) -> str:
             for column, (cell, width) in enumerate(zip(row, widths, strict=True))
         )
         for row in cells
+    )
+
+
+def only_private_here() -> str:
+    """Where Discord lets Bredon answer only privately (a server's channel that does not allow
+    external apps): no challenge can be shown there."""
+    return _(
+        "This channel doesn't let me post for everyone (it doesn't allow external apps), so "
+        "your opponent couldn't see a challenge here. Challenge them in a DM with them or in a "
+        "group DM; I'll keep you both posted by DM."
     )

@@ -9,6 +9,7 @@ from bot.games.model import GameView
 from bot.languages import _, ngettext
 from bot.notifications.service import NotifyPrefs
 from bot.players.model import NotifyMode
+from cogs.words import game_messages
 from cogs.words.clock_messages import clock_note
 from cogs.words.formatting import display, timestamp
 from cogs.words.game_messages import players_line
@@ -106,6 +107,15 @@ def challenge_dm_text(server: str, challenger: str, link: str) -> str:
     )
 
 
+def conversation_challenge_dm_text(challenger: str, link: str) -> str:
+    """A challenge made in a conversation Bredon is not in, told to the player challenged."""
+    return _(
+        "**{challenger}** challenges you to a game of Tak in your conversation: {link}",
+        challenger=display(challenger),
+        link=link,
+    )
+
+
 def pairing_dm_text(round_title: str, game: GameView, your_move: bool, link: str) -> str:
     fields = {"round": round_title, "game": game.id, "players": players_line(game), "link": link}
     if your_move:
@@ -158,4 +168,25 @@ def dm_turn_text(game: GameView, where: str) -> str:
         game=game.id,
         players=players_line(game),
         where=where,
+    )
+
+
+def missed_text(games: list[GameView], player_id: int) -> str:
+    """What a player whose DMs were refused missed of their games outside servers, told
+    privately at their next command in such a conversation (each game as it stands now)."""
+    lines = "\n".join(f"- {game_messages.game_line(game, player_id)}" for game in games)
+    return _(
+        "I could not send you a direct message about your games outside servers (your DMs seem "
+        "closed to me), so here is where they stand:\n{games}\nAllow DMs from me to hear of "
+        "each move.",
+        games=lines or "-",
+    )
+
+
+def only_private_text() -> str:
+    """Where Discord lets Bredon answer only the one who asked (a channel that does not allow
+    external apps): the game there goes on by DM."""
+    return _(
+        "This channel lets me answer only you (it doesn't allow external apps), so your game "
+        "here goes on by DM: I send each board to both players."
     )

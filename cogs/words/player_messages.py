@@ -55,6 +55,14 @@ def ratings_text(ratings: list[PlayerRating], name: str) -> str:
     return _("Ratings: {sizes}. A ? marks a provisional rating.", sizes=sizes)
 
 
+def anywhere_ratings_text(ratings: list[PlayerRating]) -> str:
+    """`/profile scores`, to the player themself: the pool of their games outside servers."""
+    sizes = ", ".join(
+        f"{r.size}x{r.size} **{r.label()}** ({games_count(r.games)})" for r in ratings
+    )
+    return _("Anywhere (your games outside servers, rated apart): {sizes}.", sizes=sizes)
+
+
 def leaderboard_embed(size: int, board: list[PlayerRating]) -> discord.Embed:
     lines = [
         f"{place}. **{display(r.player.name)}** {r.label()} ({games_count(r.games)})"

@@ -6,7 +6,7 @@ so the bot reads it the way it reads a real one (``interaction.locale``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -28,9 +28,19 @@ def discord_in(env: simcord.Env, member: simcord.MemberActor, locale: str) -> It
             assert isinstance(payload, dict)  # what SimCord emits: the payload itself
             payload["locale"] = locale
 
+    with rewriting(env, set_locale):
+        yield
+
+
+@contextmanager
+def rewriting(
+    env: simcord.Env, rewrite: Callable[[str, Mapping[str, Any]], None]
+) -> Iterator[None]:
+    """While it lasts, `rewrite` changes what SimCord's backend emits (each event's name and
+    payload), before the gateway hands it to discord.py."""
     listeners = env.backend.subscribers
-    listeners.insert(0, set_locale)  # before the gateway reads it
+    listeners.insert(0, rewrite)
     try:
         yield
     finally:
-        listeners.remove(set_locale)
+        listeners.remove(rewrite)

@@ -414,8 +414,9 @@ async def test_a_player_who_left_the_server_can_still_be_named(club: Club) -> No
     refused = await club.world.alice.slash(club.channel, "tak challenge", opponent=bob.user)
     assert refused.ephemeral
     assert refused.response.content == "That user is not a member of this server."
-    # SimCord sees every error reaching the tree; the bot answered it and logged no ERROR.
-    assert [type(e).__name__ for e in club.env.errors] == ["TransformerError"]
+    # /tak challenge takes any user (a DM sends users, not members) and refuses this one
+    # itself: no error reaches the tree.
+    assert club.env.errors == []
 
 
 async def test_the_sign_up_command_shown_can_be_copied_as_it_is(club: Club) -> None:
