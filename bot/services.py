@@ -108,7 +108,7 @@ class Services:
             corrections=CorrectionService(db, clock, finish_game),
             analysis=AnalysisService(db, clock, lookup),
             explorer=ExplorerService(db),
-            leagues=LeagueService(db, clock),
+            leagues=LeagueService(db, clock, finish_game),
         )
 
     async def close(self) -> None:
