@@ -8,6 +8,7 @@ from typing import Any
 
 import discord
 
+from bot.leagues.model import LeagueView
 from bot.notifications.outbox import Item, LeagueNews, Outcome
 from cogs.delivery.table import GONE, GameTable, Shown, Undeliverable
 from cogs.words import league_messages
@@ -40,6 +41,17 @@ async def _posts(table: GameTable, news: LeagueNews) -> list[LeagueMessage]:
     leagues = table.services.leagues
     league = await leagues.get(news.league_id)
     posts: list[LeagueMessage] = []
+    if news.reminder is not None:
+        text = await _reminder(table, league, news.reminder, news.teams)
+        posts.extend([] if text is None else [(text, None)])
+    if news.cancelled:
+        rows = await leagues.standings(league.id)
+        posts.append(
+            (
+                league_messages.cancelled_text(league),
+                league_messages.standings_embed(league, rows),
+            )
+        )
     if news.started:
         schedule = league_messages.schedule_embed(
             league, await leagues.rounds(league.id), await leagues.matches(league.id)
@@ -65,6 +77,19 @@ async def _posts(table: GameTable, news: LeagueNews) -> list[LeagueMessage]:
             )
         )
     return posts
+
+
+async def _reminder(
+    table: GameTable, league: LeagueView, number: int, teams: tuple[int, ...]
+) -> str | None:
+    """The reminder to the captains (as they are now) of the teams that had set no lineup;
+    None once the round's games are made (the deadline passed before it was delivered)."""
+    leagues = table.services.leagues
+    due = next(r for r in await leagues.rounds(league.id) if r.number == number)
+    if due.begun:
+        return None
+    captains = [t.captain.id for t in await leagues.teams(league.id) if t.id in teams]
+    return league_messages.reminder_text(league, number, due.lineup_deadline, captains)
 
 
 def register(table: GameTable) -> None:
