@@ -26,13 +26,16 @@ def _cut(text: str) -> str:
 
 def created_text(league: LeagueView) -> str:
     every = ngettext("{count} day between rounds", "{count} days between rounds", league.round_days)
-    return _(
+    text = _(
         "**{name}** is created: {boards} boards a match, {every}. Add teams with "
         "`/organize league addteam`, then start it with `/organize league start`.",
         name=display(league.name),
         boards=league.boards,
         every=every,
     )
+    if league.legs == 2:
+        text += " " + _("Each pair of teams meets twice, home and away swapped.")
+    return text
 
 
 def roster_text(team: TeamView) -> str:

@@ -190,32 +190,45 @@ async def test_a_lineup_deadline_missed_while_the_bot_was_down_is_kept_at_start(
     )
 
 
-async def duel(club: LeagueClub, **options) -> None:
-    """A league of one board a match: Rooks (alice, bob) and Bishops (carol, dave)."""
+async def duel(club: LeagueClub, **options) -> str:
+    """A league of one board a match: Rooks (alice, bob) and Bishops (carol, dave); what its
+    creation answered."""
     alice, bob, carol, dave = club.world.alice, club.world.bob, club.world.carol, club.dave
-    await club.ask(club.olga, "organize league create", name="Duel", boards=1, **options)
+    created = await club.ask(club.olga, "organize league create", name="Duel", boards=1, **options)
     for team, captain, mate in (("Rooks", alice, bob), ("Bishops", carol, dave)):
         await club.ask(club.olga, "organize league addteam", name=team, captain=captain)
         await club.ask(captain, "league roster add", player=mate)
+    return created
 
 
 async def test_captains_who_have_set_no_lineup_are_reminded_once(club: LeagueClub) -> None:
     alice, carol = club.world.alice, club.world.carol
-    await duel(club, round_days=3)
+    created = await duel(club, round_days=3, double=True)
+    assert created.endswith("Each pair of teams meets twice, home and away swapped.")
+    await club.olga.slash(club.channel, "bredon config", language="de")
     await club.ask(club.olga, "organize league start")
     await club.ask(alice, "league lineup", board1=alice)
     league = await club.services.leagues.named(club.world.guild.id, "Duel")
-    [first, *_] = await club.services.leagues.rounds(league.id)
+    [first, second] = await club.services.leagues.rounds(league.id)
     await advance(club.env, first.lineup_deadline - club.services.clock.now() - timedelta(hours=25))
     assert not [p for p in club.posts() if p.content.startswith("⏰")]
     await advance(club.env, timedelta(hours=1, minutes=1))
     [reminder] = [p for p in club.posts() if p.content.startswith("⏰")]
     assert reminder.content.startswith(
-        f"⏰ {carol.mention}: your lineup for **Duel: round 1** is due <t:"
+        f"⏰ {carol.mention}: eure Aufstellung für **Duel: Runde 1** ist <t:"
     )
     assert alice.mention not in reminder.content
     await advance(club.env, timedelta(hours=23))
     assert len([p for p in club.posts() if p.content.startswith("⏰")]) == 1
+    # The return match: nobody has set a lineup, both captains are reminded.
+    await advance(
+        club.env, second.lineup_deadline - club.services.clock.now() - timedelta(hours=23)
+    )
+    *_, again = [p for p in club.posts() if p.content.startswith("⏰")]
+    assert again.content.startswith(
+        f"⏰ {carol.mention}, {alice.mention}: "
+    ) or again.content.startswith(f"⏰ {alice.mention}, {carol.mention}: ")
+    assert "**Duel: Runde 2**" in again.content
 
 
 async def test_organizers_remove_a_team_change_a_captain_and_cancel(club: LeagueClub) -> None:
