@@ -133,6 +133,7 @@ async def test_three_teams_of_two_boards_with_a_substitute_play_a_league(club: L
     assert final.content == "🏆 **Winter League** is over: **Rooks** wins!"
     [table] = final.embeds
     assert table.title == "Winter League: standings (final)"
+    assert [a.filename for a in final.attachments] == ["standings.png"]
     standings = await bob.slash(club.channel, "league standings")
     [embed] = standings.response.embeds
     rows = (embed.description or "").strip("`\n").splitlines()
@@ -266,6 +267,7 @@ async def test_organizers_remove_a_team_change_a_captain_and_cancel(club: League
     [news] = [p for p in club.posts() if "is cancelled by its organizers" in p.content]
     [table] = news.embeds
     assert table.title == "Duel: standings (cancelled)"
+    assert [a.filename for a in news.attachments] == ["standings.png"]
     over = await club.ask(olga, "organize league cancel")
     assert over == "Duel is over."
     standings = await bob.slash(club.channel, "league standings")
