@@ -124,7 +124,7 @@ class Services:
             analysis=AnalysisService(db, clock, lookup),
             explorer=ExplorerService(db, background),
             background=background,
-            leagues=LeagueService(db, clock),
+            leagues=LeagueService(db, clock, finish_game),
             seasons=SeasonService(db, clock, tournaments),
             puzzles=PuzzleService(db, clock, background),
         )

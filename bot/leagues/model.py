@@ -34,6 +34,12 @@ class LeagueView:
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    cancelled_at: datetime | None = None  # called off by its organizers (then FINISHED)
+    legs: int = 1  # 2: a double round robin, each pair of teams meeting twice
+
+    @property
+    def cancelled(self) -> bool:
+        return self.cancelled_at is not None
 
     @property
     def setup(self) -> GameSetup:

@@ -6,9 +6,15 @@ standings.
   Captains add and remove players; a player is on one team per league; a team's roster has N or
   more players (the extras are substitutes), never fewer once it is to play.
 - The start pairs the teams in a round robin (:func:`bot.tournaments.round_robin`, a bye for an
-  odd number of teams) and sets each round's lineup deadline: round r's lineups are due
-  r x ``round_days`` after the start. Until then a captain may set (and reset) their team's
-  lineup for the round: which roster players on which boards, board 1 first.
+  odd number of teams; a double one, ``legs`` 2, meets each pair again with home and away
+  swapped) and sets each round's lineup deadline: round r's lineups are due r x ``round_days``
+  after the start. Until then a captain may set (and reset) their team's lineup for the round:
+  which roster players on which boards, board 1 first. The captains who have set none are
+  reminded once (in the league's channel) a day before the deadline, or halfway through the
+  round when rounds are shorter than two days (:func:`lineup_reminder_at`).
+- Organizers may remove a team before the start, make another player of a team's roster its
+  captain at any time, and cancel the league: its games in progress are stopped (aborted, not
+  rated or scored) and it is over.
 - At the deadline (a database-backed duty of the deadline scheduler: :meth:`LeagueService.run_due`
   finds what is due after a restart as well) each match's N games are made: a team without a
   lineup plays its roster's N best by rating on this board size, best on board 1; the home team
@@ -31,7 +37,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from bot.errors import LeagueRefused, NotOrganizer
-from bot.games.model import GameRequest, GameSetup, GameView
+from bot.games.model import GAME_SELECT, GameRequest, GameSetup, GameView, game_from_row
 from bot.games.ratings import ratings_on
 from bot.games.storage import insert_game
 from bot.languages import _
@@ -54,15 +60,24 @@ from bot.leagues.scoring import (
     seat,
     standings,
 )
-from bot.notifications.outbox import GameStart, LeagueNews, enqueue
+from bot.notifications.outbox import EndingCause, GameEnded, GameStart, LeagueNews, enqueue
 from bot.players.glicko2 import DEFAULT_RATING
 from bot.players.model import PlayerRef
 from bot.players.storage import save_player
 from bot.store import Database, Transaction, from_db
 from bot.timekeeping.clock import Clock
 from bot.tournaments import round_robin
+from bot.tournaments.rounds import GameFinisher
+from tak import Result, ResultKind
 
 MAX_NAME = 60
+REMIND_BEFORE = timedelta(hours=24)  # a lineup reminder, before the deadline
+
+
+def lineup_reminder_at(deadline: datetime, round_days: int) -> datetime:
+    """When the captains who have set no lineup are reminded: a day before the deadline, or
+    halfway through a shorter round."""
+    return deadline - min(REMIND_BEFORE, timedelta(days=round_days) / 2)
 
 
 async def _league(tx: Transaction, league_id: int) -> LeagueView:
@@ -84,6 +99,15 @@ def _team_of(teams: Sequence[TeamView], player_id: int) -> TeamView | None:
     return next((t for t in teams if any(p.id == player_id for p in t.roster)), None)
 
 
+def _team_named(teams: Sequence[TeamView], name: str, league: LeagueView) -> TeamView:
+    team = next((t for t in teams if t.name.casefold() == " ".join(name.split()).casefold()), None)
+    if team is None:
+        raise LeagueRefused(
+            _("{league} has no team called {team}.", league=league.name, team=repr(name))
+        )
+    return team
+
+
 def _captained(teams: Sequence[TeamView], actor_id: int, league: LeagueView) -> TeamView:
     team = next((t for t in teams if t.captain.id == actor_id), None)
     if team is None:
@@ -92,9 +116,10 @@ def _captained(teams: Sequence[TeamView], actor_id: int, league: LeagueView) -> 
 
 
 class LeagueService:
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, finish_game: GameFinisher) -> None:
         self._db = db
         self._clock = clock
+        self._finish_game = finish_game
 
     # ----------------------------------------------------------------- reading
 
@@ -173,7 +198,9 @@ class LeagueService:
         komi: float,
         days_per_move: int,
         round_days: int,
+        legs: int = 1,
     ) -> LeagueView:
+        """A league in its signup; `legs` 2 for a double round robin."""
         if not is_organizer:
             raise NotOrganizer(_("create a league"))
         name = _name(name, _("A league's name needs 1 to {most} characters.", most=MAX_NAME))
@@ -181,6 +208,8 @@ class LeagueService:
             raise LeagueRefused(_("A league has 1 to {most} boards a match.", most=MAX_BOARDS))
         if round_days < 1:
             raise LeagueRefused(_("Rounds need at least a day between them."))
+        if legs not in (1, 2):
+            raise LeagueRefused(_("Teams meet once or twice in a league."))
         # The games' settings, checked before anything is kept.
         GameSetup.create(GameRequest(), size=size, komi=komi, days_per_move=days_per_move)
         now = self._clock.now()
@@ -201,6 +230,7 @@ class LeagueService:
                 komi=komi,
                 days_per_move=days_per_move,
                 round_days=round_days,
+                legs=legs,
                 now=now,
             )
             return await _league(tx, league_id)
@@ -245,7 +275,8 @@ class LeagueService:
                 if len(team.roster) < league.boards:
                     raise _too_few(team, league.boards)
             await storage.mark_started(tx, league_id, now)
-            for number, paired in enumerate(round_robin([t.id for t in teams]), start=1):
+            schedule = round_robin([t.id for t in teams], double=league.legs == 2)
+            for number, paired in enumerate(schedule, start=1):
                 deadline = now + timedelta(days=number * league.round_days)
                 await storage.insert_round(tx, league_id, number, deadline)
                 for pairing in paired.pairings:
@@ -256,6 +287,66 @@ class LeagueService:
                     await storage.insert_match(tx, league_id, number, bye, None)
             await enqueue(tx, LeagueNews(league_id, started=True), now)
             return await _league(tx, league_id)
+
+    async def remove_team(self, league_id: int, name: str, *, is_organizer: bool) -> TeamView:
+        """Take a team and its roster out of the league before the start."""
+        if not is_organizer:
+            raise NotOrganizer(_("remove a team"))
+        async with self._db.transaction() as tx:
+            league = await _league(tx, league_id)
+            if league.status is not LeagueStatus.SIGNUP:
+                raise LeagueRefused(_("{league} has started: its teams stay.", league=league.name))
+            team = _team_named(await storage.fetch_teams(tx, league_id), name, league)
+            await storage.delete_team(tx, league_id, team.id)
+            return team
+
+    async def set_captain(
+        self, league_id: int, name: str, player: PlayerRef, *, is_organizer: bool
+    ) -> TeamView:
+        """Make a player of the team's roster its captain (who sets its lineups from now on)."""
+        if not is_organizer:
+            raise NotOrganizer(_("change a team's captain"))
+        async with self._db.transaction() as tx:
+            league = await _league(tx, league_id)
+            _not_over(league)
+            team = _team_named(await storage.fetch_teams(tx, league_id), name, league)
+            if all(p.id != player.id for p in team.roster):
+                raise LeagueRefused(
+                    _("That player is not on the roster of {team}.", team=team.name)
+                )
+            if player.id == team.captain.id:
+                raise LeagueRefused(
+                    _(
+                        "{player} is already the captain of {team}.",
+                        player=player.name,
+                        team=team.name,
+                    )
+                )
+            await storage.set_captain(tx, team.id, player.id)
+            return next(t for t in await storage.fetch_teams(tx, league_id) if t.id == team.id)
+
+    async def cancel(self, league_id: int, *, is_organizer: bool) -> tuple[LeagueView, int]:
+        """Call the league off: its games in progress are stopped (aborted: not rated, no board
+        scored), announced. The league and how many games were stopped."""
+        if not is_organizer:
+            raise NotOrganizer(_("cancel a league"))
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            league = await _league(tx, league_id)
+            _not_over(league)
+            rows = await tx.fetchall(
+                GAME_SELECT + " WHERE g.status = 'active' AND g.id IN (SELECT b.game_id FROM "
+                "league_boards b JOIN league_matches m ON m.id = b.match_id "
+                "WHERE m.league_id = ?) ORDER BY g.id",
+                (league_id,),
+            )
+            await storage.mark_cancelled(tx, league_id, now)
+            abort = Result(None, ResultKind.ABORT)
+            for game in map(game_from_row, rows):
+                news = GameEnded(game.id, EndingCause.STOPPED, league_id=league_id)
+                await self._finish_game(tx, game, game.position_from_tps(), abort, now, news)
+            await enqueue(tx, LeagueNews(league_id, cancelled=True), now)
+            return await _league(tx, league_id), len(rows)
 
     # ----------------------------------------------------------------- captains
 
@@ -347,22 +438,55 @@ class LeagueService:
     # ----------------------------------------------------------------- the deadlines (a duty)
 
     async def next_due_at(self) -> datetime | None:
-        """When the next round's lineups are due (its games then made)."""
+        """When the next round's lineups are due (its games then made), or the next lineup
+        reminder."""
         row = await self._db.fetchone(storage.NEXT_LINEUP_DUE)
-        return None if row is None else from_db(row[0])
+        lineups_due = None if row is None else from_db(row[0])
+        async with self._db.snapshot() as tx:
+            reminders = [
+                lineup_reminder_at(deadline, days)
+                for _league_id, _number, deadline, days in await storage.unreminded_rounds(tx)
+            ]
+        return min([*reminders, *([lineups_due] if lineups_due else [])], default=None)
 
     async def run_due(self) -> int:
-        """Make the games of every round whose lineups are due, each round once."""
+        """Send the lineup reminders that are due, then make the games of every round whose
+        lineups are due; each once."""
         now = self._clock.now()
         async with self._db.snapshot() as tx:
+            reminders = [
+                (league_id, number, deadline)
+                for league_id, number, deadline, days in await storage.unreminded_rounds(tx)
+                if lineup_reminder_at(deadline, days) <= now
+            ]
             due = await storage.due_rounds(tx, now)
-        begun = 0
+        done = 0
+        for league_id, number, deadline in reminders:
+            async with self._db.transaction() as tx:
+                if await storage.claim_reminder(tx, league_id, number) and now < deadline:
+                    done += await _remind(tx, league_id, number, now)
         for league_id, number in due:
             async with self._db.transaction() as tx:
                 if await storage.claim_round(tx, league_id, number, now):
                     await _begin_round(tx, await _league(tx, league_id), number, now)
-                    begun += 1
-        return begun
+                    done += 1
+        return done
+
+
+async def _remind(tx: Transaction, league_id: int, number: int, now: datetime) -> int:
+    """Remind the captains of the round's teams that have set no lineup (1 when any)."""
+    ready = await storage.teams_with_lineup(tx, league_id, number)
+    playing = [
+        team
+        for match in await storage.fetch_matches(tx, league_id, number)
+        if match.away_id is not None
+        for team in (match.home_id, match.away_id)
+    ]
+    missing = tuple(team for team in playing if team not in ready)
+    if not missing:
+        return 0
+    await enqueue(tx, LeagueNews(league_id, reminder=number, teams=missing), now)
+    return 1
 
 
 def _not_on_a_team(teams: Sequence[TeamView], player: PlayerRef) -> None:
@@ -490,8 +614,8 @@ async def record_game_in_league(
     """Score a league game that just ended on its board; a match whose boards are all decided
     is decided (and the league finished after its last one), announced after `after`."""
     found = await storage.board_of_game(tx, game.id)
-    if found is None or game.result is None:
-        return
+    if found is None or game.result is None or game.result.kind is ResultKind.ABORT:
+        return  # an abort: the league's cancellation stopped it
     match_id, board, home_player = found
     winner = game.result.winner
     winner_is_home = None

@@ -45,6 +45,8 @@ def _league(row: Row) -> LeagueView:
         created_at=_moment(row["created_at"]),
         started_at=from_db(row["started_at"]),
         finished_at=from_db(row["finished_at"]),
+        cancelled_at=from_db(row["cancelled_at"]),
+        legs=row["legs"],
     )
 
 
@@ -63,11 +65,12 @@ async def insert_league(
     komi: float,
     days_per_move: int,
     round_days: int,
+    legs: int,
     now: datetime,
 ) -> int:
     return await tx.insert(
         "INSERT INTO leagues (guild_id, channel_id, name, organizer_id, boards, size, komi, "
-        "days_per_move, round_days, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "days_per_move, round_days, legs, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             guild_id,
             channel_id,
@@ -78,6 +81,7 @@ async def insert_league(
             komi,
             days_per_move,
             round_days,
+            legs,
             to_db(now),
         ),
     )
@@ -117,6 +121,13 @@ async def mark_finished(tx: Transaction, league_id: int, now: datetime) -> None:
     )
 
 
+async def mark_cancelled(tx: Transaction, league_id: int, now: datetime) -> None:
+    await tx.execute(
+        "UPDATE leagues SET status = 'finished', finished_at = ?, cancelled_at = ? WHERE id = ?",
+        (to_db(now), to_db(now), league_id),
+    )
+
+
 # ----------------------------------------------------------------- teams and rosters
 
 
@@ -142,6 +153,18 @@ async def remove_player(tx: Transaction, league_id: int, player_id: int) -> None
     await tx.execute(
         "DELETE FROM league_players WHERE league_id = ? AND player_id = ?", (league_id, player_id)
     )
+
+
+async def delete_team(tx: Transaction, league_id: int, team_id: int) -> None:
+    """A team and its roster, before the start (no match names it yet)."""
+    await tx.execute(
+        "DELETE FROM league_players WHERE league_id = ? AND team_id = ?", (league_id, team_id)
+    )
+    await tx.execute("DELETE FROM league_teams WHERE id = ?", (team_id,))
+
+
+async def set_captain(tx: Transaction, team_id: int, captain_id: int) -> None:
+    await tx.execute("UPDATE league_teams SET captain_id = ? WHERE id = ?", (captain_id, team_id))
 
 
 async def fetch_teams(tx: Transaction, league_id: int) -> list[TeamView]:
@@ -212,6 +235,40 @@ async def due_rounds(tx: Transaction, now: datetime) -> list[tuple[int, int]]:
         (to_db(now),),
     )
     return [(row["league_id"], row["round"]) for row in rows]
+
+
+async def unreminded_rounds(tx: Transaction) -> list[tuple[int, int, datetime, int]]:
+    """(league, round, lineup deadline, days between rounds) of the running leagues' rounds
+    whose games are not made and whose captains have not been reminded yet."""
+    rows = await tx.fetchall(
+        "SELECT r.league_id, r.round, r.lineup_deadline, l.round_days FROM league_rounds r "
+        "JOIN leagues l ON l.id = r.league_id "
+        "WHERE l.status = 'running' AND r.begun_at IS NULL AND r.reminded = 0 "
+        "ORDER BY r.lineup_deadline, r.league_id, r.round"
+    )
+    return [
+        (row["league_id"], row["round"], _moment(row["lineup_deadline"]), row["round_days"])
+        for row in rows
+    ]
+
+
+async def claim_reminder(tx: Transaction, league_id: int, number: int) -> bool:
+    """Mark the round's reminder sent; False when it already was (another process sent it)."""
+    changed = await tx.execute(
+        "UPDATE league_rounds SET reminded = 1 WHERE league_id = ? AND round = ? AND reminded = 0",
+        (league_id, number),
+    )
+    return changed == 1
+
+
+async def teams_with_lineup(tx: Transaction, league_id: int, number: int) -> set[int]:
+    """The teams whose captain set a lineup for the round."""
+    rows = await tx.fetchall(
+        "SELECT DISTINCT ll.team_id FROM league_lineups ll JOIN league_matches m "
+        "ON m.id = ll.match_id WHERE m.league_id = ? AND m.round = ?",
+        (league_id, number),
+    )
+    return {row["team_id"] for row in rows}
 
 
 NEXT_LINEUP_DUE = (

@@ -144,6 +144,7 @@ class GameEnded(_AboutAGame):
     match_games_played: int | None = None
     match_status: str | None = None
     tournament_id: int | None = None  # for a stopped game
+    league_id: int | None = None  # for a game stopped by its league's cancellation
     next_game_id: int | None = None
     by_condition: bool = False  # the final move was played by condition (bot.games.conditions)
 
@@ -309,7 +310,8 @@ class SeasonNews:
 @dataclass(frozen=True, slots=True)
 class LeagueNews:
     """What moved a team league on (:mod:`bot.leagues.service`): its start with the schedule, a
-    round whose lineups were due (its boards and games), decided matches, the final table."""
+    round whose lineups were due (its boards and games), decided matches, the final table; a
+    lineup reminder to the captains of `teams` for round `reminder`; its cancellation."""
 
     KIND: ClassVar[str] = "league"
     league_id: int
@@ -317,6 +319,9 @@ class LeagueNews:
     round_begun: int | None = None
     decided: tuple[int, ...] = ()  # league match ids decided
     finished: bool = False
+    reminder: int | None = None  # the round whose lineups are due soon
+    teams: tuple[int, ...] = ()  # the teams reminded: their captains had set no lineup
+    cancelled: bool = False
 
     @property
     def stream(self) -> str:

@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games.model import GameRequest
-from bot.languages import _
+from bot.languages import _, ngettext
 from bot.leagues.model import MAX_BOARDS, LeagueView
 from bot.leagues.service import MAX_NAME
 from bot.notifications.outbox import LeagueNews
@@ -23,6 +23,7 @@ from cogs.checks import check_place
 from cogs.client import BredonBot
 from cogs.commands.tournament import announce_stream, is_organizer
 from cogs.delivery.courier import Courier
+from cogs.delivery.picture_files import league_standings_file
 from cogs.interactions import acting, player_of, services_of
 from cogs.words import league_messages
 from cogs.words.formatting import display
@@ -72,6 +73,7 @@ class LeagueCog(commands.Cog):
         komi="Extra points for black in a flat count (default: the server's)",
         days="Days each player has for a move (default: the server's)",
         round_days="Days between rounds: round r's lineups are due r times this after the start",
+        double="Each pair of teams meets twice, home and away swapped (default: once)",
     )
     async def league_create(
         self,
@@ -82,6 +84,7 @@ class LeagueCog(commands.Cog):
         komi: float | None = None,
         days: Days | None = None,
         round_days: app_commands.Range[int, 1, MAX_ROUND_DAYS] = 7,
+        double: bool = False,
     ) -> None:
         """Create a team league in this channel (then add teams and start it)"""
         async with acting(interaction):
@@ -99,6 +102,7 @@ class LeagueCog(commands.Cog):
                 komi=setup.komi,
                 days_per_move=setup.days_per_move,
                 round_days=round_days,
+                legs=2 if double else 1,
             )
             await interaction.followup.send(league_messages.created_text(league), ephemeral=True)
 
@@ -143,6 +147,72 @@ class LeagueCog(commands.Cog):
             self.bot.wake_scheduler()  # the first lineup deadline
             late = await announce_stream(self.courier, LeagueNews(started.id).stream)
             text = _("**{name}** has started.", name=display(started.name))
+            await interaction.followup.send(text + late, ephemeral=True)
+
+    @app_commands.describe(team="The team's name", league=LEAGUE)
+    async def league_removeteam(
+        self,
+        interaction: discord.Interaction,
+        team: app_commands.Range[str, 1, MAX_NAME],
+        league: League | None = None,
+    ) -> None:
+        """Take a team and its roster out of a league before it starts"""
+        async with acting(interaction):
+            found = await self._find(interaction, league)
+            removed = await self.services.leagues.remove_team(
+                found.id, team, is_organizer=await is_organizer(self.services, interaction)
+            )
+            text = _(
+                "**{team}** is out of {league}.",
+                team=display(removed.name),
+                league=display(found.name),
+            )
+            await interaction.followup.send(text, ephemeral=True)
+
+    @app_commands.describe(
+        team="The team's name", player="Its new captain, from its roster", league=LEAGUE
+    )
+    async def league_captain(
+        self,
+        interaction: discord.Interaction,
+        team: app_commands.Range[str, 1, MAX_NAME],
+        player: Player,
+        league: League | None = None,
+    ) -> None:
+        """Make another player of a team's roster its captain"""
+        async with acting(interaction):
+            found = await self._find(interaction, league)
+            changed = await self.services.leagues.set_captain(
+                found.id,
+                team,
+                player_of(player),
+                is_organizer=await is_organizer(self.services, interaction),
+            )
+            text = _(
+                "{player} is now the captain of **{team}**: they set its lineups.",
+                player=display(changed.captain.name),
+                team=display(changed.name),
+            )
+            await interaction.followup.send(text, ephemeral=True)
+
+    @app_commands.describe(league=LEAGUE)
+    async def league_cancel(
+        self, interaction: discord.Interaction, league: League | None = None
+    ) -> None:
+        """Call a league off: its games in progress are stopped"""
+        async with acting(interaction):
+            found = await self._find(interaction, league)
+            cancelled, stopped = await self.services.leagues.cancel(
+                found.id, is_organizer=await is_organizer(self.services, interaction)
+            )
+            self.bot.wake_scheduler()
+            late = await announce_stream(self.courier, LeagueNews(cancelled.id).stream)
+            text = ngettext(
+                "**{name}** is cancelled: {count} game stopped.",
+                "**{name}** is cancelled: {count} games stopped.",
+                stopped,
+                name=display(cancelled.name),
+            )
             await interaction.followup.send(text + late, ephemeral=True)
 
     # ----------------------------------------------------------------- captains
@@ -224,8 +294,14 @@ class LeagueCog(commands.Cog):
         async with acting(interaction):
             found = await self._find(interaction, league)
             rows = await self.services.leagues.standings(found.id)
+            table = self.courier.table
+            theme = await table.theme_for(interaction.user.id)
+            picture = await league_standings_file(self.services, table.draw, found.id, theme=theme)
             embed = league_messages.standings_embed(found, rows)
-            await interaction.followup.send(embed=embed, ephemeral=True)
+            if picture is not None:
+                embed.set_image(url=f"attachment://{picture.filename}")
+            files = [] if picture is None else [picture]
+            await interaction.followup.send(embed=embed, files=files, ephemeral=True)
 
     @app_commands.describe(round="The round number (default: the current round)", league=LEAGUE)
     async def match(

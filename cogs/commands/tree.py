@@ -263,7 +263,8 @@ def build_tree(cogs: Cogs) -> list[app_commands.Group]:
             group(
                 "league",
                 "Team leagues: create one, add teams with their captains, start it",
-                *(lg.league_create, lg.league_addteam, lg.league_start),
+                *(lg.league_create, lg.league_addteam, lg.league_removeteam, lg.league_start),
+                *(lg.league_captain, lg.league_cancel),
                 subgroup=True,
             ),
             group("season", "Run the server's league of seasons", *running_seasons, subgroup=True),

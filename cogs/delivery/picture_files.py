@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
+from bot.leagues.pictures import league_standings_table
 from bot.players.model import PlayerRef
 from bot.services import Services
 from rendering.bracket import bracket_pictures, render_bracket
@@ -64,6 +65,19 @@ async def tournament_files(
     if standings is not None:
         files.append(_file(await draw(render_standings, standings, theme), STANDINGS_FILE))
     return files
+
+
+async def league_standings_file(
+    services: Services, draw: Draw, league_id: int, *, theme: str
+) -> discord.File | None:
+    """A league's table as a picture; None before it has two teams."""
+    league = await services.leagues.get(league_id)
+    rows = await services.leagues.standings(league_id)
+    if len(rows) < 2:
+        return None
+    matches = await services.leagues.matches(league_id)
+    table = league_standings_table(league, rows, matches)
+    return _file(await draw(render_standings, table, theme), STANDINGS_FILE)
 
 
 async def pairings_file(

@@ -14,13 +14,20 @@ from bot.play.service import at_ply_limit
 from cogs.components.buttons import buttons
 from cogs.delivery.table import GameTable, Post, Shown
 from cogs.presenters.boards import supersede
-from cogs.words import game_messages, tournament_messages
+from cogs.words import game_messages, league_messages, tournament_messages
 from tak import Position, parse_move
 
 
 async def show_ending(table: GameTable, item: Item, ended: GameEnded) -> Shown:
     """The ending with the final board; a tournament's stop, in a line."""
     game = await table.services.games.get(ended.game_id)
+    if ended.cause == EndingCause.STOPPED and ended.league_id is not None:
+        league = await table.services.leagues.get(ended.league_id)
+        shown = await table.post_for_game(
+            item, game, Post(league_messages.stopped_text(league, game.id))
+        )
+        await supersede(table, item, game.id)
+        return shown
     if ended.cause == EndingCause.STOPPED:
         assert ended.tournament_id is not None
         tournament = await table.services.tournaments.get(ended.tournament_id)

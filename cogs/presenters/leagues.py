@@ -8,12 +8,15 @@ from typing import Any
 
 import discord
 
+from bot.leagues.model import LeagueView
 from bot.notifications.outbox import Item, LeagueNews, Outcome
+from cogs.delivery.picture_files import league_standings_file
 from cogs.delivery.table import GONE, GameTable, Shown, Undeliverable
 from cogs.words import league_messages
 
-# One message: its text and its embed.
-LeagueMessage = tuple[str, discord.Embed | None]
+# One message: its text, its embed, and whether the table's picture goes with it (drawn when it
+# is sent: each attempt needs a fresh file).
+LeagueMessage = tuple[str, discord.Embed | None, bool]
 
 
 async def show_news(table: GameTable, item: Item, news: LeagueNews) -> Shown:
@@ -22,12 +25,20 @@ async def show_news(table: GameTable, item: Item, news: LeagueNews) -> Shown:
     posts = await _posts(table, news)
     league = await table.services.leagues.get(news.league_id)
     last = item.progress.get("last_link")
-    for number, (text, embed) in enumerate(posts):
+    for number, (text, embed, with_table) in enumerate(posts):
         if number < item.progress.get("sent", 0):
             continue
+        extra: dict[str, Any] = {"embed": embed} if embed else {}
+        if with_table and (
+            picture := await league_standings_file(
+                table.services, table.draw, league.id, theme="default"
+            )
+        ):
+            extra["file"] = picture
+            if embed is not None:
+                embed.set_image(url=f"attachment://{picture.filename}")
         try:
             place = await table.channel(league.channel_id)
-            extra: dict[str, Any] = {"embed": embed} if embed else {}
             sent = await place.send(text, **extra)
         except GONE as error:
             raise Undeliverable(f"league {league.id}: its channel refused ({error})") from error
@@ -40,31 +51,58 @@ async def _posts(table: GameTable, news: LeagueNews) -> list[LeagueMessage]:
     leagues = table.services.leagues
     league = await leagues.get(news.league_id)
     posts: list[LeagueMessage] = []
+    if news.reminder is not None:
+        text = await _reminder(table, league, news.reminder, news.teams)
+        posts.extend([] if text is None else [(text, None, False)])
+    if news.cancelled:
+        rows = await leagues.standings(league.id)
+        posts.append(
+            (
+                league_messages.cancelled_text(league),
+                league_messages.standings_embed(league, rows),
+                True,
+            )
+        )
     if news.started:
         schedule = league_messages.schedule_embed(
             league, await leagues.rounds(league.id), await leagues.matches(league.id)
         )
-        posts.append((league_messages.started_text(league), schedule))
+        posts.append((league_messages.started_text(league), schedule, False))
     if news.round_begun is not None:
         matches = await leagues.matches(league.id, news.round_begun)
         posts.append(
             (
                 league_messages.round_begins_text(league, news.round_begun),
                 league_messages.round_embed(league, news.round_begun, matches),
+                False,
             )
         )
     elif news.decided:
         decided = await leagues.matches(league.id, ids=news.decided)
-        posts.append((league_messages.decided_text(league, decided), None))
+        posts.append((league_messages.decided_text(league, decided), None, False))
     if news.finished:
         rows = await leagues.standings(league.id)
         posts.append(
             (
                 league_messages.finished_text(league, rows),
                 league_messages.standings_embed(league, rows),
+                True,
             )
         )
     return posts
+
+
+async def _reminder(
+    table: GameTable, league: LeagueView, number: int, teams: tuple[int, ...]
+) -> str | None:
+    """The reminder to the captains (as they are now) of the teams that had set no lineup;
+    None once the round's games are made (the deadline passed before it was delivered)."""
+    leagues = table.services.leagues
+    due = next(r for r in await leagues.rounds(league.id) if r.number == number)
+    if due.begun:
+        return None
+    captains = [t.captain.id for t in await leagues.teams(league.id) if t.id in teams]
+    return league_messages.reminder_text(league, number, due.lineup_deadline, captains)
 
 
 def register(table: GameTable) -> None:

@@ -3,6 +3,9 @@ table."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime
+
 import discord
 
 from bot.languages import _, ngettext, numeral
@@ -23,13 +26,16 @@ def _cut(text: str) -> str:
 
 def created_text(league: LeagueView) -> str:
     every = ngettext("{count} day between rounds", "{count} days between rounds", league.round_days)
-    return _(
+    text = _(
         "**{name}** is created: {boards} boards a match, {every}. Add teams with "
         "`/organize league addteam`, then start it with `/organize league start`.",
         name=display(league.name),
         boards=league.boards,
         every=every,
     )
+    if league.legs == 2:
+        text += " " + _("Each pair of teams meets twice, home and away swapped.")
+    return text
 
 
 def roster_text(team: TeamView) -> str:
@@ -175,6 +181,8 @@ def standings_embed(league: LeagueView, rows: list[tuple[TeamStanding, TeamView]
             title = _("{name}: standings (adding teams)", name=name)
         case LeagueStatus.RUNNING:
             title = _("{name}: standings", name=name)
+        case LeagueStatus.FINISHED if league.cancelled:
+            title = _("{name}: standings (cancelled)", name=name)
         case LeagueStatus.FINISHED:
             title = _("{name}: standings (final)", name=name)
     embed = discord.Embed(
@@ -183,6 +191,36 @@ def standings_embed(league: LeagueView, rows: list[tuple[TeamStanding, TeamView]
     )
     embed.set_footer(text=_("MP: match points (2 a win, 1 a draw). GP: game points."))
     return embed
+
+
+def reminder_text(
+    league: LeagueView, number: int, deadline: datetime, captains: Sequence[int]
+) -> str:
+    """The captains who have set no lineup for the round, mentioned."""
+    return _(
+        "⏰ {captains}: your lineup for **{round}** is due {when}. Set it with `/league lineup`, "
+        "or your best-rated players play.",
+        captains=", ".join(mention(c) for c in captains),
+        round=round_title(league, number),
+        when=timestamp(deadline),
+    )
+
+
+def cancelled_text(league: LeagueView) -> str:
+    return _(
+        "**{name}** is cancelled by its organizers: its games in progress are stopped.",
+        name=display(league.name),
+    )
+
+
+def stopped_text(league: LeagueView, game_id: int) -> str:
+    """Under a league game stopped by the league's cancellation."""
+    return _(
+        "Game #{game} is stopped: {name} was cancelled. It is not rated or counted; its moves "
+        "are kept.",
+        game=game_id,
+        name=display(league.name),
+    )
 
 
 def finished_text(league: LeagueView, rows: list[tuple[TeamStanding, TeamView]]) -> str:

@@ -133,6 +133,7 @@ async def test_three_teams_of_two_boards_with_a_substitute_play_a_league(club: L
     assert final.content == "🏆 **Winter League** is over: **Rooks** wins!"
     [table] = final.embeds
     assert table.title == "Winter League: standings (final)"
+    assert [a.filename for a in final.attachments] == ["standings.png"]
     standings = await bob.slash(club.channel, "league standings")
     [embed] = standings.response.embeds
     rows = (embed.description or "").strip("`\n").splitlines()
@@ -188,3 +189,87 @@ async def test_a_lineup_deadline_missed_while_the_bot_was_down_is_kept_at_start(
         f"Board 1: {white.mention} (white) vs {black.mention} (black)" in description
         for white, black in ((alice, carol), (carol, alice))
     )
+
+
+async def duel(club: LeagueClub, **options) -> str:
+    """A league of one board a match: Rooks (alice, bob) and Bishops (carol, dave); what its
+    creation answered."""
+    alice, bob, carol, dave = club.world.alice, club.world.bob, club.world.carol, club.dave
+    created = await club.ask(club.olga, "organize league create", name="Duel", boards=1, **options)
+    for team, captain, mate in (("Rooks", alice, bob), ("Bishops", carol, dave)):
+        await club.ask(club.olga, "organize league addteam", name=team, captain=captain)
+        await club.ask(captain, "league roster add", player=mate)
+    return created
+
+
+async def test_captains_who_have_set_no_lineup_are_reminded_once(club: LeagueClub) -> None:
+    alice, carol = club.world.alice, club.world.carol
+    created = await duel(club, round_days=3, double=True)
+    assert created.endswith("Each pair of teams meets twice, home and away swapped.")
+    await club.olga.slash(club.channel, "bredon config", language="de")
+    await club.ask(club.olga, "organize league start")
+    await club.ask(alice, "league lineup", board1=alice)
+    league = await club.services.leagues.named(club.world.guild.id, "Duel")
+    [first, second] = await club.services.leagues.rounds(league.id)
+    await advance(club.env, first.lineup_deadline - club.services.clock.now() - timedelta(hours=25))
+    assert not [p for p in club.posts() if p.content.startswith("⏰")]
+    await advance(club.env, timedelta(hours=1, minutes=1))
+    [reminder] = [p for p in club.posts() if p.content.startswith("⏰")]
+    assert reminder.content.startswith(
+        f"⏰ {carol.mention}: eure Aufstellung für **Duel: Runde 1** ist <t:"
+    )
+    assert alice.mention not in reminder.content
+    await advance(club.env, timedelta(hours=23))
+    assert len([p for p in club.posts() if p.content.startswith("⏰")]) == 1
+    # The return match: nobody has set a lineup, both captains are reminded.
+    await advance(
+        club.env, second.lineup_deadline - club.services.clock.now() - timedelta(hours=23)
+    )
+    *_, again = [p for p in club.posts() if p.content.startswith("⏰")]
+    assert again.content.startswith(
+        f"⏰ {carol.mention}, {alice.mention}: "
+    ) or again.content.startswith(f"⏰ {alice.mention}, {carol.mention}: ")
+    assert "**Duel: Runde 2**" in again.content
+
+
+async def test_organizers_remove_a_team_change_a_captain_and_cancel(club: LeagueClub) -> None:
+    alice, bob, carol, eve = club.world.alice, club.world.bob, club.world.carol, club.eve
+    olga = club.olga
+    await duel(club, round_days=1)
+    await club.ask(olga, "organize league addteam", name="Knights", captain=eve)
+    removed = await club.ask(olga, "organize league removeteam", team="knights")
+    assert removed == "**Knights** is out of Duel."
+    missing = await club.ask(olga, "organize league removeteam", team="Pawns")
+    assert missing == "Duel has no team called 'Pawns'."
+    with discord_in(club.env, olga, "de"):
+        german = await club.ask(olga, "organize league removeteam", team="Pawns")
+    assert german == "Duel hat keine Mannschaft namens 'Pawns'."
+    await club.ask(olga, "organize league start")
+    refused = await club.ask(olga, "organize league removeteam", team="Rooks")
+    assert refused == "Duel has started: its teams stay."
+
+    not_on = await club.ask(olga, "organize league captain", team="Rooks", player=carol)
+    assert not_on == "That player is not on the roster of Rooks."
+    changed = await club.ask(olga, "organize league captain", team="Rooks", player=bob)
+    assert changed == "bob is now the captain of **Rooks**: they set its lineups."
+    with discord_in(club.env, olga, "de"):
+        again = await club.ask(olga, "organize league captain", team="Rooks", player=bob)
+    assert again == "bob ist schon Mannschaftsführer von Rooks."
+    assert "Only a team's captain" in await club.ask(alice, "league lineup", board1=alice)
+    assert "Your lineup for round 1" in await club.ask(bob, "league lineup", board1=alice)
+
+    await advance(club.env, timedelta(days=1, minutes=1))
+    [game] = await games_in_channel(club.services, club.channel.id)
+    cancelled = await club.ask(olga, "organize league cancel")
+    assert cancelled == "**Duel** is cancelled: 1 game stopped."
+    stopped = club.world.last_bot_message(club.thread(game.thread_id)).content
+    assert stopped.startswith(f"Game #{game.id} is stopped: Duel was cancelled.")
+    [news] = [p for p in club.posts() if "is cancelled by its organizers" in p.content]
+    [table] = news.embeds
+    assert table.title == "Duel: standings (cancelled)"
+    assert [a.filename for a in news.attachments] == ["standings.png"]
+    over = await club.ask(olga, "organize league cancel")
+    assert over == "Duel is over."
+    standings = await bob.slash(club.channel, "league standings")
+    [picture] = standings.response.attachments
+    assert picture.filename == "standings.png"
