@@ -68,6 +68,7 @@ from bot.store.shard_leases import ShardClaimed
 
 # The entry point, the one module that sees both layers: a run or a sync goes to Discord.
 from cogs.running import DiscordFailure, log_to_console, run_bot, run_on_discord, run_sync
+from web.app import alongside, serve_pages
 
 log = logging.getLogger("bot")
 
@@ -144,6 +145,11 @@ def parse_args(argv: Sequence[str], prog: str = "python -m bot") -> argparse.Nam
             help="a SQLite file or a postgresql:// URL (default: BREDON_DATABASE)",
         )
     actions.add_parser("health", help="ask the running bot's /healthz (needs BREDON_HEALTH_PORT)")
+    actions.add_parser(
+        "web",
+        help="serve the pages anyone can open, alone, from the configured database "
+        "(BREDON_WEB_PORT, default 8081; needs no token)",
+    )
     return parser.parse_args(argv)
 
 
@@ -390,6 +396,10 @@ def main(
             return (run_init if args.action == "init" else run_migrate)(named)
         if args.action == "health":
             return run_health(settings)
+        if args.action == "web":
+            log_to_console(settings.logging_level)
+            on_the_store(serve_pages(dataclasses.replace(settings, database=database)))
+            return 0
         if settings.token is None:
             read = settings.env_file
             if read is not None and read.found:
@@ -414,7 +424,7 @@ def main(
                 where = f"to {guild_id}"
             say(f"Synced {synced} command(s) {where}.")
         else:
-            run_on_discord(run_bot(settings, token))
+            run_on_discord(alongside(settings, run_bot(settings, token)))
     except NewerSchema as error:
         print(error, file=sys.stderr)
         return EXIT_UPGRADED

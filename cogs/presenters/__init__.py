@@ -18,6 +18,7 @@ from cogs.presenters import (
     endings,
     moves,
     offers,
+    pages,
     starts,
     tournaments,
 )
@@ -28,5 +29,6 @@ def register_all(table: GameTable) -> None:
     for module in (
         *(challenges, starts, moves, boards, offers, endings, clocks, tournaments, coins, digests),
         analyses,
+        pages,
     ):
         module.register(table)

@@ -28,7 +28,7 @@ from bot.games.model import (
     MatchView,
 )
 from bot.games.scratch import numbered
-from bot.guild_settings import GuildSettings
+from bot.guild_settings import GuildSettings, Pages
 from bot.languages import _, language_name, ngettext, numeral
 from bot.notifications.outbox import (
     ConditionsDropped,
@@ -671,6 +671,22 @@ def guild_settings_text(settings: GuildSettings, *, reads_typed_moves: bool, lan
             )
         )
     )
+
+
+def pages_text(pages: Pages, lobby: str | None) -> str:
+    """`/bredon config`'s line on the server's web pages; `lobby`: its lobby page's address."""
+    if pages is Pages.OFF:
+        return _("Web pages: off.")
+    if pages is Pages.UNLISTED:
+        return _("Web pages: on, each only to whoever has its link (posted under the boards).")
+    if lobby is None:
+        return _("Web pages: listed, with a lobby page (the bot's operator has set no address).")
+    return _("Web pages: listed; the lobby: <{url}>", url=lobby)
+
+
+def page_link(url: str) -> str:
+    """The game's web page under its board (in angle brackets: Discord previews it not)."""
+    return _("[Follow this game on the web](<{url}>)", url=url)
 
 
 RULES_URL = "https://ustak.org/play-beautiful-game-tak/"  # the README's link to the rules
