@@ -45,7 +45,7 @@ log = logging.getLogger(__name__)
 
 HTML = "text/html"
 RECORDS_KEPT = 256  # games' move lists with their Tak and Tinuë marks (worked out in a thread)
-STATIC = ("bredon.css", "bredon.js")
+STATIC = {"bredon.css": "text/css", "bredon.js": "text/javascript", "favicon.svg": "image/svg+xml"}
 RECENT_GAMES = 20
 DEFAULT_PORT = 8081  # `bredon web` without BREDON_WEB_PORT
 Done = TypeVar("Done")
@@ -206,8 +206,7 @@ class PageSite:
         name = request.match_info["name"]
         if name not in self._static:
             raise web.HTTPNotFound()
-        kind = "text/css" if name.endswith(".css") else "text/javascript"
-        return answer(request, self._static[name], kind, cache="public, max-age=3600")
+        return answer(request, self._static[name], STATIC[name], cache="public, max-age=3600")
 
     # ----------------------------------------------------------------- a game
 

@@ -14,6 +14,7 @@ from bot.guild_settings import Pages
 from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.settings import WebPages
+from tests.bot import tournament_helpers as tournaments
 from tests.bot.conftest import BOB, GUILD, clock, db_path, play, services, start_game
 from web.app import PageSite
 from web.safety import RateLimit
@@ -208,3 +209,62 @@ async def test_a_lobby_is_shown_only_where_the_server_lists_its_pages(
     await pages_on(services, Pages.LISTED)
     html = await (await client.get(url)).text()
     assert site.addresses.game(game.id) in html
+
+
+async def test_a_tournament_page_shows_standings_rounds_and_its_bracket(
+    services: Services, site: PageSite, client: TestClient[object, object]
+) -> None:
+    await pages_on(services, Pages.LISTED, guild=tournaments.GUILD)
+    players = [tournaments.ANN, tournaments.BEN, tournaments.CAT, tournaments.DAN]
+    event = await tournaments.new_tournament(
+        services, players, name="Spring <b>Open</b>", format="elimination"
+    )
+    await tournaments.start(services, event.id)
+    await tournaments.play_round(services, event.id)
+    url = site.addresses.tournament(event.id)
+    html = await (await client.get(url)).text()
+    assert "Spring &lt;b&gt;Open&lt;/b&gt;" in html and "<b>Open" not in html
+    assert "Round 1" in html and "Round 2" in html
+    for player in players:
+        assert player.name in html
+    round_one = await services.tournaments.pairings(event.id, 1)
+    match_id = round_one.pairings[0].match_id
+    assert match_id is not None
+    for game in await services.matches.games(match_id):
+        assert site.addresses.game(game.id) in html
+    for picture in ("standings", "bracket"):
+        drawn = await client.get(f"{url}/{picture}.png")
+        assert drawn.status == 200 and (await drawn.read())[:4] == b"\x89PNG", picture
+    assert (await client.get(site.addresses.tournament(event.id + 1))).status == 404
+
+
+async def test_a_tournament_result_is_sent_to_an_open_tournament_page(
+    services: Services, site: PageSite, client: TestClient[object, object]
+) -> None:
+    await pages_on(services, guild=tournaments.GUILD)
+    event = await tournaments.new_tournament(services, [tournaments.ANN, tournaments.BEN])
+    await tournaments.start(services, event.id)
+    response = await client.get(site.addresses.tournament(event.id) + "/events")
+    assert await response.content.readline() == b"retry: 3000\n"
+    await response.content.readline()
+    await tournaments.play_round(services, event.id)
+    line = await asyncio.wait_for(response.content.readline(), timeout=30)
+    assert line == b"event: change\n"
+    response.close()
+
+
+async def test_a_player_page_shows_ratings_their_chart_games_and_head_to_head(
+    services: Services, site: PageSite, client: TestClient[object, object]
+) -> None:
+    await pages_on(services)
+    game = await start_game(services, size=5)
+    await services.games.resign(game.id, BOB.id)
+    url = site.addresses.player(GUILD, BOB.id)
+    html = await (await client.get(url)).text()
+    assert "5x5" in html and site.addresses.game(game.id) in html
+    assert "alice" in html and "0 / 1 / 0" in html  # Bob against Alice: lost one
+    chart = await client.get(f"{url}/rating-5.png")
+    assert chart.status == 200 and (await chart.read())[:4] == b"\x89PNG"
+    assert (await client.get(f"{url}/rating-6.png")).status == 404  # no rated game on 6x6
+    stranger = site.addresses.player(GUILD, 999)
+    assert (await client.get(stranger)).status == 404
