@@ -1,0 +1,69 @@
+"""`python -m bot web`: the pages alone, on the configured database, stopped by SIGTERM."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from tests.bot.test_main_admin_path import bredon, environment
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_bredon_web_serves_the_pages_until_sigterm(tmp_path: Path) -> None:
+    assert bredon(tmp_path, "init").returncode == 0
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "web"],
+        cwd=tmp_path,
+        env=environment(BREDON_WEB_PORT=str(port)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120  # a busy machine starts Python slowly
+        while True:
+            try:
+                url = f"http://127.0.0.1:{port}/static/bredon.css"
+                with urllib.request.urlopen(url, timeout=5) as response:
+                    assert response.status == 200
+                    assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+                break
+            except OSError:
+                assert process.poll() is None, process.communicate()
+                assert time.monotonic() < deadline
+                time.sleep(0.2)
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/game/1/{'A' * 22}", timeout=5)
+        except urllib.error.HTTPError as error:
+            assert error.code == 404
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+
+
+def test_bredon_web_without_a_database_says_so(tmp_path: Path) -> None:
+    done = bredon(tmp_path, "web", BREDON_WEB_PORT=str(free_port()))
+    assert done.returncode == 2  # as the bot says it: no database where BREDON_DATABASE points
+    assert "init" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_bredon_web_on_a_port_in_use_says_so(tmp_path: Path) -> None:
+    assert bredon(tmp_path, "init").returncode == 0
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        done = bredon(tmp_path, "web", BREDON_WEB_PORT=str(taken.getsockname()[1]))
+    assert done.returncode == 2
+    assert "BREDON_WEB_PORT" in done.stderr and "Traceback" not in done.stderr
