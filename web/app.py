@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from collections import OrderedDict
 from collections.abc import Awaitable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -36,6 +35,7 @@ from rendering.standings import render_standings
 from tak import Color, Position
 from tak.ptn import Game, move_number
 from tak.tinue import with_calls
+from web.kept import Kept
 from web.live import Live
 from web.pictures import THEME, PictureCache, board_drawing
 from web.safety import RateLimit, RateLimiter, answer, entity_tag, middlewares, not_modified
@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 
 HTML = "text/html"
 RECORDS_KEPT = 256  # games' move lists with their Tak and Tinuë marks (worked out in a thread)
+PAGES_KEPT = 1024  # game pages as rendered, some 5 to 20 kB each
 STATIC = {"bredon.css": "text/css", "bredon.js": "text/javascript", "favicon.svg": "image/svg+xml"}
 RECENT_GAMES = 20
 DEFAULT_PORT = 8081  # `bredon web` without BREDON_WEB_PORT
@@ -96,7 +97,8 @@ class PageSite:
         self._published = PublishedService(services.db, services.clock)
         self._addresses: PageAddresses | None = None
         self._pictures = PictureCache()
-        self._records: OrderedDict[tuple[int, int], Game] = OrderedDict()
+        self._records: Kept[Game] = Kept(RECORDS_KEPT)
+        self._game_pages: Kept[bytes] = Kept(PAGES_KEPT)
         self._templates = _environment()
         self._static = {
             name: resources.files("web").joinpath("static", name).read_bytes() for name in STATIC
@@ -177,20 +179,19 @@ class PageSite:
     async def _record(self, game: GameView) -> Game:
         """The game's moves with the Tak and Tinuë each made (kept while the game stands)."""
         key = (game.id, game.ply)
-        if key in self._records:
-            self._records.move_to_end(key)
-            return self._records[key]
+        if (record := self._records.get(key)) is not None:
+            return record
         record = await asyncio.to_thread(with_calls, await self._services.lookup.record(game.id))
-        self._records[key] = record
-        if len(self._records) > RECORDS_KEPT:
-            self._records.popitem(last=False)
-        return record
+        return self._records.put(key, record)
 
-    def _page(self, request: web.Request, template: str, **values: Any) -> web.Response:
+    def _render(self, template: str, **values: Any) -> bytes:
         html = self._templates.get_template(template).render(
             w=page_words(), language=spoken(), **values
         )
-        return answer(request, html.encode(), HTML)
+        return html.encode()
+
+    def _page(self, request: web.Request, template: str, **values: Any) -> web.Response:
+        return answer(request, self._render(template, **values), HTML)
 
     def _absolute(self, request: web.Request, path: str) -> str:
         """A full address for link previews: the public one, else the one asked."""
@@ -217,6 +218,14 @@ class PageSite:
 
     async def game(self, request: web.Request) -> web.Response:
         game, pages = await self._game(request)
+        # The same game as it stands, at the same ply, for the same reader: the same page.
+        key = (repr(game), request.query.get("ply", ""), spoken(), pages, request.host)
+        html = self._game_pages.get(key)
+        if html is None:
+            html = self._game_pages.put(key, await self._game_html(request, game, pages))
+        return answer(request, html, HTML)
+
+    async def _game_html(self, request: web.Request, game: GameView, pages: Pages) -> bytes:
         record = await self._record(game)
         last = len(record.plies)
         ply = self._ply(request, last)
@@ -238,8 +247,7 @@ class PageSite:
             )
             if left is not None
         ]
-        return self._page(
-            request,
+        return self._render(
             "game.html",
             game=game,
             ply=ply,

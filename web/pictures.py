@@ -5,7 +5,6 @@ a thousand readers of one link) draws it once."""
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from functools import partial
 
@@ -13,6 +12,7 @@ from bot.games.board_words import board_words
 from bot.games.model import GameView
 from rendering import render_board
 from tak import Position
+from web.kept import Kept
 
 DRAWN_AT_ONCE = 2  # the machine's other work (the bot) keeps the rest
 KEPT = 512  # pictures, some 20 to 60 kB each
@@ -24,15 +24,13 @@ class PictureCache:
     while it is drawn is drawn once."""
 
     def __init__(self, kept: int = KEPT) -> None:
-        self._kept = kept
-        self._done: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._done: Kept[bytes] = Kept(kept)
         self._drawing: dict[Hashable, asyncio.Future[bytes]] = {}
         self._slots = asyncio.Semaphore(DRAWN_AT_ONCE)
 
     async def get(self, key: Hashable, draw: Callable[[], bytes]) -> bytes:
-        if key in self._done:
-            self._done.move_to_end(key)
-            return self._done[key]
+        if (done := self._done.get(key)) is not None:
+            return done
         if key in self._drawing:
             return await asyncio.shield(self._drawing[key])
         future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
@@ -47,10 +45,7 @@ class PictureCache:
         finally:
             del self._drawing[key]
         future.set_result(data)
-        self._done[key] = data
-        if len(self._done) > self._kept:
-            self._done.popitem(last=False)
-        return data
+        return self._done.put(key, data)
 
 
 def board_drawing(game: GameView, position: Position, final: bool) -> Callable[[], bytes]:
