@@ -15,10 +15,10 @@ its schema version and what it holds. A misspelled ``BREDON_*`` variable stops i
 Settings come from `.env` in the working directory and the environment (see `.env.example`).
 Every foreseeable failure (no token, a rejected token, a malformed setting, an unusable database
 path, a database file that is damaged, newer than this code, locked, read-only or on a full disk,
-a health or pages port in use, Discord unreachable, or a `StoreError` that stops the running bot) ends with
-one sentence saying what to do and a documented exit status, not a traceback; no message repeats
-a setting's value, which could be the token pasted in the wrong place. The database is checked
-before Discord is contacted.
+a health or pages port in use, Discord unreachable, or a `StoreError` that stops the running
+bot) ends with one sentence saying what to do and a documented exit status, not a traceback; no
+message repeats a setting's value, which could be the token pasted in the wrong place. The
+database is checked before Discord is contacted.
 
 SIGTERM and SIGINT stop the bot cleanly, also as PID 1 in a container (:meth:`BredonBot.stop`):
 new commands are turned away, those under way finish, the worker processes end, the Discord

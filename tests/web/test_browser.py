@@ -98,6 +98,23 @@ async def test_every_page_in_chromium(
                 assert await axe_violations(tab) == [], (name, width)
                 assert tab.errors == [], (name, width)
 
+        # A German reader with a dark screen: the German words, and contrast enough in the dark.
+        await tab.send("Network.enable")
+        await tab.send("Network.setExtraHTTPHeaders", headers={"Accept-Language": "de"})
+        await tab.send(
+            "Emulation.setEmulatedMedia",
+            features=[{"name": "prefers-color-scheme", "value": "dark"}],
+        )
+        for name in ("game", "tournament"):
+            await tab.open(str(test_server.make_url(pages[name])), 400)
+            assert await tab.evaluate("document.documentElement.lang") == "de"
+            german = {"game": "Pfeiltasten", "tournament": "einfaches K.-o."}[name]
+            assert german in await tab.evaluate("document.body.innerText"), name
+            await tab.screenshot(tmp_path / f"{name}-400-de-dark.png")
+            assert await axe_violations(tab) == [], name
+        await tab.send("Network.setExtraHTTPHeaders", headers={})
+        await tab.send("Emulation.setEmulatedMedia", features=[])
+
         # The keys step through the game, and a move made meanwhile appears without a reload.
         await tab.open(str(test_server.make_url(pages["game"])), 1280)
         await tab.press("ArrowLeft")
