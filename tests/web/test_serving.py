@@ -10,7 +10,10 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from tests.bot.test_main_admin_path import bredon, environment
+from tests.cogs.test_running_stop import stand_in
 
 
 def free_port() -> int:
@@ -19,16 +22,25 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def test_bredon_web_serves_the_pages_until_sigterm(tmp_path: Path) -> None:
-    assert bredon(tmp_path, "init").returncode == 0
-    port = free_port()
-    process = subprocess.Popen(
+def bredon_web(cwd: Path, port: int) -> subprocess.Popen[str]:
+    return subprocess.Popen(
         [sys.executable, "-m", "bot", "web"],
-        cwd=tmp_path,
+        cwd=cwd,
         env=environment(BREDON_WEB_PORT=str(port)),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+    )
+
+
+@pytest.mark.parametrize("alone", [True, False], ids=["bredon web", "inside the bot"])
+def test_the_pages_are_served_until_sigterm(tmp_path: Path, alone: bool) -> None:
+    assert bredon(tmp_path, "init").returncode == 0
+    port = free_port()
+    process = (
+        bredon_web(tmp_path, port)
+        if alone
+        else stand_in(tmp_path, BREDON_WEB_PORT=str(port), BREDON_PUBLIC_URL="https://x.example")
     )
     try:
         deadline = time.monotonic() + 120  # a busy machine starts Python slowly
