@@ -28,7 +28,6 @@ from bot.page_addresses import PageAddresses
 from bot.published import PublishedService
 from bot.services import Services
 from bot.settings import Settings, WebPages
-from bot.tournaments.tournament import TournamentFormat
 from rendering.bracket import render_bracket
 from rendering.chart import render_rating_history
 from rendering.standings import render_standings
@@ -346,8 +345,7 @@ class PageSite:
             rounds=rounds,
             games=games,
             has_standings=pictures.standings is not None,
-            has_bracket=pictures.bracket is not None
-            and tournament.format is TournamentFormat.ELIMINATION,
+            has_bracket=pictures.bracket is not None,
             base=base,
             url=self._absolute(request, base),
             image=self._absolute(request, f"{base}/standings.png")
