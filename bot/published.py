@@ -9,6 +9,7 @@ server that never turned its pages on (or a game of no server) is off.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.games.model import (
@@ -20,6 +21,7 @@ from bot.games.model import (
     game_from_row,
 )
 from bot.guild_settings import Pages, fetch_guild_settings
+from bot.notifications.outbox import OUTBOX_CHANNEL
 from bot.players.model import PlayerRef
 from bot.store import Database, to_db
 from bot.timekeeping.clock import Clock
@@ -98,3 +100,8 @@ class PublishedService:
         highest id is one cheap read (its primary key) for every page at once."""
         row = await self._db.fetchone("SELECT COALESCE(MAX(id), 0) AS n FROM outbox")
         return 0 if row is None else int(row["n"])
+
+    async def follow(self, changed: Callable[[], None]) -> None:
+        """Call `changed` when another process announces something (PostgreSQL's
+        ``LISTEN``; nothing on SQLite): a wake-up sooner than the next look at :meth:`stamp`."""
+        await self._db.listen(OUTBOX_CHANNEL, lambda _payload: changed())

@@ -126,7 +126,7 @@ class PageSite:
     async def _opened(self, app: web.Application) -> None:
         secret = self._settings.secret or await self._services.guilds.page_secret()
         self._addresses = PageAddresses(secret, self._settings.public_url or "")
-        self.live.start()
+        await self.live.start()
 
     async def _closing(self, app: web.Application) -> None:
         await self.live.stop()

@@ -2,7 +2,8 @@
 
 One loop a process reads :meth:`bot.published.PublishedService.stamp` (the outbox's highest id:
 every move, ending and result is announced there, by whichever process made it) every
-`poll_every` seconds, and wakes the open streams when it grew; each stream then reads its own
+`poll_every` seconds, or at once when PostgreSQL's ``NOTIFY`` says the outbox grew, and wakes
+the open streams when it did; each stream then reads its own
 page's stamp (a game's ply and status) and tells its reader only when that changed. The same
 holds inside the bot and in `bredon web` on another machine: the database is the one place all
 processes share.
@@ -37,9 +38,11 @@ class Live:
         self._generation = 0
         self._streams = 0
         self._task: asyncio.Task[None] | None = None
+        self._nudged = asyncio.Event()
 
-    def start(self) -> None:
+    async def start(self) -> None:
         self._task = asyncio.create_task(self._watch(), name="bredon-pages-live")
+        await self._published.follow(self._nudged.set)
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -62,7 +65,9 @@ class Live:
                 async with self._changed:
                     self._generation += 1
                     self._changed.notify_all()
-            await asyncio.sleep(self._poll_every)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._nudged.wait(), self._poll_every)
+            self._nudged.clear()
 
     async def _next(self, generation: int) -> int:
         async with self._changed:

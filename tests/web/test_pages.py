@@ -268,3 +268,25 @@ async def test_a_player_page_shows_ratings_their_chart_games_and_head_to_head(
     assert (await client.get(f"{url}/rating-6.png")).status == 404  # no rated game on 6x6
     stranger = site.addresses.player(GUILD, 999)
     assert (await client.get(stranger)).status == 404
+
+
+@pytest.mark.postgres_only
+async def test_a_move_by_another_process_wakes_the_page_through_listen(
+    services: Services, db_path: str
+) -> None:
+    """The pages' look at the database is an hour away: only PostgreSQL's NOTIFY can wake it."""
+    await pages_on(services)
+    game = await start_game(services, size=5)
+    site = PageSite(services, WebPages(), poll_every=3600)
+    elsewhere = await Services.open(db_path, clock=services.clock)
+    try:
+        async with TestClient(TestServer(site.app)) as client:
+            response = await client.get(site.addresses.game(game.id) + "/events")
+            assert await response.content.readline() == b"retry: 3000\n"
+            await response.content.readline()
+            await play(elsewhere, game.id, "a1")
+            line = await asyncio.wait_for(response.content.readline(), timeout=30)
+            assert line == b"event: change\n"
+            response.close()
+    finally:
+        await elsewhere.close()
