@@ -28,6 +28,8 @@ from bot.page_addresses import PageAddresses
 from bot.published import PublishedService
 from bot.services import Services
 from bot.settings import Settings, WebPages
+from bot.tournaments.groups import group_name
+from bot.tournaments.tournament import StandingRow
 from rendering.bracket import render_bracket
 from rendering.chart import render_rating_history
 from rendering.standings import render_standings
@@ -337,11 +339,19 @@ class PageSite:
                     games[pairing.match_id] = await services.matches.games(pairing.match_id)
         pictures = await services.pictures.tournament(tournament.id)
         base = self.addresses.tournament(tournament.id)
+        tables: dict[str, list[StandingRow]] = {}
+        for row in standings:  # a groups -> knockout event: a table a group, group A's first
+            heading = (
+                ""
+                if row.group is None
+                else page_words()["group"].format(group=group_name(row.group))
+            )
+            tables.setdefault(heading, []).append(row)
         return self._page(
             request,
             "tournament.html",
             tournament=tournament,
-            standings=standings,
+            tables=tables,
             rounds=rounds,
             games=games,
             has_standings=pictures.standings is not None,
@@ -411,6 +421,7 @@ class PageSite:
             opponents=await self._published.head_to_head(guild, player.id),
             base=base,
             url=self._absolute(request, base),
+            image=self._absolute(request, base),
             result_words=result_words,
             addresses=self.addresses,
             links=self._links(pages),

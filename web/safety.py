@@ -39,8 +39,8 @@ MAX_ADDRESSES = 10_000  # the rate limit forgets the longest idle beyond these
 class RateLimit:
     """A bucket per client address: `burst` requests at once, refilled at `per_second`."""
 
-    burst: float = 120.0
-    per_second: float = 4.0
+    burst: float = 300.0  # a page is some 5 requests; stepping through a game, 2 a step
+    per_second: float = 10.0
 
 
 class RateLimiter:

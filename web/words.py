@@ -55,6 +55,7 @@ def page_words() -> dict[str, str]:
         "unrated": _("unrated"),
         "live": _("This page updates itself when a move is made."),
         "standings": _("Standings"),
+        "group": _("Group {group}"),
         "place": _("Place"),
         "player": _("Player"),
         "score": _("Score"),

@@ -290,3 +290,17 @@ async def test_a_move_by_another_process_wakes_the_page_through_listen(
             response.close()
     finally:
         await elsewhere.close()
+
+
+async def test_a_groups_event_shows_a_table_a_group(
+    services: Services, site: PageSite, client: TestClient[object, object]
+) -> None:
+    await pages_on(services, guild=tournaments.GUILD)
+    players = [tournaments.ANN, tournaments.BEN, tournaments.CAT, tournaments.DAN]
+    event = await tournaments.new_tournament(
+        services, players, format="groups", groups=2, advance=1, games_per_match=1
+    )
+    await tournaments.start(services, event.id)
+    html = await (await client.get(site.addresses.tournament(event.id))).text()
+    assert "<h3>Group A</h3>" in html and "<h3>Group B</h3>" in html
+    assert html.index("Group A") < html.index("Group B")

@@ -5,16 +5,20 @@
 
 (function () {
   var source = null;
+  var busy = false; // a page on its way: keys held down wait for it rather than pile up
 
   function page() { return document.getElementById("page"); }
 
   function show(url, remember) {
+    busy = true;
     return fetch(url, { headers: { Accept: "text/html" } })
       .then(function (response) {
+        if (response.status === 429) { return null; } // too fast: stay on this page
         if (!response.ok) { throw new Error(String(response.status)); }
         return response.text();
       })
       .then(function (html) {
+        if (html === null) { return; }
         var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("page");
         if (!fresh) { return; }
         var current = page();
@@ -24,10 +28,12 @@
         current.innerHTML = fresh.innerHTML;
         if (remember) { history.replaceState(null, "", url); }
       })
-      .catch(function () { window.location.href = url; });
+      .catch(function () { window.location.href = url; })
+      .finally(function () { busy = false; });
   }
 
   function step(key) {
+    if (busy) { return; }
     var link = page().querySelector('a[data-key="' + key + '"]');
     if (link && link.getAttribute("aria-disabled") !== "true") { show(link.href, true); }
   }
