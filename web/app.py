@@ -13,6 +13,7 @@ import signal
 from collections.abc import Awaitable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 from importlib import resources
 from typing import Any, TypeVar
 
@@ -73,6 +74,20 @@ def _left(left: timedelta) -> str:
     days, rest = divmod(seconds, 86_400)
     clock = f"{rest // 3600:02d}:{rest % 3600 // 60:02d}"
     return f"{days}d {clock}" if days else f"{clock}:{rest % 60:02d}"
+
+
+def _stands(game: GameView) -> tuple[object, ...]:
+    """What tells the game as it stands now from how it stood before: a move taken back and
+    another played leaves the same ply, but not the same position or time of the last move."""
+    return (game.id, game.ply, game.tps, game.last_move_at, game.status)
+
+
+def _position(record: Game, ply: int) -> Position:
+    """The position after the first `ply` plies of the record."""
+    position = record.start()
+    for played in record.plies[:ply]:
+        position.push(played.move)
+    return position
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,17 +154,14 @@ class PageSite:
         await self._runner.setup()
         await web.TCPSite(self._runner, host, port).start()
         bound = int(self._runner.addresses[0][1])
-        log.info("Pages at http://%s:%d/ (public address: %s).", host, bound, self.public_url)
+        public = self._settings.public_url or "none set: BREDON_PUBLIC_URL"
+        log.info("Pages at http://%s:%d/ (public address: %s).", host, bound, public)
         return bound
 
     async def stop(self) -> None:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
-
-    @property
-    def public_url(self) -> str:
-        return self._settings.public_url or "(none: BREDON_PUBLIC_URL)"
 
     @property
     def addresses(self) -> PageAddresses:
@@ -179,7 +191,7 @@ class PageSite:
 
     async def _record(self, game: GameView) -> Game:
         """The game's moves with the Tak and Tinuë each made (kept while the game stands)."""
-        key = (game.id, game.ply)
+        key = _stands(game)
         if (record := self._records.get(key)) is not None:
             return record
         record = await asyncio.to_thread(with_calls, await self._services.lookup.record(game.id))
@@ -267,26 +279,17 @@ class PageSite:
             listed=pages is Pages.LISTED,
         )
 
-    async def _position(self, game: GameView, request: web.Request) -> tuple[Position, int, int]:
-        record = await self._record(game)
-        last = len(record.plies)
-        ply = self._ply(request, last)
-        position = record.start()
-        for played in record.plies[:ply]:
-            position.push(played.move)
-        return position, ply, last
-
     async def board(self, request: web.Request) -> web.Response:
         game, _pages = await self._game(request)
         record = await self._record(game)
         last = len(record.plies)
         ply = self._ply(request, last)
-        key = ("board", game.id, game.ply, game.status, ply, spoken())
+        key = ("board", *_stands(game), ply, spoken())
         etag = entity_tag(*key)
         if not_modified(request, etag):
             return answer(request, b"", "image/png", etag=etag)
-        position, ply, last = await self._position(game, request)
-        png = await self._pictures.get(key, board_drawing(game, position, ply == last))
+        drawing = board_drawing(game, _position(record, ply), ply == last)
+        png = await self._pictures.get(key, drawing)
         return answer(request, png, "image/png", etag=etag)
 
     async def ptn(self, request: web.Request) -> web.Response:
@@ -296,10 +299,11 @@ class PageSite:
 
     async def tps(self, request: web.Request) -> web.Response:
         game, _pages = await self._game(request)
-        position, ply, _last = await self._position(game, request)
+        record = await self._record(game)
+        ply = self._ply(request, len(record.plies))
         return answer(
             request,
-            (position.tps() + "\n").encode(),
+            (_position(record, ply).tps() + "\n").encode(),
             "text/plain",
             filename=f"bredon-{game.id}-ply-{ply}.tps",
         )
@@ -371,12 +375,14 @@ class PageSite:
         pictures = await self._services.pictures.tournament(tournament.id)
         kind = request.match_info["picture"]
         shown = pictures.standings if kind == "standings" else pictures.bracket
-        if shown is None:
-            raise web.HTTPNotFound()
-        render = render_standings if kind == "standings" else render_bracket
         key = (kind, tournament.id, repr(shown))
-        png = await self._pictures.get(key, lambda: render(shown, THEME))  # type: ignore[arg-type]
-        return answer(request, png, "image/png")
+        if pictures.standings is not None and kind == "standings":
+            drawing = partial(render_standings, pictures.standings, THEME)
+        elif pictures.bracket is not None and kind == "bracket":
+            drawing = partial(render_bracket, pictures.bracket, THEME)
+        else:
+            raise web.HTTPNotFound()
+        return answer(request, await self._pictures.get(key, drawing), "image/png")
 
     async def tournament_events(self, request: web.Request) -> web.StreamResponse:
         tournament, _pages = await self._tournament(request)

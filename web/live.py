@@ -92,6 +92,8 @@ class Live:
             }
         )
         await response.prepare(request)
+        if request.method == "HEAD":  # the headers are the answer
+            return response
         self._streams += 1
         try:
             shown = await stamp()

@@ -304,3 +304,33 @@ async def test_a_groups_event_shows_a_table_a_group(
     html = await (await client.get(site.addresses.tournament(event.id))).text()
     assert "<h3>Group A</h3>" in html and "<h3>Group B</h3>" in html
     assert html.index("Group A") < html.index("Group B")
+
+
+async def test_a_move_taken_back_and_another_played_shows_the_new_one(
+    services: Services, site: PageSite, client: TestClient[object, object]
+) -> None:
+    await pages_on(services)
+    game = await start_game(services, size=5)
+    await play(services, game.id, "a1 e5 c3")
+    url = site.addresses.game(game.id)
+    before = await (await client.get(f"{url}/board.png?ply=3")).read()
+    assert ">c3</a>" in await (await client.get(url)).text()
+    await services.games.request_undo(game.id, game.white.id)
+    await services.games.accept_undo(game.id, game.black.id)
+    await play(services, game.id, "b2")
+    html = await (await client.get(url)).text()
+    assert ">b2</a>" in html and ">c3</a>" not in html
+    assert await (await client.get(f"{url}/board.png?ply=3")).read() != before
+    assert (await (await client.get(f"{url}/game.ptn")).text()).endswith("2. b2\n")
+
+
+async def test_head_of_an_event_stream_answers_at_once(
+    services: Services, site: PageSite, client: TestClient[object, object]
+) -> None:
+    await pages_on(services)
+    game = await start_game(services, size=5)
+    response = await asyncio.wait_for(
+        client.head(site.addresses.game(game.id) + "/events"), timeout=30
+    )
+    assert response.status == 200
+    assert response.headers["Content-Type"] == "text/event-stream"
