@@ -1,5 +1,6 @@
-"""Under a board Bredon posts: a link to the game's page, where the server has pages on
-(``/bredon config pages:``) and the operator said where they are read (``BREDON_PUBLIC_URL``)."""
+"""Links to the web pages (web/) in what Bredon posts, where the server has pages on
+(``/bredon config pages:``) and the operator said where they are read (``BREDON_PUBLIC_URL``):
+under a game's board, and on a tournament's embeds."""
 
 from __future__ import annotations
 
@@ -11,10 +12,17 @@ from cogs.delivery.table import GameTable
 from cogs.words import game_messages
 
 
-def register(table: GameTable) -> None:
+def public_pages(table: GameTable) -> PublicPages | None:
+    """The pages' addresses, or None when the bot posts no links (no BREDON_PUBLIC_URL)."""
     if not isinstance(table.client, BredonBot) or table.client.settings.web.public_url is None:
+        return None
+    return PublicPages(table.services.guilds, table.client.settings.web)
+
+
+def register(table: GameTable) -> None:
+    public = public_pages(table)
+    if public is None:
         return
-    public = PublicPages(table.services.guilds, table.client.settings.web)
 
     async def page_link(game: GameView, payload: Payload) -> str | None:
         addresses = await public.addresses(game.guild_id)

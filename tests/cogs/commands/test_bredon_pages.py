@@ -34,3 +34,15 @@ async def test_listed_pages_give_the_lobby_and_boards_link_their_game(world: Wor
 
     await world.move(world.alice, thread, "a1")
     assert f"(<{PUBLIC}/game/1/" in world.last_bot_message(thread).content
+
+
+async def test_a_tournaments_embed_links_its_page_where_pages_are_on(world: World) -> None:
+    role = world.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    boss = world.guild.add_member(world.env.create_user("boss"), roles=[role])
+    options = {"format": "round_robin", "size": 3, "komi": 0, "days": 1}
+    await boss.slash(world.channel, "organize create", name="Closed Cup", **options)
+    await boss.slash(world.channel, "bredon config", pages="unlisted")
+    await boss.slash(world.channel, "organize create", name="Open Cup", **options)
+    closed, opened = [m.embeds[0] for m in world.bot_messages(world.channel) if m.embeds]
+    assert closed.url is None  # made while the server's pages were off
+    assert (opened.url or "").startswith(f"{PUBLIC}/tournament/2/")
