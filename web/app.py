@@ -239,6 +239,12 @@ class PageSite:
         return answer(request, html, HTML)
 
     async def _game_html(self, request: web.Request, game: GameView, pages: Pages) -> bytes:
+        event = None  # the tournament the game is played in, and its round
+        if game.match_id is not None:
+            pairing = await self._services.tournaments.pairing_of_match(game.match_id)
+            if pairing is not None:
+                tournament = await self._services.tournaments.get(pairing.tournament_id)
+                event = (tournament, pairing.round)
         record = await self._record(game)
         last = len(record.plies)
         ply = self._ply(request, last)
@@ -276,7 +282,8 @@ class PageSite:
             image=self._absolute(request, f"{base}/board.png"),
             url=self._absolute(request, base),
             links=self._links(pages),
-            listed=pages is Pages.LISTED,
+            event=event,
+            addresses=self.addresses,
         )
 
     async def board(self, request: web.Request) -> web.Response:

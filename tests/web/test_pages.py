@@ -232,6 +232,8 @@ async def test_a_tournament_page_shows_standings_rounds_and_its_bracket(
     assert match_id is not None
     for game in await services.matches.games(match_id):
         assert site.addresses.game(game.id) in html
+        game_page = await (await client.get(site.addresses.game(game.id))).text()
+        assert f'<a href="{url}">Spring &lt;b&gt;Open&lt;/b&gt;</a> · Round 1' in game_page
     for picture in ("standings", "bracket"):
         drawn = await client.get(f"{url}/{picture}.png")
         assert drawn.status == 200 and (await drawn.read())[:4] == b"\x89PNG", picture
