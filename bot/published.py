@@ -26,6 +26,15 @@ from bot.players.model import PlayerRef
 from bot.store import Database, to_db
 from bot.timekeeping.clock import Clock
 
+_TOURNAMENT_STAMP = (
+    "status",
+    "current_round",
+    "winner_id",
+    "decided",
+    "logged",
+    "entered",
+    "active",
+)
 LOBBY_LIMIT = 50  # challenges, games: a page a phone can scroll
 HEAD_TO_HEAD_GAMES = 500  # the most recent finished games counted against each opponent
 
@@ -100,6 +109,23 @@ class PublishedService:
         highest id is one cheap read (its primary key) for every page at once."""
         row = await self._db.fetchone("SELECT COALESCE(MAX(id), 0) AS n FROM outbox")
         return 0 if row is None else int(row["n"])
+
+    async def tournament_stamp(self, tournament_id: int) -> tuple[object, ...]:
+        """What changes when a tournament's page would: its stage, its round, a result decided
+        or corrected (its log), a player in or out; one read."""
+        row = await self._db.fetchone(
+            "SELECT t.status, t.current_round, t.winner_id, "
+            "(SELECT COUNT(*) FROM tournament_pairings p "
+            " WHERE p.tournament_id = t.id AND p.decided_at IS NOT NULL) AS decided, "
+            "(SELECT COALESCE(MAX(l.id), 0) FROM tournament_log l "
+            " WHERE l.tournament_id = t.id) AS logged, "
+            "(SELECT COUNT(*) FROM tournament_players e WHERE e.tournament_id = t.id) AS entered, "
+            "(SELECT COUNT(*) FROM tournament_players e "
+            " WHERE e.tournament_id = t.id AND e.status = 'active') AS active "
+            "FROM tournaments t WHERE t.id = ?",
+            (tournament_id,),
+        )
+        return () if row is None else tuple(row[name] for name in _TOURNAMENT_STAMP)
 
     async def follow(self, changed: Callable[[], None]) -> None:
         """Call `changed` when another process announces something (PostgreSQL's

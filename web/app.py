@@ -394,12 +394,9 @@ class PageSite:
     async def tournament_events(self, request: web.Request) -> web.StreamResponse:
         tournament, _pages = await self._tournament(request)
 
-        async def stamp() -> tuple[int, str]:
-            now = await self._services.tournaments.get(tournament.id)
-            decided = await self._services.tournaments.standings(tournament.id)
-            return now.current_round, repr(decided)
-
-        return await self.live.stream(request, stamp)
+        return await self.live.stream(
+            request, partial(self._published.tournament_stamp, tournament.id)
+        )
 
     # ----------------------------------------------------------------- a player
 

@@ -8,6 +8,7 @@ import dataclasses
 from bot.guild_settings import Pages
 from bot.published import PublishedService
 from bot.services import Services
+from tests.bot import tournament_helpers as tournaments
 from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD, play, start_game
 from tests.bot.setups import create_challenge
 
@@ -43,5 +44,23 @@ async def test_the_stamp_grows_with_a_move(services: Services) -> None:
     published = PublishedService(services.db, services.clock)
     game = await start_game(services, size=5)
     before = await published.stamp()
-    await play(services, game.id, "a1")
+    await play(services, game.id, (await services.games.legal_moves(game.id))[0])
     assert await published.stamp() > before
+
+
+async def test_a_tournaments_stamp_changes_with_a_result(services: Services) -> None:
+    published = PublishedService(services.db, services.clock)
+    event = await tournaments.new_tournament(services, [tournaments.ANN])
+    signed_up = await published.tournament_stamp(event.id)
+    await services.tournaments.join(event.id, tournaments.BEN)
+    two = await published.tournament_stamp(event.id)
+    assert two != signed_up
+    await tournaments.start(services, event.id)
+    started = await published.tournament_stamp(event.id)
+    assert started != two
+    elsewhere = await start_game(services, size=5)
+    await play(services, elsewhere.id, "a1")
+    assert await published.tournament_stamp(event.id) == started  # another game's move
+    await tournaments.play_round(services, event.id)
+    assert await published.tournament_stamp(event.id) != started
+    assert await published.tournament_stamp(event.id + 1) == ()
