@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable
 
 from aiohttp import web
@@ -22,11 +23,12 @@ from aiohttp import web
 from bot.errors import BredonError
 from bot.published import PublishedService
 from bot.store import StoreError
-from web.safety import SECURITY_HEADERS
+from web.safety import SECURITY_HEADERS, client_address
 
 log = logging.getLogger(__name__)
 
 MAX_STREAMS = 500  # open at once; more get 503 and the page still works by reload
+STREAMS_PER_ADDRESS = 12  # a reader's tabs; one address cannot take all the others' streams
 KEEP_ALIVE = 20.0  # seconds between comments that keep proxies from closing a quiet stream
 
 
@@ -36,7 +38,7 @@ class Live:
         self._poll_every = poll_every
         self._changed = asyncio.Condition()
         self._generation = 0
-        self._streams = 0
+        self._streams: Counter[str] = Counter()
         self._task: asyncio.Task[None] | None = None
         self._nudged = asyncio.Event()
 
@@ -81,7 +83,8 @@ class Live:
     ) -> web.StreamResponse:
         """An event stream telling the reader ``change`` whenever `stamp` (what the page shows)
         changes, until they leave."""
-        if self._streams >= MAX_STREAMS:
+        address = client_address(request)
+        if self._streams.total() >= MAX_STREAMS or self._streams[address] >= STREAMS_PER_ADDRESS:
             return web.Response(status=503, text="Too many live pages open: reload instead.\n")
         response = web.StreamResponse(
             headers={
@@ -94,7 +97,7 @@ class Live:
         await response.prepare(request)
         if request.method == "HEAD":  # the headers are the answer
             return response
-        self._streams += 1
+        self._streams[address] += 1
         try:
             shown = await stamp()
             generation = self._generation
@@ -113,5 +116,7 @@ class Live:
         except ConnectionResetError:  # the reader left
             pass
         finally:
-            self._streams -= 1
+            self._streams[address] -= 1
+            if not self._streams[address]:
+                del self._streams[address]
         return response

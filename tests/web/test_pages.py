@@ -17,6 +17,7 @@ from bot.settings import WebPages
 from tests.bot import tournament_helpers as tournaments
 from tests.bot.conftest import BOB, GUILD, clock, db_path, play, services, start_game
 from web.app import PageSite
+from web.live import STREAMS_PER_ADDRESS
 from web.safety import RateLimit
 
 SCRIPT = "<script>alert(1)</script>"
@@ -336,3 +337,23 @@ async def test_head_of_an_event_stream_answers_at_once(
     )
     assert response.status == 200
     assert response.headers["Content-Type"] == "text/event-stream"
+
+
+async def test_one_address_cannot_open_every_live_stream(
+    services: Services, site: PageSite, client: TestClient[object, object]
+) -> None:
+    await pages_on(services)
+    game = await start_game(services, size=5)
+    url = site.addresses.game(game.id) + "/events"
+    opened = [await client.get(url) for _ in range(STREAMS_PER_ADDRESS)]
+    assert {response.status for response in opened} == {200}
+    assert (await client.get(url)).status == 503
+    opened[0].close()
+    await asyncio.sleep(0.5)  # the server notices the reader left at its next write
+    await play(services, game.id, "a1")
+    async with asyncio.timeout(30):
+        while (again := await client.get(url)).status != 200:
+            await asyncio.sleep(0.1)
+    again.close()
+    for response in opened[1:]:
+        response.close()
