@@ -34,6 +34,7 @@ _TOURNAMENT_STAMP = (
     "logged",
     "entered",
     "active",
+    "games",
 )
 LOBBY_LIMIT = 50  # challenges, games: a page a phone can scroll
 HEAD_TO_HEAD_GAMES = 500  # the most recent finished games counted against each opponent
@@ -112,7 +113,7 @@ class PublishedService:
 
     async def tournament_stamp(self, tournament_id: int) -> tuple[object, ...]:
         """What changes when a tournament's page would: its stage, its round, a result decided
-        or corrected (its log), a player in or out; one read."""
+        or corrected (its log), a player in or out, a match's next game begun; one read."""
         row = await self._db.fetchone(
             "SELECT t.status, t.current_round, t.winner_id, "
             "(SELECT COUNT(*) FROM tournament_pairings p "
@@ -121,7 +122,9 @@ class PublishedService:
             " WHERE l.tournament_id = t.id) AS logged, "
             "(SELECT COUNT(*) FROM tournament_players e WHERE e.tournament_id = t.id) AS entered, "
             "(SELECT COUNT(*) FROM tournament_players e "
-            " WHERE e.tournament_id = t.id AND e.status = 'active') AS active "
+            " WHERE e.tournament_id = t.id AND e.status = 'active') AS active, "
+            "(SELECT COUNT(*) FROM games g JOIN tournament_pairings p ON p.match_id = g.match_id "
+            " WHERE p.tournament_id = t.id) AS games "
             "FROM tournaments t WHERE t.id = ?",
             (tournament_id,),
         )

@@ -30,7 +30,7 @@ from bot.published import PublishedService
 from bot.services import Services
 from bot.settings import Settings, WebPages
 from bot.tournaments.groups import group_name
-from bot.tournaments.tournament import StandingRow
+from bot.tournaments.tournament import StandingRow, TournamentView
 from rendering.bracket import render_bracket
 from rendering.chart import render_rating_history
 from rendering.standings import render_standings
@@ -115,6 +115,7 @@ class PageSite:
         self._pictures = PictureCache()
         self._records: Kept[Game] = Kept(RECORDS_KEPT)
         self._game_pages: Kept[bytes] = Kept(PAGES_KEPT)
+        self._tournament_pages: Kept[bytes] = Kept(PAGES_KEPT // 8)
         self._templates = _environment()
         self._static = {
             name: resources.files("web").joinpath("static", name).read_bytes() for name in STATIC
@@ -326,7 +327,7 @@ class PageSite:
 
     # ----------------------------------------------------------------- a tournament
 
-    async def _tournament(self, request: web.Request) -> tuple[Any, Pages]:
+    async def _tournament(self, request: web.Request) -> tuple[TournamentView, Pages]:
         tournament_id = request.match_info["id"]
         self._token(request, "tournament", tournament_id)
         try:
@@ -337,6 +338,19 @@ class PageSite:
 
     async def tournament(self, request: web.Request) -> web.Response:
         tournament, pages = await self._tournament(request)
+        # Unchanged since it was last shown (one read), for the same reader: the same page.
+        stamp = await self._published.tournament_stamp(tournament.id)
+        key = (tournament.id, stamp, repr(tournament), spoken(), pages, request.host)
+        html = self._tournament_pages.get(key)
+        if html is None:
+            html = self._tournament_pages.put(
+                key, await self._tournament_html(request, tournament, pages)
+            )
+        return answer(request, html, HTML)
+
+    async def _tournament_html(
+        self, request: web.Request, tournament: TournamentView, pages: Pages
+    ) -> bytes:
         services = self._services
         standings = await services.tournaments.standings(tournament.id)
         rounds = [
@@ -358,8 +372,7 @@ class PageSite:
                 else page_words()["group"].format(group=group_name(row.group))
             )
             tables.setdefault(heading, []).append(row)
-        return self._page(
-            request,
+        return self._render(
             "tournament.html",
             tournament=tournament,
             tables=tables,

@@ -50,7 +50,7 @@ async def test_the_stamp_grows_with_a_move(services: Services) -> None:
 
 async def test_a_tournaments_stamp_changes_with_a_result(services: Services) -> None:
     published = PublishedService(services.db, services.clock)
-    event = await tournaments.new_tournament(services, [tournaments.ANN])
+    event = await tournaments.new_tournament(services, [tournaments.ANN], games_per_match=2)
     signed_up = await published.tournament_stamp(event.id)
     await services.tournaments.join(event.id, tournaments.BEN)
     two = await published.tournament_stamp(event.id)
@@ -61,6 +61,13 @@ async def test_a_tournaments_stamp_changes_with_a_result(services: Services) -> 
     elsewhere = await start_game(services, size=5)
     await play(services, elsewhere.id, "a1")
     assert await published.tournament_stamp(event.id) == started  # another game's move
+    [pairing] = (await services.tournaments.pairings(event.id)).pairings
+    assert pairing.match_id is not None
+    first = await tournaments.active_game(services, pairing.match_id)
+    await tournaments.win(services, first, tournaments.ANN.id)  # the match's second game begins
+    second = await published.tournament_stamp(event.id)
+    assert not (await services.tournaments.pairings(event.id)).pairings[0].is_decided
+    assert second != started
     await tournaments.play_round(services, event.id)
-    assert await published.tournament_stamp(event.id) != started
+    assert await published.tournament_stamp(event.id) != second
     assert await published.tournament_stamp(event.id + 1) == ()
