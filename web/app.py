@@ -233,7 +233,8 @@ class PageSite:
     async def game(self, request: web.Request) -> web.Response:
         game, pages = await self._game(request)
         # The same game as it stands, at the same ply, for the same reader: the same page.
-        key = (repr(game), request.query.get("ply", ""), spoken(), pages, request.host)
+        ply = self._ply(request, game.plies_played)
+        key = (repr(game), ply, spoken(), pages, request.host)
         html = self._game_pages.get(key)
         if html is None:
             html = self._game_pages.put(key, await self._game_html(request, game, pages))
