@@ -21,7 +21,7 @@ from bot.settings import WebPages
 from tests.bot import tournament_helpers as tournaments
 from tests.bot.conftest import BOB, GUILD, clock, db_path, play, services, start_game
 from tests.web.devtools import CHROMIUM, Tab, chromium
-from tests.web.test_pages import pages_on
+from tests.web.test_app import pages_on
 from web.app import PageSite
 
 __all__ = ["clock", "db_path", "services"]  # the services' fixtures, as tests/bot has them
