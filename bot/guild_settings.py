@@ -22,10 +22,6 @@ class Pages(StrEnum):
     UNLISTED = "unlisted"  # each page to whoever has its unguessable address
     LISTED = "listed"  # also the server's lobby page, and links between its pages
 
-    @property
-    def listed(self) -> bool:
-        return self is Pages.LISTED
-
 
 @dataclass(frozen=True, slots=True)
 class GuildSettings:

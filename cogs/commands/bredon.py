@@ -94,8 +94,7 @@ async def config(
         )
         public = PublicPages(bot.services.guilds, bot.settings.web)
         addresses = await public.addresses(current.guild_id)
-        lobby = addresses.server(current.guild_id) if addresses and current.pages.listed else None
-        text += "\n" + game_messages.pages_text(current.pages, lobby)
+        text += "\n" + game_messages.pages_text(current.pages, addresses, current.guild_id)
         await interaction.followup.send(text, ephemeral=True)
 
 

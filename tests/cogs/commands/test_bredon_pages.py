@@ -8,8 +8,10 @@ import discord
 import pytest
 
 from bot.guild_settings import Pages
+from bot.page_addresses import PageAddresses
 from bot.settings import WebPages
 from cogs.client import BredonBot
+from cogs.words import game_messages
 from tests.cogs.conftest import World
 
 PUBLIC = "https://tak.example.org"
@@ -46,3 +48,13 @@ async def test_a_tournaments_embed_links_its_page_where_pages_are_on(world: Worl
     closed, opened = [m.embeds[0] for m in world.bot_messages(world.channel) if m.embeds]
     assert closed.url is None  # made while the server's pages were off
     assert (opened.url or "").startswith(f"{PUBLIC}/tournament/2/")
+
+
+def test_the_config_line_says_when_no_link_can_be_given() -> None:
+    addresses = PageAddresses("a secret of the database", PUBLIC)
+    assert game_messages.pages_text(Pages.OFF, addresses, 5) == "Web pages: off."
+    unreachable = game_messages.pages_text(Pages.LISTED, None, 5)
+    assert "BREDON_PUBLIC_URL" in unreachable and "<" not in unreachable
+    assert "posted under the boards" in game_messages.pages_text(Pages.UNLISTED, addresses, 5)
+    listed = game_messages.pages_text(Pages.LISTED, addresses, 5)
+    assert listed.endswith(f"<{addresses.server(5)}>")
