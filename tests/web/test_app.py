@@ -357,3 +357,14 @@ async def test_one_address_cannot_open_every_live_stream(
     again.close()
     for response in opened[1:]:
         response.close()
+
+
+async def test_a_tournament_still_signing_up_has_its_page(
+    services: Services, site: PageSite, client: TestClient[object, object]
+) -> None:
+    await pages_on(services, guild=tournaments.GUILD)
+    event = await tournaments.new_tournament(services, [tournaments.ANN], name="Winter Cup")
+    url = site.addresses.tournament(event.id)
+    html = await (await client.get(url)).text()
+    assert "Winter Cup" in html and "Round 1" not in html
+    assert (await client.get(f"{url}/bracket.png")).status == 404
