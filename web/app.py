@@ -295,11 +295,13 @@ class PageSite:
         ply = self._ply(request, last)
         key = ("board", *_stands(game), ply, spoken())
         etag = entity_tag(*key)
+        # A game over never changes: its pictures are kept by the reader's browser for a day.
+        cache = "no-cache" if game.is_active else "private, max-age=86400"
         if not_modified(request, etag):
-            return answer(request, b"", "image/png", etag=etag)
+            return answer(request, b"", "image/png", etag=etag, cache=cache)
         drawing = board_drawing(game, _position(record, ply), ply == last)
         png = await self._pictures.get(key, drawing)
-        return answer(request, png, "image/png", etag=etag)
+        return answer(request, png, "image/png", etag=etag, cache=cache)
 
     async def ptn(self, request: web.Request) -> web.Response:
         game, _pages = await self._game(request)
