@@ -295,8 +295,8 @@ class PageSite:
         ply = self._ply(request, last)
         key = ("board", *_stands(game), ply, spoken())
         etag = entity_tag(*key)
-        # A game over never changes: its pictures are kept by the reader's browser for a day.
-        cache = "no-cache" if game.is_active else "private, max-age=86400"
+        # A game over hardly changes (an organizer may correct its result): kept for an hour.
+        cache = "no-cache" if game.is_active else "private, max-age=3600"
         if not_modified(request, etag):
             return answer(request, b"", "image/png", etag=etag, cache=cache)
         drawing = board_drawing(game, _position(record, ply), ply == last)
