@@ -41,12 +41,17 @@ class Live:
         self._streams: Counter[str] = Counter()
         self._task: asyncio.Task[None] | None = None
         self._nudged = asyncio.Event()
+        self._closing = False  # the server stops: every stream ends, so that it can
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._watch(), name="bredon-pages-live")
         await self._published.follow(self._nudged.set)
 
     async def stop(self) -> None:
+        """End the watch and every open stream (the readers' browsers reconnect elsewhere)."""
+        self._closing = True
+        async with self._changed:
+            self._changed.notify_all()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -74,7 +79,8 @@ class Live:
     async def _next(self, generation: int) -> int:
         async with self._changed:
             await asyncio.wait_for(
-                self._changed.wait_for(lambda: self._generation != generation), KEEP_ALIVE
+                self._changed.wait_for(lambda: self._generation != generation or self._closing),
+                KEEP_ALIVE,
             )
             return self._generation
 
@@ -102,12 +108,14 @@ class Live:
             shown = await stamp()
             generation = self._generation
             await response.write(b"retry: 3000\n\n")
-            while True:
+            while not self._closing:
                 try:
                     generation = await self._next(generation)
                 except TimeoutError:
                     await response.write(b": still here\n\n")
                     continue
+                if self._closing:
+                    break
                 now = await stamp()
                 if now != shown:
                     shown = now

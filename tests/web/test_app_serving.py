@@ -1,7 +1,11 @@
-"""`python -m bot web`: the pages alone, on the configured database, stopped by SIGTERM."""
+"""`python -m bot web`, and the bot with BREDON_WEB_PORT: the pages served from the configured
+database, stopped by SIGTERM even while a reader follows a game live."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+import http.client
 import signal
 import socket
 import subprocess
@@ -12,6 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.guild_settings import Pages
+from bot.page_addresses import PageAddresses
+from bot.services import Services
+from tests.bot.conftest import GUILD, start_game
 from tests.bot.test_main_admin_path import bredon, environment
 from tests.cogs.test_running_stop import stand_in
 
@@ -31,6 +39,18 @@ def bredon_web(cwd: Path, port: int) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+async def a_game_shown(database: Path) -> str:
+    """A game of a server whose pages are on, made beside the running process; its page."""
+    services = await Services.open(database, upgrade=False)
+    try:
+        settings = await services.guilds.get(GUILD)
+        await services.guilds.save(dataclasses.replace(settings, pages=Pages.UNLISTED))
+        game = await start_game(services, size=5)
+        return PageAddresses(await services.guilds.page_secret()).game(game.id)
+    finally:
+        await services.close()
 
 
 @pytest.mark.parametrize("alone", [True, False], ids=["bredon web", "inside the bot"])
@@ -59,9 +79,14 @@ def test_the_pages_are_served_until_sigterm(tmp_path: Path, alone: bool) -> None
             urllib.request.urlopen(f"http://127.0.0.1:{port}/game/1/{'A' * 22}", timeout=5)
         except urllib.error.HTTPError as error:
             assert error.code == 404
+        page = asyncio.run(a_game_shown(tmp_path / "bredon.sqlite3"))
+        following = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        following.request("GET", f"{page}/events")
+        live = following.getresponse()
+        assert live.status == 200 and live.readline() == b"retry: 3000\n"
     finally:
         process.send_signal(signal.SIGTERM)
-        _out, err = process.communicate(timeout=60)
+        _out, err = process.communicate(timeout=60)  # a stream held open would hang it
     assert process.returncode == 0, err
 
 
