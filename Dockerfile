@@ -15,6 +15,7 @@ COPY tak ./tak
 COPY rendering ./rendering
 COPY bot ./bot
 COPY cogs ./cogs
+COPY web ./web
 RUN python3 -m venv .venv && .venv/bin/pip install -e .
 
 FROM python:3.11-slim

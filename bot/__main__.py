@@ -5,7 +5,8 @@ online backup, or pg_dump for PostgreSQL);
 `python -m bot copy SOURCE TARGET` moves an installation from a SQLite file into PostgreSQL or back;
 `python -m bot init [DATABASE]` creates a new, empty database (the only way one is created);
 `python -m bot migrate [DATABASE]` upgrades a database's schema offline, keeping a copy first;
-`python -m bot health` asks the running bot's ``/healthz`` (for Docker's health check).
+`python -m bot health` asks the running bot's ``/healthz`` (for Docker's health check);
+`python -m bot web` serves the pages anyone can open (web/) alone, without Discord.
 
 The bot starts only on a database of this version's schema: a missing one names ``init``, an
 older one ``migrate`` (or ``BREDON_MIGRATE_ON_START=1``), and the start-up log names the database,
@@ -14,10 +15,10 @@ its schema version and what it holds. A misspelled ``BREDON_*`` variable stops i
 Settings come from `.env` in the working directory and the environment (see `.env.example`).
 Every foreseeable failure (no token, a rejected token, a malformed setting, an unusable database
 path, a database file that is damaged, newer than this code, locked, read-only or on a full disk,
-a health port in use, Discord unreachable, or a `StoreError` that stops the running bot) ends with
-one sentence saying what to do and a documented exit status, not a traceback; no message repeats
-a setting's value, which could be the token pasted in the wrong place. The database is checked
-before Discord is contacted.
+a health or pages port in use, Discord unreachable, or a `StoreError` that stops the running
+bot) ends with one sentence saying what to do and a documented exit status, not a traceback; no
+message repeats a setting's value, which could be the token pasted in the wrong place. The
+database is checked before Discord is contacted.
 
 SIGTERM and SIGINT stop the bot cleanly, also as PID 1 in a container (:meth:`BredonBot.stop`):
 new commands are turned away, those under way finish, the worker processes end, the Discord
@@ -68,6 +69,7 @@ from bot.store.shard_leases import ShardClaimed
 
 # The entry point, the one module that sees both layers: a run or a sync goes to Discord.
 from cogs.running import DiscordFailure, log_to_console, run_bot, run_on_discord, run_sync
+from web.app import alongside, serve_pages
 
 log = logging.getLogger("bot")
 
@@ -144,6 +146,11 @@ def parse_args(argv: Sequence[str], prog: str = "python -m bot") -> argparse.Nam
             help="a SQLite file or a postgresql:// URL (default: BREDON_DATABASE)",
         )
     actions.add_parser("health", help="ask the running bot's /healthz (needs BREDON_HEALTH_PORT)")
+    actions.add_parser(
+        "web",
+        help="serve the pages anyone can open, alone, from the configured database "
+        "(BREDON_WEB_PORT, default 8081; needs no token)",
+    )
     return parser.parse_args(argv)
 
 
@@ -364,6 +371,26 @@ def run_health(settings: Settings) -> int:
     return EXIT_UNHEALTHY
 
 
+def run_web(settings: Settings) -> int:
+    """`python -m bot web`: the pages alone, until SIGTERM or SIGINT; needs no token."""
+    log_to_console(settings.logging_level)
+    try:
+        asyncio.run(serve_pages(settings))
+    except NewerSchema as error:
+        print(error, file=sys.stderr)
+        return EXIT_UPGRADED
+    except (NotSetUp, PortUnavailable) as error:
+        print(error, file=sys.stderr)
+        return EXIT_CONFIG
+    except (StoreError, StoreBusy) as error:
+        print(error, file=sys.stderr)
+        return EXIT_DATABASE
+    except StoreUnwritable as error:
+        print(error.problem, file=sys.stderr)
+        return EXIT_DATABASE
+    return 0
+
+
 def main(
     argv: Sequence[str], environ: Mapping[str, str], cwd: Path, prog: str = "python -m bot"
 ) -> int:
@@ -390,6 +417,8 @@ def main(
             return (run_init if args.action == "init" else run_migrate)(named)
         if args.action == "health":
             return run_health(settings)
+        if args.action == "web":
+            return run_web(dataclasses.replace(settings, database=database))
         if settings.token is None:
             read = settings.env_file
             if read is not None and read.found:
@@ -414,7 +443,7 @@ def main(
                 where = f"to {guild_id}"
             say(f"Synced {synced} command(s) {where}.")
         else:
-            run_on_discord(run_bot(settings, token))
+            run_on_discord(alongside(settings, run_bot(settings, token)))
     except NewerSchema as error:
         print(error, file=sys.stderr)
         return EXIT_UPGRADED

@@ -51,6 +51,10 @@ SETTING_NAMES = (
     "BREDON_TYPED_MOVES",
     "BREDON_HEALTH_PORT",
     "BREDON_HEALTH_HOST",
+    "BREDON_WEB_PORT",
+    "BREDON_WEB_HOST",
+    "BREDON_PUBLIC_URL",
+    "BREDON_WEB_SECRET",
     "BREDON_SHARDS",
     "BREDON_SHARD_IDS",
     "BREDON_ENGINE",
@@ -106,6 +110,7 @@ class Settings:
     typed_moves: bool = False  # read moves typed in game threads (message content intent)
     health_port: int | None = None  # the /healthz and /metrics endpoint; None: off
     health_host: str = "127.0.0.1"
+    web: WebPages = field(default_factory=lambda: WebPages())  # the pages (web/)
     sharding: Sharding | None = None  # None: one connection, no AutoShardedBot
     engine: tuple[str, ...] | None = None  # a TEI engine's command line: the strongest level
     bot_workers: int = 2  # processes that search the bot's moves (games thought about at once)
@@ -149,6 +154,7 @@ class Settings:
             typed_moves=_switch(values, "BREDON_TYPED_MOVES"),
             health_port=_health_port(values.get("BREDON_HEALTH_PORT", "").strip()),
             health_host=values.get("BREDON_HEALTH_HOST", "").strip() or "127.0.0.1",
+            web=_web_pages(values),
             sharding=_sharding(
                 values.get("BREDON_SHARDS", "").strip(), values.get("BREDON_SHARD_IDS", "").strip()
             ),
@@ -239,13 +245,49 @@ def _bounded(values: Mapping[str, str], name: str, default: int, low: int, high:
     return number
 
 
-def _health_port(text: str) -> int | None:
+def _health_port(text: str, name: str = "BREDON_HEALTH_PORT") -> int | None:
     if not text:
         return None
     port = _number(text)
     if port is None or not 1 <= port <= 65535:
-        raise SettingsError("BREDON_HEALTH_PORT must be a port number (1-65535).")
+        raise SettingsError(f"{name} must be a port number (1-65535).")
     return port
+
+
+@dataclass(frozen=True, slots=True)
+class WebPages:
+    """Where the pages anyone can open are served (web/): inside the bot when `port` is set,
+    or by `bredon web`; `public_url` is how readers reach them (the links Bredon posts), and
+    `secret` what their addresses are signed with (None: one kept in the database)."""
+
+    port: int | None = None
+    host: str = "127.0.0.1"
+    public_url: str | None = None
+    secret: str | None = field(default=None, repr=False)
+
+
+MIN_WEB_SECRET = 16  # characters: a shorter secret could be guessed
+
+
+def _web_pages(values: Mapping[str, str]) -> WebPages:
+    public_url = values.get("BREDON_PUBLIC_URL", "").strip().rstrip("/") or None
+    if public_url is not None and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", public_url):
+        raise SettingsError(
+            "BREDON_PUBLIC_URL must be the address readers open the pages at, like "
+            "https://tak.example.org (no query or fragment)."
+        )
+    secret = values.get("BREDON_WEB_SECRET", "").strip() or None
+    if secret is not None and len(secret) < MIN_WEB_SECRET:
+        raise SettingsError(
+            f"BREDON_WEB_SECRET must be at least {MIN_WEB_SECRET} characters (leave it unset "
+            "and Bredon keeps a random one in the database)."
+        )
+    return WebPages(
+        port=_health_port(values.get("BREDON_WEB_PORT", "").strip(), "BREDON_WEB_PORT"),
+        host=values.get("BREDON_WEB_HOST", "").strip() or "127.0.0.1",
+        public_url=public_url,
+        secret=secret,
+    )
 
 
 def _sharding(shards: str, ranges: str) -> Sharding | None:

@@ -228,7 +228,7 @@ def N_(message: str, /) -> str:
 
 # Where the text for people is: the calls above in every layer that words things (pictures get
 # their words from their callers), as ``pybabel extract`` would read them.
-SOURCES = ("bot", "cogs")
+SOURCES = ("bot", "cogs", "web")
 KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None}
 
 

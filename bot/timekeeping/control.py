@@ -25,7 +25,7 @@ from enum import StrEnum
 from typing import TypedDict
 
 from bot.errors import InvalidSetting
-from bot.languages import _
+from bot.languages import _, ngettext
 from bot.text_safety import one_line
 
 ZERO = timedelta(0)
@@ -208,6 +208,25 @@ class TimeControl:
                 f"(max {describe_duration(self.cap)})"
             )
         return f"{days_per_move}d per move"
+
+    def words(self, days_per_move: int) -> str:
+        """:meth:`describe` in the words being spoken: "2 days a move", or the bank or
+        increment besides the days."""
+        kind = self.kind
+        if kind is ClockKind.MOVE:
+            return ngettext("{count} day a move", "{count} days a move", days_per_move)
+        if kind is ClockKind.BANK:
+            return _(
+                "{days}d per move + {bank} bank",
+                days=days_per_move,
+                bank=describe_duration(self.bank),
+            )
+        return _(
+            "{days}d +{increment} a move (max {maximum})",
+            days=days_per_move,
+            increment=describe_duration(self.increment),
+            maximum=describe_duration(self.cap),
+        )
 
     def ptn_clock(self, days_per_move: int) -> str:
         """The PTN ``Clock`` tag's value (PTN Ninja accepts any text there): the same words as

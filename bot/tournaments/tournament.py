@@ -20,6 +20,16 @@ class TournamentFormat(StrEnum):
     ELIMINATION = "elimination"
     GROUPS = "groups"  # round-robin groups, then a knockout of the top players of each
 
+    def word(self) -> str:
+        """The format in the words being spoken ("round robin", "Swiss"...)."""
+        return {
+            TournamentFormat.ROUND_ROBIN: _("round robin"),
+            TournamentFormat.DOUBLE_ROUND_ROBIN: _("double round robin"),
+            TournamentFormat.SWISS: _("Swiss"),
+            TournamentFormat.ELIMINATION: _("single elimination"),
+            TournamentFormat.GROUPS: _("groups -> knockout"),
+        }[self]
+
 
 class RequestedBye(StrEnum):
     """What a bye a Swiss player asked for scores in match points: a drawn match's points, or

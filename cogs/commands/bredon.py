@@ -11,8 +11,9 @@ import discord
 from discord import app_commands
 
 from bot.coins.service import MAX_COINS
-from bot.guild_settings import MAX_VACATION_DAYS
+from bot.guild_settings import MAX_VACATION_DAYS, Pages
 from bot.languages import _
+from bot.page_addresses import PublicPages
 from cogs.arguments import BoardSize, Days, Komi, bredon
 from cogs.delivery.courier import courier_of
 from cogs.interactions import Refusal, acting, player_of, services_of
@@ -39,8 +40,18 @@ def require_manager(interaction: discord.Interaction) -> None:
     antiquity="New challenges use the antiquity tie rule: a tied flat count goes to black",
     vacation_days="Vacation days each player may take a year (0 turns vacations off)",
     language="The language of Bredon's posts here (default: the server's own)",
+    pages="Web pages of this server's games, tournaments and players (off by default)",
 )
-@app_commands.choices(language=language_choices(FOLLOW_SERVER, "The server's own"))
+@app_commands.choices(
+    language=language_choices(FOLLOW_SERVER, "The server's own"),
+    pages=[
+        app_commands.Choice(name="Off", value=Pages.OFF.value),
+        app_commands.Choice(
+            name="Unlisted: only to whoever has a link", value=Pages.UNLISTED.value
+        ),
+        app_commands.Choice(name="Listed: also a lobby page", value=Pages.LISTED.value),
+    ],
+)
 async def config(
     interaction: discord.Interaction,
     size: BoardSize | None = None,
@@ -52,8 +63,9 @@ async def config(
     antiquity: bool | None = None,
     vacation_days: app_commands.Range[int, 0, MAX_VACATION_DAYS] | None = None,
     language: str | None = None,
+    pages: str | None = None,
 ) -> None:
-    """Server defaults: new games, threads, typed moves"""
+    """Server defaults: new games, threads, typed moves, web pages"""
     async with acting(interaction):
         require_manager(interaction)
         bot = bredon(interaction)
@@ -71,6 +83,8 @@ async def config(
         changed = {name: value for name, value in changes.items() if value is not None}
         if language is not None:
             changed["language"] = None if language == FOLLOW_SERVER else language
+        if pages is not None:
+            changed["pages"] = Pages(pages)
         if changed:
             current = await bot.services.guilds.save(dataclasses.replace(current, **changed))
         reading = bot.settings.typed_moves
@@ -78,6 +92,9 @@ async def config(
         text = game_messages.guild_settings_text(
             current, reads_typed_moves=reading, language=guild_language
         )
+        public = PublicPages(bot.services.guilds, bot.settings.web)
+        addresses = await public.addresses(current.guild_id)
+        text += "\n" + game_messages.pages_text(current.pages, addresses, current.guild_id)
         await interaction.followup.send(text, ephemeral=True)
 
 

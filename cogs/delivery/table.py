@@ -32,8 +32,9 @@ import aiohttp
 import discord
 
 from bot.errors import UnknownPlayer
+from bot.games.board_words import board_words, replay_words
 from bot.games.model import NO_SERVER, GameView
-from bot.languages import _, catalogue, speaking, thousands_separator
+from bot.languages import _, catalogue, speaking
 from bot.notifications.outbox import (
     PAYLOADS,
     BiddingNews,
@@ -51,7 +52,7 @@ from bot.services import Services
 from bot.work.attached_files import FileReader
 from bot.work.fair_slots import FairSlots
 from cogs.delivery.conversations import Conversations, only_players
-from rendering import THEMES, BoardWords, ReplayWords, render_board, render_replay_within
+from rendering import THEMES, render_board, render_replay_within
 from tak import Move, Position, Result
 from tak.ptn import Game
 
@@ -508,38 +509,6 @@ class GameTable:
             game, position, viewer_id=viewer_id, last_move=last_move, called=called
         )
         return Post(text, png, _board_name(game, position), view)
-
-
-def board_words() -> BoardWords:
-    """The words drawn on a board, in the language spoken (of whoever sees the picture)."""
-    return BoardWords(
-        move=_("Move {number}"),
-        player=_("Player {number}"),
-        komi=_("Komi {komi}"),
-        flats=_("Flats {count}"),
-        road=_("{name} wins by road"),
-        on_flats=_("{name} wins on flats"),
-        resignation=_("{name} wins by resignation"),
-        time=_("{name} wins on time"),
-        win=_("{name} wins"),
-        agreement=_("Draw by agreement"),
-        tied=_("Draw: the flat count is tied"),
-        aborted=_("The game was aborted"),
-    )
-
-
-def replay_words() -> ReplayWords:
-    """The words of a replay, in the language spoken."""
-    return ReplayWords(
-        board=board_words(),
-        start_and_end=_("Only the start and the end of {plies} plies shown."),
-        start_and_last=_("Only the start and the last {closing} of {plies} plies shown."),
-        every=_("One ply in {stride} of {plies} shown."),
-        every_then_last=_("One ply in {stride} of {plies} shown, then the last {closing}."),
-        ply=_("ply {ply} of {plies}"),
-        skipped=_("{count} skipped"),
-        thousands=thousands_separator(),
-    )
 
 
 def _board_name(game: GameView, position: Position) -> str:

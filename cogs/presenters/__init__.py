@@ -19,6 +19,7 @@ from cogs.presenters import (
     leagues,
     moves,
     offers,
+    pages,
     puzzles,
     seasons,
     starts,
@@ -34,5 +35,6 @@ def register_all(table: GameTable) -> None:
         leagues,
         seasons,
         puzzles,
+        pages,
     ):
         module.register(table)

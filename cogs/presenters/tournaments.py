@@ -14,6 +14,7 @@ from bot.notifications.outbox import Headline, Item, Outcome, TournamentNews
 from bot.tournaments.tournament import TournamentFormat, TournamentStatus, TournamentView
 from cogs.delivery.picture_files import tournament_files
 from cogs.delivery.table import GONE, GameTable, Shown, Undeliverable
+from cogs.presenters.pages import public_pages
 from cogs.words import result_messages, tournament_messages
 from cogs.words.formatting import display
 
@@ -28,6 +29,11 @@ async def show_news(table: GameTable, item: Item, news: TournamentNews) -> Shown
     sent is counted in the item's progress, so a retry goes on from the next one."""
     tournament = await table.services.tournaments.get(news.tournament_id)
     posts = await _posts(table, tournament, news)
+    public = public_pages(table)
+    addresses = None if public is None else await public.addresses(tournament.guild_id)
+    for _text, embed, _pictures in posts:
+        if embed is not None and addresses is not None:
+            embed.url = addresses.tournament(tournament.id)  # its title links to its page
     last = item.progress.get("last_link")
     for number, (text, embed, pictures) in enumerate(posts):
         if number < item.progress.get("sent", 0):

@@ -13,7 +13,7 @@ from bot.deadlines.holds import VacationReport, VacationStatus
 from bot.deadlines.service import Reminder
 from bot.games.model import GameSetup, GameView
 from bot.games.turns import out_of_time_held
-from bot.languages import _, ngettext
+from bot.languages import _
 from bot.notifications.outbox import ClockEvent, ClockNews
 from bot.store import from_db
 from bot.timekeeping.control import ClockKind, describe_duration
@@ -22,17 +22,7 @@ from cogs.words.formatting import display, mention, timestamp
 
 def describe_clock(setup: GameSetup) -> str:
     """ "2 days a move", or the bank or increment besides the days."""
-    clock, days = setup.clock, setup.days_per_move
-    if clock.kind is ClockKind.MOVE:
-        return ngettext("{count} day a move", "{count} days a move", days)
-    if clock.kind is ClockKind.BANK:
-        return _("{days}d per move + {bank} bank", days=days, bank=describe_duration(clock.bank))
-    return _(
-        "{days}d +{increment} a move (max {maximum})",
-        days=days,
-        increment=describe_duration(clock.increment),
-        maximum=describe_duration(clock.cap),
-    )
+    return setup.clock.words(setup.days_per_move)
 
 
 def clock_state(game: GameView) -> str:

@@ -28,7 +28,7 @@ from bot.games.model import (
     MatchView,
 )
 from bot.games.scratch import numbered
-from bot.guild_settings import GuildSettings
+from bot.guild_settings import GuildSettings, Pages
 from bot.languages import _, language_name, ngettext, numeral
 from bot.notifications.outbox import (
     ConditionsDropped,
@@ -37,6 +37,7 @@ from bot.notifications.outbox import (
     GameEnded,
     RequestMade,
 )
+from bot.page_addresses import PageAddresses
 from bot.play.outcomes import GameEnding, MoveOutcome
 from bot.text_safety import MAX_MESSAGE, message_text, one_line
 from cogs.words.clock_messages import clock_note, clock_state, describe_clock
@@ -675,6 +676,26 @@ def guild_settings_text(settings: GuildSettings, *, reads_typed_moves: bool, lan
             )
         )
     )
+
+
+def pages_text(pages: Pages, addresses: PageAddresses | None, guild_id: int) -> str:
+    """`/bredon config`'s line on the server's web pages; `addresses`: where they are read
+    (None: the bot's operator has said nowhere, so no link can be given)."""
+    if pages is Pages.OFF:
+        return _("Web pages: off.")
+    if addresses is None:
+        return _(
+            "Web pages: on, but the bot's operator has not said where they are read "
+            "(BREDON_PUBLIC_URL), so no link to them is posted."
+        )
+    if pages is Pages.UNLISTED:
+        return _("Web pages: on, each only to whoever has its link (posted under the boards).")
+    return _("Web pages: listed; the lobby: <{url}>", url=addresses.server(guild_id))
+
+
+def page_link(url: str) -> str:
+    """The game's web page under its board (in angle brackets: Discord previews it not)."""
+    return _("[Follow this game on the web](<{url}>)", url=url)
 
 
 RULES_URL = "https://ustak.org/play-beautiful-game-tak/"  # the README's link to the rules

@@ -37,13 +37,7 @@ MAX_TABLE_NAME = 14
 
 
 def format_name(format: TournamentFormat) -> str:
-    return {
-        TournamentFormat.ROUND_ROBIN: _("round robin"),
-        TournamentFormat.DOUBLE_ROUND_ROBIN: _("double round robin"),
-        TournamentFormat.SWISS: _("Swiss"),
-        TournamentFormat.ELIMINATION: _("single elimination"),
-        TournamentFormat.GROUPS: _("groups -> knockout"),
-    }[format]
+    return format.word()
 
 
 def scoring_name(system: ScoringSystem) -> str:

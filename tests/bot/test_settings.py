@@ -94,6 +94,37 @@ def test_bad_switches_and_ids_are_refused_by_name(values: dict[str, str], named:
         Settings.from_mapping(values)
 
 
+def test_the_pages_settings_are_read_and_checked() -> None:
+    web = Settings.from_mapping(
+        {
+            "BREDON_WEB_PORT": "8081",
+            "BREDON_PUBLIC_URL": "https://tak.example.org/bredon/",
+            "BREDON_WEB_SECRET": "s" * 16,
+        }
+    ).web
+    assert (web.port, web.host, web.public_url) == (
+        8081,
+        "127.0.0.1",
+        "https://tak.example.org/bredon",
+    )
+    assert "s" * 16 not in repr(web)  # the secret never in a log line
+    assert Settings.from_mapping({}).web.port is None
+
+
+@pytest.mark.parametrize(
+    ("values", "named"),
+    [
+        ({"BREDON_WEB_PORT": "70000"}, "BREDON_WEB_PORT"),
+        ({"BREDON_PUBLIC_URL": "tak.example.org"}, "BREDON_PUBLIC_URL"),
+        ({"BREDON_PUBLIC_URL": "https://tak.example.org/?a=1"}, "BREDON_PUBLIC_URL"),
+        ({"BREDON_WEB_SECRET": "short"}, "BREDON_WEB_SECRET"),
+    ],
+)
+def test_bad_pages_settings_are_refused_by_name(values: dict[str, str], named: str) -> None:
+    with pytest.raises(SettingsError, match=named):
+        Settings.from_mapping(values)
+
+
 @pytest.mark.parametrize(
     ("line", "value"),
     [

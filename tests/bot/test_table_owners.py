@@ -34,6 +34,7 @@ OWNERS = {
     "tournament_bye_requests": "bot/tournaments/storage.py",
     "tournament_forbidden_pairs": "bot/tournaments/storage.py",
     "guild_settings": "bot/guild_settings.py",
+    "page_secret": "bot/guild_settings.py",
     "ratings": "bot/games/ratings.py",
     "rating_changes": "bot/games/ratings.py",
     "outbox": "bot/notifications/outbox.py",
