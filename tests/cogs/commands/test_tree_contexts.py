@@ -15,7 +15,7 @@ from cogs.commands.tree import group
 GUILD_INSTALL, USER_INSTALL = 0, 1
 GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2
 PLAYERS = {"tak", "game", "clock", "profile"}
-SERVERS_ONLY = {"coins", "tournament", "organize", "bredon"}
+SERVERS_ONLY = {"coins", "tournament", "organize", "bredon", "season", "league", "puzzle"}
 
 
 def synced(bot: Any) -> dict[str, dict[str, Any]]:
