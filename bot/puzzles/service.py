@@ -4,8 +4,9 @@ rated by Glicko-2 and the daily streak. Owns the ``puzzles``, ``puzzle_mined_gam
 
 Where puzzles come from: the published set shipped with Bredon (``published.json``, mined from
 freely licensed real games by ``scripts/mine_puzzles.py``), loaded once; and the servers' own
-finished games, each mined once, a batch at a time (:data:`_MINED_PER_LOOK`): in the background,
-as a duty of the deadline scheduler (:meth:`PuzzleService.run_due`), and when a puzzle is asked
+finished games (never a game outside Bredon's servers: nothing of a DM's game is shown
+elsewhere), each mined once, a batch at a time (:data:`_MINED_PER_LOOK`): in the background, as
+a duty of the deadline scheduler (:meth:`PuzzleService.run_due`), and when a puzzle is asked
 for. Mining tries every legal move in every position (about 0.2 s a game in pure Python), so it
 runs in the bot's background worker process (:attr:`bot.services.Services.background`, shared
 with the explorer), never on the event loop nor in a thread, which would share the GIL with
@@ -34,7 +35,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 
 from bot.errors import BredonError, IllegalMove
-from bot.games.model import GameStatus
+from bot.games.model import NO_SERVER, GameStatus
 from bot.languages import _
 from bot.notifications.outbox import DailyPuzzlePosted, enqueue
 from bot.players.glicko2 import Rating, update_after_game
@@ -248,11 +249,11 @@ class PuzzleService:
         daily-puzzle channel, or a puzzle was answered): a bot whose players never asked for
         one spends no CPU on them (a player's first ask mines a batch)."""
         row = await self._db.fetchone(
-            "SELECT 1 FROM games g WHERE g.status = ? AND NOT EXISTS "
+            "SELECT 1 FROM games g WHERE g.status = ? AND g.guild_id != ? AND NOT EXISTS "
             "(SELECT 1 FROM puzzle_mined_games m WHERE m.game_id = g.id) "
             "AND (EXISTS (SELECT 1 FROM puzzle_channels) "
             "OR EXISTS (SELECT 1 FROM puzzle_attempts)) LIMIT 1",
-            (GameStatus.FINISHED.value,),
+            (GameStatus.FINISHED.value, NO_SERVER),
         )
         return row is not None
 
@@ -260,10 +261,10 @@ class PuzzleService:
         async with self._db.snapshot() as tx:
             rows = await tx.fetchall(
                 "SELECT g.id, g.size, g.komi, g.opening, g.stones1, g.stones2, g.caps1, g.caps2, "
-                "g.start_tps FROM games g WHERE g.status = ? AND NOT EXISTS "
+                "g.start_tps FROM games g WHERE g.status = ? AND g.guild_id != ? AND NOT EXISTS "
                 "(SELECT 1 FROM puzzle_mined_games m WHERE m.game_id = g.id) "
                 "ORDER BY g.id LIMIT ?",
-                (GameStatus.FINISHED.value, _MINED_PER_LOOK),
+                (GameStatus.FINISHED.value, NO_SERVER, _MINED_PER_LOOK),
             )
             games = []
             for row in rows:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot import errors
+from bot.games.model import NO_SERVER, GamePlace, GameRequest
 from bot.notifications.outbox import DailyPuzzlePosted
 from bot.puzzles.service import (
     NONE_LEFT_RETRY,
@@ -15,7 +16,7 @@ from bot.puzzles.service import (
     read_published,
 )
 from tak import Position
-from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD
+from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD, play
 
 
 async def _solution(services, puzzle_id: int) -> str:
@@ -37,6 +38,27 @@ async def test_the_published_set_is_loaded_once_and_each_is_a_puzzle(services) -
     assert await services.puzzles.stock() == 0
     puzzle = await services.puzzles.next_for(ALICE)
     assert puzzle.source is not None and puzzle.rating == 1500
+
+
+async def test_a_game_outside_bredons_servers_is_never_mined(services) -> None:
+    setup = (await services.guilds.get(NO_SERVER)).game_setup(GameRequest(size=5))
+    challenge = await services.challenges.create(
+        guild_id=NO_SERVER,
+        channel_id=CHANNEL,
+        challenger=ALICE,
+        opponent=BOB,
+        setup=setup,
+        colour="white",
+        place=GamePlace.DM,
+    )
+    game = (await services.challenges.accept(challenge.id, BOB)).game
+    assert game is not None
+    await play(services, game.id, "e5 a1 b1 d1 c1 e4 d2 e3 e1 e2 d2-")  # a puzzle in a server
+    await services.puzzles.set_channel(GUILD, CHANNEL)  # puzzles in use
+    await services.puzzles.run_due()
+    assert await services.puzzles.next_due_at() != services.clock.now()  # nothing left to mine
+    assert await services.db.fetchall("SELECT game_id FROM puzzle_mined_games") == []
+    assert await services.db.fetchall("SELECT id FROM puzzles WHERE game_id IS NOT NULL") == []
 
 
 async def test_a_finished_game_is_mined_once(services, clock, new_game, moves) -> None:
