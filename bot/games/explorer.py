@@ -49,7 +49,7 @@ _IN_CHUNK = 500  # game ids per query of their moves
 REPLAY_BATCH = 500  # games replayed per call of the worker (about 1 s in pure Python)
 # Games indexed in all servers and sizes (about 7 KiB each: 2,000 games of 6x6 hold 14 MiB).
 MAX_INDEXED_GAMES = 20_000
-PUBLISHED_GAMES = Path(__file__).parent / "published" / "games.jsonl"
+PUBLISHED_GAMES = Path(__file__).parent / "real_games" / "games.jsonl"
 _Item = TypeVar("_Item")
 MOVE_NUMBER = re.compile(r"\d+\.(\.\.)?")
 

@@ -11,7 +11,7 @@ import pytest
 from tak import Position, TakError, parse_result
 from tak.playtak import server_move_ptn
 
-PUBLISHED = Path(__file__).parents[2] / "bot" / "games" / "published" / "games.jsonl"
+PUBLISHED = Path(__file__).parents[2] / "bot" / "games" / "real_games" / "games.jsonl"
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,8 @@
-"""Build `bot/games/published/games.jsonl`, the published real games the opening explorer counts
+"""Build `bot/games/real_games/games.jsonl`, the published real games the opening explorer counts
 beside a server's own, from a folder of public game records (the project's developer machines
 have them in ../shared/real_games; its README names each source, commit and licence):
 
-    python scripts/published_games.py ../shared/real_games
+    python scripts/real_games.py ../shared/real_games
 
 Kept: finished games from the empty board with the standard pieces of their size and the swap
 opening (the games the explorer compares), each once (the same moves in two files are one
@@ -20,7 +20,7 @@ from tak import STANDARD_RESERVES, Position
 from tak.playtak import server_move_ptn
 from tak.ptn import Game
 
-OUT = Path(__file__).parents[1] / "bot" / "games" / "published" / "games.jsonl"
+OUT = Path(__file__).parents[1] / "bot" / "games" / "real_games" / "games.jsonl"
 
 
 def ptn_files(root: Path) -> Iterator[dict[str, object]]:
