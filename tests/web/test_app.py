@@ -14,6 +14,7 @@ from bot.guild_settings import Pages
 from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.settings import WebPages
+from bot.store import StoreError
 from tests.bot import tournament_helpers as tournaments
 from tests.bot.conftest import BOB, GUILD, clock, db_path, play, services, start_game
 from web.app import PageSite
@@ -368,3 +369,24 @@ async def test_a_tournament_still_signing_up_has_its_page(
     html = await (await client.get(url)).text()
     assert "Winter Cup" in html and "Round 1" not in html
     assert (await client.get(f"{url}/bracket.png")).status == 404
+
+
+async def test_a_page_while_the_database_is_unavailable_answers_503(
+    services: Services,
+    site: PageSite,
+    client: TestClient[object, object],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    await pages_on(services)
+    game = await start_game(services, size=5)
+
+    async def unreachable(*_args: object, **_kwargs: object) -> None:
+        raise StoreError("Cannot connect to PostgreSQL at db:5432 (refused).")
+
+    monkeypatch.setattr(services.games, "get", unreachable)
+    response = await client.get(site.addresses.game(game.id))
+    assert response.status == 503
+    assert response.headers["Retry-After"]
+    text = await response.text()
+    assert "Traceback" not in text and "PostgreSQL" not in text
+    assert response.headers["Content-Security-Policy"]
