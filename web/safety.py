@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from aiohttp import web
 
 from bot.languages import speaking
-from bot.store import StoreError
+from bot.work.waking import store_outage
 from web.words import page_words, reader_language
 
 log = logging.getLogger(__name__)
@@ -126,7 +126,9 @@ def middlewares(limiter: RateLimiter) -> list[Callable[..., Awaitable[web.Stream
                     response = await handler(request)
                 except web.HTTPNotFound:
                     response = web.Response(status=404, text=page_words()["not_found"] + "\n")
-                except StoreError as error:  # an outage: said plainly, logged, no traceback
+                except Exception as error:  # an outage: said plainly, logged, no traceback
+                    if not store_outage(error):
+                        raise
                     log.warning("A page cannot read the database: %s", error)
                     response = web.Response(
                         status=503, text=UNAVAILABLE, headers={"Retry-After": "30"}

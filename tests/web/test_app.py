@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from bot.errors import StoreBusy, StoreUnwritable
 from bot.guild_settings import Pages
 from bot.players.model import PlayerRef
 from bot.services import Services
@@ -371,22 +372,48 @@ async def test_a_tournament_still_signing_up_has_its_page(
     assert (await client.get(f"{url}/bracket.png")).status == 404
 
 
+@pytest.mark.parametrize(
+    "outage",
+    [
+        StoreError("Cannot connect to PostgreSQL at db:5432 (refused)."),
+        StoreUnwritable("PostgreSQL at db:5432 cannot be reached: refused"),
+        StoreBusy(),
+    ],
+    ids=["StoreError", "StoreUnwritable", "StoreBusy"],
+)
 async def test_a_page_while_the_database_is_unavailable_answers_503(
     services: Services,
     site: PageSite,
     client: TestClient[object, object],
     monkeypatch: pytest.MonkeyPatch,
+    outage: Exception,
 ) -> None:
-    await pages_on(services)
+    """An outage is neither a 500 nor a 404 (the page exists; the database does not answer)."""
+    await pages_on(services, Pages.LISTED)
     game = await start_game(services, size=5)
+    event = await tournaments.new_tournament(services, [tournaments.ANN, tournaments.BEN])
+    await pages_on(services, Pages.LISTED, guild=tournaments.GUILD)
+    pages = [
+        site.addresses.game(game.id),
+        site.addresses.tournament(event.id),
+        site.addresses.player(GUILD, BOB.id),
+        site.addresses.server(GUILD),
+    ]
+    assert [(await client.get(url)).status for url in pages] == [200] * 4
 
     async def unreachable(*_args: object, **_kwargs: object) -> None:
-        raise StoreError("Cannot connect to PostgreSQL at db:5432 (refused).")
+        raise outage
 
-    monkeypatch.setattr(services.games, "get", unreachable)
-    response = await client.get(site.addresses.game(game.id))
-    assert response.status == 503
-    assert response.headers["Retry-After"]
-    text = await response.text()
-    assert "Traceback" not in text and "PostgreSQL" not in text
-    assert response.headers["Content-Security-Policy"]
+    def refused(*_args: object, **_kwargs: object) -> None:
+        raise outage
+
+    for reader in ("fetchone", "fetchall"):
+        monkeypatch.setattr(services.db, reader, unreachable)
+    monkeypatch.setattr(services.db, "snapshot", refused)  # a context manager: refused at once
+    for url in pages:
+        response = await client.get(url)
+        assert response.status == 503, url
+        assert response.headers["Retry-After"]
+        text = await response.text()
+        assert "Traceback" not in text and "PostgreSQL" not in text
+        assert response.headers["Content-Security-Policy"]
