@@ -417,3 +417,38 @@ async def test_a_page_while_the_database_is_unavailable_answers_503(
         text = await response.text()
         assert "Traceback" not in text and "PostgreSQL" not in text
         assert response.headers["Content-Security-Policy"]
+
+
+async def test_cancelled_events_and_aborted_games_have_their_pages(
+    services: Services, site: PageSite, client: TestClient[object, object]
+) -> None:
+    await pages_on(services, Pages.LISTED)
+    await pages_on(services, Pages.LISTED, guild=tournaments.GUILD)
+    aborted = await start_game(services, size=5)  # no move at all
+    await services.games.abort(aborted.id, BOB.id)
+    one_ply = await start_game(services, size=5)
+    await play(services, one_ply.id, "a1")
+    await services.games.abort(one_ply.id, BOB.id)
+    signing_up = await tournaments.new_tournament(
+        services, [tournaments.ANN, tournaments.BEN], name="Autumn Cup"
+    )
+    running = await tournaments.new_tournament(
+        services,
+        [tournaments.ANN, tournaments.BEN, tournaments.CAT, tournaments.DAN],
+        format="elimination",
+    )
+    await tournaments.start(services, running.id)
+    for event in (signing_up, running):
+        await services.tournaments.cancel(
+            event.id, actor_id=tournaments.ORGANIZER.id, is_organizer=True
+        )
+    urls = []
+    for game in (aborted, one_ply):
+        base = site.addresses.game(game.id)
+        urls += [base, f"{base}?ply=0", f"{base}/board.png", f"{base}/game.ptn"]
+        urls += [f"{base}/position.tps?ply=0", f"{base}?ply=-1", f"{base}?ply=99999"]
+    for event in (signing_up, running):
+        urls += [site.addresses.tournament(event.id)]
+    urls += [site.addresses.player(GUILD, BOB.id), site.addresses.server(GUILD)]
+    for url in urls:
+        assert (await client.get(url)).status == 200, url
