@@ -23,6 +23,7 @@ from aiohttp import web
 from bot.errors import BredonError
 from bot.published import PublishedService
 from bot.store import StoreError
+from bot.work.waking import store_outage
 from web.safety import SECURITY_HEADERS, client_address
 
 log = logging.getLogger(__name__)
@@ -116,7 +117,12 @@ class Live:
                     continue
                 if self._closing:
                     break
-                now = await stamp()
+                try:
+                    now = await stamp()
+                except Exception as error:  # headers are sent: an outage is waited out here
+                    if not store_outage(error):
+                        raise
+                    continue
                 if now != shown:
                     shown = now
                     data = json.dumps({"stamp": repr(now)})

@@ -452,3 +452,30 @@ async def test_cancelled_events_and_aborted_games_have_their_pages(
     urls += [site.addresses.player(GUILD, BOB.id), site.addresses.server(GUILD)]
     for url in urls:
         assert (await client.get(url)).status == 200, url
+
+
+async def test_an_open_game_page_waits_out_a_database_outage(
+    services: Services,
+    site: PageSite,
+    client: TestClient[object, object],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A stream already open when the database stops answering keeps its reader: the next
+    change after the outage still arrives (no error, no second answer in the stream)."""
+    await pages_on(services)
+    game = await start_game(services, size=5)
+    response = await client.get(site.addresses.game(game.id) + "/events")
+    assert await response.content.readline() == b"retry: 3000\n"
+    await response.content.readline()
+
+    async def unreachable(*_args: object, **_kwargs: object) -> None:
+        raise StoreUnwritable("PostgreSQL at db:5432 cannot be reached: refused")
+
+    with monkeypatch.context() as outage:
+        outage.setattr(services.games, "get", unreachable)
+        await services.games.move(game.id, game.player_to_move.id, "a1", expected_ply=0)
+        await asyncio.sleep(0.5)  # the stream looks at its game while the outage lasts
+    await play(services, game.id, "e5")
+    line = await asyncio.wait_for(response.content.readline(), timeout=30)
+    assert line == b"event: change\n"
+    response.close()
