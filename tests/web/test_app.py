@@ -479,3 +479,12 @@ async def test_an_open_game_page_waits_out_a_database_outage(
     line = await asyncio.wait_for(response.content.readline(), timeout=30)
     assert line == b"event: change\n"
     response.close()
+
+
+async def test_an_address_with_any_characters_in_its_token_gives_404(
+    services: Services, site: PageSite, client: TestClient[object, object]
+) -> None:
+    await pages_on(services, Pages.LISTED)
+    game = await start_game(services, size=5)
+    for url in (f"/game/{game.id}/%C3%A9", f"/server/{GUILD}/%E2%80%AE", "/tournament/1/%00"):
+        assert (await client.get(url)).status == 404, url
