@@ -11,13 +11,25 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.errors import StoreBusy, StoreUnwritable
+from bot.games.model import NO_SERVER, GamePlace, GameRequest
 from bot.guild_settings import Pages
+from bot.page_addresses import PublicPages
 from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.settings import WebPages
 from bot.store import StoreError
 from tests.bot import tournament_helpers as tournaments
-from tests.bot.conftest import BOB, GUILD, clock, db_path, play, services, start_game
+from tests.bot.conftest import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    GUILD,
+    clock,
+    db_path,
+    play,
+    services,
+    start_game,
+)
 from web.app import PageSite
 from web.live import STREAMS_PER_ADDRESS
 from web.safety import RateLimit
@@ -488,3 +500,37 @@ async def test_an_address_with_any_characters_in_its_token_gives_404(
     game = await start_game(services, size=5)
     for url in (f"/game/{game.id}/%C3%A9", f"/server/{GUILD}/%E2%80%AE", "/tournament/1/%00"):
         assert (await client.get(url)).status == 404, url
+
+
+async def test_a_game_outside_bredons_servers_is_never_shown(
+    services: Services, site: PageSite, client: TestClient[object, object]
+) -> None:
+    """A DM's game (kept under NO_SERVER) has no page, even were settings saved for guild 0 (a
+    /bredon config sent from a DM) to say pages are listed, nor a player page, nor a lobby."""
+    await pages_on(services, Pages.LISTED, guild=NO_SERVER)
+    setup = (await services.guilds.get(NO_SERVER)).game_setup(GameRequest(size=5))
+    challenge = await services.challenges.create(
+        guild_id=NO_SERVER,
+        channel_id=CHANNEL,
+        challenger=ALICE,
+        opponent=BOB,
+        setup=setup,
+        colour="white",
+        place=GamePlace.DM,
+    )
+    game = (await services.challenges.accept(challenge.id, BOB)).game
+    assert game is not None
+    await play(services, game.id, "a1 e5")
+    base = site.addresses.game(game.id)
+    for url in (
+        base,
+        f"{base}/board.png",
+        f"{base}/game.ptn",
+        f"{base}/position.tps",
+        f"{base}/events",
+        site.addresses.player(NO_SERVER, BOB.id),
+        site.addresses.server(NO_SERVER),
+    ):
+        assert (await client.get(url)).status == 404, url
+    posted = PublicPages(services.guilds, WebPages(public_url="https://x.org"))
+    assert await posted.addresses(NO_SERVER) is None  # no link is posted under a DM's board
