@@ -93,6 +93,7 @@ class Live:
         address = client_address(request)
         if self._streams.total() >= MAX_STREAMS or self._streams[address] >= STREAMS_PER_ADDRESS:
             return web.Response(status=503, text="Too many live pages open: reload instead.\n")
+        shown = await stamp()  # before the headers: an outage here is still a plain 503
         response = web.StreamResponse(
             headers={
                 **SECURITY_HEADERS,
@@ -106,7 +107,6 @@ class Live:
             return response
         self._streams[address] += 1
         try:
-            shown = await stamp()
             generation = self._generation
             await response.write(b"retry: 3000\n\n")
             while not self._closing:

@@ -534,3 +534,29 @@ async def test_a_game_outside_bredons_servers_is_never_shown(
         assert (await client.get(url)).status == 404, url
     posted = PublicPages(services.guilds, WebPages(public_url="https://x.org"))
     assert await posted.addresses(NO_SERVER) is None  # no link is posted under a DM's board
+
+
+async def test_a_live_stream_opened_during_an_outage_answers_503(
+    services: Services,
+    site: PageSite,
+    client: TestClient[object, object],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The game is found, then the database stops answering before the stream's first look:
+    a plain 503 (the browser tries again), not a stream cut off after its headers."""
+    await pages_on(services)
+    game = await start_game(services, size=5)
+    found = services.games.get
+    looks = 0
+
+    async def fails_after_the_first(game_id: int) -> object:
+        nonlocal looks
+        looks += 1
+        if looks > 1:
+            raise StoreUnwritable("PostgreSQL at db:5432 cannot be reached: refused")
+        return await found(game_id)
+
+    monkeypatch.setattr(services.games, "get", fails_after_the_first)
+    response = await client.get(site.addresses.game(game.id) + "/events")
+    assert response.status == 503
+    assert looks == 2
