@@ -31,7 +31,9 @@ class PageAddresses:
     public_url: str = ""  # no trailing slash; "" gives paths only
 
     def valid(self, kind: str, ident: str, token: str) -> bool:
-        return hmac.compare_digest(page_token(self.secret, kind, ident), token)
+        # As bytes: compare_digest refuses str beyond ASCII, and a reader may type anything.
+        expected = page_token(self.secret, kind, ident).encode()
+        return hmac.compare_digest(expected, token.encode("utf-8", "surrogatepass"))
 
     def _path(self, kind: str, *parts: int) -> str:
         ident = ":".join(map(str, parts))

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 import jinja2
 from aiohttp import web
 
-from bot.errors import BredonError
+from bot.errors import InvalidSetting, UnknownGame, UnknownPlayer, UnknownTournament
 from bot.games.model import GameView
 from bot.guild_settings import Pages
 from bot.health import PortUnavailable
@@ -186,7 +186,7 @@ class PageSite:
         self._token(request, "game", game_id)
         try:
             game = await self._services.games.get(int(game_id))
-        except BredonError:
+        except UnknownGame:
             raise web.HTTPNotFound() from None
         return game, await self._shown(game.guild_id)
 
@@ -335,7 +335,7 @@ class PageSite:
         self._token(request, "tournament", tournament_id)
         try:
             tournament = await self._services.tournaments.get(int(tournament_id))
-        except BredonError:
+        except UnknownTournament:
             raise web.HTTPNotFound() from None
         return tournament, await self._shown(tournament.guild_id)
 
@@ -422,7 +422,7 @@ class PageSite:
         pages = await self._shown(int(guild))
         try:
             player = await self._services.players.get(int(player_id))
-        except BredonError:
+        except UnknownPlayer:
             raise web.HTTPNotFound() from None
         return int(guild), player, pages
 
@@ -461,7 +461,7 @@ class PageSite:
             history = await self._services.pictures.rating_history(
                 guild, player.id, player.name, size
             )
-        except BredonError:
+        except InvalidSetting:  # no such board size
             raise web.HTTPNotFound() from None
         if not history.points:
             raise web.HTTPNotFound()

@@ -23,6 +23,7 @@ from aiohttp import web
 from bot.errors import BredonError
 from bot.published import PublishedService
 from bot.store import StoreError
+from bot.work.waking import store_outage
 from web.safety import SECURITY_HEADERS, client_address
 
 log = logging.getLogger(__name__)
@@ -92,6 +93,7 @@ class Live:
         address = client_address(request)
         if self._streams.total() >= MAX_STREAMS or self._streams[address] >= STREAMS_PER_ADDRESS:
             return web.Response(status=503, text="Too many live pages open: reload instead.\n")
+        shown = await stamp()  # before the headers: an outage here is still a plain 503
         response = web.StreamResponse(
             headers={
                 **SECURITY_HEADERS,
@@ -105,7 +107,6 @@ class Live:
             return response
         self._streams[address] += 1
         try:
-            shown = await stamp()
             generation = self._generation
             await response.write(b"retry: 3000\n\n")
             while not self._closing:
@@ -116,7 +117,12 @@ class Live:
                     continue
                 if self._closing:
                     break
-                now = await stamp()
+                try:
+                    now = await stamp()
+                except Exception as error:  # headers are sent: an outage is waited out here
+                    if not store_outage(error):
+                        raise
+                    continue
                 if now != shown:
                     shown = now
                     data = json.dumps({"stamp": repr(now)})

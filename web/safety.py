@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -14,7 +15,10 @@ from dataclasses import dataclass
 from aiohttp import web
 
 from bot.languages import speaking
+from bot.work.waking import store_outage
 from web.words import page_words, reader_language
+
+log = logging.getLogger(__name__)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -32,6 +36,7 @@ SECURITY_HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 }
+UNAVAILABLE = "The pages cannot read Bredon's database just now: try again in a minute.\n"
 MAX_ADDRESSES = 10_000  # the rate limit forgets the longest idle beyond these
 
 
@@ -121,6 +126,13 @@ def middlewares(limiter: RateLimiter) -> list[Callable[..., Awaitable[web.Stream
                     response = await handler(request)
                 except web.HTTPNotFound:
                     response = web.Response(status=404, text=page_words()["not_found"] + "\n")
+                except Exception as error:  # an outage: said plainly, logged, no traceback
+                    if not store_outage(error):
+                        raise
+                    log.warning("A page cannot read the database: %s", error)
+                    response = web.Response(
+                        status=503, text=UNAVAILABLE, headers={"Retry-After": "30"}
+                    )
         if not response.prepared:
             response.headers.update(SECURITY_HEADERS)
             response.headers["Content-Language"] = language

@@ -31,3 +31,11 @@ def test_an_address_is_valid_for_its_page_only() -> None:
     assert not addresses.valid("tournament", "12", token)
     assert not PageAddresses("another secret entirely").valid("game", "12", token)
     assert addresses.player(1, 2).split("/")[-3:-1] == ["1", "2"]
+
+
+def test_a_token_of_any_characters_is_simply_not_valid() -> None:
+    """What a reader types into the address bar: compared as bytes, never refused with an error
+    (hmac.compare_digest refuses str with characters beyond ASCII)."""
+    addresses = PageAddresses(SECRET)
+    for token in ("é", "ééééééééééééééééééééééé", "\u202e" * TOKEN_LENGTH, "", "\x00"):
+        assert not addresses.valid("game", "12", token)

@@ -10,12 +10,26 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from bot.errors import StoreBusy, StoreUnwritable
+from bot.games.model import NO_SERVER, GamePlace, GameRequest
 from bot.guild_settings import Pages
+from bot.page_addresses import PublicPages
 from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.settings import WebPages
+from bot.store import StoreError
 from tests.bot import tournament_helpers as tournaments
-from tests.bot.conftest import BOB, GUILD, clock, db_path, play, services, start_game
+from tests.bot.conftest import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    GUILD,
+    clock,
+    db_path,
+    play,
+    services,
+    start_game,
+)
 from web.app import PageSite
 from web.live import STREAMS_PER_ADDRESS
 from web.safety import RateLimit
@@ -368,3 +382,181 @@ async def test_a_tournament_still_signing_up_has_its_page(
     html = await (await client.get(url)).text()
     assert "Winter Cup" in html and "Round 1" not in html
     assert (await client.get(f"{url}/bracket.png")).status == 404
+
+
+@pytest.mark.parametrize(
+    "outage",
+    [
+        StoreError("Cannot connect to PostgreSQL at db:5432 (refused)."),
+        StoreUnwritable("PostgreSQL at db:5432 cannot be reached: refused"),
+        StoreBusy(),
+    ],
+    ids=["StoreError", "StoreUnwritable", "StoreBusy"],
+)
+async def test_a_page_while_the_database_is_unavailable_answers_503(
+    services: Services,
+    site: PageSite,
+    client: TestClient[object, object],
+    monkeypatch: pytest.MonkeyPatch,
+    outage: Exception,
+) -> None:
+    """An outage is neither a 500 nor a 404 (the page exists; the database does not answer)."""
+    await pages_on(services, Pages.LISTED)
+    game = await start_game(services, size=5)
+    event = await tournaments.new_tournament(services, [tournaments.ANN, tournaments.BEN])
+    await pages_on(services, Pages.LISTED, guild=tournaments.GUILD)
+    pages = [
+        site.addresses.game(game.id),
+        site.addresses.tournament(event.id),
+        site.addresses.player(GUILD, BOB.id),
+        site.addresses.server(GUILD),
+    ]
+    assert [(await client.get(url)).status for url in pages] == [200] * 4
+
+    async def unreachable(*_args: object, **_kwargs: object) -> None:
+        raise outage
+
+    def refused(*_args: object, **_kwargs: object) -> None:
+        raise outage
+
+    for reader in ("fetchone", "fetchall"):
+        monkeypatch.setattr(services.db, reader, unreachable)
+    monkeypatch.setattr(services.db, "snapshot", refused)  # a context manager: refused at once
+    for url in pages:
+        response = await client.get(url)
+        assert response.status == 503, url
+        assert response.headers["Retry-After"]
+        text = await response.text()
+        assert "Traceback" not in text and "PostgreSQL" not in text
+        assert response.headers["Content-Security-Policy"]
+
+
+async def test_cancelled_events_and_aborted_games_have_their_pages(
+    services: Services, site: PageSite, client: TestClient[object, object]
+) -> None:
+    await pages_on(services, Pages.LISTED)
+    await pages_on(services, Pages.LISTED, guild=tournaments.GUILD)
+    aborted = await start_game(services, size=5)  # no move at all
+    await services.games.abort(aborted.id, BOB.id)
+    one_ply = await start_game(services, size=5)
+    await play(services, one_ply.id, "a1")
+    await services.games.abort(one_ply.id, BOB.id)
+    signing_up = await tournaments.new_tournament(
+        services, [tournaments.ANN, tournaments.BEN], name="Autumn Cup"
+    )
+    running = await tournaments.new_tournament(
+        services,
+        [tournaments.ANN, tournaments.BEN, tournaments.CAT, tournaments.DAN],
+        format="elimination",
+    )
+    await tournaments.start(services, running.id)
+    for event in (signing_up, running):
+        await services.tournaments.cancel(
+            event.id, actor_id=tournaments.ORGANIZER.id, is_organizer=True
+        )
+    urls = []
+    for game in (aborted, one_ply):
+        base = site.addresses.game(game.id)
+        urls += [base, f"{base}?ply=0", f"{base}/board.png", f"{base}/game.ptn"]
+        urls += [f"{base}/position.tps?ply=0", f"{base}?ply=-1", f"{base}?ply=99999"]
+    for event in (signing_up, running):
+        urls += [site.addresses.tournament(event.id)]
+    urls += [site.addresses.player(GUILD, BOB.id), site.addresses.server(GUILD)]
+    for url in urls:
+        assert (await client.get(url)).status == 200, url
+
+
+async def test_an_open_game_page_waits_out_a_database_outage(
+    services: Services,
+    site: PageSite,
+    client: TestClient[object, object],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A stream already open when the database stops answering keeps its reader: the next
+    change after the outage still arrives (no error, no second answer in the stream)."""
+    await pages_on(services)
+    game = await start_game(services, size=5)
+    response = await client.get(site.addresses.game(game.id) + "/events")
+    assert await response.content.readline() == b"retry: 3000\n"
+    await response.content.readline()
+
+    async def unreachable(*_args: object, **_kwargs: object) -> None:
+        raise StoreUnwritable("PostgreSQL at db:5432 cannot be reached: refused")
+
+    with monkeypatch.context() as outage:
+        outage.setattr(services.games, "get", unreachable)
+        await services.games.move(game.id, game.player_to_move.id, "a1", expected_ply=0)
+        await asyncio.sleep(0.5)  # the stream looks at its game while the outage lasts
+    await play(services, game.id, "e5")
+    line = await asyncio.wait_for(response.content.readline(), timeout=30)
+    assert line == b"event: change\n"
+    response.close()
+
+
+async def test_an_address_with_any_characters_in_its_token_gives_404(
+    services: Services, site: PageSite, client: TestClient[object, object]
+) -> None:
+    await pages_on(services, Pages.LISTED)
+    game = await start_game(services, size=5)
+    for url in (f"/game/{game.id}/%C3%A9", f"/server/{GUILD}/%E2%80%AE", "/tournament/1/%00"):
+        assert (await client.get(url)).status == 404, url
+
+
+async def test_a_game_outside_bredons_servers_is_never_shown(
+    services: Services, site: PageSite, client: TestClient[object, object]
+) -> None:
+    """A DM's game (kept under NO_SERVER) has no page, even were settings saved for guild 0 (a
+    /bredon config sent from a DM) to say pages are listed, nor a player page, nor a lobby."""
+    await pages_on(services, Pages.LISTED, guild=NO_SERVER)
+    setup = (await services.guilds.get(NO_SERVER)).game_setup(GameRequest(size=5))
+    challenge = await services.challenges.create(
+        guild_id=NO_SERVER,
+        channel_id=CHANNEL,
+        challenger=ALICE,
+        opponent=BOB,
+        setup=setup,
+        colour="white",
+        place=GamePlace.DM,
+    )
+    game = (await services.challenges.accept(challenge.id, BOB)).game
+    assert game is not None
+    await play(services, game.id, "a1 e5")
+    base = site.addresses.game(game.id)
+    for url in (
+        base,
+        f"{base}/board.png",
+        f"{base}/game.ptn",
+        f"{base}/position.tps",
+        f"{base}/events",
+        site.addresses.player(NO_SERVER, BOB.id),
+        site.addresses.server(NO_SERVER),
+    ):
+        assert (await client.get(url)).status == 404, url
+    posted = PublicPages(services.guilds, WebPages(public_url="https://x.org"))
+    assert await posted.addresses(NO_SERVER) is None  # no link is posted under a DM's board
+
+
+async def test_a_live_stream_opened_during_an_outage_answers_503(
+    services: Services,
+    site: PageSite,
+    client: TestClient[object, object],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The game is found, then the database stops answering before the stream's first look:
+    a plain 503 (the browser tries again), not a stream cut off after its headers."""
+    await pages_on(services)
+    game = await start_game(services, size=5)
+    found = services.games.get
+    looks = 0
+
+    async def fails_after_the_first(game_id: int) -> object:
+        nonlocal looks
+        looks += 1
+        if looks > 1:
+            raise StoreUnwritable("PostgreSQL at db:5432 cannot be reached: refused")
+        return await found(game_id)
+
+    monkeypatch.setattr(services.games, "get", fails_after_the_first)
+    response = await client.get(site.addresses.game(game.id) + "/events")
+    assert response.status == 503
+    assert looks == 2

@@ -17,6 +17,7 @@ import pytest
 from aiohttp.test_utils import TestServer
 
 from bot.guild_settings import Pages
+from bot.players.model import PlayerRef
 from bot.services import Services
 from bot.settings import WebPages
 from tests.bot import tournament_helpers as tournaments
@@ -34,6 +35,9 @@ pytestmark = pytest.mark.skipif(
 )
 
 NOTE = "private note qzx"
+LONG_NAME = "Bartholomew_the_very_long_named_player_of_tak"  # one word, wider than a phone
+# Against the width asked for: a phone (mobile emulation) widens its viewport to the content.
+WIDER_THAN = "document.documentElement.scrollWidth > {width}"
 WIDTHS = (400, 1280)
 # Only the violations axe counts as serious or critical fail the test.
 AXE_RUN = """
@@ -71,6 +75,7 @@ async def test_every_page_in_chromium(
     await services.conditions.add(game.id, BOB.id, "b2 b3 b4 a5")
     finished = await start_game(services, size=5)
     await services.games.resign(finished.id, BOB.id)
+    await services.players.register(PlayerRef(BOB.id, LONG_NAME))
     event = await tournaments.new_tournament(
         services,
         [tournaments.ANN, tournaments.BEN, tournaments.CAT, tournaments.DAN],
@@ -100,6 +105,8 @@ async def test_every_page_in_chromium(
                 broken = "[...document.images].filter(i => !i.complete || !i.naturalWidth).length"
                 assert await tab.until(f"{broken} === 0"), name
                 await tab.screenshot(tmp_path / f"{name}-{width}.png")
+                # Nothing wider than the screen: a phone's reader never scrolls sideways.
+                assert await tab.evaluate(WIDER_THAN.format(width=width)) is False, (name, width)
                 assert await axe_violations(tab) == [], (name, width)
                 assert tab.errors == [], (name, width)
 
