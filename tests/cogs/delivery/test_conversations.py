@@ -263,3 +263,14 @@ async def test_a_game_goes_on_when_its_server_installs_bredon(world: World) -> N
     assert " a3**" in said(world, channel)[-1].content and " a3**" in dms(bob)[-1]
     await bob.slash(channel, "tak move", ptn="a1", game=1)
     assert " a1**" in said(world, channel)[-1].content
+
+
+async def test_a_player_s_anywhere_ratings_are_never_shown_to_a_server(world: World) -> None:
+    alice, server = world.alice, world.channel
+    dm = conversation(world)
+    with elsewhere(world.env, dm, "dm", [alice, world.bob]):
+        await challenge_and_accept(world, dm)
+        await play_to_the_end(world, dm)
+    await alice.slash(server, "profile scores", public=True)
+    shown = said(world, server)[-1].content
+    assert "Anywhere" not in shown and "no rating yet" in shown  # their DMs' games gave them
