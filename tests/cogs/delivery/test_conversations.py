@@ -13,6 +13,7 @@ import discord
 import pytest
 import simcord
 
+from cogs.interactions import OnlyInServers
 from tests.cogs.conftest import World, advance
 from tests.cogs.conversations import conversation, elsewhere
 from tests.cogs.discord_locale import discord_in
@@ -294,3 +295,36 @@ async def test_a_player_s_own_record_is_not_shown_to_another_conversation(world:
             private = await alice.slash(group, command, **options)
             assert private.ephemeral, command  # their own, privately: all of it
     assert not said(world, group)  # nothing of the DM's game went to the group
+
+
+SERVER_ONLY = [
+    ("bredon config", {"size": 4}),
+    ("season join", {}),
+    ("season standings", {}),
+    ("league teams", {}),
+    ("puzzle daily", {}),
+    ("puzzle solve", {}),
+    ("coins wallet", {}),
+    ("tournament info", {}),
+]
+
+
+@pytest.mark.parametrize("kind", ["dm", "server_without_bredon"])
+async def test_server_only_commands_are_refused_elsewhere(world: World, kind) -> None:
+    """Discord shows them only where Bredon is installed to the server; one still asked for
+    elsewhere (an old list of commands, a server that removed Bredon) is refused, changing
+    nothing: not the settings of games outside servers, nor a server's that never had Bredon."""
+    role = world.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    alice = world.guild.add_member(world.env.create_user("boss"), roles=[role])
+    place = conversation(world)
+    before = await world.env.bot.services.guilds.get(0)
+    with elsewhere(world.env, place, kind, [alice, world.bob]):
+        for command, options in SERVER_ONLY:
+            asked = await alice.slash(place, command, **options)
+            assert asked.ephemeral, command
+            refusal = asked.response.content
+            assert "only in a server that installed Bredon" in refusal, (command, refusal)
+    assert await world.env.bot.services.guilds.get(0) == before
+    assert not said(world, place)
+    # Refused by a check, before the command runs: SimCord notes each as the tree's error.
+    assert {type(error) for error in world.env.errors} == {OnlyInServers}
