@@ -328,3 +328,20 @@ async def test_server_only_commands_are_refused_elsewhere(world: World, kind) ->
     assert not said(world, place)
     # Refused by a check, before the command runs: SimCord notes each as the tree's error.
     assert {type(error) for error in world.env.errors} == {OnlyInServers}
+
+
+async def test_a_move_whose_answer_discord_refuses_is_told_by_dm_at_once(world: World) -> None:
+    """The conversation's answer refused for good (the token no longer valid, the channel
+    closed to apps since): both players hear of the move by DM now, not after 15 minutes."""
+    env, alice, bob = world.env, world.alice, world.bob
+    dm = conversation(world)
+    with elsewhere(env, dm, "dm", [alice, bob]):
+        await challenge_and_accept(world, dm)
+        shown, alice_told, bob_told = len(said(world, dm)), len(dms(alice)), len(dms(bob))
+        env.inject_error("POST", "/webhooks/*", status=403, code=50001, times=1)
+        await alice.slash(dm, "tak move", ptn="a3")
+        assert len(said(world, dm)) == shown  # refused: nothing there
+        assert len(dms(bob)) == bob_told + 1 and " a3**" in dms(bob)[-1]
+        assert len(dms(alice)) == alice_told + 1 and " a3**" in dms(alice)[-1]
+        await bob.slash(dm, "tak move", ptn="a1")  # answered there again
+        assert " a1**" in said(world, dm)[-1].content
