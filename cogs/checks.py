@@ -94,18 +94,8 @@ def server_only(interaction: discord.Interaction) -> int:
     return interaction.guild_id
 
 
-def only_own_outside_servers(interaction: discord.Interaction, whose: int, public: bool) -> None:
-    """Outside Bredon's servers a player sees only their own record, and only privately:
-    another's would show games of their DMs, and their own shown to a conversation would show
-    their games in every other DM and group DM to it."""
-    if place_of(interaction) is GamePlace.SERVER:
-        return
-    if whose != interaction.user.id:
+def only_own_outside_servers(interaction: discord.Interaction, whose: int) -> None:
+    """Outside Bredon's servers a player sees only their own record: another's would show
+    games of their DMs."""
+    if whose != interaction.user.id and place_of(interaction) is not GamePlace.SERVER:
         raise Refusal(_("Outside servers I show only your own games, scores and statistics."))
-    if public:
-        raise Refusal(
-            _(
-                "Outside servers I show your games, scores and statistics only to you: they "
-                "include your games in other conversations."
-            )
-        )

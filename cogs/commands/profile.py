@@ -98,7 +98,7 @@ class ProfileCog(commands.Cog):
         """All-time points in this server, and the match score"""
         async with acting(interaction):
             whose = user or interaction.user
-            only_own_outside_servers(interaction, whose.id, public)
+            only_own_outside_servers(interaction, whose.id)
             me = self.bot.user
             totals = await self.services.matches.guild_totals(
                 guild_of(interaction), bot_id=None if me is None else me.id
@@ -152,7 +152,7 @@ class ProfileCog(commands.Cog):
         """A player's record in this server as a picture: results, openings, opponents"""
         async with acting(interaction):
             whose = user or interaction.user
-            only_own_outside_servers(interaction, whose.id, public)
+            only_own_outside_servers(interaction, whose.id)
             guild_id = guild_of(interaction)
             me = self.bot.user
             if is_me(self.bot, whose.id):

@@ -504,7 +504,7 @@ class TakCog(commands.Cog):
         """Your games (or someone's) with links, a page at a time"""
         async with acting(interaction):
             caller, whose = interaction.user.id, (user or interaction.user).id
-            only_own_outside_servers(interaction, whose, public)
+            only_own_outside_servers(interaction, whose)
             async with wording_for(interaction, public):
                 embed, view = await listing_page(
                     interaction,

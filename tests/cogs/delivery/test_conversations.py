@@ -277,26 +277,6 @@ async def test_a_player_s_anywhere_ratings_are_never_shown_to_a_server(world: Wo
     assert "Anywhere" not in shown and "no rating yet" in shown  # their DMs' games gave them
 
 
-async def test_a_player_s_own_record_is_not_shown_to_another_conversation(world: World) -> None:
-    alice, bob, carol = world.alice, world.bob, world.carol
-    dm = conversation(world)
-    with elsewhere(world.env, dm, "dm", [alice, bob]):
-        await challenge_and_accept(world, dm)
-        await play_to_the_end(world, dm)
-    group = conversation(world, "group")
-    with elsewhere(world.env, group, "group_dm", [alice, carol]):
-        for command, options in (
-            ("tak games", {"show": "finished"}),
-            ("profile stats", {}),
-            ("profile scores", {}),
-        ):
-            asked = await alice.slash(group, command, public=True, **options)
-            assert "only to you" in asked.response.content, command
-            private = await alice.slash(group, command, **options)
-            assert private.ephemeral, command  # their own, privately: all of it
-    assert not said(world, group)  # nothing of the DM's game went to the group
-
-
 SERVER_ONLY = [
     ("bredon config", {"size": 4}),
     ("season join", {}),
