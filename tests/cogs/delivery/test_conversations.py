@@ -325,3 +325,21 @@ async def test_a_move_whose_answer_discord_refuses_is_told_by_dm_at_once(world: 
         assert len(dms(alice)) == alice_told + 1 and " a3**" in dms(alice)[-1]
         await bob.slash(dm, "tak move", ptn="a1")  # answered there again
         assert " a1**" in said(world, dm)[-1].content
+
+
+async def test_a_public_answer_in_a_server_without_bredon_comes_privately(world: World) -> None:
+    """Bredon may not post in a server it is not a member of: what a player asks to show
+    there comes to them alone, instead of failing."""
+    alice, place = world.alice, conversation(world)
+    with elsewhere(world.env, place, "server_without_bredon", [alice, world.bob]):
+        await challenge_and_accept(world, place)
+        for command, options in (
+            ("tak board", {}),
+            ("tak games", {}),
+            ("profile stats", {}),
+            ("profile scores", {}),
+        ):
+            shown = len(said(world, place))
+            asked = await alice.slash(place, command, public=True, **options)
+            assert asked.ephemeral and "Sorry" not in asked.response.content, command
+            assert len(said(world, place)) == shown, command
