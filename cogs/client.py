@@ -39,7 +39,13 @@ from bot.services import Services
 from bot.settings import Settings
 from bot.store import StoreError
 from bot.timekeeping.clock import Clock
-from cogs.interactions import answer_or_warn, apologise, invoked_name, language_despite_failure
+from cogs.interactions import (
+    OnlyInServers,
+    answer_or_warn,
+    apologise,
+    invoked_name,
+    language_despite_failure,
+)
 
 log = logging.getLogger(__name__)
 
@@ -136,6 +142,9 @@ class BredonTree(app_commands.CommandTree):
         original = getattr(error, "original", error)
         command = interaction.command
         name = f"/{command.qualified_name}" if command is not None else "a command"
+        if isinstance(error, OnlyInServers):
+            await answer_or_warn(interaction, error.text(), name)
+            return
         if isinstance(error, app_commands.TransformerError) and error.type is USER_OPTION:
             # A member option given someone who has left (a pasted ID or mention resolves them).
             not_a_member = _("That user is not a member of this server.")

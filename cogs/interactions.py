@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from bot.errors import BredonError
 from bot.languages import _, catalogue, speaking
@@ -23,6 +24,16 @@ log = logging.getLogger(__name__)
 
 class Refusal(BredonError):
     """A request the Discord layer itself turns down (the services never see it)."""
+
+
+class OnlyInServers(app_commands.CheckFailure):
+    """A server-only command asked for where Bredon is not a member (a DM, a group DM, a server
+    without Bredon: Discord lists it there no more, but an old list of commands still may): it
+    would act on games or settings that are not that server's."""
+
+    @staticmethod
+    def text() -> str:
+        return _("This works only in a server that installed Bredon.")
 
 
 def player_of(user: discord.abc.User) -> PlayerRef:

@@ -108,7 +108,7 @@ class ProfileCog(commands.Cog):
             guild_id = guild_of(interaction)
             ratings = await self.services.ratings.player(guild_id, whose.id)
             anywhere = []  # their own games outside servers, rated apart: shown to them only
-            if guild_id != NO_SERVER and whose.id == interaction.user.id:
+            if guild_id != NO_SERVER and whose.id == interaction.user.id and not public:
                 anywhere = await self.services.ratings.player(NO_SERVER, whose.id)
             here = await self.services.lookup.game_in_thread(interaction.channel_id or 0, guild_id)
             match_and_games = None

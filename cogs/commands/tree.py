@@ -47,6 +47,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games.model import GamePlace
 from bot.languages import catalogue
 from cogs.actions.move_picker import PICKER_ITEMS
 from cogs.actions.puzzle_picker import PUZZLE_ITEMS
@@ -75,8 +76,10 @@ from cogs.components.buttons import (
     MoveButton,
 )
 from cogs.components.game_list import PageButton
+from cogs.delivery.conversations import place_of
 from cogs.delivery.courier import CourierCog
 from cogs.delivery.notices import UnreachableNotice
+from cogs.interactions import OnlyInServers
 from cogs.presenters import register_all
 from cogs.translation import CommandTranslator
 
@@ -162,7 +165,19 @@ def group(
             made.add_command(member)
         else:
             made.add_command(command(member, member.__name__.removeprefix(f"{name}_")))
+    if not subgroup and not anywhere:
+        for each in made.walk_commands():
+            if isinstance(each, app_commands.Command):
+                each.add_check(installed_here)
     return made
+
+
+def installed_here(interaction: discord.Interaction) -> bool:
+    """The check of every server-only command: refused outside the servers that installed
+    Bredon, before it reads or changes anything."""
+    if place_of(interaction) is not GamePlace.SERVER:
+        raise OnlyInServers()
+    return True
 
 
 @dataclass(frozen=True, slots=True)

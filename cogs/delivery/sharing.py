@@ -21,7 +21,9 @@ from typing import Any
 import discord
 from discord import Thread
 
+from bot.games.model import GamePlace
 from bot.languages import _, ngettext, speaking
+from cogs.delivery.conversations import place_of
 from cogs.delivery.courier import courier_of
 from cogs.delivery.table import permission_name
 from cogs.interactions import player_of
@@ -68,6 +70,7 @@ async def wording_for(interaction: discord.Interaction, public: bool) -> AsyncIt
     shown = (
         public
         and guild is not None
+        and place_of(interaction) is GamePlace.SERVER
         and isinstance(channel, SHAREABLE)
         # where the bot cannot post at all, the answer comes to the caller alone (`answer`)
         and not missing_to_share(channel, guild.me, embed=False, files=False)
@@ -98,7 +101,13 @@ async def answer(
         extra["view"] = view
     channel = interaction.channel
     guild = interaction.guild
-    if public and guild is not None and isinstance(channel, SHAREABLE):
+    # Only where Bredon is a member: elsewhere it may not post (Discord says 403), only answer.
+    if (
+        public
+        and guild is not None
+        and isinstance(channel, SHAREABLE)
+        and place_of(interaction) is GamePlace.SERVER
+    ):
         missing = missing_to_share(channel, guild.me, embed=embed is not None, files=bool(files))
         if not missing:
             async with wording_for(interaction, public):

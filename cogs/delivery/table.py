@@ -293,8 +293,17 @@ class GameTable:
         shown = Shown(None, Outcome.FALLBACK, in_guild=False, by_dm_only=True)
         if answering is not None and "answered" not in item.progress:
             extra = {"allowed_mentions": only_players(*players), **post.kwargs()}
-            message = await answering.send(post.text, **extra)
-            await self.services.outbox.save_progress(item, answered=message.jump_url)
+            try:
+                message = await answering.send(post.text, **extra)
+            except discord.HTTPException as error:
+                if error.status >= 500 or error.status == 429:
+                    raise  # a failure of Discord's that time cures: retried, still answerable
+                # Refused for good (an invalid token, a channel closed to apps since): the
+                # players hear of it by DM now rather than at each retry until it expires.
+                log.warning("Game %s: the conversation's answer was refused (%s).", game.id, error)
+                answering = None
+            else:
+                await self.services.outbox.save_progress(item, answered=message.jump_url)
         if "answered" in item.progress:
             shown = Shown(item.progress["answered"], Outcome.POSTED, in_guild=False)
         told: list[int] = item.progress.get("dm_sent", [])

@@ -13,6 +13,7 @@ import discord
 import pytest
 import simcord
 
+from cogs.interactions import OnlyInServers
 from tests.cogs.conftest import World, advance
 from tests.cogs.conversations import conversation, elsewhere
 from tests.cogs.discord_locale import discord_in
@@ -263,3 +264,82 @@ async def test_a_game_goes_on_when_its_server_installs_bredon(world: World) -> N
     assert " a3**" in said(world, channel)[-1].content and " a3**" in dms(bob)[-1]
     await bob.slash(channel, "tak move", ptn="a1", game=1)
     assert " a1**" in said(world, channel)[-1].content
+
+
+async def test_a_player_s_anywhere_ratings_are_never_shown_to_a_server(world: World) -> None:
+    alice, server = world.alice, world.channel
+    dm = conversation(world)
+    with elsewhere(world.env, dm, "dm", [alice, world.bob]):
+        await challenge_and_accept(world, dm)
+        await play_to_the_end(world, dm)
+    await alice.slash(server, "profile scores", public=True)
+    shown = said(world, server)[-1].content
+    assert "Anywhere" not in shown and "no rating yet" in shown  # their DMs' games gave them
+
+
+SERVER_ONLY = [
+    ("bredon config", {"size": 4}),
+    ("season join", {}),
+    ("season standings", {}),
+    ("league teams", {}),
+    ("puzzle daily", {}),
+    ("puzzle solve", {}),
+    ("coins wallet", {}),
+    ("tournament info", {}),
+]
+
+
+@pytest.mark.parametrize("kind", ["dm", "server_without_bredon"])
+async def test_server_only_commands_are_refused_elsewhere(world: World, kind) -> None:
+    """Discord shows them only where Bredon is installed to the server; one still asked for
+    elsewhere (an old list of commands, a server that removed Bredon) is refused, changing
+    nothing: not the settings of games outside servers, nor a server's that never had Bredon."""
+    role = world.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    alice = world.guild.add_member(world.env.create_user("boss"), roles=[role])
+    place = conversation(world)
+    before = await world.env.bot.services.guilds.get(0)
+    with elsewhere(world.env, place, kind, [alice, world.bob]):
+        for command, options in SERVER_ONLY:
+            asked = await alice.slash(place, command, **options)
+            assert asked.ephemeral, command
+            refusal = asked.response.content
+            assert "only in a server that installed Bredon" in refusal, (command, refusal)
+    assert await world.env.bot.services.guilds.get(0) == before
+    assert not said(world, place)
+    # Refused by a check, before the command runs: SimCord notes each as the tree's error.
+    assert {type(error) for error in world.env.errors} == {OnlyInServers}
+
+
+async def test_a_move_whose_answer_discord_refuses_is_told_by_dm_at_once(world: World) -> None:
+    """The conversation's answer refused for good (the token no longer valid, the channel
+    closed to apps since): both players hear of the move by DM now, not after 15 minutes."""
+    env, alice, bob = world.env, world.alice, world.bob
+    dm = conversation(world)
+    with elsewhere(env, dm, "dm", [alice, bob]):
+        await challenge_and_accept(world, dm)
+        shown, alice_told, bob_told = len(said(world, dm)), len(dms(alice)), len(dms(bob))
+        env.inject_error("POST", "/webhooks/*", status=403, code=50001, times=1)
+        await alice.slash(dm, "tak move", ptn="a3")
+        assert len(said(world, dm)) == shown  # refused: nothing there
+        assert len(dms(bob)) == bob_told + 1 and " a3**" in dms(bob)[-1]
+        assert len(dms(alice)) == alice_told + 1 and " a3**" in dms(alice)[-1]
+        await bob.slash(dm, "tak move", ptn="a1")  # answered there again
+        assert " a1**" in said(world, dm)[-1].content
+
+
+async def test_a_public_answer_in_a_server_without_bredon_comes_privately(world: World) -> None:
+    """Bredon may not post in a server it is not a member of: what a player asks to show
+    there comes to them alone, instead of failing."""
+    alice, place = world.alice, conversation(world)
+    with elsewhere(world.env, place, "server_without_bredon", [alice, world.bob]):
+        await challenge_and_accept(world, place)
+        for command, options in (
+            ("tak board", {}),
+            ("tak games", {}),
+            ("profile stats", {}),
+            ("profile scores", {}),
+        ):
+            shown = len(said(world, place))
+            asked = await alice.slash(place, command, public=True, **options)
+            assert asked.ephemeral and "Sorry" not in asked.response.content, command
+            assert len(said(world, place)) == shown, command
