@@ -371,23 +371,27 @@ def run_health(settings: Settings) -> int:
     return EXIT_UNHEALTHY
 
 
+# What stops a long-running action (the bot, the pages) before or while it serves.
+STARTUP_FAILURES = (NewerSchema, NotSetUp, PortUnavailable, StoreError, StoreBusy, StoreUnwritable)
+
+
+def startup_failure(error: Exception) -> int:
+    """Say why the bot or the pages stopped (one sentence, no traceback); the exit status."""
+    print(error.problem if isinstance(error, StoreUnwritable) else error, file=sys.stderr)
+    if isinstance(error, NewerSchema):
+        return EXIT_UPGRADED
+    if isinstance(error, NotSetUp | PortUnavailable):
+        return EXIT_CONFIG
+    return EXIT_DATABASE
+
+
 def run_web(settings: Settings) -> int:
     """`python -m bot web`: the pages alone, until SIGTERM or SIGINT; needs no token."""
     log_to_console(settings.logging_level)
     try:
         asyncio.run(serve_pages(settings))
-    except NewerSchema as error:
-        print(error, file=sys.stderr)
-        return EXIT_UPGRADED
-    except (NotSetUp, PortUnavailable) as error:
-        print(error, file=sys.stderr)
-        return EXIT_CONFIG
-    except (StoreError, StoreBusy) as error:
-        print(error, file=sys.stderr)
-        return EXIT_DATABASE
-    except StoreUnwritable as error:
-        print(error.problem, file=sys.stderr)
-        return EXIT_DATABASE
+    except STARTUP_FAILURES as error:
+        return startup_failure(error)
     return 0
 
 
@@ -444,21 +448,11 @@ def main(
             say(f"Synced {synced} command(s) {where}.")
         else:
             run_on_discord(alongside(settings, run_bot(settings, token)))
-    except NewerSchema as error:
-        print(error, file=sys.stderr)
-        return EXIT_UPGRADED
-    except (NotSetUp, ShardClaimed) as error:
+    except ShardClaimed as error:  # a StoreError: before the others
         print(error, file=sys.stderr)
         return EXIT_CONFIG
-    except (StoreError, StoreBusy) as error:
-        print(error, file=sys.stderr)
-        return EXIT_DATABASE
-    except StoreUnwritable as error:
-        print(error.problem, file=sys.stderr)
-        return EXIT_DATABASE
-    except PortUnavailable as error:
-        print(error, file=sys.stderr)
-        return EXIT_CONFIG
+    except STARTUP_FAILURES as error:
+        return startup_failure(error)
     except DiscordFailure as error:
         print(error, file=sys.stderr)
         return DISCORD_EXITS[error.kind]
