@@ -50,7 +50,9 @@ def _direction_name(direction: Direction) -> str:
     }[direction]
 
 
-_STEPS = r"[a-h1-8FSC+<>\-]{0,12}"
+# The steps a picker button carries in its custom_id (squares, a piece, directions, drops),
+# shared by the move picker and the puzzle picker.
+PICKED_STEPS = r"[a-h1-8FSC+<>\-]{0,12}"
 _PICKER = r"(?P<game>\d+):(?P<ply>\d+):(?P<position>[0-9a-f]{8})"
 
 
@@ -230,7 +232,7 @@ async def show_step(
     """Show the picker after `chosen` on the pressed message: the next choices, or the preview
     of a complete move with Confirm."""
     await interaction.response.defer()
-    if re.fullmatch(_STEPS, chosen) is None:
+    if re.fullmatch(PICKED_STEPS, chosen) is None:
         raise StaleChoice
     game = await current_game(interaction, game_id, ply, mark)
     table = table_of(interaction)
@@ -294,7 +296,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=f"bred
 
 class PickerButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=f"bredon:(?P<kind>pick0|pickptn|pickok):{_PICKER}(?::(?P<steps>{_STEPS}))?",
+    template=f"bredon:(?P<kind>pick0|pickptn|pickok):{_PICKER}(?::(?P<steps>{PICKED_STEPS}))?",
 ):
     """The picker's buttons: Start over (``pick0``), Type PTN (``pickptn``, the form), and
     Confirm (``pickok``, with the move's steps), which plays the previewed move for the position
@@ -395,7 +397,7 @@ async def show_condition_step(
     incomplete, is what was chosen), then the answer (`chosen`); both complete, the board after
     them with Add."""
     await interaction.response.defer()
-    if re.fullmatch(_STEPS, reply) is None or re.fullmatch(_STEPS, chosen) is None:
+    if re.fullmatch(PICKED_STEPS, reply) is None or re.fullmatch(PICKED_STEPS, chosen) is None:
         raise StaleChoice
     game, position, theirs = await _waiting(interaction, game_id, ply, mark, reply)
     if theirs is None or not position.is_legal(theirs):
@@ -461,7 +463,7 @@ async def add_condition(
 
 class ConditionSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=f"bredon:cpick:{_PICKER}:(?P<reply>{_STEPS})",
+    template=f"bredon:cpick:{_PICKER}:(?P<reply>{PICKED_STEPS})",
 ):
     """The conditional-move picker's select: the reply's steps while it is chosen (its custom_id
     has none), then, with the reply in its custom_id, the answer's."""
@@ -492,7 +494,7 @@ class ConditionSelect(
 class ConditionButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
-        f"bredon:(?P<kind>cpick0|cpickok):{_PICKER}(?::(?P<reply>{_STEPS}):(?P<answer>{_STEPS}))?"
+        f"bredon:(?P<kind>cpick0|cpickok):{_PICKER}(?::(?P<reply>{PICKED_STEPS}):(?P<answer>{PICKED_STEPS}))?"
     ),
 ):
     """The conditional-move picker's buttons: Start over (``cpick0``) and Add (``cpickok``, with

@@ -17,7 +17,7 @@ import discord
 from bot.languages import _
 from bot.puzzles.service import Puzzle
 from cogs.actions.move_picker import (
-    _STEPS,
+    PICKED_STEPS,
     StaleChoice,
     describe,
     next_choices,
@@ -54,7 +54,7 @@ async def answer_puzzle(interaction: discord.Interaction, puzzle_id: int, move: 
 async def show_step(interaction: discord.Interaction, puzzle_id: int, chosen: str) -> None:
     """The picker after `chosen`: the next choices, or a complete move to confirm."""
     await interaction.response.defer()
-    if re.fullmatch(_STEPS, chosen) is None:
+    if re.fullmatch(PICKED_STEPS, chosen) is None:
         raise StaleChoice
     puzzle = await table_of(interaction).services.puzzles.puzzle(puzzle_id)
     position = puzzle.position()
@@ -117,7 +117,7 @@ class PuzzleSelect(
 
 class PuzzleButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"bredon:puzzle:(?P<puzzle>\d+):(?P<kind>again|answer)(?::(?P<steps>{_STEPS}))?",
+    template=rf"bredon:puzzle:(?P<puzzle>\d+):(?P<kind>again|answer)(?::(?P<steps>{PICKED_STEPS}))?",
 ):
     """Start over (``again``) and Answer (``answer``, with the move's steps)."""
 
